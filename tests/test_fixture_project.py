@@ -1,0 +1,50 @@
+"""The Edge-LLM-shaped fixture project: each rule fires exactly where expected and nowhere else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trtlint.config import load_settings
+from trtlint.engine import run
+
+FIXTURE = Path(__file__).parent / "fixtures" / "edgellm_mini"
+
+TRANSLATIONS = "tensorrt_edgellm/onnx/dynamo_translations.py"
+BACKEND = "experimental/builder/ops/backend.py"
+
+EXPECTED = [
+    ("TRT101", BACKEND, 9, "maps 'qux' to 'QuxPlugin', but no creator registers 'QuxPlugin'"),
+    ("TRT101", TRANSLATIONS, 32, "no creator registers 'FooPlugn'; closest registered: 'FooPlugin'"),
+    ("TRT102", BACKEND, 8, "asks for version '1' (the route's fixed version), but 'BarPlugin' is registered with version '2'"),
+    ("TRT102", TRANSLATIONS, 22, "asks for version '1' (the default when plugin_version is absent)"),
+    ("TRT103", "experimental/builder/ops/functional/foo.py", 7, "passes attribute 'bias'"),
+    ("TRT103", TRANSLATIONS, 17, "passes attribute 'scale'"),
+    ("TRT107", "experimental/builder/models/tiny/model.py", 9, "get_creator('FooPlugin', '1', '')"),
+    ("TRT301", "cpp/kernels/fooKernels.cu", 17, "FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
+    ("TRT302", "cpp/kernels/fooKernels.cu", 24, "BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
+    ("TRT401", "cpp/plugins/barPlugin/barReduce.cu", 1, "PLUGIN_CPP_SRCS"),
+]
+
+
+def test_fixture_project_findings_exact():
+    settings = load_settings(FIXTURE)
+    res = run(settings, jobs=1)
+    assert res.profile.name == "edgellm"
+    got = sorted((d.code, d.span.path, d.span.line, d.message) for d in res.diagnostics)
+    unexpected = list(got)
+    for code, path, line, fragment in EXPECTED:
+        hit = next((g for g in unexpected if g[0] == code and g[1] == path and g[2] == line and fragment in g[3]), None)
+        assert hit is not None, f"missing {code} {path}:{line} {fragment!r}; got:\n" + "\n".join(map(str, got))
+        unexpected.remove(hit)
+    assert unexpected == [], "unexpected findings:\n" + "\n".join(map(str, unexpected))
+
+
+def test_fixture_index_resolves_constants_per_translation_unit():
+    res = run(load_settings(FIXTURE), jobs=1)
+    creators = {c.plugin_name: c for c in res.index.creators}
+    assert creators["FooPlugin"].plugin_version == "1"
+    assert creators["BarPlugin"].plugin_version == "2"  # same constant name, other file, other value
+    assert creators["FooPlugin"].name.via == "kPLUGIN_NAME"
+    assert [f.name for f in creators["FooPlugin"].fields] == ["alpha", "num_heads"]
+    assert [f.name for f in creators["BarPlugin"].fields] == ["axis"]
+    assert all(c.registrations for c in creators.values())

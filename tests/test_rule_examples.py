@@ -1,0 +1,45 @@
+"""Every rule's VALID and INVALID examples, run through the real pipeline (real libclang, libcst)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trtlint.checks.base import all_rules
+
+from .helpers import check_project, write_project
+
+CASES = []
+for rule in all_rules():
+    for i, ex in enumerate(rule.VALID):
+        CASES.append(pytest.param(rule, ex, False, id=f"{rule.code}-valid-{i}"))
+    for i, ex in enumerate(rule.INVALID):
+        CASES.append(pytest.param(rule, ex, True, id=f"{rule.code}-invalid-{i}"))
+
+
+def test_every_rule_has_examples_and_docs():
+    for rule in all_rules():
+        assert rule.VALID, f"{rule.code} has no VALID example"
+        assert rule.INVALID, f"{rule.code} has no INVALID example"
+        secs = rule.sections()
+        for head in ("What it does", "Why it matters", "Example", "Fix"):
+            assert head in secs, f"{rule.code} docstring lacks '## {head}'"
+
+
+@pytest.mark.parametrize("rule,example,invalid", CASES)
+def test_example(tmp_path, rule, example, invalid):
+    write_project(tmp_path, example["files"])
+    res = check_project(tmp_path, select=[rule.code], config=example.get("config"))
+    got = [d for d in res.diagnostics if d.code == rule.code]
+    if not invalid:
+        assert got == [], "\n".join(f"{d.span.path}:{d.span.line}: {d.message}" for d in got)
+        return
+    expect = list(example["expect"])
+    remaining = list(got)
+    for path, line, fragment in expect:
+        match = next((d for d in remaining if d.span.path == path and d.span.line == line and fragment in d.message), None)
+        assert match is not None, (
+            f"expected {path}:{line} containing {fragment!r}; got:\n"
+            + "\n".join(f"{d.span.path}:{d.span.line}: {d.message}" for d in got)
+        )
+        remaining.remove(match)
+    assert not remaining, "unexpected findings:\n" + "\n".join(f"{d.span.path}:{d.span.line}: {d.message}" for d in remaining)

@@ -1,0 +1,3 @@
+"""trtlint: a static analyzer and linter for TensorRT plugin and converter code."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,92 @@
+"""Shared view of every place that asks for a plugin by name: the routes the contract rules judge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from ...facts import AttrFact, Span
+
+
+@dataclass(frozen=True)
+class Request:
+    kind: str  # "onnx" | "route-table" | "route-call" | "lookup"
+    name: str  # the creator name asked for
+    version: Optional[str]  # None: not known statically
+    namespace: Optional[str]
+    span: Span  # where a person changes it
+    what: str  # how to call it in a message
+    attrs: tuple[AttrFact, ...] = ()
+    open_attrs: bool = True
+    version_span: Optional[Span] = None
+    version_default: bool = False  # the version is the route's default, not written
+
+
+def requests(index) -> Iterator[Request]:
+    for e in index.emissions:
+        if not index.is_plugin_domain(e.domain):
+            continue
+        vspan = next((a.span for a in e.attrs if a.name == "plugin_version"), None)
+        yield Request(
+            kind="onnx",
+            name=e.op_type,
+            version=e.plugin_version if e.plugin_version is not None else ("1" if vspan is None else None),
+            namespace=e.plugin_namespace if e.plugin_namespace is not None else ("" if not any(a.name == "plugin_namespace" for a in e.attrs) else None),
+            span=e.span,
+            what=f"ONNX translation emits '{e.domain}::{e.op_type}'" if e.domain else f"ONNX translation emits '{e.op_type}'",
+            attrs=tuple(a for a in e.attrs if a.name not in ("plugin_version", "plugin_namespace")),
+            open_attrs=e.open_attrs,
+            version_span=vspan,
+            version_default=vspan is None,
+        )
+    tables = index.route_tables
+    for t in tables:
+        for op, creator, span in t.entries:
+            yield Request(
+                kind="route-table",
+                name=creator,
+                version=t.version,
+                namespace=t.namespace,
+                span=span,
+                what=f"direct-route table {t.name} maps '{op}' to '{creator}'",
+                version_default=True,
+            )
+    for c in index.route_calls:
+        creator = None
+        via = None
+        for t in tables:
+            hit = next((cr for op, cr, _ in t.entries if op == c.operation), None)
+            if hit is not None:
+                creator, via = hit, t
+                break
+        if creator is None:
+            fb = next((t for t in tables if t.fallback_identity), None)
+            if fb is None:
+                continue  # no table understood: nothing to judge against
+            creator, via = c.operation, fb
+        yield Request(
+            kind="route-call",
+            name=creator,
+            version=via.version,
+            namespace=via.namespace,
+            span=c.span,
+            what=(
+                f"direct-route operation '{c.operation}' (creator '{creator}' via {via.name})"
+                if creator != c.operation
+                else f"direct-route operation '{c.operation}' (not in {via.name}, so looked up as a creator name)"
+            ),
+            attrs=c.attrs,
+            open_attrs=c.open_attrs,
+            version_default=True,
+        )
+    for lk in index.lookups:
+        if lk.name is None:
+            continue
+        yield Request(
+            kind="lookup",
+            name=lk.name,
+            version=lk.version,
+            namespace=lk.namespace,
+            span=lk.name_span or lk.span,
+            what=f"get_creator('{lk.name}', {lk.version!r}, {lk.namespace!r})",
+        )

@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Related
+from .._examples import creator_cpp, onnxscript_py
+from ..base import Rule
+from ._routes import requests
+
+
+def creator_related(index, names, verb="registers") -> list[Related]:
+    out = []
+    for n in names:
+        for c in index.creators_named(n):
+            out.append(Related(c.name_span, f"creator {c.cls.name} {verb} '{n}' (version {c.plugin_version!r})"))
+            break
+    return out
+
+
+class PluginNameMismatch(Rule):
+    """A route asks for a plugin name that no creator registers.
+
+    ## What it does
+    Collects every place that names a plugin creator: ONNX node emission in a plugin domain (onnxscript
+    opset calls, `g.op("dom::Op")`, `onnx.helper.make_node`), a direct builder's operation-to-creator table
+    and its `operation(...)` calls, and `get_creator(name, version, namespace)` lookups. Each name must be
+    one that a C++ creator returns from `getPluginName()`. The message lists the closest registered names.
+    The rule only runs when the project's C++ creators were found (otherwise it cannot know the names).
+
+    ## Why it matters
+    Nothing fails at commit time. TensorRT fails at engine build, on a GPU machine: the ONNX parser reports
+    "Plugin not found, are the plugin name, version, and namespace correct?", the direct builder gets `None`
+    from `get_creator`.
+
+    ## Example
+    ```python
+    _plugins = onnxscript.values.Opset("trt_edgellm", 1)
+    _plugins.FooPlugn(x, alpha=a)      # the creator registers "FooPlugin"
+    ```
+
+    ## Fix
+    Use the registered name (or rename the creator, and every other route with it).
+    """
+
+    code = "TRT101"
+    name = "plugin-name-mismatch"
+    family = "contract"
+
+    VALID = [
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "py/translate.py": onnxscript_py("FooPlugin"),
+            }
+        },
+        {
+            # no creators in the tree: names cannot be judged, nothing is reported
+            "files": {"py/translate.py": onnxscript_py("Whatever")},
+        },
+    ]
+    INVALID = [
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "py/translate.py": onnxscript_py("FooPlugn"),
+            },
+            "expect": [("py/translate.py", 7, "no creator registers 'FooPlugn'; closest registered: 'FooPlugin'")],
+        },
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "builder/backend.py": (
+                    "import tensorrt as trt\n"
+                    "_OPERATION_CREATORS = {\n"
+                    '    "foo": "FooPlugin",\n'
+                    '    "bar": "BarPlugin",\n'
+                    "}\n"
+                    "def _creator(name):\n"
+                    "    creator_name = _OPERATION_CREATORS.get(name, name)\n"
+                    '    return trt.get_plugin_registry().get_creator(creator_name, "1", "")\n'
+                ),
+            },
+            "expect": [("builder/backend.py", 4, "maps 'bar' to 'BarPlugin'")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        if not index.has_creators:
+            return
+        registered = set(index.registered_names())
+        for r in requests(index):
+            if r.name in registered:
+                continue
+            if r.kind == "route-call" and "via" in r.what and "not in" not in r.what:
+                continue  # judged once, at the table entry
+            close = index.closest_names(r.name)
+            hint = (
+                "closest registered: " + ", ".join(f"'{c}'" for c in close)
+                if close
+                else f"{len(registered)} names are registered (see `trtlint check --dump-index`)"
+            )
+            yield self.diag(
+                r.span,
+                f"{r.what}, but no creator registers '{r.name}'; {hint}",
+                related=creator_related(index, close),
+                symbol=r.name,
+            )

@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Related
+from .._examples import creator_cpp, onnxscript_py
+from ..base import Rule
+from ._routes import requests
+
+
+class PluginVersionMismatch(Rule):
+    """A route asks for a plugin version that the creator of that name does not register.
+
+    ## What it does
+    For every route that names a registered creator, compares the version it asks for with what the
+    creator's `getPluginVersion()` returns: an ONNX node's `plugin_version` attribute (the ONNX parser's
+    default is "1" when the attribute is absent), the direct route's fixed version, a
+    `get_creator(name, version, ns)` lookup.
+
+    ## Why it matters
+    TensorRT looks creators up by (name, version, namespace). A plugin bumped to version "2" in C++ while
+    the exporter still emits nodes without `plugin_version` fails at engine build with "plugin not found",
+    on a GPU machine, long after the commit.
+
+    ## Example
+    ```cpp
+    constexpr char const* kVERSION{"2"};   // bumped
+    ```
+    ```python
+    _plugins.FooPlugin(x, alpha=a)          # no plugin_version: the parser asks for "1"
+    ```
+
+    ## Fix
+    Emit `plugin_version="2"` (or the direct route's fixed version), or register the version routes ask for.
+    """
+
+    code = "TRT102"
+    name = "plugin-version-mismatch"
+    family = "contract"
+
+    VALID = [
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
+                "py/translate.py": onnxscript_py("FooPlugin", 'alpha=1.0, plugin_version="2"'),
+            }
+        },
+    ]
+    INVALID = [
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
+                "py/translate.py": onnxscript_py("FooPlugin"),
+            },
+            "expect": [("py/translate.py", 7, "asks for version '1' (the default when plugin_version is absent)")],
+        },
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "1"),
+                "tests/test_foo.py": (
+                    "import tensorrt as trt\n"
+                    "def test_foo():\n"
+                    '    creator = trt.get_plugin_registry().get_creator("FooPlugin", "3", "")\n'
+                ),
+            },
+            "expect": [("tests/test_foo.py", 3, "asks for version '3'")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        for r in requests(index):
+            if r.version is None:
+                continue
+            if r.kind == "route-call" and "via" in r.what and "not in" not in r.what:
+                continue  # judged once, at the table entry
+            creators = index.creators_named(r.name)
+            if not creators:
+                continue  # TRT101's business
+            versions = [c.plugin_version for c in creators]
+            if None in versions or r.version in versions:
+                continue
+            why = " (the default when plugin_version is absent)" if r.kind == "onnx" and r.version_default else (
+                " (the route's fixed version)" if r.kind in ("route-table", "route-call") else ""
+            )
+            regs = ", ".join(sorted({f"'{v}'" for v in versions}))
+            yield self.diag(
+                r.version_span or r.span,
+                f"{r.what} asks for version '{r.version}'{why}, but '{r.name}' is registered with version {regs}",
+                related=[
+                    Related(c.version.def_span or c.version.span, f"{c.cls.name}::getPluginVersion() returns '{c.plugin_version}'")
+                    for c in creators
+                    if c.version is not None
+                ],
+                symbol=r.name,
+            )

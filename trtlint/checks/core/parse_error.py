@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Severity
+from ..base import Rule
+
+
+class ParseError(Rule):
+    """A file could not be parsed, or only partly: its analysis is incomplete.
+
+    ## What it does
+    Reports every file that a frontend could not read or parse: not UTF-8, binary, a syntax error, a
+    libclang failure. The message says why. The rest of the run goes on without the file's facts.
+
+    ## Why it matters
+    A file trtlint cannot read is a file it cannot check: a plugin in it is invisible to every contract rule,
+    so drift in it goes unreported.
+
+    ## Example
+    ```python
+    def translate(x):
+        return _plugins.FooPlugin(x,   # unclosed call: a syntax error
+    ```
+
+    ## Fix
+    Make the file valid (or exclude it with `exclude = [...]` if it is not source code).
+    """
+
+    code = "TRT001"
+    name = "parse-error"
+    family = "core"
+    severity = Severity.WARNING
+
+    VALID = [{"files": {"ok.py": "x = 1\n"}}]
+    INVALID = [
+        {
+            "files": {"tools/broken.py": "import tensorrt as trt\ndef f(:\n    trt.PluginField('a')\n"},
+            "expect": [("tools/broken.py", 2, "could not be parsed")],
+        },
+        {
+            "files": {"tools/latin1.py": b"# caf\xe9\nimport tensorrt as trt\n"},
+            "expect": [("tools/latin1.py", 1, "not valid UTF-8")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        for path, ff in sorted(index.files.items()):
+            for p in ff.problems:
+                what = "could only partly be parsed" if p.partial else "could not be parsed"
+                yield self.diag(p.span, f"{path} {what}: {p.message}", symbol=path)

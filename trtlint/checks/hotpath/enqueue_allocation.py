@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic
+from ..base import Rule
+from ._example import plugin_cpp
+from ._walk import hot_diag, hot_hits
+
+_HELPER = """static void launchFoo(void* out, cudaStream_t s)
+{
+    void* tmp = nullptr;
+    cudaMalloc(&tmp, 1024);
+}
+"""
+
+
+class EnqueueAllocation(Rule):
+    """Memory allocation, container growth or handle creation reachable from `enqueue`.
+
+    ## What it does
+    Follows the call graph from every plugin's `enqueue` into project functions (same file, headers, other
+    files, `.cu` launchers) up to `max-call-depth`, and reports calls listed as allocating in the
+    `allocating` table of the rules/ packs: `cudaMalloc*`, `cudaMallocHost`, `malloc`, `new`,
+    `std::vector::push_back`/`resize`, handle creation (`cublasCreate`, `cudaStreamCreate`, ...). The message
+    shows the chain, e.g. `FooPlugin::enqueue -> launchFoo -> cudaMalloc`. Stream-ordered allocation
+    (`cudaMallocAsync`) is a warning.
+
+    ## Why it matters
+    `enqueue` runs for every inference. An allocation there costs latency on every call, can fail at run
+    time, and breaks CUDA-graph capture (`cudaMalloc` is not capturable), which production runtimes use.
+
+    ## Example
+    ```cpp
+    int32_t FooPlugin::enqueue(...) noexcept { void* tmp; cudaMalloc(&tmp, n); ... }
+    ```
+
+    ## Fix
+    Ask for the memory as workspace (`getWorkspaceSize`) and carve it in `enqueue`, or allocate once in
+    `configurePlugin`/`onShapeChange`/`initialize`.
+    """
+
+    code = "TRT301"
+    name = "enqueue-allocation"
+    family = "hotpath"
+
+    VALID = [
+        {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")}},
+    ]
+    INVALID = [
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    launchFoo(outputs[0], stream);", _HELPER)},
+            "expect": [("plugins/foo.cpp", 8, "FooPlugin::enqueue -> launchFoo -> cudaMalloc")],
+        },
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v;\n    v.push_back(1);")},
+            "expect": [("plugins/foo.cpp", 16, "container growth")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        for hit in hot_hits(index, "allocating"):
+            yield hot_diag(self, hit, "allocates")

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic
+from ..base import Rule
+from ._example import plugin_cpp
+from ._walk import hot_diag, hot_hits
+
+
+class EnqueueSynchronization(Rule):
+    """A synchronizing call reachable from `enqueue`.
+
+    ## What it does
+    Follows the call graph from every plugin's `enqueue` like TRT301 and reports calls listed in the
+    `synchronizing` table of the rules/ packs: device/stream/event synchronization, blocking copies and
+    memsets (`cudaMemcpy`, `cudaMemset`), and calls that synchronize implicitly (`cudaFree`). The message
+    shows the chain.
+
+    ## Why it matters
+    A synchronization in `enqueue` stalls the host until the GPU drains, serialises TensorRT's streams and
+    is illegal during CUDA-graph capture (the capture fails, or is invalidated).
+
+    ## Example
+    ```cpp
+    cudaMemcpy(host, dev, n, cudaMemcpyDeviceToHost);   // in enqueue
+    ```
+
+    ## Fix
+    Use the async form on the given stream (`cudaMemcpyAsync(..., stream)`), keep results on the device, or
+    move the work to a configure-time method.
+    """
+
+    code = "TRT302"
+    name = "enqueue-synchronization"
+    family = "hotpath"
+
+    VALID = [
+        {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemcpyAsync(outputs[0], inputs[0], 16, cudaMemcpyDeviceToDevice, stream);")}},
+    ]
+    INVALID = [
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    cudaStreamSynchronize(stream);")},
+            "expect": [("plugins/foo.cpp", 15, "cudaStreamSynchronize (stream synchronization)")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        for hit in hot_hits(index, "synchronizing"):
+            yield hot_diag(self, hit, "synchronizes")

@@ -1,0 +1,336 @@
+"""Command line: ``trtlint check | rule | rules | config | clean``.
+
+Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage, config or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import traceback
+from pathlib import Path
+from typing import Optional
+
+from . import __version__
+from .config import ConfigError, load_settings
+
+
+def _csv(values: Optional[list[str]]) -> Optional[list[str]]:
+    if values is None:
+        return None
+    out: list[str] = []
+    for v in values:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def _project_root(paths: list[Path]) -> Path:
+    """A directory given alone is the project; for files, the nearest ancestor with a config or .git."""
+    if len(paths) == 1 and paths[0].is_dir():
+        return paths[0].resolve()
+    start = paths[0].resolve()
+    d = start if start.is_dir() else start.parent
+    cur = d
+    while True:
+        if any((cur / n).exists() for n in (".git", "trtlint.toml", ".trtlint.toml")):
+            return cur
+        if cur.parent == cur:
+            return Path.cwd().resolve() if all(_is_within(p, Path.cwd()) for p in paths) else d
+        cur = cur.parent
+
+
+def _is_within(p: Path, root: Path) -> bool:
+    try:
+        p.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="trtlint", description="Static analyzer for TensorRT plugin and converter code.")
+    p.add_argument("--version", action="version", version=f"trtlint {__version__}")
+    sub = p.add_subparsers(dest="command")
+
+    c = sub.add_parser("check", help="check a project (default: the current directory)")
+    c.add_argument("paths", nargs="*", type=Path, help="a project directory, or files in a project")
+    c.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text")
+    c.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of stdout")
+    c.add_argument("--select", action="append", help="rules to enable (codes, names or prefixes; comma-separated)")
+    c.add_argument("--extend-select", action="append")
+    c.add_argument("--ignore", action="append", help="rules to disable")
+    c.add_argument("--config", type=Path, help="use this config file (trtlint.toml or pyproject.toml)")
+    c.add_argument("--root", type=Path, help="the project root (default: the directory given, or the repository root)")
+    c.add_argument("--profile", help="codebase profile (default: detected from the tree)")
+    c.add_argument("--fail-level", choices=["error", "warning", "info"])
+    c.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    c.add_argument("--no-cache", action="store_true", help="do not read or write .trtlint_cache/")
+    c.add_argument("--jobs", "-j", type=int, help="parallel extraction processes (default: cores)")
+    c.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+    c.add_argument("--no-source", action="store_true", help="text: no code frames")
+    c.add_argument("--statistics", action="store_true", help="print timings and counts to stderr")
+    c.add_argument("--dump-index", action="store_true", help="print the joined plugin/creator index as JSON")
+
+    r = sub.add_parser("rule", help="explain a rule")
+    r.add_argument("rule", nargs="?", help="code or name, e.g. TRT101 or plugin-name-mismatch")
+    r.add_argument("--all", action="store_true")
+    r.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+
+    rs = sub.add_parser("rules", help="list every rule")
+    rs.add_argument("--format", choices=["text", "json"], default="text")
+
+    cf = sub.add_parser("config", help="show the effective configuration")
+    cf.add_argument("path", nargs="?", type=Path, default=Path("."))
+    cf.add_argument("--show", action="store_true", default=True)
+
+    cl = sub.add_parser("clean", help="remove .trtlint_cache/")
+    cl.add_argument("path", nargs="?", type=Path, default=Path("."))
+    return p
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return 0 if e.code in (0, None) else 2
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if args.command == "check":
+            return cmd_check(args)
+        if args.command == "rule":
+            return cmd_rule(args)
+        if args.command == "rules":
+            return cmd_rules(args)
+        if args.command == "config":
+            return cmd_config(args)
+        if args.command == "clean":
+            return cmd_clean(args)
+    except ConfigError as e:
+        print(f"trtlint: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("trtlint: interrupted", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # pragma: no cover - last line of defence: never a traceback
+        tb = traceback.extract_tb(e.__traceback__)[-1]
+        print(
+            f"trtlint: internal error: {type(e).__name__}: {e} ({Path(tb.filename).name}:{tb.lineno}). "
+            "Please report it with the command line you ran.",
+            file=sys.stderr,
+        )
+        return 2
+    return 2
+
+
+def cmd_check(args) -> int:
+    from .engine import run
+    from .report import ReportContext, render
+
+    paths = args.paths or [Path(".")]
+    for p in paths:
+        if not p.exists():
+            print(f"trtlint: error: {p}: no such file or directory", file=sys.stderr)
+            return 2
+    root = (args.root.resolve() if args.root else _project_root(paths))
+    overrides = {
+        "select": _csv(args.select),
+        "ignore": _csv(args.ignore),
+        "extend_select": _csv(args.extend_select),
+        "profile": args.profile,
+        "fail_level": args.fail_level,
+    }
+    settings = load_settings(root, overrides, config_path=args.config)
+    only = None
+    scan_paths = None
+    if not (len(paths) == 1 and paths[0].resolve() == root):
+        only = set()
+        for p in paths:
+            rp = p.resolve()
+            if rp.is_file():
+                only.add(rp.relative_to(root).as_posix())
+            else:
+                scan_paths = None  # a directory inside the project: report what lies below it
+                prefix = rp.relative_to(root).as_posix()
+                only.add(prefix)
+    result = run(settings, scan_paths, report_only=None, jobs=args.jobs)
+    diags = result.diagnostics
+    if only is not None:
+        def inside(path: str) -> bool:
+            return any(path == o or path.startswith(o.rstrip("/") + "/") or o in ("", ".") for o in only)
+
+        diags = [d for d in diags if inside(d.span.path) or any(inside(r.span.path) for r in d.related)]
+    if args.dump_index:
+        print(json.dumps(_index_summary(result.index), indent=2))
+        return 0
+    color = args.color == "always" or (
+        args.color == "auto" and args.output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    )
+    ctx = ReportContext(
+        root=root,
+        rules=result.rules,
+        files_checked=result.files_checked,
+        elapsed=result.elapsed,
+        tool_version=__version__,
+        color=color,
+        show_source=not args.no_source,
+    )
+    out = render(args.format, diags, ctx)
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(out if out.endswith("\n") or not out else out + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(out if out.endswith("\n") or not out else out + "\n")
+    if args.statistics:
+        t = result.timings
+        print(
+            f"files: {result.files_checked} discovered, {result.files_parsed} extracted; profile {result.profile.name}; "
+            + ", ".join(f"{k} {v:.2f}s" for k, v in t.items())
+            + f"; total {result.elapsed:.2f}s",
+            file=sys.stderr,
+        )
+    if args.exit_zero:
+        return 0
+    from .diagnostics import Severity
+
+    level = Severity(settings.fail_level).rank
+    return 1 if any(d.severity.rank >= level for d in diags) else 0
+
+
+def _index_summary(index) -> dict:
+    def cinfo(c):
+        return {
+            "class": c.qualname,
+            "family": c.cls.family,
+            "name": c.plugin_name,
+            "version": c.plugin_version,
+            "namespace": c.plugin_namespace,
+            "fields": [f"{f.name}:{f.type}" for f in c.fields],
+            "serialized": [f"{f.name}:{f.type}" for f in c.serialized],
+            "registered": [f"{r.span.path}:{r.span.line}" for r in c.registrations],
+            "at": f"{c.cls.span.path}:{c.cls.span.line}",
+        }
+
+    return {
+        "profile": index.profile.name,
+        "creators": [cinfo(c) for c in index.creators],
+        "plugins": [cinfo(c) for c in index.plugins],
+        "emissions": [
+            {"op": e.op_type, "domain": e.domain, "attrs": [a.name for a in e.attrs], "at": f"{e.span.path}:{e.span.line}"}
+            for e in index.emissions
+        ],
+        "route_tables": [{"name": t.name, "entries": len(t.entries), "version": t.version, "namespace": t.namespace} for t in index.route_tables],
+        "route_calls": len(index.route_calls),
+        "lookups": len(index.lookups),
+        "globs": [{"var": g.var, "patterns": list(g.patterns), "targets": list(g.targets)} for g in index.globs],
+    }
+
+
+def cmd_rule(args) -> int:
+    from .checks.base import all_rules, find_rule
+
+    if args.all:
+        rules = all_rules()
+    else:
+        if not args.rule:
+            print("trtlint: error: name a rule (e.g. `trtlint rule TRT101`) or pass --all", file=sys.stderr)
+            return 2
+        r = find_rule(args.rule)
+        if r is None:
+            print(f"trtlint: error: no rule '{args.rule}' (see `trtlint rules`)", file=sys.stderr)
+            return 2
+        rules = [r]
+    if args.format == "json":
+        print(json.dumps([_rule_json(r) for r in rules], indent=2))
+        return 0
+    if args.format == "markdown":
+        print("\n\n".join(rule_markdown(r) for r in rules))
+        return 0
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console()
+    for r in rules:
+        console.print(Markdown(rule_markdown(r)))
+    return 0
+
+
+def _rule_json(r) -> dict:
+    return {
+        "code": r.code,
+        "name": r.name,
+        "family": r.family,
+        "severity": r.severity.value,
+        "fixable": r.fixable,
+        "summary": r.summary(),
+        "doc": r.doc(),
+        "help_uri": r.help_uri(),
+    }
+
+
+def rule_markdown(r) -> str:
+    sec = r.sections()
+    parts = [f"# {r.code} {r.name}", "", sec.get("summary", ""), ""]
+    parts.append(f"Default severity: **{r.severity.value}** · family: `{r.family}` · fixable: {'yes' if r.fixable else 'no'}")
+    for head in ("What it does", "Why it matters", "Example", "Fix"):
+        if head in sec:
+            parts += ["", f"## {head}", "", sec[head]]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def cmd_rules(args) -> int:
+    from .checks.base import all_rules
+
+    rules = all_rules()
+    if args.format == "json":
+        print(json.dumps([_rule_json(r) for r in rules], indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="trtlint rules")
+    for col in ("code", "name", "severity", "fixable", "family", "summary"):
+        t.add_column(col)
+    for r in rules:
+        t.add_row(r.code, r.name, r.severity.value, "yes" if r.fixable else "no", r.family, r.summary())
+    Console().print(t)
+    return 0
+
+
+def cmd_config(args) -> int:
+    from dataclasses import fields
+
+    from .packs import detect_profile, load_packs
+
+    s = load_settings(args.path)
+    packs = load_packs([Path(p) for p in s.rule_packs])
+    prof = detect_profile(packs, s.root, s.profile)
+    print(f"root: {s.root}")
+    print(f"config file: {s.config_file or '(none)'}")
+    print(f"profile: {prof.name} ({'detected' if s.profile == 'auto' else 'configured'})")
+    for f in fields(s):
+        if f.name in ("origins", "root", "config_file"):
+            continue
+        print(f"{f.name.replace('_', '-')} = {getattr(s, f.name)!r}    # {s.origins.get(f.name, 'default')}")
+    return 0
+
+
+def cmd_clean(args) -> int:
+    d = args.path.resolve() / ".trtlint_cache"
+    if d.is_dir():
+        shutil.rmtree(d)
+        print(f"removed {d}")
+    else:
+        print(f"nothing to remove ({d} does not exist)")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,170 @@
+"""Settings and their sources.
+
+Sources, lowest to highest priority: built-in defaults, the profile (``rules/profiles.yaml``; chosen in config
+or detected from the tree), the config file (``trtlint.toml`` / ``.trtlint.toml`` top level, or
+``[tool.trtlint]`` in ``pyproject.toml``; the closest one from the checked path upwards, stopping at the
+repository root), then command-line options.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Optional
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+class ConfigError(Exception):
+    """A broken config: the message names the file and the key."""
+
+
+@dataclass
+class Settings:
+    root: Path = Path(".")
+    config_file: Optional[Path] = None
+    profile: str = "auto"  # "auto" | a profile name
+    select: list[str] = field(default_factory=lambda: ["ALL"])
+    ignore: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    severity: dict[str, str] = field(default_factory=dict)  # rule -> severity override
+    include: list[str] = field(default_factory=list)  # gitwildmatch patterns; empty = everything
+    exclude: list[str] = field(default_factory=list)
+    extend_exclude: list[str] = field(default_factory=list)
+    respect_gitignore: bool = True
+    rule_packs: list[str] = field(default_factory=list)  # extra YAML packs
+    include_dirs: list[str] = field(default_factory=list)  # C++ include dirs (relative to root or absolute)
+    compile_commands: Optional[str] = None
+    max_call_depth: int = 8
+    fail_level: str = "warning"  # findings at or above this severity make exit 1
+    max_file_size: int = 4 * 1024 * 1024
+    # profile-provided settings (may be overridden in config)
+    plugin_dirs: Optional[list[str]] = None
+    onnx_plugin_domains: Optional[list[str]] = None
+    builtin_domains: Optional[list[str]] = None
+    model_files: Optional[list[str]] = None
+    direct_route: Optional[dict[str, Any]] = None
+    # where each value came from, for `trtlint config --show`
+    origins: dict[str, str] = field(default_factory=dict)
+
+
+_KEYS = {f.name.replace("_", "-"): f.name for f in fields(Settings) if f.name not in ("root", "config_file", "origins")}
+_LIST_KEYS = {
+    "select",
+    "ignore",
+    "extend_select",
+    "include",
+    "exclude",
+    "extend_exclude",
+    "rule_packs",
+    "include_dirs",
+    "plugin_dirs",
+    "onnx_plugin_domains",
+    "builtin_domains",
+    "model_files",
+}
+
+
+def find_config(start: Path) -> Optional[tuple[Path, dict]]:
+    """The closest config from ``start`` upwards, not crossing a repository root (a dir with ``.git``)."""
+    d = start if start.is_dir() else start.parent
+    d = d.resolve()
+    while True:
+        for name in ("trtlint.toml", ".trtlint.toml"):
+            p = d / name
+            if p.is_file():
+                return p, _load_toml(p)
+        pp = d / "pyproject.toml"
+        if pp.is_file():
+            data = _load_toml(pp)
+            tool = data.get("tool", {})
+            if isinstance(tool, dict) and "trtlint" in tool:
+                section = tool["trtlint"]
+                if not isinstance(section, dict):
+                    raise ConfigError(f"{pp}: [tool.trtlint] must be a table")
+                return pp, section
+        if (d / ".git").exists() or d.parent == d:
+            return None
+        d = d.parent
+
+
+def _load_toml(p: Path) -> dict:
+    try:
+        with open(p, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p}: invalid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
+
+
+def apply_table(s: Settings, table: dict, origin: str) -> Settings:
+    for key, value in table.items():
+        attr = _KEYS.get(key) or (_KEYS.get(key.replace("_", "-")))
+        if attr is None:
+            raise ConfigError(f"{origin}: unknown key '{key}' (known: {', '.join(sorted(_KEYS))})")
+        if attr in _LIST_KEYS:
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{origin}: '{key}' must be a list of strings")
+        elif attr == "per_file_ignores":
+            if not isinstance(value, dict) or not all(
+                isinstance(v, (list, str)) for v in value.values()
+            ):
+                raise ConfigError(f"{origin}: 'per-file-ignores' must be a table of glob = [rules]")
+            value = {k: ([v] if isinstance(v, str) else list(v)) for k, v in value.items()}
+        elif attr == "severity":
+            if not isinstance(value, dict) or not all(v in ("error", "warning", "info") for v in value.values()):
+                raise ConfigError(f"{origin}: 'severity' must map rules to error|warning|info")
+        elif attr in ("max_call_depth", "max_file_size"):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ConfigError(f"{origin}: '{key}' must be a non-negative integer")
+        elif attr in ("respect_gitignore",):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{origin}: '{key}' must be true or false")
+        elif attr == "fail_level":
+            if value not in ("error", "warning", "info"):
+                raise ConfigError(f"{origin}: 'fail-level' must be error|warning|info")
+        elif attr == "direct_route":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{origin}: 'direct-route' must be a table")
+        elif attr in ("profile", "compile_commands"):
+            if not isinstance(value, str):
+                raise ConfigError(f"{origin}: '{key}' must be a string")
+        setattr(s, attr, value)
+        s.origins[attr] = origin
+    return s
+
+
+def load_settings(target: Path, overrides: Optional[dict] = None, config_path: Optional[Path] = None) -> Settings:
+    """Settings for checking ``target`` (a directory or a file)."""
+    target = target.resolve()
+    root = target if target.is_dir() else target.parent
+    s = Settings(root=root)
+    for f in fields(Settings):
+        s.origins.setdefault(f.name, "default")
+    found: Optional[tuple[Path, dict]]
+    if config_path is not None:
+        data = _load_toml(config_path)
+        if config_path.name == "pyproject.toml":
+            data = data.get("tool", {}).get("trtlint", {})
+        found = (config_path, data)
+    else:
+        found = find_config(root)
+    if found:
+        path, table = found
+        s.config_file = path
+        apply_table(s, table, str(path))
+    if overrides:
+        for k, v in overrides.items():
+            if v is None:
+                continue
+            setattr(s, k, v)
+            s.origins[k] = "command line"
+    return s

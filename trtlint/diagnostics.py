@@ -1,0 +1,98 @@
+"""Diagnostics: the only input of reporters."""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .facts import Span
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+@dataclass(frozen=True)
+class Related:
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True)
+class Edit:
+    span: Span  # the range replaced
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    message: str
+    edits: tuple[Edit, ...]
+    applicability: str = "unsafe"  # "safe" | "unsafe" | "display-only"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str  # "TRT101"
+    name: str  # "plugin-name-mismatch"
+    severity: Severity
+    message: str
+    span: Span
+    related: tuple[Related, ...] = ()
+    fix: Optional[Fix] = None
+    symbol: str = ""  # the symbol involved (plugin, creator, field, function): part of the fingerprint
+    logical: Optional[str] = None  # a logical location (e.g. ONNX graph/node), when lines mean nothing
+    notes: tuple[str, ...] = ()
+
+    @property
+    def fingerprint(self) -> str:
+        """A stable, line-independent fingerprint: rule, path, symbol and a normalised message."""
+        msg = re.sub(r"\d+", "#", self.message)
+        msg = re.sub(r"\s+", " ", msg).strip()
+        h = hashlib.sha256(f"{self.code}\0{self.span.path}\0{self.symbol}\0{msg}".encode()).hexdigest()
+        return h[:32]
+
+    def sort_key(self) -> tuple:
+        return (self.span.path, self.span.line, self.span.col, self.code, self.message)
+
+    def to_dict(self) -> dict:
+        def span(s: Span) -> dict:
+            return {
+                "path": s.path,
+                "line": s.line,
+                "column": s.col,
+                "end_line": s.end_line,
+                "end_column": s.end_col,
+            }
+
+        d = {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.value,
+            "message": self.message,
+            "location": span(self.span),
+            "related": [{"location": span(r.span), "message": r.message} for r in self.related],
+            "symbol": self.symbol,
+            "fingerprint": self.fingerprint,
+            "fix": None,
+        }
+        if self.logical:
+            d["logical_location"] = self.logical
+        if self.notes:
+            d["notes"] = list(self.notes)
+        if self.fix:
+            d["fix"] = {
+                "message": self.fix.message,
+                "applicability": self.fix.applicability,
+                "edits": [{"location": span(e.span), "text": e.text} for e in self.fix.edits],
+            }
+        return d

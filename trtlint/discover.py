@@ -1,0 +1,195 @@
+"""discover: paths -> source files with a kind and a content digest.
+
+Honours ``.gitignore`` files (root and nested, through pathspec), the config's include/exclude and the
+profile's excludes. Symbolic links are never followed (a link is reported, not read).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+import pathspec
+
+from .frontends import SourceFile
+
+_EXT_KIND = {
+    ".cpp": "cpp",
+    ".cc": "cpp",
+    ".cxx": "cpp",
+    ".c": "cpp",
+    ".cu": "cuda",
+    ".h": "header",
+    ".hpp": "header",
+    ".hh": "header",
+    ".hxx": "header",
+    ".cuh": "header",
+    ".inl": "header",
+    ".py": "python",
+    ".onnx": "onnx",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".cmake": "cmake",
+}
+
+ALWAYS_SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".trtlint_cache", "node_modules", ".venv", ".tox", ".mypy_cache", ".pytest_cache"}
+
+
+def kind_of(name: str) -> Optional[str]:
+    if name == "CMakeLists.txt":
+        return "cmake"
+    return _EXT_KIND.get(os.path.splitext(name)[1].lower())
+
+
+@dataclass
+class Discovery:
+    files: list[SourceFile] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (rel path, reason)
+
+
+def _digest(path: Path) -> Optional[str]:
+    h = hashlib.blake2b(digest_size=16)
+    try:
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _spec(patterns: Iterable[str]) -> Optional[pathspec.PathSpec]:
+    pats = [p for p in patterns if p and p.strip()]
+    if not pats:
+        return None
+    return pathspec.PathSpec.from_lines("gitwildmatch", pats)
+
+
+def discover(
+    root: Path,
+    paths: Optional[list[Path]] = None,
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+    respect_gitignore: bool = True,
+    max_file_size: int = 4 * 1024 * 1024,
+) -> Discovery:
+    """Walk ``root`` (or only ``paths`` below it) and return the source files, sorted by path."""
+    root = root.resolve()
+    inc = _spec(include)
+    exc = _spec(exclude)
+    out = Discovery()
+    # gitignore specs by directory (relative posix, "" for root)
+    ignores: dict[str, pathspec.PathSpec] = {}
+
+    def ignored(rel: str, is_dir: bool) -> bool:
+        probe = rel + "/" if is_dir else rel
+        if exc and exc.match_file(probe):
+            return True
+        if not respect_gitignore:
+            return False
+        parts = rel.split("/")
+        for i in range(len(parts)):
+            base = "/".join(parts[:i])
+            spec = ignores.get(base)
+            if spec is None:
+                continue
+            sub = "/".join(parts[i:]) + ("/" if is_dir else "")
+            if spec.match_file(sub):
+                return True
+        return False
+
+    def load_gitignore(dir_abs: Path, rel_dir: str) -> None:
+        gi = dir_abs / ".gitignore"
+        if respect_gitignore and gi.is_file() and not gi.is_symlink():
+            try:
+                lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                return
+            ignores[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines)
+
+    def add_file(abs_path: Path, rel: str) -> None:
+        kind = kind_of(abs_path.name)
+        if kind is None:
+            return
+        if inc and not inc.match_file(rel):
+            return
+        try:
+            st = abs_path.lstat()
+        except OSError as e:
+            out.skipped.append((rel, f"cannot stat: {e.strerror}"))
+            return
+        if st.st_size > max_file_size and kind != "onnx":
+            out.skipped.append((rel, f"file is {st.st_size} bytes, over the {max_file_size}-byte limit"))
+            return
+        d = _digest(abs_path)
+        if d is None:
+            out.skipped.append((rel, "cannot read"))
+            return
+        out.files.append(SourceFile(path=abs_path, rel=rel, kind=kind, digest=d))
+
+    def walk(start_abs: Path) -> None:
+        # load .gitignore files of the ancestors of start (between root and start)
+        rel_start = start_abs.relative_to(root).as_posix() if start_abs != root else ""
+        parts = rel_start.split("/") if rel_start else []
+        cur = root
+        load_gitignore(root, "")
+        for i, p in enumerate(parts[:-1] if start_abs.is_file() else parts):
+            cur = cur / p
+            load_gitignore(cur, "/".join(parts[: i + 1]))
+        if start_abs.is_file():
+            if start_abs.is_symlink():
+                out.skipped.append((rel_start, "symbolic link (not followed)"))
+                return
+            if not ignored(rel_start, False):
+                add_file(start_abs, rel_start)
+            return
+        for dirpath, dirnames, filenames in os.walk(start_abs, followlinks=False):
+            dpath = Path(dirpath)
+            rel_dir = dpath.relative_to(root).as_posix() if dpath != root else ""
+            if rel_dir:
+                load_gitignore(dpath, rel_dir)
+            keep = []
+            for d in sorted(dirnames):
+                rel = f"{rel_dir}/{d}" if rel_dir else d
+                if d in ALWAYS_SKIP_DIRS:
+                    continue
+                if (dpath / d).is_symlink():
+                    out.skipped.append((rel, "symbolic link (not followed)"))
+                    continue
+                if ignored(rel, True):
+                    continue
+                keep.append(d)
+            dirnames[:] = keep
+            for f in sorted(filenames):
+                rel = f"{rel_dir}/{f}" if rel_dir else f
+                fp = dpath / f
+                if fp.is_symlink():
+                    if kind_of(f):
+                        out.skipped.append((rel, "symbolic link (not followed)"))
+                    continue
+                if ignored(rel, False):
+                    continue
+                add_file(fp, rel)
+
+    starts = [root] if not paths else [p.resolve() for p in paths]
+    for s in starts:
+        try:
+            s.relative_to(root)
+        except ValueError:
+            out.skipped.append((str(s), "outside the project root"))
+            continue
+        if not s.exists():
+            out.skipped.append((str(s), "does not exist"))
+            continue
+        walk(s)
+    seen = set()
+    uniq = []
+    for f in sorted(out.files, key=lambda f: f.rel):
+        if f.rel not in seen:
+            seen.add(f.rel)
+            uniq.append(f)
+    out.files = uniq
+    return out

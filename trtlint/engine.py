@@ -1,0 +1,268 @@
+"""The pipeline: discover -> extract (per file) -> index -> check -> filter.
+
+The CLI, the pre-commit hook and the LSP server are thin shells over :func:`run`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Optional
+
+from .checks.base import Rule, find_rule
+from .config import Settings
+from .diagnostics import Diagnostic, Severity
+from .discover import Discovery, discover
+from .facts import FileFacts, ParseProblem, Span
+from .frontends import ExtractContext, SourceFile
+from .index import ProjectIndex
+from .packs import Packs, Profile, detect_profile, load_packs
+from .suppress import PerFileIgnores, scan_suppressions, select_rules, unknown_selectors
+
+FRONTENDS = {
+    "cpp": "trtlint.frontends.cpp",
+    "cuda": "trtlint.frontends.cpp",
+    "header": "trtlint.frontends.cpp",
+    "python": "trtlint.frontends.python",
+    "cmake": "trtlint.frontends.cmake",
+}
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic]
+    index: ProjectIndex
+    files_checked: int
+    elapsed: float
+    rules: list[type[Rule]]
+    discovery: Discovery
+    profile: Profile
+    timings: dict[str, float] = field(default_factory=dict)
+    files_parsed: int = 0
+
+
+def frontend_for(kind: str):
+    mod = FRONTENDS.get(kind)
+    if mod is None:
+        return None
+    return importlib.import_module(mod)
+
+
+def extract_one(src: SourceFile, ctx: ExtractContext) -> FileFacts:
+    """Run the frontend for one file; never raises (an internal error becomes TRT001)."""
+    fe = frontend_for(src.kind)
+    if fe is None:
+        return FileFacts(path=src.rel, kind=src.kind, digest=src.digest)
+    try:
+        return fe.extract(src, ctx)
+    except RecursionError:
+        msg = "internal error: nesting too deep to analyse"
+    except Exception as e:  # pragma: no cover - defensive: a frontend bug must not stop the run
+        tb = traceback.extract_tb(e.__traceback__)[-1]
+        msg = f"internal error in the {src.kind} frontend: {type(e).__name__}: {e} ({Path(tb.filename).name}:{tb.lineno})"
+    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
+
+
+def _extract_batch(args: tuple[list[SourceFile], ExtractContext]) -> list[FileFacts]:
+    files, ctx = args
+    return [extract_one(f, ctx) for f in files]
+
+
+def make_context(settings: Settings, profile: Profile, root: Path) -> ExtractContext:
+    inc = []
+    for d in list(settings.include_dirs) + list(profile.include_dirs):
+        p = Path(d)
+        p = p if p.is_absolute() else root / p
+        if p.is_dir() and str(p) not in inc:
+            inc.append(str(p))
+    cc = settings.compile_commands
+    if cc:
+        ccp = Path(cc)
+        cc = str(ccp if ccp.is_absolute() else root / ccp)
+    elif (root / "compile_commands.json").is_file():
+        cc = str(root / "compile_commands.json")
+    elif (root / "build" / "compile_commands.json").is_file():
+        cc = str(root / "build" / "compile_commands.json")
+    kwargs = dict(root=root, include_dirs=tuple(inc), compile_commands=cc, max_call_depth=settings.max_call_depth)
+    dr = profile.direct_route or (settings.direct_route or {})
+    # optional settings a frontend may declare on ExtractContext
+    fields = getattr(ExtractContext, "__dataclass_fields__", {})
+    if "route_call_names" in fields and dr.get("call_names"):
+        kwargs["route_call_names"] = tuple(dr["call_names"])
+    if "route_reserved_kwargs" in fields and dr.get("reserved_kwargs"):
+        kwargs["route_reserved_kwargs"] = tuple(dr["reserved_kwargs"])
+    return ExtractContext(**kwargs)
+
+
+def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1) -> list[FileFacts]:
+    """Extract facts from ``files``; deterministic order (the input order)."""
+    if jobs <= 1 or len(files) < 4:
+        return [extract_one(f, ctx) for f in files]
+    # heavy C++ files first and spread over the workers; Python/CMake files are cheap
+    order = sorted(range(len(files)), key=lambda i: (files[i].kind not in ("cpp", "cuda", "header"), i))
+    n = max(1, min(jobs * 4, len(files)))
+    buckets: list[list[int]] = [[] for _ in range(n)]
+    for k, i in enumerate(order):
+        buckets[k % n].append(i)
+    out: list[Optional[FileFacts]] = [None] * len(files)
+    with ProcessPoolExecutor(max_workers=jobs) as ex:
+        results = ex.map(_extract_batch, [([files[i] for i in b], ctx) for b in buckets])
+        for b, res in zip(buckets, results):
+            for i, ff in zip(b, res):
+                out[i] = ff
+    return [x for x in out if x is not None]
+
+
+def run(
+    settings: Settings,
+    paths: Optional[list[Path]] = None,
+    *,
+    report_only: Optional[set[str]] = None,
+    jobs: Optional[int] = None,
+    overlay: Optional[dict[str, str]] = None,
+) -> RunResult:
+    t0 = time.perf_counter()
+    root = settings.root
+    packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
+    profile = detect_profile(packs, root, settings.profile)
+    exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
+    disc = discover(
+        root,
+        paths,
+        include=settings.include,
+        exclude=exclude,
+        respect_gitignore=settings.respect_gitignore,
+        max_file_size=settings.max_file_size,
+    )
+    timings = {"discover": time.perf_counter() - t0}
+    ctx = make_context(settings, profile, root)
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+
+    tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
+    others = [f for f in disc.files if f.kind not in ("cpp", "cuda", "header")]
+    t1 = time.perf_counter()
+    facts = extract_all(tus + others, ctx, jobs)
+    included = set()
+    for ff in facts:
+        included.update(ff.includes)
+    lone_headers = [f for f in disc.files if f.kind == "header" and f.rel not in included]
+    facts += extract_all(lone_headers, ctx, jobs)
+    timings["extract"] = time.perf_counter() - t1
+
+    t2 = time.perf_counter()
+    index = ProjectIndex.build(root, profile, packs, facts, settings)
+    timings["index"] = time.perf_counter() - t2
+
+    t3 = time.perf_counter()
+    rules = select_rules(settings.select, settings.ignore, settings.extend_select)
+    diags: list[Diagnostic] = []
+    for rule_cls in rules:
+        rule = rule_cls()
+        try:
+            diags.extend(rule.check(index))
+        except Exception as e:  # pragma: no cover - defensive
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            diags.append(
+                Diagnostic(
+                    code="TRT001",
+                    name="parse-error",
+                    severity=Severity.ERROR,
+                    message=f"internal error in rule {rule_cls.code}: {type(e).__name__}: {e} ({Path(tb.filename).name}:{tb.lineno}); its findings are missing",
+                    span=Span(settings.config_file.name if settings.config_file else ".", 1),
+                )
+            )
+    diags.extend(_config_diagnostics(settings))
+    for rel, reason in disc.skipped:
+        if "limit" in reason:
+            diags.append(
+                Diagnostic(code="TRT001", name="parse-error", severity=Severity.WARNING, message=f"skipped: {reason}", span=Span(rel, 1))
+            )
+    timings["check"] = time.perf_counter() - t3
+    diags = filter_diagnostics(diags, settings, root, report_only)
+    diags.sort(key=lambda d: d.sort_key())
+    # one finding per (rule, place, message)
+    uniq: dict[tuple, Diagnostic] = {}
+    for d in diags:
+        uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.message), d)
+    diags = list(uniq.values())
+    return RunResult(
+        diagnostics=diags,
+        index=index,
+        files_checked=len(disc.files),
+        elapsed=time.perf_counter() - t0,
+        rules=rules,
+        discovery=disc,
+        profile=profile,
+        timings=timings,
+        files_parsed=len(facts),
+    )
+
+
+def _config_diagnostics(settings: Settings) -> list[Diagnostic]:
+    out = []
+    if settings.config_file is None:
+        return out
+    try:
+        rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
+    except ValueError:
+        rel = str(settings.config_file)
+    sels = list(settings.select) + list(settings.ignore) + list(settings.extend_select)
+    for rules in settings.per_file_ignores.values():
+        sels.extend(rules)
+    sels.extend(settings.severity.keys())
+    for s in unknown_selectors(sels):
+        line = 1
+        try:
+            for i, l in enumerate(settings.config_file.read_text(encoding="utf-8").splitlines(), 1):
+                if s in l:
+                    line = i
+                    break
+        except OSError:
+            pass
+        out.append(
+            Diagnostic(
+                code="TRT003",
+                name="unknown-rule-in-suppression",
+                severity=Severity.WARNING,
+                message=f"config names rule '{s}', which does not exist (see `trtlint rules`)",
+                span=Span(rel, line),
+                symbol=s,
+            )
+        )
+    return out
+
+
+def filter_diagnostics(
+    diags: list[Diagnostic], settings: Settings, root: Path, report_only: Optional[set[str]] = None
+) -> list[Diagnostic]:
+    pfi = PerFileIgnores(settings.per_file_ignores)
+    sup_cache: dict[str, list] = {}
+    out = []
+    for d in diags:
+        rule = find_rule(d.code)
+        if rule is not None and pfi.ignored(d.span.path, rule):
+            continue
+        if report_only is not None:
+            paths = {d.span.path} | {r.span.path for r in d.related}
+            if not (paths & report_only):
+                continue
+        sups = sup_cache.get(d.span.path)
+        if sups is None:
+            try:
+                text = (root / d.span.path).read_text(encoding="utf-8", errors="replace")
+                sups = scan_suppressions(text)
+            except (OSError, ValueError):
+                sups = []
+            sup_cache[d.span.path] = sups
+        if any(d.span.line in s.covers and ("*" in s.rules or d.code in s.rules) for s in sups):
+            continue
+        sev = settings.severity.get(d.code) or settings.severity.get(d.name)
+        if sev:
+            d = Diagnostic(**{**d.__dict__, "severity": Severity(sev)})
+        out.append(d)
+    return out

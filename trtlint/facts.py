@@ -1,0 +1,289 @@
+"""The fact vocabulary shared by every frontend.
+
+A frontend turns one source file into a :class:`FileFacts`: plain frozen dataclasses that serialize to
+JSON (for the cache and for ``--dump-facts``) and carry exact source ranges. No parser object ever leaves a
+frontend; rules and the index only see these classes.
+
+Conventions
+-----------
+* Paths are project-relative POSIX strings.
+* Lines and columns are 1-based; ``end_col`` is exclusive.
+* ``None`` means "not known statically" (never a guessed value).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+FACTS_SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Span:
+    path: str
+    line: int
+    col: int = 1
+    end_line: int = 0
+    end_col: int = 0
+
+    def __post_init__(self) -> None:
+        if self.end_line < self.line:
+            object.__setattr__(self, "end_line", self.line)
+        if self.end_line == self.line and self.end_col < self.col:
+            object.__setattr__(self, "end_col", self.col)
+
+
+# --------------------------------------------------------------------------------------------------------
+# C++ / CUDA
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResolvedString:
+    """A string a method returns, e.g. ``getPluginName() { return kNAME; }``.
+
+    ``value`` is None when the expression could not be resolved to a constant (e.g. ``mNamespace.c_str()``).
+    ``via`` names the constant it was resolved through; ``def_span`` is where that constant is defined.
+    """
+
+    value: Optional[str]
+    span: Span
+    expr: str = ""
+    via: Optional[str] = None
+    def_span: Optional[Span] = None
+
+
+@dataclass(frozen=True)
+class PluginFieldDecl:
+    """One ``PluginField`` a creator declares (``getFieldNames``) or a plugin serializes."""
+
+    name: str
+    type: Optional[str]  # PluginFieldType enumerator without prefix, e.g. "kINT32"
+    length: Optional[str]  # the length argument as written
+    span: Span
+    data: Optional[str] = None  # the data argument as written (e.g. "&mNumHeads", "nullptr")
+
+
+@dataclass(frozen=True)
+class FieldRead:
+    """A field name read from a ``PluginFieldCollection`` (a string literal compared or passed as field name)."""
+
+    name: str
+    span: Span
+    method: str  # the function it was read in
+    has_default: bool = False  # e.g. ``.value_or(x)``
+    default: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class CppClass:
+    """A class deriving (directly or not) from a TensorRT plugin or creator interface."""
+
+    qualname: str  # fully qualified, e.g. "trt_edgellm::plugins::ViTAttentionPlugin"
+    name: str
+    kind: str  # "plugin" | "creator"
+    family: str  # "v3" | "v2" | "v2ext" | "v2dynext" | "v2iox" | "creator_v3" | "creator_v2"
+    bases: tuple[str, ...]  # all interface bases, unqualified (e.g. "IPluginV3OneCore")
+    span: Span
+    abstract: bool = False
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call expression in a function body."""
+
+    callee: str  # spelled name, qualified where known ("cudaMalloc", "std::vector::push_back")
+    span: Span
+    usr: Optional[str] = None  # USR of the callee declaration when resolved
+    kind: str = "call"  # "call" | "launch" | "new" | "macro"
+    stream: Optional[str] = None  # for launches and async calls: the stream argument as written
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CppFunction:
+    """A function or method *definition* with the calls in its body."""
+
+    usr: str
+    qualname: str
+    name: str
+    span: Span
+    cls: Optional[str] = None  # qualified class name for methods
+    noexcept: bool = False
+    calls: tuple[Call, ...] = ()
+    returns: tuple[ResolvedString, ...] = ()  # returned string constants (name/version/namespace getters)
+    field_decls: tuple[PluginFieldDecl, ...] = ()  # PluginField(...) / emplace_back(...) in the body
+    field_reads: tuple[FieldRead, ...] = ()
+
+
+@dataclass(frozen=True)
+class Registration:
+    """``REGISTER_TENSORRT_PLUGIN(Creator)`` or a creator named in a library creator list."""
+
+    creator: str  # as written
+    qualname: Optional[str]  # resolved class
+    span: Span
+    how: str = "macro"  # "macro" | "list"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Python
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttrFact:
+    """One attribute passed to an emitted node or operation."""
+
+    name: str
+    span: Span
+    value: Optional[str] = None  # source text of the value
+    type: Optional[str] = None  # "INT" | "FLOAT" | "STRING" | "INTS" | "FLOATS" | "STRINGS" | "TENSOR" | None
+    conditional: bool = False  # added in a branch
+
+
+@dataclass(frozen=True)
+class OnnxEmission:
+    """Python code that emits an ONNX node (onnxscript opset call, ``g.op``, ``helper.make_node``)."""
+
+    op_type: str
+    domain: Optional[str]  # None when not statically known
+    span: Span
+    form: str  # "onnxscript" | "g.op" | "make_node"
+    attrs: tuple[AttrFact, ...] = ()
+    open_attrs: bool = False  # attributes also come from something we could not follow (**unknown)
+    plugin_version: Optional[str] = None
+    plugin_namespace: Optional[str] = None
+    function: Optional[str] = None  # enclosing function
+
+
+@dataclass(frozen=True)
+class DirectRouteTable:
+    """A module dict from operation names to creator names used by a direct builder."""
+
+    name: str
+    span: Span
+    entries: tuple[tuple[str, str, Span], ...]  # (operation, creator, span of the entry)
+    fallback_identity: bool = False  # looked up with ``.get(name, name)``
+    version: Optional[str] = None  # fixed version passed to get_creator
+    namespace: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class DirectRouteCall:
+    """``operation("name", inputs, **attrs)`` in a direct builder."""
+
+    operation: str
+    span: Span
+    attrs: tuple[AttrFact, ...] = ()
+    open_attrs: bool = False
+    function: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class CreatorLookup:
+    """``get_plugin_registry().get_creator(name, version, namespace)`` (or ``get_plugin_creator``)."""
+
+    name: Optional[str]
+    version: Optional[str]
+    namespace: Optional[str]
+    span: Span
+    name_span: Optional[Span] = None
+
+
+@dataclass(frozen=True)
+class PluginApiUse:
+    """A use of the TensorRT plugin API from Python: ``trt.PluginField``, ``PluginFieldCollection``,
+    ``add_plugin_v3``/``add_plugin_v2``, ``create_plugin``."""
+
+    api: str
+    span: Span
+
+
+# --------------------------------------------------------------------------------------------------------
+# CMake
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CMakeGlob:
+    """``file(GLOB|GLOB_RECURSE VAR patterns...)``; patterns are project-relative globs."""
+
+    var: str
+    recurse: bool
+    patterns: tuple[str, ...]
+    span: Span
+    targets: tuple[str, ...] = ()  # targets whose sources use ${VAR}
+
+
+# --------------------------------------------------------------------------------------------------------
+# Per-file container
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    """The file could not be parsed (or only partly)."""
+
+    message: str
+    span: Span
+    partial: bool = False
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    path: str
+    kind: str  # "cpp" | "cuda" | "header" | "python" | "cmake" | "onnx" | "yaml"
+    digest: str
+    problems: tuple[ParseProblem, ...] = ()
+    classes: tuple[CppClass, ...] = ()
+    functions: tuple[CppFunction, ...] = ()
+    registrations: tuple[Registration, ...] = ()
+    emissions: tuple[OnnxEmission, ...] = ()
+    route_tables: tuple[DirectRouteTable, ...] = ()
+    route_calls: tuple[DirectRouteCall, ...] = ()
+    lookups: tuple[CreatorLookup, ...] = ()
+    api_uses: tuple[PluginApiUse, ...] = ()
+    globs: tuple[CMakeGlob, ...] = ()
+    includes: tuple[str, ...] = ()  # project files this file's facts depend on (C++ headers)
+    suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, rule ids) from inline comments
+
+
+# --------------------------------------------------------------------------------------------------------
+# JSON round trip (used by the cache and --dump-facts)
+# --------------------------------------------------------------------------------------------------------
+
+_CLASSES: dict[str, type] = {}
+
+
+def _register() -> None:
+    for name, obj in list(globals().items()):
+        if isinstance(obj, type) and dataclasses.is_dataclass(obj):
+            _CLASSES[name] = obj
+
+
+def to_json(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj):
+        out = {"@": type(obj).__name__}
+        for f in dataclasses.fields(obj):
+            out[f.name] = to_json(getattr(obj, f.name))
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [to_json(x) for x in obj]
+    return obj
+
+
+def from_json(data: Any) -> Any:
+    if isinstance(data, dict) and "@" in data:
+        cls = _CLASSES[data["@"]]
+        kwargs = {k: from_json(v) for k, v in data.items() if k != "@"}
+        return cls(**kwargs)
+    if isinstance(data, list):
+        return tuple(from_json(x) for x in data)
+    return data
+
+
+_register()

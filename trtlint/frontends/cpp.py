@@ -1,0 +1,1306 @@
+"""C++ / CUDA frontend: libclang → :mod:`trtlint.facts`.
+
+One libclang parse per file (detailed preprocessing record, function bodies kept). The traversal only
+descends into declarations located in project files (under ``ctx.root``); everything from system, SDK and
+prelude headers is skipped at the top level. When the real TensorRT / CUDA headers are not available the
+stand-in headers of ``prelude/`` are found instead (searched last, ``-idirafter``), so plugin classes still
+resolve and method bodies keep their calls.
+
+``extract`` never raises: unreadable input, libclang failures and internal errors become ``ParseProblem``s.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from ..facts import (
+    Call,
+    CppClass,
+    CppFunction,
+    FieldRead,
+    FileFacts,
+    ParseProblem,
+    PluginFieldDecl,
+    Registration,
+    ResolvedString,
+    Span,
+)
+from . import ExtractContext, SourceFile, read_text
+
+VERSION = "1"
+KIND_NAMES = ("cpp", "cuda", "header")
+
+PRELUDE_DIR = Path(__file__).resolve().parent / "prelude"
+_TRT_PRELUDE = PRELUDE_DIR / "trt"
+_CUDA_PRELUDE = PRELUDE_DIR / "cuda"
+
+# Interfaces ------------------------------------------------------------------------------------------------
+
+PLUGIN_IFACES = {
+    "IPluginV3": "v3",
+    "IPluginV3OneCore": "v3",
+    "IPluginV3OneBuild": "v3",
+    "IPluginV3OneBuildV2": "v3",
+    "IPluginV3OneRuntime": "v3",
+    "IPluginV2DynamicExt": "v2dynext",
+    "IPluginV2IOExt": "v2iox",
+    "IPluginV2Ext": "v2ext",
+    "IPluginV2": "v2",
+}
+CREATOR_IFACES = {
+    "IPluginCreatorV3One": "creator_v3",
+    "IPluginCreator": "creator_v2",
+    "IPluginCreatorInterface": "creator_v3",
+}
+_ALL_IFACES = set(PLUGIN_IFACES) | set(CREATOR_IFACES)
+_PLUGIN_FAMILY_ORDER = ("v3", "v2dynext", "v2iox", "v2ext", "v2")
+_STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
+_STRCMP_FUNCS = {"strcmp", "strncmp", "strcasecmp", "strncasecmp", "_stricmp", "compare", "equals", "starts_with"}
+_LIST_REGISTER_FUNCS = {"initializePlugin", "addPluginCreator", "registerCreatorType"}
+_CPP_KEYWORDS = {
+    "if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype", "static_cast", "dynamic_cast",
+    "reinterpret_cast", "const_cast", "catch", "throw", "new", "delete", "noexcept", "typeid", "alignas",
+    "static_assert", "do", "else", "case", "default", "void", "int", "char", "float", "double", "bool",
+    "auto", "operator", "template", "typename", "defined", "__attribute__", "__declspec",
+}
+
+# libclang plumbing -----------------------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_ci: Any = None
+_index: Any = None
+_file_loc_fn: Any = None
+_inline_ns_fn: Any = None
+_binop_fn: Any = None
+_STATS = {"files": 0, "missing_includes": 0, "errors": 0}
+
+
+def stats() -> dict[str, int]:
+    """Counters for this process (files parsed, missing includes seen, libclang errors)."""
+    return dict(_STATS)
+
+
+def _load() -> Any:
+    global _ci, _index, _file_loc_fn, _inline_ns_fn, _binop_fn
+    if _index is not None:
+        return _ci
+    import clang.cindex as ci  # noqa: WPS433 (lazy: the wheel is heavy)
+
+    lib = ci.conf.lib
+    f = lib.clang_getFileLocation
+    f.argtypes = [
+        ci.SourceLocation,
+        ctypes.POINTER(ci.c_object_p),
+        ctypes.POINTER(ctypes.c_uint),
+        ctypes.POINTER(ctypes.c_uint),
+        ctypes.POINTER(ctypes.c_uint),
+    ]
+    f.restype = None
+    _file_loc_fn = f
+    try:
+        g = lib.clang_Cursor_isInlineNamespace
+        g.argtypes = [ci.Cursor]
+        g.restype = ctypes.c_uint
+        _inline_ns_fn = g
+    except AttributeError:
+        _inline_ns_fn = None
+    try:
+        b = lib.clang_getCursorBinaryOperatorKind
+        b.argtypes = [ci.Cursor]
+        b.restype = ctypes.c_int
+        _binop_fn = b
+    except AttributeError:
+        _binop_fn = None
+    _index = ci.Index.create()
+    _ci = ci
+    return ci
+
+
+@lru_cache(maxsize=1)
+def _builtin_include_dir() -> Optional[str]:
+    """The system compiler's builtin header dir (stddef.h, stdarg.h...); the libclang wheel ships none."""
+    for cc in ("cc", "gcc", "clang", "c++", "g++"):
+        exe = shutil.which(cc)
+        if not exe:
+            continue
+        try:
+            out = subprocess.run(
+                [exe, "-print-file-name=include"], capture_output=True, text=True, timeout=10
+            ).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if out and os.path.isfile(os.path.join(out, "stddef.h")):
+            return out
+    for cand in sorted(Path("/usr/lib/gcc/x86_64-linux-gnu").glob("*/include"), reverse=True):
+        if (cand / "stddef.h").is_file():
+            return str(cand)
+    return None
+
+
+_cc_cache: dict[str, tuple[float, dict[str, list[str]]]] = {}
+
+
+def _compile_command_flags(cc_path: str, file: Path) -> Optional[list[str]]:
+    """Include/define flags from compile_commands.json for ``file`` (None when it has no entry)."""
+    try:
+        mtime = os.path.getmtime(cc_path)
+        cached = _cc_cache.get(cc_path)
+        if cached is None or cached[0] != mtime:
+            entries = json.loads(Path(cc_path).read_text(encoding="utf-8"))
+            table: dict[str, list[str]] = {}
+            for e in entries:
+                d = e.get("directory", "")
+                fpath = os.path.normpath(os.path.join(d, e.get("file", "")))
+                args = e.get("arguments") or shlex.split(e.get("command", ""))
+                table[fpath] = _filter_flags(args, d, fpath)
+            _cc_cache[cc_path] = (mtime, table)
+            cached = _cc_cache[cc_path]
+        return cached[1].get(os.path.normpath(str(file)))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+
+
+def _filter_flags(args: list[str], directory: str, fpath: str) -> list[str]:
+    """Keep only the flags that matter for parsing (includes, defines, standard); drop nvcc-only ones."""
+    out: list[str] = []
+    with_value = {"-I", "-isystem", "-iquote", "-idirafter", "-include", "-D", "-U"}
+    i = 1
+    while i < len(args):
+        a = args[i]
+        if a in with_value and i + 1 < len(args):
+            v = args[i + 1]
+            if a in ("-I", "-isystem", "-iquote", "-idirafter", "-include"):
+                v = os.path.normpath(os.path.join(directory, v))
+            out += [a, v]
+            i += 2
+            continue
+        for p in ("-I", "-isystem", "-iquote", "-idirafter"):
+            if a.startswith(p) and len(a) > len(p) and not a.startswith("-isystem") or (
+                p == "-isystem" and a.startswith("-isystem") and len(a) > 8
+            ):
+                if a.startswith(p):
+                    out += [p, os.path.normpath(os.path.join(directory, a[len(p):]))]
+                    break
+        else:
+            if a.startswith(("-D", "-U")) and len(a) > 2:
+                out.append(a)
+            elif a.startswith("-std=") and "c++" in a:
+                out.append(a)
+        i += 1
+    return out
+
+
+# Small helpers ---------------------------------------------------------------------------------------------
+
+
+def _split_top_level(s: str, sep: str = ",") -> list[str]:
+    """Split at top-level separators, respecting brackets and string/char literals."""
+    parts: list[str] = []
+    depth = 0
+    cur: list[str] = []
+    i = 0
+    n = len(s)
+    while i < n:
+        ch = s[i]
+        if ch in "\"'":
+            j = i + 1
+            while j < n and s[j] != ch:
+                j += 2 if s[j] == "\\" else 1
+            cur.append(s[i : j + 1])
+            i = j + 1
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "<" and depth >= 0:
+            pass
+        if ch == sep and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    tail = "".join(cur).strip()
+    if tail or parts:
+        parts.append(tail)
+    return parts
+
+
+def _short(s: str, limit: int = 120) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+_ESC = re.compile(r"\\(x[0-9a-fA-F]+|[0-7]{1,3}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
+_SIMPLE_ESC = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'", "a": "\a",
+               "b": "\b", "f": "\f", "v": "\v", "?": "?"}
+
+
+def _unescape(body: str) -> str:
+    def rep(m: re.Match[str]) -> str:
+        e = m.group(1)
+        if e in _SIMPLE_ESC:
+            return _SIMPLE_ESC[e]
+        try:
+            if e[0] == "x":
+                return chr(int(e[1:], 16))
+            if e[0] in "uU":
+                return chr(int(e[1:], 16))
+            if e[0] in "01234567":
+                return chr(int(e, 8))
+        except ValueError:
+            pass
+        return e
+
+    return _ESC.sub(rep, body)
+
+
+_STR_PIECE = re.compile(r'(?:u8|u|U|L)?"((?:[^"\\]|\\.)*)"', re.S)
+_RAW_PIECE = re.compile(r'(?:u8|u|U|L)?R"([^(]*)\((.*?)\)\1"', re.S)
+
+
+def _literal_value(text: str) -> Optional[str]:
+    """Value of a (possibly concatenated) string literal as written."""
+    text = text.strip()
+    if not text or '"' not in text:
+        return None
+    raw = list(_RAW_PIECE.finditer(text))
+    if raw:
+        return "".join(m.group(2) for m in raw)
+    pieces = _STR_PIECE.findall(text)
+    if not pieces:
+        return None
+    return "".join(_unescape(p) for p in pieces)
+
+
+# The extractor ---------------------------------------------------------------------------------------------
+
+
+class _Extractor:
+    def __init__(self, ci: Any, src: SourceFile, ctx: ExtractContext, text: str) -> None:
+        self.ci = ci
+        self.K = ci.CursorKind
+        self.src = src
+        self.ctx = ctx
+        self.text = text
+        self.root = str(Path(ctx.root).resolve())
+        self.main = str(src.path)
+        self.main_bytes = text.encode("utf-8")
+        self._file_bytes: dict[str, bytes] = {self.main: self.main_bytes}
+        self._in_project: dict[str, Optional[str]] = {}
+        self._qual_cache: dict[int, str] = {}
+        self._iface_cache: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+        self._sdk_dirs: dict[str, bool] = {}
+        self.classes: list[CppClass] = []
+        self.functions: list[CppFunction] = []
+        self.registrations: list[Registration] = []
+        self.includes: set[str] = set()
+        self.macro_insts: list[tuple[str, int, int, str, Any]] = []  # (file, start, end, name, cursor)
+        self.macro_at: dict[tuple[str, int], Any] = {}
+        self.registrar_vars: dict[str, Any] = {}
+        self.register_macros: list[Any] = []
+        self.class_by_name: dict[str, str] = {}
+
+    # -- files and locations ------------------------------------------------------------------------------
+
+    def rel_of(self, fname: Optional[str]) -> Optional[str]:
+        """Project-relative path of a file name, or None when it is not a project file."""
+        if fname is None:
+            return None
+        r = self._in_project.get(fname)
+        if r is not None or fname in self._in_project:
+            return r
+        res: Optional[str] = None
+        if fname == self.main:
+            res = self.src.rel
+        else:
+            try:
+                p = os.path.realpath(fname)
+            except OSError:
+                p = fname
+            if (p == self.root or p.startswith(self.root + os.sep)) and not p.startswith(str(PRELUDE_DIR)):
+                if not self._is_sdk_file(p):
+                    res = os.path.relpath(p, self.root).replace(os.sep, "/")
+        self._in_project[fname] = res
+        return res
+
+    def _is_sdk_file(self, p: str) -> bool:
+        """Files in a directory holding the TensorRT / CUDA SDK headers are not project code."""
+        d = os.path.dirname(p)
+        v = self._sdk_dirs.get(d)
+        if v is None:
+            v = os.path.isfile(os.path.join(d, "NvInferRuntime.h")) or os.path.isfile(
+                os.path.join(d, "cuda_runtime_api.h")
+            )
+            self._sdk_dirs[d] = v
+        return v
+
+    def floc(self, loc: Any) -> tuple[Optional[str], int, int, int]:
+        """File location (spelling for macro arguments, expansion otherwise): (file, line, col, offset)."""
+        fi = self.ci.c_object_p()
+        ln, col, off = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+        _file_loc_fn(loc, ctypes.byref(fi), ctypes.byref(ln), ctypes.byref(col), ctypes.byref(off))
+        name = self.ci.File(fi).name if fi else None
+        return name, ln.value, col.value, off.value
+
+    def cursor_file(self, c: Any) -> Optional[str]:
+        f = c.location.file
+        return f.name if f is not None else None
+
+    def extent_info(self, c: Any) -> tuple[Optional[str], int, int, int, int, int, int]:
+        """(file, line, col, off, end_line, end_col, end_off) of a cursor's extent."""
+        ext = c.extent
+        f1, l1, c1, o1 = self.floc(ext.start)
+        f2, l2, c2, o2 = self.floc(ext.end)
+        if f2 != f1 or o2 < o1:
+            l2, c2, o2 = l1, c1, o1
+        return f1, l1, c1, o1, l2, c2, o2
+
+    def span_of(self, c: Any) -> Optional[Span]:
+        f, l1, c1, _o1, l2, c2, _o2 = self.extent_info(c)
+        rel = self.rel_of(f)
+        if rel is None:
+            loc = c.location
+            rel = self.rel_of(loc.file.name if loc.file else None)
+            if rel is None:
+                return None
+            return Span(rel, loc.line, loc.column, loc.line, loc.column)
+        return Span(rel, l1, c1, l2, c2)
+
+    def loc_span(self, c: Any) -> Optional[Span]:
+        """Span of a declaration's name location (any file, relative when in project)."""
+        loc = c.location
+        if loc.file is None:
+            return None
+        rel = self.rel_of(loc.file.name)
+        path = rel if rel is not None else loc.file.name
+        end = loc.column + max(len(c.spelling or ""), 0)
+        return Span(path, loc.line, loc.column, loc.line, end)
+
+    def file_bytes(self, fname: str) -> bytes:
+        b = self._file_bytes.get(fname)
+        if b is None:
+            try:
+                b = Path(fname).read_bytes()
+            except OSError:
+                b = b""
+            self._file_bytes[fname] = b
+        return b
+
+    def text_of(self, c: Any) -> str:
+        f, _l1, _c1, o1, _l2, _c2, o2 = self.extent_info(c)
+        if f is None:
+            return ""
+        return self.file_bytes(f)[o1:o2].decode("utf-8", "replace")
+
+    # -- names --------------------------------------------------------------------------------------------
+
+    def qualname(self, c: Any) -> str:
+        K = self.K
+        try:
+            h = c.hash
+        except Exception:  # noqa: BLE001
+            h = None
+        if h is not None and h in self._qual_cache:
+            return self._qual_cache[h]
+        parts: list[str] = []
+        cur = c
+        depth = 0
+        while cur is not None and cur.kind != K.TRANSLATION_UNIT and depth < 32:
+            depth += 1
+            k = cur.kind
+            name = cur.spelling or ""
+            if k == K.NAMESPACE:
+                if name and not (_inline_ns_fn is not None and _inline_ns_fn(cur)):
+                    parts.append(name)
+            elif k in (K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                pass
+            elif name:
+                parts.append(re.sub(r"<.*>$", "", name))
+            cur = cur.semantic_parent
+        q = "::".join(reversed(parts))
+        if h is not None:
+            self._qual_cache[h] = q
+        return q
+
+    # -- main driver --------------------------------------------------------------------------------------
+
+    def run(self, tu: Any) -> None:
+        K = self.K
+        for c in tu.cursor.get_children():
+            k = c.kind
+            if k == K.INCLUSION_DIRECTIVE:
+                if self.rel_of(self.cursor_file(c)) is None:
+                    continue
+                try:
+                    inc = c.get_included_file()
+                except Exception:  # noqa: BLE001
+                    inc = None
+                if inc is not None:
+                    rel = self.rel_of(inc.name)
+                    if rel is not None and rel != self.src.rel:
+                        self.includes.add(rel)
+                continue
+            if k == K.MACRO_INSTANTIATION:
+                f = self.cursor_file(c)
+                if self.rel_of(f) is None:
+                    continue
+                ext = c.extent
+                o1, o2 = ext.start.offset, ext.end.offset
+                self.macro_insts.append((f, o1, o2, c.spelling, c))
+                self.macro_at.setdefault((f, o1), c)
+                if c.spelling == "REGISTER_TENSORRT_PLUGIN":
+                    self.register_macros.append(c)
+                continue
+            if k == K.MACRO_DEFINITION:
+                continue
+            if self.rel_of(self.cursor_file(c)) is None:
+                continue
+            self.visit_decl(c)
+        self.macro_insts.sort(key=lambda t: (t[0], t[1]))
+        self.attach_macros()
+        self.finish_registrations()
+
+    def visit_decl(self, c: Any) -> None:
+        K = self.K
+        k = c.kind
+        if k in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            for ch in c.get_children():
+                if ch.kind in (K.MACRO_INSTANTIATION, K.INCLUSION_DIRECTIVE):
+                    continue
+                if self.rel_of(self.cursor_file(ch)) is None:
+                    continue
+                self.visit_decl(ch)
+            return
+        if k in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+            if c.is_definition():
+                self.visit_class(c)
+            return
+        if k in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION,
+                 K.FUNCTION_TEMPLATE):
+            if c.is_definition():
+                self.visit_function(c)
+            return
+        if k == K.VAR_DECL:
+            name = c.spelling or ""
+            if name.startswith("pluginRegistrar"):
+                self.registrar_vars[name] = c
+            self.scan_creator_list(c, None)
+            return
+
+    # -- classes ------------------------------------------------------------------------------------------
+
+    def visit_class(self, c: Any) -> None:
+        K = self.K
+        bases, ifaces = self.class_ifaces(c)
+        if ifaces:
+            plugin_fams = {PLUGIN_IFACES[i] for i in ifaces if i in PLUGIN_IFACES}
+            creator_fams = {CREATOR_IFACES[i] for i in ifaces if i in CREATOR_IFACES}
+            kind = family = None
+            if plugin_fams:
+                kind = "plugin"
+                family = next(f for f in _PLUGIN_FAMILY_ORDER if f in plugin_fams)
+            elif creator_fams:
+                kind = "creator"
+                if "IPluginCreatorV3One" in ifaces:
+                    family = "creator_v3"
+                elif "IPluginCreator" in ifaces:
+                    family = "creator_v2"
+                else:
+                    family = "creator_v3"
+            if kind and family:
+                abstract = any(
+                    ch.kind == K.CXX_METHOD and ch.is_pure_virtual_method() for ch in c.get_children()
+                )
+                span = self.loc_span(c) or Span(self.src.rel, 1)
+                q = self.qualname(c)
+                self.classes.append(
+                    CppClass(qualname=q, name=c.spelling, kind=kind, family=family, bases=bases, span=span,
+                             abstract=abstract)
+                )
+                self.class_by_name.setdefault(c.spelling, q)
+        for ch in c.get_children():
+            kk = ch.kind
+            if kk in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE,
+                      K.FUNCTION_DECL):
+                if ch.is_definition():
+                    self.visit_function(ch)
+            elif kk in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):
+                if ch.is_definition():
+                    self.visit_class(ch)
+            elif kk == K.VAR_DECL:
+                self.scan_creator_list(ch, None)
+
+    def class_ifaces(self, c: Any, depth: int = 0) -> tuple[tuple[str, ...], frozenset[str]]:
+        """(ordered base names: interfaces + intermediates leading to one, set of interfaces reached)."""
+        K = self.K
+        key = c.get_usr() or str(c.hash)
+        if key in self._iface_cache:
+            return self._iface_cache[key]
+        self._iface_cache[key] = ((), frozenset())  # cycle guard
+        names: list[str] = []
+        ifaces: set[str] = set()
+        if depth < 16:
+            for b in c.get_children():
+                if b.kind != K.CXX_BASE_SPECIFIER:
+                    continue
+                decl = None
+                try:
+                    decl = b.type.get_declaration()
+                except Exception:  # noqa: BLE001
+                    decl = None
+                if decl is None or decl.kind == K.NO_DECL_FOUND:
+                    for ch in b.get_children():
+                        if ch.kind in (K.TYPE_REF, K.TEMPLATE_REF) and ch.referenced is not None:
+                            decl = ch.referenced
+                if decl is not None and decl.kind == K.TYPE_ALIAS_DECL:
+                    decl = decl.underlying_typedef_type.get_declaration()
+                spelled = re.sub(r"<.*>$", "", (b.type.spelling or b.spelling or "")).split("::")[-1].strip()
+                spelled = spelled.replace("class ", "").replace("struct ", "")
+                dname = decl.spelling if decl is not None and decl.kind != K.NO_DECL_FOUND else ""
+                iface = None
+                if spelled in _ALL_IFACES:
+                    iface = spelled
+                if dname in _ALL_IFACES:
+                    dq = self.qualname(decl)
+                    if dq.startswith("nvinfer1"):
+                        iface = dname
+                        if dname == "IPluginV3OneBuild" and "v_2_0" in self._raw_qual(decl):
+                            iface = "IPluginV3OneBuildV2"
+                if iface is not None:
+                    if iface not in names:
+                        names.append(iface)
+                    ifaces.add(iface)
+                if decl is None or decl.kind == K.NO_DECL_FOUND:
+                    continue
+                defn = decl.get_definition() or decl
+                if defn.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE) or defn.kind == K.TYPEDEF_DECL:
+                    sub_names, sub_ifaces = self.class_ifaces(defn, depth + 1)
+                    if sub_ifaces and iface is None and dname and dname not in names:
+                        names.append(dname)
+                    for n in sub_names:
+                        if n not in names:
+                            names.append(n)
+                    ifaces |= sub_ifaces
+        res = (tuple(names), frozenset(ifaces))
+        self._iface_cache[key] = res
+        return res
+
+    def _raw_qual(self, c: Any) -> str:
+        parts = []
+        cur = c
+        while cur is not None and cur.kind != self.K.TRANSLATION_UNIT:
+            parts.append(cur.spelling or "")
+            cur = cur.semantic_parent
+        return "::".join(reversed(parts))
+
+    # -- functions ----------------------------------------------------------------------------------------
+
+    def visit_function(self, fn: Any) -> None:
+        K = self.K
+        f, l1, c1, o1, l2, c2, o2 = self.extent_info(fn)
+        rel = self.rel_of(f)
+        if rel is None:
+            return
+        name = fn.spelling or ""
+        parent = fn.semantic_parent
+        cls = None
+        if parent is not None and parent.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE,
+                                                  K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION, K.UNION_DECL):
+            cls = self.qualname(parent)
+        qn = self.qualname(fn)
+        try:
+            esk = fn.exception_specification_kind
+            noexc = esk.name in ("BASIC_NOEXCEPT", "COMPUTED_NOEXCEPT", "DYNAMIC_NONE", "NOTHROW")
+        except Exception:  # noqa: BLE001
+            noexc = False
+        fc_params = []
+        for ch in fn.get_children():
+            if ch.kind == K.PARM_DECL and "PluginFieldCollection" in (ch.type.spelling or ""):
+                fc_params.append(ch)
+        w = _BodyWalker(self, fn, name, fc_params)
+        w.walk()
+        self.functions.append(
+            _FnBuild(
+                usr=fn.get_usr() or "",
+                qualname=qn,
+                name=name,
+                span=Span(rel, l1, c1, l2, c2),
+                cls=cls,
+                noexcept=noexc,
+                walker=w,
+                file=f,
+                start=o1,
+                end=o2,
+            )  # type: ignore[arg-type]
+        )
+
+    # -- macros -------------------------------------------------------------------------------------------
+
+    def macro_args(self, fname: str, start: int, end: int, name: str) -> tuple[str, ...]:
+        b = self.file_bytes(fname)
+        s = b[start:end].decode("utf-8", "replace")
+        i = s.find(name)
+        rest = s[i + len(name):] if i >= 0 else s
+        rest = rest.lstrip()
+        if not rest.startswith("("):
+            return ()
+        inner = rest[1:]
+        if inner.endswith(")"):
+            inner = inner[:-1]
+        return tuple(_short(a) for a in _split_top_level(inner)) if inner.strip() else ()
+
+    def attach_macros(self) -> None:
+        import bisect
+
+        if not self.macro_insts:
+            for fb in self.functions:
+                if isinstance(fb, _FnBuild):
+                    pass
+        keys = [(m[0], m[1]) for m in self.macro_insts]
+        for fb in self.functions:
+            if not isinstance(fb, _FnBuild):
+                continue
+            lo = bisect.bisect_left(keys, (fb.file, fb.start))
+            hi = bisect.bisect_right(keys, (fb.file, fb.end))
+            for f, s, e, name, cur in self.macro_insts[lo:hi]:
+                if e > fb.end:
+                    continue
+                loc = cur.location
+                rel = self.rel_of(f) or self.src.rel
+                ext = cur.extent
+                span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
+                args = self.macro_args(f, s, e, name)
+                fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args)))
+                del loc
+        self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
+
+    # -- string resolution --------------------------------------------------------------------------------
+
+    def macro_name_at(self, c: Any) -> Optional[Any]:
+        """The macro instantiation an expression was expanded from (the outermost at its start)."""
+        loc = c.extent.start
+        f = loc.file
+        if f is None:
+            return None
+        return self.macro_at.get((f.name, loc.offset))
+
+    def resolve_str(self, c: Any, depth: int = 0) -> Optional[tuple[Optional[str], Optional[str], Optional[Span]]]:
+        """Resolve an expression to a string constant: (value, via, def_span), or None if not a constant."""
+        if depth > 12 or c is None:
+            return None
+        K = self.K
+        k = c.kind
+        via: Optional[str] = None
+        def_span: Optional[Span] = None
+        m = self.macro_name_at(c) if depth == 0 else None
+        if m is not None:
+            via = m.spelling
+            try:
+                md = m.referenced
+                if md is not None:
+                    def_span = self.loc_span(md)
+            except Exception:  # noqa: BLE001
+                pass
+        r = self._resolve_inner(c, depth)
+        if r is None:
+            return None
+        val, v2, d2 = r
+        if via is None:
+            via, def_span = v2, d2
+        return val, via, def_span
+
+    def _resolve_inner(self, c: Any, depth: int) -> Optional[tuple[Optional[str], Optional[str], Optional[Span]]]:
+        K = self.K
+        k = c.kind
+        if k == K.STRING_LITERAL:
+            v = _literal_value(c.spelling or self.text_of(c))
+            return (v, None, None) if v is not None else None
+        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR,
+                 K.CXX_STATIC_CAST_EXPR, K.CXX_CONST_CAST_EXPR, K.INIT_LIST_EXPR):
+            kids = [ch for ch in c.get_children() if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            if len(kids) == 1:
+                return self.resolve_str(kids[0], depth + 1)
+            return None
+        if k == K.DECL_REF_EXPR:
+            d = c.referenced
+            if d is None or d.kind not in (K.VAR_DECL, K.FIELD_DECL):
+                return None
+            init = self._var_init(d)
+            if init is None:
+                return None
+            r = self.resolve_str(init, depth + 1)
+            if r is None:
+                return None
+            return r[0], d.spelling, self.loc_span(d)
+        if k == K.MEMBER_REF_EXPR:
+            d = c.referenced
+            if d is not None and d.kind == K.VAR_DECL:  # static member via object
+                init = self._var_init(d)
+                if init is not None:
+                    r = self.resolve_str(init, depth + 1)
+                    if r is not None:
+                        return r[0], d.spelling, self.loc_span(d)
+            return None
+        if k == K.CALL_EXPR:
+            ref = c.referenced
+            name = c.spelling or ""
+            kids = [ch for ch in c.get_children() if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            if name.startswith('operator""'):
+                for ch in kids:
+                    r = self.resolve_str(ch, depth + 1)
+                    if r is not None:
+                        return r
+                return None
+            if name in ("c_str", "data") and kids:
+                obj = kids[0]
+                if obj.kind == K.MEMBER_REF_EXPR:
+                    inner = [x for x in obj.get_children()]
+                    if len(inner) == 1:
+                        return self.resolve_str(inner[0], depth + 1)
+                return None
+            if ref is not None and ref.kind == K.CONSTRUCTOR:
+                args = list(c.get_arguments())
+                real = [a for a in args if a.kind != K.UNEXPOSED_EXPR or self.text_of(a)]
+                if len(real) >= 1:
+                    return self.resolve_str(real[0], depth + 1)
+                if len(kids) == 1:
+                    return self.resolve_str(kids[0], depth + 1)
+            return None
+        return None
+
+    def _var_init(self, d: Any) -> Optional[Any]:
+        K = self.K
+        init = None
+        dd = d.get_definition() or d
+        for ch in dd.get_children():
+            if ch.kind in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF, K.ANNOTATE_ATTR, K.UNEXPOSED_ATTR):
+                continue
+            if ch.kind.is_expression() or ch.kind in (K.STRING_LITERAL, K.INIT_LIST_EXPR, K.CALL_EXPR):
+                init = ch
+        return init
+
+    # -- registrations ------------------------------------------------------------------------------------
+
+    def scan_creator_list(self, var: Any, func: Optional[str]) -> None:
+        """``static IPluginCreatorInterface* const kLIST[] = {&sCreator, ...}``: creators registered by list."""
+        K = self.K
+        tsp = var.type.spelling or ""
+        if "IPluginCreator" not in tsp or "[" not in tsp:
+            return
+        for ch in var.get_children():
+            if ch.kind != K.INIT_LIST_EXPR:
+                continue
+            for el in ch.get_children():
+                txt = self.text_of(el)
+                qn = None
+                for sub in el.walk_preorder():
+                    if sub.kind == K.DECL_REF_EXPR and sub.referenced is not None:
+                        d = sub.referenced.type.get_declaration()
+                        if d is not None and d.kind != K.NO_DECL_FOUND:
+                            qn = self.qualname(d)
+                        break
+                span = self.span_of(el) or self.loc_span(var)
+                if span is not None:
+                    self.registrations.append(Registration(creator=_short(txt), qualname=qn, span=span, how="list"))
+
+    def finish_registrations(self) -> None:
+        K = self.K
+        for m in self.register_macros:
+            f = self.cursor_file(m)
+            ext = m.extent
+            args = self.macro_args(f, ext.start.offset, ext.end.offset, m.spelling) if f else ()
+            creator = args[0] if args else ""
+            rel = self.rel_of(f) or self.src.rel
+            span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
+            qn = None
+            var = self.registrar_vars.get("pluginRegistrar" + creator.split("::")[-1].strip())
+            if var is not None:
+                try:
+                    t = var.type.get_template_argument_type(0)
+                    d = t.get_declaration()
+                    if d is not None and d.kind != K.NO_DECL_FOUND:
+                        qn = self.qualname(d)
+                except Exception:  # noqa: BLE001
+                    qn = None
+                if qn is None:
+                    for ch in var.walk_preorder():
+                        if ch.kind == K.TYPE_REF and ch.referenced is not None and ch.referenced.spelling == creator.split("::")[-1]:
+                            qn = self.qualname(ch.referenced)
+                            break
+            if qn is None:
+                qn = self.class_by_name.get(creator.split("::")[-1].strip())
+            self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="macro"))
+
+
+class _FnBuild:
+    """A function being built (calls are added by the macro pass before freezing)."""
+
+    def __init__(self, usr: str, qualname: str, name: str, span: Span, cls: Optional[str], noexcept: bool,
+                 walker: "_BodyWalker", file: str, start: int, end: int) -> None:
+        self.usr, self.qualname, self.name, self.span = usr, qualname, name, span
+        self.cls, self.noexcept, self.walker = cls, noexcept, walker
+        self.file, self.start, self.end = file, start, end
+
+    def build(self) -> CppFunction:
+        w = self.walker
+        calls = [c for _o, c in sorted(w.calls, key=lambda t: (t[0], t[1].kind != "macro"))]
+        return CppFunction(
+            usr=self.usr,
+            qualname=self.qualname,
+            name=self.name,
+            span=self.span,
+            cls=self.cls,
+            noexcept=self.noexcept,
+            calls=tuple(calls),
+            returns=tuple(w.returns),
+            field_decls=tuple(w.field_decls),
+            field_reads=tuple(w.field_reads),
+        )
+
+
+class _BodyWalker:
+    def __init__(self, ex: _Extractor, fn: Any, fname: str, fc_params: list[Any]) -> None:
+        self.ex = ex
+        self.K = ex.K
+        self.fn = fn
+        self.fname = fname
+        self.fc_usrs = {p.get_usr() for p in fc_params if p.get_usr()}
+        self.fc_names = {p.spelling for p in fc_params if p.spelling}
+        self.calls: list[tuple[int, Call]] = []
+        self.returns: list[ResolvedString] = []
+        self.field_decls: list[PluginFieldDecl] = []
+        self.field_reads: list[FieldRead] = []
+        self._seen_reads: set[tuple[str, int]] = set()
+        self._seen_calls: set[int] = set()
+        self._seen_decls: set[tuple[str, int, int]] = set()
+
+    def walk(self) -> None:
+        K = self.K
+        stack: list[tuple[Any, tuple[Any, ...]]] = []
+        for ch in self.fn.get_children():
+            if ch.kind == K.PARM_DECL:
+                continue
+            stack.append((ch, ()))
+        stack.reverse()
+        while stack:
+            c, parents = stack.pop()
+            k = c.kind
+            if k == K.CALL_EXPR:
+                self.on_call(c, parents)
+            elif k == K.CXX_NEW_EXPR:
+                self.on_new(c)
+            elif k == K.UNEXPOSED_EXPR:
+                self.on_unexposed(c)
+            elif k == K.RETURN_STMT:
+                if self.fname in _STRING_GETTERS:
+                    self.on_return(c)
+            elif k == K.BINARY_OPERATOR:
+                if self.fc_usrs:
+                    self.on_binop(c)
+            elif k == K.VAR_DECL:
+                self.ex.scan_creator_list(c, self.fname)
+            kids = list(c.get_children())
+            np = parents + (c,) if len(parents) < 6 else parents[1:] + (c,)
+            for ch in reversed(kids):
+                stack.append((ch, np))
+
+    # -- helpers --
+
+    def span(self, c: Any) -> Span:
+        return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
+
+    def arg_texts(self, args: Iterable[Any]) -> tuple[str, ...]:
+        out = []
+        for a in args:
+            t = self.ex.text_of(a)
+            out.append(_short(t))
+        return tuple(out)
+
+    def add_call(self, c: Any, call: Call) -> None:
+        off = self.ex.extent_info(c)[3]
+        self.calls.append((off, call))
+
+    # -- calls --
+
+    def on_call(self, c: Any, parents: tuple[Any, ...]) -> None:
+        K = self.K
+        ex = self.ex
+        ref = c.referenced
+        name = c.spelling or ""
+        kids = list(c.get_children())
+        # CUDA launch: k<<<...>>>(args) has a __cudaPushCallConfiguration child call.
+        if len(kids) >= 2 and kids[1].kind == K.CALL_EXPR and kids[1].spelling == "__cudaPushCallConfiguration":
+            text = ex.text_of(c)
+            cfg: list[str] = []
+            i, j = text.find("<<<"), text.find(">>>")
+            if i >= 0 and j > i:
+                cfg = _split_top_level(text[i + 3 : j])
+            stream = cfg[3] if len(cfg) >= 4 and cfg[3] else None
+            callee = ex.qualname(ref) if ref is not None and ref.kind != K.NO_DECL_FOUND else name
+            args = tuple(_short(a) for a in _split_top_level(text[text.rfind("(", j) + 1 : text.rfind(")")])) if j > 0 else ()
+            if not callee:
+                callee = text[:i].strip() if i > 0 else name
+            self.add_call(c, Call(callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
+                                  kind="launch", stream=stream, args=tuple(a for a in args if a)))
+            return
+        if name == "__cudaPushCallConfiguration":
+            return
+        if ref is not None and ref.kind == K.CONSTRUCTOR:
+            if ref.is_copy_constructor() or ref.is_move_constructor():
+                return
+            cls_name = ref.spelling
+            if cls_name == "PluginField":
+                self.on_plugin_field(c, list(c.get_arguments()), c)
+            text = ex.text_of(c)
+            if len(kids) == 1 and text == ex.text_of(kids[0]):
+                return  # implicit conversion
+            if not text or text[0] in "\"'0123456789":
+                return
+        if ref is not None and ref.kind == K.CONVERSION_FUNCTION:
+            return
+        args = list(c.get_arguments())
+        if ref is not None and ref.kind != K.NO_DECL_FOUND:
+            callee = ex.qualname(ref)
+            usr = ref.get_usr() or None
+        else:
+            callee = self.spelled_callee(c, kids) or name
+            usr = None
+        if not callee:
+            return
+        arg_texts = self.arg_texts(args)
+        if name in ("emplace_back", "push_back", "emplace") and len(args) >= 3:
+            t3 = args[2].type.spelling or ""
+            if "PluginFieldType" in t3 or "PluginFieldType" in arg_texts[2]:
+                self.on_plugin_field(c, args, c)
+        stream = None
+        if name.endswith("Async") and args:
+            stream = arg_texts[-1]
+        self.add_call(c, Call(callee=callee, span=self.span(c), usr=usr, kind="call", stream=stream, args=arg_texts))
+        if self.fc_usrs:
+            self.on_call_reads(c, name, args, parents)
+
+    def spelled_callee(self, c: Any, kids: list[Any]) -> Optional[str]:
+        text = self.ex.text_of(c)
+        m = re.match(r"\s*((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_~]\w*)*)", text)
+        if kids and kids[0].kind == self.K.MEMBER_REF_EXPR:
+            return kids[0].spelling or None
+        return re.sub(r"\s+", "", m.group(1)) if m else None
+
+    def on_unexposed(self, c: Any) -> None:
+        """Calls clang could not resolve (undeclared function): UNEXPOSED_EXPR(callee-ref, args...)."""
+        K = self.K
+        kids = list(c.get_children())
+        if not kids:
+            return
+        first = kids[0]
+        if first.kind not in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF, K.MEMBER_REF_EXPR, K.UNEXPOSED_EXPR):
+            return
+        ex = self.ex
+        f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(c)
+        ff, _a, _b, fo1, _d, _e, fo2 = ex.extent_info(first)
+        if f is None or ff != f or fo1 != o1:
+            return
+        b = ex.file_bytes(f)
+        rest = b[fo2:o2].decode("utf-8", "replace").lstrip()
+        if rest.startswith("<"):
+            depth = 0
+            for i, ch in enumerate(rest):
+                if ch == "<":
+                    depth += 1
+                elif ch == ">":
+                    depth -= 1
+                    if depth == 0:
+                        rest = rest[i + 1 :].lstrip()
+                        break
+        if not rest.startswith("(") or not rest.rstrip().endswith(")"):
+            return
+        callee_text = b[fo1:fo2].decode("utf-8", "replace")
+        name = first.spelling or ""
+        if not name:
+            for sub in first.get_children():
+                if sub.kind == K.OVERLOADED_DECL_REF:
+                    name = sub.spelling
+        m = re.match(r"\s*((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_~]\w*)*)", callee_text)
+        callee = re.sub(r"\s+", "", m.group(1)) if m and "." not in callee_text and "->" not in callee_text else name
+        if not callee or callee in _CPP_KEYWORDS:
+            return
+        if o1 in self._seen_calls:
+            return
+        self._seen_calls.add(o1)
+        args = tuple(_short(a) for a in _split_top_level(rest.rstrip()[1:-1])) if rest.strip() != "()" else ()
+        self.calls.append((o1, Call(callee=callee, span=self.span(c), usr=None, kind="call", args=args)))
+
+    def on_new(self, c: Any) -> None:
+        text = self.ex.text_of(c)
+        m = re.match(r"\s*(?:::)?new\s*(?:\([^)]*\)\s*)?([A-Za-z_:][\w:<>, ]*)", text)
+        arg = (m.group(1).strip() if m else "")
+        self.add_call(c, Call(callee="operator new", span=self.span(c), kind="new", args=(arg,) if arg else ()))
+
+    def on_return(self, c: Any) -> None:
+        kids = list(c.get_children())
+        if not kids:
+            return
+        e = kids[0]
+        r = self.ex.resolve_str(e)
+        expr = _short(self.ex.text_of(e))
+        if r is None:
+            self.returns.append(ResolvedString(value=None, span=self.span(e), expr=expr))
+        else:
+            self.returns.append(ResolvedString(value=r[0], span=self.span(e), expr=expr, via=r[1], def_span=r[2]))
+
+    # -- plugin fields --
+
+    def on_plugin_field(self, c: Any, args: list[Any], whole: Any) -> None:
+        ex = self.ex
+        if not args:
+            return
+        key = (ex.text_of(whole)[:40], *ex.extent_info(args[0])[2:4])
+        if key in self._seen_decls:
+            return
+        self._seen_decls.add(key)
+        r = ex.resolve_str(args[0])
+        if r is None or r[0] is None:
+            return
+        texts = self.arg_texts(args)
+        ftype = None
+        if len(texts) >= 3:
+            m = re.search(r"\b(k[A-Z][A-Z0-9_]*)\b", texts[2])
+            ftype = m.group(1) if m else None
+        length = texts[3] if len(texts) >= 4 and texts[3] else None
+        data = texts[1] if len(texts) >= 2 and texts[1] else None
+        self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
+
+    # -- field reads --
+
+    def refs_fc(self, c: Any) -> bool:
+        K = self.K
+        for sub in c.walk_preorder():
+            if sub.kind == K.DECL_REF_EXPR:
+                ref = sub.referenced
+                if ref is not None and ref.get_usr() in self.fc_usrs:
+                    return True
+        return False
+
+    def add_read(self, lit: Any, parents: tuple[Any, ...] = (), call: Any = None) -> None:
+        r = self.ex.resolve_str(lit)
+        if r is None or r[0] is None:
+            return
+        sp = self.span(lit)
+        key = (r[0], sp.line * 10000 + sp.col)
+        if key in self._seen_reads:
+            return
+        self._seen_reads.add(key)
+        has_default, default = False, None
+        if call is not None and parents:
+            d = self.value_or(parents)
+            if d is not None:
+                has_default, default = True, d
+        self.field_reads.append(FieldRead(name=r[0], span=sp, method=self.fname, has_default=has_default, default=default))
+
+    def value_or(self, parents: tuple[Any, ...]) -> Optional[str]:
+        K = self.K
+        for p in reversed(parents[-4:]):
+            if p.kind == K.MEMBER_REF_EXPR and p.spelling == "value_or":
+                continue
+            if p.kind == K.CALL_EXPR and p.spelling == "value_or":
+                args = list(p.get_arguments())
+                return _short(self.ex.text_of(args[0])) if args else ""
+            if p.kind not in (K.UNEXPOSED_EXPR, K.MEMBER_REF_EXPR, K.PAREN_EXPR):
+                return None
+        return None
+
+    def string_operands(self, c: Any) -> list[Any]:
+        K = self.K
+        out = []
+        for ch in c.get_children():
+            if self.ex.resolve_str(ch) is not None:
+                out.append(ch)
+        return out
+
+    def on_binop(self, c: Any) -> None:
+        op = None
+        if _binop_fn is not None:
+            try:
+                code = _binop_fn(c)
+                op = {15: "==", 16: "!="}.get(code)
+            except Exception:  # noqa: BLE001
+                op = None
+        if op is None:
+            kids = list(c.get_children())
+            if len(kids) != 2:
+                return
+            a, b = self.ex.extent_info(kids[0]), self.ex.extent_info(kids[1])
+            if a[0] is None or a[0] != b[0]:
+                return
+            between = self.ex.file_bytes(a[0])[a[6]:b[3]].decode("utf-8", "replace").strip()
+            if between not in ("==", "!="):
+                return
+        for lit in self.string_operands(c):
+            self.add_read(lit)
+
+    def on_call_reads(self, c: Any, name: str, args: list[Any], parents: tuple[Any, ...]) -> None:
+        K = self.K
+        if name in ("operator==", "operator!="):
+            kids = [ch for ch in c.get_children()]
+            for lit in self.string_operands(c):
+                self.add_read(lit)
+            del kids
+            return
+        if name in _STRCMP_FUNCS:
+            for a in args:
+                if self.ex.resolve_str(a) is not None:
+                    self.add_read(a)
+            return
+        if args and any(self.refs_fc(a) for a in args):
+            for a in args:
+                if self.refs_fc(a):
+                    continue
+                if self.ex.resolve_str(a) is not None:
+                    self.add_read(a, parents, c)
+                else:
+                    for sub in a.walk_preorder():
+                        if sub.kind == K.STRING_LITERAL:
+                            self.add_read(sub, parents, c)
+
+
+# Arguments and entry point ---------------------------------------------------------------------------------
+
+_ANCESTOR_NAMES = {"cpp", "include", "src", "plugin", "plugins"}
+
+
+def _compile_args(src: SourceFile, ctx: ExtractContext) -> list[str]:
+    path = Path(src.path)
+    suffix = path.suffix.lower()
+    cuda = src.kind == "cuda" or suffix in (".cu", ".cuh")
+    args: list[str] = []
+    if cuda:
+        args += ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-D__CUDACC__"]
+    else:
+        args += ["-x", "c++"]
+    args += ["-std=c++17", "-fsyntax-only", "-Wno-everything", "-ferror-limit=0", "-fno-spell-checking"]
+    cc_flags = _compile_command_flags(ctx.compile_commands, path) if ctx.compile_commands else None
+    if cc_flags:
+        std = [a for a in cc_flags if a.startswith("-std=")]
+        if std:
+            args = [a for a in args if not a.startswith("-std=")] + std[-1:]
+        args += [a for a in cc_flags if not a.startswith("-std=")]
+    if cuda:
+        args += ["-I", str(_CUDA_PRELUDE)]
+    root = Path(ctx.root).resolve()
+    seen: set[str] = set()
+
+    def inc(d: str) -> None:
+        if d not in seen:
+            seen.add(d)
+            args.extend(["-I", d])
+
+    inc(str(path.parent))
+    inc(str(root))
+    for d in ctx.include_dirs:
+        inc(str(d))
+    try:
+        rp = path.resolve()
+        for anc in rp.parents:
+            if anc == root or not str(anc).startswith(str(root)):
+                break
+            if anc.name in _ANCESTOR_NAMES:
+                inc(str(anc))
+            # a sibling "include" directory of an ancestor is a common layout too
+            if (anc / "include").is_dir() and anc != rp.parent:
+                inc(str(anc / "include"))
+    except OSError:
+        pass
+    for d in ctx.defines:
+        args.append("-D" + d)
+    builtin = _builtin_include_dir()
+    if builtin:
+        args += ["-isystem", builtin]
+    args += ["-idirafter", str(_TRT_PRELUDE)]
+    if not cuda:
+        args += ["-idirafter", str(_CUDA_PRELUDE)]
+    else:
+        args += ["-include", str(_CUDA_PRELUDE / "__trtlint_cuda.h")]
+    return args
+
+
+_MISSING_RE = re.compile(r"'([^']+)' file not found")
+
+
+def _facts(src: SourceFile, kind: str, problems: tuple[ParseProblem, ...] = (), **kw: Any) -> FileFacts:
+    return FileFacts(path=src.rel, kind=kind, digest=src.digest, problems=problems, **kw)
+
+
+def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
+    kind = src.kind if src.kind in KIND_NAMES else "cpp"
+    try:
+        return _extract(src, ctx, kind)
+    except Exception as e:  # noqa: BLE001 - the contract: never raise
+        return _facts(src, kind, (ParseProblem(f"internal error in C++ frontend: {type(e).__name__}: {e}",
+                                               Span(src.rel, 1), partial=False),))
+
+
+def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
+    text, problem = read_text(src)
+    if text is None:
+        return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
+    ci = _load()
+    args = _compile_args(src, ctx)
+    opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE
+    path = str(src.path)
+    with _lock:
+        _STATS["files"] += 1
+    try:
+        tu = _index.parse(path, args=args, unsaved_files=[(path, text)], options=opts)
+    except Exception as e:  # noqa: BLE001 (TranslationUnitLoadError)
+        return _facts(src, kind, (ParseProblem(f"libclang could not parse the file: {e}", Span(src.rel, 1)),))
+
+    problems: list[ParseProblem] = []
+    missing = 0
+    errors = []
+    for d in tu.diagnostics:
+        if d.severity < 3:
+            continue
+        msg = d.spelling or ""
+        if _MISSING_RE.search(msg):
+            missing += 1
+            continue
+        errors.append(d)
+    with _lock:
+        _STATS["missing_includes"] += missing
+        _STATS["errors"] += len(errors)
+    # With headers missing, follow-on errors (unknown types, undeclared names) are expected noise; only a
+    # file that fails on its own (no missing headers) gets a partial-parse problem.
+    if errors and missing == 0:
+        d = errors[0]
+        loc = d.location
+        fname = loc.file.name if loc.file else None
+        ex0 = _Extractor(ci, src, ctx, text)
+        rel = ex0.rel_of(fname) or src.rel
+        where = f"{rel}:{loc.line}:{loc.column}" if fname else src.rel
+        more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+        problems.append(ParseProblem(f"{d.spelling} at {where}{more}",
+                                     Span(rel, max(loc.line, 1), max(loc.column, 1)), partial=True))
+
+    ex = _Extractor(ci, src, ctx, text)
+    ex.run(tu)
+    return _facts(
+        src,
+        kind,
+        tuple(problems),
+        classes=tuple(ex.classes),
+        functions=tuple(ex.functions),
+        registrations=tuple(ex.registrations),
+        includes=tuple(sorted(ex.includes)),
+    )

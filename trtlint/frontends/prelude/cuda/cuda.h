@@ -1,0 +1,32 @@
+#pragma once
+// trtlint prelude: CUDA driver API (declarations only).
+#include "cuda_runtime_api.h"
+#define CUDA_VERSION 12080
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st* CUcontext;
+typedef struct CUmod_st* CUmodule;
+typedef struct CUfunc_st* CUfunction;
+typedef struct CUstream_st* CUstream;
+typedef struct CUevent_st* CUevent;
+typedef enum cudaError_enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2 } CUresult;
+typedef enum CUdevice_attribute_enum { CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1 } CUdevice_attribute;
+typedef enum CUfunction_attribute_enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 } CUfunction_attribute;
+extern "C" {
+CUresult cuInit(unsigned int flags);
+CUresult cuGetErrorName(CUresult error, const char** pStr);
+CUresult cuGetErrorString(CUresult error, const char** pStr);
+CUresult cuModuleLoadData(CUmodule* module, const void* image);
+CUresult cuModuleUnload(CUmodule hmod);
+CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name);
+CUresult cuModuleGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name);
+CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+    unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes,
+    CUstream hStream, void** kernelParams, void** extra);
+CUresult cuCtxGetCurrent(CUcontext* pctx);
+CUresult cuDeviceGet(CUdevice* device, int ordinal);
+CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev);
+CUresult cuMemAlloc(CUdeviceptr* dptr, size_t bytesize);
+CUresult cuMemFree(CUdeviceptr dptr);
+}

@@ -1,0 +1,3 @@
+#pragma once
+// trtlint prelude: parameter structs of the standard plugins are not modelled.
+#include "NvInferRuntimeBase.h"

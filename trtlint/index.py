@@ -1,0 +1,251 @@
+"""ProjectIndex: joins the facts of all files, across files and languages.
+
+Plugins and creators keyed by (name, version, namespace), ONNX emissions, direct-route entries, creator
+lookups, CMake globs, and the call graph below each function. Rules read this, never a parser object.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, Optional
+
+import pathspec
+
+from .facts import (
+    Call,
+    CMakeGlob,
+    CppClass,
+    CppFunction,
+    CreatorLookup,
+    DirectRouteCall,
+    DirectRouteTable,
+    FileFacts,
+    OnnxEmission,
+    PluginApiUse,
+    PluginFieldDecl,
+    Registration,
+    ResolvedString,
+    Span,
+)
+from .packs import Packs, Profile
+
+
+@dataclass
+class ClassInfo:
+    """A plugin or creator class with what its methods say."""
+
+    cls: CppClass
+    name: Optional[ResolvedString] = None
+    version: Optional[ResolvedString] = None
+    namespace: Optional[ResolvedString] = None
+    fields: tuple[PluginFieldDecl, ...] = ()
+    serialized: tuple[PluginFieldDecl, ...] = ()
+    registrations: list[Registration] = field(default_factory=list)
+
+    @property
+    def qualname(self) -> str:
+        return self.cls.qualname
+
+    @property
+    def plugin_name(self) -> Optional[str]:
+        return self.name.value if self.name else None
+
+    @property
+    def plugin_version(self) -> Optional[str]:
+        return self.version.value if self.version else None
+
+    @property
+    def plugin_namespace(self) -> str:
+        """The namespace it registers under: a literal if it returns one, else "" (REGISTER_TENSORRT_PLUGIN)."""
+        if self.namespace and self.namespace.value is not None:
+            return self.namespace.value
+        return ""
+
+    @property
+    def name_span(self) -> Span:
+        if self.name is not None:
+            return self.name.def_span or self.name.span
+        return self.cls.span
+
+
+@dataclass
+class ProjectIndex:
+    root: Path
+    profile: Profile
+    packs: Packs
+    files: dict[str, FileFacts] = field(default_factory=dict)
+    classes: dict[str, CppClass] = field(default_factory=dict)
+    functions: dict[str, CppFunction] = field(default_factory=dict)
+    functions_by_qualname: dict[str, list[CppFunction]] = field(default_factory=lambda: defaultdict(list))
+    methods: dict[str, list[CppFunction]] = field(default_factory=lambda: defaultdict(list))
+    creators: list[ClassInfo] = field(default_factory=list)
+    plugins: list[ClassInfo] = field(default_factory=list)
+    registrations: list[Registration] = field(default_factory=list)
+    emissions: list[OnnxEmission] = field(default_factory=list)
+    route_tables: list[DirectRouteTable] = field(default_factory=list)
+    route_calls: list[DirectRouteCall] = field(default_factory=list)
+    lookups: list[CreatorLookup] = field(default_factory=list)
+    api_uses: list[PluginApiUse] = field(default_factory=list)
+    globs: list[CMakeGlob] = field(default_factory=list)
+    settings: object = None  # trtlint.config.Settings
+
+    # ------------------------------------------------------------------------------------------------
+    @classmethod
+    def build(cls, root: Path, profile: Profile, packs: Packs, facts: Iterable[FileFacts], settings=None) -> "ProjectIndex":
+        idx = cls(root=root, profile=profile, packs=packs, settings=settings)
+        for ff in facts:
+            idx.files[ff.path] = ff
+            for c in ff.classes:
+                idx.classes.setdefault(c.qualname, c)
+            for fn in ff.functions:
+                if fn.usr in idx.functions:
+                    continue
+                idx.functions[fn.usr] = fn
+                idx.functions_by_qualname[fn.qualname].append(fn)
+                if fn.cls:
+                    idx.methods[fn.cls].append(fn)
+            idx.registrations.extend(ff.registrations)
+            idx.emissions.extend(ff.emissions)
+            idx.route_tables.extend(ff.route_tables)
+            idx.route_calls.extend(ff.route_calls)
+            idx.lookups.extend(ff.lookups)
+            idx.api_uses.extend(ff.api_uses)
+            idx.globs.extend(ff.globs)
+        idx._join_classes()
+        return idx
+
+    def _join_classes(self) -> None:
+        regs_by_class: dict[str, list[Registration]] = defaultdict(list)
+        for r in self.registrations:
+            key = r.qualname or self._resolve_class_name(r.creator)
+            if key:
+                regs_by_class[key].append(r)
+        for qn, c in sorted(self.classes.items()):
+            if c.abstract:
+                continue
+            info = ClassInfo(cls=c)
+            info.name = self._first_return(qn, "getPluginName")
+            info.version = self._first_return(qn, "getPluginVersion")
+            info.namespace = self._first_return(qn, "getPluginNamespace")
+            if c.kind == "creator":
+                decls: list[PluginFieldDecl] = []
+                for fn in self.class_methods(qn):
+                    if fn.name in ("getFieldNames", c.name) or fn.name.startswith(c.name):
+                        decls.extend(fn.field_decls)
+                info.fields = _dedupe_fields(decls)
+                info.registrations = regs_by_class.get(qn, [])
+                self.creators.append(info)
+            else:
+                ser: list[PluginFieldDecl] = []
+                for fn in self.class_methods(qn):
+                    if fn.name == "getFieldsToSerialize":
+                        ser.extend(fn.field_decls)
+                info.serialized = _dedupe_fields(ser)
+                self.plugins.append(info)
+
+    def _resolve_class_name(self, written: str) -> Optional[str]:
+        written = written.strip().lstrip(":")
+        if written in self.classes:
+            return written
+        cands = [q for q in self.classes if q == written or q.endswith("::" + written)]
+        return cands[0] if len(cands) == 1 else None
+
+    # ------------------------------------------------------------------------------------------------
+    def ancestors(self, qualname: str) -> list[str]:
+        """The class and its project base classes (qualified), nearest first."""
+        out = [qualname]
+        c = self.classes.get(qualname)
+        if c is None:
+            return out
+        for b in c.bases:
+            q = self._resolve_class_name(b)
+            if q and q not in out:
+                out.append(q)
+        return out
+
+    def class_methods(self, qualname: str) -> list[CppFunction]:
+        return list(self.methods.get(qualname, ()))
+
+    def find_method(self, qualname: str, name: str) -> list[CppFunction]:
+        for q in self.ancestors(qualname):
+            found = [f for f in self.methods.get(q, ()) if f.name == name]
+            if found:
+                return found
+        return []
+
+    def _first_return(self, qualname: str, method: str) -> Optional[ResolvedString]:
+        for fn in self.find_method(qualname, method):
+            for r in fn.returns:
+                return r
+        return None
+
+    # ------------------------------------------------------------------------------------------------
+    @property
+    def has_creators(self) -> bool:
+        return any(c.plugin_name for c in self.creators)
+
+    def creators_named(self, name: str) -> list[ClassInfo]:
+        return [c for c in self.creators if c.plugin_name == name]
+
+    def registered_names(self) -> list[str]:
+        return sorted({c.plugin_name for c in self.creators if c.plugin_name})
+
+    def closest_names(self, name: str, n: int = 3) -> list[str]:
+        names = self.registered_names()
+        close = difflib.get_close_matches(name, names, n=n, cutoff=0.6)
+        if not close:
+            low = {x.lower(): x for x in names}
+            close = [low[m] for m in difflib.get_close_matches(name.lower(), list(low), n=n, cutoff=0.6)]
+        return close
+
+    def is_plugin_domain(self, domain: Optional[str]) -> bool:
+        if domain is None:
+            return False
+        if self.profile.onnx_plugin_domains:
+            return domain in self.profile.onnx_plugin_domains
+        return domain not in self.profile.builtin_domains
+
+    def matches_globs(self, path: str, globs: Iterable[str]) -> bool:
+        pats = list(globs)
+        if not pats:
+            return False
+        return pathspec.PathSpec.from_lines("gitwildmatch", pats).match_file(path)
+
+    # ------------------------------------------------------------------------------------------------
+    def resolve_call(self, call: Call) -> Optional[CppFunction]:
+        if call.usr and call.usr in self.functions:
+            return self.functions[call.usr]
+        cands = self.functions_by_qualname.get(call.callee)
+        if cands and len(cands) == 1:
+            return cands[0]
+        return None
+
+    def walk_calls(self, start: CppFunction, max_depth: Optional[int] = None) -> Iterator[tuple[Call, tuple[CppFunction, ...]]]:
+        """Every call reachable from ``start`` through project functions, breadth first, with the chain of
+        functions that leads to it (``start`` first). Each function is entered once."""
+        depth_limit = max_depth if max_depth is not None else getattr(self.settings, "max_call_depth", 8)
+        seen = {start.usr}
+        frontier: list[tuple[CppFunction, tuple[CppFunction, ...]]] = [(start, (start,))]
+        depth = 0
+        while frontier and depth <= depth_limit:
+            nxt = []
+            for fn, chain in frontier:
+                for call in fn.calls:
+                    yield call, chain
+                    target = self.resolve_call(call)
+                    if target is not None and target.usr not in seen:
+                        seen.add(target.usr)
+                        nxt.append((target, chain + (target,)))
+            frontier = nxt
+            depth += 1
+
+
+def _dedupe_fields(decls: Iterable[PluginFieldDecl]) -> tuple[PluginFieldDecl, ...]:
+    seen = {}
+    for d in decls:
+        seen.setdefault(d.name, d)
+    return tuple(seen.values())

@@ -1,0 +1,206 @@
+"""Rule packs: domain knowledge as data (``rules/*.yaml``), validated on load.
+
+The shipped packs live in the repository's top-level ``rules/`` folder and are installed in the wheel as
+``trtlint/rules_data``. Users add their own packs with ``rule-packs = ["path.yaml"]``; a user pack's lists
+extend the shipped ones and its profiles override shipped profiles of the same name.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+import jsonschema
+import yaml
+
+from .config import ConfigError
+
+_ENTRY = {
+    "type": "object",
+    "required": ["name", "what"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "what": {"type": "string"},
+        "severity": {"enum": ["error", "warning", "info"]},
+    },
+    "additionalProperties": False,
+}
+
+PACK_SCHEMA = {
+    "type": "object",
+    "required": ["version"],
+    "properties": {
+        "version": {"const": 1},
+        "allocating": {"type": "array", "items": _ENTRY},
+        "synchronizing": {"type": "array", "items": _ENTRY},
+        "profiles": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {
+                    "description": {"type": "string"},
+                    "detect": {
+                        "type": "object",
+                        "properties": {"all": {"type": "array", "items": {"type": "string"}}},
+                        "additionalProperties": False,
+                    },
+                    "plugin_dirs": {"type": "array", "items": {"type": "string"}},
+                    "include_dirs": {"type": "array", "items": {"type": "string"}},
+                    "onnx_plugin_domains": {"type": "array", "items": {"type": "string"}},
+                    "builtin_domains": {"type": "array", "items": {"type": "string"}},
+                    "model_files": {"type": "array", "items": {"type": "string"}},
+                    "exclude": {"type": "array", "items": {"type": "string"}},
+                    "direct_route": {
+                        "type": "object",
+                        "properties": {
+                            "version": {"type": "string"},
+                            "namespace": {"type": "string"},
+                            "encodable": {"type": "array", "items": {"type": "string"}},
+                            "call_names": {"type": "array", "items": {"type": "string"}},
+                            "reserved_kwargs": {"type": "array", "items": {"type": "string"}},
+                        },
+                        "additionalProperties": False,
+                    },
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+def shipped_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    src = here.parent / "rules"  # a source checkout / editable install
+    if (src / "profiles.yaml").is_file():
+        return src
+    return here / "rules_data"  # an installed wheel
+
+
+@dataclass(frozen=True)
+class ApiEntry:
+    name: str
+    what: str
+    severity: Optional[str] = None
+
+    def matches(self, callee: str) -> bool:
+        if self.name.endswith("*"):
+            return callee.startswith(self.name[:-1])
+        return callee == self.name
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str = ""
+    detect: tuple[str, ...] = ()
+    plugin_dirs: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    onnx_plugin_domains: tuple[str, ...] = ()
+    builtin_domains: tuple[str, ...] = ("", "ai.onnx", "ai.onnx.ml", "trt")
+    model_files: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    direct_route: Optional[dict] = None
+
+
+@dataclass
+class Packs:
+    allocating: list[ApiEntry] = field(default_factory=list)
+    synchronizing: list[ApiEntry] = field(default_factory=list)
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+    def lookup(self, table: str, callee: str) -> Optional[ApiEntry]:
+        name = normalize_callee(callee)
+        for e in getattr(self, table):
+            if e.matches(name):
+                return e
+        return None
+
+
+_INLINE_NS = re.compile(r"::(?:__cxx11|__1|__cxx1998|_V2)(?=::)")
+
+
+def normalize_callee(name: str) -> str:
+    name = _INLINE_NS.sub("", name)
+    name = re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>", "", name)
+    if name.startswith("::"):
+        name = name[2:]
+    return name
+
+
+def _path_of(err: jsonschema.ValidationError) -> str:
+    return ".".join(str(p) for p in err.absolute_path) or "(top level)"
+
+
+def load_pack_file(path: Path) -> dict:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"rule pack {path}: cannot read: {e}") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"rule pack {path}:{where}: invalid YAML: {getattr(e, 'problem', e)}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"rule pack {path}: must be a mapping with 'version: 1'")
+    errors = sorted(jsonschema.Draft7Validator(PACK_SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        raise ConfigError(f"rule pack {path}: key '{_path_of(e)}': {e.message}")
+    return data
+
+
+def _merge(p: Packs, data: dict, path: Path) -> None:
+    p.files.append(str(path))
+    for table in ("allocating", "synchronizing"):
+        for e in data.get(table, []):
+            getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
+    for name, prof in (data.get("profiles") or {}).items():
+        p.profiles[name] = Profile(
+            name=name,
+            description=prof.get("description", ""),
+            detect=tuple((prof.get("detect") or {}).get("all", [])),
+            plugin_dirs=tuple(prof.get("plugin_dirs", [])),
+            include_dirs=tuple(prof.get("include_dirs", [])),
+            onnx_plugin_domains=tuple(prof.get("onnx_plugin_domains", [])),
+            builtin_domains=tuple(prof.get("builtin_domains", ["", "ai.onnx", "ai.onnx.ml", "trt"])),
+            model_files=tuple(prof.get("model_files", [])),
+            exclude=tuple(prof.get("exclude", [])),
+            direct_route=prof.get("direct_route"),
+        )
+
+
+@lru_cache(maxsize=8)
+def _shipped() -> tuple[tuple[Path, dict], ...]:
+    d = shipped_dir()
+    return tuple((f, load_pack_file(f)) for f in sorted(d.glob("*.yaml")))
+
+
+def load_packs(extra: Iterable[Path] = ()) -> Packs:
+    p = Packs()
+    for f, data in _shipped():
+        _merge(p, data, f)
+    for f in extra:
+        _merge(p, load_pack_file(Path(f)), Path(f))
+    return p
+
+
+def detect_profile(packs: Packs, root: Path, requested: str = "auto") -> Profile:
+    if requested and requested != "auto":
+        if requested not in packs.profiles:
+            raise ConfigError(
+                f"unknown profile '{requested}' (known: {', '.join(sorted(packs.profiles))})"
+            )
+        return packs.profiles[requested]
+    for name, prof in packs.profiles.items():
+        if name == "generic" or not prof.detect:
+            continue
+        if all((root / d).exists() for d in prof.detect):
+            return prof
+    return packs.profiles.get("generic") or Profile(name="generic")

@@ -1,0 +1,58 @@
+"""Reporters: turn sorted, filtered diagnostics into text, JSON, SARIF or GitHub workflow commands.
+
+Reporters are pure: they read diagnostics (and, for SARIF, rule metadata) and return a string. The CLI
+writes it. They never touch a parser or the project index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..diagnostics import Diagnostic
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+@dataclass
+class ReportContext:
+    root: Path  # project root; spans are relative to it
+    rules: list = field(default_factory=list)  # Rule classes that were enabled (for the SARIF rules array)
+    files_checked: int = 0
+    elapsed: float = 0.0
+    tool_version: str = "0.1.0"
+    color: bool = False  # text: ANSI color or not
+    show_source: bool = True  # text: code frames
+    problems_summary: bool = True
+
+
+def render(fmt: str, diags: "list[Diagnostic]", ctx: ReportContext) -> str:
+    """Render ``diags`` in format ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "text":
+        from .text import render_text
+
+        return render_text(diags, ctx)
+    if fmt == "json":
+        from .json import render_json
+
+        return render_json(diags, ctx)
+    if fmt == "sarif":
+        from .sarif import render_sarif
+
+        return render_sarif(diags, ctx)
+    if fmt == "github":
+        from .github import render_github
+
+        return render_github(diags, ctx)
+    raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+
+def is_opaque(d: "Diagnostic") -> bool:
+    """True when a diagnostic's location is logical only (e.g. a node in a binary ONNX model): its line/column
+    carry no meaning, so reporters show ``path [graph/node]`` and no region or code frame."""
+    return bool(d.logical) and d.span.line <= 1 and d.span.end_line <= 1 and d.span.col <= 1
+
+
+__all__ = ["FORMATS", "ReportContext", "render", "is_opaque"]
