@@ -22,4 +22,4 @@ def check_project(root: Path, select=None, config: dict | None = None, jobs: int
         apply_table(s, config, "test config")
     if select is not None:
         s.select = list(select)
-    return run(s, jobs=jobs)
+    return run(s, jobs=jobs, use_cache=False)

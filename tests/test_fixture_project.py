@@ -13,12 +13,12 @@ TRANSLATIONS = "tensorrt_edgellm/onnx/dynamo_translations.py"
 BACKEND = "experimental/builder/ops/backend.py"
 
 EXPECTED = [
-    ("TRT101", BACKEND, 9, "maps 'qux' to 'QuxPlugin', but no creator registers 'QuxPlugin'"),
-    ("TRT101", TRANSLATIONS, 32, "no creator registers 'FooPlugn'; closest registered: 'FooPlugin'"),
-    ("TRT102", BACKEND, 8, "asks for version '1' (the route's fixed version), but 'BarPlugin' is registered with version '2'"),
-    ("TRT102", TRANSLATIONS, 22, "asks for version '1' (the default when plugin_version is absent)"),
-    ("TRT103", "experimental/builder/ops/functional/foo.py", 7, "passes attribute 'bias'"),
-    ("TRT103", TRANSLATIONS, 17, "passes attribute 'scale'"),
+    ("TRT101", BACKEND, 9, "direct-route entry 'qux': 'QuxPlugin' in _OPERATION_CREATORS names plugin 'QuxPlugin', but no creator registers it"),
+    ("TRT101", TRANSLATIONS, 32, "names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'"),
+    ("TRT102", BACKEND, 8, "asks for 'BarPlugin' version '1' (the route's fixed version), but its creator registers version '2'"),
+    ("TRT102", TRANSLATIONS, 22, "asks for 'BarPlugin' version '1' (the default when plugin_version is absent)"),
+    ("TRT103", "experimental/builder/ops/functional/foo.py", 7, "attribute 'bias' of direct-route operation 'foo'"),
+    ("TRT103", TRANSLATIONS, 17, "attribute 'scale' of ONNX node 'trt_edgellm::FooPlugin'"),
     ("TRT107", "experimental/builder/models/tiny/model.py", 9, "get_creator('FooPlugin', '1', '')"),
     ("TRT301", "cpp/kernels/fooKernels.cu", 17, "FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
     ("TRT302", "cpp/kernels/fooKernels.cu", 24, "BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
@@ -28,7 +28,7 @@ EXPECTED = [
 
 def test_fixture_project_findings_exact():
     settings = load_settings(FIXTURE)
-    res = run(settings, jobs=1)
+    res = run(settings, jobs=1, use_cache=False)
     assert res.profile.name == "edgellm"
     got = sorted((d.code, d.span.path, d.span.line, d.message) for d in res.diagnostics)
     unexpected = list(got)
@@ -40,7 +40,7 @@ def test_fixture_project_findings_exact():
 
 
 def test_fixture_index_resolves_constants_per_translation_unit():
-    res = run(load_settings(FIXTURE), jobs=1)
+    res = run(load_settings(FIXTURE), jobs=1, use_cache=False)
     creators = {c.plugin_name: c for c in res.index.creators}
     assert creators["FooPlugin"].plugin_version == "1"
     assert creators["BarPlugin"].plugin_version == "2"  # same constant name, other file, other value

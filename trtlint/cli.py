@@ -160,7 +160,7 @@ def cmd_check(args) -> int:
                 scan_paths = None  # a directory inside the project: report what lies below it
                 prefix = rp.relative_to(root).as_posix()
                 only.add(prefix)
-    result = run(settings, scan_paths, report_only=None, jobs=args.jobs)
+    result = run(settings, scan_paths, report_only=None, jobs=args.jobs, use_cache=not args.no_cache)
     diags = result.diagnostics
     if only is not None:
         def inside(path: str) -> bool:

@@ -55,7 +55,11 @@ def frontend_for(kind: str):
 
 def extract_one(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     """Run the frontend for one file; never raises (an internal error becomes TRT001)."""
-    fe = frontend_for(src.kind)
+    try:
+        fe = frontend_for(src.kind)
+    except ImportError as e:
+        msg = f"the {src.kind} frontend is unavailable: {e}"
+        return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
     if fe is None:
         return FileFacts(path=src.rel, kind=src.kind, digest=src.digest)
     try:
@@ -124,7 +128,7 @@ def run(
     *,
     report_only: Optional[set[str]] = None,
     jobs: Optional[int] = None,
-    overlay: Optional[dict[str, str]] = None,
+    use_cache: bool = True,
 ) -> RunResult:
     t0 = time.perf_counter()
     root = settings.root
@@ -146,12 +150,45 @@ def run(
     tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
     others = [f for f in disc.files if f.kind not in ("cpp", "cuda", "header")]
     t1 = time.perf_counter()
-    facts = extract_all(tus + others, ctx, jobs)
+    digests = {f.rel: f.digest for f in disc.files}
+    cache = None
+    if use_cache:
+        from .cache import FactCache
+
+        versions = {}
+        for kind in FRONTENDS:
+            try:
+                fe = frontend_for(kind)
+            except ImportError:
+                fe = None
+            versions[kind] = getattr(fe, "VERSION", "0") if fe else "0"
+        cache = FactCache(root, ctx, versions)
+    parsed = 0
+
+    def extract_cached(files: list[SourceFile]) -> list[FileFacts]:
+        nonlocal parsed
+        out: list[Optional[FileFacts]] = [None] * len(files)
+        todo = []
+        for i, f in enumerate(files):
+            hit = cache.get(f, digests) if cache else None
+            if hit is not None:
+                out[i] = hit
+            else:
+                todo.append(i)
+        fresh = extract_all([files[i] for i in todo], ctx, jobs)
+        parsed += len(todo)
+        for i, ff in zip(todo, fresh):
+            out[i] = ff
+            if cache and not any(("internal error" in p.message or "unavailable" in p.message) for p in ff.problems):
+                cache.put(files[i], ff, digests)
+        return [x for x in out if x is not None]
+
+    facts = extract_cached(tus + others)
     included = set()
     for ff in facts:
         included.update(ff.includes)
     lone_headers = [f for f in disc.files if f.kind == "header" and f.rel not in included]
-    facts += extract_all(lone_headers, ctx, jobs)
+    facts += extract_cached(lone_headers)
     timings["extract"] = time.perf_counter() - t1
 
     t2 = time.perf_counter()
@@ -199,7 +236,7 @@ def run(
         discovery=disc,
         profile=profile,
         timings=timings,
-        files_parsed=len(facts),
+        files_parsed=parsed,
     )
 
 

@@ -1151,6 +1151,74 @@ def _empty(src: SourceFile, problems: tuple = ()) -> FileFacts:
     return FileFacts(path=src.rel, kind=src.kind or "python", digest=src.digest, problems=problems)
 
 
+def _reduce(text: str, route_names: tuple[str, ...]) -> Optional[str]:
+    """Blank out functions and methods that cannot hold a fact before the (slow) libcst parse.
+
+    CPython's parser (parse only; nothing is executed) gives the line ranges of every def. A def whose
+    source matches none of the keywords (nor the name of a module-level onnxscript opset) is replaced by
+    ``pass`` on its first line and empty lines after it, so line/column positions of everything kept are
+    unchanged. Returns ``text`` itself when nothing can be dropped, None when this is not possible.
+    """
+    if "\r" in text:
+        return None
+    try:
+        tree = ast.parse(text)
+    except Exception:
+        return None
+    opsets = set()
+    for st in tree.body:
+        value = getattr(st, "value", None)
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and isinstance(value, ast.Call):
+            fn = value.func
+            fname = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
+            if fname == "Opset":
+                targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+                opsets.update(t.id for t in targets if isinstance(t, ast.Name))
+    pat = _prefilter(route_names)
+    opset_pat = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(opsets))) + r")\s*\.") if opsets else None
+    lines = text.split("\n")
+    blank: list[tuple[int, int]] = []
+
+    def consider(body) -> None:
+        for st in body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                start = min([d.lineno for d in st.decorator_list] + [st.lineno])
+                end = st.end_lineno or st.lineno
+                seg = "\n".join(lines[start - 1 : end])
+                if not pat.search(seg) and not (opset_pat is not None and opset_pat.search(seg)):
+                    blank.append((start, end))
+            elif isinstance(st, ast.ClassDef):
+                consider(st.body)
+
+    consider(tree.body)
+    if not blank:
+        return text
+    for start, end in blank:
+        first = lines[start - 1]
+        lines[start - 1] = first[: len(first) - len(first.lstrip())] + "pass"
+        for i in range(start, end):
+            lines[i] = ""
+    return "\n".join(lines)
+
+
+def _positions(module: cst.Module):
+    """PositionProvider's node -> CodeRange map.
+
+    ``MetadataWrapper.resolve`` also runs an (empty) batched visit over the whole tree, which costs as much
+    as computing the positions; call the provider directly and fall back to the wrapper if libcst's
+    internals ever change.
+    """
+    try:
+        prov = PositionProvider()
+        prov._computed = {}
+        prov._gen_impl(module)
+        if prov._computed:
+            return prov._computed
+    except Exception:
+        pass
+    return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+
 def _syntax_problem(src: SourceFile, text: str, e: "cst.ParserSyntaxError") -> ParseProblem:
     """libcst's error positions are often a token late; CPython's parser (parse only, nothing is run)
     usually pinpoints the error, so prefer it when it agrees the file is invalid."""
@@ -1182,19 +1250,26 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     route_names = tuple(getattr(ctx, "route_call_names", _DEFAULT_ROUTE_CALLS))
     if not might_have_facts(text, route_names):
         return _empty(src)
+    reduced = _reduce(text, route_names)
+    module = None
+    if reduced is not None and reduced is not text:
+        try:
+            module = cst.parse_module(reduced)
+        except Exception:
+            module = None  # parse the full text below (and report its error, if any)
     try:
-        module = cst.parse_module(text)
+        if module is None:
+            module = cst.parse_module(text)
     except cst.ParserSyntaxError as e:
         return _empty(src, (_syntax_problem(src, text, e),))
     except RecursionError:
         return _empty(src, (ParseProblem("syntax error: expression nesting too deep to parse", Span(src.rel, 1)),))
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    ex = _MainVisitor(src.rel, wrapper.module, positions, ctx)
+    positions = _positions(module)
+    ex = _MainVisitor(src.rel, module, positions, ctx)
     problems: tuple = ()
     try:
-        _prepass(ex, wrapper.module)
-        wrapper.module.visit(ex)
+        _prepass(ex, module)
+        module.visit(ex)
     except RecursionError:
         problems = (ParseProblem("analysis stopped: nesting too deep", Span(src.rel, 1), partial=True),)
     return FileFacts(

@@ -15,7 +15,8 @@ class Request:
     version: Optional[str]  # None: not known statically
     namespace: Optional[str]
     span: Span  # where a person changes it
-    what: str  # how to call it in a message
+    what: str  # a noun phrase naming it in a message
+    via_table: bool = False  # a route call whose creator comes from a table entry (judged at the entry)
     attrs: tuple[AttrFact, ...] = ()
     open_attrs: bool = True
     version_span: Optional[Span] = None
@@ -33,7 +34,7 @@ def requests(index) -> Iterator[Request]:
             version=e.plugin_version if e.plugin_version is not None else ("1" if vspan is None else None),
             namespace=e.plugin_namespace if e.plugin_namespace is not None else ("" if not any(a.name == "plugin_namespace" for a in e.attrs) else None),
             span=e.span,
-            what=f"ONNX translation emits '{e.domain}::{e.op_type}'" if e.domain else f"ONNX translation emits '{e.op_type}'",
+            what=f"ONNX node '{e.domain}::{e.op_type}'" if e.domain else f"ONNX node '{e.op_type}'",
             attrs=tuple(a for a in e.attrs if a.name not in ("plugin_version", "plugin_namespace")),
             open_attrs=e.open_attrs,
             version_span=vspan,
@@ -48,7 +49,7 @@ def requests(index) -> Iterator[Request]:
                 version=t.version,
                 namespace=t.namespace,
                 span=span,
-                what=f"direct-route table {t.name} maps '{op}' to '{creator}'",
+                what=f"direct-route entry '{op}': '{creator}' in {t.name}",
                 version_default=True,
             )
     for c in index.route_calls:
@@ -73,11 +74,12 @@ def requests(index) -> Iterator[Request]:
             what=(
                 f"direct-route operation '{c.operation}' (creator '{creator}' via {via.name})"
                 if creator != c.operation
-                else f"direct-route operation '{c.operation}' (not in {via.name}, so looked up as a creator name)"
+                else f"direct-route operation '{c.operation}' (not in {via.name}: looked up as a creator name)"
             ),
             attrs=c.attrs,
             open_attrs=c.open_attrs,
             version_default=True,
+            via_table=creator != c.operation,
         )
     for lk in index.lookups:
         if lk.name is None:

@@ -53,7 +53,7 @@ class PluginAttributeMismatch(Rule):
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
                 "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2"),
             },
-            "expect": [("py/translate.py", 7, "attribute 'beta'")],
+            "expect": [("py/translate.py", 7, "attribute 'beta' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
         },
         {
             "files": {
@@ -74,7 +74,7 @@ class PluginAttributeMismatch(Rule):
                     '    return operation("foo", [x], output_count=1, **attributes)\n'
                 ),
             },
-            "expect": [("builder/functional.py", 5, "attribute 'gamma'")],
+            "expect": [("builder/functional.py", 5, "attribute 'gamma' of direct-route operation 'foo' (creator 'FooPlugin' via _OPERATION_CREATORS)")],
         },
     ]
 
@@ -96,8 +96,8 @@ class PluginAttributeMismatch(Rule):
                     continue
                 yield self.diag(
                     a.span,
-                    f"{r.what} passes attribute '{a.name}', which creator {c0.cls.name} does not declare in "
-                    f"getFieldNames(); TensorRT drops it silently (declared: {', '.join(sorted(declared))})",
+                    f"attribute '{a.name}' of {r.what} is not a field creator {c0.cls.name} declares "
+                    f"(getFieldNames: {', '.join(sorted(declared))}): TensorRT drops it silently",
                     related=[Related(c0.fields[0].span, f"{c0.cls.name} declares its fields here")] if c0.fields else [],
                     symbol=f"{r.name}.{a.name}",
                 )

@@ -64,7 +64,7 @@ class PluginNameMismatch(Rule):
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
                 "py/translate.py": onnxscript_py("FooPlugn"),
             },
-            "expect": [("py/translate.py", 7, "no creator registers 'FooPlugn'; closest registered: 'FooPlugin'")],
+            "expect": [("py/translate.py", 7, "names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
         },
         {
             "files": {
@@ -80,7 +80,7 @@ class PluginNameMismatch(Rule):
                     '    return trt.get_plugin_registry().get_creator(creator_name, "1", "")\n'
                 ),
             },
-            "expect": [("builder/backend.py", 4, "maps 'bar' to 'BarPlugin'")],
+            "expect": [("builder/backend.py", 4, "direct-route entry 'bar': 'BarPlugin' in _OPERATION_CREATORS names plugin 'BarPlugin'")],
         },
     ]
 
@@ -91,7 +91,7 @@ class PluginNameMismatch(Rule):
         for r in requests(index):
             if r.name in registered:
                 continue
-            if r.kind == "route-call" and "via" in r.what and "not in" not in r.what:
+            if r.via_table:
                 continue  # judged once, at the table entry
             close = index.closest_names(r.name)
             hint = (
@@ -101,7 +101,7 @@ class PluginNameMismatch(Rule):
             )
             yield self.diag(
                 r.span,
-                f"{r.what}, but no creator registers '{r.name}'; {hint}",
+                f"{r.what} names plugin '{r.name}', but no creator registers it; {hint}",
                 related=creator_related(index, close),
                 symbol=r.name,
             )

@@ -52,7 +52,7 @@ class PluginVersionMismatch(Rule):
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
                 "py/translate.py": onnxscript_py("FooPlugin"),
             },
-            "expect": [("py/translate.py", 7, "asks for version '1' (the default when plugin_version is absent)")],
+            "expect": [("py/translate.py", 7, "asks for 'FooPlugin' version '1' (the default when plugin_version is absent), but its creator registers version '2'")],
         },
         {
             "files": {
@@ -63,7 +63,7 @@ class PluginVersionMismatch(Rule):
                     '    creator = trt.get_plugin_registry().get_creator("FooPlugin", "3", "")\n'
                 ),
             },
-            "expect": [("tests/test_foo.py", 3, "asks for version '3'")],
+            "expect": [("tests/test_foo.py", 3, "get_creator('FooPlugin', '3', '') asks for 'FooPlugin' version '3'")],
         },
     ]
 
@@ -71,7 +71,7 @@ class PluginVersionMismatch(Rule):
         for r in requests(index):
             if r.version is None:
                 continue
-            if r.kind == "route-call" and "via" in r.what and "not in" not in r.what:
+            if r.via_table:
                 continue  # judged once, at the table entry
             creators = index.creators_named(r.name)
             if not creators:
@@ -85,7 +85,7 @@ class PluginVersionMismatch(Rule):
             regs = ", ".join(sorted({f"'{v}'" for v in versions}))
             yield self.diag(
                 r.version_span or r.span,
-                f"{r.what} asks for version '{r.version}'{why}, but '{r.name}' is registered with version {regs}",
+                f"{r.what} asks for '{r.name}' version '{r.version}'{why}, but its creator registers version {regs}",
                 related=[
                     Related(c.version.def_span or c.version.span, f"{c.cls.name}::getPluginVersion() returns '{c.plugin_version}'")
                     for c in creators

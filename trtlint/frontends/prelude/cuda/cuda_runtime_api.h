@@ -2,6 +2,10 @@
 // trtlint prelude: CUDA runtime API (declarations only).
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
 
 #ifndef __TRTLINT_CUDA_KEYWORDS
 #define __TRTLINT_CUDA_KEYWORDS
@@ -23,7 +27,6 @@
 #define __launch_bounds__(...)
 #endif
 #define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
 #define CUDART_CB
@@ -65,7 +68,7 @@ enum cudaDeviceAttr
 {
     cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrMultiProcessorCount = 16,
     cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
-    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMemoryPoolsSupported = 115
 };
 
 enum cudaFuncAttribute

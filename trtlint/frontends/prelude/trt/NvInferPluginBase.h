@@ -40,6 +40,7 @@ class IPluginCapability : public IVersionedInterface
 class IPluginResource : public IVersionedInterface
 {
 public:
+    InterfaceInfo getInterfaceInfo() const noexcept override { return InterfaceInfo{"IPluginResource", 1, 0}; }
     virtual int32_t release() noexcept = 0;
     virtual IPluginResource* clone() noexcept = 0;
 };
@@ -51,6 +52,7 @@ class IPluginCreatorInterface : public IVersionedInterface
 class IPluginV3 : public IVersionedInterface
 {
 public:
+    InterfaceInfo getInterfaceInfo() const noexcept override { return InterfaceInfo{"PLUGIN", 1, 0}; }
     virtual IPluginCapability* getCapabilityInterface(PluginCapabilityType type) noexcept = 0;
     virtual IPluginV3* clone() noexcept = 0;
 };

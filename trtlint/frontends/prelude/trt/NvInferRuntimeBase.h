@@ -17,6 +17,9 @@ struct cublasContext;
 #ifndef TRT_DEPRECATED
 #define TRT_DEPRECATED
 #endif
+#ifndef TRT_DEPRECATED_BECAUSE
+#define TRT_DEPRECATED_BECAUSE(REASON)
+#endif
 #ifndef TRT_DEPRECATED_API
 #define TRT_DEPRECATED_API
 #endif
@@ -50,6 +53,20 @@ public:
     int64_t d[MAX_DIMS];
 };
 using Dims = Dims64;
+
+class Dims2 : public Dims { public: Dims2(); Dims2(int64_t d0, int64_t d1); };
+class DimsHW : public Dims2 { public: DimsHW(); DimsHW(int64_t height, int64_t width); int64_t& h(); int64_t& w(); };
+class Dims3 : public Dims2 { public: Dims3(); Dims3(int64_t d0, int64_t d1, int64_t d2); };
+class Dims4 : public Dims3 { public: Dims4(); Dims4(int64_t d0, int64_t d1, int64_t d2, int64_t d3); };
+
+enum class TensorIOMode : int32_t { kNONE = 0, kINPUT = 1, kOUTPUT = 2 };
+enum class ActivationType : int32_t
+{
+    kRELU = 0, kSIGMOID = 1, kTANH = 2, kLEAKY_RELU = 3, kELU = 4, kSELU = 5, kSOFTSIGN = 6, kSOFTPLUS = 7,
+    kCLIP = 8, kHARD_SIGMOID = 9, kSCALED_TANH = 10, kTHRESHOLDED_RELU = 11, kGELU_ERF = 12, kGELU_TANH = 13
+};
+template <typename T>
+constexpr int32_t EnumMax() noexcept;
 using InterfaceKind = char const*;
 
 class InterfaceInfo

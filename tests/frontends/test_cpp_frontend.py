@@ -1,0 +1,455 @@
+"""C++ / CUDA frontend tests: small snippets parsed with the real libclang (no mocks, no real SDK headers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+from trtlint.facts import FileFacts, from_json, to_json  # noqa: E402
+from trtlint.frontends import ExtractContext, SourceFile  # noqa: E402
+from trtlint.frontends import cpp  # noqa: E402
+
+TRT_INCLUDE = Path("/work/repos/trt/include")
+
+
+def _write(root: Path, rel: str, text: str) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def _extract(root: Path, rel: str, include_dirs: tuple[str, ...] = ()) -> FileFacts:
+    p = root / rel
+    kind = "cuda" if p.suffix in (".cu", ".cuh") else ("header" if p.suffix in (".h", ".hpp") else "cpp")
+    facts = cpp.extract(SourceFile(path=p, rel=rel, kind=kind, digest="d"), ExtractContext(root=root, include_dirs=include_dirs))
+    # the facts must survive the JSON round trip used by the cache
+    assert from_json(to_json(facts)) == facts
+    return facts
+
+
+def _fn(facts: FileFacts, qual_suffix: str):
+    for f in facts.functions:
+        if f.qualname.endswith(qual_suffix):
+            return f
+    raise AssertionError(f"no function {qual_suffix}: {[f.qualname for f in facts.functions]}")
+
+
+def _ret(facts: FileFacts, cls_suffix: str, method: str) -> Optional[str]:
+    f = _fn(facts, f"{cls_suffix}::{method}")
+    assert f.returns, f"{method} has no returns"
+    return f.returns[0].value
+
+
+V3_HEADER = """
+#pragma once
+#include <NvInferRuntime.h>
+#include <string>
+#include <vector>
+namespace acme { namespace plugins {
+class FooPlugin : public nvinfer1::IPluginV3, public nvinfer1::IPluginV3OneCore,
+                  public nvinfer1::IPluginV3OneBuild, public nvinfer1::IPluginV3OneRuntime
+{
+public:
+    FooPlugin(std::string const& name, nvinfer1::PluginFieldCollection const* fc);
+    char const* getPluginName() const noexcept override;
+    char const* getPluginVersion() const noexcept override;
+    char const* getPluginNamespace() const noexcept override { return mNamespace.c_str(); }
+    int32_t enqueue(nvinfer1::PluginTensorDesc const* inputDesc, nvinfer1::PluginTensorDesc const* outputDesc,
+        void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override;
+    nvinfer1::PluginFieldCollection const* getFieldsToSerialize() noexcept override;
+    std::string mNamespace;
+    int32_t mHeads{};
+    float mScale{};
+    std::vector<nvinfer1::PluginField> mData;
+    nvinfer1::PluginFieldCollection mFC;
+};
+class FooPluginCreator : public nvinfer1::IPluginCreatorV3One
+{
+public:
+    FooPluginCreator();
+    char const* getPluginName() const noexcept override;
+    char const* getPluginVersion() const noexcept override;
+    char const* getPluginNamespace() const noexcept override;
+    nvinfer1::IPluginV3* createPlugin(
+        char const* name, nvinfer1::PluginFieldCollection const* fc, nvinfer1::TensorRTPhase phase) noexcept override;
+    static constexpr char const* kNAMESPACE = "acme";
+    std::vector<nvinfer1::PluginField> mAttrs;
+};
+}} // namespace acme::plugins
+"""
+
+V3_SOURCE = """
+#include "foo.h"
+#include "common/checkMacros.h"   // project header that does not exist here: tolerated
+#include <cstring>
+#include <optional>
+#define FOO_PLUGIN_VERSION "2"
+using namespace nvinfer1;
+namespace acme { namespace plugins {
+namespace {
+constexpr char const* kPLUGIN_NAME{"FooPlugin"};
+void allocScratch(void** p, size_t n) { cudaMalloc(p, n); }
+template <typename T>
+std::optional<T> parsePluginScalarField(std::string const& fieldName, PluginFieldCollection const* fc)
+{
+    for (int32_t i = 0; i < fc->nbFields; ++i)
+        if (fieldName.compare(fc->fields[i].name) == 0) return *static_cast<T const*>(fc->fields[i].data);
+    return std::nullopt;
+}
+int32_t launchHelper(void* ws, cudaStream_t stream) { allocScratch(&ws, 16); return 0; }
+} // namespace
+
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+
+FooPlugin::FooPlugin(std::string const& name, PluginFieldCollection const* fc)
+    : mHeads(parsePluginScalarField<int32_t>("num_heads", fc).value_or(8))
+    , mScale(parsePluginScalarField<float>("scale", fc).value())
+{
+    ELLM_CHECK(mHeads > 0, "num_heads must be positive");
+}
+char const* FooPlugin::getPluginName() const noexcept { return kPLUGIN_NAME; }
+char const* FooPlugin::getPluginVersion() const noexcept { return FOO_PLUGIN_VERSION; }
+int32_t FooPlugin::enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
+    void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept
+{
+    auto run = [&]() { return launchHelper(workspace, stream); };
+    return run();
+}
+PluginFieldCollection const* FooPlugin::getFieldsToSerialize() noexcept
+{
+    mData.clear();
+    mData.emplace_back("num_heads", &mHeads, PluginFieldType::kINT32, 1);
+    mData.emplace_back("scale", &mScale, PluginFieldType::kFLOAT32, 1);
+    mFC.nbFields = mData.size();
+    mFC.fields = mData.data();
+    return &mFC;
+}
+FooPluginCreator::FooPluginCreator()
+{
+    mAttrs.emplace_back(PluginField("num_heads", nullptr, PluginFieldType::kINT32, 1));
+    mAttrs.emplace_back(nvinfer1::PluginField{"scale", nullptr, PluginFieldType::kFLOAT32, 1});
+}
+char const* FooPluginCreator::getPluginName() const noexcept { return kPLUGIN_NAME; }
+char const* FooPluginCreator::getPluginVersion() const noexcept { return FOO_PLUGIN_VERSION; }
+char const* FooPluginCreator::getPluginNamespace() const noexcept { return kNAMESPACE; }
+IPluginV3* FooPluginCreator::createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept
+{
+    auto* layerName = new std::string(name);
+    delete layerName;
+    return nullptr;
+}
+}} // namespace acme::plugins
+"""
+
+
+@pytest.fixture(scope="module")
+def v3(tmp_path_factory: pytest.TempPathFactory) -> FileFacts:
+    root = tmp_path_factory.mktemp("v3")
+    _write(root, "cpp/plugins/foo/foo.h", V3_HEADER)
+    _write(root, "cpp/plugins/foo/foo.cpp", V3_SOURCE)
+    return _extract(root, "cpp/plugins/foo/foo.cpp")
+
+
+def test_v3_classes(v3: FileFacts) -> None:
+    assert not v3.problems, v3.problems  # a missing project header is not a problem
+    by_name = {c.name: c for c in v3.classes}
+    plugin = by_name["FooPlugin"]
+    assert plugin.qualname == "acme::plugins::FooPlugin"
+    assert (plugin.kind, plugin.family) == ("plugin", "v3")
+    assert {"IPluginV3", "IPluginV3OneCore", "IPluginV3OneBuild", "IPluginV3OneRuntime"} <= set(plugin.bases)
+    assert plugin.span.path == "cpp/plugins/foo/foo.h"
+    creator = by_name["FooPluginCreator"]
+    assert (creator.kind, creator.family) == ("creator", "creator_v3")
+    assert "IPluginCreatorV3One" in creator.bases
+    assert v3.includes == ("cpp/plugins/foo/foo.h",)
+
+
+def test_v3_names_resolved(v3: FileFacts) -> None:
+    assert _ret(v3, "FooPlugin", "getPluginName") == "FooPlugin"
+    r = _fn(v3, "FooPlugin::getPluginName").returns[0]
+    assert r.via == "kPLUGIN_NAME" and r.def_span is not None and r.def_span.line == 10
+    # #define
+    r = _fn(v3, "FooPluginCreator::getPluginVersion").returns[0]
+    assert (r.value, r.via) == ("2", "FOO_PLUGIN_VERSION")
+    assert r.def_span is not None and r.def_span.line == 6
+    # static constexpr member
+    r = _fn(v3, "FooPluginCreator::getPluginNamespace").returns[0]
+    assert (r.value, r.via) == ("acme", "kNAMESPACE")
+    # not a constant
+    r = _fn(v3, "FooPlugin::getPluginNamespace").returns[0]
+    assert r.value is None and r.expr == "mNamespace.c_str()"
+    assert _fn(v3, "FooPlugin::getPluginNamespace").noexcept
+
+
+def test_v3_field_decls(v3: FileFacts) -> None:
+    creator = _fn(v3, "FooPluginCreator::FooPluginCreator")
+    got = [(d.name, d.type, d.length, d.data) for d in creator.field_decls]
+    assert got == [("num_heads", "kINT32", "1", "nullptr"), ("scale", "kFLOAT32", "1", "nullptr")]
+    ser = _fn(v3, "FooPlugin::getFieldsToSerialize")
+    got = [(d.name, d.type, d.length, d.data) for d in ser.field_decls]
+    assert got == [("num_heads", "kINT32", "1", "&mHeads"), ("scale", "kFLOAT32", "1", "&mScale")]
+    assert ser.field_decls[0].span.path == "cpp/plugins/foo/foo.cpp"
+
+
+def test_v3_field_reads_with_default(v3: FileFacts) -> None:
+    ctor = _fn(v3, "FooPlugin::FooPlugin")
+    reads = {r.name: r for r in ctor.field_reads}
+    assert set(reads) == {"num_heads", "scale"}
+    assert reads["num_heads"].has_default and reads["num_heads"].default == "8"
+    assert not reads["scale"].has_default
+
+
+def test_v3_registration_and_macro_calls(v3: FileFacts) -> None:
+    assert len(v3.registrations) == 1
+    reg = v3.registrations[0]
+    assert (reg.creator, reg.qualname, reg.how) == ("FooPluginCreator", "acme::plugins::FooPluginCreator", "macro")
+    ctor = _fn(v3, "FooPlugin::FooPlugin")
+    # ELLM_CHECK comes from a header we do not have: still seen, with its arguments
+    calls = [c for c in ctor.calls if c.callee == "ELLM_CHECK"]
+    assert calls and calls[0].args == ("mHeads > 0", '"num_heads must be positive"')
+
+
+def test_call_chain_without_real_headers(v3: FileFacts) -> None:
+    enq = _fn(v3, "FooPlugin::enqueue")
+    assert enq.noexcept
+    helper = [c for c in enq.calls if c.callee.endswith("launchHelper")]
+    assert helper and helper[0].usr  # resolved: the index can follow it
+    lh = [f for f in v3.functions if f.usr == helper[0].usr]
+    assert lh, "helper definition must be in the facts"
+    alloc = [c for c in lh[0].calls if c.callee.endswith("allocScratch")]
+    assert alloc
+    scratch = [f for f in v3.functions if f.usr == alloc[0].usr][0]
+    assert [c.callee for c in scratch.calls] == ["cudaMalloc"]
+    create = _fn(v3, "FooPluginCreator::createPlugin")
+    assert any(c.kind == "new" for c in create.calls)
+
+
+def test_same_constant_name_in_two_tus(tmp_path: Path) -> None:
+    for n, val in (("a", "AlphaPlugin"), ("b", "BetaPlugin")):
+        _write(tmp_path, f"plugins/{n}.cpp", f"""
+#include <NvInferRuntime.h>
+namespace {{ constexpr char const* kPLUGIN_NAME{{"{val}"}}; }}
+class P{n} : public nvinfer1::IPluginV3OneCore {{
+public:
+    char const* getPluginName() const noexcept override {{ return kPLUGIN_NAME; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    char const* getPluginNamespace() const noexcept override {{ return ""; }}
+}};
+""")
+    a = _extract(tmp_path, "plugins/a.cpp")
+    b = _extract(tmp_path, "plugins/b.cpp")
+    assert _ret(a, "Pa", "getPluginName") == "AlphaPlugin"
+    assert _ret(b, "Pb", "getPluginName") == "BetaPlugin"
+    assert _ret(a, "Pa", "getPluginVersion") == "1"
+
+
+def test_strcmp_field_reads(tmp_path: Path) -> None:
+    _write(tmp_path, "src/c.cpp", """
+#include <NvInferRuntime.h>
+#include <cstring>
+#include <string>
+#include <string_view>
+using namespace std::literals;
+namespace { constexpr char const* kEPS_FIELD = "epsilon"; }
+void parse(nvinfer1::PluginFieldCollection const* fc)
+{
+    nvinfer1::PluginField const* fields = fc->fields;
+    for (int i = 0; i < fc->nbFields; ++i)
+    {
+        char const* attrName = fields[i].name;
+        if (!strcmp(attrName, "axis")) {}
+        else if (!strcmp(fields[i].name, kEPS_FIELD)) {}
+        if (std::string("beta") == fc->fields[i].name) {}
+        std::string fieldName(fields[i].name);
+        if (fieldName == "gamma") {}
+        if (fieldName.compare("delta") == 0) {}
+        std::string_view sv(fields[i].name);
+        if (sv == "ratio"sv) {}
+    }
+}
+void notAReader(char const* s) { if (!strcmp(s, "unrelated")) {} }
+""")
+    facts = _extract(tmp_path, "src/c.cpp")
+    names = [r.name for r in _fn(facts, "parse").field_reads]
+    assert names == ["axis", "epsilon", "beta", "gamma", "delta", "ratio"]
+    assert _fn(facts, "parse").field_reads[0].method == "parse"
+    assert not _fn(facts, "notAReader").field_reads
+
+
+def test_cuda_launches(tmp_path: Path) -> None:
+    _write(tmp_path, "kernels/k.cu", """
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+template <typename T>
+__global__ void scaleKernel(T* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = x[i]; }
+void launchScale(half* x, int n, cudaStream_t stream)
+{
+    dim3 grid((n + 255) / 256);
+    scaleKernel<half><<<grid, 256, 0, stream>>>(x, n);
+    scaleKernel<<<grid, 256>>>(x, n);
+    cudaMemsetAsync(x, 0, n, stream);
+}
+""")
+    facts = _extract(tmp_path, "kernels/k.cu")
+    assert facts.kind == "cuda"
+    assert not facts.problems, facts.problems
+    launches = [c for c in _fn(facts, "launchScale").calls if c.kind == "launch"]
+    assert [(c.callee, c.stream, c.args) for c in launches] == [
+        ("scaleKernel", "stream", ("x", "n")),
+        ("scaleKernel", None, ("x", "n")),
+    ]
+    memset = [c for c in _fn(facts, "launchScale").calls if c.callee == "cudaMemsetAsync"][0]
+    assert memset.stream == "stream"
+    assert any(f.name == "scaleKernel" for f in facts.functions)
+
+
+def test_v2_dynext_with_project_base_creator(tmp_path: Path) -> None:
+    _write(tmp_path, "plugin/common/plugin.h", """
+#pragma once
+#include <NvInferPlugin.h>
+#include <string>
+namespace nvinfer1 { namespace pluginInternal {
+class BaseCreator : public IPluginCreator
+{
+public:
+    void setPluginNamespace(char const* ns) noexcept override { mNamespace = ns; }
+    char const* getPluginNamespace() const noexcept override { return mNamespace.c_str(); }
+protected:
+    std::string mNamespace;
+};
+}}
+""")
+    _write(tmp_path, "plugin/barPlugin/barPlugin.cpp", """
+#include "common/plugin.h"
+namespace nvinfer1 { namespace plugin {
+static char const* const kBAR_NAME{"BarPlugin_TRT"};
+static char const* const kBAR_VERSION{"1"};
+class BarPlugin : public IPluginV2DynamicExt
+{
+public:
+    char const* getPluginType() const noexcept override { return kBAR_NAME; }
+    char const* getPluginVersion() const noexcept override { return kBAR_VERSION; }
+};
+class BarPluginCreator : public nvinfer1::pluginInternal::BaseCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return kBAR_NAME; }
+    char const* getPluginVersion() const noexcept override { return kBAR_VERSION; }
+    PluginFieldCollection const* getFieldNames() noexcept override { return nullptr; }
+    IPluginV2* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override { return nullptr; }
+    IPluginV2* deserializePlugin(char const* name, void const* data, size_t len) noexcept override { return nullptr; }
+};
+}}
+""")
+    facts = _extract(tmp_path, "plugin/barPlugin/barPlugin.cpp")
+    by = {c.name: c for c in facts.classes}
+    assert (by["BarPlugin"].kind, by["BarPlugin"].family) == ("plugin", "v2dynext")
+    assert by["BarPlugin"].qualname == "nvinfer1::plugin::BarPlugin"
+    assert {"IPluginV2DynamicExt", "IPluginV2Ext", "IPluginV2"} <= set(by["BarPlugin"].bases)
+    cr = by["BarPluginCreator"]
+    assert (cr.kind, cr.family) == ("creator", "creator_v2")
+    assert "BaseCreator" in cr.bases and "IPluginCreator" in cr.bases
+    assert by["BaseCreator"].qualname == "nvinfer1::pluginInternal::BaseCreator"
+    assert _ret(facts, "BarPluginCreator", "getPluginName") == "BarPlugin_TRT"
+    assert _ret(facts, "BarPlugin", "getPluginType") == "BarPlugin_TRT"
+    assert "plugin/common/plugin.h" in facts.includes
+
+
+def test_creator_list_registration(tmp_path: Path) -> None:
+    _write(tmp_path, "plugin/api/inferPlugin.cpp", """
+#include <NvInferRuntime.h>
+namespace nvinfer1 { namespace plugin {
+class ACreator : public IPluginCreatorV3One {};
+class BCreator : public IPluginCreatorV3One {};
+}}
+template <typename CreatorType> void initializePlugin(void* logger, char const* ns) {}
+extern "C" bool initLib(void* logger, char const* ns)
+{
+    initializePlugin<nvinfer1::plugin::ACreator>(logger, ns);
+    return true;
+}
+nvinfer1::IPluginCreatorInterface* const* getCreators(int& n)
+{
+    static nvinfer1::plugin::BCreator sB;
+    static nvinfer1::IPluginCreatorInterface* const kLIST[] = {&sB};
+    n = 1;
+    return kLIST;
+}
+""")
+    facts = _extract(tmp_path, "plugin/api/inferPlugin.cpp")
+    regs = sorted((r.creator, r.qualname, r.how) for r in facts.registrations)
+    assert regs == [
+        ("&sB", "nvinfer1::plugin::BCreator", "list"),
+        ("nvinfer1::plugin::ACreator", "nvinfer1::plugin::ACreator", "list"),
+    ]
+
+
+@pytest.mark.skipif(not (TRT_INCLUDE / "NvInferRuntime.h").is_file(), reason="real TensorRT headers not present")
+def test_real_headers_win_over_prelude(tmp_path: Path) -> None:
+    _write(tmp_path, "p.cpp", """
+#include <NvInferRuntime.h>
+class Q : public nvinfer1::IPluginV3, public nvinfer1::IPluginV3OneCore, public nvinfer1::IPluginV3OneBuildV2 {};
+int32_t where() { return NV_TENSORRT_MAJOR; }
+""")
+    facts = _extract(tmp_path, "p.cpp", include_dirs=(str(TRT_INCLUDE),))
+    q = facts.classes[0]
+    assert q.family == "v3" and "IPluginV3OneBuildV2" in q.bases and q.abstract is False
+    # the prelude's NvInferRuntime.h would not define IPluginV3OneBuild in namespace v_2_0
+    assert not facts.problems, facts.problems
+
+
+def test_undeclared_calls_are_kept(tmp_path: Path) -> None:
+    _write(tmp_path, "x.cpp", """
+#include "missing/runtime.h"
+void f(int n) { mysteryCall(n, 2); }
+""")
+    facts = _extract(tmp_path, "x.cpp")
+    callees = [c.callee for c in _fn(facts, "f").calls]
+    assert callees == ["mysteryCall"]
+    assert all(c.usr is None for c in _fn(facts, "f").calls)
+
+
+def test_partial_parse_problem(tmp_path: Path) -> None:
+    _write(tmp_path, "bad.cpp", "int ok() { return 1; }\nint broken( { return undeclared_symbol; }\n")
+    facts = _extract(tmp_path, "bad.cpp")
+    assert facts.problems and facts.problems[0].partial
+    assert "bad.cpp:" in facts.problems[0].message
+
+
+def test_non_utf8_file(tmp_path: Path) -> None:
+    p = tmp_path / "latin.cpp"
+    p.write_bytes(b"// caf\xe9\nint x;\n")
+    facts = _extract(tmp_path, "latin.cpp")
+    assert facts.problems and not facts.problems[0].partial
+    assert "UTF-8" in facts.problems[0].message
+    assert facts.functions == ()
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [b"\x00\x01\x02binary\x00", b"}}}} template <<<< ))) #include <<<", b"", "class { ; } } ::: \u2603".encode()],
+)
+def test_garbage_never_raises(tmp_path: Path, blob: bytes) -> None:
+    p = tmp_path / "g.cpp"
+    p.write_bytes(blob)
+    facts = cpp.extract(SourceFile(path=p, rel="g.cpp", kind="cpp", digest="d"), ExtractContext(root=tmp_path))
+    assert isinstance(facts, FileFacts)
+
+
+def test_header_as_main_file(tmp_path: Path) -> None:
+    _write(tmp_path, "inc/h.h", V3_HEADER)
+    facts = _extract(tmp_path, "inc/h.h")
+    assert facts.kind == "header"
+    assert {c.name for c in facts.classes} == {"FooPlugin", "FooPluginCreator"}
+
+
+def test_missing_file_is_a_problem(tmp_path: Path) -> None:
+    facts = cpp.extract(
+        SourceFile(path=tmp_path / "nope.cpp", rel="nope.cpp", kind="cpp", digest="d"), ExtractContext(root=tmp_path)
+    )
+    assert facts.problems and "cannot read" in facts.problems[0].message
