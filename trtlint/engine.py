@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
@@ -183,12 +184,30 @@ def run(
                 cache.put(files[i], ff, digests)
         return [x for x in out if x is not None]
 
-    facts = extract_cached(tus + others)
+    # C++: parse only translation units that can hold a plugin fact; the others are parsed lazily when
+    # the hot-path call graph needs a function they may define (see _expand_call_graph).
+    texts: dict[str, bytes] = {}
+    eager, lazy = [], []
+    for f in tus:
+        data = _read_bytes(f)
+        if CPP_MARKERS.search(data):
+            eager.append(f)
+        else:
+            texts[f.rel] = data
+            lazy.append(f)
+    facts = extract_cached(eager + others)
+    lazy_facts = {f.rel: f for f in lazy}
     included = set()
     for ff in facts:
         included.update(ff.includes)
-    lone_headers = [f for f in disc.files if f.kind == "header" and f.rel not in included]
+    lone_headers = [
+        f for f in disc.files if f.kind == "header" and f.rel not in included and CPP_MARKERS.search(_read_bytes(f))
+    ]
     facts += extract_cached(lone_headers)
+    facts += _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
+    # files that were never parsed still belong to the project (e.g. a .cu file for TRT401)
+    seen = {ff.path for ff in facts}
+    facts += [FileFacts(path=f.rel, kind=f.kind, digest=f.digest) for f in disc.files if f.rel not in seen]
     timings["extract"] = time.perf_counter() - t1
 
     t2 = time.perf_counter()
@@ -238,6 +257,52 @@ def run(
         timings=timings,
         files_parsed=parsed,
     )
+
+
+CPP_MARKERS = re.compile(rb"IPluginV|IPluginCreator|REGISTER_TENSORRT_PLUGIN|PluginField|getPluginName|BaseCreator|\benqueue\b")
+_EXTERNAL_PREFIXES = ("std::", "cuda", "cu", "cublas", "cudnn", "nccl", "nvinfer1::", "__", "operator", "thrust::", "cub::")
+
+
+def _read_bytes(f: SourceFile) -> bytes:
+    try:
+        return f.path.read_bytes()
+    except OSError:
+        return b""
+
+
+def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, profile, packs, settings) -> list:
+    """Parse, round by round, the lazily skipped C++ files that may define a function the hot path calls
+    but no parsed file defines. Each round follows one more level of calls; at most max-call-depth rounds."""
+    added: list = []
+    if not lazy:
+        return added
+    for _ in range(max(1, settings.max_call_depth)):
+        idx = ProjectIndex.build(root, profile, packs, list(facts) + added, settings)
+        wanted: set[str] = set()
+        for info in idx.plugins:
+            for enq in idx.find_method(info.qualname, "enqueue"):
+                for call, _chain in idx.walk_calls(enq):
+                    if call.kind not in ("call", "launch") or idx.resolve_call(call) is not None:
+                        continue
+                    name = call.callee.split("<")[0]
+                    last = name.split("::")[-1]
+                    if not last or name.startswith(_EXTERNAL_PREFIXES) or last.startswith(_EXTERNAL_PREFIXES):
+                        continue
+                    if packs.lookup("allocating", name) or packs.lookup("synchronizing", name):
+                        continue
+                    parts = name.split("::")
+                    # a method is defined as Cls::name( ; a free function as name(
+                    wanted.add(re.escape("::".join(parts[-2:])) if len(parts) >= 2 and parts[-2][:1].isupper() else re.escape(last))
+        if not wanted:
+            break
+        pat = re.compile(rb"\b(?:" + "|".join(sorted(wanted)).encode() + rb")\s*\(")
+        cands = [lazy.pop(rel) for rel in sorted(lazy) if pat.search(texts.get(rel, b""))]
+        if not cands:
+            break
+        added += extract_cached(cands[:64])
+        for f in cands[64:]:
+            lazy[f.rel] = f
+    return added
 
 
 def _config_diagnostics(settings: Settings) -> list[Diagnostic]:

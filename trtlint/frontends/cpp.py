@@ -683,10 +683,6 @@ class _Extractor:
     def attach_macros(self) -> None:
         import bisect
 
-        if not self.macro_insts:
-            for fb in self.functions:
-                if isinstance(fb, _FnBuild):
-                    pass
         keys = [(m[0], m[1]) for m in self.macro_insts]
         for fb in self.functions:
             if not isinstance(fb, _FnBuild):
@@ -696,13 +692,11 @@ class _Extractor:
             for f, s, e, name, cur in self.macro_insts[lo:hi]:
                 if e > fb.end or self.macro_from_prelude(cur):
                     continue
-                loc = cur.location
                 rel = self.rel_of(f) or self.src.rel
                 ext = cur.extent
                 span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
                 args = self.macro_args(f, s, e, name)
                 fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args)))
-                del loc
         self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
 
     # -- string resolution --------------------------------------------------------------------------------
@@ -1060,6 +1054,11 @@ class _BodyWalker:
                     if d.kind in (K.CLASS_DECL, K.STRUCT_DECL):
                         qn = self.ex.qualname(d)
                         break
+                    if d.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                        u = d.underlying_typedef_type.get_declaration()
+                        if u is not None and u.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+                            qn = self.ex.qualname(u)
+                            break
         if qn is None:
             qn = self.ex.class_by_name.get(creator.split("::")[-1])
         self.ex.registrations.append(Registration(creator=creator, qualname=qn, span=self.span(c), how="list"))
@@ -1310,17 +1309,22 @@ def _compile_args(src: SourceFile, ctx: ExtractContext) -> list[str]:
     return args
 
 
-_PRELUDE_ARTIFACT = re.compile(r"nvinfer1|\bcu[A-Za-z]|\bCU[a-z_A-Z]|cublas|cudnn|nccl|__half|__nv_|abstract class")
+_TRT_ARTIFACT = re.compile(r"nvinfer1|abstract class")
+_CUDA_ARTIFACT = re.compile(
+    r"'(?:cu|CU|__nv_|__half|half|nv_bfloat|cub::|cutlass|nccl|cudnn|float[1-4]'|int[1-4]'|uint[1-4]'|make_)"
+    r"|undeclared identifier '(?:min|max|__[a-z]\w*|atomic\w*|rsqrtf|__ldg)'"
+)
 
 
-@lru_cache(maxsize=256)
-def _dir_has_trt(d: str) -> bool:
-    return os.path.isfile(os.path.join(d, "NvInferRuntime.h")) and not d.startswith(str(PRELUDE_DIR))
+@lru_cache(maxsize=1024)
+def _dir_has(d: str, header: str) -> bool:
+    return not d.startswith(str(PRELUDE_DIR)) and os.path.isfile(os.path.join(d, header))
 
 
-def _has_real_trt(args: list[str]) -> bool:
+def _has_real(args: list[str], header: str) -> bool:
+    """Whether a real (non-prelude) copy of ``header`` is on the include path."""
     dirs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-I", "-isystem", "-idirafter")]
-    return any(_dir_has_trt(d) for d in dirs)
+    return any(_dir_has(d, header) for d in dirs)
 
 
 _MISSING_RE = re.compile(r"'([^']+)' file not found")
@@ -1372,8 +1376,10 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
         _STATS["errors"] += len(errors)
     # Errors that name TensorRT / CUDA entities while the stand-in prelude headers are in use are artifacts of
     # the prelude (it declares only what plugin code commonly touches), not problems of the file.
-    if not _has_real_trt(args):
-        errors = [d for d in errors if not _PRELUDE_ARTIFACT.search(d.spelling or "")]
+    if not _has_real(args, "NvInferRuntime.h"):
+        errors = [d for d in errors if not _TRT_ARTIFACT.search(d.spelling or "")]
+    if not _has_real(args, "cuda_runtime_api.h"):
+        errors = [d for d in errors if not _CUDA_ARTIFACT.search(d.spelling or "")]
     # With headers missing, follow-on errors (unknown types, undeclared names) are expected noise; only a
     # file that fails on its own (no missing headers) gets a partial-parse problem.
     if errors and missing == 0:
