@@ -76,6 +76,7 @@ class FieldRead:
     method: str  # the function it was read in
     has_default: bool = False  # e.g. ``.value_or(x)``
     default: Optional[str] = None
+    style: str = "compare"  # "compare": matched against fields[i].name in a loop; "call": passed to a parser call
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,10 @@ class Call:
     kind: str = "call"  # "call" | "launch" | "new" | "macro"
     stream: Optional[str] = None  # for launches and async calls: the stream argument as written
     args: tuple[str, ...] = ()
+    # one-time initialisation around the call: "static-init" (initializer of a function-local static, or a
+    # std::call_once body) or "null-check:<condition>" (then-branch of `if (!mX)` / `if (mX == nullptr)` on a
+    # member); None when the call runs every time its function does
+    guard: Optional[str] = None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ resolve and method bodies keep their calls.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import json
 import os
@@ -123,7 +124,14 @@ def _load() -> Any:
         _binop_fn = None
     _index = ci.Index.create()
     _ci = ci
+    atexit.register(_drop_index)
     return ci
+
+
+def _drop_index() -> None:
+    """Dispose of the libclang index before interpreter teardown (its __del__ fails once modules are gone)."""
+    global _index
+    _index = None
 
 
 @lru_cache(maxsize=1)
@@ -1380,8 +1388,23 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
         errors = [d for d in errors if not _TRT_ARTIFACT.search(d.spelling or "")]
     if not _has_real(args, "cuda_runtime_api.h"):
         errors = [d for d in errors if not _CUDA_ARTIFACT.search(d.spelling or "")]
-    # With headers missing, follow-on errors (unknown types, undeclared names) are expected noise; only a
-    # file that fails on its own (no missing headers) gets a partial-parse problem.
+    # Semantic errors (undeclared names, no matching overload, abstract types) come from parsing without the
+    # project's real build flags and SDK headers: they are the environment's, not the file's. Only syntax
+    # errors ("Parse Issue") in the file itself, with no header missing, make its analysis partial.
+    errors = [
+        d for d in errors
+        if (d.category_name or "") == "Parse Issue" and d.location.file is not None and d.location.file.name == path
+    ]
+    if errors and not (_has_real(args, "NvInferRuntime.h") and _has_real(args, "cuda_runtime_api.h")):
+        # a syntax error on a line that names an SDK entity the stand-in prelude lacks is the prelude's gap
+        lines = text.splitlines()
+
+        def _sdk_line(d) -> bool:
+            n = d.location.line
+            line = lines[n - 1] if 0 < n <= len(lines) else ""
+            return bool(re.search(r"nvinfer1|\bI[A-Z]\w+|\bcu[A-Za-z]|cuda|__\w+", line))
+
+        errors = [d for d in errors if not _sdk_line(d)]
     if errors and missing == 0:
         d = errors[0]
         loc = d.location
