@@ -453,3 +453,158 @@ def test_missing_file_is_a_problem(tmp_path: Path) -> None:
         SourceFile(path=tmp_path / "nope.cpp", rel="nope.cpp", kind="cpp", digest="d"), ExtractContext(root=tmp_path)
     )
     assert facts.problems and "cannot read" in facts.problems[0].message
+
+
+GUARDS_SOURCE = """
+#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <cstdio>
+#define MY_CHECK(x) (void) (x)
+struct Runner { explicit Runner(int n) {} void run() {} };
+struct Logger { void log(char const*) {} };
+Runner* gRunner = nullptr;
+class G
+{
+public:
+    Logger& instance()
+    {
+        static Logger* sInstance = new Logger();
+        return *sInstance;
+    }
+    void onceFlag()
+    {
+        static std::once_flag flag;
+        std::call_once(flag, [&]() { cudaMalloc(&mBuf, 16); });
+        cudaMemset(mBuf, 0, 16);
+    }
+    void notEq()
+    {
+        if (mBuf == nullptr)
+        {
+            int status = 0;
+            if (status == 0)
+            {
+                MY_CHECK(cudaMalloc(&mBuf, 64));
+            }
+        }
+        if (nullptr == mBuf) { cudaMalloc(&mBuf, 1); }
+        if (mBuf == NULL) { cudaMalloc(&mBuf, 2); }
+        if (!mBuf) { cudaMalloc(&mBuf, 3); } else { cudaFree(mBuf); }
+        if (!mInitialized && mSize > 0) { cudaMalloc(&mBuf, 4); }
+        if (mName.empty()) { mName.assign("x"); }
+        if (mCount == 0) { cudaMalloc(&mBuf, 5); }
+        if (!mRunner.get()) { mRunner.reset(new Runner(1)); }
+        if (this->mRaw == nullptr) { this->mRaw = new Runner(2); }
+        if (!gRunner) { gRunner = new Runner(3); }
+    }
+    void negatives(int x, void* p)
+    {
+        if (x > 0) { cudaMalloc(&mBuf, 6); }
+        if (!p) { cudaMalloc(&p, 7); }
+        void* local = nullptr;
+        if (local == nullptr) { cudaMalloc(&local, 8); }
+        if (mBuf == nullptr || x > 1) { cudaMalloc(&mBuf, 9); }
+        cudaMalloc(&mBuf, 10);
+    }
+    bool early()
+    {
+        if (mRaw != nullptr)
+        {
+            return true;
+        }
+        mRaw = new Runner(4);
+        MY_CHECK(cudaMalloc(&mBuf, 11));
+        return true;
+    }
+    bool earlyLocal(bool done)
+    {
+        if (done) return false;
+        cudaMalloc(&mBuf, 12);
+        return true;
+    }
+    void* mBuf{nullptr};
+    bool mInitialized{false};
+    int mSize{0};
+    int mCount{0};
+    std::string mName;
+    std::unique_ptr<Runner> mRunner;
+    Runner* mRaw{nullptr};
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def guards(tmp_path_factory: pytest.TempPathFactory) -> FileFacts:
+    root = tmp_path_factory.mktemp("guards")
+    _write(root, "src/g.cpp", GUARDS_SOURCE)
+    return _extract(root, "src/g.cpp")
+
+
+def _guards_of(facts: FileFacts, fn: str, callee: str) -> list[Optional[str]]:
+    return [c.guard for c in _fn(facts, fn).calls if c.callee == callee]
+
+
+def _malloc_guard(facts: FileFacts, fn: str, size: str) -> Optional[str]:
+    got = [c.guard for c in _fn(facts, fn).calls if c.callee == "cudaMalloc" and c.args and c.args[-1] == size]
+    assert len(got) == 1, (size, _fn(facts, fn).calls)
+    return got[0]
+
+
+def test_guard_static_init(guards: FileFacts) -> None:
+    assert _guards_of(guards, "G::instance", "operator new") == ["static-init"]
+
+
+def test_guard_call_once(guards: FileFacts) -> None:
+    assert _malloc_guard(guards, "G::onceFlag", "16") == "static-init"
+    assert _guards_of(guards, "G::onceFlag", "cudaMemset") == [None]
+    assert _guards_of(guards, "G::onceFlag", "std::call_once") == [None]
+
+
+def test_guard_null_checks(guards: FileFacts) -> None:
+    fn = "G::notEq"
+    # nested if inside the guarded branch: still guarded (also the macro around the call)
+    assert _malloc_guard(guards, fn, "64") == "null-check:mBuf == nullptr"
+    assert _guards_of(guards, fn, "MY_CHECK") == ["null-check:mBuf == nullptr"]
+    assert _malloc_guard(guards, fn, "1") == "null-check:nullptr == mBuf"
+    assert _malloc_guard(guards, fn, "2") == "null-check:mBuf == NULL"
+    assert _malloc_guard(guards, fn, "3") == "null-check:!mBuf"
+    assert _guards_of(guards, fn, "cudaFree") == [None]  # else-branch of `if (!mBuf)`
+    assert _malloc_guard(guards, fn, "4") == "null-check:!mInitialized && mSize > 0"
+    assert [c.guard for c in _fn(guards, fn).calls if c.callee.endswith("assign")] == ["null-check:mName.empty()"]
+    assert _malloc_guard(guards, fn, "5") == "null-check:mCount == 0"
+    assert [c.guard for c in _fn(guards, fn).calls if c.callee.endswith("reset")] == ["null-check:!mRunner.get()"]
+    news = [c.guard for c in _fn(guards, fn).calls if c.kind == "new"]
+    assert news == ["null-check:!mRunner.get()", "null-check:this->mRaw == nullptr", "null-check:!gRunner"]
+
+
+def test_guard_negatives(guards: FileFacts) -> None:
+    for size in ("6", "7", "8", "9", "10"):
+        assert _malloc_guard(guards, "G::negatives", size) is None, size
+    assert _malloc_guard(guards, "G::earlyLocal", "12") is None
+
+
+def test_guard_early_return(guards: FileFacts) -> None:
+    assert _malloc_guard(guards, "G::early", "11") == "null-check:mRaw != nullptr"
+    assert _guards_of(guards, "G::early", "MY_CHECK") == ["null-check:mRaw != nullptr"]
+    assert [c.guard for c in _fn(guards, "G::early").calls if c.kind == "new"] == ["null-check:mRaw != nullptr"]
+
+
+def test_field_read_styles(v3: FileFacts, tmp_path: Path) -> None:
+    ctor = _fn(v3, "FooPlugin::FooPlugin")
+    assert {r.name: r.style for r in ctor.field_reads} == {"num_heads": "call", "scale": "call"}
+    _write(tmp_path, "src/c.cpp", """
+#include <NvInferRuntime.h>
+#include <cstring>
+void parse(nvinfer1::PluginFieldCollection const* fc)
+{
+    for (int i = 0; i < fc->nbFields; ++i)
+    {
+        if (!strcmp(fc->fields[i].name, "axis")) {}
+    }
+}
+""")
+    facts = _extract(tmp_path, "src/c.cpp")
+    assert [(r.name, r.style) for r in _fn(facts, "parse").field_reads] == [("axis", "compare")]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import dataclasses
 import json
 import os
 import re
@@ -287,6 +288,86 @@ def _literal_value(text: str) -> Optional[str]:
     if not pieces:
         return None
     return "".join(_unescape(p) for p in pieces)
+
+
+def _strip_parens(s: str) -> str:
+    s = s.strip()
+    while s.startswith("(") and s.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(s):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and i < len(s) - 1:
+                return s
+        s = s[1:-1].strip()
+    return s
+
+
+def _split_logical(s: str, op: str) -> list[str]:
+    """Split at top-level ``&&`` / ``||``."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(s):
+        ch = s[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch in "\"'":
+            j = i + 1
+            while j < len(s) and s[j] != ch:
+                j += 2 if s[j] == "\\" else 1
+            i = j
+        elif depth == 0 and s.startswith(op, i):
+            parts.append(s[start:i].strip())
+            start = i + len(op)
+            i += len(op)
+            continue
+        i += 1
+    parts.append(s[start:].strip())
+    return parts
+
+
+_ID = r"((?:this\s*->\s*)?[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*?)"
+_NULLISH = r"(?:nullptr|NULL|0|__null)"
+_UNSET_RES = [
+    re.compile(r"!\s*" + _ID + r"(?:\s*\.\s*get\s*\(\s*\))?"),
+    re.compile(_ID + r"\s*==\s*" + _NULLISH),
+    re.compile(_NULLISH + r"\s*==\s*" + _ID),
+    re.compile(_ID + r"\s*\.\s*empty\s*\(\s*\)"),
+]
+_SET_RES = [
+    re.compile(_ID + r"(?:\s*\.\s*get\s*\(\s*\))?"),
+    re.compile(_ID + r"\s*!=\s*" + _NULLISH),
+    re.compile(_NULLISH + r"\s*!=\s*" + _ID),
+    re.compile(r"!\s*" + _ID + r"\s*\.\s*empty\s*\(\s*\)"),
+]
+
+
+def _unset_ident(term: str, negate: bool) -> Optional[str]:
+    """The variable a condition term tests for being unset (``negate``: for being set), else None."""
+    for rx in (_SET_RES if negate else _UNSET_RES):
+        m = rx.fullmatch(term)
+        if m:
+            ident = re.sub(r"\s+", "", m.group(1))
+            root = ident.split(".")[0]
+            if root.startswith("this->"):
+                root = "this->" + root[6:].split("->")[0]
+            else:
+                root = root.split("->")[0]
+            if root in ("true", "false", "nullptr", "NULL", "this"):
+                return None
+            return root
+    return None
+
+
+@lru_cache(maxsize=4)
+def _func_kinds(K: Any) -> frozenset:
+    return frozenset((K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION,
+                      K.FUNCTION_TEMPLATE, K.LAMBDA_EXPR))
+
+
+def _FUNC_KINDS(K: Any) -> frozenset:  # noqa: N802
+    return _func_kinds(K)
 
 
 # The extractor ---------------------------------------------------------------------------------------------
@@ -704,7 +785,8 @@ class _Extractor:
                 ext = cur.extent
                 span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
                 args = self.macro_args(f, s, e, name)
-                fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args)))
+                guard = fb.walker.guard_at(f, s, e)
+                fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard)))
         self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
 
     # -- string resolution --------------------------------------------------------------------------------
@@ -924,20 +1006,29 @@ class _BodyWalker:
         self._seen_calls: set[int] = set()
         self._seen_decls: set[tuple[str, int, int]] = set()
         self.local_vars: dict[str, Any] = {}
+        self._guard: Optional[str] = None
+        self.guard_ranges: list[tuple[str, int, int, str]] = []  # (file, start, end, guard)
 
     def walk(self) -> None:
         K = self.K
-        stack: list[tuple[Any, tuple[Any, ...]]] = []
+        stack: list[tuple[Any, tuple[Any, ...], Optional[str]]] = []
         for ch in self.fn.get_children():
             if ch.kind == K.PARM_DECL:
                 continue
-            stack.append((ch, ()))
+            stack.append((ch, (), None))
         stack.reverse()
         while stack:
-            c, parents = stack.pop()
+            c, parents, guard = stack.pop()
+            self._guard = guard
             k = c.kind
+            kids = list(c.get_children())
+            # guards of the children (None: inherit the parent's)
+            kid_guards: Optional[list[Optional[str]]] = None
             if k == K.CALL_EXPR:
                 self.on_call(c, parents)
+                if c.spelling == "call_once":
+                    kid_guards = [self.guard_range(ch, "static-init") if self._has_lambda(ch) else guard
+                                  for ch in kids]
             elif k == K.CXX_NEW_EXPR:
                 self.on_new(c)
             elif k == K.UNEXPOSED_EXPR:
@@ -951,10 +1042,161 @@ class _BodyWalker:
             elif k == K.VAR_DECL:
                 self.local_vars[c.spelling] = c
                 self.ex.scan_creator_list(c, self.fname, self.local_vars)
-            kids = list(c.get_children())
+                if self._is_static_local(c):
+                    kid_guards = [self.guard_range(ch, "static-init") for ch in kids]
+            elif k == K.IF_STMT:
+                kid_guards = self.if_guards(c, kids, guard)
+            elif k == K.COMPOUND_STMT:
+                kid_guards = self.block_guards(c, kids, guard)
             np = parents + (c,) if len(parents) < 6 else parents[1:] + (c,)
-            for ch in reversed(kids):
-                stack.append((ch, np))
+            if kid_guards is None:
+                for ch in reversed(kids):
+                    stack.append((ch, np, guard))
+            else:
+                for ch, g in zip(reversed(kids), reversed(kid_guards)):
+                    stack.append((ch, np, g))
+
+    # -- one-time initialisation guards --
+
+    def guard_range(self, c: Any, guard: str, start: Optional[int] = None, end: Optional[int] = None) -> str:
+        """Record the source range a guard covers (macro calls are matched against it later); return it."""
+        f, _l1, _c1, o1, _l2, _c2, o2 = self.ex.extent_info(c)
+        if f is not None:
+            self.guard_ranges.append((f, o1 if start is None else start, o2 if end is None else end, guard))
+        return guard
+
+    def _has_lambda(self, c: Any) -> bool:
+        K = self.K
+        cur = c
+        for _ in range(4):
+            if cur.kind == K.LAMBDA_EXPR:
+                return True
+            if cur.kind not in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CALL_EXPR):
+                return False
+            sub = list(cur.get_children())
+            if len(sub) != 1:
+                return False
+            cur = sub[0]
+        return False
+
+    def _is_static_local(self, c: Any) -> bool:
+        try:
+            if c.storage_class != self.ex.ci.StorageClass.STATIC:
+                return False
+        except Exception:  # noqa: BLE001
+            return False
+        p = c.semantic_parent
+        return p is not None and p.kind in _FUNC_KINDS(self.K)
+
+    def if_parts(self, c: Any, kids: list[Any]) -> tuple[Optional[int], Optional[int], Optional[int]]:
+        """Indexes of (condition, then-branch, else-branch) among an IF_STMT's children."""
+        n = len(kids)
+        if n < 2:
+            return None, None, None
+        if n == 2:
+            return 0, 1, None
+        if n >= 4:
+            return n - 3, n - 2, n - 1
+        # three children: (cond, then, else) or (init/condvar, cond, then)
+        f1, *_r1, e1 = self.ex.extent_info(kids[1])
+        f2, _l, _c, s2, *_r2 = self.ex.extent_info(kids[2])
+        if f1 is not None and f1 == f2 and s2 >= e1:
+            between = self.ex.file_bytes(f1)[e1:s2]
+            if re.search(rb"\belse\b", between):
+                return 0, 1, 2
+        return 1, 2, None
+
+    def if_guards(self, c: Any, kids: list[Any], guard: Optional[str]) -> Optional[list[Optional[str]]]:
+        ci, ti, _ei = self.if_parts(c, kids)
+        if ci is None or ti is None:
+            return None
+        cond = kids[ci]
+        if not self.is_unset_test(cond, negate=False):
+            return None
+        g = self.guard_range(kids[ti], "null-check:" + _short(self.ex.text_of(cond), 60))
+        out: list[Optional[str]] = [guard] * len(kids)
+        out[ti] = g
+        return out
+
+    def block_guards(self, c: Any, kids: list[Any], guard: Optional[str]) -> Optional[list[Optional[str]]]:
+        """``if (mX) return ...;`` in a block: the statements after it run only while mX is unset."""
+        K = self.K
+        out: Optional[list[Optional[str]]] = None
+        cur = guard
+        for i, ch in enumerate(kids):
+            if out is not None:
+                out[i] = cur
+            if ch.kind != K.IF_STMT:
+                continue
+            sub = list(ch.get_children())
+            ci, ti, ei = self.if_parts(ch, sub)
+            if ci is None or ti is None or ei is not None or not self._is_return(sub[ti]):
+                continue
+            cond = sub[ci]
+            if not self.is_unset_test(cond, negate=True):
+                continue
+            if i + 1 >= len(kids):
+                break
+            f, *_a, o2 = self.ex.extent_info(ch)
+            bf, *_b, bo2 = self.ex.extent_info(c)
+            cur = "null-check:" + _short(self.ex.text_of(cond), 60)
+            if f is not None and f == bf:
+                self.guard_ranges.append((f, o2, bo2, cur))
+            if out is None:
+                out = [guard] * len(kids)
+        return out
+
+    def guard_at(self, f: str, start: int, end: int) -> Optional[str]:
+        """The innermost recorded guard range holding [start, end) of file ``f``."""
+        best: Optional[tuple[int, str]] = None
+        for gf, s, e, g in self.guard_ranges:
+            if gf == f and s <= start and end <= e and (best is None or e - s < best[0]):
+                best = (e - s, g)
+        return best[1] if best is not None else None
+
+    def _is_return(self, c: Any) -> bool:
+        K = self.K
+        if c.kind == K.RETURN_STMT:
+            return True
+        if c.kind == K.COMPOUND_STMT:
+            sub = list(c.get_children())
+            return bool(sub) and sub[-1].kind == K.RETURN_STMT
+        return False
+
+    def is_unset_test(self, cond: Any, negate: bool) -> bool:
+        """Whether ``cond`` tests that a member / static / global is unset (``negate``: that it is set; then
+        the early-return form). A conjunct of ``&&`` (``||`` when negated) is enough."""
+        text = self.ex.text_of(cond).strip()
+        if not text:
+            return False
+        terms = _split_logical(_strip_parens(text), "||" if negate else "&&")
+        for t in terms:
+            ident = _unset_ident(_strip_parens(t), negate)
+            if ident is not None and self._is_state_var(cond, ident):
+                return True
+        return False
+
+    def _is_state_var(self, cond: Any, ident: str) -> bool:
+        """``ident`` (``this->x`` or a name) is a data member, a static or a global, not a local/parameter."""
+        K = self.K
+        name = ident[6:] if ident.startswith("this->") else ident
+        if ident.startswith("this->"):
+            return True
+        for sub in cond.walk_preorder():
+            if sub.kind in (K.MEMBER_REF_EXPR, K.DECL_REF_EXPR) and sub.spelling == name:
+                d = sub.referenced
+                if d is None:
+                    break
+                if d.kind == K.FIELD_DECL:
+                    return True
+                if d.kind == K.VAR_DECL:
+                    p = d.semantic_parent
+                    if p is None or p.kind not in _FUNC_KINDS(K):
+                        return True  # global, namespace-scope or static data member
+                    return self._is_static_local(d)
+                return False
+        # unresolved (missing headers): naming conventions for members / statics / globals
+        return bool(re.match(r"(?:m|s|g)[A-Z_]|m_|s_|g_", name))
 
     # -- helpers --
 
@@ -972,6 +1214,8 @@ class _BodyWalker:
 
     def add_call(self, c: Any, call: Call) -> None:
         off = self.ex.extent_info(c)[3]
+        if self._guard is not None:
+            call = dataclasses.replace(call, guard=self._guard)
         self.calls.append((off, call))
 
     # -- calls --
@@ -1120,7 +1364,8 @@ class _BodyWalker:
             return
         self._seen_calls.add(o1)
         args = tuple(_short(a) for a in _split_top_level(rest.rstrip()[1:-1])) if rest.strip() != "()" else ()
-        self.calls.append((o1, Call(callee=callee, span=self.span(c), usr=None, kind="call", args=args)))
+        self.calls.append((o1, Call(callee=callee, span=self.span(c), usr=None, kind="call", args=args,
+                                    guard=self._guard)))
 
     def on_new(self, c: Any) -> None:
         text = self.ex.text_of(c)
@@ -1173,7 +1418,7 @@ class _BodyWalker:
                     return True
         return False
 
-    def add_read(self, lit: Any, parents: tuple[Any, ...] = (), call: Any = None) -> None:
+    def add_read(self, lit: Any, parents: tuple[Any, ...] = (), call: Any = None, style: str = "compare") -> None:
         r = self.ex.resolve_str(lit)
         if r is None or r[0] is None:
             return
@@ -1187,7 +1432,8 @@ class _BodyWalker:
             d = self.value_or(parents)
             if d is not None:
                 has_default, default = True, d
-        self.field_reads.append(FieldRead(name=r[0], span=sp, method=self.fname, has_default=has_default, default=default))
+        self.field_reads.append(FieldRead(name=r[0], span=sp, method=self.fname, has_default=has_default, default=default,
+                                          style=style))
 
     def value_or(self, parents: tuple[Any, ...]) -> Optional[str]:
         K = self.K
@@ -1248,11 +1494,11 @@ class _BodyWalker:
                 if self.refs_fc(a):
                     continue
                 if self.ex.resolve_str(a) is not None:
-                    self.add_read(a, parents, c)
+                    self.add_read(a, parents, c, style="call")
                 else:
                     for sub in a.walk_preorder():
                         if sub.kind == K.STRING_LITERAL:
-                            self.add_read(sub, parents, c)
+                            self.add_read(sub, parents, c, style="call")
 
 
 # Arguments and entry point ---------------------------------------------------------------------------------

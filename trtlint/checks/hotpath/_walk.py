@@ -45,9 +45,17 @@ def chain_text(hit: HotHit) -> str:
 
 def hot_diag(rule, hit: HotHit, verb: str) -> Diagnostic:
     sev = Severity(hit.entry.severity) if hit.entry.severity else None
+    once = ""
+    if hit.call.guard:
+        # one-time guarded initialisation: it runs on the hot path once, not on every call
+        sev = Severity.INFO
+        why = "a function-local static's initializer" if hit.call.guard == "static-init" else (
+            "guarded by `" + hit.call.guard.split(":", 1)[-1] + "`"
+        )
+        once = f" once (one-time initialisation: {why})"
     return rule.diag(
         hit.call.span,
-        f"{hit.call.callee} ({hit.entry.what}) {verb} on the hot path of {hit.plugin}::enqueue: {chain_text(hit)}",
+        f"{hit.call.callee} ({hit.entry.what}) {verb}{once} on the hot path of {hit.plugin}::enqueue: {chain_text(hit)}",
         related=[Related(hit.enqueue.span, f"{hit.plugin}::enqueue is defined here")]
         + [Related(f.span, f"via {_short(f)}") for f in hit.chain[1:]],
         symbol=f"{hit.plugin}:{hit.call.callee}:{_short(hit.chain[-1])}",

@@ -24,7 +24,9 @@ class EnqueueAllocation(Rule):
     `allocating` table of the rules/ packs: `cudaMalloc*`, `cudaMallocHost`, `malloc`, `new`,
     `std::vector::push_back`/`resize`, handle creation (`cublasCreate`, `cudaStreamCreate`, ...). The message
     shows the chain, e.g. `FooPlugin::enqueue -> launchFoo -> cudaMalloc`. Stream-ordered allocation
-    (`cudaMallocAsync`) is a warning.
+    (`cudaMallocAsync`) is a warning. One-time guarded initialisation (in a function-local static's
+    initializer, a `std::call_once` body, or under `if (mX == nullptr)` on a member) is reported as info,
+    saying so: it still runs inside the first `enqueue`, which may be under CUDA-graph capture.
 
     ## Why it matters
     `enqueue` runs for every inference. An allocation there costs latency on every call, can fail at run
@@ -55,6 +57,15 @@ class EnqueueAllocation(Rule):
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v;\n    v.push_back(1);")},
             "expect": [("plugins/foo.cpp", 16, "container growth")],
+        },
+        {
+            "files": {
+                "plugins/foo.cpp": plugin_cpp(
+                    "    if (mScratch == nullptr)\n    {\n        cudaMalloc(&mScratch, 1024);\n    }",
+                    "static void* mScratch = nullptr;",
+                )
+            },
+            "expect": [("plugins/foo.cpp", 17, "allocates once (one-time initialisation: guarded by `mScratch == nullptr`)")],
         },
     ]
 

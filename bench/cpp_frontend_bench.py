@@ -1,0 +1,74 @@
+"""Time the C++ frontend per file (parse vs traversal) and dump facts for before/after comparison.
+
+usage: python bench/cpp_frontend_bench.py OUT.json [files...]
+Without files: the 20 Edge-LLM plugin TUs + common/tensor.cpp + a few TensorRT OSS plugin files.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import sys
+import time
+from pathlib import Path
+
+from trtlint.facts import to_json
+from trtlint.frontends import ExtractContext, SourceFile
+from trtlint.frontends import cpp
+
+EDGE = Path("/work/repos/edgellm")
+TRT = Path("/work/repos/trt")
+
+
+def default_files() -> list[tuple[Path, Path, tuple[str, ...]]]:
+    out = []
+    edge_inc = (str(EDGE / "cpp"),)
+    for p in sorted(glob.glob(str(EDGE / "cpp/plugins/**/*.cpp"), recursive=True)
+                    + glob.glob(str(EDGE / "cpp/plugins/**/*.cu"), recursive=True)):
+        out.append((Path(p), EDGE, edge_inc))
+    out.append((EDGE / "cpp/common/tensor.cpp", EDGE, edge_inc))
+    trt_inc = (str(TRT / "include"),)
+    for pat in ("plugin/bertQKVToContextPlugin/*.cpp", "plugin/groupNormPlugin/*.cpp",
+                "plugin/groupNormPlugin/*.cu", "plugin/common/*.cpp"):
+        for p in sorted(glob.glob(str(TRT / pat)))[:3]:
+            out.append((Path(p), TRT, trt_inc))
+    return out
+
+
+def main() -> None:
+    out_path = sys.argv[1]
+    files = default_files()
+    # time parse separately by wrapping Index.parse
+    cpp._load()
+    parse_t: dict[str, float] = {}
+    orig = cpp._index.parse
+
+    def timed_parse(path, *a, **k):
+        t = time.perf_counter()
+        try:
+            return orig(path, *a, **k)
+        finally:
+            parse_t[path] = parse_t.get(path, 0.0) + time.perf_counter() - t
+
+    cpp._index.parse = timed_parse
+    res = {}
+    tot_p = tot_a = 0.0
+    t_all = time.perf_counter()
+    for p, root, inc in files:
+        rel = str(p.relative_to(root))
+        kind = "cuda" if p.suffix in (".cu", ".cuh") else "cpp"
+        ctx = ExtractContext(root=root, include_dirs=inc)
+        t = time.perf_counter()
+        facts = cpp.extract(SourceFile(path=p, rel=rel, kind=kind, digest="d"), ctx)
+        dt = time.perf_counter() - t
+        pt = parse_t.get(str(p), 0.0)
+        tot_p += pt
+        tot_a += dt
+        print(f"{dt:6.2f}s  parse {pt:5.2f}s  walk {dt - pt:5.2f}s  {root.name}/{rel}", file=sys.stderr)
+        res[f"{root.name}/{rel}"] = to_json(facts)
+    print(f"total {tot_a:.2f}s (parse {tot_p:.2f}s, walk {tot_a - tot_p:.2f}s); wall {time.perf_counter() - t_all:.2f}s",
+          file=sys.stderr)
+    Path(out_path).write_text(json.dumps(res, indent=1, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""The command line, run as users run it: a real subprocess of `python -m trtlint`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .helpers import write_project
+
+FIXTURE = Path(__file__).parent / "fixtures" / "edgellm_mini"
+SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+
+
+def trtlint(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1")
+    return subprocess.run(
+        [sys.executable, "-m", "trtlint", *args], capture_output=True, text=True, cwd=cwd, env=env, input=input, timeout=300
+    )
+
+
+def snapshot(root: Path) -> dict[str, float]:
+    return {p.relative_to(root).as_posix(): p.stat().st_mtime_ns for p in root.rglob("*")}
+
+
+def test_check_fixture_text_exit_1_and_writes_nothing(tmp_path):
+    import shutil
+
+    proj = tmp_path / "proj"
+    shutil.copytree(FIXTURE, proj)
+    before = snapshot(proj)
+    r = trtlint("check", str(proj), "--no-cache")
+    assert r.returncode == 1, r.stderr
+    assert "error[TRT101] plugin-name-mismatch" in r.stdout
+    assert "Found 10 problems" in r.stdout
+    assert "Traceback" not in r.stderr
+    assert snapshot(proj) == before  # --no-cache: nothing written in the project
+
+
+def test_cache_is_the_only_thing_written_and_is_gitignored(tmp_path):
+    import shutil
+
+    proj = tmp_path / "proj"
+    shutil.copytree(FIXTURE, proj)
+    before = set(snapshot(proj))
+    r1 = trtlint("check", str(proj), "--format", "json")
+    r2 = trtlint("check", str(proj), "--format", "json")
+    after = set(snapshot(proj))
+    assert {p.split("/")[0] for p in after - before} == {".trtlint_cache"}
+    assert (proj / ".trtlint_cache" / ".gitignore").read_text().strip().endswith("*")
+    d1, d2 = json.loads(r1.stdout), json.loads(r2.stdout)
+    assert d1["diagnostics"] == d2["diagnostics"]  # warm run: same findings from the cache
+    r3 = trtlint("clean", str(proj))
+    assert r3.returncode == 0 and not (proj / ".trtlint_cache").exists()
+
+
+def test_json_output_to_file(tmp_path):
+    out = tmp_path / "report.json"
+    r = trtlint("check", str(FIXTURE), "--no-cache", "--format", "json", "--output", str(out))
+    assert r.returncode == 1
+    assert r.stdout == ""
+    data = json.loads(out.read_text())
+    assert data["version"] == 1
+    assert data["summary"]["findings"] == 10
+    assert {d["code"] for d in data["diagnostics"]} == {"TRT101", "TRT102", "TRT103", "TRT107", "TRT301", "TRT302", "TRT401"}
+
+
+def test_sarif_is_valid_against_the_official_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    if not SCHEMA.is_file():
+        pytest.skip(f"SARIF schema not found at {SCHEMA}")
+    r = trtlint("check", str(FIXTURE), "--no-cache", "--format", "sarif")
+    sarif = json.loads(r.stdout)
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.validators.validator_for(schema)(schema).validate(sarif)
+    run = sarif["runs"][0]
+    rules = {r["id"]: r["name"] for r in run["tool"]["driver"]["rules"]}
+    assert rules["TRT101"] == "plugin-name-mismatch"
+    res = [x for x in run["results"] if x["ruleId"] == "TRT102"]
+    assert res and all(x["relatedLocations"] for x in res)  # the other side of the contract
+
+
+def test_select_ignore_and_exit_codes(tmp_path):
+    r = trtlint("check", str(FIXTURE), "--no-cache", "--select", "TRT4", "--format", "json")
+    data = json.loads(r.stdout)
+    assert {d["code"] for d in data["diagnostics"]} == {"TRT401"}
+    r = trtlint("check", str(FIXTURE), "--no-cache", "--ignore", "TRT1,TRT3,cuda-source-in-plugins-dir")
+    assert r.returncode == 0, r.stdout
+    assert "All checks passed" in r.stdout
+    r = trtlint("check", str(FIXTURE), "--no-cache", "--exit-zero")
+    assert r.returncode == 0
+
+
+def test_usage_and_config_errors_exit_2(tmp_path):
+    assert trtlint("check", str(tmp_path / "nope")).returncode == 2
+    assert trtlint("frobnicate").returncode == 2
+    write_project(tmp_path, {"trtlint.toml": "select = [\n", "a.py": "x = 1\n"})
+    r = trtlint("check", str(tmp_path))
+    assert r.returncode == 2
+    assert "trtlint.toml" in r.stderr and "invalid TOML" in r.stderr
+    assert "Traceback" not in r.stderr
+    write_project(tmp_path, {"trtlint.toml": "selekt = ['TRT1']\n"})
+    r = trtlint("check", str(tmp_path))
+    assert r.returncode == 2 and "unknown key 'selekt'" in r.stderr
+
+
+def test_unknown_rule_in_config_is_trt003(tmp_path):
+    write_project(tmp_path, {"trtlint.toml": 'ignore = ["TRT999"]\n', "a.py": "x = 1\n"})
+    r = trtlint("check", str(tmp_path), "--no-cache", "--format", "json")
+    data = json.loads(r.stdout)
+    assert [(d["code"], d["location"]["path"], d["location"]["line"]) for d in data["diagnostics"]] == [
+        ("TRT003", "trtlint.toml", 1)
+    ]
+
+
+def test_rule_docs_commands():
+    r = trtlint("rule", "plugin-name-mismatch", "--format", "markdown")
+    assert r.returncode == 0 and r.stdout.startswith("# TRT101 plugin-name-mismatch")
+    r = trtlint("rule", "TRT999")
+    assert r.returncode == 2 and "no rule 'TRT999'" in r.stderr
+    r = trtlint("rules", "--format", "json")
+    codes = [x["code"] for x in json.loads(r.stdout)]
+    assert codes == sorted(codes) and "TRT301" in codes
+
+
+def test_files_given_report_only_those_files():
+    r = trtlint(
+        "check",
+        str(FIXTURE / "tensorrt_edgellm" / "onnx" / "dynamo_translations.py"),
+        "--root",
+        str(FIXTURE),
+        "--no-cache",
+        "--format",
+        "json",
+    )
+    data = json.loads(r.stdout)
+    paths = {d["location"]["path"] for d in data["diagnostics"]}
+    assert paths == {"tensorrt_edgellm/onnx/dynamo_translations.py"}
+    assert len(data["diagnostics"]) == 3  # but judged against the whole project's creators

@@ -1,0 +1,165 @@
+"""Discovery, suppressions, per-file ignores, config and bad input through the real pipeline."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from trtlint.checks._examples import creator_cpp, onnxscript_py
+from trtlint.config import ConfigError, Settings, load_settings
+from trtlint.discover import discover
+from trtlint.engine import run
+from trtlint.packs import load_packs
+
+from .helpers import check_project, write_project
+
+CREATOR = {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin")}
+
+
+def test_gitignore_include_exclude_and_symlinks(tmp_path):
+    write_project(
+        tmp_path,
+        {
+            ".gitignore": "build/\n*.gen.py\n",
+            "sub/.gitignore": "local.py\n",
+            "a.py": "",
+            "x.gen.py": "",
+            "build/b.py": "",
+            "sub/local.py": "",
+            "sub/kept.py": "",
+            "third_party/t.py": "",
+            "notes.txt": "",
+        },
+    )
+    (tmp_path / "loop").symlink_to(tmp_path, target_is_directory=True)
+    (tmp_path / "link.py").symlink_to(tmp_path / "a.py")
+    d = discover(tmp_path, exclude=["third_party/"])
+    assert [f.rel for f in d.files] == ["a.py", "sub/kept.py"]
+    reasons = dict(d.skipped)
+    assert "symbolic link" in reasons["loop"] and "symbolic link" in reasons["link.py"]
+    d2 = discover(tmp_path, include=["sub/**"], respect_gitignore=False)
+    assert [f.rel for f in d2.files] == ["sub/kept.py", "sub/local.py"]
+
+
+def test_inline_suppressions_same_line_and_line_above(tmp_path):
+    py = (
+        "import onnxscript\n"
+        '_p = onnxscript.values.Opset("trt_edgellm", 1)\n'
+        "def a(x):\n"
+        "    return _p.FooPlugn(x)  # trtlint: ignore[TRT101]\n"
+        "def b(x):\n"
+        "    # trtlint: ignore[plugin-name-mismatch]\n"
+        "    return _p.FooPlugn(x)\n"
+        "def c(x):\n"
+        "    return _p.FooPlugn(x)  # trtlint: ignore[TRT103]\n"
+        "def d(x):\n"
+        "    return _p.FooPlugn(x)\n"
+    )
+    write_project(tmp_path, {**CREATOR, "py/t.py": py})
+    res = check_project(tmp_path, select=["TRT101"])
+    assert [(d.span.path, d.span.line) for d in res.diagnostics] == [("py/t.py", 9), ("py/t.py", 11)]
+
+
+def test_cpp_suppression_comment(tmp_path):
+    from trtlint.checks.hotpath._example import plugin_cpp
+
+    write_project(tmp_path, {"p/foo.cpp": plugin_cpp("    cudaStreamSynchronize(stream); // trtlint: ignore[TRT302]")})
+    assert check_project(tmp_path, select=["TRT302"]).diagnostics == []
+
+
+def test_per_file_ignores_and_severity_override(tmp_path):
+    write_project(tmp_path, {**CREATOR, "py/t.py": onnxscript_py("FooPlugn"), "tools/u.py": onnxscript_py("FooPlugn")})
+    res = check_project(
+        tmp_path,
+        select=["TRT1"],
+        config={"per-file-ignores": {"tools/**": ["contract"]}, "severity": {"TRT101": "warning"}},
+    )
+    # "contract" is not a rule selector: nothing is ignored by it, and TRT003 would flag it in a config file
+    assert sorted(d.span.path for d in res.diagnostics) == ["py/t.py", "tools/u.py"]
+    res = check_project(
+        tmp_path, select=["TRT1"], config={"per-file-ignores": {"tools/**": ["TRT101"]}, "severity": {"TRT101": "warning"}}
+    )
+    assert [(d.span.path, d.severity.value) for d in res.diagnostics] == [("py/t.py", "warning")]
+
+
+def test_pyproject_config_and_profile_detection(tmp_path):
+    write_project(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "x"\n[tool.trtlint]\nprofile = "generic"\nignore = ["TRT301"]\n',
+            "cpp/plugins/.keep": "",
+            "tensorrt_edgellm/__init__.py": "",
+        },
+    )
+    s = load_settings(tmp_path)
+    assert s.profile == "generic" and s.ignore == ["TRT301"]
+    assert s.origins["ignore"].endswith("pyproject.toml")
+    res = run(s, jobs=1, use_cache=False)
+    assert res.profile.name == "generic"
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert run(load_settings(tmp_path), jobs=1, use_cache=False).profile.name == "edgellm"
+
+
+def test_bad_config_values_name_file_and_key(tmp_path):
+    write_project(tmp_path, {"trtlint.toml": 'max-call-depth = "deep"\n'})
+    with pytest.raises(ConfigError, match=r"trtlint.toml: 'max-call-depth' must be a non-negative integer"):
+        load_settings(tmp_path)
+    write_project(tmp_path, {"trtlint.toml": 'profile = "nope"\n'})
+    with pytest.raises(ConfigError, match="unknown profile 'nope'"):
+        run(load_settings(tmp_path), jobs=1, use_cache=False)
+
+
+def test_bad_rule_pack_names_file_and_key(tmp_path):
+    pack = tmp_path / "extra.yaml"
+    pack.write_text("version: 1\nallocating:\n  - {name: myAlloc}\n")
+    with pytest.raises(ConfigError, match=r"extra.yaml: key 'allocating.0': 'what' is a required property"):
+        load_packs([pack])
+    pack.write_text("version: 1\nallocating: [\n")
+    with pytest.raises(ConfigError, match=r"extra.yaml: line \d+: invalid YAML"):
+        load_packs([pack])
+
+
+def test_user_rule_pack_extends_tables(tmp_path):
+    from trtlint.checks.hotpath._example import plugin_cpp
+
+    write_project(
+        tmp_path,
+        {
+            "rules/mine.yaml": "version: 1\nallocating:\n  - {name: poolGrab, what: pool allocation}\n",
+            "p/foo.cpp": plugin_cpp("    poolGrab(1024);", "void* poolGrab(int n);"),
+        },
+    )
+    res = check_project(tmp_path, select=["TRT301"], config={"rule-packs": ["rules/mine.yaml"]})
+    assert [d.message.split(" (")[0] for d in res.diagnostics] == ["poolGrab"]
+
+
+def test_bad_input_gives_trt001_and_the_run_goes_on(tmp_path):
+    write_project(
+        tmp_path,
+        {
+            **CREATOR,
+            "py/t.py": onnxscript_py("FooPlugn"),
+            "py/broken.py": "import tensorrt as trt\ndef f(:\n    trt.PluginField(\"a\")\n",
+            "py/latin1.py": b"# caf\xe9 get_creator\n",
+            "py/binary.py": b"\x00\x01\x02PluginField\x00",
+            "cpp/plugins/bad/bad.cpp": b"\xff\xfe IPluginV3 garbage \x00\x00",
+            "cpp/plugins/bad/syntax.cpp": "class X : public IPluginV3 { void f( { ;;; \n",
+            "CMakeLists.txt": 'file(GLOB_RECURSE S "cpp/*.cpp"\n',  # unterminated
+        },
+    )
+    res = check_project(tmp_path)
+    got = {(d.code, d.span.path) for d in res.diagnostics}
+    assert ("TRT101", "py/t.py") in got  # the run went on
+    for p in ("py/broken.py", "py/latin1.py", "py/binary.py", "cpp/plugins/bad/bad.cpp"):
+        assert ("TRT001", p) in got, (p, got)
+    msgs = {d.span.path: d.message for d in res.diagnostics if d.code == "TRT001"}
+    assert "UTF-8" in msgs["py/latin1.py"] and "binary" in msgs["py/binary.py"]
+
+
+def test_parallel_extraction_is_deterministic(tmp_path):
+    fixture = Path(__file__).parent / "fixtures" / "edgellm_mini"
+    a = run(load_settings(fixture), jobs=1, use_cache=False).diagnostics
+    b = run(load_settings(fixture), jobs=2, use_cache=False).diagnostics
+    assert [d.to_dict() for d in a] == [d.to_dict() for d in b]
