@@ -200,6 +200,22 @@ class CreatorLookup:
 
 
 @dataclass(frozen=True)
+class PyCreator:
+    """A plugin creator defined in Python: a class deriving from a ``tensorrt.IPluginCreator*`` that sets
+    ``self.name`` / ``self.plugin_version`` / ``self.plugin_namespace`` / ``self.field_names``, or a
+    quickly deployable plugin ``@tensorrt.plugin.register("ns::name")`` (version "1")."""
+
+    name: str
+    version: Optional[str]
+    namespace: Optional[str]
+    span: Span  # where the name is written
+    cls: str  # the class (or, for QDP, function) name
+    how: str  # "class" | "qdp"
+    fields: tuple[PluginFieldDecl, ...] = ()
+    version_span: Optional[Span] = None
+
+
+@dataclass(frozen=True)
 class PluginApiUse:
     """A use of the TensorRT plugin API from Python: ``trt.PluginField``, ``PluginFieldCollection``,
     ``add_plugin_v3``/``add_plugin_v2``, ``create_plugin``."""
@@ -252,6 +268,7 @@ class FileFacts:
     route_calls: tuple[DirectRouteCall, ...] = ()
     lookups: tuple[CreatorLookup, ...] = ()
     api_uses: tuple[PluginApiUse, ...] = ()
+    py_creators: tuple[PyCreator, ...] = ()
     globs: tuple[CMakeGlob, ...] = ()
     includes: tuple[str, ...] = ()  # project files this file's facts depend on (C++ headers)
     suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, rule ids) from inline comments

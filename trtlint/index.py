@@ -90,6 +90,7 @@ class ProjectIndex:
     route_calls: list[DirectRouteCall] = field(default_factory=list)
     lookups: list[CreatorLookup] = field(default_factory=list)
     api_uses: list[PluginApiUse] = field(default_factory=list)
+    py_creators: list = field(default_factory=list)
     globs: list[CMakeGlob] = field(default_factory=list)
     settings: object = None  # trtlint.config.Settings
 
@@ -114,6 +115,7 @@ class ProjectIndex:
             idx.route_calls.extend(ff.route_calls)
             idx.lookups.extend(ff.lookups)
             idx.api_uses.extend(ff.api_uses)
+            idx.py_creators.extend(getattr(ff, "py_creators", ()))
             idx.globs.extend(ff.globs)
         idx._join_classes()
         return idx
@@ -146,6 +148,23 @@ class ProjectIndex:
                         ser.extend(fn.field_decls)
                 info.serialized = _dedupe_fields(ser)
                 self.plugins.append(info)
+        for pc in self.py_creators:
+            cls = CppClass(
+                qualname=f"{pc.span.path}::{pc.cls}",
+                name=pc.cls,
+                kind="creator",
+                family="python" if pc.how == "class" else "qdp",
+                bases=(),
+                span=pc.span,
+            )
+            info = ClassInfo(
+                cls=cls,
+                name=ResolvedString(pc.name, pc.span),
+                version=ResolvedString(pc.version, pc.version_span or pc.span) if pc.version is not None else None,
+                namespace=ResolvedString(pc.namespace, pc.span) if pc.namespace is not None else None,
+                fields=pc.fields,
+            )
+            self.creators.append(info)
 
     def _resolve_class_name(self, written: str) -> Optional[str]:
         written = written.strip().lstrip(":")

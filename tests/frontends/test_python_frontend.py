@@ -37,7 +37,7 @@ def by_op(facts: FileFacts) -> dict:
 
 
 def test_module_contract():
-    assert pyfe.VERSION == "1"
+    assert isinstance(pyfe.VERSION, str) and pyfe.VERSION
     assert pyfe.KIND_NAMES == ("python",)
 
 
@@ -579,3 +579,36 @@ def test_never_raises_on_odd_code(tmp_path):
     (e,) = f.emissions
     assert e.op_type == "O" and e.open_attrs
     assert f.lookups[0].name is None and f.lookups[0].namespace is None
+
+
+def test_python_defined_creators_and_qdp_registrations(tmp_path):
+    from trtlint.frontends import ExtractContext, SourceFile
+    from trtlint.frontends import python as fe
+
+    code = (
+        "import numpy as np\n"
+        "import tensorrt as trt\n"
+        "import tensorrt.plugin as trtp\n"
+        "class MyCreator(trt.IPluginCreatorV3One):\n"
+        "    def __init__(self):\n"
+        '        self.name = "MyPlugin"\n'
+        '        self.plugin_version = "2"\n'
+        "        self.field_names = trt.PluginFieldCollection(\n"
+        '            [trt.PluginField("backend", np.array([]), trt.PluginFieldType.CHAR)]\n'
+        "        )\n"
+        "class NotACreator(object):\n"
+        "    def __init__(self):\n"
+        '        self.name = "Nope"\n'
+        '        self.plugin_version = "1"\n'
+        '@trtp.register("sample::circ_pad")\n'
+        "def circ_pad(x):\n"
+        "    return x.like()\n"
+    )
+    p = tmp_path / "c.py"
+    p.write_text(code)
+    ff = fe.extract(SourceFile(p, "c.py", "python", "d"), ExtractContext(root=tmp_path))
+    got = [(c.how, c.cls, c.name, c.version, c.namespace, [f.name + ":" + str(f.type) for f in c.fields], c.span.line) for c in ff.py_creators]
+    assert got == [
+        ("class", "MyCreator", "MyPlugin", "2", "", ["backend:kCHAR"], 6),
+        ("qdp", "circ_pad", "circ_pad", "1", "sample", [], 15),
+    ]

@@ -24,11 +24,13 @@ from ..facts import (
     OnnxEmission,
     ParseProblem,
     PluginApiUse,
+    PluginFieldDecl,
+    PyCreator,
     Span,
 )
 from . import ExtractContext, SourceFile, read_text
 
-VERSION = "1"
+VERSION = "2"
 KIND_NAMES = ("python",)
 
 _DEFAULT_ROUTE_CALLS = ("operation",)
@@ -50,6 +52,9 @@ _BASE_KEYWORDS = (
     r"add_plugin",
     r"create_plugin",
     r"get_plugin_registry",
+    r"IPluginCreator",
+    r"plugin_version",
+    r"\.register\s*\(",
 )
 _PREFILTER_CACHE: dict[tuple[str, ...], "re.Pattern[str]"] = {}
 
@@ -251,6 +256,7 @@ class _Extractor(cst.CSTVisitor):
         self.route_calls: list[DirectRouteCall] = []
         self.lookups: list[CreatorLookup] = []
         self.api_uses: list[PluginApiUse] = []
+        self.py_creators: list[PyCreator] = []
 
     # ---- spans / text -------------------------------------------------------------------------------
     def span(self, node: cst.CSTNode) -> Span:
@@ -627,12 +633,83 @@ class _Extractor(cst.CSTVisitor):
     # ---- scopes -------------------------------------------------------------------------------------
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.scope.bindings[node.name.value] = _Binding("unknown")
+        if any((self.qualify(b.value) or "").startswith("tensorrt.IPluginCreator") for b in node.bases):
+            self._python_creator(node)
         self.scopes.append(_Scope("class", node.name.value))
+
+    def _python_creator(self, node: cst.ClassDef) -> None:
+        """``self.name = "X"``, ``self.plugin_version``, ``self.plugin_namespace``, ``self.field_names`` set in
+        the class's methods (usually ``__init__``)."""
+        found: dict[str, tuple[Optional[str], cst.CSTNode]] = {}
+        fields: list[PluginFieldDecl] = []
+        for stmt in node.body.body:
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            for line in stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ():
+                if not isinstance(line, cst.SimpleStatementLine):
+                    continue
+                for small in line.body:
+                    if not isinstance(small, cst.Assign):
+                        continue
+                    for t in small.targets:
+                        tg = t.target
+                        if (
+                            isinstance(tg, cst.Attribute)
+                            and isinstance(tg.value, cst.Name)
+                            and tg.value.value == "self"
+                            and tg.attr.value in ("name", "plugin_version", "plugin_namespace", "field_names")
+                        ):
+                            if tg.attr.value == "field_names":
+                                fields.extend(self._plugin_fields_in(small.value))
+                            else:
+                                found[tg.attr.value] = (self.one_string(small.value), small.value)
+        name = found.get("name")
+        if name is None or name[0] is None:
+            return
+        ver = found.get("plugin_version")
+        ns = found.get("plugin_namespace")
+        self.py_creators.append(
+            PyCreator(
+                name=name[0],
+                version=ver[0] if ver else None,
+                namespace=ns[0] if ns else "",
+                span=self.span(name[1]),
+                cls=node.name.value,
+                how="class",
+                fields=tuple(fields),
+                version_span=self.span(ver[1]) if ver else None,
+            )
+        )
+
+    def _plugin_fields_in(self, value: cst.CSTNode) -> list[PluginFieldDecl]:
+        out: list[PluginFieldDecl] = []
+
+        class _V(cst.CSTVisitor):
+            def visit_Call(v, call: cst.Call) -> None:
+                if (self.qualify(call.func) or "").endswith("PluginField") and call.args:
+                    n = self.one_string(call.args[0].value)
+                    if n is not None:
+                        t = None
+                        if len(call.args) >= 3:
+                            t = (self.qualify(call.args[2].value) or "").rsplit(".", 1)[-1] or None
+                        out.append(PluginFieldDecl(name=n, type=("k" + t) if t else None, length=None, span=self.span(call.args[0].value)))
+
+        value.visit(_V())
+        return out
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self.scopes.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        for dec in node.decorators:
+            d = dec.decorator
+            if isinstance(d, cst.Call) and self.qualify(d.func) == "tensorrt.plugin.register" and d.args:
+                pid = self.one_string(d.args[0].value)
+                if pid and "::" in pid:
+                    ns, _, nm = pid.rpartition("::")
+                    self.py_creators.append(
+                        PyCreator(name=nm, version="1", namespace=ns, span=self.span(d.args[0].value), cls=node.name.value, how="qdp")
+                    )
         self.scope.bindings[node.name.value] = _Binding("unknown")
         sc = _Scope("function", node.name.value)
         params = node.params
@@ -1282,4 +1359,5 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         route_calls=tuple(ex.route_calls),
         lookups=tuple(ex.lookups),
         api_uses=tuple(ex.api_uses),
+        py_creators=tuple(ex.py_creators),
     )

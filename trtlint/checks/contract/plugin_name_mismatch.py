@@ -57,6 +57,27 @@ class PluginNameMismatch(Rule):
             # no creators in the tree: names cannot be judged, nothing is reported
             "files": {"py/translate.py": onnxscript_py("Whatever")},
         },
+        {
+            # creators defined in Python (a tensorrt.IPluginCreatorV3One subclass, a QDP registration) count
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "samples/py_plugin.py": (
+                    "import tensorrt as trt\n"
+                    "import tensorrt.plugin as trtp\n"
+                    "class NonZeroCreator(trt.IPluginCreatorV3One):\n"
+                    "    def __init__(self):\n"
+                    '        self.name = "NonZeroPlugin"\n'
+                    '        self.plugin_version = "1"\n'
+                    '        self.plugin_namespace = ""\n'
+                    '@trtp.register("sample::circ_pad")\n'
+                    "def circ_pad(x):\n"
+                    "    return x.like()\n"
+                    "def build():\n"
+                    '    trt.get_plugin_registry().get_creator("NonZeroPlugin", "1", "")\n'
+                    '    trt.get_plugin_registry().get_creator("circ_pad", "1", "sample")\n'
+                ),
+            },
+        },
     ]
     INVALID = [
         {

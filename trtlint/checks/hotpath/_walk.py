@@ -46,7 +46,13 @@ def chain_text(hit: HotHit) -> str:
 def hot_diag(rule, hit: HotHit, verb: str) -> Diagnostic:
     sev = Severity(hit.entry.severity) if hit.entry.severity else None
     once = ""
-    if hit.call.guard:
+    cleanup = next((f for f in hit.chain[1:] if f.name.startswith("~") or f.name == "operator="), None)
+    if cleanup is not None:
+        # a destructor or assignment operator releases what the object owns; whether it owns anything on
+        # this path is not known statically (views over enqueue's buffers own nothing)
+        sev = Severity.INFO
+        once = f" only through {_short(cleanup)}, which releases what the object owns"
+    elif hit.call.guard:
         # one-time guarded initialisation: it runs on the hot path once, not on every call
         sev = Severity.INFO
         why = "a function-local static's initializer" if hit.call.guard == "static-init" else (

@@ -8,6 +8,18 @@ from ._example import plugin_cpp
 from ._walk import hot_diag, hot_hits
 
 
+_BUF = """struct Buf
+{
+    void* p{nullptr};
+    Buf& operator=(Buf&& o) noexcept
+    {
+        cudaFree(p);
+        p = o.p;
+        return *this;
+    }
+};"""
+
+
 class EnqueueSynchronization(Rule):
     """A synchronizing call reachable from `enqueue`.
 
@@ -15,7 +27,9 @@ class EnqueueSynchronization(Rule):
     Follows the call graph from every plugin's `enqueue` like TRT301 and reports calls listed in the
     `synchronizing` table of the rules/ packs: device/stream/event synchronization, blocking copies and
     memsets (`cudaMemcpy`, `cudaMemset`), and calls that synchronize implicitly (`cudaFree`). The message
-    shows the chain.
+    shows the chain. A call reached only through a destructor or an assignment operator (releasing what an
+    object owns, e.g. a tensor view being reassigned) is reported as info, saying so: whether the object owns
+    anything on that path is not known statically.
 
     ## Why it matters
     A synchronization in `enqueue` stalls the host until the GPU drains, serialises TensorRT's streams and
@@ -42,6 +56,10 @@ class EnqueueSynchronization(Rule):
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    cudaStreamSynchronize(stream);")},
             "expect": [("plugins/foo.cpp", 15, "cudaStreamSynchronize (stream synchronization)")],
+        },
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    Buf a;\n    a = Buf();", _BUF)},
+            "expect": [("plugins/foo.cpp", 10, "only through Buf::operator=, which releases what the object owns")],
         },
     ]
 
