@@ -1,0 +1,44 @@
+"""The fact cache: warm runs reuse facts; editing an included header re-extracts its includers."""
+
+from __future__ import annotations
+
+from trtlint.config import Settings
+from trtlint.engine import run
+
+from .helpers import write_project
+
+HEADER = '#pragma once\nconstexpr char const* kNAME{"%s"};\n'
+CPP = """#include <NvInferRuntime.h>
+#include "names.h"
+using namespace nvinfer1;
+class FooCreator : public IPluginCreatorV3One
+{
+public:
+    char const* getPluginName() const noexcept override { return kNAME; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+};
+REGISTER_TENSORRT_PLUGIN(FooCreator);
+"""
+
+
+def names(root):
+    res = run(Settings(root=root), jobs=1, use_cache=True)
+    return [c.plugin_name for c in res.index.creators], res.files_parsed
+
+
+def test_warm_run_parses_nothing_and_header_edit_reparses(tmp_path):
+    write_project(tmp_path, {"plugins/names.h": HEADER % "FooPlugin", "plugins/foo.cpp": CPP, "a.py": "x = 1\n"})
+    assert names(tmp_path) == (["FooPlugin"], 2)
+    assert names(tmp_path) == (["FooPlugin"], 0)  # warm: everything from the cache
+    (tmp_path / "plugins/names.h").write_text(HEADER % "BarPlugin")
+    assert names(tmp_path) == (["BarPlugin"], 1)  # the includer was re-extracted
+    (tmp_path / "a.py").write_text("y = 2\n")
+    assert names(tmp_path) == (["BarPlugin"], 1)
+
+
+def test_corrupt_cache_entry_is_a_miss(tmp_path):
+    write_project(tmp_path, {"plugins/names.h": HEADER % "FooPlugin", "plugins/foo.cpp": CPP})
+    names(tmp_path)
+    for p in (tmp_path / ".trtlint_cache").rglob("*.json"):
+        p.write_text("{not json")
+    assert names(tmp_path) == (["FooPlugin"], 1)
