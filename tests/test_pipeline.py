@@ -163,3 +163,21 @@ def test_parallel_extraction_is_deterministic(tmp_path):
     a = run(load_settings(fixture), jobs=1, use_cache=False).diagnostics
     b = run(load_settings(fixture), jobs=2, use_cache=False).diagnostics
     assert [d.to_dict() for d in a] == [d.to_dict() for d in b]
+
+
+def test_tracked_files_are_never_gitignored(tmp_path):
+    """Found on TensorRT Edge-LLM: its .gitignore has `build*` and `onnx*`, which match the tracked
+    experimental/builder/ and tensorrt_edgellm/onnx/ directories; git itself ignores only untracked files."""
+    import subprocess
+
+    write_project(
+        tmp_path,
+        {".gitignore": "build*\nonnx*\n", "experimental/builder/ops/backend.py": "", "pkg/onnx/t.py": "", "build/out.py": ""},
+    )
+    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-f", ".gitignore", "experimental", "pkg"], check=True)
+    subprocess.run(git + ["commit", "-qm", "x"], check=True)
+    write_project(tmp_path, {"experimental/builder/ops/new_untracked.py": "", "pkg/notignored.py": ""})
+    rels = [f.rel for f in discover(tmp_path).files]
+    assert rels == ["experimental/builder/ops/backend.py", "pkg/notignored.py", "pkg/onnx/t.py"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
@@ -68,6 +69,34 @@ def _spec(patterns: Iterable[str]) -> Optional[pathspec.PathSpec]:
     return pathspec.PathSpec.from_lines("gitwildmatch", pats)
 
 
+def git_files(root: Path) -> Optional[set[str]]:
+    """The files git would show for ``root``: tracked ones plus untracked ones not ignored, relative to root.
+
+    ``.gitignore`` applies to untracked files only: a tracked file under a pattern such as ``build*`` (which
+    matches TensorRT Edge-LLM's ``experimental/builder``) is still part of the project. None when ``root`` is
+    not in a git work tree or git is unavailable. git runs with hooks and fsmonitor disabled: nothing of the
+    repository is executed.
+    """
+    import subprocess
+
+    if shutil.which("git") is None:
+        return None
+    cmd = [
+        "git",
+        "-c", "core.fsmonitor=false",
+        "-c", "core.hooksPath=/dev/null",
+        "-C", str(root),
+        "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".",
+    ]
+    try:
+        r = subprocess.run(cmd, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if r.returncode != 0:
+        return None
+    return {p.decode("utf-8", "surrogateescape") for p in r.stdout.split(b"\0") if p}
+
+
 def discover(
     root: Path,
     paths: Optional[list[Path]] = None,
@@ -83,6 +112,13 @@ def discover(
     out = Discovery()
     # gitignore specs by directory (relative posix, "" for root)
     ignores: dict[str, pathspec.PathSpec] = {}
+    # in a git work tree, git decides: tracked files are never ignored (.gitignore applies to untracked ones)
+    tracked = git_files(root) if respect_gitignore else None
+    tracked_dirs: set[str] = set()
+    for t in tracked or ():
+        parts = t.split("/")
+        for i in range(1, len(parts)):
+            tracked_dirs.add("/".join(parts[:i]))
 
     def ignored(rel: str, is_dir: bool) -> bool:
         probe = rel + "/" if is_dir else rel
@@ -90,6 +126,8 @@ def discover(
             return True
         if not respect_gitignore:
             return False
+        if tracked is not None:
+            return rel not in (tracked_dirs if is_dir else tracked)
         parts = rel.split("/")
         for i in range(len(parts)):
             base = "/".join(parts[:i])
