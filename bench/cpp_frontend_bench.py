@@ -26,9 +26,11 @@ def default_files() -> list[tuple[Path, Path, tuple[str, ...]]]:
                     + glob.glob(str(EDGE / "cpp/plugins/**/*.cu"), recursive=True)):
         out.append((Path(p), EDGE, edge_inc))
     out.append((EDGE / "cpp/common/tensor.cpp", EDGE, edge_inc))
+    for rel in ("cpp/kernels/contextAttentionKernels/utilKernels.cu", "cpp/kernels/gdnKernels/gdnKernelUtils.cu"):
+        out.append((EDGE / rel, EDGE, edge_inc))
     trt_inc = (str(TRT / "include"),)
-    for pat in ("plugin/bertQKVToContextPlugin/*.cpp", "plugin/groupNormPlugin/*.cpp",
-                "plugin/groupNormPlugin/*.cu", "plugin/common/*.cpp"):
+    for pat in ("plugin/bertQKVToContextPlugin/*.cpp", "plugin/instanceNormalizationPlugin/*.cu",
+                "plugin/scatterPlugin/*.cu", "plugin/common/*.cpp"):
         for p in sorted(glob.glob(str(TRT / pat)))[:3]:
             out.append((Path(p), TRT, trt_inc))
     return out

@@ -259,8 +259,12 @@ def run(
     )
 
 
-CPP_MARKERS = re.compile(rb"IPluginV|IPluginCreator|REGISTER_TENSORRT_PLUGIN|PluginField|getPluginName|BaseCreator|\benqueue\b")
-_EXTERNAL_PREFIXES = ("std::", "cuda", "cu", "cublas", "cudnn", "nccl", "nvinfer1::", "__", "operator", "thrust::", "cub::")
+CPP_MARKERS = re.compile(
+    rb"IPluginV|IPluginCreator|REGISTER_TENSORRT_PLUGIN|PluginField|getPluginName|BaseCreator|\benqueue\b"
+    rb"|initializePlugin|addPluginCreator|registerCreator"
+)
+# callees that are never project functions: no need to look for their definitions
+_EXTERNAL = re.compile(r"^(?:std::|thrust::|cub::|__|operator\b)|^(?:cuda[A-Z]|cu[A-Z]|cublas|cudnn|nccl|cusparse|curand)")
 
 
 def _read_bytes(f: SourceFile) -> bytes:
@@ -286,7 +290,7 @@ def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, pro
                         continue
                     name = call.callee.split("<")[0]
                     last = name.split("::")[-1]
-                    if not last or name.startswith(_EXTERNAL_PREFIXES) or last.startswith(_EXTERNAL_PREFIXES):
+                    if not last or _EXTERNAL.match(name) or _EXTERNAL.match(last):
                         continue
                     if packs.lookup("allocating", name) or packs.lookup("synchronizing", name):
                         continue

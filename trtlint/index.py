@@ -126,11 +126,16 @@ class ProjectIndex:
             key = r.qualname or self._resolve_class_name(r.creator)
             if key:
                 regs_by_class[key].append(r)
+        # a project base class of other plugin/creator classes (e.g. TensorRT OSS BaseCreator) is not itself
+        # a plugin or creator unless it names one
+        bases_of_others = {q for other in self.classes.values() for b in other.bases for q in [self._resolve_class_name(b)] if q}
         for qn, c in sorted(self.classes.items()):
             if c.abstract:
                 continue
+            if qn in bases_of_others and self._first_return(qn, "getPluginName") is None and self._first_return(qn, "getPluginType") is None:
+                continue
             info = ClassInfo(cls=c)
-            info.name = self._first_return(qn, "getPluginName")
+            info.name = self._first_return(qn, "getPluginName") or self._first_return(qn, "getPluginType")
             info.version = self._first_return(qn, "getPluginVersion")
             info.namespace = self._first_return(qn, "getPluginNamespace")
             if c.kind == "creator":
@@ -224,6 +229,10 @@ class ProjectIndex:
     def is_plugin_domain(self, domain: Optional[str]) -> bool:
         if domain is None:
             return False
+        if domain in ("", "ai.onnx"):
+            # the Python frontend keeps only non-standard op types here: the ONNX parser falls back to the
+            # plugin registry for an op type it does not import
+            return True
         if self.profile.onnx_plugin_domains:
             return domain in self.profile.onnx_plugin_domains
         return domain not in self.profile.builtin_domains

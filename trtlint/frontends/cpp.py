@@ -102,7 +102,7 @@ def _load() -> Any:
     f = lib.clang_getFileLocation
     f.argtypes = [
         ci.SourceLocation,
-        ctypes.POINTER(ci.c_object_p),
+        ctypes.POINTER(ctypes.c_void_p),  # CXFile, read as a plain address (see _Extractor.floc)
         ctypes.POINTER(ctypes.c_uint),
         ctypes.POINTER(ctypes.c_uint),
         ctypes.POINTER(ctypes.c_uint),
@@ -367,6 +367,13 @@ def _func_kinds(K: Any) -> frozenset:
                       K.FUNCTION_TEMPLATE, K.LAMBDA_EXPR))
 
 
+@lru_cache(maxsize=4)
+def _leaf_kinds(K: Any) -> frozenset:
+    return frozenset((K.DECL_REF_EXPR, K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF, K.MEMBER_REF, K.LABEL_REF,
+                      K.OVERLOADED_DECL_REF, K.VARIABLE_REF, K.INTEGER_LITERAL, K.FLOATING_LITERAL,
+                      K.CHARACTER_LITERAL, K.CXX_BOOL_LITERAL_EXPR, K.CXX_NULL_PTR_LITERAL_EXPR, K.CXX_THIS_EXPR))
+
+
 def _FUNC_KINDS(K: Any) -> frozenset:  # noqa: N802
     return _func_kinds(K)
 
@@ -389,6 +396,9 @@ class _Extractor:
         self._qual_cache: dict[int, str] = {}
         self._iface_cache: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
         self._sdk_dirs: dict[str, bool] = {}
+        self._file_names: dict[int, str] = {}
+        self._floc_out = (ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
+        self._floc_refs = tuple(ctypes.byref(x) for x in self._floc_out)
         self.classes: list[CppClass] = []
         self.functions: list[CppFunction] = []
         self.registrations: list[Registration] = []
@@ -435,10 +445,14 @@ class _Extractor:
 
     def floc(self, loc: Any) -> tuple[Optional[str], int, int, int]:
         """File location (spelling for macro arguments, expansion otherwise): (file, line, col, offset)."""
-        fi = self.ci.c_object_p()
-        ln, col, off = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-        _file_loc_fn(loc, ctypes.byref(fi), ctypes.byref(ln), ctypes.byref(col), ctypes.byref(off))
-        name = self.ci.File(fi).name if fi else None
+        fi, ln, col, off = self._floc_out
+        _file_loc_fn(loc, *self._floc_refs)
+        h = fi.value
+        if not h:
+            return None, ln.value, col.value, off.value
+        name = self._file_names.get(h)  # CXFile handles are stable for the TU's lifetime
+        if name is None:
+            name = self._file_names[h] = self.ci.File(ctypes.cast(h, self.ci.c_object_p)).name
         return name, ln.value, col.value, off.value
 
     def cursor_file(self, c: Any) -> Optional[str]:
@@ -1018,22 +1032,25 @@ class _BodyWalker:
                 continue
             stack.append((ch, (), None))
         stack.reverse()
+        leaves = _leaf_kinds(K)
         while stack:
             c, parents, guard = stack.pop()
             self._guard = guard
             k = c.kind
+            if k in leaves:
+                continue  # references and literals: nothing below them is a call, return or field use
             kids = list(c.get_children())
             # guards of the children (None: inherit the parent's)
             kid_guards: Optional[list[Optional[str]]] = None
             if k == K.CALL_EXPR:
-                self.on_call(c, parents)
+                self.on_call(c, parents, kids)
                 if c.spelling == "call_once":
                     kid_guards = [self.guard_range(ch, "static-init") if self._has_lambda(ch) else guard
                                   for ch in kids]
             elif k == K.CXX_NEW_EXPR:
                 self.on_new(c)
             elif k == K.UNEXPOSED_EXPR:
-                self.on_unexposed(c)
+                self.on_unexposed(c, kids)
             elif k == K.RETURN_STMT:
                 if self.fname in _STRING_GETTERS:
                     self.on_return(c)
@@ -1221,12 +1238,13 @@ class _BodyWalker:
 
     # -- calls --
 
-    def on_call(self, c: Any, parents: tuple[Any, ...]) -> None:
+    def on_call(self, c: Any, parents: tuple[Any, ...], kids: Optional[list[Any]] = None) -> None:
         K = self.K
         ex = self.ex
         ref = c.referenced
         name = c.spelling or ""
-        kids = list(c.get_children())
+        if kids is None:
+            kids = list(c.get_children())
         # CUDA launch: k<<<...>>>(args) has a __cudaPushCallConfiguration child call.
         if len(kids) >= 2 and kids[1].kind == K.CALL_EXPR and kids[1].spelling == "__cudaPushCallConfiguration":
             text = ex.text_of(c)
@@ -1323,15 +1341,18 @@ class _BodyWalker:
             return kids[0].spelling or None
         return re.sub(r"\s+", "", m.group(1)) if m else None
 
-    def on_unexposed(self, c: Any) -> None:
+    def on_unexposed(self, c: Any, kids: Optional[list[Any]] = None) -> None:
         """Calls clang could not resolve (undeclared function): UNEXPOSED_EXPR(callee-ref, args...)."""
         K = self.K
-        kids = list(c.get_children())
+        if kids is None:
+            kids = list(c.get_children())
         if not kids:
             return
         first = kids[0]
         if first.kind not in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF, K.MEMBER_REF_EXPR, K.UNEXPOSED_EXPR):
             return
+        if len(kids) == 1 and c.extent == first.extent:
+            return  # an implicit conversion of its only child, not a call
         ex = self.ex
         f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(c)
         ff, _a, _b, fo1, _d, _e, fo2 = ex.extent_info(first)
