@@ -45,6 +45,7 @@ class ClassInfo:
     fields: tuple[PluginFieldDecl, ...] = ()
     serialized: tuple[PluginFieldDecl, ...] = ()
     registrations: list[Registration] = field(default_factory=list)
+    reads: tuple = ()  # FieldRead: field names createPlugin (or what it hands the collection to) reads
 
     @property
     def qualname(self) -> str:
@@ -145,6 +146,12 @@ class ProjectIndex:
                         decls.extend(fn.field_decls)
                 info.fields = _dedupe_fields(decls)
                 info.registrations = regs_by_class.get(qn, [])
+                # reads: in the files that define the creator's methods (createPlugin, and the plugin
+                # constructor it hands the field collection to)
+                paths = {fn.span.path for fn in self.class_methods(qn)}
+                info.reads = tuple(
+                    r for fn in self.functions.values() if fn.span.path in paths for r in fn.field_reads
+                )
                 self.creators.append(info)
             else:
                 ser: list[PluginFieldDecl] = []

@@ -8,12 +8,17 @@ def creator_cpp(
     version: str = "1",
     fields: tuple[tuple[str, str], ...] = (("alpha", "kFLOAT32"),),
     cls: str = "FooPluginCreator",
+    reads: tuple[str, ...] = (),
 ) -> str:
     """A minimal V3 creator with its name and version in anonymous-namespace constants."""
     decls = "\n".join(
         f'        mFields.emplace_back(PluginField("{f}", nullptr, PluginFieldType::{t}, 1));' for f, t in fields
     )
+    read_lines = "\n".join(
+        f'            if (std::string("{r}") == fc->fields[i].name) {{ ++seen; }}' for r in reads
+    )
     return f"""#include <NvInferRuntime.h>
+#include <string>
 #include <vector>
 using namespace nvinfer1;
 namespace
@@ -36,6 +41,11 @@ public:
     PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
     IPluginV3* createPlugin(char const* n, PluginFieldCollection const* fc, TensorRTPhase p) noexcept override
     {{
+        int32_t seen = 0;
+        for (int32_t i = 0; i < fc->nbFields; ++i)
+        {{
+{read_lines}
+        }}
         return nullptr;
     }}
 

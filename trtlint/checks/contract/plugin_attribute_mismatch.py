@@ -15,7 +15,10 @@ class PluginAttributeMismatch(Rule):
     Compares the attributes a route passes (an ONNX node's attributes, a direct-route `operation(...)`'s
     keyword attributes, including those built up in a dict across branches) with the fields the creator
     declares in `getFieldNames()` (its `PluginField` list). `plugin_version` and `plugin_namespace` are the
-    parser's own and are not compared. When a route's attributes come partly from something trtlint cannot
+    parser's own and are not compared. A direct route hands the creator its whole field collection, so there
+    a field that `createPlugin` reads counts as accepted even when undeclared; for ONNX nodes it does not:
+    a field the creator reads but does not declare is the classic drift (the parser drops it and the plugin
+    runs with its default), and the message says so. When a route's attributes come partly from something trtlint cannot
     follow, only the names it did follow are judged.
 
     ## Why it matters
@@ -44,6 +47,24 @@ class PluginAttributeMismatch(Rule):
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("beta", "kINT32"))),
                 "py/translate.py": onnxscript_py("FooPlugin", 'alpha=1.0, beta=2, plugin_version="1"'),
+            }
+        },
+        {
+            # a direct route hands the whole collection to createPlugin: a field it reads is accepted
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", reads=("alpha", "gamma")),
+                "builder/backend.py": (
+                    "import tensorrt as trt\n"
+                    '_OPERATION_CREATORS = {"foo": "FooPlugin"}\n'
+                    "def _creator(name):\n"
+                    "    creator_name = _OPERATION_CREATORS.get(name, name)\n"
+                    '    return trt.get_plugin_registry().get_creator(creator_name, "1", "")\n'
+                ),
+                "builder/functional.py": (
+                    "from .ops import operation\n"
+                    "def foo(x):\n"
+                    '    return operation("foo", [x], alpha=1.0, gamma=2)\n'
+                ),
             }
         },
     ]
@@ -76,6 +97,17 @@ class PluginAttributeMismatch(Rule):
             },
             "expect": [("builder/functional.py", 5, "attribute 'gamma' of direct-route operation 'foo' (creator 'FooPlugin' via _OPERATION_CREATORS)")],
         },
+        {
+            # read by createPlugin but not declared: the ONNX parser drops it (TensorRT Edge-LLM's
+            # update_ssm_state emitted dt_softplus and ngroups this way)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", reads=("alpha", "gamma")),
+                "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, gamma=2"),
+            },
+            "expect": [
+                ("py/translate.py", 7, "creator FooPluginCreator reads 'gamma' but does not declare it in getFieldNames() (declared: alpha), so TensorRT's ONNX parser drops it and the plugin silently gets its default")
+            ],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
@@ -86,18 +118,32 @@ class PluginAttributeMismatch(Rule):
             if not creators:
                 continue
             declared = set()
+            reads: dict[str, object] = {}
             for c in creators:
                 declared.update(f.name for f in c.fields)
+                for rd in c.reads:
+                    reads.setdefault(rd.name, rd)
             if not declared:
                 continue  # the creator's fields were not found: nothing to compare with
             c0 = creators[0]
+            # The ONNX parser hands a creator only the attributes it declares; a direct route hands over the
+            # whole collection, so there a field the creator reads is accepted even when undeclared.
+            accepted = declared if r.kind == "onnx" else declared | set(reads)
             for a in r.attrs:
-                if a.name in declared or a.name in ("plugin_version", "plugin_namespace"):
+                if a.name in accepted or a.name in ("plugin_version", "plugin_namespace"):
                     continue
-                yield self.diag(
-                    a.span,
-                    f"attribute '{a.name}' of {r.what} is not a field creator {c0.cls.name} declares "
-                    f"(getFieldNames: {', '.join(sorted(declared))}): TensorRT drops it silently",
-                    related=[Related(c0.fields[0].span, f"{c0.cls.name} declares its fields here")] if c0.fields else [],
-                    symbol=f"{r.name}.{a.name}",
-                )
+                rd = reads.get(a.name)
+                related = [Related(c0.fields[0].span, f"{c0.cls.name} declares its fields here")] if c0.fields else []
+                if rd is not None:
+                    related.append(Related(rd.span, f"{rd.method} reads '{a.name}' here"))
+                    why = (
+                        f"creator {c0.cls.name} reads '{a.name}' but does not declare it in getFieldNames() "
+                        f"(declared: {', '.join(sorted(declared))}), so TensorRT's ONNX parser drops it and the "
+                        "plugin silently gets its default"
+                    )
+                else:
+                    why = (
+                        f"not a field creator {c0.cls.name} declares (getFieldNames: {', '.join(sorted(declared))}): "
+                        "TensorRT drops it silently"
+                    )
+                yield self.diag(a.span, f"attribute '{a.name}' of {r.what} is {why}" if rd is None else f"attribute '{a.name}' of {r.what}: {why}", related=related, symbol=f"{r.name}.{a.name}")
