@@ -191,7 +191,9 @@ def cmd_check(args) -> int:
     if args.statistics:
         t = result.timings
         print(
-            f"files: {result.files_checked} discovered, {result.files_parsed} extracted; profile {result.profile.name}; "
+            f"files: {result.files_checked} discovered, {result.files_parsed} extracted ("
+            + ", ".join(f"{k} {v}" for k, v in sorted(result.parsed_kinds.items()))
+            + f"); profile {result.profile.name}; "
             + ", ".join(f"{k} {v:.2f}s" for k, v in t.items())
             + f"; total {result.elapsed:.2f}s",
             file=sys.stderr,

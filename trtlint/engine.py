@@ -45,6 +45,7 @@ class RunResult:
     profile: Profile
     timings: dict[str, float] = field(default_factory=dict)
     files_parsed: int = 0
+    parsed_kinds: dict[str, int] = field(default_factory=dict)
 
 
 def frontend_for(kind: str):
@@ -165,6 +166,7 @@ def run(
             versions[kind] = getattr(fe, "VERSION", "0") if fe else "0"
         cache = FactCache(root, ctx, versions)
     parsed = 0
+    parsed_kinds: dict[str, int] = {}
 
     def extract_cached(files: list[SourceFile]) -> list[FileFacts]:
         nonlocal parsed
@@ -178,6 +180,8 @@ def run(
                 todo.append(i)
         fresh = extract_all([files[i] for i in todo], ctx, jobs)
         parsed += len(todo)
+        for i in todo:
+            parsed_kinds[files[i].kind] = parsed_kinds.get(files[i].kind, 0) + 1
         for i, ff in zip(todo, fresh):
             out[i] = ff
             if cache and not any(("internal error" in p.message or "unavailable" in p.message) for p in ff.problems):
@@ -256,6 +260,7 @@ def run(
         profile=profile,
         timings=timings,
         files_parsed=parsed,
+        parsed_kinds=parsed_kinds,
     )
 
 
@@ -282,7 +287,8 @@ def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, pro
         return added
     for _ in range(max(1, settings.max_call_depth)):
         idx = ProjectIndex.build(root, profile, packs, list(facts) + added, settings)
-        wanted: set[str] = set()
+        methods: set[str] = set()
+        free: set[str] = set()
         for info in idx.plugins:
             for enq in idx.find_method(info.qualname, "enqueue"):
                 for call, _chain in idx.walk_calls(enq):
@@ -295,11 +301,23 @@ def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, pro
                     if packs.lookup("allocating", name) or packs.lookup("synchronizing", name):
                         continue
                     parts = name.split("::")
-                    # a method is defined as Cls::name( ; a free function as name(
-                    wanted.add(re.escape("::".join(parts[-2:])) if len(parts) >= 2 and parts[-2][:1].isupper() else re.escape(last))
-        if not wanted:
+                    # a method is defined out of line as Cls::name( ; a free function as name(...) {
+                    if len(parts) >= 2 and parts[-2][:1].isupper():
+                        methods.add(re.escape("::".join(parts[-2:])))
+                    else:
+                        free.add(re.escape(last))
+        if not methods and not free:
             break
-        pat = re.compile(rb"\b(?:" + "|".join(sorted(wanted)).encode() + rb")\s*\(")
+        pats = []
+        if methods:
+            pats.append(rb"\b(?:" + "|".join(sorted(methods)).encode() + rb")\s*\(")
+        if free:
+            # a definition: the parameter list is followed by the body, not by ';' or an argument's end
+            pats.append(
+                rb"\b(?:" + "|".join(sorted(free)).encode() + rb")\s*\([^;{}]*\)\s*"
+                rb"(?:const\s*)?(?:noexcept\s*(?:\([^)]*\)\s*)?)?(?:->\s*[\w:<>,\s\*&]+)?\{"
+            )
+        pat = re.compile(b"|".join(pats))
         cands = [lazy.pop(rel) for rel in sorted(lazy) if pat.search(texts.get(rel, b""))]
         if not cands:
             break

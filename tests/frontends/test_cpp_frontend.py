@@ -608,3 +608,41 @@ void parse(nvinfer1::PluginFieldCollection const* fc)
 """)
     facts = _extract(tmp_path, "src/c.cpp")
     assert [(r.name, r.style) for r in _fn(facts, "parse").field_reads] == [("axis", "compare")]
+
+
+def test_async_call_expanded_from_a_multiline_macro_does_not_crash(tmp_path):
+    """Found on TensorRT OSS instanceNormFwdImpl.cu: an ...Async call written inside a multi-line macro
+    body has arguments with no source text of their own; extraction must go on."""
+    from trtlint.frontends import ExtractContext, SourceFile
+    from trtlint.frontends import cpp as fe
+
+    code = (
+        "#include <cuda_runtime.h>\n"
+        "#define PLUGIN_CHECK_CUDA(call)                 \\\n"
+        "    do                                          \\\n"
+        "    {                                           \\\n"
+        "        cudaError_t status = call;              \\\n"
+        "        if (status != cudaSuccess)              \\\n"
+        "        {                                       \\\n"
+        "            return status;                      \\\n"
+        "        }                                       \\\n"
+        "    } while (0)\n"
+        "int launch(void* buf, size_t n, cudaStream_t stream)\n"
+        "{\n"
+        "#define KERNEL_RUN(A)                                             \\\n"
+        "    {                                                             \\\n"
+        "        PLUGIN_CHECK_CUDA(cudaMemsetAsync(buf, 0, n, stream));    \\\n"
+        "    }\n"
+        "    if (n > 2)\n"
+        "    {\n"
+        "        KERNEL_RUN(1);\n"
+        "    }\n"
+        "    return 0;\n"
+        "}\n"
+    )
+    p = tmp_path / "k.cu"
+    p.write_text(code)
+    ff = fe.extract(SourceFile(p, "k.cu", "cuda", "d"), ExtractContext(root=tmp_path))
+    assert ff.problems == ()
+    fn = next(f for f in ff.functions if f.name == "launch")
+    assert any(c.callee == "cudaMemsetAsync" for c in fn.calls)

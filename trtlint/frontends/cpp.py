@@ -1300,10 +1300,10 @@ class _BodyWalker:
         arg_texts = self.arg_texts(args)
         if name in ("emplace_back", "push_back", "emplace") and len(args) >= 3:
             t3 = args[2].type.spelling or ""
-            if "PluginFieldType" in t3 or "PluginFieldType" in arg_texts[2]:
+            if "PluginFieldType" in t3 or (len(arg_texts) > 2 and "PluginFieldType" in arg_texts[2]):
                 self.on_plugin_field(c, args, c)
         stream = None
-        if name.endswith("Async") and args:
+        if name.endswith("Async") and arg_texts:
             stream = arg_texts[-1]
         self.add_call(c, Call(callee=callee, span=self.span(c), usr=usr, kind="call", stream=stream, args=arg_texts))
         if self.fc_usrs:
