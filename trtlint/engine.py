@@ -265,7 +265,7 @@ def run(
 
 
 CPP_MARKERS = re.compile(
-    rb"IPluginV|IPluginCreator|REGISTER_TENSORRT_PLUGIN|PluginField|getPluginName|BaseCreator|\benqueue\b"
+    rb"IPluginV|IPluginCreator|REGISTER_TENSORRT_PLUGIN|PluginField|getPluginName|BaseCreator|\w::enqueue\s*\("
     rb"|initializePlugin|addPluginCreator|registerCreator"
 )
 # callees that are never project functions: no need to look for their definitions
