@@ -173,6 +173,9 @@ def run(
         out: list[Optional[FileFacts]] = [None] * len(files)
         todo = []
         for i, f in enumerate(files):
+            if f.kind not in FRONTENDS:  # no frontend yet (e.g. ONNX models, YAML): nothing to extract
+                out[i] = FileFacts(path=f.rel, kind=f.kind, digest=f.digest)
+                continue
             hit = cache.get(f, digests) if cache else None
             if hit is not None:
                 out[i] = hit
