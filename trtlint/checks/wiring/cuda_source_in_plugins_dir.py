@@ -128,7 +128,8 @@ class CudaSourceInPluginsDir(Rule):
             tgt = f" (target {', '.join(g.targets)})" if g.targets else ""
             yield self.diag(
                 _file_span(path),
-                f"{name} is not compiled: {g.var}{tgt} collects '{p}' here, and no CMake glob or list names a .cu file here",
+                f"{name} is never compiled: the CMake glob {g.var}{tgt} walks this directory but collects only "
+                f"'{p}', and no other glob or list names this .cu file",
                 related=[Related(g.span, f"file({'GLOB_RECURSE' if g.recurse else 'GLOB'} {g.var} \"{p}\") walks this directory")],
                 symbol=path,
             )
