@@ -42,3 +42,30 @@ def test_corrupt_cache_entry_is_a_miss(tmp_path):
     for p in (tmp_path / ".trtlint_cache").rglob("*.json"):
         p.write_text("{not json")
     assert names(tmp_path) == (["FooPlugin"], 1)
+
+
+def test_fact_json_round_trip_both_readers():
+    import json
+
+    from trtlint.facts import (
+        Call,
+        CppFunction,
+        DirectRouteTable,
+        FileFacts,
+        Span,
+        from_json,
+        loads_facts,
+        to_json,
+    )
+
+    ff = FileFacts(
+        path="a.cpp",
+        kind="cpp",
+        digest="d",
+        functions=(CppFunction(usr="u", qualname="q", name="n", span=Span("a.cpp", 1), calls=(Call("c", Span("a.cpp", 2), args=("x", "y"), guard="static-init"),)),),
+        route_tables=(DirectRouteTable("t", Span("a.py", 1), entries=(("op", "Creator", Span("a.py", 3)),)),),
+        suppressions=((3, ("TRT101", "TRT102")),),
+    )
+    text = json.dumps(to_json(ff))
+    assert loads_facts(text) == ff
+    assert from_json(json.loads(text)) == ff

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from .facts import FACTS_SCHEMA_VERSION, FileFacts, from_json, to_json
+from .facts import FACTS_SCHEMA_VERSION, FileFacts, loads_facts, to_json
 from .frontends import ExtractContext, SourceFile
 
 CACHE_DIR = ".trtlint_cache"
@@ -47,12 +47,12 @@ class FactCache:
     def get(self, src: SourceFile, digests: dict[str, str]) -> Optional[FileFacts]:
         p = self._path(self._key(src))
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            data = loads_facts(p.read_text(encoding="utf-8"))
             deps = data.get("deps", {})
             if any(digests.get(rel) != d for rel, d in deps.items()):
                 self.misses += 1
                 return None
-            ff = from_json(data["facts"])
+            ff = data["facts"]
             if not isinstance(ff, FileFacts):
                 raise ValueError("not facts")
         except (OSError, ValueError, KeyError, TypeError):

@@ -55,6 +55,27 @@ def frontend_for(kind: str):
     return importlib.import_module(mod)
 
 
+_VERSIONS: dict[str, str] = {}
+
+
+def frontend_versions() -> dict[str, str]:
+    """A cache-key version per kind: a digest of the frontend's source and of the facts vocabulary, so any
+    change to either invalidates cached facts (without importing the frontends on a warm run)."""
+    if not _VERSIONS:
+        import hashlib
+        import importlib.util
+
+        base = (Path(__file__).parent / "facts.py").read_bytes()
+        for kind, mod in FRONTENDS.items():
+            try:
+                spec = importlib.util.find_spec(mod)
+                src = Path(spec.origin).read_bytes() if spec and spec.origin else b""
+            except (ImportError, OSError, ValueError):
+                src = b""
+            _VERSIONS[kind] = hashlib.sha256(base + src).hexdigest()[:16]
+    return _VERSIONS
+
+
 def extract_one(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     """Run the frontend for one file; never raises (an internal error becomes TRT001)."""
     try:
@@ -157,14 +178,7 @@ def run(
     if use_cache:
         from .cache import FactCache
 
-        versions = {}
-        for kind in FRONTENDS:
-            try:
-                fe = frontend_for(kind)
-            except ImportError:
-                fe = None
-            versions[kind] = getattr(fe, "VERSION", "0") if fe else "0"
-        cache = FactCache(root, ctx, versions)
+        cache = FactCache(root, ctx, frontend_versions())
     parsed = 0
     parsed_kinds: dict[str, int] = {}
 
@@ -211,7 +225,41 @@ def run(
         f for f in disc.files if f.kind == "header" and f.rel not in included and CPP_MARKERS.search(_read_bytes(f))
     ]
     facts += extract_cached(lone_headers)
-    facts += _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
+    # The files the call-graph expansion parses depend only on the C++ sources and the settings: a warm run
+    # with the same inputs reuses the last run's list instead of searching again.
+    exp_path = None
+    if cache is not None:
+        import hashlib
+        import json as _json
+
+        h = hashlib.sha256(cache.ctx_key.encode())
+        for f in tus + [f for f in disc.files if f.kind == "header"]:
+            h.update(f"{f.rel}\0{f.digest}\0".encode())
+        h.update(repr(sorted(frontend_versions().items())).encode())
+        h.update(str(settings.max_call_depth).encode())
+        exp_path = cache.dir / "expansion" / f"{h.hexdigest()[:32]}.json"
+        try:
+            known = _json.loads(exp_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            known = None
+        if isinstance(known, list) and all(rel in lazy_facts for rel in known):
+            facts += extract_cached([lazy_facts[rel] for rel in known])
+            exp_path = None  # nothing to record
+        else:
+            known = None
+    else:
+        known = None
+    if known is None:
+        added = _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
+        facts += added
+        if exp_path is not None:
+            try:
+                exp_path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = exp_path.with_suffix(".tmp")
+                tmp.write_text(_json.dumps(sorted(ff.path for ff in added)), encoding="utf-8")
+                os.replace(tmp, exp_path)
+            except OSError:
+                pass
     # files that were never parsed still belong to the project (e.g. a .cu file for TRT401)
     seen = {ff.path for ff in facts}
     facts += [FileFacts(path=f.rel, kind=f.kind, digest=f.digest) for f in disc.files if f.rel not in seen]

@@ -308,4 +308,25 @@ def from_json(data: Any) -> Any:
     return data
 
 
+def _tuples(v: list) -> tuple:
+    return tuple(_tuples(x) if type(x) is list else x for x in v)
+
+
+def _hook(d: dict) -> Any:
+    for k, v in d.items():
+        if type(v) is list:
+            d[k] = _tuples(v)
+    name = d.pop("@", None)
+    if name is None:
+        return d
+    return _CLASSES[name](**d)
+
+
+def loads_facts(text: str) -> Any:
+    """Parse JSON written with :func:`to_json` straight into fact dataclasses (bottom-up, one pass)."""
+    import json
+
+    return json.loads(text, object_hook=_hook)
+
+
 _register()
