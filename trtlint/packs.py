@@ -116,11 +116,18 @@ class Packs:
     files: list[str] = field(default_factory=list)
 
     def lookup(self, table: str, callee: str) -> Optional[ApiEntry]:
+        key = (table, callee)
+        memo = self.__dict__.setdefault("_memo", {})
+        if key in memo:
+            return memo[key]
         name = normalize_callee(callee)
+        hit = None
         for e in getattr(self, table):
             if e.matches(name):
-                return e
-        return None
+                hit = e
+                break
+        memo[key] = hit
+        return hit
 
 
 _INLINE_NS = re.compile(r"::(?:__cxx11|__1|__cxx1998|_V2)(?=::)")
