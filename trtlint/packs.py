@@ -37,6 +37,19 @@ PACK_SCHEMA = {
         "version": {"const": 1},
         "allocating": {"type": "array", "items": _ENTRY},
         "synchronizing": {"type": "array", "items": _ENTRY},
+        "external_creators": {
+            "type": "object",
+            "required": ["library", "creators"],
+            "properties": {
+                "library": {"type": "string"},
+                "namespace": {"type": "string"},
+                "creators": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+            "additionalProperties": False,
+        },
         "profiles": {
             "type": "object",
             "additionalProperties": {
@@ -114,6 +127,11 @@ class Packs:
     synchronizing: list[ApiEntry] = field(default_factory=list)
     profiles: dict[str, Profile] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    # creators shipped by libraries outside the project: name -> (library, namespace, versions)
+    externals: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def external_creator(self, name: str) -> Optional[tuple[str, str, tuple[str, ...]]]:
+        return self.externals.get(name)
 
     def lookup(self, table: str, callee: str) -> Optional[ApiEntry]:
         key = (table, callee)
@@ -168,6 +186,10 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     for table in ("allocating", "synchronizing"):
         for e in data.get(table, []):
             getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
+    ext = data.get("external_creators")
+    if ext:
+        for cname, versions in ext["creators"].items():
+            p.externals[cname] = (ext["library"], ext.get("namespace", ""), tuple(versions))
     for name, prof in (data.get("profiles") or {}).items():
         p.profiles[name] = Profile(
             name=name,

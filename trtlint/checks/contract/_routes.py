@@ -23,6 +23,17 @@ class Request:
     version_default: bool = False  # the version is the route's default, not written
 
 
+def external(index, r: "Request") -> bool:
+    """A request the project cannot judge: it names a creator from another library. That is a namespace no
+    creator of the project registers under (e.g. TensorRT-LLM's "tensorrt_llm"), or a creator the rules/
+    packs list as shipped by a library (TensorRT's own libnvinfer_plugin) that the project does not define."""
+    if index.creators_named(r.name):
+        return False  # the project defines it: judge it
+    if r.namespace not in (None, "") and not any(c.plugin_namespace == r.namespace for c in index.creators):
+        return True
+    return index.packs.external_creator(r.name) is not None
+
+
 def requests(index) -> Iterator[Request]:
     for e in index.emissions:
         if not index.is_plugin_domain(e.domain):

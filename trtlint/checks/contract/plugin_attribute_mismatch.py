@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related
 from .._examples import creator_cpp, onnxscript_py
 from ..base import Rule
-from ._routes import requests
+from ._routes import external, requests
 
 
 class PluginAttributeMismatch(Rule):
@@ -112,6 +112,8 @@ class PluginAttributeMismatch(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         for r in requests(index):
+            if external(index, r):
+                continue
             if not r.attrs:
                 continue
             creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]

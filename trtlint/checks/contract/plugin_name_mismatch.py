@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related
 from .._examples import creator_cpp, onnxscript_py
 from ..base import Rule
-from ._routes import requests
+from ._routes import external, requests
 
 
 def creator_related(index, names, verb="registers") -> list[Related]:
@@ -25,7 +25,11 @@ class PluginNameMismatch(Rule):
     opset calls, `g.op("dom::Op")`, `onnx.helper.make_node`), a direct builder's operation-to-creator table
     and its `operation(...)` calls, and `get_creator(name, version, namespace)` lookups. Each name must be
     one that a C++ creator returns from `getPluginName()`. The message lists the closest registered names.
-    The rule only runs when the project's C++ creators were found (otherwise it cannot know the names).
+    Creators defined in Python (`tensorrt.IPluginCreator*` subclasses, `@tensorrt.plugin.register`) count
+    as registered. The rule only runs when the project's creators were found (otherwise it cannot know the
+    names), and it leaves alone lookups of other libraries' creators: a namespace no project creator
+    registers under (TensorRT-LLM's `tensorrt_llm`), or a name the rules/ packs list as shipped by TensorRT's
+    own plugin library (`EfficientNMS_TRT`, ...).
 
     ## Why it matters
     Nothing fails at commit time. TensorRT fails at engine build, on a GPU machine: the ONNX parser reports
@@ -78,6 +82,19 @@ class PluginNameMismatch(Rule):
                 ),
             },
         },
+        {
+            # other libraries' creators: TensorRT-LLM's namespace, TensorRT's own plugin library
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "py/dist.py": (
+                    "import tensorrt as trt\n"
+                    "def build():\n"
+                    "    reg = trt.get_plugin_registry()\n"
+                    '    reg.get_creator("AllReduce", "1", "tensorrt_llm")\n'
+                    '    reg.get_creator("EfficientNMS_TRT", "1", "")\n'
+                ),
+            },
+        },
     ]
     INVALID = [
         {
@@ -110,6 +127,8 @@ class PluginNameMismatch(Rule):
             return
         registered = set(index.registered_names())
         for r in requests(index):
+            if external(index, r):
+                continue
             if r.name in registered:
                 continue
             if r.via_table:

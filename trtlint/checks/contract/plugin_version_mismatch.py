@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related
 from .._examples import creator_cpp, onnxscript_py
 from ..base import Rule
-from ._routes import requests
+from ._routes import external, requests
 
 
 class PluginVersionMismatch(Rule):
@@ -69,6 +69,8 @@ class PluginVersionMismatch(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         for r in requests(index):
+            if external(index, r):
+                continue
             if r.version is None:
                 continue
             if r.via_table:
