@@ -48,3 +48,13 @@ def test_fixture_index_resolves_constants_per_translation_unit():
     assert [f.name for f in creators["FooPlugin"].fields] == ["alpha", "num_heads"]
     assert [f.name for f in creators["BarPlugin"].fields] == ["axis"]
     assert all(c.registrations for c in creators.values())
+
+
+def test_call_graph_expansion_never_parses_tests():
+    res = run(load_settings(FIXTURE), jobs=1, use_cache=False)
+    # the .cu launchers were parsed because enqueue needs them; the test's same-named definition was not
+    assert res.index.files["cpp/kernels/fooKernels.cu"].functions
+    assert res.index.files["unittests/fooKernelsTest.cu"].functions == ()
+    enq = res.index.find_method("mini::BarPlugin", "enqueue")[0]
+    targets = {res.index.resolve_call(c).span.path for c in enq.calls if res.index.resolve_call(c)}
+    assert targets == {"cpp/kernels/fooKernels.cu"}

@@ -323,6 +323,9 @@ CPP_MARKERS = re.compile(
 _EXTERNAL = re.compile(r"^(?:std::|thrust::|cub::|__|operator\b)|^(?:cuda[A-Z]|cu[A-Z]|cublas|cudnn|nccl|cusparse|curand)")
 
 
+_TEST_PATH = re.compile(r"(^|/)(tests?|unittests?|testing)/|(^|/)[^/]*(_test|Tests?|_tests?)\.[^/]+$|(^|/)test_[^/]+$")
+
+
 def _read_bytes(f: SourceFile) -> bytes:
     try:
         return f.path.read_bytes()
@@ -369,7 +372,8 @@ def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, pro
                 rb"(?:const\s*)?(?:noexcept\s*(?:\([^)]*\)\s*)?)?(?:->\s*[\w:<>,\s\*&]+)?\{"
             )
         pat = re.compile(b"|".join(pats))
-        cands = [lazy.pop(rel) for rel in sorted(lazy) if pat.search(texts.get(rel, b""))]
+        # a plugin library never links a test's definitions: tests are not searched
+        cands = [lazy.pop(rel) for rel in sorted(lazy) if not _TEST_PATH.search(rel) and pat.search(texts.get(rel, b""))]
         if not cands:
             break
         added += extract_cached(cands[:64])
