@@ -181,3 +181,42 @@ def test_tracked_files_are_never_gitignored(tmp_path):
     write_project(tmp_path, {"experimental/builder/ops/new_untracked.py": "", "pkg/notignored.py": ""})
     rels = [f.rel for f in discover(tmp_path).files]
     assert rels == ["experimental/builder/ops/backend.py", "pkg/notignored.py", "pkg/onnx/t.py"]
+
+
+def test_compile_commands_flags_are_used(tmp_path):
+    """An include directory known only from compile_commands.json resolves the creator's name constant."""
+    import json
+
+    write_project(
+        tmp_path,
+        {
+            "third/include/realnames.h": '#pragma once\n#define MY_PLUGIN_NAME "FromBuildFlags"\n',
+            "plugins/foo.cpp": (
+                "#include <NvInferRuntime.h>\n"
+                '#include "realnames.h"\n'
+                "using namespace nvinfer1;\n"
+                "class FooCreator : public IPluginCreatorV3One\n"
+                "{\n"
+                "public:\n"
+                "    char const* getPluginName() const noexcept override { return MY_PLUGIN_NAME; }\n"
+                '    char const* getPluginVersion() const noexcept override { return "1"; }\n'
+                "};\n"
+                "REGISTER_TENSORRT_PLUGIN(FooCreator);\n"
+            ),
+        },
+    )
+    res = check_project(tmp_path, select=["TRT101"])
+    assert [c.plugin_name for c in res.index.creators] == [None]  # the header is not found without the flags
+    (tmp_path / "compile_commands.json").write_text(
+        json.dumps(
+            [
+                {
+                    "directory": str(tmp_path),
+                    "command": f"c++ -std=c++17 -I{tmp_path / 'third/include'} -c plugins/foo.cpp -o foo.o",
+                    "file": "plugins/foo.cpp",
+                }
+            ]
+        )
+    )
+    res = check_project(tmp_path, select=["TRT101"])
+    assert [c.plugin_name for c in res.index.creators] == ["FromBuildFlags"]
