@@ -66,3 +66,14 @@ _plugins = onnxscript.values.Opset("{domain}", 1)
 def translate(x):
     return _plugins.{op}(x, {attrs})
 """
+
+
+def backend_py(table: str = '{"foo": "FooPlugin"}') -> str:
+    """A direct builder backend: an operation-to-creator table looked up with version "1", namespace ""."""
+    return (
+        "import tensorrt as trt\n"
+        f"_OPERATION_CREATORS = {table}\n"
+        "def _creator(name):\n"
+        "    creator_name = _OPERATION_CREATORS.get(name, name)\n"
+        '    return trt.get_plugin_registry().get_creator(creator_name, "1", "")\n'
+    )

@@ -34,7 +34,17 @@ def external(index, r: "Request") -> bool:
     return index.packs.external_creator(r.name) is not None
 
 
-def requests(index) -> Iterator[Request]:
+def requests(index, judged_once: bool = False) -> Iterator[Request]:
+    """Every route that names a creator the project defines or could define (other libraries' creators
+    left out). ``judged_once``: leave out route calls whose creator comes from a table entry, for rules that
+    judge the name and version at the entry itself (one mismatch, one finding)."""
+    for r in _all_requests(index):
+        if external(index, r) or (judged_once and r.via_table):
+            continue
+        yield r
+
+
+def _all_requests(index) -> Iterator[Request]:
     for e in index.emissions:
         if not index.is_plugin_domain(e.domain):
             continue

@@ -3,9 +3,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
-from .._examples import creator_cpp, onnxscript_py
+from .._examples import backend_py, creator_cpp, onnxscript_py
 from ..base import Rule
-from ._routes import external, requests
+from ._routes import requests
 
 
 class PluginAttributeMismatch(Rule):
@@ -53,13 +53,7 @@ class PluginAttributeMismatch(Rule):
             # a direct route hands the whole collection to createPlugin: a field it reads is accepted
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", reads=("alpha", "gamma")),
-                "builder/backend.py": (
-                    "import tensorrt as trt\n"
-                    '_OPERATION_CREATORS = {"foo": "FooPlugin"}\n'
-                    "def _creator(name):\n"
-                    "    creator_name = _OPERATION_CREATORS.get(name, name)\n"
-                    '    return trt.get_plugin_registry().get_creator(creator_name, "1", "")\n'
-                ),
+                "builder/backend.py": backend_py(),
                 "builder/functional.py": (
                     "from .ops import operation\n"
                     "def foo(x):\n"
@@ -79,13 +73,7 @@ class PluginAttributeMismatch(Rule):
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
-                "builder/backend.py": (
-                    "import tensorrt as trt\n"
-                    '_OPERATION_CREATORS = {"foo": "FooPlugin"}\n'
-                    "def _creator(name):\n"
-                    "    creator_name = _OPERATION_CREATORS.get(name, name)\n"
-                    '    return trt.get_plugin_registry().get_creator(creator_name, "1", "")\n'
-                ),
+                "builder/backend.py": backend_py(),
                 "builder/functional.py": (
                     "from .ops import operation\n"
                     "def foo(x, scale=None):\n"
@@ -112,8 +100,6 @@ class PluginAttributeMismatch(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         for r in requests(index):
-            if external(index, r):
-                continue
             if not r.attrs:
                 continue
             creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]

@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related
 from .._examples import creator_cpp, onnxscript_py
 from ..base import Rule
-from ._routes import external, requests
+from ._routes import requests
 
 
 def creator_related(index, names, verb="registers") -> list[Related]:
@@ -126,13 +126,9 @@ class PluginNameMismatch(Rule):
         if not index.has_creators:
             return
         registered = set(index.registered_names())
-        for r in requests(index):
-            if external(index, r):
-                continue
+        for r in requests(index, judged_once=True):
             if r.name in registered:
                 continue
-            if r.via_table:
-                continue  # judged once, at the table entry
             close = index.closest_names(r.name)
             hint = (
                 "closest registered: " + ", ".join(f"'{c}'" for c in close)

@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related
 from .._examples import creator_cpp, onnxscript_py
 from ..base import Rule
-from ._routes import external, requests
+from ._routes import requests
 
 
 class PluginVersionMismatch(Rule):
@@ -68,13 +68,9 @@ class PluginVersionMismatch(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        for r in requests(index):
-            if external(index, r):
-                continue
+        for r in requests(index, judged_once=True):
             if r.version is None:
                 continue
-            if r.via_table:
-                continue  # judged once, at the table entry
             creators = index.creators_named(r.name)
             if not creators:
                 continue  # TRT101's business
