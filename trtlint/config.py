@@ -33,7 +33,7 @@ class Settings:
     extend_select: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     severity: dict[str, str] = field(default_factory=dict)  # rule -> severity override
-    include: list[str] = field(default_factory=list)  # gitwildmatch patterns; empty = everything
+    include: list[str] = field(default_factory=list)  # .gitignore-style patterns; empty = everything
     exclude: list[str] = field(default_factory=list)
     extend_exclude: list[str] = field(default_factory=list)
     respect_gitignore: bool = True

@@ -62,11 +62,15 @@ def _digest(path: Path) -> Optional[str]:
     return h.hexdigest()
 
 
-def _spec(patterns: Iterable[str]) -> Optional[pathspec.PathSpec]:
+def globspec(patterns: Iterable[str]) -> Optional[pathspec.PathSpec]:
+    """Patterns with .gitignore semantics (include/exclude, per-file-ignores, model-files); None if empty."""
     pats = [p for p in patterns if p and p.strip()]
     if not pats:
         return None
-    return pathspec.PathSpec.from_lines("gitwildmatch", pats)
+    return pathspec.GitIgnoreSpec.from_lines(pats)
+
+
+_spec = globspec
 
 
 def git_files(root: Path) -> Optional[set[str]]:

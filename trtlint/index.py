@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-import pathspec
-
 from .facts import (
     Call,
     CMakeGlob,
@@ -31,6 +29,7 @@ from .facts import (
     ResolvedString,
     Span,
 )
+from .discover import globspec
 from .packs import Packs, Profile
 
 
@@ -245,10 +244,8 @@ class ProjectIndex:
         return domain not in self.profile.builtin_domains
 
     def matches_globs(self, path: str, globs: Iterable[str]) -> bool:
-        pats = list(globs)
-        if not pats:
-            return False
-        return pathspec.PathSpec.from_lines("gitwildmatch", pats).match_file(path)
+        spec = globspec(globs)
+        return bool(spec and spec.match_file(path))
 
     # ------------------------------------------------------------------------------------------------
     def resolve_call(self, call: Call) -> Optional[CppFunction]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
-import pathspec
+from .discover import globspec
 
 from .checks.base import Rule, all_rules, find_rule
 
@@ -77,7 +77,7 @@ def select_rules(select: Iterable[str], ignore: Iterable[str], extend_select: It
 class PerFileIgnores:
     def __init__(self, table: dict[str, list[str]]):
         self.entries = [
-            (pathspec.PathSpec.from_lines("gitwildmatch", [glob]), rules) for glob, rules in (table or {}).items()
+            (globspec([glob]), rules) for glob, rules in (table or {}).items() if glob.strip()
         ]
 
     def ignored(self, path: str, rule: type[Rule]) -> bool:

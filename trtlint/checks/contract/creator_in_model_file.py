@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic
+from ...discover import globspec
 from ..base import Rule
 
 _BACKEND = (
@@ -61,9 +62,7 @@ class CreatorInModelFile(Rule):
         globs = list(getattr(index.settings, "model_files", None) or index.profile.model_files)
         if not globs:
             return
-        import pathspec
-
-        spec = pathspec.PathSpec.from_lines("gitwildmatch", globs)
+        spec = globspec(globs)
         # one finding per line, naming every plugin API the line uses
         by_line: dict[tuple[str, int], list] = {}
         for lk in index.lookups:
