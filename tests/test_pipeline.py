@@ -220,3 +220,19 @@ def test_compile_commands_flags_are_used(tmp_path):
     )
     res = check_project(tmp_path, select=["TRT101"])
     assert [c.plugin_name for c in res.index.creators] == ["FromBuildFlags"]
+
+
+def test_feature_macros_and_defines_select_the_compiled_code(tmp_path):
+    """Edge-LLM guards real enqueue bodies with CUTE_DSL_<GROUP>_ENABLED, which its build defines; without it
+    only the fallback stub is analysed (GatedDeltaNetPlugin::enqueue had 0 calls, 339 with it)."""
+    from trtlint.checks.hotpath._example import plugin_cpp
+
+    body = "#ifdef CUTE_DSL_FOO_ENABLED\n    cudaStreamSynchronize(stream);\n#else\n    return -1;\n#endif"
+    write_project(tmp_path, {"cpp/plugins/foo/foo.cpp": plugin_cpp(body), "tensorrt_edgellm/__init__.py": ""})
+    res = check_project(tmp_path, select=["TRT302"])
+    assert res.profile.name == "edgellm"
+    assert [(d.span.path, d.span.line) for d in res.diagnostics] == [("cpp/plugins/foo/foo.cpp", 16)]
+    res = check_project(tmp_path, select=["TRT302"], config={"profile": "generic"})
+    assert res.diagnostics == []
+    res = check_project(tmp_path, select=["TRT302"], config={"profile": "generic", "defines": ["CUTE_DSL_FOO_ENABLED=1"]})
+    assert [(d.span.path, d.span.line) for d in res.diagnostics] == [("cpp/plugins/foo/foo.cpp", 16)]

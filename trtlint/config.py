@@ -39,6 +39,7 @@ class Settings:
     respect_gitignore: bool = True
     rule_packs: list[str] = field(default_factory=list)  # extra YAML packs
     include_dirs: list[str] = field(default_factory=list)  # C++ include dirs (relative to root or absolute)
+    defines: list[str] = field(default_factory=list)  # C++ preprocessor definitions, "NAME" or "NAME=VALUE"
     compile_commands: Optional[str] = None
     max_call_depth: int = 8
     fail_level: str = "warning"  # findings at or above this severity make exit 1
@@ -63,6 +64,7 @@ _LIST_KEYS = {
     "extend_exclude",
     "rule_packs",
     "include_dirs",
+    "defines",
     "plugin_dirs",
     "onnx_plugin_domains",
     "builtin_domains",

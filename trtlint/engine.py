@@ -5,6 +5,7 @@ The CLI, the pre-commit hook and the LSP server are thin shells over :func:`run`
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import re
@@ -115,7 +116,10 @@ def make_context(settings: Settings, profile: Profile, root: Path) -> ExtractCon
         cc = str(root / "compile_commands.json")
     elif (root / "build" / "compile_commands.json").is_file():
         cc = str(root / "build" / "compile_commands.json")
-    kwargs = dict(root=root, include_dirs=tuple(inc), compile_commands=cc, max_call_depth=settings.max_call_depth)
+    defines = tuple(dict.fromkeys(list(profile.defines) + list(settings.defines)))
+    kwargs = dict(
+        root=root, include_dirs=tuple(inc), compile_commands=cc, max_call_depth=settings.max_call_depth, defines=defines
+    )
     dr = profile.direct_route or (settings.direct_route or {})
     # optional settings a frontend may declare on ExtractContext
     fields = getattr(ExtractContext, "__dataclass_fields__", {})
@@ -168,6 +172,10 @@ def run(
     )
     timings = {"discover": time.perf_counter() - t0}
     ctx = make_context(settings, profile, root)
+    if profile.feature_macros:
+        found = _feature_macros(disc.files, profile.feature_macros)
+        if found:
+            ctx = dataclasses.replace(ctx, defines=tuple(dict.fromkeys(ctx.defines + found)))
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
 
     tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
@@ -324,6 +332,28 @@ _EXTERNAL = re.compile(r"^(?:std::|thrust::|cub::|__|operator\b)|^(?:cuda[A-Z]|c
 
 
 _TEST_PATH = re.compile(r"(^|/)(tests?|unittests?|testing)/|(^|/)[^/]*(_test|Tests?|_tests?)\.[^/]+$|(^|/)test_[^/]+$")
+
+
+_PP_COND = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b([^\n]*)", re.M)
+
+
+def _feature_macros(files: list[SourceFile], patterns) -> tuple[str, ...]:
+    """Optional-feature macros (profile ``feature_macros`` patterns, e.g. ``CUTE_DSL_*_ENABLED``) tested in the
+    project's C++ ``#if``/``#ifdef`` lines: the production build defines them, so trtlint does too and
+    analyses the code that is compiled instead of the fallback stubs."""
+    import fnmatch
+
+    rx = re.compile("|".join(fnmatch.translate(p) for p in patterns))
+    out: set[str] = set()
+    for f in files:
+        if f.kind not in ("cpp", "cuda", "header"):
+            continue
+        for m in _PP_COND.finditer(_read_bytes(f)):
+            for ident in re.findall(rb"[A-Za-z_][A-Za-z0-9_]*", m.group(1)):
+                name = ident.decode()
+                if rx.match(name):
+                    out.add(name)
+    return tuple(sorted(out))
 
 
 def _read_bytes(f: SourceFile) -> bytes:

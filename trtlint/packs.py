@@ -63,6 +63,8 @@ PACK_SCHEMA = {
                     },
                     "plugin_dirs": {"type": "array", "items": {"type": "string"}},
                     "include_dirs": {"type": "array", "items": {"type": "string"}},
+                    "defines": {"type": "array", "items": {"type": "string"}},
+                    "feature_macros": {"type": "array", "items": {"type": "string"}},
                     "onnx_plugin_domains": {"type": "array", "items": {"type": "string"}},
                     "builtin_domains": {"type": "array", "items": {"type": "string"}},
                     "model_files": {"type": "array", "items": {"type": "string"}},
@@ -114,6 +116,8 @@ class Profile:
     detect: tuple[str, ...] = ()
     plugin_dirs: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    feature_macros: tuple[str, ...] = ()  # fnmatch patterns of optional-feature macros the real build defines
     onnx_plugin_domains: tuple[str, ...] = ()
     builtin_domains: tuple[str, ...] = ("", "ai.onnx", "ai.onnx.ml", "trt")
     model_files: tuple[str, ...] = ()
@@ -197,6 +201,8 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
             detect=tuple((prof.get("detect") or {}).get("all", [])),
             plugin_dirs=tuple(prof.get("plugin_dirs", [])),
             include_dirs=tuple(prof.get("include_dirs", [])),
+            defines=tuple(prof.get("defines", [])),
+            feature_macros=tuple(prof.get("feature_macros", [])),
             onnx_plugin_domains=tuple(prof.get("onnx_plugin_domains", [])),
             builtin_domains=tuple(prof.get("builtin_domains", ["", "ai.onnx", "ai.onnx.ml", "trt"])),
             model_files=tuple(prof.get("model_files", [])),
