@@ -2,6 +2,9 @@
 
 usage: python bench/cpp_frontend_bench.py OUT.json [files...]
 Without files: the 20 Edge-LLM plugin TUs + common/tensor.cpp + a few TensorRT OSS plugin files.
+Files under the TensorRT OSS tree get its profile's include dirs (include, plugin, plugin/common: the real
+NvInfer*.h headers); other files get their Edge-LLM include dir when under it, else none.
+TRTLINT_NO_PCH=1 parses without the shared precompiled header.
 """
 from __future__ import annotations
 
@@ -17,6 +20,20 @@ from trtlint.frontends import cpp
 
 EDGE = Path("/work/repos/edgellm")
 TRT = Path("/work/repos/trt")
+TRT_INC = tuple(str(TRT / d) for d in ("include", "plugin", "plugin/common"))
+
+
+def files_from_args(args: list[str]) -> list[tuple[Path, Path, tuple[str, ...]]]:
+    out = []
+    for a in args:
+        p = Path(a).resolve()
+        if str(p).startswith(str(TRT) + "/"):
+            out.append((p, TRT, TRT_INC))
+        elif str(p).startswith(str(EDGE) + "/"):
+            out.append((p, EDGE, (str(EDGE / "cpp"),)))
+        else:
+            out.append((p, p.parent, ()))
+    return out
 
 
 def default_files() -> list[tuple[Path, Path, tuple[str, ...]]]:
@@ -28,7 +45,7 @@ def default_files() -> list[tuple[Path, Path, tuple[str, ...]]]:
     out.append((EDGE / "cpp/common/tensor.cpp", EDGE, edge_inc))
     for rel in ("cpp/kernels/contextAttentionKernels/utilKernels.cu", "cpp/kernels/gdnKernels/gdnKernelUtils.cu"):
         out.append((EDGE / rel, EDGE, edge_inc))
-    trt_inc = (str(TRT / "include"),)
+    trt_inc = TRT_INC
     for pat in ("plugin/bertQKVToContextPlugin/*.cpp", "plugin/instanceNormalizationPlugin/*.cu",
                 "plugin/scatterPlugin/*.cu", "plugin/common/*.cpp"):
         for p in sorted(glob.glob(str(TRT / pat)))[:3]:
@@ -38,7 +55,7 @@ def default_files() -> list[tuple[Path, Path, tuple[str, ...]]]:
 
 def main() -> None:
     out_path = sys.argv[1]
-    files = default_files()
+    files = files_from_args(sys.argv[2:]) if len(sys.argv) > 2 else default_files()
     # time parse separately by wrapping Index.parse
     cpp._load()
     parse_t: dict[str, float] = {}
@@ -69,6 +86,7 @@ def main() -> None:
         res[f"{root.name}/{rel}"] = to_json(facts)
     print(f"total {tot_a:.2f}s (parse {tot_p:.2f}s, walk {tot_a - tot_p:.2f}s); wall {time.perf_counter() - t_all:.2f}s",
           file=sys.stderr)
+    print(cpp.stats(), file=sys.stderr)
     Path(out_path).write_text(json.dumps(res, indent=1, sort_keys=True))
 
 

@@ -646,3 +646,81 @@ def test_async_call_expanded_from_a_multiline_macro_does_not_crash(tmp_path):
     assert ff.problems == ()
     fn = next(f for f in ff.functions if f.name == "launch")
     assert any(c.callee == "cudaMemsetAsync" for c in fn.calls)
+
+
+PROJECT_RUNTIME_H = """
+#ifndef ACME_NV_INFER_RUNTIME_H
+#define ACME_NV_INFER_RUNTIME_H
+#include <cstdint>
+namespace nvinfer1 {
+class IPluginV3 { public: virtual ~IPluginV3() noexcept = default; };
+class IPluginV3OneCore {
+public:
+    virtual char const* getPluginName() const noexcept = 0;
+    virtual ~IPluginV3OneCore() noexcept = default;
+};
+// not in the stand-in prelude: resolves only when this header is the one in use
+int32_t acmeOnlyInTheProjectHeader(int32_t x) noexcept;
+}
+#endif
+"""
+
+
+def test_project_sdk_header_is_precompiled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project's own include/NvInferRuntime.h goes into the shared PCH instead of the stand-in."""
+    monkeypatch.delenv("TRTLINT_NO_PCH", raising=False)
+    monkeypatch.setenv("TRTLINT_PCH_DIR", str(tmp_path / "pch"))
+    monkeypatch.setattr(cpp, "_pch_paths", {})
+    _write(tmp_path, "include/NvInferRuntime.h", PROJECT_RUNTIME_H)
+    src = """
+#include "NvInferRuntime.h"
+#include <string>
+class P : public nvinfer1::IPluginV3, public nvinfer1::IPluginV3OneCore {
+public:
+    char const* getPluginName() const noexcept override { nvinfer1::acmeOnlyInTheProjectHeader(%d); return "P"; }
+};
+"""
+    _write(tmp_path, "p1.cpp", src % 1)
+    _write(tmp_path, "p2.cpp", src % 2)
+    before = cpp.stats()
+    for rel in ("p1.cpp", "p2.cpp"):
+        facts = _extract(tmp_path, rel)
+        assert not facts.problems, facts.problems
+        (p,) = facts.classes
+        assert p.family == "v3"
+        (call,) = _fn(facts, "P::getPluginName").calls
+        assert call.callee.endswith("acmeOnlyInTheProjectHeader") and call.usr is not None
+    after = cpp.stats()
+    assert after["pch_used"] - before["pch_used"] == 2
+    assert after["pch_built"] - before["pch_built"] == 1 and after["pch_fallback"] == before["pch_fallback"]
+    # the PCH holds the project's header, not the stand-in
+    (hdr,) = (tmp_path / "pch").glob("*.h")
+    assert "#include <NvInferRuntime.h>" in hdr.read_text()
+    (key,) = [k for k, v in cpp._pch_paths.items() if v]
+    header = str((tmp_path / "include" / "NvInferRuntime.h").resolve())
+    assert ["NvInferRuntime.h", header] in [list(r) for r in cpp._pch_records[key]]
+    assert not any(str(cpp.PRELUDE_DIR / "trt") in f for _s, f in cpp._pch_records[key])
+
+
+def test_pch_not_used_when_the_include_path_shadows_its_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TU whose include path finds another copy of a header the PCH read is parsed without the PCH."""
+    monkeypatch.delenv("TRTLINT_NO_PCH", raising=False)
+    monkeypatch.setenv("TRTLINT_PCH_DIR", str(tmp_path / "pch"))
+    monkeypatch.setattr(cpp, "_pch_paths", {})
+    _write(tmp_path, "include/NvInferRuntime.h",
+           PROJECT_RUNTIME_H.replace("#include <cstdint>", "#include <cstdint>\n#include <acme_detail.h>"))
+    _write(tmp_path, "include/acme_detail.h", "#pragma once\nint acmeSdkDetail();\n")
+    _write(tmp_path, "p.cpp", '#include "NvInferRuntime.h"\nint g() { return acmeSdkDetail(); }\n')
+    # the PCH read include/acme_detail.h; this directory's TUs find their own copy first
+    _write(tmp_path, "sub/acme_detail.h", "#pragma once\nint acmeLocalDetail();\n")
+    _write(tmp_path, "sub/q.cpp", '#include "NvInferRuntime.h"\nint f() { return acmeLocalDetail(); }\n')
+    before = cpp.stats()
+    (call,) = _fn(_extract(tmp_path, "p.cpp"), "g").calls
+    assert call.usr is not None
+    assert cpp.stats()["pch_used"] == before["pch_used"] + 1
+    before = cpp.stats()
+    facts = _extract(tmp_path, "sub/q.cpp")
+    (call,) = _fn(facts, "f").calls
+    assert call.usr is not None  # declared by sub/acme_detail.h, which a PCH use would have hidden
+    after = cpp.stats()
+    assert after["pch_used"] == before["pch_used"] and after["pch_skipped"] == before["pch_skipped"] + 1

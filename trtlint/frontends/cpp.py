@@ -1588,10 +1588,13 @@ def _compile_args(src: SourceFile, ctx: ExtractContext) -> list[str]:
 # Shared precompiled header -------------------------------------------------------------------------------
 #
 # About 3/4 of a plugin TU's parse time is the standard library and the SDK headers. They are parsed once into
-# a PCH (per language mode, flags and prelude contents), stored in a per-user cache directory and passed to every
-# TU with -include-pch. A PCH holds only headers that resolve the same for the TU: the standard headers, and the
-# stand-in SDK headers when no real copy of them is on the TU's include path. A TU whose flags force-include
-# other files, or whose include path shadows one of those headers, is parsed without it.
+# a PCH (per language mode, flags, prelude contents and SDK headers), stored in a per-user cache directory and
+# passed to every TU with -include-pch. The SDK headers in it are the real TensorRT / CUDA headers when the TU's
+# include path resolves them (the PCH is then also keyed by their paths, mtimes and sizes), else the stand-ins.
+# A PCH holds only headers that resolve the same for the TU: every header the PCH found through the include path
+# is recorded when it is built (<key>.json), and a TU whose own include path would find a different file for one
+# of them, or whose flags force-include other files, is parsed without it. The real headers guard themselves
+# (#ifndef NV_INFER_H...), so the TU's own #include of them is skipped after -include-pch.
 
 _PCH_STD_HEADERS = (
     "vector", "string", "memory", "optional", "cstdint", "cstring", "mutex", "unordered_map", "map", "algorithm",
@@ -1602,6 +1605,8 @@ _PCH_TRT_HEADERS = ("NvInfer.h", "NvInferRuntime.h", "NvInferPlugin.h")
 _PCH_CUDA_HEADERS = ("cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h")
 _PCH_MAX = 8  # distinct PCHs one process builds or loads (per-file defines could otherwise make many)
 _pch_paths: dict[str, Optional[str]] = {}  # key -> PCH file (None: failed / disabled for that key)
+_pch_records: dict[str, tuple[tuple[str, str], ...]] = {}  # key -> (spelling, file) the PCH found by search
+_pch_fit: dict[tuple[str, tuple[str, ...]], bool] = {}  # (key, TU search dirs) -> the TU resolves them alike
 _PCH_STATS = {"pch_built": 0, "pch_loaded": 0, "pch_used": 0, "pch_skipped": 0, "pch_fallback": 0}
 _PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
 
@@ -1654,9 +1659,87 @@ def _pch_dir() -> Optional[Path]:
     return None
 
 
-def _pch_plan(args: list[str], cuda: bool) -> Optional[tuple[list[str], str, list[str]]]:
-    """(PCH build args, prelude header text, the TU's args without what the PCH replaces), or None when this
-    TU cannot share a PCH."""
+def _search_dirs(args: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(-I dirs, the TU's dirs in clang's search order before the system dirs (-iquote, -I, -isystem) plus user
+    -idirafter dirs, -idirafter dirs), each in command-line order."""
+    quote: list[str] = []
+    inc: list[str] = []
+    sysd: list[str] = []
+    after: list[str] = []
+    for i, a in enumerate(args[:-1]):
+        if a == "-iquote":
+            quote.append(args[i + 1])
+        elif a == "-I":
+            inc.append(args[i + 1])
+        elif a == "-isystem":
+            sysd.append(args[i + 1])
+        elif a == "-idirafter":
+            after.append(args[i + 1])
+    user_after = [d for d in after if not d.startswith(str(PRELUDE_DIR))]
+    return inc, quote + inc + sysd + user_after, after
+
+
+@lru_cache(maxsize=4096)
+def _listing(d: str) -> frozenset[str]:
+    try:
+        return frozenset(os.listdir(d))
+    except OSError:
+        return frozenset()
+
+
+def _exists(d: str, rel: str) -> bool:
+    """Whether ``d/rel`` is a file (a directory listing is read once per process)."""
+    if rel.split("/", 1)[0] not in _listing(d):
+        return False
+    return _isfile(os.path.join(d, rel))
+
+
+@lru_cache(maxsize=8192)
+def _isfile(p: str) -> bool:
+    return os.path.isfile(p)
+
+
+def _resolve(dirs: list[str], header: str) -> Optional[str]:
+    """The first of ``dirs`` holding ``header``."""
+    for d in dirs:
+        if _exists(d, header):
+            return d
+    return None
+
+
+def _sdk_group(search: list[str], cuda_mode: bool, group: str, top: tuple[str, ...]) -> Optional[tuple[list[str], list[str]]]:
+    """(headers to precompile, real directories they come from) for the TensorRT or CUDA headers, or None when
+    the include path mixes real and stand-in headers in a way the PCH cannot reproduce."""
+    prelude = str(PRELUDE_DIR / group)
+    # the CUDA stand-ins come first in CUDA mode (-I); otherwise the prelude is searched last (-idirafter)
+    order = [d for d in search if d != prelude]
+    if cuda_mode and group == "cuda":
+        order = [prelude] + order
+    real: dict[str, str] = {}
+    for h in top:
+        d = _resolve(order, h)
+        if d is not None and not d.startswith(str(PRELUDE_DIR)) and d != _builtin_include_dir():
+            real[h] = d
+    if real:
+        return [h for h in top if h in real], list(dict.fromkeys(real.values()))
+    for f in _prelude_files(group):
+        d = _resolve(order, f.name)
+        if d is not None and not d.startswith(str(PRELUDE_DIR)) and d != _builtin_include_dir():
+            return None  # part of the stand-ins is shadowed: leave the group out
+    return list(top), []
+
+
+def _file_stamp(p: str) -> list:
+    try:
+        st = os.stat(p)
+        return [p, st.st_mtime_ns, st.st_size]
+    except OSError:
+        return [p, 0, -1]
+
+
+def _pch_plan(args: list[str], cuda: bool) -> Optional[tuple[list[str], str, list[str], list, list]]:
+    """(PCH build args, prelude header text, the TU's args without what the PCH replaces, stamps of the real SDK
+    headers it names, (spelling, file) of the SDK headers it names), or None when this TU cannot share a PCH."""
     if os.environ.get("TRTLINT_NO_PCH"):
         return None
     force = str(_CUDA_PRELUDE / "__trtlint_cuda.h")
@@ -1683,30 +1766,62 @@ def _pch_plan(args: list[str], cuda: bool) -> Optional[tuple[list[str], str, lis
     user_dirs = [d for d in dirs if not d.startswith(str(PRELUDE_DIR)) and d != _builtin_include_dir()]
     if any(_dir_has(d, h) for d in user_dirs for h in _PCH_STD_HEADERS):
         return None
-    trt = not any(_dir_has(d, f.name) for d in user_dirs for f in _prelude_files("trt"))
-    cud = not any(_dir_has(d, f.name) for d in user_dirs for f in _prelude_files("cuda"))
+    inc_dirs, search, _after = _search_dirs(args)
+    search = [d for d in search if d != _builtin_include_dir()]
+    trt = _sdk_group(search, cuda, "trt", _PCH_TRT_HEADERS)
+    cud = _sdk_group(search, cuda, "cuda", _PCH_CUDA_HEADERS)
     lines = ["// trtlint shared precompiled prelude (generated)"]
     if cuda:
         lines.append(f'#include "{force}"')
     lines += [f"#include <{h}>" for h in _PCH_STD_HEADERS]
-    if trt:
-        lines += [f"#include <{h}>" for h in _PCH_TRT_HEADERS]
-    if cud:
-        lines += [f"#include <{h}>" for h in _PCH_CUDA_HEADERS]
+    real_dirs: set[str] = set()
+    stamps: list = []
+    tops: list[list[str]] = []  # (spelling, file) of the SDK headers the prelude names itself
+    for grp, name in ((trt, "trt"), (cud, "cuda")):
+        if grp is None:
+            continue
+        heads, rdirs = grp
+        lines += [f"#include <{h}>" for h in heads]
+        real_dirs.update(rdirs)
+        for h in heads:
+            d = _resolve(rdirs, h) if rdirs else str(PRELUDE_DIR / name)
+            if d is not None and _exists(d, h):
+                tops.append([h, os.path.realpath(os.path.join(d, h))])
+                if rdirs:
+                    stamps.append(_file_stamp(os.path.join(d, h)))
     pch_args = list(lang)
+    # the real SDK directories (and the CUDA stand-ins in CUDA mode), in the TU's own -I order
+    keep = real_dirs | ({str(_CUDA_PRELUDE)} if cuda else set())
+    for d in dict.fromkeys(inc_dirs):
+        if d in keep:
+            pch_args += ["-I", d]
     builtin = _builtin_include_dir()
     if builtin:
         pch_args += ["-isystem", builtin]
     pch_args += ["-idirafter", str(_TRT_PRELUDE), "-idirafter", str(_CUDA_PRELUDE)]
-    if cuda:
-        pch_args += ["-I", str(_CUDA_PRELUDE)]
     tu_args = [a for j, a in enumerate(args) if not (a == "-include" or (j > 0 and args[j - 1] == "-include"))]
-    return pch_args, "\n".join(lines) + "\n", tu_args
+    return pch_args, "\n".join(lines) + "\n", tu_args, stamps, tops
 
 
 @lru_cache(maxsize=2)
 def _prelude_files(group: str) -> tuple[Path, ...]:
     return tuple(sorted(p for p in (PRELUDE_DIR / group).iterdir() if p.suffix == ".h"))
+
+
+def _pch_fits(key: str, args: list[str]) -> bool:
+    """Whether the TU's include path finds, for every header the PCH found by searching, the same file."""
+    search = tuple(_search_dirs(args)[1])
+    ck = (key, search)
+    v = _pch_fit.get(ck)
+    if v is None:
+        v = True
+        for spelling, target in _pch_records.get(key, ()):
+            d = _resolve(list(search), spelling)
+            if d is not None and os.path.realpath(os.path.join(d, spelling)) != target:
+                v = False
+                break
+        _pch_fit[ck] = v
+    return v
 
 
 def _pch_for(args: list[str], cuda: bool) -> Optional[tuple[str, list[str]]]:
@@ -1716,31 +1831,71 @@ def _pch_for(args: list[str], cuda: bool) -> Optional[tuple[str, list[str]]]:
         with _lock:
             _PCH_STATS["pch_skipped"] += 1
         return None
-    pch_args, header, tu_args = plan
+    pch_args, header, tu_args, stamps, tops = plan
     import hashlib
 
     key = hashlib.sha256(
-        json.dumps([_libclang_version(), _prelude_digest(), pch_args, header]).encode()
+        json.dumps([_libclang_version(), _prelude_digest(), pch_args, header, stamps]).encode()
     ).hexdigest()[:32]
     with _lock:
         if key in _pch_paths:
             path = _pch_paths[key]
-            return (path, tu_args) if path else None
-        if len(_pch_paths) >= _PCH_MAX:
+        elif len(_pch_paths) >= _PCH_MAX:
             _PCH_STATS["pch_skipped"] += 1
             return None
-        path = _build_pch(key, pch_args, header)
-        _pch_paths[key] = path
+        else:
+            path = _build_pch(key, pch_args, header, tops)
+            _pch_paths[key] = path
+        if path and not _pch_fits(key, args):
+            _PCH_STATS["pch_skipped"] += 1
+            return None
     return (path, tu_args) if path else None
 
 
-def _build_pch(key: str, pch_args: list[str], header: str) -> Optional[str]:
-    """Load the PCH for ``key`` from the cache directory, building it there first when missing (under a file
-    lock, so parallel workers build it once). Called with ``_lock`` held."""
+_INCLUDE_LINE = re.compile(rb'^\s*#\s*(include|import|include_next)\s*([<"])([^>"]+)[>"]')
+
+
+def _pch_inclusions(tu: Any, pch_dirs: list[str]) -> tuple[list[list[str]], list[list]]:
+    """(spelling, file) of every header the PCH's parse found by searching the include path (not next to its
+    includer, not #include_next), and the stamps of the headers it read from ``pch_dirs`` (the real SDKs)."""
+    lines_of: dict[str, list[bytes]] = {}
+    found: dict[tuple[str, str], None] = {}
+    stamps: dict[str, list] = {}
+    for inc in tu.get_includes():
+        src = inc.source.name if inc.source is not None else None
+        tgt = inc.include.name if inc.include is not None else None
+        if not src or not tgt:
+            continue
+        real = os.path.realpath(tgt)
+        if any(real.startswith(os.path.realpath(d) + os.sep) for d in pch_dirs):
+            stamps[real] = _file_stamp(real)
+        lines = lines_of.get(src)
+        if lines is None:
+            try:
+                lines = lines_of[src] = Path(src).read_bytes().splitlines()
+            except OSError:
+                lines = lines_of[src] = []
+        n = inc.location.line
+        m = _INCLUDE_LINE.match(lines[n - 1]) if 0 < n <= len(lines) else None
+        if m is None or m.group(1) == b"include_next":
+            continue
+        spelling = m.group(3).decode("utf-8", "replace")
+        if os.path.isabs(spelling):
+            continue
+        if m.group(2) == b'"' and os.path.isfile(os.path.join(os.path.dirname(src), spelling)):
+            continue  # found next to its includer, for the TU too
+        found[(spelling, real)] = None
+    return [list(k) for k in found], sorted(stamps.values())
+
+
+def _build_pch(key: str, pch_args: list[str], header: str, tops: list[list[str]]) -> Optional[str]:
+    """Load the PCH for ``key`` from the cache directory, building it there first when missing or when a header
+    it read changed since (under a file lock, so parallel workers build it once). Called with ``_lock`` held."""
     d = _pch_dir()
     if d is None:
         return None
     target = d / f"{key}.pch"
+    meta = d / f"{key}.json"
     lock_f = None
     try:
         lock_f = open(d / f"{key}.lock", "a+")  # noqa: SIM115
@@ -1751,8 +1906,14 @@ def _build_pch(key: str, pch_args: list[str], header: str) -> Optional[str]:
         except (ImportError, OSError):
             pass
         if target.is_file() and target.stat().st_size > 0:
-            _PCH_STATS["pch_loaded"] += 1
-            return str(target)
+            try:
+                rec = json.loads(meta.read_text(encoding="utf-8"))
+                if all(_file_stamp(p) == [p, m, z] for p, m, z in rec["stamps"]):
+                    _pch_records[key] = tuple((s, f) for s, f in rec["includes"])
+                    _PCH_STATS["pch_loaded"] += 1
+                    return str(target)
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
         hdr = d / f"{key}.h"
         hdr.write_text(header, encoding="utf-8")
         ci = _ci
@@ -1760,10 +1921,19 @@ def _build_pch(key: str, pch_args: list[str], header: str) -> Optional[str]:
         tu = _index.parse(str(hdr), args=pch_args, options=opts)
         if any(dg.severity >= 3 for dg in tu.diagnostics):
             return None
+        real_dirs = [pch_args[i + 1] for i, a in enumerate(pch_args[:-1])
+                     if a == "-I" and not pch_args[i + 1].startswith(str(PRELUDE_DIR))]
+        includes, stamps = _pch_inclusions(tu, real_dirs)
+        # a guarded header named twice leaves no second inclusion record: name the prelude's SDK headers here
+        includes += [t for t in tops if t not in includes]
         tmp = d / f"{key}.{os.getpid()}.tmp"
         tu.save(str(tmp))
         del tu
+        mtmp = d / f"{key}.{os.getpid()}.json.tmp"
+        mtmp.write_text(json.dumps({"includes": includes, "stamps": stamps}), encoding="utf-8")
+        os.replace(mtmp, meta)
         os.replace(tmp, target)
+        _pch_records[key] = tuple((s, f) for s, f in includes)
         _PCH_STATS["pch_built"] += 1
         _prune_pch_dir(d)
         return str(target)
@@ -1782,6 +1952,8 @@ def _prune_pch_dir(d: Path, max_age_days: float = 30.0) -> None:
         try:
             if f.stat().st_mtime < cutoff and f.stat().st_atime < cutoff:
                 f.unlink()
+                for side in (f.with_suffix(".json"), f.with_suffix(".h"), f.with_suffix(".lock")):
+                    side.unlink(missing_ok=True)
         except OSError:
             pass
 
