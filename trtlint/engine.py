@@ -6,6 +6,7 @@ The CLI, the pre-commit hook and the LSP server are thin shells over :func:`run`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import os
 import re
@@ -363,12 +364,37 @@ def _read_bytes(f: SourceFile) -> bytes:
         return b""
 
 
+_CALLISH = re.compile(rb"((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*\(")
+_MAX_SEARCH_BYTES = 1 << 20  # larger C++ files are generated data (cubin arrays): never searched for definitions
+
+
+def _callish_names(data: bytes) -> frozenset:
+    """Every ``name(`` and ``Cls::name(`` written in a file: one linear scan, then set look-ups per round."""
+    out = set()
+    for m in _CALLISH.finditer(data):
+        parts = [p.strip() for p in m.group(1).decode("ascii", "replace").split("::")]
+        out.add(parts[-1])
+        if len(parts) >= 2:
+            out.add(parts[-2] + "::" + parts[-1])
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _definition_re(name: str) -> "re.Pattern[bytes]":
+    """``name(...) {``: a definition; the parameter list is followed by a body, not by ';'."""
+    return re.compile(
+        rb"\b" + re.escape(name).encode() + rb"\s*\([^;{}]*\)\s*"
+        rb"(?:const\s*)?(?:noexcept\s*(?:\([^)]*\)\s*)?)?(?:->\s*[\w:<>,\s\*&]+)?\{"
+    )
+
+
 def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, profile, packs, settings) -> list:
     """Parse, round by round, the lazily skipped C++ files that may define a function the hot path calls
     but no parsed file defines. Each round follows one more level of calls; at most max-call-depth rounds."""
     added: list = []
     if not lazy:
         return added
+    callish: dict[str, frozenset] = {}
     for _ in range(max(1, settings.max_call_depth)):
         idx = ProjectIndex.build(root, profile, packs, list(facts) + added, settings)
         methods: set[str] = set()
@@ -387,23 +413,25 @@ def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, pro
                     parts = name.split("::")
                     # a method is defined out of line as Cls::name( ; a free function as name(...) {
                     if len(parts) >= 2 and parts[-2][:1].isupper():
-                        methods.add(re.escape("::".join(parts[-2:])))
+                        methods.add("::".join(parts[-2:]))
                     else:
-                        free.add(re.escape(last))
+                        free.add(last)
         if not methods and not free:
             break
-        pats = []
-        if methods:
-            pats.append(rb"\b(?:" + "|".join(sorted(methods)).encode() + rb")\s*\(")
-        if free:
-            # a definition: the parameter list is followed by the body, not by ';' or an argument's end
-            pats.append(
-                rb"\b(?:" + "|".join(sorted(free)).encode() + rb")\s*\([^;{}]*\)\s*"
-                rb"(?:const\s*)?(?:noexcept\s*(?:\([^)]*\)\s*)?)?(?:->\s*[\w:<>,\s\*&]+)?\{"
-            )
-        pat = re.compile(b"|".join(pats))
-        # a plugin library never links a test's definitions: tests are not searched
-        cands = [lazy.pop(rel) for rel in sorted(lazy) if not _TEST_PATH.search(rel) and pat.search(texts.get(rel, b""))]
+        cands = []
+        for rel in sorted(lazy):
+            # a plugin library never links a test's definitions: tests are not searched; nor is generated data
+            if _TEST_PATH.search(rel):
+                continue
+            names = callish.get(rel)
+            if names is None:
+                data = texts.get(rel, b"")
+                names = callish[rel] = _callish_names(data) if len(data) <= _MAX_SEARCH_BYTES else frozenset()
+            if names.isdisjoint(methods) and names.isdisjoint(free):
+                continue
+            data = texts.get(rel, b"")
+            if not names.isdisjoint(methods) or any(_definition_re(n).search(data) for n in free & names):
+                cands.append(lazy.pop(rel))
         if not cands:
             break
         added += extract_cached(cands[:64])
