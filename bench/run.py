@@ -44,7 +44,7 @@ def main() -> int:
     extra = ["--jobs", str(a.jobs)] if a.jobs else []
     with tempfile.TemporaryDirectory(prefix="trtlint-bench-") as tmp:
         tree = Path(tmp) / a.tree.resolve().name
-        shutil.copytree(a.tree, tree, symlinks=True, ignore=shutil.ignore_patterns(".git", ".trtlint_cache"))
+        shutil.copytree(a.tree, tree, symlinks=True, ignore=shutil.ignore_patterns(".trtlint_cache"))  # keep .git: git decides what is ignored
         rel = a.file
         if rel is None:
             cands = sorted(p for p in tree.rglob("*.cpp") if "plugin" in p.as_posix().lower())

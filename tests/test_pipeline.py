@@ -35,12 +35,20 @@ def test_gitignore_include_exclude_and_symlinks(tmp_path):
     )
     (tmp_path / "loop").symlink_to(tmp_path, target_is_directory=True)
     (tmp_path / "link.py").symlink_to(tmp_path / "a.py")
+    import subprocess
+
+    subprocess.run(["git", "-C", str(tmp_path), "init", "-q"], check=True)  # untracked files: .gitignore applies
     d = discover(tmp_path, exclude=["third_party/"])
     assert [f.rel for f in d.files] == ["a.py", "sub/kept.py"]
     reasons = dict(d.skipped)
     assert "symbolic link" in reasons["loop"] and "symbolic link" in reasons["link.py"]
     d2 = discover(tmp_path, include=["sub/**"], respect_gitignore=False)
     assert [f.rel for f in d2.files] == ["sub/kept.py", "sub/local.py"]
+    import shutil
+
+    shutil.rmtree(tmp_path / ".git")  # a source archive: nothing says what was tracked, .gitignore is not applied
+    d3 = discover(tmp_path, exclude=["third_party/"])
+    assert [f.rel for f in d3.files] == ["a.py", "build/b.py", "sub/kept.py", "sub/local.py", "x.gen.py"]
 
 
 def test_inline_suppressions_same_line_and_line_above(tmp_path):

@@ -1,7 +1,9 @@
 """discover: paths -> source files with a kind and a content digest.
 
-Honours ``.gitignore`` files (root and nested, through pathspec), the config's include/exclude and the
-profile's excludes. Symbolic links are never followed (a link is reported, not read).
+In a git work tree git decides which files belong to the project (tracked ones, and untracked ones its
+``.gitignore`` rules do not hide); outside one, ``.gitignore`` files are not applied. The config's
+include/exclude and the profile's excludes use ``.gitignore`` pattern syntax (pathspec). Symbolic links are
+never followed (a link is reported, not read).
 """
 
 from __future__ import annotations
@@ -114,8 +116,6 @@ def discover(
     inc = _spec(include)
     exc = _spec(exclude)
     out = Discovery()
-    # gitignore specs by directory (relative posix, "" for root)
-    ignores: dict[str, pathspec.PathSpec] = {}
     # in a git work tree, git decides: tracked files are never ignored (.gitignore applies to untracked ones)
     tracked = git_files(root) if respect_gitignore else None
     tracked_dirs: set[str] = set()
@@ -132,25 +132,10 @@ def discover(
             return False
         if tracked is not None:
             return rel not in (tracked_dirs if is_dir else tracked)
-        parts = rel.split("/")
-        for i in range(len(parts)):
-            base = "/".join(parts[:i])
-            spec = ignores.get(base)
-            if spec is None:
-                continue
-            sub = "/".join(parts[i:]) + ("/" if is_dir else "")
-            if spec.match_file(sub):
-                return True
+        # Outside a git work tree .gitignore files are not applied (ripgrep's and ruff's convention): in a
+        # source archive nothing says which ignored paths were tracked, and TensorRT Edge-LLM's `build*` and
+        # `onnx*` patterns would hide its direct builder and ONNX translations.
         return False
-
-    def load_gitignore(dir_abs: Path, rel_dir: str) -> None:
-        gi = dir_abs / ".gitignore"
-        if respect_gitignore and gi.is_file() and not gi.is_symlink():
-            try:
-                lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                return
-            ignores[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines)
 
     def add_file(abs_path: Path, rel: str) -> None:
         kind = kind_of(abs_path.name)
@@ -173,14 +158,7 @@ def discover(
         out.files.append(SourceFile(path=abs_path, rel=rel, kind=kind, digest=d))
 
     def walk(start_abs: Path) -> None:
-        # load .gitignore files of the ancestors of start (between root and start)
         rel_start = start_abs.relative_to(root).as_posix() if start_abs != root else ""
-        parts = rel_start.split("/") if rel_start else []
-        cur = root
-        load_gitignore(root, "")
-        for i, p in enumerate(parts[:-1] if start_abs.is_file() else parts):
-            cur = cur / p
-            load_gitignore(cur, "/".join(parts[: i + 1]))
         if start_abs.is_file():
             if start_abs.is_symlink():
                 out.skipped.append((rel_start, "symbolic link (not followed)"))
@@ -191,8 +169,6 @@ def discover(
         for dirpath, dirnames, filenames in os.walk(start_abs, followlinks=False):
             dpath = Path(dirpath)
             rel_dir = dpath.relative_to(root).as_posix() if dpath != root else ""
-            if rel_dir:
-                load_gitignore(dpath, rel_dir)
             keep = []
             for d in sorted(dirnames):
                 rel = f"{rel_dir}/{d}" if rel_dir else d
