@@ -220,7 +220,7 @@ def run(
     eager, lazy = [], []
     for f in tus:
         data = _read_bytes(f)
-        if CPP_MARKERS.search(data):
+        if has_plugin_marker(data):
             eager.append(f)
         else:
             texts[f.rel] = data
@@ -231,7 +231,7 @@ def run(
     for ff in facts:
         included.update(ff.includes)
     lone_headers = [
-        f for f in disc.files if f.kind == "header" and f.rel not in included and CPP_MARKERS.search(_read_bytes(f))
+        f for f in disc.files if f.kind == "header" and f.rel not in included and has_plugin_marker(_read_bytes(f))
     ]
     facts += extract_cached(lone_headers)
     # The files the call-graph expansion parses depend only on the C++ sources and the settings: a warm run
@@ -324,10 +324,26 @@ def run(
     )
 
 
-CPP_MARKERS = re.compile(
-    rb"IPluginV|IPluginCreator|REGISTER_TENSORRT_PLUGIN|PluginField|getPluginName|BaseCreator|\w::enqueue\s*\("
-    rb"|initializePlugin|addPluginCreator|registerCreator"
+_MARKER_LITERALS = (
+    b"IPluginV",
+    b"IPluginCreator",
+    b"REGISTER_TENSORRT_PLUGIN",
+    b"PluginField",
+    b"getPluginName",
+    b"BaseCreator",
+    b"initializePlugin",
+    b"addPluginCreator",
+    b"registerCreator",
 )
+_ENQUEUE_DEF = re.compile(rb"\w::enqueue\s*\(")
+
+
+def has_plugin_marker(data: bytes) -> bool:
+    """The cheap text test that decides whether a C++ file can hold a plugin fact: literal searches (fast
+    even over the hundreds of MB of generated cubin sources in TensorRT OSS), then one regex."""
+    return any(lit in data for lit in _MARKER_LITERALS) or (b"::enqueue" in data and _ENQUEUE_DEF.search(data) is not None)
+
+
 # callees that are never project functions: no need to look for their definitions
 _EXTERNAL = re.compile(r"^(?:std::|thrust::|cub::|__|operator\b)|^(?:cuda[A-Z]|cu[A-Z]|cublas|cudnn|nccl|cusparse|curand)")
 
