@@ -234,41 +234,7 @@ def run(
         f for f in disc.files if f.kind == "header" and f.rel not in included and has_plugin_marker(_read_bytes(f))
     ]
     facts += extract_cached(lone_headers)
-    # The files the call-graph expansion parses depend only on the C++ sources and the settings: a warm run
-    # with the same inputs reuses the last run's list instead of searching again.
-    exp_path = None
-    if cache is not None:
-        import hashlib
-        import json as _json
-
-        h = hashlib.sha256(cache.ctx_key.encode())
-        for f in tus + [f for f in disc.files if f.kind == "header"]:
-            h.update(f"{f.rel}\0{f.digest}\0".encode())
-        h.update(repr(sorted(frontend_versions().items())).encode())
-        h.update(str(settings.max_call_depth).encode())
-        exp_path = cache.dir / "expansion" / f"{h.hexdigest()[:32]}.json"
-        try:
-            known = _json.loads(exp_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            known = None
-        if isinstance(known, list) and all(rel in lazy_facts for rel in known):
-            facts += extract_cached([lazy_facts[rel] for rel in known])
-            exp_path = None  # nothing to record
-        else:
-            known = None
-    else:
-        known = None
-    if known is None:
-        added = _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
-        facts += added
-        if exp_path is not None:
-            try:
-                exp_path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = exp_path.with_suffix(".tmp")
-                tmp.write_text(_json.dumps(sorted(ff.path for ff in added)), encoding="utf-8")
-                os.replace(tmp, exp_path)
-            except OSError:
-                pass
+    facts += _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings)
     # files that were never parsed still belong to the project (e.g. a .cu file for TRT401)
     seen = {ff.path for ff in facts}
     facts += [FileFacts(path=f.rel, kind=f.kind, digest=f.digest) for f in disc.files if f.rel not in seen]
@@ -453,6 +419,37 @@ def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, pro
         added += extract_cached(cands[:64])
         for f in cands[64:]:
             lazy[f.rel] = f
+    return added
+
+
+def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings) -> list:
+    """The files the call-graph expansion parses depend only on the C++ sources and the settings: a warm run
+    with the same inputs reuses the last run's list (kept in the cache) instead of searching again."""
+    if cache is None:
+        return _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
+    import hashlib
+    import json
+
+    h = hashlib.sha256(cache.ctx_key.encode())
+    for f in tus + [f for f in disc.files if f.kind == "header"]:
+        h.update(f"{f.rel}\0{f.digest}\0".encode())
+    h.update(repr(sorted(frontend_versions().items())).encode())
+    h.update(str(settings.max_call_depth).encode())
+    memo = cache.dir / "expansion" / f"{h.hexdigest()[:32]}.json"
+    try:
+        known = json.loads(memo.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = None
+    if isinstance(known, list) and all(rel in lazy_facts for rel in known):
+        return extract_cached([lazy_facts[rel] for rel in known])
+    added = _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        tmp = memo.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(sorted(ff.path for ff in added)), encoding="utf-8")
+        os.replace(tmp, memo)
+    except OSError:
+        pass
     return added
 
 
