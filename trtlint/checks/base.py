@@ -21,7 +21,6 @@ from ..facts import Span
 if TYPE_CHECKING:  # pragma: no cover
     from ..index import ProjectIndex
 
-DOCS_BASE = "https://github.com/trtlint/trtlint/blob/main/docs/rules/"
 
 
 class Rule:
@@ -85,7 +84,9 @@ class Rule:
 
     @classmethod
     def help_uri(cls) -> str:
-        return f"{DOCS_BASE}{cls.code}.md"
+        from .. import DOCS_URL
+
+        return f"{DOCS_URL.rstrip('/')}/{cls.code}.md"
 
 
 _REGISTRY: dict[str, type[Rule]] = {}

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import quote
 
+from .. import PROJECT_URL as INFORMATION_URI
 from . import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -16,7 +17,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = "https://github.com/trtlint/trtlint"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT_KEY = "trtlint/v1"
 
