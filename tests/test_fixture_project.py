@@ -13,6 +13,7 @@ TRANSLATIONS = "tensorrt_edgellm/onnx/dynamo_translations.py"
 BACKEND = "experimental/builder/ops/backend.py"
 
 EXPECTED = [
+    ("TRT001", "tensorrt_edgellm/onnx/export_helpers.py", 9, "could not be parsed: syntax error"),
     ("TRT101", BACKEND, 9, "direct-route entry 'qux': 'QuxPlugin' in _OPERATION_CREATORS names plugin 'QuxPlugin', but no creator registers it"),
     ("TRT101", TRANSLATIONS, 32, "names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'"),
     ("TRT102", BACKEND, 8, "asks for 'BarPlugin' version '1' (the route's fixed version), but its creator registers version '2'"),
