@@ -25,7 +25,7 @@ from .facts import FileFacts, ParseProblem, Span
 from .frontends import ExtractContext, SourceFile
 from .index import ProjectIndex
 from .packs import Packs, Profile, detect_profile, load_packs
-from .suppress import PerFileIgnores, scan_suppressions, select_rules, unknown_selectors
+from .suppress import PerFileIgnores, scan_suppressions, select_rules
 
 FRONTENDS = {
     "cpp": "trtlint.frontends.cpp",
@@ -242,6 +242,8 @@ def run(
 
     t2 = time.perf_counter()
     index = ProjectIndex.build(root, profile, packs, facts, settings)
+    index.suppressions = scan_all_suppressions(disc.files)
+    index.config_selectors = config_selectors(settings)
     timings["index"] = time.perf_counter() - t2
 
     t3 = time.perf_counter()
@@ -262,14 +264,13 @@ def run(
                     span=Span(settings.config_file.name if settings.config_file else ".", 1),
                 )
             )
-    diags.extend(_config_diagnostics(settings))
     for rel, reason in disc.skipped:
         if "limit" in reason:
             diags.append(
                 Diagnostic(code="TRT001", name="parse-error", severity=Severity.WARNING, message=f"skipped: {reason}", span=Span(rel, 1))
             )
     timings["check"] = time.perf_counter() - t3
-    diags = filter_diagnostics(diags, settings, root, report_only)
+    diags = filter_diagnostics(diags, settings, root, report_only, index.suppressions)
     diags.sort(key=lambda d: d.sort_key())
     # one finding per (rule, place, message)
     uniq: dict[tuple, Diagnostic] = {}
@@ -453,10 +454,42 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     return added
 
 
-def _config_diagnostics(settings: Settings) -> list[Diagnostic]:
-    out = []
+def config_selectors(settings: Settings) -> list[tuple[str, Span]]:
+    """Every rule selector the config file names, with the line it is written on."""
     if settings.config_file is None:
-        return out
+        return []
+    try:
+        rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
+    except ValueError:
+        rel = str(settings.config_file)
+    try:
+        lines = settings.config_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    sels = list(settings.select) + list(settings.ignore) + list(settings.extend_select)
+    for rules in settings.per_file_ignores.values():
+        sels.extend(rules)
+    sels.extend(settings.severity.keys())
+    out = []
+    for sel in dict.fromkeys(sels):
+        line = next((i for i, l in enumerate(lines, 1) if sel in l), 1)
+        out.append((sel, Span(rel, line)))
+    return out
+
+
+def scan_all_suppressions(files: list[SourceFile]) -> dict[str, list]:
+    """Inline suppression comments of every source file (one literal test per file, then a line scan)."""
+    out: dict[str, list] = {}
+    for f in files:
+        if f.kind not in ("cpp", "cuda", "header", "python", "cmake", "yaml"):
+            continue
+        data = _read_bytes(f)
+        if len(data) > _MAX_SEARCH_BYTES or b"trtlint:" not in data:
+            continue
+        sups = scan_suppressions(data.decode("utf-8", errors="replace"))
+        if sups:
+            out[f.rel] = sups
+    return out
     try:
         rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
     except ValueError:
@@ -488,10 +521,14 @@ def _config_diagnostics(settings: Settings) -> list[Diagnostic]:
 
 
 def filter_diagnostics(
-    diags: list[Diagnostic], settings: Settings, root: Path, report_only: Optional[set[str]] = None
+    diags: list[Diagnostic],
+    settings: Settings,
+    root: Path,
+    report_only: Optional[set[str]] = None,
+    suppressions: Optional[dict[str, list]] = None,
 ) -> list[Diagnostic]:
     pfi = PerFileIgnores(settings.per_file_ignores)
-    sup_cache: dict[str, list] = {}
+    sup_cache: dict[str, list] = dict(suppressions or {})
     out = []
     for d in diags:
         rule = find_rule(d.code)
@@ -502,6 +539,8 @@ def filter_diagnostics(
             if not (paths & report_only):
                 continue
         sups = sup_cache.get(d.span.path)
+        if sups is None and suppressions is not None:
+            sups = []  # every file was scanned already
         if sups is None:
             try:
                 text = (root / d.span.path).read_text(encoding="utf-8", errors="replace")

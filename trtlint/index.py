@@ -93,6 +93,8 @@ class ProjectIndex:
     py_creators: list = field(default_factory=list)
     globs: list[CMakeGlob] = field(default_factory=list)
     settings: object = None  # trtlint.config.Settings
+    suppressions: dict = field(default_factory=dict)  # path -> [Suppression] (inline comments)
+    config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
 
     # ------------------------------------------------------------------------------------------------
     @classmethod

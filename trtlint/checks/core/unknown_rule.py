@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Severity
+from ...facts import Span
+from ..base import Rule, find_rule
+
+
+def _known(selector: str) -> bool:
+    from ...suppress import unknown_selectors
+
+    return not unknown_selectors([selector])
+
+
+class UnknownRuleInSuppression(Rule):
+    """A suppression comment or the config names a rule that does not exist.
+
+    ## What it does
+    Checks every rule named in an inline `trtlint: ignore[...]` comment and every selector in the config
+    (`select`, `ignore`, `extend-select`, `per-file-ignores`, `severity`) against the rule catalogue: codes,
+    kebab-case names and code prefixes (`TRT3`) are accepted.
+
+    ## Why it matters
+    A misspelled rule in a suppression suppresses nothing, and the finding it was meant to silence shows up
+    again (or, in config, a rule the team meant to turn off keeps running): the typo is invisible otherwise.
+
+    ## Example
+    ```cpp
+    cudaMalloc(&p, n);  // trtlint: ignore[TRT310]   (there is no TRT310; TRT301 was meant)
+    ```
+
+    ## Fix
+    Use the code or name that `trtlint rules` lists.
+    """
+
+    code = "TRT003"
+    name = "unknown-rule-in-suppression"
+    family = "core"
+    severity = Severity.WARNING
+
+    VALID = [{"files": {"a.py": "x = 1  # trtlint: ignore[plugin-name-mismatch, TRT1]\n"}}]
+    INVALID = [
+        {
+            "files": {"a.py": "import os\nx = 1  # trtlint: ignore[TRT999, plugin-nme-mismatch]\n"},
+            "expect": [
+                ("a.py", 2, "suppression names rule 'TRT999', which does not exist"),
+                ("a.py", 2, "suppression names rule 'plugin-nme-mismatch', which does not exist; did you mean 'plugin-name-mismatch'"),
+            ],
+        }
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        import difflib
+
+        from ..base import all_rules
+
+        names = [r.name for r in all_rules()] + [r.code for r in all_rules()]
+
+        def hint(sel: str) -> str:
+            close = difflib.get_close_matches(sel, names, n=1, cutoff=0.75)
+            return f"; did you mean '{close[0]}'?" if close else " (see `trtlint rules`)"
+
+        for sel, span in index.config_selectors:
+            if not _known(sel):
+                yield self.diag(span, f"config names rule '{sel}', which does not exist{hint(sel)}", symbol=sel)
+        for path, sups in sorted(index.suppressions.items()):
+            for s in sups:
+                for raw in s.raw:
+                    if find_rule(raw) is None and not _known(raw):
+                        yield self.diag(
+                            Span(path, s.line), f"suppression names rule '{raw}', which does not exist{hint(raw)}", symbol=raw
+                        )
