@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import json
 import os
 import re
 import time
@@ -371,13 +372,16 @@ def _definition_re(name: str) -> "re.Pattern[bytes]":
     )
 
 
-def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, profile, packs, settings) -> list:
+def _expand_call_graph(
+    facts, lazy: dict, texts: dict, extract_cached, root, profile, packs, settings, names_by_digest=None
+) -> list:
     """Parse, round by round, the lazily skipped C++ files that may define a function the hot path calls
     but no parsed file defines. Each round follows one more level of calls; at most max-call-depth rounds."""
     added: list = []
     if not lazy:
         return added
     callish: dict[str, frozenset] = {}
+    names_by_digest = names_by_digest if names_by_digest is not None else {}
     for _ in range(max(1, settings.max_call_depth)):
         idx = ProjectIndex.build(root, profile, packs, list(facts) + added, settings)
         methods: set[str] = set()
@@ -409,7 +413,12 @@ def _expand_call_graph(facts, lazy: dict, texts: dict, extract_cached, root, pro
             names = callish.get(rel)
             if names is None:
                 data = texts.get(rel, b"")
-                names = callish[rel] = _callish_names(data) if len(data) <= _MAX_SEARCH_BYTES else frozenset()
+                digest = lazy[rel].digest
+                names = names_by_digest.get(digest)
+                if names is None:
+                    names = _callish_names(data) if len(data) <= _MAX_SEARCH_BYTES else frozenset()
+                    names_by_digest[digest] = names
+                callish[rel] = names
             if names.isdisjoint(methods) and names.isdisjoint(free):
                 continue
             data = texts.get(rel, b"")
@@ -429,7 +438,6 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     if cache is None:
         return _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
     import hashlib
-    import json
 
     h = hashlib.sha256(cache.ctx_key.encode())
     for f in tus + [f for f in disc.files if f.kind == "header"]:
@@ -443,15 +451,40 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
         known = None
     if isinstance(known, list) and all(rel in lazy_facts for rel in known):
         return extract_cached([lazy_facts[rel] for rel in known])
-    added = _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
+    # the call-like names of each file, by content digest: a changed file is rescanned, the others are not
+    names_path = cache.dir / "expansion" / "names.json"
     try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(sorted(ff.path for ff in added)), encoding="utf-8")
-        os.replace(tmp, memo)
+        stored = json.loads(names_path.read_text(encoding="utf-8"))
+        names_by_digest = {d: frozenset(v) for d, v in stored.items()} if isinstance(stored, dict) else {}
+    except (OSError, ValueError, TypeError):
+        names_by_digest = {}
+    before = len(names_by_digest)
+    added = _expand_call_graph(
+        facts, lazy_facts, texts, extract_cached, root, profile, packs, settings, names_by_digest
+    )
+    if len(names_by_digest) != before:
+        live = {f.digest for f in tus}  # files that changed or went away drop out
+        _write_json(names_path, {d: sorted(v) for d, v in names_by_digest.items() if d in live})
+    _write_json(memo, sorted(ff.path for ff in added))
+    # keep the few newest memos (the states a developer flips between), not one per edit forever
+    try:
+        olds = sorted((p for p in memo.parent.glob("*.json") if p.name != "names.json"), key=lambda p: p.stat().st_mtime)
+        for p in olds[:-8]:
+            p.unlink()
     except OSError:
         pass
     return added
+
+
+def _write_json(path: Path, data) -> None:
+    """Atomic write of a cache side file; a read-only tree just goes without."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def config_selectors(settings: Settings) -> list[tuple[str, Span]]:
