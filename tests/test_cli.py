@@ -141,3 +141,14 @@ def test_files_given_report_only_those_files():
     paths = {d["location"]["path"] for d in data["diagnostics"]}
     assert paths == {"tensorrt_edgellm/onnx/dynamo_translations.py"}
     assert len(data["diagnostics"]) == 3  # but judged against the whole project's creators
+
+
+def test_a_loose_file_outside_any_project_is_checked_alone(tmp_path):
+    write_project(tmp_path, {f"other{i}.py": "x = 1\n" for i in range(20)})
+    write_project(tmp_path, {"t.py": "import tensorrt as trt\ndef f(:\n    trt.PluginField('a')\n"})
+    before = snapshot(tmp_path)
+    r = trtlint("check", str(tmp_path / "t.py"), "--format", "json")
+    data = json.loads(r.stdout)
+    assert data["summary"]["files_checked"] == 1
+    assert [d["code"] for d in data["diagnostics"]] == ["TRT001"]
+    assert snapshot(tmp_path) == before  # no cache directory beside loose files

@@ -27,18 +27,22 @@ def _csv(values: Optional[list[str]]) -> Optional[list[str]]:
     return out
 
 
-def _project_root(paths: list[Path]) -> Path:
-    """A directory given alone is the project; for files, the nearest ancestor with a config or .git."""
+def _project_root(paths: list[Path]) -> tuple[Path, bool]:
+    """(root, whether it is a project). A directory given alone is the project; for files, the nearest
+    ancestor with a config or .git; else the directory that holds them, and only the files given are read
+    (a lone file in /tmp does not make all of /tmp the project)."""
     if len(paths) == 1 and paths[0].is_dir():
-        return paths[0].resolve()
-    start = paths[0].resolve()
-    d = start if start.is_dir() else start.parent
-    cur = d
+        return paths[0].resolve(), True
+    dirs = [(p.resolve() if p.is_dir() else p.resolve().parent) for p in paths]
+    common = Path(os.path.commonpath([str(d) for d in dirs]))
+    cur = common
     while True:
-        if any((cur / n).exists() for n in (".git", "trtlint.toml", ".trtlint.toml")):
-            return cur
+        if any((cur / n).exists() for n in (".git", "trtlint.toml", ".trtlint.toml")) or (
+            (cur / "pyproject.toml").is_file() and "[tool.trtlint" in (cur / "pyproject.toml").read_text(errors="replace")
+        ):
+            return cur, True
         if cur.parent == cur:
-            return Path.cwd().resolve() if all(_is_within(p, Path.cwd()) for p in paths) else d
+            return common, False
         cur = cur.parent
 
 
@@ -139,7 +143,10 @@ def cmd_check(args) -> int:
         if not p.exists():
             print(f"trtlint: error: {p}: no such file or directory", file=sys.stderr)
             return 2
-    root = (args.root.resolve() if args.root else _project_root(paths))
+    if args.root:
+        root, is_project = args.root.resolve(), True
+    else:
+        root, is_project = _project_root(paths)
     overrides = {
         "select": _csv(args.select),
         "ignore": _csv(args.ignore),
@@ -160,7 +167,10 @@ def cmd_check(args) -> int:
                 scan_paths = None  # a directory inside the project: report what lies below it
                 prefix = rp.relative_to(root).as_posix()
                 only.add(prefix)
-    result = run(settings, scan_paths, report_only=None, jobs=args.jobs, use_cache=not args.no_cache)
+    if not is_project:
+        scan_paths = [p.resolve() for p in paths]
+    use_cache = not args.no_cache and is_project  # no cache directory beside loose files
+    result = run(settings, scan_paths, report_only=None, jobs=args.jobs, use_cache=use_cache)
     diags = result.diagnostics
     if only is not None:
         def inside(path: str) -> bool:
