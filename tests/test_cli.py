@@ -152,3 +152,13 @@ def test_a_loose_file_outside_any_project_is_checked_alone(tmp_path):
     assert data["summary"]["files_checked"] == 1
     assert [d["code"] for d in data["diagnostics"]] == ["TRT001"]
     assert snapshot(tmp_path) == before  # no cache directory beside loose files
+
+
+def test_config_show_names_each_source(tmp_path):
+    write_project(tmp_path, {"pyproject.toml": '[tool.trtlint]\nignore = ["TRT301"]\n', "a.py": ""})
+    r = trtlint("config", str(tmp_path))
+    assert r.returncode == 0
+    assert f"config file: {tmp_path / 'pyproject.toml'}" in r.stdout
+    assert "profile: generic (detected)" in r.stdout
+    assert f"ignore = ['TRT301']    # {tmp_path / 'pyproject.toml'}" in r.stdout
+    assert "select = ['ALL']    # default" in r.stdout
