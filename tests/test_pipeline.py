@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from trtlint.checks._examples import creator_cpp, onnxscript_py
-from trtlint.config import ConfigError, Settings, load_settings
+from trtlint.config import ConfigError, load_settings
 from trtlint.discover import discover
 from trtlint.engine import run
 from trtlint.packs import load_packs

@@ -16,7 +16,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Optional
+from typing import Optional
 
 from .checks.base import Rule, find_rule
 from .config import Settings
@@ -25,7 +25,7 @@ from .discover import Discovery, discover
 from .facts import FileFacts, ParseProblem, Span
 from .frontends import ExtractContext, SourceFile
 from .index import ProjectIndex
-from .packs import Packs, Profile, detect_profile, load_packs
+from .packs import Profile, detect_profile, load_packs
 from .suppress import PerFileIgnores, scan_suppressions, select_rules
 
 FRONTENDS = {
@@ -522,34 +522,6 @@ def scan_all_suppressions(files: list[SourceFile]) -> dict[str, list]:
         sups = scan_suppressions(data.decode("utf-8", errors="replace"))
         if sups:
             out[f.rel] = sups
-    return out
-    try:
-        rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
-    except ValueError:
-        rel = str(settings.config_file)
-    sels = list(settings.select) + list(settings.ignore) + list(settings.extend_select)
-    for rules in settings.per_file_ignores.values():
-        sels.extend(rules)
-    sels.extend(settings.severity.keys())
-    for s in unknown_selectors(sels):
-        line = 1
-        try:
-            for i, l in enumerate(settings.config_file.read_text(encoding="utf-8").splitlines(), 1):
-                if s in l:
-                    line = i
-                    break
-        except OSError:
-            pass
-        out.append(
-            Diagnostic(
-                code="TRT003",
-                name="unknown-rule-in-suppression",
-                severity=Severity.WARNING,
-                message=f"config names rule '{s}', which does not exist (see `trtlint rules`)",
-                span=Span(rel, line),
-                symbol=s,
-            )
-        )
     return out
 
 

@@ -14,8 +14,7 @@ Conventions
 from __future__ import annotations
 
 import dataclasses
-import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional
 
 FACTS_SCHEMA_VERSION = 1

@@ -7,7 +7,6 @@ lookups, CMake globs, and the call graph below each function. Rules read this, n
 from __future__ import annotations
 
 import difflib
-import fnmatch
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -7,12 +7,11 @@ extend the shipped ones and its profiles override shipped profiles of the same n
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional
 
 import jsonschema
 import yaml

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable
 
 from .discover import globspec
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import pytest
 
 from trtlint.facts import FileFacts, from_json, to_json
 from trtlint.frontends import ExtractContext, SourceFile

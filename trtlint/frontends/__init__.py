@@ -7,7 +7,7 @@ output changes; part of the cache key) and ``extract(src: SourceFile, ctx: Extra
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
