@@ -124,10 +124,41 @@ def _load() -> Any:
     except AttributeError:
         _binop_fn = None
     # excludeDecls: the top-level walk sees only this TU's own declarations, not the shared PCH's
+    global _visit_cb, _visit_fn
+    _visit_fn = lib.clang_visitChildren
+    _visit_cb = ci.callbacks["cursor_visit"](_visit_collect)
     _index = ci.Index.create(excludeDecls=True)
     _ci = ci
     atexit.register(_drop_index)
     return ci
+
+
+# Fast child listing: one ctypes callback for the whole process (cindex builds a new one per call and checks
+# every child against the null cursor through clang_equalCursors, which dominated the walk).
+_visit_cb: Any = None
+_visit_fn: Any = None
+
+
+def _visit_collect(child: Any, _parent: Any, out: list) -> int:
+    out.append(child)
+    return 1  # CXChildVisit_Continue
+
+
+def _kids(c: Any) -> list:
+    """The children of a cursor, as a list (same order and cursors as ``c.get_children()``)."""
+    out: list = []
+    _visit_fn(c, _visit_cb, out)
+    tu = getattr(c, "_tu", None)
+    for ch in out:
+        ch._tu = tu
+    return out
+
+
+def _preorder(c: Any) -> Iterable[Any]:
+    """Same as ``c.walk_preorder()``."""
+    yield c
+    for ch in _kids(c):
+        yield from _preorder(ch)
 
 
 def _drop_index() -> None:
@@ -374,6 +405,14 @@ def _leaf_kinds(K: Any) -> frozenset:
                       K.CHARACTER_LITERAL, K.CXX_BOOL_LITERAL_EXPR, K.CXX_NULL_PTR_LITERAL_EXPR, K.CXX_THIS_EXPR))
 
 
+@lru_cache(maxsize=4)
+def _leaf_ids(K: Any) -> frozenset:
+    """Kind ids the body walk does not descend into: the leaf kinds plus kinds libclang never gives children
+    (string literals, break / continue / null statements, ``override``), which saves a child visit each."""
+    extra = (K.STRING_LITERAL, K.BREAK_STMT, K.CONTINUE_STMT, K.NULL_STMT, K.CXX_OVERRIDE_ATTR)
+    return frozenset([k.value for k in _leaf_kinds(K)] + [k.value for k in extra])
+
+
 def _FUNC_KINDS(K: Any) -> frozenset:  # noqa: N802
     return _func_kinds(K)
 
@@ -460,13 +499,22 @@ class _Extractor:
         return f.name if f is not None else None
 
     def extent_info(self, c: Any) -> tuple[Optional[str], int, int, int, int, int, int]:
-        """(file, line, col, off, end_line, end_col, end_off) of a cursor's extent."""
+        """(file, line, col, off, end_line, end_col, end_off) of a cursor's extent (cached on the cursor)."""
+        try:
+            return c._trtlint_ei
+        except AttributeError:
+            pass
         ext = c.extent
         f1, l1, c1, o1 = self.floc(ext.start)
         f2, l2, c2, o2 = self.floc(ext.end)
         if f2 != f1 or o2 < o1:
             l2, c2, o2 = l1, c1, o1
-        return f1, l1, c1, o1, l2, c2, o2
+        r = (f1, l1, c1, o1, l2, c2, o2)
+        try:
+            c._trtlint_ei = r
+        except AttributeError:
+            pass
+        return r
 
     def span_of(self, c: Any) -> Optional[Span]:
         f, l1, c1, _o1, l2, c2, _o2 = self.extent_info(c)
@@ -539,7 +587,7 @@ class _Extractor:
 
     def run(self, tu: Any) -> None:
         K = self.K
-        for c in tu.cursor.get_children():
+        for c in _kids(tu.cursor):
             k = c.kind
             if k == K.MACRO_DEFINITION:
                 continue
@@ -584,7 +632,7 @@ class _Extractor:
         K = self.K
         k = c.kind
         if k in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-            for ch in c.get_children():
+            for ch in _kids(c):
                 if ch.kind in (K.MACRO_INSTANTIATION, K.INCLUSION_DIRECTIVE):
                     continue
                 if self.rel_of(self.cursor_file(ch)) is None:
@@ -629,7 +677,7 @@ class _Extractor:
                     family = "creator_v3"
             if kind and family:
                 abstract = any(
-                    ch.kind == K.CXX_METHOD and ch.is_pure_virtual_method() for ch in c.get_children()
+                    ch.kind == K.CXX_METHOD and ch.is_pure_virtual_method() for ch in _kids(c)
                 )
                 span = self.loc_span(c) or Span(self.src.rel, 1)
                 q = self.qualname(c)
@@ -638,7 +686,7 @@ class _Extractor:
                              abstract=abstract)
                 )
                 self.class_by_name.setdefault(c.spelling, q)
-        for ch in c.get_children():
+        for ch in _kids(c):
             kk = ch.kind
             if kk in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE,
                       K.FUNCTION_DECL):
@@ -660,7 +708,7 @@ class _Extractor:
         names: list[str] = []
         ifaces: set[str] = set()
         if depth < 16:
-            for b in c.get_children():
+            for b in _kids(c):
                 if b.kind != K.CXX_BASE_SPECIFIER:
                     continue
                 decl = None
@@ -669,7 +717,7 @@ class _Extractor:
                 except Exception:  # noqa: BLE001
                     decl = None
                 if decl is None or decl.kind == K.NO_DECL_FOUND:
-                    for ch in b.get_children():
+                    for ch in _kids(b):
                         if ch.kind in (K.TYPE_REF, K.TEMPLATE_REF) and ch.referenced is not None:
                             decl = ch.referenced
                 if decl is not None and decl.kind == K.TYPE_ALIAS_DECL:
@@ -734,13 +782,13 @@ class _Extractor:
         except Exception:  # noqa: BLE001
             noexc = False
         fc_params = []
-        for ch in fn.get_children():
+        for ch in _kids(fn):
             if ch.kind == K.PARM_DECL and "PluginFieldCollection" in (ch.type.spelling or ""):
                 fc_params.append(ch)
         w = _BodyWalker(self, fn, name, fc_params)
         w.walk()
         body_start = o1
-        for ch in fn.get_children():
+        for ch in _kids(fn):
             if ch.kind in (K.COMPOUND_STMT, K.MEMBER_REF, K.CXX_TRY_STMT):
                 bf, _a, _b, bo, _d, _e, _g = self.extent_info(ch)
                 if bf == f:
@@ -847,7 +895,7 @@ class _Extractor:
             return (v, None, None) if v is not None else None
         if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR,
                  K.CXX_STATIC_CAST_EXPR, K.CXX_CONST_CAST_EXPR, K.INIT_LIST_EXPR):
-            kids = [ch for ch in c.get_children() if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            kids = [ch for ch in _kids(c) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
             if len(kids) == 1:
                 return self.resolve_str(kids[0], depth + 1)
             return None
@@ -874,7 +922,7 @@ class _Extractor:
         if k == K.CALL_EXPR:
             ref = c.referenced
             name = c.spelling or ""
-            kids = [ch for ch in c.get_children() if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            kids = [ch for ch in _kids(c) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
             if name.startswith('operator""'):
                 for ch in kids:
                     r = self.resolve_str(ch, depth + 1)
@@ -884,7 +932,7 @@ class _Extractor:
             if name in ("c_str", "data") and kids:
                 obj = kids[0]
                 if obj.kind == K.MEMBER_REF_EXPR:
-                    inner = [x for x in obj.get_children()]
+                    inner = _kids(obj)
                     if len(inner) == 1:
                         return self.resolve_str(inner[0], depth + 1)
                 return None
@@ -902,7 +950,7 @@ class _Extractor:
         K = self.K
         init = None
         dd = d.get_definition() or d
-        for ch in dd.get_children():
+        for ch in _kids(dd):
             if ch.kind in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF, K.ANNOTATE_ATTR, K.UNEXPOSED_ATTR):
                 continue
             if ch.kind.is_expression() or ch.kind in (K.STRING_LITERAL, K.INIT_LIST_EXPR, K.CALL_EXPR):
@@ -920,7 +968,7 @@ class _Extractor:
                 return self.qualname(d)
         except Exception:  # noqa: BLE001
             pass
-        for ch in var.get_children():
+        for ch in _kids(var):
             if ch.kind == K.TYPE_REF and ch.referenced is not None:
                 return self.qualname(ch.referenced)
         return None
@@ -931,13 +979,13 @@ class _Extractor:
         tsp = var.type.spelling or ""
         if "IPluginCreator" not in tsp or "[" not in tsp:
             return
-        for ch in var.get_children():
+        for ch in _kids(var):
             if ch.kind != K.INIT_LIST_EXPR:
                 continue
-            for el in ch.get_children():
+            for el in _kids(ch):
                 txt = self.text_of(el)
                 qn = None
-                for sub in el.walk_preorder():
+                for sub in _preorder(el):
                     if sub.kind == K.DECL_REF_EXPR and sub.referenced is not None:
                         qn = self.var_class(sub.referenced)
                         break
@@ -970,7 +1018,7 @@ class _Extractor:
                 except Exception:  # noqa: BLE001
                     qn = None
                 if qn is None:
-                    for ch in var.walk_preorder():
+                    for ch in _preorder(var):
                         if ch.kind == K.TYPE_REF and ch.referenced is not None and ch.referenced.spelling == creator.split("::")[-1]:
                             qn = self.qualname(ch.referenced)
                             break
@@ -1027,44 +1075,47 @@ class _BodyWalker:
     def walk(self) -> None:
         K = self.K
         stack: list[tuple[Any, tuple[Any, ...], Optional[str]]] = []
-        for ch in self.fn.get_children():
+        for ch in _kids(self.fn):
             if ch.kind == K.PARM_DECL:
                 continue
             stack.append((ch, (), None))
         stack.reverse()
-        leaves = _leaf_kinds(K)
+        leaves = _leaf_ids(K)
+        CALL, NEW, UNEXP, RET, BINOP, VAR, IF, COMP = (
+            K.CALL_EXPR.value, K.CXX_NEW_EXPR.value, K.UNEXPOSED_EXPR.value, K.RETURN_STMT.value,
+            K.BINARY_OPERATOR.value, K.VAR_DECL.value, K.IF_STMT.value, K.COMPOUND_STMT.value)
         while stack:
             c, parents, guard = stack.pop()
             self._guard = guard
-            k = c.kind
+            k = c._kind_id
             if k in leaves:
                 continue  # references and literals: nothing below them is a call, return or field use
-            kids = list(c.get_children())
+            kids = _kids(c)
             # guards of the children (None: inherit the parent's)
             kid_guards: Optional[list[Optional[str]]] = None
-            if k == K.CALL_EXPR:
+            if k == CALL:
                 self.on_call(c, parents, kids)
                 if c.spelling == "call_once":
                     kid_guards = [self.guard_range(ch, "static-init") if self._has_lambda(ch) else guard
                                   for ch in kids]
-            elif k == K.CXX_NEW_EXPR:
+            elif k == NEW:
                 self.on_new(c)
-            elif k == K.UNEXPOSED_EXPR:
+            elif k == UNEXP:
                 self.on_unexposed(c, kids)
-            elif k == K.RETURN_STMT:
+            elif k == RET:
                 if self.fname in _STRING_GETTERS:
                     self.on_return(c)
-            elif k == K.BINARY_OPERATOR:
+            elif k == BINOP:
                 if self.fc_usrs:
                     self.on_binop(c)
-            elif k == K.VAR_DECL:
+            elif k == VAR:
                 self.local_vars[c.spelling] = c
                 self.ex.scan_creator_list(c, self.fname, self.local_vars)
                 if self._is_static_local(c):
                     kid_guards = [self.guard_range(ch, "static-init") for ch in kids]
-            elif k == K.IF_STMT:
+            elif k == IF:
                 kid_guards = self.if_guards(c, kids, guard)
-            elif k == K.COMPOUND_STMT:
+            elif k == COMP:
                 kid_guards = self.block_guards(c, kids, guard)
             np = parents + (c,) if len(parents) < 6 else parents[1:] + (c,)
             if kid_guards is None:
@@ -1091,7 +1142,7 @@ class _BodyWalker:
                 return True
             if cur.kind not in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CALL_EXPR):
                 return False
-            sub = list(cur.get_children())
+            sub = _kids(cur)
             if len(sub) != 1:
                 return False
             cur = sub[0]
@@ -1146,7 +1197,7 @@ class _BodyWalker:
                 out[i] = cur
             if ch.kind != K.IF_STMT:
                 continue
-            sub = list(ch.get_children())
+            sub = _kids(ch)
             ci, ti, ei = self.if_parts(ch, sub)
             if ci is None or ti is None or ei is not None or not self._is_return(sub[ti]):
                 continue
@@ -1177,7 +1228,7 @@ class _BodyWalker:
         if c.kind == K.RETURN_STMT:
             return True
         if c.kind == K.COMPOUND_STMT:
-            sub = list(c.get_children())
+            sub = _kids(c)
             return bool(sub) and sub[-1].kind == K.RETURN_STMT
         return False
 
@@ -1200,7 +1251,7 @@ class _BodyWalker:
         name = ident[6:] if ident.startswith("this->") else ident
         if ident.startswith("this->"):
             return True
-        for sub in cond.walk_preorder():
+        for sub in _preorder(cond):
             if sub.kind in (K.MEMBER_REF_EXPR, K.DECL_REF_EXPR) and sub.spelling == name:
                 d = sub.referenced
                 if d is None:
@@ -1244,7 +1295,7 @@ class _BodyWalker:
         ref = c.referenced
         name = c.spelling or ""
         if kids is None:
-            kids = list(c.get_children())
+            kids = _kids(c)
         # CUDA launch: k<<<...>>>(args) has a __cudaPushCallConfiguration child call.
         if len(kids) >= 2 and kids[1].kind == K.CALL_EXPR and kids[1].spelling == "__cudaPushCallConfiguration":
             text = ex.text_of(c)
@@ -1319,7 +1370,7 @@ class _BodyWalker:
         creator = re.sub(r"\s+", "", m.group(1))
         qn = None
         if kids:
-            for sub in kids[0].walk_preorder():
+            for sub in _preorder(kids[0]):
                 if sub.kind == K.TYPE_REF and sub.referenced is not None:
                     d = sub.referenced
                     if d.kind in (K.CLASS_DECL, K.STRUCT_DECL):
@@ -1345,7 +1396,7 @@ class _BodyWalker:
         """Calls clang could not resolve (undeclared function): UNEXPOSED_EXPR(callee-ref, args...)."""
         K = self.K
         if kids is None:
-            kids = list(c.get_children())
+            kids = _kids(c)
         if not kids:
             return
         first = kids[0]
@@ -1375,7 +1426,7 @@ class _BodyWalker:
         callee_text = b[fo1:fo2].decode("utf-8", "replace")
         name = first.spelling or ""
         if not name:
-            for sub in first.get_children():
+            for sub in _kids(first):
                 if sub.kind == K.OVERLOADED_DECL_REF:
                     name = sub.spelling
         m = re.match(r"\s*((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_~]\w*)*)", callee_text)
@@ -1396,7 +1447,7 @@ class _BodyWalker:
         self.add_call(c, Call(callee="operator new", span=self.span(c), kind="new", args=(arg,) if arg else ()))
 
     def on_return(self, c: Any) -> None:
-        kids = list(c.get_children())
+        kids = _kids(c)
         if not kids:
             return
         e = kids[0]
@@ -1433,7 +1484,7 @@ class _BodyWalker:
 
     def refs_fc(self, c: Any) -> bool:
         K = self.K
-        for sub in c.walk_preorder():
+        for sub in _preorder(c):
             if sub.kind == K.DECL_REF_EXPR:
                 ref = sub.referenced
                 if ref is not None and ref.get_usr() in self.fc_usrs:
@@ -1472,7 +1523,7 @@ class _BodyWalker:
     def string_operands(self, c: Any) -> list[Any]:
         K = self.K
         out = []
-        for ch in c.get_children():
+        for ch in _kids(c):
             if self.ex.resolve_str(ch) is not None:
                 out.append(ch)
         return out
@@ -1486,7 +1537,7 @@ class _BodyWalker:
             except Exception:  # noqa: BLE001
                 op = None
         if op is None:
-            kids = list(c.get_children())
+            kids = _kids(c)
             if len(kids) != 2:
                 return
             a, b = self.ex.extent_info(kids[0]), self.ex.extent_info(kids[1])
@@ -1501,7 +1552,7 @@ class _BodyWalker:
     def on_call_reads(self, c: Any, name: str, args: list[Any], parents: tuple[Any, ...]) -> None:
         K = self.K
         if name in ("operator==", "operator!="):
-            kids = [ch for ch in c.get_children()]
+            kids = _kids(c)
             for lit in self.string_operands(c):
                 self.add_read(lit)
             del kids
@@ -1518,7 +1569,7 @@ class _BodyWalker:
                 if self.ex.resolve_str(a) is not None:
                     self.add_read(a, parents, c, style="call")
                 else:
-                    for sub in a.walk_preorder():
+                    for sub in _preorder(a):
                         if sub.kind == K.STRING_LITERAL:
                             self.add_read(sub, parents, c, style="call")
 
