@@ -516,8 +516,13 @@ def scan_all_suppressions(files: list[SourceFile]) -> dict[str, list]:
     for f in files:
         if f.kind not in ("cpp", "cuda", "header", "python", "cmake", "yaml"):
             continue
+        try:
+            if f.path.stat().st_size > _MAX_SEARCH_BYTES:  # generated data: not read a second time
+                continue
+        except OSError:
+            continue
         data = _read_bytes(f)
-        if len(data) > _MAX_SEARCH_BYTES or b"trtlint:" not in data:
+        if b"trtlint:" not in data:
             continue
         sups = scan_suppressions(data.decode("utf-8", errors="replace"))
         if sups:

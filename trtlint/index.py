@@ -28,7 +28,6 @@ from .facts import (
     ResolvedString,
     Span,
 )
-from .discover import globspec
 from .packs import Packs, Profile
 
 
@@ -243,10 +242,6 @@ class ProjectIndex:
         if self.profile.onnx_plugin_domains:
             return domain in self.profile.onnx_plugin_domains
         return domain not in self.profile.builtin_domains
-
-    def matches_globs(self, path: str, globs: Iterable[str]) -> bool:
-        spec = globspec(globs)
-        return bool(spec and spec.match_file(path))
 
     # ------------------------------------------------------------------------------------------------
     def resolve_call(self, call: Call) -> Optional[CppFunction]:
