@@ -866,8 +866,6 @@ class _Extractor:
         """Resolve an expression to a string constant: (value, via, def_span), or None if not a constant."""
         if depth > 12 or c is None:
             return None
-        K = self.K
-        k = c.kind
         via: Optional[str] = None
         def_span: Optional[Span] = None
         m = self.macro_name_at(c) if depth == 0 else None
@@ -1521,7 +1519,6 @@ class _BodyWalker:
         return None
 
     def string_operands(self, c: Any) -> list[Any]:
-        K = self.K
         out = []
         for ch in _kids(c):
             if self.ex.resolve_str(ch) is not None:
