@@ -59,6 +59,7 @@ def frontend_for(kind: str):
 
 
 _VERSIONS: dict[str, str] = {}
+_FRONTEND_FILES = {m.rsplit(".", 1)[1] + ".py" for m in FRONTENDS.values()}
 
 
 def frontend_versions() -> dict[str, str]:
@@ -68,7 +69,12 @@ def frontend_versions() -> dict[str, str]:
         import hashlib
         import importlib.util
 
-        base = (Path(__file__).parent / "facts.py").read_bytes()
+        here = Path(__file__).parent
+        base = (here / "facts.py").read_bytes()
+        # helper modules and prelude headers of the frontends (e.g. frontends/cpp_*.py) count for every kind
+        for extra in sorted((here / "frontends").rglob("*")):
+            if extra.is_file() and extra.suffix in (".py", ".h", ".hpp", ".cuh") and extra.name not in _FRONTEND_FILES:
+                base += extra.read_bytes()
         for kind, mod in FRONTENDS.items():
             try:
                 spec = importlib.util.find_spec(mod)
