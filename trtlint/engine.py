@@ -24,6 +24,7 @@ from .diagnostics import Diagnostic, Severity
 from .discover import Discovery, discover
 from .facts import FileFacts, ParseProblem, Span
 from .frontends import ExtractContext, SourceFile
+from .frontends.testlists import gtest_cases
 from .index import ProjectIndex
 from .packs import Profile, detect_profile, load_packs
 from .suppress import PerFileIgnores, scan_suppressions, select_rules
@@ -34,6 +35,7 @@ FRONTENDS = {
     "header": "trtlint.frontends.cpp",
     "python": "trtlint.frontends.python",
     "cmake": "trtlint.frontends.cmake",
+    "yaml": "trtlint.frontends.testlists",
 }
 
 
@@ -225,8 +227,12 @@ def run(
     # the hot-path call graph needs a function they may define (see _expand_call_graph).
     texts: dict[str, bytes] = {}
     eager, lazy = [], []
+    gtests: dict[str, tuple] = {}
     for f in tus:
         data = _read_bytes(f)
+        cases = gtest_cases(f.rel, data)  # googletest cases (TRT404): a text scan, every unit
+        if cases:
+            gtests[f.rel] = cases
         if has_plugin_marker(data):
             eager.append(f)
         else:
@@ -245,6 +251,8 @@ def run(
     # files that were never parsed still belong to the project (e.g. a .cu file for TRT401)
     seen = {ff.path for ff in facts}
     facts += [FileFacts(path=f.rel, kind=f.kind, digest=f.digest) for f in disc.files if f.rel not in seen]
+    if gtests:
+        facts = [dataclasses.replace(ff, test_cases=gtests[ff.path]) if ff.path in gtests else ff for ff in facts]
     timings["extract"] = time.perf_counter() - t1
 
     t2 = time.perf_counter()

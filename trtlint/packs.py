@@ -68,6 +68,16 @@ PACK_SCHEMA = {
                     "builtin_domains": {"type": "array", "items": {"type": "string"}},
                     "model_files": {"type": "array", "items": {"type": "string"}},
                     "exclude": {"type": "array", "items": {"type": "string"}},
+                    "test_lists": {
+                        "type": "object",
+                        "properties": {
+                            "files": {"type": "array", "items": {"type": "string"}},
+                            "selector": {"enum": ["function-name", "nodeid"]},
+                            "test_files": {"type": "array", "items": {"type": "string"}},
+                        },
+                        "required": ["files"],
+                        "additionalProperties": False,
+                    },
                     "direct_route": {
                         "type": "object",
                         "properties": {
@@ -122,6 +132,8 @@ class Profile:
     model_files: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     direct_route: Optional[dict] = None
+    # YAML test lists CI selects tests by: {files: [globs], selector: function-name|nodeid, test_files: [globs]}
+    test_lists: Optional[dict] = None
 
 
 @dataclass
@@ -207,6 +219,7 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
             model_files=tuple(prof.get("model_files", [])),
             exclude=tuple(prof.get("exclude", [])),
             direct_route=prof.get("direct_route"),
+            test_lists=prof.get("test_lists"),
         )
 
 
