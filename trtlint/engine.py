@@ -172,6 +172,9 @@ def run(
     packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
     profile = detect_profile(packs, root, settings.profile)
     exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
+    stats_file = root / ".trtlint_cache" / "stats.json"
+    known_stats, trust_before = (_load_stats(stats_file) if use_cache else ({}, 0))
+    started_ns = time.time_ns()
     disc = discover(
         root,
         paths,
@@ -179,7 +182,18 @@ def run(
         exclude=exclude,
         respect_gitignore=settings.respect_gitignore,
         max_file_size=settings.max_file_size,
+        known_stats=known_stats,
+        trust_before_ns=trust_before,
     )
+    if use_cache and (disc.hashed or set(disc.stats) != set(known_stats)):
+        merged = {**known_stats, **disc.stats} if paths else disc.stats
+        _write_json(stats_file, {"trust_before_ns": started_ns - 2_000_000_000, "files": merged})
+        gi = stats_file.parent / ".gitignore"
+        if stats_file.exists() and not gi.exists():
+            try:
+                gi.write_text("# created by trtlint\n*\n", encoding="utf-8")
+            except OSError:
+                pass
     timings = {"discover": time.perf_counter() - t0}
     ctx = make_context(settings, profile, root)
     if profile.feature_macros:
@@ -488,6 +502,20 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     except OSError:
         pass
     return added
+
+
+def _load_stats(path: Path) -> tuple[dict, int]:
+    """The last run's ``rel -> (size, mtime_ns, inode, digest)`` and the time before which they are trusted."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        files = {
+            k: tuple(v)
+            for k, v in data["files"].items()
+            if isinstance(v, list) and len(v) == 4 and isinstance(v[3], str)
+        }
+        return files, int(data["trust_before_ns"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}, 0
 
 
 def _write_json(path: Path, data) -> None:
