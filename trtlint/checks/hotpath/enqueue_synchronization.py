@@ -65,4 +65,4 @@ class EnqueueSynchronization(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         for hit in hot_hits(index, "synchronizing"):
-            yield hot_diag(self, hit, "synchronizes")
+            yield hot_diag(self, hit, "synchronizes", index)
