@@ -1310,8 +1310,9 @@ class _BodyWalker:
             args = tuple(_short(a) for a in _split_top_level(text[text.rfind("(", j) + 1 : text.rfind(")")])) if j > 0 else ()
             if not callee:
                 callee = text[:i].strip() if i > 0 else name
-            self.add_call(c, Call(callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
-                                  kind="launch", stream=stream, args=tuple(a for a in args if a)))
+            self.add_call(c, cpp_flow.launch_extras(text, cfg, Call(
+                callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
+                kind="launch", stream=stream, args=tuple(a for a in args if a))))
             return
         if name == "__cudaPushCallConfiguration":
             return

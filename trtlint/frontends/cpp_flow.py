@@ -81,7 +81,7 @@ def visit(w: Any, c: Any, k: int, kids: list) -> None:
             if i is not None:
                 _mark_statement(w, kids[i])
         if ci is not None and ti is not None:
-            _error_branch(w, kids[ci], kids[ti])
+            _error_branch(w, c, kids[ci], kids[ti])
         return
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
@@ -112,9 +112,14 @@ def _kids_of(c: Any) -> list:
     return _kids(c)
 
 
-def _error_branch(w: Any, cond: Any, then: Any) -> None:
-    """``if (cond) { ...; return <failure>; }``: the branch runs only when something has failed."""
+def _error_branch(w: Any, if_stmt: Any, cond: Any, then: Any) -> None:
+    """``if (cond) { ...; return <failure>; }``: the branch runs only when something has failed.
+
+    An ``if`` expanded from a macro body (``CSC(call, err)``) has the whole expansion as the extent of each of
+    its parts, the checked call in the macro's argument included: it marks nothing."""
     K = w.K
+    if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
+        return
     last = then
     if then.kind == K.COMPOUND_STMT:
         sub = _kids_of(then)
@@ -169,7 +174,9 @@ def call_extras(w: Any, c: Any, ref: Any, name: str, args: list, arg_texts: tupl
             changes["discarded"] = True
     if ref is not None and ref.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE):
         idx = _stream_param(w, ref, call.usr)
-        if idx is not None:
+        text = w.ex.text_of(c) if idx is not None else ""
+        if idx is not None and name and name in text and not (idx < len(arg_texts) and arg_texts[idx] == text):
+            # (a call in a macro's body has the whole expansion as its text: its arguments are not visible)
             changes["stream_arg"] = arg_texts[idx] if idx < len(arg_texts) else ""
     if "emcpy" in name and args:
         src = tuple(_pointee(w, a) for a in args[:4])
@@ -178,6 +185,14 @@ def call_extras(w: Any, c: Any, ref: Any, name: str, args: list, arg_texts: tupl
         if src:
             changes["mem_src"] = src
     return dataclasses.replace(call, **changes) if changes else call
+
+
+def launch_extras(text: str, cfg: list, call: Call) -> Call:
+    """A launch's stream as written (``""``: none); unknown (None) when the launch comes from a macro's body and
+    its ``<<<...>>>`` is not visible in the source."""
+    if "<<<" not in text or ">>>" not in text:
+        return call
+    return dataclasses.replace(call, stream_arg=cfg[3] if len(cfg) >= 4 else "")
 
 
 def unexposed_discarded(w: Any, c: Any) -> bool:

@@ -14,6 +14,9 @@ _CAST = r"(?:\(\s*(?:cudaStream_t|CUstream)\s*\)\s*|(?:static_cast|reinterpret_c
 _DEFAULT_RE = re.compile(rf"\(?\s*{_CAST}?\(?\s*{_NULL}\s*\)?\s*\)?|(?:cudaStream_t|CUstream)\s*(?:\(\s*(?:0|nullptr)?\s*\)|\{{\s*\}})")
 
 
+_SIZE_FN = re.compile(r"(?i)workspace_?size")
+
+
 def default_stream(text: Optional[str]) -> Optional[str]:
     """How a stream argument names the default stream ("omitted", "0", "cudaStreamPerThread", ...), else None."""
     if text is None:
@@ -36,6 +39,14 @@ static void launchScale(float* x, cudaStream_t stream = 0)
 }"""
 
 
+_RUN_MACRO = """
+#define RUN_SCALE(X)                                                                                                   \\
+    {                                                                                                                  \\
+        cudaMemsetAsync(X, 0, 4, stream);                                                                              \\
+        scaleKernel<<<1, 256, 0, stream>>>(X);                                                                         \\
+    }"""
+
+
 class EnqueueDefaultStream(Rule):
     """Work on the default (legacy) stream, or a library handle never bound to the given stream, in `enqueue`.
 
@@ -46,7 +57,8 @@ class EnqueueDefaultStream(Rule):
     `cudaStream_t` parameter (CUDA async APIs, cuBLASLt, NCCL, your own launchers) given the default stream
     or leaving it to its default; and library handles (cuBLAS, cuDNN, cuSPARSE, per the `stream_handles`
     table of the rules/ packs) used on the path without a `cublasSetStream`/`cudnnSetStream` call on it.
-    CUB size queries (a null temp-storage pointer) do no work and are not reported; one-time guarded
+    CUB size queries (a null temp-storage pointer) and calls made inside a workspace-size computation
+    (a function named `...WorkspaceSize`) do no work and are not reported; one-time guarded
     initialisation is reported as info, saying so; calls on an error path that ends in a failure `return`
     are not reported.
 
@@ -76,6 +88,9 @@ class EnqueueDefaultStream(Rule):
     VALID = [
         {"files": {"plugins/foo.cu": plugin_cpp("    launchScale(static_cast<float*>(outputs[0]), stream);", _LAUNCHER)}},
         {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")}},
+        # launches and async calls written in a macro's body (TensorRT OSS instanceNormFwdImpl.cu KERNEL_RUN):
+        # their arguments are not visible in the source, so nothing is claimed about their stream
+        {"files": {"plugins/foo.cu": plugin_cpp("    RUN_SCALE(static_cast<float*>(outputs[0]));", _LAUNCHER + _RUN_MACRO)}},
     ]
     INVALID = [
         {
@@ -98,15 +113,27 @@ class EnqueueDefaultStream(Rule):
             "expect": [("plugins/foo.cpp", 16, "cuBLAS handle used by cublasSgemm is never bound to a stream on this path")],
         },
     ]
+    VALID += [
+        # a workspace-size helper runs a CUB-style algorithm with a null buffer: a size query, no work
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    size_t bytes = computeTopkWorkspaceSize(16);",
+            "void radixTopk(void* buf, size_t& bytes, cudaStream_t s);\n"
+            "static size_t computeTopkWorkspaceSize(int n)\n{\n    size_t bytes = 0;\n    radixTopk(nullptr, bytes, 0);\n    return bytes;\n}")}},
+        # a project GEMM wrapper that takes the stream (TensorRT OSS modulatedDeformConv cublasGemmWrap) is no
+        # library call on an unbound handle
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cublasGemmWrap(gHandle, stream);",
+            "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;\ncublasStatus_t cublasGemmWrap(cublasHandle_t h, cudaStream_t s);")}},
+    ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
         for e, call, chain in reachable(index, ("hot", "warm")):
-            if is_error_path(call):
-                continue
+            if is_error_path(call) or any(_SIZE_FN.search(f.name) for f in chain[1:]):
+                continue  # (a workspace-size computation runs its algorithm in size-query mode: no work)
             how = None
             if call.kind == "launch":
-                how = "omitted" if call.stream is None else default_stream(call.stream)
+                how = default_stream(call.stream_arg)  # None also when the launch is hidden in a macro's body
                 if how is None:
                     continue
                 text = (f"kernel launch {call.callee}<<<...>>> has no stream" if how == "omitted"
@@ -148,13 +175,16 @@ class EnqueueDefaultStream(Rule):
         seen: set[tuple] = set()
         for e in entries(index, ("hot", "warm")):
             calls = list(index.walk_calls(e.fn))
-            names = [normalize_callee(c.callee) for c, _ in calls]
+            # matched by the last name component, so that a wrapper's methods (CublasWrapper::cublasSetStream) count
+            names = [normalize_callee(c.callee).split("::")[-1] for c, _ in calls]
             for h in handles:
                 if any(h.is_bind(n) for n in names):
                     continue
                 for (call, chain), n in zip(calls, names):
                     if call.kind != "call" or not h.is_use(n) or is_error_path(call):
                         continue
+                    if call.stream_arg is not None or index.resolve_call(call) is not None:
+                        continue  # a project function, or one given the stream explicitly (cublasGemmWrap(h, stream, ...))
                     key = (call.span.path, call.span.line, call.span.col)
                     if key in seen:
                         continue
