@@ -15,6 +15,7 @@ _DEFAULT_RE = re.compile(rf"\(?\s*{_CAST}?\(?\s*{_NULL}\s*\)?\s*\)?|(?:cudaStrea
 
 
 _SIZE_FN = re.compile(r"(?i)workspace_?size")
+_STREAMISH = re.compile(r"(?i)stream")  # a library's handle calls take no stream argument; a wrapper that does binds it
 
 
 def default_stream(text: Optional[str]) -> Optional[str]:
@@ -124,6 +125,12 @@ class EnqueueDefaultStream(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    cublasGemmWrap(gHandle, stream);",
             "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;\ncublasStatus_t cublasGemmWrap(cublasHandle_t h, cudaStream_t s);")}},
+        # ... also when it is a template called from a template (the call is dependent: no declaration to read)
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    gemm<float>(stream);",
+            "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;\n"
+            "template <typename T>\ncublasStatus_t cublasGemmWrap(cublasHandle_t h, cudaStream_t s);\n"
+            "template <typename T>\nvoid gemm(cudaStream_t stream)\n{\n    cublasGemmWrap<T>(gHandle, stream);\n}")}},
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
@@ -183,7 +190,9 @@ class EnqueueDefaultStream(Rule):
                 for (call, chain), n in zip(calls, names):
                     if call.kind != "call" or not h.is_use(n) or is_error_path(call):
                         continue
-                    if call.stream_arg is not None or index.resolve_call(call) is not None:
+                    if call.stream_arg is not None or index.resolve_call(call) is not None or any(
+                        _STREAMISH.search(a) for a in call.args
+                    ):
                         continue  # a project function, or one given the stream explicitly (cublasGemmWrap(h, stream, ...))
                     key = (call.span.path, call.span.line, call.span.col)
                     if key in seen:

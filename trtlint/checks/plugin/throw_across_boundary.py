@@ -91,7 +91,8 @@ class ThrowAcrossBoundary(Rule):
         for esc in escapes(index, "throw", honour_try=True, noexcept_only=True):
             call = esc.call
             if call.kind == "throw":
-                what = f"`throw {call.args[0] if call.args else ''}`".replace(" `", "`")
+                thrown = call.args[0] if call.args else ""
+                what = "`throw;` (a rethrow)" if thrown in ("", "(rethrow)") else f"`throw {thrown}`"
                 if esc.in_macro:
                     what += f" (expanded from macro {esc.in_macro})"
                 last = "throw"
