@@ -47,7 +47,7 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
         if call.kind != "macro" and any(_inside(call.span, m.span) for m in known):
             continue
         unknown = None
-        if call.kind == "throw":
+        if call.kind != "macro":
             unknown = next((m.callee for m in macros if _inside(call.span, m.span)), None)
         out.append((call, index.packs.behaviour(call), unknown))
     memo[fn.usr] = out

@@ -62,6 +62,13 @@ class ProcessExitInPlugin(Rule):
             "files": {"plugins/foo.cpp": plugin_cpp("    if (!inputs[0])\n    {\n        exit(1);\n    }", "#include <cstdlib>")},
             "expect": [("plugins/foo.cpp", 17, "exit (ends the process) can end the process from FooPlugin::enqueue")],
         },
+        {
+            # a project macro no pack names (TensorRT OSS checkCudaErrors): the exit it expands to, at its use
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    checkCudaErrors(cudaGetLastError());",
+                "#include <cstdlib>\n#define checkCudaErrors(e) do { if ((e) != cudaSuccess) { exit(1); } } while (0)")},
+            "expect": [("plugins/foo.cpp", 16, "exit (ends the process) (expanded from macro checkCudaErrors) can end the process")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
@@ -69,9 +76,10 @@ class ProcessExitInPlugin(Rule):
             call = esc.call
             method = f"{esc.entry.plugin}::{esc.entry.fn.name}"
             sev = Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity else None
+            via = f" (expanded from macro {esc.in_macro})" if esc.in_macro else ""
             yield self.diag(
                 call.span,
-                f"{call.callee} ({esc.behaviour.what}) can end the process from {method}: "
+                f"{call.callee} ({esc.behaviour.what}){via} can end the process from {method}: "
                 f"{chain_text(esc, call.callee)}",
                 related=[Related(esc.entry.fn.span, f"{method} is defined here")]
                 + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]],
