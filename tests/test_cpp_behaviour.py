@@ -22,6 +22,7 @@ def test_shipped_defaults_match_the_real_macro_definitions():
         assert beh[m] == "exit", m
     for m in ("PLUGIN_CHECK_CUDA", "CSC", "ASSERT_PARAM", "PLUGIN_API_CHECK"):
         assert beh[m] == "status", m
+    assert beh["TORCHTRT_ASSERT"] == beh["TORCHTRT_CHECK"] == "throw"  # Torch-TensorRT core/util/macros.h
     assert p.temperature("enqueue", "v2") == "hot"
     assert p.temperature("setTactic", "v3") == "hot"
     assert p.temperature("onShapeChange", "v3") == "warm"
