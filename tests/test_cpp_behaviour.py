@@ -86,3 +86,25 @@ def test_hot_method_gives_error_severity(tmp_path):
     write_project(tmp_path, {"p/foo.cpp": plugin_cpp(body)})
     (d,) = check_project(tmp_path, select=["TRT304"]).diagnostics
     assert d.severity.value == "error" and "hot path of FooPlugin::enqueue" in d.message
+
+
+def test_throw_in_a_lazily_parsed_helper_reached_from_a_cold_method(tmp_path):
+    # helpers/shape.cpp holds no plugin marker, so it is parsed only when the call graph needs it; the call comes
+    # from a cold interface method (getNbOutputs), not from enqueue
+    plugin = plugin_cpp("    return 0;", "int checkedRank(int r);")
+    plugin = plugin.replace(
+        "    void* const* outputs, void* workspace, cudaStream_t stream) noexcept override;",
+        "    void* const* outputs, void* workspace, cudaStream_t stream) noexcept override;\n"
+        "    int32_t getNbOutputs() const noexcept override { return checkedRank(2); }",
+    )
+    write_project(
+        tmp_path,
+        {
+            "p/foo.cpp": plugin,
+            "helpers/shape.cpp": '#include <stdexcept>\nint checkedRank(int r)\n{\n    if (r < 1)\n    {\n'
+            '        throw std::invalid_argument("rank");\n    }\n    return r;\n}\n',
+        },
+    )
+    res = check_project(tmp_path, select=["TRT204"])
+    assert [(d.span.path, d.span.line) for d in res.diagnostics] == [("helpers/shape.cpp", 6)]
+    assert "FooPlugin::getNbOutputs -> checkedRank -> throw" in res.diagnostics[0].message
