@@ -101,3 +101,16 @@ def test_error_path_guard(facts):
     (free,) = [c for c in _calls(f, 28) if c.callee == "cudaFree"]
     assert free.guard == "error-path:cudaGetLastError() != cudaSuccess"
     assert [c.guard for c in _calls(f, 29) if c.callee == "abort"] == [None]
+
+
+def test_function_try_block_covers_the_body(tmp_path):
+    p = tmp_path / "p" / "b.cpp"
+    p.parent.mkdir()
+    p.write_text(
+        "#include <stdexcept>\nint g(int n) noexcept\ntry\n{\n    if (n < 0)\n    {\n        throw std::runtime_error(\"n\");\n"
+        "    }\n    return n;\n}\ncatch (...)\n{\n    return -1;\n}\n",
+        encoding="utf-8",
+    )
+    ff = cpp.extract(SourceFile(path=p, rel="p/b.cpp", kind="cpp", digest="d"), ExtractContext(root=tmp_path))
+    (fn,) = [f for f in ff.functions if f.name == "g"]
+    assert [(c.kind, c.span.line, c.in_try) for c in fn.calls if c.kind == "throw"] == [("throw", 7, True)]
