@@ -10,12 +10,39 @@ from trtlint.engine import run
 
 FIXTURE = Path(__file__).parent / "fixtures" / "oss_mini"
 SYM = "python/export_symbolics.py"
+CLIP = "plugin/clipPlugin/clipPlugin.cpp"
+CLIP_CU = "plugin/clipPlugin/clipPlugin.cu"
+SS = "plugin/scaleShiftPlugin/scaleShiftPlugin.cpp"
+SS_CU = "plugin/scaleShiftPlugin/scaleShiftKernel.cu"
 
 EXPECTED = [
     ("TRT102", SYM, 13, "ONNX node 'Clip_TRT' asks for 'Clip_TRT' version '1' (the default when plugin_version is absent), but its creator registers version '2'"),
     ("TRT103", SYM, 9, "attribute 'bias' of ONNX node 'ScaleShift_TRT' is not a field creator ScaleShiftPluginCreator declares"),
-    ("TRT302", "plugin/scaleShiftPlugin/scaleShiftKernel.cu", 20, "ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpy"),
+    # issue 3: OSS check macros (plugin/vc/checkMacrosPlugin.h), a V2DynExt plugin and a V3 plugin in a .cu file
+    ("TRT204", CLIP, 38, "PLUGIN_VALIDATE (throws PluginError when the condition is false) can throw out of noexcept ClipPluginCreator::createPlugin"),
+    ("TRT204", CLIP_CU, 69, "PLUGIN_CUASSERT (throws CudaError on a CUDA error) can throw out of noexcept ClipPlugin::onShapeChange"),
+    ("TRT204", SS, 55, "PLUGIN_VALIDATE (throws PluginError when the condition is false) can throw out of noexcept ScaleShiftPlugin::configurePlugin"),
+    ("TRT204", SS, 58, "PLUGIN_CUASSERT (throws CudaError on a CUDA error) can throw out of noexcept ScaleShiftPlugin::configurePlugin"),
+    ("TRT205", SS, 65, "PLUGIN_ASSERT (aborts the process when the assertion fails (reportAssertion)) can end the process from ScaleShiftPlugin::supportsFormatCombination"),
+    ("TRT301", SS, 58, "cudaMalloc (device allocation) allocates once (one-time initialisation: guarded by `mScratch == nullptr`) on the warm path"),
+    ("TRT302", SS_CU, 20, "ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpy"),
+    ("TRT303", CLIP_CU, 54, "kernel launch clipKernel<<<...>>> has no stream on the hot path of ClipPlugin::enqueue"),
+    ("TRT303", CLIP_CU, 69, "cudaMemcpyAsync runs on the default stream (`0`) on the warm path"),
+    ("TRT303", SS_CU, 22, "cudaMemsetAsync is given no stream"),
+    ("TRT304", SS, 71, "the status of cudaFree (CUDA runtime) is discarded in ScaleShiftPlugin::~ScaleShiftPlugin"),
+    ("TRT304", SS_CU, 20, "the status of cudaMemcpy (CUDA runtime) is discarded on the hot path of ScaleShiftPlugin::enqueue"),
+    ("TRT304", SS_CU, 22, "the status of cudaMemsetAsync (CUDA runtime) is discarded"),
+    ("TRT305", CLIP_CU, 69, "cudaMemcpyAsync copies from pageable host memory (`bounds`, a local variable on the stack) on the warm path"),
+    ("TRT305", SS_CU, 23, "cudaMemcpyAsync copies from pageable host memory (`host`, a local variable on the stack) on the hot path"),
 ]
+# severities follow the method's temperature (hot enqueue: error; warm onShapeChange / V2DynExt configurePlugin:
+# warning; cold: info) and drop to info for one-time initialisation
+SEVERITIES = {
+    ("TRT301", SS, 58): "info",
+    ("TRT303", CLIP_CU, 69): "warning",
+    ("TRT305", CLIP_CU, 69): "warning",
+    ("TRT304", SS, 71): "info",
+}
 
 
 def test_oss_fixture_findings_exact():
@@ -23,8 +50,11 @@ def test_oss_fixture_findings_exact():
     assert res.profile.name == "generic"
     got = sorted((d.code, d.span.path, d.span.line, d.message) for d in res.diagnostics)
     assert len(got) == len(EXPECTED), "\n".join(map(str, got))
-    for (code, path, line, frag), g in zip(EXPECTED, got):
+    for (code, path, line, frag), g in zip(sorted(EXPECTED), got):
         assert (g[0], g[1], g[2]) == (code, path, line) and frag in g[3], g
+    sev = {(d.code, d.span.path, d.span.line): d.severity.value for d in res.diagnostics}
+    for key, s in sev.items():
+        assert s == SEVERITIES.get(key, "error"), (key, s)
 
 
 def test_oss_fixture_index():

@@ -11,6 +11,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "edgellm_mini"
 
 TRANSLATIONS = "tensorrt_edgellm/onnx/dynamo_translations.py"
 BACKEND = "experimental/builder/ops/backend.py"
+KERNELS = "cpp/kernels/fooKernels.cu"
 
 EXPECTED = [
     ("TRT001", "tensorrt_edgellm/onnx/export_helpers.py", 9, "could not be parsed: syntax error"),
@@ -23,6 +24,16 @@ EXPECTED = [
     ("TRT107", "experimental/builder/models/tiny/model.py", 9, "get_creator('FooPlugin', '1', '')"),
     ("TRT301", "cpp/kernels/fooKernels.cu", 17, "FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
     ("TRT302", "cpp/kernels/fooKernels.cu", 24, "BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
+    # issue 3: Edge-LLM check macros (cpp/common/checkMacros.h); the ELLM_CHECK in FooPlugin's constructor is
+    # caught by the try in FooPluginCreator::createPlugin and not reported
+    ("TRT204", KERNELS, 29, "ELLM_CHECK (throws std::runtime_error when the condition is false) can throw out of noexcept FooPlugin::enqueue"),
+    ("TRT204", KERNELS, 30, "CUDA_CHECK (throws std::runtime_error on a CUDA error (check::_checkCuda)) can throw out of noexcept FooPlugin::enqueue"),
+    ("TRT205", KERNELS, 38, "assert (aborts the process when the assertion fails (in builds without NDEBUG)) can end the process from BarPlugin::enqueue"),
+    ("TRT303", KERNELS, 31, "kernel launch mini::fooKernel<<<...>>> has no stream on the hot path of FooPlugin::enqueue"),
+    ("TRT304", KERNELS, 17, "the status of cudaMalloc (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue"),
+    ("TRT304", KERNELS, 24, "the status of cudaStreamSynchronize (CUDA runtime) is discarded on the hot path of BarPlugin::enqueue"),
+    ("TRT304", KERNELS, 33, "the status of cudaMemcpyAsync (CUDA runtime) is discarded"),
+    ("TRT305", KERNELS, 33, "cudaMemcpyAsync copies from pageable host memory (`scale`, a local variable on the stack)"),
     ("TRT401", "cpp/plugins/barPlugin/barReduce.cu", 1, "PLUGIN_CPP_SRCS"),
     ("TRT402", "tests/python-unittests/test_bar_plugin.py", 1, "none of the 2 tests in tests/python-unittests/test_bar_plugin.py"),
     ("TRT402", "tests/python-unittests/test_foo_plugin.py", 13, "test_chunked_prefill is not named by any test list"),

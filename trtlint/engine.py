@@ -81,6 +81,9 @@ def frontend_versions() -> dict[str, str]:
             try:
                 spec = importlib.util.find_spec(mod)
                 src = Path(spec.origin).read_bytes() if spec and spec.origin else b""
+                if spec and spec.origin:  # helper modules of a frontend (cpp_flow.py for cpp.py)
+                    for extra in sorted(Path(spec.origin).parent.glob(Path(spec.origin).stem + "_*.py")):
+                        src += extra.read_bytes()
             except (ImportError, OSError, ValueError):
                 src = b""
             _VERSIONS[kind] = hashlib.sha256(base + src).hexdigest()[:16]
@@ -400,6 +403,20 @@ def _definition_re(name: str) -> "re.Pattern[bytes]":
     )
 
 
+def _expansion_roots(idx) -> list:
+    """The functions the call-graph rules start from: every method of every plugin and C++ creator class
+    (hot-path rules start from enqueue and the warm methods, TRT204/TRT205/TRT304 from all of them)."""
+    out, seen = [], set()
+    classes = list(idx.plugins) + [c for c in idx.creators if c.cls.family.startswith("creator_")]
+    for info in classes:
+        for q in idx.ancestors(info.qualname):
+            for fn in idx.methods.get(q, ()):
+                if fn.usr not in seen:
+                    seen.add(fn.usr)
+                    out.append(fn)
+    return out
+
+
 def _expand_call_graph(
     facts, lazy: dict, texts: dict, extract_cached, root, profile, packs, settings, names_by_digest=None
 ) -> list:
@@ -414,23 +431,24 @@ def _expand_call_graph(
         idx = ProjectIndex.build(root, profile, packs, list(facts) + added, settings)
         methods: set[str] = set()
         free: set[str] = set()
-        for info in idx.plugins:
-            for enq in idx.find_method(info.qualname, "enqueue"):
-                for call, _chain in idx.walk_calls(enq):
-                    if call.kind not in ("call", "launch") or idx.resolve_call(call) is not None:
-                        continue
-                    name = call.callee.split("<")[0]
-                    last = name.split("::")[-1]
-                    if not last or _EXTERNAL.match(name) or _EXTERNAL.match(last):
-                        continue
-                    if packs.lookup("allocating", name) or packs.lookup("synchronizing", name):
-                        continue
-                    parts = name.split("::")
-                    # a method is defined out of line as Cls::name( ; a free function as name(...) {
-                    if len(parts) >= 2 and parts[-2][:1].isupper():
-                        methods.add("::".join(parts[-2:]))
-                    else:
-                        free.add(last)
+        for root_fn in _expansion_roots(idx):
+            for call, _chain in idx.walk_calls(root_fn):
+                if call.kind not in ("call", "launch") or idx.resolve_call(call) is not None:
+                    continue
+                name = call.callee.split("<")[0]
+                last = name.split("::")[-1]
+                if not last or _EXTERNAL.match(name) or _EXTERNAL.match(last):
+                    continue
+                if packs.lookup("allocating", name) or packs.lookup("synchronizing", name):
+                    continue
+                if packs.lookup("functions", name) or packs.lookup("macros", name):
+                    continue  # its behaviour is known (rules/cpp_behaviour.yaml)
+                parts = name.split("::")
+                # a method is defined out of line as Cls::name( ; a free function as name(...) {
+                if len(parts) >= 2 and parts[-2][:1].isupper():
+                    methods.add("::".join(parts[-2:]))
+                else:
+                    free.add(last)
         if not methods and not free:
             break
         cands = []

@@ -98,13 +98,23 @@ class Call:
     callee: str  # spelled name, qualified where known ("cudaMalloc", "std::vector::push_back")
     span: Span
     usr: Optional[str] = None  # USR of the callee declaration when resolved
-    kind: str = "call"  # "call" | "launch" | "new" | "macro"
+    kind: str = "call"  # "call" | "launch" | "new" | "macro" | "throw" (callee "throw", args: (type, text))
     stream: Optional[str] = None  # for launches and async calls: the stream argument as written
     args: tuple[str, ...] = ()
     # one-time initialisation around the call: "static-init" (initializer of a function-local static, or a
     # std::call_once body) or "null-check:<condition>" (then-branch of `if (!mX)` / `if (mX == nullptr)` on a
     # member); None when the call runs every time its function does
     guard: Optional[str] = None
+    # control flow and data flow around the call (trtlint/frontends/cpp_flow.py):
+    in_try: bool = False  # inside the body of a try block of its function (a catch handler is not)
+    discarded: bool = False  # a whole expression statement whose non-void result is dropped
+    # for calls whose callee has a by-value stream parameter (cudaStream_t / CUstream): the argument passed
+    # there as written, "" when it is omitted (the parameter's default); None when there is no such parameter
+    stream_arg: Optional[str] = None
+    # for memory copies: where each pointer argument points, when known statically: "stack:<var>" (a local
+    # variable or array), "vector:<var>" / "string:<var>" (a std::vector / std::string's pageable heap
+    # buffer); "" when unknown. One entry per argument (trailing unknowns dropped)
+    mem_src: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,21 @@ _ENTRY = {
     "additionalProperties": False,
 }
 
+_BEHAVIOUR_ENTRY = {
+    "type": "object",
+    "required": ["name", "behaviour", "what"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "behaviour": {"enum": ["throw", "exit", "status"]},
+        "what": {"type": "string"},
+        "severity": {"enum": ["error", "warning", "info"]},
+    },
+    "additionalProperties": False,
+}
+_TEMPERATURES = ["hot", "warm", "cold"]
+_FAMILIES = ["v3", "v2dynext", "v2iox", "v2ext", "v2"]
+_NAMES = {"type": "array", "items": {"type": "string", "minLength": 1}}
+
 PACK_SCHEMA = {
     "type": "object",
     "required": ["version"],
@@ -35,6 +50,40 @@ PACK_SCHEMA = {
         "version": {"const": 1},
         "allocating": {"type": "array", "items": _ENTRY},
         "synchronizing": {"type": "array", "items": _ENTRY},
+        # trtlint/checks: TRT204, TRT205, TRT301-TRT305 (rules/cpp_behaviour.yaml)
+        "macros": {"type": "array", "items": _BEHAVIOUR_ENTRY},
+        "functions": {"type": "array", "items": _BEHAVIOUR_ENTRY},
+        "temperatures": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["method", "temperature"],
+                "properties": {
+                    "method": {"type": "string", "minLength": 1},
+                    "temperature": {"enum": _TEMPERATURES},
+                    "families": {"type": "array", "items": {"enum": _FAMILIES}},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "temperature_severity": {
+            "type": "object",
+            "properties": {t: {"enum": ["error", "warning", "info"]} for t in _TEMPERATURES},
+            "additionalProperties": False,
+        },
+        "status_apis": {"type": "array", "items": _ENTRY},
+        "status_except": {"type": "array", "items": _ENTRY},
+        "stream_exempt": {"type": "array", "items": _ENTRY},
+        "size_queries": {"type": "array", "items": _ENTRY},
+        "stream_handles": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["library", "uses", "bind"],
+                "properties": {"library": {"type": "string"}, "uses": _NAMES, "bind": _NAMES, "except": _NAMES},
+                "additionalProperties": False,
+            },
+        },
         "external_creators": {
             "type": "object",
             "required": ["library", "creators"],
@@ -118,6 +167,35 @@ class ApiEntry:
 
 
 @dataclass(frozen=True)
+class BehaviourEntry(ApiEntry):
+    """A macro or function that throws, exits or returns a status when its check fails."""
+
+    behaviour: str = "throw"  # "throw" | "exit" | "status"
+
+
+@dataclass(frozen=True)
+class StreamHandle:
+    """A library whose handle carries a stream: work calls (``uses``) need a ``bind`` call on the same path."""
+
+    library: str
+    uses: tuple[str, ...]
+    bind: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
+
+    @staticmethod
+    def _any(pats: tuple[str, ...], name: str) -> bool:
+        import fnmatch
+
+        return any(fnmatch.fnmatchcase(name, p) for p in pats)
+
+    def is_use(self, name: str) -> bool:
+        return self._any(self.uses, name) and not self._any(self.exclude, name)
+
+    def is_bind(self, name: str) -> bool:
+        return self._any(self.bind, name)
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     description: str = ""
@@ -143,6 +221,33 @@ class Packs:
     files: list[str] = field(default_factory=list)
     # creators shipped by libraries outside the project: name -> (library, namespace, versions)
     externals: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
+    # rules/cpp_behaviour.yaml
+    macros: list[BehaviourEntry] = field(default_factory=list)
+    functions: list[BehaviourEntry] = field(default_factory=list)
+    temperatures: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (method, temp, families)
+    temperature_severity: dict[str, str] = field(default_factory=dict)
+    status_apis: list[ApiEntry] = field(default_factory=list)
+    status_except: list[ApiEntry] = field(default_factory=list)
+    stream_exempt: list[ApiEntry] = field(default_factory=list)
+    size_queries: list[ApiEntry] = field(default_factory=list)
+    stream_handles: list[StreamHandle] = field(default_factory=list)
+
+    def temperature(self, method: str, family: str) -> str:
+        """"hot", "warm" or "cold": how often TensorRT calls ``method`` of a plugin of ``family``."""
+        for m, t, fams in self.temperatures:
+            if m == method and (not fams or family in fams):
+                return t
+        return "cold"
+
+    def behaviour(self, call) -> Optional[BehaviourEntry]:
+        """What a call (a :class:`~trtlint.facts.Call`) does on failure, from the macro / function tables."""
+        if call.kind == "macro":
+            return self.lookup("macros", call.callee)
+        if call.kind == "call":
+            return self.lookup("functions", call.callee) or (
+                self.lookup("macros", call.callee) if call.usr is None else None
+            )
+        return None
 
     def external_creator(self, name: str) -> Optional[tuple[str, str, tuple[str, ...]]]:
         return self.externals.get(name)
@@ -154,7 +259,10 @@ class Packs:
             return memo[key]
         name = normalize_callee(callee)
         hit = None
-        for e in getattr(self, table):
+        entries = getattr(self, table)
+        if table in ("macros", "functions"):
+            entries = reversed(entries)  # a user pack's entry overrides a shipped one of the same name
+        for e in entries:
             if e.matches(name):
                 hit = e
                 break
@@ -208,6 +316,19 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     for table in ("allocating", "synchronizing"):
         for e in data.get(table, []):
             getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
+    for table in ("macros", "functions"):
+        for e in data.get(table, []):
+            getattr(p, table).append(BehaviourEntry(e["name"], e["what"], e.get("severity"), e["behaviour"]))
+    for e in data.get("temperatures", []):
+        p.temperatures.append((e["method"], e["temperature"], tuple(e.get("families", ()))))
+    p.temperature_severity.update(data.get("temperature_severity", {}))
+    for table in ("status_apis", "status_except", "stream_exempt", "size_queries"):
+        for e in data.get(table, []):
+            getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
+    for e in data.get("stream_handles", []):
+        p.stream_handles.append(
+            StreamHandle(e["library"], tuple(e["uses"]), tuple(e["bind"]), tuple(e.get("except", ())))
+        )
     ext = data.get("external_creators")
     if ext:
         for cname, versions in ext["creators"].items():

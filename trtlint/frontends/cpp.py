@@ -37,7 +37,7 @@ from ..facts import (
     ResolvedString,
     Span,
 )
-from . import ExtractContext, SourceFile, read_text
+from . import ExtractContext, SourceFile, cpp_flow, read_text
 
 VERSION = "1"
 KIND_NAMES = ("cpp", "cuda", "header")
@@ -1036,7 +1036,7 @@ class _FnBuild:
 
     def build(self) -> CppFunction:
         w = self.walker
-        calls = [c for _o, c in sorted(w.calls, key=lambda t: (t[0], t[1].kind != "macro"))]
+        calls = [c for _o, c in sorted(cpp_flow.finish(w, w.calls), key=lambda t: (t[0], t[1].kind != "macro"))]
         return CppFunction(
             usr=self.usr,
             qualname=self.qualname,
@@ -1069,6 +1069,7 @@ class _BodyWalker:
         self.local_vars: dict[str, Any] = {}
         self._guard: Optional[str] = None
         self.guard_ranges: list[tuple[str, int, int, str]] = []  # (file, start, end, guard)
+        self.flow = cpp_flow.FlowState()
 
     def walk(self) -> None:
         K = self.K
@@ -1079,6 +1080,7 @@ class _BodyWalker:
             stack.append((ch, (), None))
         stack.reverse()
         leaves = _leaf_ids(K)
+        flow = cpp_flow.flow_ids(K)
         CALL, NEW, UNEXP, RET, BINOP, VAR, IF, COMP = (
             K.CALL_EXPR.value, K.CXX_NEW_EXPR.value, K.UNEXPOSED_EXPR.value, K.RETURN_STMT.value,
             K.BINARY_OPERATOR.value, K.VAR_DECL.value, K.IF_STMT.value, K.COMPOUND_STMT.value)
@@ -1089,6 +1091,8 @@ class _BodyWalker:
             if k in leaves:
                 continue  # references and literals: nothing below them is a call, return or field use
             kids = _kids(c)
+            if k in flow:
+                cpp_flow.visit(self, c, k, kids)
             # guards of the children (None: inherit the parent's)
             kid_guards: Optional[list[Optional[str]]] = None
             if k == CALL:
@@ -1306,8 +1310,9 @@ class _BodyWalker:
             args = tuple(_short(a) for a in _split_top_level(text[text.rfind("(", j) + 1 : text.rfind(")")])) if j > 0 else ()
             if not callee:
                 callee = text[:i].strip() if i > 0 else name
-            self.add_call(c, Call(callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
-                                  kind="launch", stream=stream, args=tuple(a for a in args if a)))
+            self.add_call(c, cpp_flow.launch_extras(text, cfg, Call(
+                callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
+                kind="launch", stream=stream, args=tuple(a for a in args if a))))
             return
         if name == "__cudaPushCallConfiguration":
             return
@@ -1354,7 +1359,8 @@ class _BodyWalker:
         stream = None
         if name.endswith("Async") and arg_texts:
             stream = arg_texts[-1]
-        self.add_call(c, Call(callee=callee, span=self.span(c), usr=usr, kind="call", stream=stream, args=arg_texts))
+        call = Call(callee=callee, span=self.span(c), usr=usr, kind="call", stream=stream, args=arg_texts)
+        self.add_call(c, cpp_flow.call_extras(self, c, ref, name, args, arg_texts, call))
         if self.fc_usrs:
             self.on_call_reads(c, name, args, parents)
 
@@ -1436,7 +1442,7 @@ class _BodyWalker:
         self._seen_calls.add(o1)
         args = tuple(_short(a) for a in _split_top_level(rest.rstrip()[1:-1])) if rest.strip() != "()" else ()
         self.calls.append((o1, Call(callee=callee, span=self.span(c), usr=None, kind="call", args=args,
-                                    guard=self._guard)))
+                                    guard=self._guard, discarded=cpp_flow.unexposed_discarded(self, c))))
 
     def on_new(self, c: Any) -> None:
         text = self.ex.text_of(c)

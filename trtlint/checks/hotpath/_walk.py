@@ -1,68 +1,153 @@
-"""Walk from each plugin's `enqueue` through project functions to calls listed in a rules/ table."""
+"""Walk from each plugin method, by its temperature, through project functions to the calls a rule looks for.
+
+A method's temperature comes from the `temperatures` table of the rules/ packs (rules/cpp_behaviour.yaml):
+hot (`enqueue`, V3 `setTactic`) runs for every inference, warm (V3 `onShapeChange`, V2DynExt
+`configurePlugin`, `getWorkspaceSize`) whenever input shapes change, cold (everything else) at build, load
+or teardown. A finding's severity follows the hottest method that reaches it (`temperature_severity`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Optional
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ...facts import Call, CppFunction
 from ...packs import ApiEntry
 
+_ORDER = {"hot": 0, "warm": 1, "cold": 2}
+_WHEN = {
+    "hot": "on the hot path of",
+    "warm": "on the warm path (runs whenever input shapes change) of",
+    "cold": "in",
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A method of a plugin (or creator) class that TensorRT calls, with its temperature."""
+
+    plugin: str  # the class's short name
+    fn: CppFunction
+    temperature: str
+
 
 @dataclass(frozen=True)
 class HotHit:
     plugin: str
-    enqueue: CppFunction
+    enqueue: CppFunction  # the entry method (enqueue, or a warm/cold method)
     call: Call
     chain: tuple[CppFunction, ...]
-    entry: ApiEntry
+    entry: Optional[ApiEntry]
+    temperature: str = "hot"
 
 
-def _short(fn: CppFunction) -> str:
+def short(fn: CppFunction) -> str:
     parts = fn.qualname.split("::")
     return "::".join(parts[-2:]) if fn.cls else parts[-1]
 
 
-def hot_hits(index, table: str) -> Iterator[HotHit]:
+_short = short
+
+
+def entries(index, temperatures=("hot", "warm"), creators: bool = False) -> list[Entry]:
+    """Plugin methods (the nearest definition of each name up the class's project bases) whose temperature is
+    one of ``temperatures``, hottest first; with ``creators`` also every method of every C++ creator (cold)."""
+    memo = index.__dict__.setdefault("_trtlint_entries", {})
+    key = (tuple(temperatures), creators)
+    if key in memo:
+        return memo[key]
+    out: list[Entry] = []
+    classes = list(index.plugins)
+    if creators:
+        classes += [c for c in index.creators if c.cls.family.startswith("creator_")]
+    for info in classes:
+        fam = info.cls.family
+        seen_names: set[str] = set()
+        for q in index.ancestors(info.qualname):
+            names_here: set[str] = set()
+            for fn in index.methods.get(q, ()):
+                if fn.name in seen_names:
+                    continue
+                names_here.add(fn.name)
+                temp = "cold" if info.cls.kind == "creator" else index.packs.temperature(fn.name, fam)
+                if temp in temperatures:
+                    out.append(Entry(info.cls.name, fn, temp))
+            seen_names |= names_here
+    out.sort(key=lambda e: _ORDER[e.temperature])
+    memo[key] = out
+    return out
+
+
+def reachable(index, temperatures=("hot", "warm"), creators: bool = False) -> Iterator[tuple[Entry, Call, tuple[CppFunction, ...]]]:
+    """Every (entry, call, chain) below the entries; a call site once, for the hottest entry reaching it."""
     seen: set[tuple] = set()
-    for info in index.plugins:
-        for enq in index.find_method(info.qualname, "enqueue"):
-            for call, chain in index.walk_calls(enq):
-                entry = index.packs.lookup(table, call.callee)
-                if entry is None:
-                    continue
-                key = (call.span.path, call.span.line, call.span.col, call.callee)
-                if key in seen:
-                    continue
-                seen.add(key)
-                yield HotHit(info.cls.name, enq, call, chain, entry)
+    for e in entries(index, temperatures, creators):
+        for call, chain in index.walk_calls(e.fn):
+            key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield e, call, chain
+
+
+def hot_hits(index, table: str, temperatures=("hot", "warm")) -> Iterator[HotHit]:
+    for e, call, chain in reachable(index, temperatures):
+        entry = index.packs.lookup(table, call.callee)
+        if entry is None or is_error_path(call):
+            continue
+        yield HotHit(e.plugin, e.fn, call, chain, entry, e.temperature)
+
+
+def is_error_path(call: Call) -> bool:
+    return bool(call.guard and call.guard.startswith("error-path:"))
 
 
 def chain_text(hit: HotHit) -> str:
     return " -> ".join([_short(f) for f in hit.chain] + [hit.call.callee])
 
 
-def hot_diag(rule, hit: HotHit, verb: str) -> Diagnostic:
-    sev = Severity(hit.entry.severity) if hit.entry.severity else None
-    once = ""
-    cleanup = next((f for f in hit.chain[1:] if f.name.startswith("~") or f.name == "operator="), None)
+def temperature_severity(index, temperature: str, *candidates: Optional[Severity]) -> Severity:
+    """The lowest of the temperature's severity and the given ones (None entries are ignored)."""
+    sev = Severity(index.packs.temperature_severity.get(temperature, "error"))
+    for c in candidates:
+        if c is not None and c.rank < sev.rank:
+            sev = c
+    return sev
+
+
+def where(hit_plugin: str, entry_fn: CppFunction, temperature: str) -> str:
+    return f"{_WHEN[temperature]} {hit_plugin}::{entry_fn.name}"
+
+
+def once_note(call: Call, chain: tuple[CppFunction, ...]) -> tuple[Optional[Severity], str]:
+    """(INFO, why) for a call that runs only once or only when an owned resource is released; else (None, "")."""
+    cleanup = next((f for f in chain[1:] if f.name.startswith("~") or f.name == "operator="), None)
     if cleanup is not None:
         # a destructor or assignment operator releases what the object owns; whether it owns anything on
         # this path is not known statically (views over enqueue's buffers own nothing)
-        sev = Severity.INFO
-        once = f" only through {_short(cleanup)}, which releases what the object owns"
-    elif hit.call.guard:
+        return Severity.INFO, f" only through {_short(cleanup)}, which releases what the object owns"
+    if call.guard and not is_error_path(call):
         # one-time guarded initialisation: it runs on the hot path once, not on every call
-        sev = Severity.INFO
-        why = "a function-local static's initializer" if hit.call.guard == "static-init" else (
-            "guarded by `" + hit.call.guard.split(":", 1)[-1] + "`"
+        why = "a function-local static's initializer" if call.guard == "static-init" else (
+            "guarded by `" + call.guard.split(":", 1)[-1] + "`"
         )
-        once = f" once (one-time initialisation: {why})"
+        return Severity.INFO, f" once (one-time initialisation: {why})"
+    return None, ""
+
+
+def hot_diag(rule, hit: HotHit, verb: str, index=None) -> Diagnostic:
+    sev = Severity(hit.entry.severity) if hit.entry is not None and hit.entry.severity else None
+    if index is not None:
+        sev = temperature_severity(index, hit.temperature, rule.severity, sev)
+    low, once = once_note(hit.call, hit.chain)
+    if low is not None:
+        sev = low
+    what = f" ({hit.entry.what})" if hit.entry is not None else ""
     return rule.diag(
         hit.call.span,
-        f"{hit.call.callee} ({hit.entry.what}) {verb}{once} on the hot path of {hit.plugin}::enqueue: {chain_text(hit)}",
-        related=[Related(hit.enqueue.span, f"{hit.plugin}::enqueue is defined here")]
+        f"{hit.call.callee}{what} {verb}{once} {where(hit.plugin, hit.enqueue, hit.temperature)}: {chain_text(hit)}",
+        related=[Related(hit.enqueue.span, f"{hit.plugin}::{hit.enqueue.name} is defined here")]
         + [Related(f.span, f"via {_short(f)}") for f in hit.chain[1:]],
         symbol=f"{hit.plugin}:{hit.call.callee}:{_short(hit.chain[-1])}",
         severity=sev,

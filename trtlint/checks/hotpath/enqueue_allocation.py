@@ -71,4 +71,4 @@ class EnqueueAllocation(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         for hit in hot_hits(index, "allocating"):
-            yield hot_diag(self, hit, "allocates")
+            yield hot_diag(self, hit, "allocates", index)

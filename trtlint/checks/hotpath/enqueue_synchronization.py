@@ -20,6 +20,9 @@ _BUF = """struct Buf
 };"""
 
 
+_CSC = "#define CSC(call, err) do { cudaError_t cudaStatus = call; if (cudaStatus != cudaSuccess) { return err; } } while (0)"
+
+
 class EnqueueSynchronization(Rule):
     """A synchronizing call reachable from `enqueue`.
 
@@ -51,11 +54,21 @@ class EnqueueSynchronization(Rule):
 
     VALID = [
         {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemcpyAsync(outputs[0], inputs[0], 16, cudaMemcpyDeviceToDevice, stream);")}},
+        # an error path that ends in a failure return is not the hot path
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    if (cudaGetLastError() != cudaSuccess)\n    {\n        cudaDeviceSynchronize();\n        return -1;\n    }")}},
     ]
     INVALID = [
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    cudaStreamSynchronize(stream);")},
             "expect": [("plugins/foo.cpp", 15, "cudaStreamSynchronize (stream synchronization)")],
+        },
+        {
+            # a status-returning check macro (TensorRT OSS CSC) whose `if ... return err;` comes from the macro
+            # body: the checked call itself runs on every enqueue
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    CSC(cudaMemcpy(outputs[0], inputs[0], 16, cudaMemcpyDeviceToDevice), -1);", _CSC)},
+            "expect": [("plugins/foo.cpp", 15, "cudaMemcpy (blocking copy) synchronizes on the hot path")],
         },
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    Buf a;\n    a = Buf();", _BUF)},
@@ -65,4 +78,4 @@ class EnqueueSynchronization(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         for hit in hot_hits(index, "synchronizing"):
-            yield hot_diag(self, hit, "synchronizes")
+            yield hot_diag(self, hit, "synchronizes", index)

@@ -1,0 +1,110 @@
+"""rules/cpp_behaviour.yaml: macro / function behaviours and method temperatures, extended by a user's pack."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import check_project, write_project
+from trtlint.checks.hotpath._example import plugin_cpp
+from trtlint.config import ConfigError
+from trtlint.packs import load_packs
+
+
+def test_shipped_defaults_match_the_real_macro_definitions():
+    p = load_packs()
+    beh = {e.name: e.behaviour for e in p.macros}
+    # TensorRT Edge-LLM cpp/common/checkMacros.h
+    assert beh["ELLM_CHECK"] == beh["CUDA_CHECK"] == "throw"
+    # TensorRT OSS plugin/vc/checkMacrosPlugin.h, plugin/common/{checkMacrosPlugin,plugin}.h
+    for m in ("PLUGIN_VALIDATE", "PLUGIN_ERROR", "PLUGIN_CUASSERT", "PLUGIN_CUBLASASSERT", "PLUGIN_CUDNNASSERT"):
+        assert beh[m] == "throw", m
+    for m in ("PLUGIN_ASSERT", "PLUGIN_FAIL", "PLUGIN_CHECK"):  # reportAssertion / exit(EXIT_FAILURE)
+        assert beh[m] == "exit", m
+    for m in ("PLUGIN_CHECK_CUDA", "CSC", "ASSERT_PARAM", "PLUGIN_API_CHECK"):
+        assert beh[m] == "status", m
+    assert beh["TORCHTRT_ASSERT"] == beh["TORCHTRT_CHECK"] == "throw"  # Torch-TensorRT core/util/macros.h
+    assert p.temperature("enqueue", "v2") == "hot"
+    assert p.temperature("setTactic", "v3") == "hot"
+    assert p.temperature("onShapeChange", "v3") == "warm"
+    assert p.temperature("configurePlugin", "v2dynext") == "warm"
+    assert p.temperature("configurePlugin", "v3") == "cold"  # build time only
+    assert p.temperature("getWorkspaceSize", "v3") == "warm"
+
+
+def test_bad_behaviour_names_file_and_key(tmp_path):
+    pack = tmp_path / "extra.yaml"
+    pack.write_text("version: 1\nmacros:\n  - {name: MY_CHECK, behaviour: explode, what: x}\n")
+    with pytest.raises(ConfigError, match=r"extra.yaml: key 'macros.0.behaviour'"):
+        load_packs([pack])
+    pack.write_text("version: 1\ntemperatures:\n  - {method: enqueue, temperature: tepid}\n")
+    with pytest.raises(ConfigError, match=r"extra.yaml: key 'temperatures.0.temperature'"):
+        load_packs([pack])
+
+
+_MY_CHECK = '#include "myChecks.h"'
+
+
+def test_user_pack_adds_a_throwing_macro_whose_definition_is_not_visible(tmp_path):
+    # myChecks.h is not in the tree (an SDK header): MY_CHECK is only known from the user's pack
+    write_project(
+        tmp_path,
+        {
+            "rules/mine.yaml": "version: 1\nmacros:\n  - {name: MY_CHECK, behaviour: throw, what: throws MyError}\n",
+            "p/foo.cpp": plugin_cpp("    MY_CHECK(inputs[0] != nullptr);", _MY_CHECK),
+        },
+    )
+    assert check_project(tmp_path, select=["TRT204"]).diagnostics == []
+    res = check_project(tmp_path, select=["TRT204"], config={"rule-packs": ["rules/mine.yaml"]})
+    assert [(d.span.line, d.message.split(" can ")[0]) for d in res.diagnostics] == [(15, "MY_CHECK (throws MyError)")]
+
+
+def test_user_pack_overrides_a_shipped_macro(tmp_path):
+    # a project whose own CUDA_CHECK returns the status instead of throwing
+    macro = "#define CUDA_CHECK(x) do { cudaError_t e = x; if (e != cudaSuccess) { return e; } } while (0)"
+    write_project(
+        tmp_path,
+        {
+            "rules/mine.yaml": "version: 1\nmacros:\n  - {name: CUDA_CHECK, behaviour: status, what: returns the error}\n",
+            "p/foo.cpp": plugin_cpp("    CUDA_CHECK(cudaMemsetAsync(outputs[0], 0, 4, stream));", macro),
+        },
+    )
+    assert [d.code for d in check_project(tmp_path, select=["TRT204"]).diagnostics] == ["TRT204"]
+    assert check_project(tmp_path, select=["TRT204"], config={"rule-packs": ["rules/mine.yaml"]}).diagnostics == []
+
+
+def test_unknown_throwing_macro_is_reported_at_its_use_naming_it(tmp_path):
+    macro = '#include <stdexcept>\n#define REQUIRE(c) do { if (!(c)) { throw std::invalid_argument(#c); } } while (0)'
+    write_project(tmp_path, {"p/foo.cpp": plugin_cpp("    REQUIRE(inputs[0] != nullptr);", macro)})
+    res = check_project(tmp_path, select=["TRT204"])
+    assert [(d.span.line, d.message.split(" can ")[0]) for d in res.diagnostics] == [
+        (16, "`throw std::invalid_argument` (expanded from macro REQUIRE)")
+    ]
+
+
+def test_hot_method_gives_error_severity(tmp_path):
+    body = "    cudaMemsetAsync(outputs[0], 0, 4, stream);"
+    write_project(tmp_path, {"p/foo.cpp": plugin_cpp(body)})
+    (d,) = check_project(tmp_path, select=["TRT304"]).diagnostics
+    assert d.severity.value == "error" and "hot path of FooPlugin::enqueue" in d.message
+
+
+def test_throw_in_a_lazily_parsed_helper_reached_from_a_cold_method(tmp_path):
+    # helpers/shape.cpp holds no plugin marker, so it is parsed only when the call graph needs it; the call comes
+    # from a cold interface method (getNbOutputs), not from enqueue
+    plugin = plugin_cpp("    return 0;", "int checkedRank(int r);")
+    plugin = plugin.replace(
+        "    void* const* outputs, void* workspace, cudaStream_t stream) noexcept override;",
+        "    void* const* outputs, void* workspace, cudaStream_t stream) noexcept override;\n"
+        "    int32_t getNbOutputs() const noexcept override { return checkedRank(2); }",
+    )
+    write_project(
+        tmp_path,
+        {
+            "p/foo.cpp": plugin,
+            "helpers/shape.cpp": '#include <stdexcept>\nint checkedRank(int r)\n{\n    if (r < 1)\n    {\n'
+            '        throw std::invalid_argument("rank");\n    }\n    return r;\n}\n',
+        },
+    )
+    res = check_project(tmp_path, select=["TRT204"])
+    assert [(d.span.path, d.span.line) for d in res.diagnostics] == [("helpers/shape.cpp", 6)]
+    assert "FooPlugin::getNbOutputs -> checkedRank -> throw" in res.diagnostics[0].message

@@ -1,0 +1,204 @@
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ...packs import normalize_callee
+from ..base import Rule
+from ._example import plugin_cpp
+from ._walk import entries, is_error_path, once_note, reachable, short, temperature_severity, where
+
+_NULL = r"(?:0|0x0|0L|0U|nullptr|NULL|\{\}|cudaStreamLegacy|cudaStreamPerThread|cudaStreamDefault|CU_STREAM_LEGACY|CU_STREAM_PER_THREAD)"
+_CAST = r"(?:\(\s*(?:cudaStream_t|CUstream)\s*\)\s*|(?:static_cast|reinterpret_cast)\s*<\s*(?:cudaStream_t|CUstream)\s*>\s*)"
+_DEFAULT_RE = re.compile(rf"\(?\s*{_CAST}?\(?\s*{_NULL}\s*\)?\s*\)?|(?:cudaStream_t|CUstream)\s*(?:\(\s*(?:0|nullptr)?\s*\)|\{{\s*\}})")
+
+
+_SIZE_FN = re.compile(r"(?i)workspace_?size")
+_STREAMISH = re.compile(r"(?i)stream")  # a library's handle calls take no stream argument; a wrapper that does binds it
+
+
+def default_stream(text: Optional[str]) -> Optional[str]:
+    """How a stream argument names the default stream ("omitted", "0", "cudaStreamPerThread", ...), else None."""
+    if text is None:
+        return None
+    t = " ".join(text.split())
+    if t == "":
+        return "omitted"
+    if _DEFAULT_RE.fullmatch(t):
+        return t
+    return None
+
+
+_LAUNCHER = """template <typename T>
+__global__ void scaleKernel(T* x)
+{
+}
+static void launchScale(float* x, cudaStream_t stream = 0)
+{
+    scaleKernel<<<1, 256, 0, stream>>>(x);
+}"""
+
+
+_RUN_MACRO = """
+#define RUN_SCALE(X)                                                                                                   \\
+    {                                                                                                                  \\
+        cudaMemsetAsync(X, 0, 4, stream);                                                                              \\
+        scaleKernel<<<1, 256, 0, stream>>>(X);                                                                         \\
+    }"""
+
+
+class EnqueueDefaultStream(Rule):
+    """Work on the default (legacy) stream, or a library handle never bound to the given stream, in `enqueue`.
+
+    ## What it does
+    Follows the call graph from every plugin's hot methods (`enqueue`, V3 `setTactic`) and warm methods
+    (V3 `onShapeChange`, V2DynExt `configurePlugin`, `getWorkspaceSize`, at warning severity) and reports:
+    kernel launches `k<<<g, b>>>` without a stream or with `0`/`nullptr`; calls whose callee has a
+    `cudaStream_t` parameter (CUDA async APIs, cuBLASLt, NCCL, your own launchers) given the default stream
+    or leaving it to its default; and library handles (cuBLAS, cuDNN, cuSPARSE, per the `stream_handles`
+    table of the rules/ packs) used on the path without a `cublasSetStream`/`cudnnSetStream` call on it.
+    CUB size queries (a null temp-storage pointer) and calls made inside a workspace-size computation
+    (a function named `...WorkspaceSize`) do no work and are not reported; one-time guarded
+    initialisation is reported as info, saying so; calls on an error path that ends in a failure `return`
+    are not reported.
+
+    ## Why it matters
+    TensorRT gives `enqueue` the stream to work on. Work on the legacy default stream synchronises with every
+    other stream of the device, serialises concurrent engines, runs outside the order TensorRT expects (a race
+    with the next layer) and breaks CUDA-graph capture of the engine.
+
+    ## Example
+    ```cpp
+    fooKernel<<<grid, block>>>(in, out, n);                       // default stream
+    cudaMemsetAsync(outputs[0], 0, bytes);                         // stream parameter left at 0
+    cublasSgemm(mCublas, ...);                                     // handle never bound to `stream`
+    ```
+
+    ## Fix
+    Pass the `stream` argument of `enqueue` down to every launch and async call
+    (`k<<<g, b, smem, stream>>>`, `cudaMemsetAsync(..., stream)`), and bind library handles to it
+    (`cublasSetStream(handle, stream)`) before using them.
+    """
+
+    code = "TRT303"
+    name = "enqueue-default-stream"
+    family = "hotpath"
+    severity = Severity.ERROR
+
+    VALID = [
+        {"files": {"plugins/foo.cu": plugin_cpp("    launchScale(static_cast<float*>(outputs[0]), stream);", _LAUNCHER)}},
+        {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")}},
+        # launches and async calls written in a macro's body (TensorRT OSS instanceNormFwdImpl.cu KERNEL_RUN):
+        # their arguments are not visible in the source, so nothing is claimed about their stream
+        {"files": {"plugins/foo.cu": plugin_cpp("    RUN_SCALE(static_cast<float*>(outputs[0]));", _LAUNCHER + _RUN_MACRO)}},
+    ]
+    INVALID = [
+        {
+            "files": {"plugins/foo.cu": plugin_cpp("    launchScale(static_cast<float*>(outputs[0]));", _LAUNCHER)},
+            "expect": [("plugins/foo.cu", 22, "launchScale is given no stream (its stream parameter defaults to the legacy default stream)")],
+        },
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, 0);")},
+            "expect": [("plugins/foo.cpp", 15, "cudaMemsetAsync runs on the default stream (`0`) on the hot path of FooPlugin::enqueue")],
+        },
+        {
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    scaleKernel<<<1, 256>>>(static_cast<float*>(outputs[0]));", _LAUNCHER)},
+            "expect": [("plugins/foo.cu", 22, "kernel launch scaleKernel<<<...>>> has no stream")],
+        },
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    cublasSgemm(gHandle, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, nullptr, 1, nullptr, 1, nullptr, nullptr, 1);",
+                "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;")},
+            "expect": [("plugins/foo.cpp", 16, "cuBLAS handle used by cublasSgemm is never bound to a stream on this path")],
+        },
+    ]
+    VALID += [
+        # a workspace-size helper runs a CUB-style algorithm with a null buffer: a size query, no work
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    size_t bytes = computeTopkWorkspaceSize(16);",
+            "void radixTopk(void* buf, size_t& bytes, cudaStream_t s);\n"
+            "static size_t computeTopkWorkspaceSize(int n)\n{\n    size_t bytes = 0;\n    radixTopk(nullptr, bytes, 0);\n    return bytes;\n}")}},
+        # a project GEMM wrapper that takes the stream (TensorRT OSS modulatedDeformConv cublasGemmWrap) is no
+        # library call on an unbound handle
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cublasGemmWrap(gHandle, stream);",
+            "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;\ncublasStatus_t cublasGemmWrap(cublasHandle_t h, cudaStream_t s);")}},
+        # ... also when it is a template called from a template (the call is dependent: no declaration to read)
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    gemm<float>(stream);",
+            "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;\n"
+            "template <typename T>\ncublasStatus_t cublasGemmWrap(cublasHandle_t h, cudaStream_t s);\n"
+            "template <typename T>\nvoid gemm(cudaStream_t stream)\n{\n    cublasGemmWrap<T>(gHandle, stream);\n}")}},
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        packs = index.packs
+        for e, call, chain in reachable(index, ("hot", "warm")):
+            if is_error_path(call) or any(_SIZE_FN.search(f.name) for f in chain[1:]):
+                continue  # (a workspace-size computation runs its algorithm in size-query mode: no work)
+            how = None
+            if call.kind == "launch":
+                how = default_stream(call.stream_arg)  # None also when the launch is hidden in a macro's body
+                if how is None:
+                    continue
+                text = (f"kernel launch {call.callee}<<<...>>> has no stream" if how == "omitted"
+                        else f"kernel launch {call.callee}<<<...>>> runs on the default stream (`{how}`)")
+                text += " " + where(e.plugin, e.fn, e.temperature)
+            elif call.kind == "call" and call.stream_arg is not None:
+                how = default_stream(call.stream_arg)
+                if how is None or packs.lookup("stream_exempt", call.callee):
+                    continue
+                if packs.lookup("size_queries", call.callee) and call.args and default_stream(call.args[0]) not in (None, "omitted"):
+                    continue  # a temp-storage size query does no work
+                if how == "omitted":
+                    text = (f"{call.callee} is given no stream (its stream parameter defaults to the legacy default "
+                            f"stream) {where(e.plugin, e.fn, e.temperature)}")
+                else:
+                    text = f"{call.callee} runs on the default stream (`{how}`) {where(e.plugin, e.fn, e.temperature)}"
+            else:
+                continue
+            yield self._diag(index, e, call, chain, text)
+        yield from self._handles(index)
+
+    def _diag(self, index, e, call, chain, text) -> Diagnostic:
+        low, once = once_note(call, chain)
+        sev = temperature_severity(index, e.temperature, self.severity, low)
+        chain_s = " -> ".join([short(f) for f in chain] + [call.callee])
+        return self.diag(
+            call.span,
+            f"{text}{once}: {chain_s}",
+            related=[Related(e.fn.span, f"{e.plugin}::{e.fn.name} is defined here")]
+            + [Related(f.span, f"via {short(f)}") for f in chain[1:]],
+            symbol=f"{e.plugin}:{call.callee}:{short(chain[-1])}",
+            severity=sev,
+        )
+
+    def _handles(self, index) -> Iterable[Diagnostic]:
+        handles = index.packs.stream_handles
+        if not handles:
+            return
+        seen: set[tuple] = set()
+        for e in entries(index, ("hot", "warm")):
+            calls = list(index.walk_calls(e.fn))
+            # matched by the last name component, so that a wrapper's methods (CublasWrapper::cublasSetStream) count
+            names = [normalize_callee(c.callee).split("::")[-1] for c, _ in calls]
+            for h in handles:
+                if any(h.is_bind(n) for n in names):
+                    continue
+                for (call, chain), n in zip(calls, names):
+                    if call.kind != "call" or not h.is_use(n) or is_error_path(call):
+                        continue
+                    if call.stream_arg is not None or index.resolve_call(call) is not None or any(
+                        _STREAMISH.search(a) for a in call.args
+                    ):
+                        continue  # a project function, or one given the stream explicitly (cublasGemmWrap(h, stream, ...))
+                    key = (call.span.path, call.span.line, call.span.col)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    text = (f"{h.library} handle used by {call.callee} is never bound to a stream on this path "
+                            f"(no {' / '.join(h.bind)} call), so it runs on the default stream, "
+                            f"{where(e.plugin, e.fn, e.temperature)}")
+                    yield self._diag(index, e, call, chain, text)

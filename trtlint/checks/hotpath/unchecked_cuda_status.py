@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ..base import Rule
+from ._example import plugin_cpp
+from ._walk import is_error_path, once_note, reachable, short, temperature_severity, where
+
+_CHECK = """#define PLUGIN_CHECK_CUDA(call) do { cudaError_t status = call; if (status != cudaSuccess) { return status; } } while (0)"""
+
+
+class UncheckedCudaStatus(Rule):
+    """A CUDA / cuBLAS / cuDNN / NCCL status discarded in a plugin method.
+
+    ## What it does
+    Follows the call graph from every plugin and creator method and reports calls whose status result is
+    thrown away (the call is a whole expression statement): `cudaMemcpyAsync(...);`, `cublasSgemm(...);`.
+    Which calls return a status is the `status_apis` table of the rules/ packs (`cuda*`, `cu*`, `cublas*`,
+    `cudnn*`, `nccl*`, ...; `status_except` lists the ones that need no check, such as `cudaGetLastError`).
+    A call wrapped in a checking macro (`CUDA_CHECK`, `PLUGIN_CUASSERT`, `PLUGIN_CHECK_CUDA`, ...), assigned,
+    compared or cast to `void` is checked. The severity follows the method's temperature: error in hot
+    methods (`enqueue`), warning in warm ones (`onShapeChange`, V2DynExt `configurePlugin`,
+    `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` is not
+    reported.
+
+    ## Why it matters
+    CUDA errors are sticky and asynchronous: an unchecked failure in `enqueue` surfaces later, in an
+    unrelated call, or becomes silently wrong output. TensorRT can only report a failure that the plugin
+    returns.
+
+    ## Example
+    ```cpp
+    cudaMemsetAsync(outputs[0], 0, bytes, stream);      // status dropped
+    ```
+
+    ## Fix
+    Check it: return it as the method's status, wrap it in the project's check macro, or at least
+    `(void)` it where a failure truly does not matter.
+    """
+
+    code = "TRT304"
+    name = "unchecked-cuda-status"
+    family = "hotpath"
+    severity = Severity.ERROR
+
+    VALID = [
+        {"files": {"plugins/foo.cpp": plugin_cpp("    PLUGIN_CHECK_CUDA(cudaMemsetAsync(outputs[0], 0, 16, stream));", _CHECK)}},
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    if (cudaMemsetAsync(outputs[0], 0, 16, stream) != cudaSuccess)\n    {\n        cudaFree(workspace);\n        return -1;\n    }")}},
+    ]
+    INVALID = [
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")},
+            "expect": [("plugins/foo.cpp", 15, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        packs = index.packs
+        for e, call, chain in reachable(index, ("hot", "warm", "cold"), creators=True):
+            if not call.discarded or call.kind != "call" or is_error_path(call):
+                continue
+            api = packs.lookup("status_apis", call.callee)
+            if api is None or packs.lookup("status_except", call.callee):
+                continue
+            low, once = once_note(call, chain)
+            sev = temperature_severity(index, e.temperature, self.severity, low)
+            chain_s = " -> ".join([short(f) for f in chain] + [call.callee])
+            yield self.diag(
+                call.span,
+                f"the status of {call.callee} ({api.what}) is discarded{once} {where(e.plugin, e.fn, e.temperature)}: {chain_s}",
+                related=[Related(e.fn.span, f"{e.plugin}::{e.fn.name} is defined here")]
+                + [Related(f.span, f"via {short(f)}") for f in chain[1:]],
+                symbol=f"{e.plugin}:{call.callee}:{short(chain[-1])}",
+                severity=sev,
+            )

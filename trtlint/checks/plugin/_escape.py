@@ -1,0 +1,92 @@
+"""Walk from plugin and creator methods to throws and process exits (TRT204, TRT205).
+
+Unlike the hot-path walk, this one knows about `try`: a call inside the body of a try block is caught there
+(with everything below it), so it is neither reported nor followed when ``honour_try`` is set. Calls a
+rules/ pack macro expands to (the `throw` inside `ELLM_CHECK`, the `throwPluginError` call inside
+`PLUGIN_VALIDATE`) are reported as the macro, once. Kernel launches are not followed: device code neither
+throws nor exits the process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from ...facts import Call, CppFunction, Span
+from ...packs import BehaviourEntry
+from ..hotpath._walk import Entry, entries, short
+
+
+@dataclass(frozen=True)
+class Escape:
+    entry: Entry
+    call: Call
+    chain: tuple[CppFunction, ...]
+    behaviour: Optional[BehaviourEntry]  # None for a `throw` expression
+    in_macro: Optional[str] = None  # a macro (not in the packs) the throw is expanded from
+
+
+def _inside(s: Span, outer: Span) -> bool:
+    return (
+        s.path == outer.path
+        and (outer.line, outer.col) <= (s.line, s.col)
+        and (s.line, s.col) <= (outer.end_line, outer.end_col)
+    )
+
+
+def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], Optional[str]]]:
+    """The calls of ``fn`` with their known behaviour; calls expanded from a known macro are dropped."""
+    memo = index.__dict__.setdefault("_trtlint_escape_body", {})
+    got = memo.get(fn.usr)
+    if got is not None:
+        return got
+    macros = [c for c in fn.calls if c.kind == "macro"]
+    known = [c for c in macros if index.packs.behaviour(c) is not None]
+    out = []
+    for call in fn.calls:
+        if call.kind != "macro" and any(_inside(call.span, m.span) for m in known):
+            continue
+        unknown = None
+        if call.kind != "macro":
+            unknown = next((m.callee for m in macros if _inside(call.span, m.span)), None)
+        out.append((call, index.packs.behaviour(call), unknown))
+    memo[fn.usr] = out
+    return out
+
+
+def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> Iterator[Escape]:
+    seen: set[tuple] = set()
+    limit = getattr(index.settings, "max_call_depth", 8)
+    for e in entries(index, ("hot", "warm", "cold"), creators=True):
+        if noexcept_only and not (e.fn.noexcept or e.fn.name.startswith("~")):
+            continue
+        visited = {e.fn.usr}
+        frontier: list[tuple[CppFunction, tuple[CppFunction, ...]]] = [(e.fn, (e.fn,))]
+        depth = 0
+        while frontier and depth <= limit:
+            nxt = []
+            for fn, chain in frontier:
+                for call, beh, unknown in _body(index, fn):
+                    if honour_try and call.in_try:
+                        continue
+                    hit = (call.kind == "throw" and behaviour == "throw") or (
+                        beh is not None and beh.behaviour == behaviour
+                    )
+                    if hit:
+                        key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
+                        if key not in seen:
+                            seen.add(key)
+                            yield Escape(e, call, chain, beh, unknown)
+                        continue
+                    if call.kind != "call" or beh is not None:
+                        continue
+                    target = index.resolve_call(call)
+                    if target is not None and target.usr not in visited:
+                        visited.add(target.usr)
+                        nxt.append((target, chain + (target,)))
+            frontier = nxt
+            depth += 1
+
+
+def chain_text(esc: Escape, last: str) -> str:
+    return " -> ".join([short(f) for f in esc.chain] + [last])

@@ -1,0 +1,345 @@
+"""Control-flow and data-flow facts of the C++ frontend (called from ``cpp._BodyWalker``).
+
+* ``throw`` expressions become ``Call(kind="throw")``;
+* every call records whether it sits in the body of a ``try`` block (``in_try``), whether it is a whole
+  expression statement whose non-void result is dropped (``discarded``), the argument it passes for its
+  callee's stream parameter (``stream_arg``) and, for memory copies, where its pointer arguments point
+  (``mem_src``: a local variable or array, a ``std::vector`` / ``std::string`` buffer);
+* a call in the then-branch of an ``if`` that ends in a failure ``return`` gets ``guard="error-path:<cond>"``.
+
+Only this module and ``cpp.py`` touch libclang cursors; the output is plain :mod:`trtlint.facts`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from functools import lru_cache
+from typing import Any, Optional
+
+from ..facts import Call
+
+_FAILURE_RETURN = re.compile(
+    r"-\s*\d+|[1-9]\d*|false|nullptr|NULL|[\w:]*(?:FAIL|ERR|Err|INVALID|Invalid|BAD_PARAM)[\w:]*"
+    r"|(?:[a-z]\w*)?(?:status|Status|stat|err|Err|error|Error|ret|result|rc|code)\w*"
+)
+_SUCCESS_RETURN = re.compile(r"0|true|cudaSuccess|[\w:]*SUCCESS[\w:]*|kSUCCESS|\{\}")
+_STREAM_TYPES = ("cudaStream_t", "CUstream", "CUstream_st *", "struct CUstream_st *")
+
+
+class FlowState:
+    """What the walk of one function body records for this module."""
+
+    __slots__ = ("try_ranges", "stmt_calls", "error_ranges")
+
+    def __init__(self) -> None:
+        self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
+        self.stmt_calls: set[int] = set()  # cursor hashes of expression statements (and their wrappers)
+        self.error_ranges: list[tuple[int, int, str]] = []  # then-branches ending in a failure return
+
+
+@lru_cache(maxsize=4)
+def flow_ids(K: Any) -> frozenset:
+    """Kind ids the body walk hands to :func:`visit`."""
+    return frozenset(k.value for k in (
+        K.CXX_TRY_STMT, K.CXX_THROW_EXPR, K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT,
+        K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT, K.CXX_FOR_RANGE_STMT,
+    ))
+
+
+@lru_cache(maxsize=4)
+def _wrapper_ids(K: Any) -> frozenset:
+    return frozenset(k.value for k in (K.UNEXPOSED_EXPR, K.CALL_EXPR))
+
+
+@lru_cache(maxsize=4)
+def _cast_ids(K: Any) -> frozenset:
+    return frozenset(k.value for k in (
+        K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR,
+        K.CXX_CONST_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR,
+    ))
+
+
+def visit(w: Any, c: Any, k: int, kids: list) -> None:
+    K = w.K
+    st: FlowState = w.flow
+    if k == K.CXX_TRY_STMT.value:
+        if kids:
+            _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(kids[0])
+            st.try_ranges.append((o1, o2))
+        return
+    if k == K.CXX_THROW_EXPR.value:
+        _on_throw(w, c, kids)
+        return
+    if k == K.COMPOUND_STMT.value:
+        for ch in kids:
+            _mark_statement(w, ch)
+        return
+    if k == K.IF_STMT.value:
+        ci, ti, ei = w.if_parts(c, kids)
+        for i in (ti, ei):
+            if i is not None:
+                _mark_statement(w, kids[i])
+        if ci is not None and ti is not None:
+            _error_branch(w, c, kids[ci], kids[ti])
+        return
+    if kids:
+        body = kids[0] if k == K.DO_STMT.value else kids[-1]
+        _mark_statement(w, body)
+
+
+def _mark_statement(w: Any, s: Any) -> None:
+    """An expression statement: remember the call it is (through implicit wrappers)."""
+    ids = _wrapper_ids(w.K)
+    cur = s
+    for _ in range(4):
+        if cur._kind_id not in ids:
+            return
+        w.flow.stmt_calls.add(cur.hash)
+        if cur._kind_id == w.K.CALL_EXPR.value:
+            return
+        sub = _kids_of(cur)
+        if not sub:
+            return
+        if cur._kind_id == w.K.UNEXPOSED_EXPR.value and len(sub) > 1:
+            return  # an unresolved call: UNEXPOSED_EXPR(callee, args...), itself the statement
+        cur = sub[0]
+
+
+def _kids_of(c: Any) -> list:
+    from .cpp import _kids
+
+    return _kids(c)
+
+
+def _error_branch(w: Any, if_stmt: Any, cond: Any, then: Any) -> None:
+    """``if (cond) { ...; return <failure>; }``: the branch runs only when something has failed.
+
+    An ``if`` expanded from a macro body (``CSC(call, err)``) has the whole expansion as the extent of each of
+    its parts, the checked call in the macro's argument included: it marks nothing."""
+    K = w.K
+    if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
+        return
+    last = then
+    if then.kind == K.COMPOUND_STMT:
+        sub = _kids_of(then)
+        if not sub:
+            return
+        last = sub[-1]
+    if last.kind != K.RETURN_STMT:
+        return
+    val = _kids_of(last)
+    if not val:
+        return
+    text = " ".join(w.ex.text_of(val[0]).split())
+    if not text or _SUCCESS_RETURN.fullmatch(text) or not _FAILURE_RETURN.fullmatch(text):
+        return
+    _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(then)
+    if o2 > o1:
+        from .cpp import _short
+
+        w.flow.error_ranges.append((o1, o2, _short(w.ex.text_of(cond), 60)))
+
+
+def _on_throw(w: Any, c: Any, kids: list) -> None:
+    from .cpp import _short
+
+    what = ""
+    if kids:
+        try:
+            what = kids[0].type.spelling or ""
+        except Exception:  # noqa: BLE001
+            what = ""
+        what = re.sub(r"^(?:const\s+|class\s+|struct\s+)+", "", what).strip()
+    text = w.ex.text_of(c)
+    if not what and kids:
+        m = re.match(r"\s*throw\s+((?:::)?[A-Za-z_][\w:]*)", text)
+        what = m.group(1) if m else ""
+    w.add_call(c, Call(callee="throw", span=w.span(c), kind="throw", args=(what or "(rethrow)", _short(text, 80))))
+
+
+# -- per call -------------------------------------------------------------------------------------------------
+
+
+def call_extras(w: Any, c: Any, ref: Any, name: str, args: list, arg_texts: tuple, call: Call) -> Call:
+    """Fill ``discarded``, ``stream_arg`` and ``mem_src`` of a resolved (or unresolved) call."""
+    K = w.K
+    changes: dict[str, Any] = {}
+    if c.hash in w.flow.stmt_calls:
+        try:
+            void = c.type.kind == w.ex.ci.TypeKind.VOID
+        except Exception:  # noqa: BLE001
+            void = False
+        if not void:
+            changes["discarded"] = True
+    if ref is not None and ref.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE):
+        idx = _stream_param(w, ref, call.usr)
+        text = w.ex.text_of(c) if idx is not None else ""
+        if idx is not None and name and name in text and not (idx < len(arg_texts) and arg_texts[idx] == text):
+            # (a call in a macro's body has the whole expansion as its text: its arguments are not visible)
+            changes["stream_arg"] = arg_texts[idx] if idx < len(arg_texts) else ""
+    if "emcpy" in name and args:
+        src = tuple(_pointee(w, a) for a in args[:4])
+        while src and not src[-1]:
+            src = src[:-1]
+        if src:
+            changes["mem_src"] = src
+    return dataclasses.replace(call, **changes) if changes else call
+
+
+def launch_extras(text: str, cfg: list, call: Call) -> Call:
+    """A launch's stream as written (``""``: none); unknown (None) when the launch comes from a macro's body and
+    its ``<<<...>>>`` is not visible in the source."""
+    if "<<<" not in text or ">>>" not in text:
+        return call
+    return dataclasses.replace(call, stream_arg=cfg[3] if len(cfg) >= 4 else "")
+
+
+def unexposed_discarded(w: Any, c: Any) -> bool:
+    return c.hash in w.flow.stmt_calls
+
+
+def _stream_param(w: Any, ref: Any, usr: Optional[str]) -> Optional[int]:
+    cache = w.ex.__dict__.setdefault("_stream_params", {})
+    key = usr or ref.hash
+    if key in cache:
+        return cache[key]
+    idx = None
+    try:
+        for i, p in enumerate(ref.get_arguments()):
+            t = p.type
+            sp = re.sub(r"\bconst\b", "", t.spelling or "").strip()
+            if sp in _STREAM_TYPES or re.sub(r"\bconst\b", "", t.get_canonical().spelling or "").strip() in _STREAM_TYPES:
+                idx = i
+                break
+    except Exception:  # noqa: BLE001
+        idx = None
+    cache[key] = idx
+    return idx
+
+
+def _strip(w: Any, a: Any) -> Any:
+    casts = _cast_ids(w.K)
+    skip = (w.K.TYPE_REF, w.K.NAMESPACE_REF, w.K.TEMPLATE_REF)
+    cur = a
+    for _ in range(8):
+        if cur._kind_id not in casts:
+            return cur
+        sub = [x for x in _kids_of(cur) if x.kind not in skip]
+        if len(sub) != 1:
+            return cur
+        cur = sub[0]
+    return cur
+
+
+def _local(w: Any, d: Any) -> bool:
+    """A variable with automatic storage (a non-static local or a by-value parameter)."""
+    K = w.K
+    if d is None or d.kind not in (K.VAR_DECL, K.PARM_DECL):
+        return False
+    try:
+        tk = d.type.kind
+        if tk in (w.ex.ci.TypeKind.LVALUEREFERENCE, w.ex.ci.TypeKind.RVALUEREFERENCE):
+            return False
+        if d.kind == K.VAR_DECL:
+            if d.storage_class in (w.ex.ci.StorageClass.STATIC, w.ex.ci.StorageClass.EXTERN):
+                return False
+            p = d.semantic_parent
+            return p is not None and p.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR,
+                                                 K.FUNCTION_TEMPLATE, K.LAMBDA_EXPR, K.CONVERSION_FUNCTION)
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
+def _container(w: Any, obj: Any) -> str:
+    """"vector:<v>" / "string:<s>" / "stack:<a>" for the object a ``.data()`` / ``[i]`` is applied to."""
+    obj = _strip(w, obj)
+    try:
+        t = obj.type.get_canonical().spelling or obj.type.spelling or ""
+    except Exception:  # noqa: BLE001
+        t = ""
+    name = " ".join(w.ex.text_of(obj).split())[:40]
+    if re.search(r"\bvector<", t):
+        return "vector:" + name
+    if re.search(r"\bbasic_string<", t):
+        return "string:" + name
+    if re.search(r"\barray<", t) and obj.kind == w.K.DECL_REF_EXPR and _local(w, obj.referenced):
+        return "stack:" + name
+    return ""
+
+
+def _pointee(w: Any, a: Any) -> str:
+    K = w.K
+    cur = _strip(w, a)
+    k = cur.kind
+    if k == K.UNARY_OPERATOR and w.ex.text_of(cur).lstrip().startswith("&"):
+        sub = _kids_of(cur)
+        return _lvalue_home(w, sub[0]) if sub else ""
+    if k == K.DECL_REF_EXPR:
+        d = cur.referenced
+        try:
+            is_array = d is not None and d.type.kind in (w.ex.ci.TypeKind.CONSTANTARRAY, w.ex.ci.TypeKind.INCOMPLETEARRAY)
+        except Exception:  # noqa: BLE001
+            is_array = False
+        if is_array and _local(w, d):
+            return "stack:" + (cur.spelling or "")
+        return ""
+    if k == K.CALL_EXPR and cur.spelling in ("data", "c_str"):
+        sub = _kids_of(cur)
+        if sub and sub[0].kind == K.MEMBER_REF_EXPR:
+            inner = _kids_of(sub[0])
+            if inner:
+                return _container(w, inner[0])
+    return ""
+
+
+def _lvalue_home(w: Any, e: Any) -> str:
+    """Where ``&e`` points: a local variable (or a member / element of one), a vector element."""
+    K = w.K
+    cur = _strip(w, e)
+    for _ in range(6):
+        k = cur.kind
+        if k == K.DECL_REF_EXPR:
+            return ("stack:" + (cur.spelling or "")) if _local(w, cur.referenced) else ""
+        if k in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR):
+            sub = _kids_of(cur)
+            if not sub:
+                return ""
+            if k == K.MEMBER_REF_EXPR:
+                try:
+                    if sub[0].type.kind == w.ex.ci.TypeKind.POINTER:
+                        return ""  # p->x: wherever p points
+                except Exception:  # noqa: BLE001
+                    return ""
+            cur = _strip(w, sub[0])
+            continue
+        if k == K.CALL_EXPR and cur.spelling == "operator[]":
+            sub = _kids_of(cur)
+            return _container(w, sub[0]) if sub else ""
+        return ""
+    return ""
+
+
+# -- when the function is frozen ------------------------------------------------------------------------------
+
+
+def finish(w: Any, calls: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
+    """Set ``in_try`` and the error-path guard of each call from the ranges the walk recorded."""
+    st: FlowState = w.flow
+    if not st.try_ranges and not st.error_ranges:
+        return calls
+    out = []
+    for off, call in calls:
+        changes: dict[str, Any] = {}
+        if any(s <= off < e for s, e in st.try_ranges):
+            changes["in_try"] = True
+        if call.guard is None:
+            best = None
+            for s, e, cond in st.error_ranges:
+                if s <= off < e and (best is None or e - s < best[0]):
+                    best = (e - s, cond)
+            if best is not None:
+                changes["guard"] = "error-path:" + best[1]
+        out.append((off, dataclasses.replace(call, **changes) if changes else call))
+    return out
