@@ -34,6 +34,8 @@ FRONTENDS = {
     "header": "trtlint.frontends.cpp",
     "python": "trtlint.frontends.python",
     "cmake": "trtlint.frontends.cmake",
+    "onnx": "trtlint.frontends.onnx",
+    "yaml": "trtlint.frontends.plugin_spec",
 }
 
 

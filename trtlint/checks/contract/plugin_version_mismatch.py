@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
-from .._examples import creator_cpp, onnxscript_py
+from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
 from ._routes import requests
 
@@ -45,6 +45,13 @@ class PluginVersionMismatch(Rule):
                 "py/translate.py": onnxscript_py("FooPlugin", 'alpha=1.0, plugin_version="2"'),
             }
         },
+        {
+            # a model node without plugin_version is TRT502's (implicit-plugin-version)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
+                "models/foo.onnx": onnx_model(onnx_node("FooPlugin", "trt_plugins", alpha=1.0), opsets=(("", 17), ("trt_plugins", 1))),
+            }
+        },
     ]
     INVALID = [
         {
@@ -65,12 +72,23 @@ class PluginVersionMismatch(Rule):
             },
             "expect": [("tests/test_foo.py", 3, "get_creator('FooPlugin', '3', '') asks for 'FooPlugin' version '3'")],
         },
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
+                "models/foo.onnx": onnx_model(
+                    onnx_node("FooPlugin", "trt_plugins", alpha=1.0, plugin_version="3"), opsets=(("", 17), ("trt_plugins", 1))
+                ),
+            },
+            "expect": [("models/foo.onnx", 1, "ONNX node 'main_graph/FooPlugin_0' (trt_plugins::FooPlugin) asks for 'FooPlugin' version '3', but its creator registers version '2'")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         for r in requests(index, judged_once=True):
             if r.version is None:
                 continue
+            if r.kind == "model" and r.version_default:
+                continue  # a model node without plugin_version: TRT502 (implicit-plugin-version)
             creators = index.creators_named(r.name)
             if not creators:
                 continue  # TRT101's business
@@ -90,4 +108,5 @@ class PluginVersionMismatch(Rule):
                     if c.version is not None
                 ],
                 symbol=r.name,
+                logical=r.logical,
             )
