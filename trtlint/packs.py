@@ -49,6 +49,15 @@ PACK_SCHEMA = {
             },
             "additionalProperties": False,
         },
+        "onnx_standard_ops": {
+            "type": "object",
+            "required": ["domains"],
+            "properties": {
+                "onnx_version": {"type": "string"},
+                "domains": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+            },
+            "additionalProperties": False,
+        },
         "onnx_importers": {
             "type": "object",
             "required": ["ops"],

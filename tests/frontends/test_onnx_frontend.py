@@ -148,3 +148,29 @@ def test_onnx_is_dispatched_and_checker_agrees_with_trt506(tmp_path):
     write_project(tmp_path, {"m.onnx": data})
     res = check_project(tmp_path, select=["TRT506"])
     assert [d.logical for d in res.diagnostics] == ["g0/foo"]
+
+
+def test_standard_ops_pack_matches_the_installed_onnx():
+    """rules/onnx_standard_ops.yaml is onnx.defs' table (regenerate: python -m trtlint.frontends.onnx --write-standard-ops)."""
+    shipped = {d: sorted(v) for d, v in fe.standard_ops().items()}
+    assert shipped == fe.standard_ops_from_onnx()
+
+
+def test_extraction_does_not_import_the_onnx_package(tmp_path):
+    """`import onnx` costs seconds per worker; the frontend parses with onnx's protobuf module alone."""
+    import subprocess
+    import sys
+
+    p = tmp_path / "m.onnx"
+    p.write_bytes(_model([helper.make_node("FooPlugin", ["x"], ["y"], domain="trt_plugins", a=1)]))
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from trtlint.frontends import SourceFile, ExtractContext\n"
+        "from trtlint.frontends import onnx as fe\n"
+        f"ff = fe.extract(SourceFile(Path({str(p)!r}), 'm.onnx', 'onnx', 'd'), ExtractContext(root=Path({str(tmp_path)!r})))\n"
+        "assert ff.models[0].nodes[0].attrs[0].name == 'a', ff\n"
+        "print('onnx' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(Path(__file__).parents[2]))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

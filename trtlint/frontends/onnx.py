@@ -14,7 +14,10 @@ Locations are the file (line 1) plus a logical ``graph/node`` location (:attr:`O
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import os
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -51,9 +54,9 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         return problem(f"cannot read file: {e.strerror or e}")
 
     try:
-        import onnx
+        onnx = _pb2()
         from google.protobuf.message import DecodeError
-    except ImportError as e:  # pragma: no cover - onnx is a dependency
+    except (ImportError, OSError) as e:  # pragma: no cover - onnx is a dependency
         return problem(f"the onnx package is unavailable: {e}")
 
     model = onnx.ModelProto()
@@ -115,7 +118,6 @@ class _Walker:
         self.nodes: list[OnnxNode] = []
         self.too_deep = False
         self.externals: set[str] = set()
-        self._standard: dict[tuple[str, str], bool] = {}
         self._type_name = onnx.AttributeProto.AttributeType.Name
         self._dtype_name = onnx.TensorProto.DataType.Name
 
@@ -165,15 +167,7 @@ class _Walker:
         return out
 
     def is_standard(self, op_type: str, domain: str) -> bool:
-        key = (op_type, domain)
-        hit = self._standard.get(key)
-        if hit is None:
-            try:
-                hit = bool(self.onnx.defs.has(op_type, "" if domain == "ai.onnx" else domain))
-            except Exception:  # pragma: no cover - a schema lookup must not break extraction
-                hit = False
-            self._standard[key] = hit
-        return hit
+        return op_type in standard_ops().get("" if domain == "ai.onnx" else domain, ())
 
     def attr(self, a) -> OnnxAttr:
         P = self.onnx.AttributeProto
@@ -214,6 +208,74 @@ class _Walker:
             return OnnxAttr(a.name, tname, None, n, tensor_type=dt, ref_attr_name=ref)
         length = len(a.graphs) or len(a.tensors) or len(a.sparse_tensors) or len(a.type_protos) or 1
         return OnnxAttr(a.name, tname, None, length, ref_attr_name=ref)
+
+
+_PB2 = None
+
+
+def _pb2():
+    """onnx's generated protobuf module (``onnx.onnx_ml_pb2``) without importing the onnx package: ``import onnx``
+    costs seconds (numpy, ml_dtypes, the reference evaluator) in every worker, parsing a model milliseconds.
+    The module is loaded from the installed onnx package's file; its classes are the same ones ``onnx`` uses."""
+    global _PB2
+    if _PB2 is None:
+        mod = sys.modules.get("onnx.onnx_ml_pb2")
+        if mod is None:
+            spec = importlib.util.find_spec("onnx")
+            if spec is None or not spec.submodule_search_locations:
+                raise ImportError("the onnx package is not installed")
+            path = os.path.join(list(spec.submodule_search_locations)[0], "onnx_ml_pb2.py")
+            loader_spec = importlib.util.spec_from_file_location("_trtlint_onnx_ml_pb2", path)
+            if loader_spec is None or loader_spec.loader is None:
+                raise ImportError(f"cannot load {path}")
+            mod = importlib.util.module_from_spec(loader_spec)
+            loader_spec.loader.exec_module(mod)
+        _PB2 = mod
+    return _PB2
+
+
+@functools.lru_cache(maxsize=1)
+def standard_ops() -> dict[str, frozenset]:
+    """The ONNX standard's op_types by domain, from the shipped rules/ pack ``onnx_standard_ops.yaml``."""
+    import yaml
+
+    from ..packs import shipped_dir
+
+    try:
+        data = yaml.safe_load((shipped_dir() / "onnx_standard_ops.yaml").read_text(encoding="utf-8"))
+        doms = data["onnx_standard_ops"]["domains"]
+    except (OSError, KeyError, TypeError, yaml.YAMLError):  # pragma: no cover - a shipped file
+        return {}
+    return {d: frozenset(v) for d, v in doms.items()}
+
+
+def standard_ops_from_onnx() -> dict[str, list[str]]:
+    """The same table computed from the installed onnx package (``onnx.defs``): regenerates the pack."""
+    import onnx.defs
+
+    out: dict[str, set] = {}
+    for sch in onnx.defs.get_all_schemas_with_history():
+        out.setdefault(sch.domain, set()).add(sch.name)
+    return {d: sorted(v) for d, v in sorted(out.items())}
+
+
+def write_standard_ops(path: Path) -> None:
+    import onnx
+
+    lines = [
+        "# The operators of the ONNX standard (every schema the onnx package defines, all versions), by domain.",
+        '# The ONNX frontend marks a node `standard` when its op_type is here for its domain ("ai.onnx" is "").',
+        "# Generated from onnx.defs by `python -m trtlint.frontends.onnx --write-standard-ops`; a test compares it with the",
+        "# installed onnx package.",
+        "version: 1",
+        "onnx_standard_ops:",
+        f'  onnx_version: "{onnx.__version__}"',
+        "  domains:",
+    ]
+    for dom, names in standard_ops_from_onnx().items():
+        lines.append(f'    "{dom}":')
+        lines.extend(f"      - {n}" for n in names)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _overflow(vals) -> tuple[int, ...]:
@@ -257,3 +319,12 @@ def _inside(p: Path, root: Path) -> bool:
         return True
     except (ValueError, OSError):
         return False
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance command
+    if sys.argv[1:] == ["--write-standard-ops"]:
+        from ..packs import shipped_dir
+
+        write_standard_ops(shipped_dir() / "onnx_standard_ops.yaml")
+    else:
+        print("usage: python -m trtlint.frontends.onnx --write-standard-ops")

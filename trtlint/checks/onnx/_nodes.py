@@ -43,25 +43,26 @@ def known_creators(index) -> dict[str, list[Known]]:
     for c in index.creators:
         if not c.plugin_name:
             continue
-        out.setdefault(c.plugin_name, []).append(
-            Known(
-                name=c.plugin_name,
-                version=c.plugin_version,
-                namespace=c.plugin_namespace,
-                source=f"creator {c.cls.name}",
-                span=c.name_span,
-                fields=tuple(c.fields) if c.fields else None,
-                family=c.cls.family,
+        for v in _versions(index, c):
+            out.setdefault(c.plugin_name, []).append(
+                Known(
+                    name=c.plugin_name,
+                    version=v,
+                    namespace=c.plugin_namespace,
+                    source=f"creator {c.cls.name}",
+                    span=c.name_span,
+                    fields=tuple(c.fields) if c.fields else None,
+                    family=c.cls.family,
+                )
             )
-        )
+    cpp_names = set(out)
     for s in getattr(index, "plugin_specs", ()):
         lst = out.setdefault(s.name, [])
-        same = [k for k in lst if k.version in (s.version, None)]
-        if same:
-            # the C++ creator is the reference; the spec adds what C++ does not say (required attributes, and
-            # the fields when the creator's were not found)
+        if s.name in cpp_names:
+            # the C++ creator is the reference: the spec adds what C++ does not say (required attributes, and the
+            # fields when the creator's were not found); a spec version no creator registers is a stale spec
             for i, k in enumerate(lst):
-                if k in same:
+                if k.version in (s.version, None):
                     lst[i] = Known(**{**k.__dict__, "required": s.required, "fields": k.fields if k.fields is not None else (s.fields or None)})
             continue
         lst.append(
@@ -82,6 +83,19 @@ def known_creators(index) -> dict[str, list[Known]]:
         out[name] = [Known(name, v, ns, library, family="external", in_project=False) for v in versions]
     index.__dict__["_onnx_known"] = out
     return out
+
+
+def _versions(index, c) -> list[Optional[str]]:
+    """Every version a creator's getPluginVersion() can return (a templated creator may return one per
+    instantiation, e.g. TensorRT OSS ReorgPluginCreator<T>: "1" or "2"); [None] when none is known."""
+    vals: list[Optional[str]] = []
+    for fn in index.find_method(c.qualname, "getPluginVersion"):
+        for r in fn.returns:
+            if r.value and r.value not in vals:
+                vals.append(r.value)
+    if c.plugin_version is not None and c.plugin_version not in vals:
+        vals.insert(0, c.plugin_version)
+    return vals or [c.plugin_version]
 
 
 def builtin_ops(index) -> set:

@@ -22,8 +22,9 @@ class AttributeNotConvertible(Rule):
     """A plugin node attribute TensorRT's ONNX parser cannot convert to a plugin field, or an INT outside int32.
 
     ## What it does
-    For every ONNX model node the parser hands to a plugin creator, looks at the attributes it would pass on
-    (the fields the creator declares; every attribute when the creator's fields are not known) the way
+    For every ONNX model node the parser hands to a plugin creator it finds (the project's, a TensorRT OSS
+    plugin spec's, TensorRT's own library's), looks at the attributes it would pass on (the fields the creator
+    declares; every attribute when the creator's fields are not known) the way
     onnx-tensorrt's `loadFields` does: GRAPH, TENSORS, SPARSE_TENSOR, TYPE_PROTO (and list) attributes are
     rejected, TENSOR attributes only of the types FLOAT, INT8, INT16, INT32, STRING, FLOAT16, BFLOAT16 and
     DOUBLE are converted (INT64, BOOL, UINT8, ... are rejected), and INT/INTS values are narrowed to int32.
@@ -55,6 +56,14 @@ class AttributeNotConvertible(Rule):
                 ),
             }
         },
+        {
+            # no creator answers the node: the parser stops before the fields (TensorRT OSS onnx-graphsurgeon's
+            # nested_dup_names.onnx has a default-domain 'Nested' node with a GRAPH attribute)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "models/nested.onnx": onnx_model(onnx_node("Nested", big=2**40), opsets=(("", 11),)),
+            }
+        },
     ]
     INVALID = [
         {
@@ -78,8 +87,9 @@ class AttributeNotConvertible(Rule):
         for m, n in plugin_nodes(index):
             if n.standard:
                 continue
-            ks = known.get(n.op_type, [])
-            hit = matches(n, ks)
+            hit = matches(n, known.get(n.op_type, []))
+            if not hit:
+                continue  # the parser stops before the fields: TRT101/TRT102/TRT501/TRT502 say why
             fields = [f for k in hit if k.fields is not None for f in k.fields]
             declared = {f.name for f in fields} if fields else None
             for a in n.attrs:
