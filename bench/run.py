@@ -1,10 +1,14 @@
 """Time trtlint on a tree: cold (no cache), warm (cache), and one file changed.
 
-    python bench/run.py TREE [--file REL] [--jobs N]
+    python bench/run.py TREE [--file REL] [--jobs N] [--clang-tidy]
 
 The tree is copied to a temporary directory first (the original is never written); a changed file is
 simulated by appending a comment to REL (default: the first plugin .cpp found). Prints wall times, peak
 memory of the trtlint process (ru_maxrss of children), files, and findings per rule.
+
+With ``--clang-tidy`` (``pip install clang-tidy``, the bench extra) it also times clang-tidy running one
+cheap check (readability-braces-around-statements) over the same C++/CUDA translation units trtlint parsed
+in its cold run, with the same flags (trtlint's own compile arguments), in a pool of --jobs processes.
 """
 
 from __future__ import annotations
@@ -34,11 +38,44 @@ def run_check(tree: Path, *extra: str) -> tuple[float, dict, str]:
     return dt, json.loads(r.stdout), r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
 
 
+def clang_tidy_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, int, int]:
+    """Wall time of clang-tidy over ``rels``; returns (seconds, units, units that failed)."""
+    import shutil as sh
+    from concurrent.futures import ThreadPoolExecutor
+
+    from trtlint.config import load_settings
+    from trtlint.engine import make_context
+    from trtlint.frontends import SourceFile
+    from trtlint.frontends.cpp import _compile_args
+    from trtlint.packs import detect_profile, load_packs
+
+    exe = sh.which("clang-tidy")
+    if exe is None:
+        raise SystemExit("clang-tidy not found: pip install clang-tidy")
+    settings = load_settings(tree)
+    profile = detect_profile(load_packs(), tree, settings.profile)
+    ctx = make_context(settings, profile, tree)
+    cmds = []
+    for rel in rels:
+        kind = "cuda" if rel.endswith((".cu", ".cuh")) else "cpp"
+        args = [a for a in _compile_args(SourceFile(tree / rel, rel, kind, ""), ctx) if a != "-fsyntax-only"]
+        cmds.append([exe, "-quiet", "-checks=-*,readability-braces-around-statements", str(tree / rel), "--", *args])
+
+    def one(cmd: list[str]) -> int:
+        return subprocess.run(cmd, capture_output=True).returncode
+
+    t = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        codes = list(ex.map(one, cmds))
+    return time.perf_counter() - t, len(cmds), sum(1 for c in codes if c not in (0, 1))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("tree", type=Path)
     ap.add_argument("--file", help="project-relative file to change for the one-file run")
     ap.add_argument("--jobs", type=int)
+    ap.add_argument("--clang-tidy", action="store_true", help="also time clang-tidy over the same units")
     a = ap.parse_args()
     extra = ["--jobs", str(a.jobs)] if a.jobs else []
     with tempfile.TemporaryDirectory(prefix="trtlint-bench-") as tmp:
@@ -57,6 +94,19 @@ def main() -> int:
                 fh.write("\n// bench: one file changed\n")
             one, _, stats_one = run_check(tree, *extra)
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        tidy = None
+        if a.clang_tidy:
+            import os
+
+            from trtlint.config import load_settings
+            from trtlint.engine import run as trtlint_run
+
+            # the units trtlint parsed: read from its (warm) cache of this copy, in process
+            res = trtlint_run(load_settings(tree), use_cache=True)
+            units = sorted(
+                p for p, f in res.index.files.items() if f.kind in ("cpp", "cuda") and (f.functions or f.classes or f.problems)
+            )
+            tidy = clang_tidy_time(tree, units, a.jobs or os.cpu_count() or 1)
     by_rule = Counter(d["code"] for d in data["diagnostics"])
     print(f"tree: {a.tree} ({data['summary']['files_checked']} files)")
     print(f"cold (no cache):      {cold:7.2f} s   [{stats_cold}]")
@@ -65,6 +115,9 @@ def main() -> int:
         print(f"one file changed:     {one:7.2f} s   ({rel})   [{stats_one}]")
     print(f"peak memory (max RSS of one trtlint process): {peak:.0f} MiB")
     print(f"findings: {sum(by_rule.values())}  " + "  ".join(f"{k}={v}" for k, v in sorted(by_rule.items())))
+    if tidy is not None:
+        secs, n, failed = tidy
+        print(f"clang-tidy (1 check, same {n} units, {failed} failed): {secs:7.2f} s   -> trtlint cold is {secs / cold:.1f}x faster")
     same = data["diagnostics"] == data_w["diagnostics"]
     print(f"warm findings identical to cold: {same}")
     return 0 if same else 1

@@ -24,6 +24,11 @@ EXPECTED = [
     ("TRT301", "cpp/kernels/fooKernels.cu", 17, "FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
     ("TRT302", "cpp/kernels/fooKernels.cu", 24, "BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
     ("TRT401", "cpp/plugins/barPlugin/barReduce.cu", 1, "PLUGIN_CPP_SRCS"),
+    ("TRT402", "tests/python-unittests/test_bar_plugin.py", 1, "none of the 2 tests in tests/python-unittests/test_bar_plugin.py"),
+    ("TRT402", "tests/python-unittests/test_foo_plugin.py", 13, "test_chunked_prefill is not named by any test list"),
+    ("TRT403", "tests/test_lists/l0_python_ut.yml", 6, "'tests/python-unittests/test_bar_plugin.py' selects nothing: it is a bare file path"),
+    ("TRT403", "tests/test_lists/l0_python_ut.yml", 7, "no test 'test_prefil' in tests/python-unittests/test_foo_plugin.py (closest: test_prefill)"),
+    ("TRT404", "unittests/kernels/ropeKernelTests.cu", 4, "no CMake test target builds ropeKernelTests.cu: its googletest cases (RopeKernel.Matches)"),
 ]
 
 

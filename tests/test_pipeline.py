@@ -243,3 +243,13 @@ def test_feature_macros_and_defines_select_the_compiled_code(tmp_path):
     assert res.diagnostics == []
     res = check_project(tmp_path, select=["TRT302"], config={"profile": "generic", "defines": ["CUTE_DSL_FOO_ENABLED=1"]})
     assert [(d.span.path, d.span.line) for d in res.diagnostics] == [("cpp/plugins/foo/foo.cpp", 16)]
+
+
+def test_shipped_rule_packs_are_valid_against_the_pack_schema():
+    """The shipped packs are not validated at run time (that costs a jsonschema import per run): here."""
+    from trtlint.packs import load_pack_file, shipped_dir
+
+    packs = sorted(shipped_dir().glob("*.yaml"))
+    assert packs
+    for p in packs:
+        assert load_pack_file(p, validate=True)["version"] == 1

@@ -50,6 +50,7 @@ class Settings:
     builtin_domains: Optional[list[str]] = None
     model_files: Optional[list[str]] = None
     direct_route: Optional[dict[str, Any]] = None
+    test_lists: Optional[dict[str, Any]] = None
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
 
@@ -136,12 +137,36 @@ def apply_table(s: Settings, table: dict, origin: str) -> Settings:
         elif attr == "direct_route":
             if not isinstance(value, dict):
                 raise ConfigError(f"{origin}: 'direct-route' must be a table")
+        elif attr == "test_lists":
+            value = _test_lists(value, origin)
         elif attr in ("profile", "compile_commands"):
             if not isinstance(value, str):
                 raise ConfigError(f"{origin}: '{key}' must be a string")
         setattr(s, attr, value)
         s.origins[attr] = origin
     return s
+
+
+def _test_lists(value: Any, origin: str) -> dict:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{origin}: 'test-lists' must be a table (files, selector, test-files)")
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        key = k.replace("-", "_")
+        if key in ("files", "test_files"):
+            if isinstance(v, str):
+                v = [v]
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise ConfigError(f"{origin}: 'test-lists.{k}' must be a list of globs")
+        elif key == "selector":
+            if v not in ("function-name", "nodeid"):
+                raise ConfigError(f"{origin}: 'test-lists.selector' must be \"function-name\" or \"nodeid\"")
+        else:
+            raise ConfigError(f"{origin}: unknown key 'test-lists.{k}' (known: files, selector, test-files)")
+        out[key] = v
+    if "files" not in out:
+        raise ConfigError(f"{origin}: 'test-lists' needs 'files' (globs of the YAML test lists)")
+    return out
 
 
 def load_settings(target: Path, overrides: Optional[dict] = None, config_path: Optional[Path] = None) -> Settings:

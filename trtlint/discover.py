@@ -51,6 +51,9 @@ def kind_of(name: str) -> Optional[str]:
 class Discovery:
     files: list[SourceFile] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (rel path, reason)
+    # rel -> (size, mtime_ns, inode, digest): what the next run may reuse instead of hashing again
+    stats: dict[str, tuple[int, int, int, str]] = field(default_factory=dict)
+    hashed: int = 0  # files whose content was read and hashed in this run
 
 
 def _digest(path: Path) -> Optional[str]:
@@ -110,8 +113,15 @@ def discover(
     exclude: Iterable[str] = (),
     respect_gitignore: bool = True,
     max_file_size: int = 4 * 1024 * 1024,
+    known_stats: Optional[dict] = None,
+    trust_before_ns: int = 0,
 ) -> Discovery:
-    """Walk ``root`` (or only ``paths`` below it) and return the source files, sorted by path."""
+    """Walk ``root`` (or only ``paths`` below it) and return the source files, sorted by path.
+
+    ``known_stats`` (from the last run's cache) maps a path to ``(size, mtime_ns, inode, digest)``: a file
+    whose size, modification time and inode are unchanged keeps its digest without being read, as ruff and
+    git do. Entries modified at or after ``trust_before_ns`` (the last run's start, less a margin) are
+    hashed anyway: an edit in the same clock tick as the last run must not go unseen."""
     root = root.resolve()
     inc = _spec(include)
     exc = _spec(exclude)
@@ -151,7 +161,20 @@ def discover(
         if st.st_size > max_file_size and kind != "onnx":
             out.skipped.append((rel, f"file is {st.st_size} bytes, over the {max_file_size}-byte limit"))
             return
-        d = _digest(abs_path)
+        k = known_stats.get(rel) if known_stats else None
+        if (
+            k is not None
+            and k[0] == st.st_size
+            and k[1] == st.st_mtime_ns
+            and k[2] == st.st_ino
+            and st.st_mtime_ns < trust_before_ns
+        ):
+            d = k[3]
+        else:
+            d = _digest(abs_path)
+            out.hashed += 1
+        if d is not None:
+            out.stats[rel] = (st.st_size, st.st_mtime_ns, st.st_ino, d)
         if d is None:
             out.skipped.append((rel, "cannot read"))
             return

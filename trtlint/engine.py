@@ -24,6 +24,7 @@ from .diagnostics import Diagnostic, Severity
 from .discover import Discovery, discover
 from .facts import FileFacts, ParseProblem, Span
 from .frontends import ExtractContext, SourceFile
+from .frontends.testlists import gtest_cases
 from .index import ProjectIndex
 from .packs import Profile, detect_profile, load_packs
 from .suppress import PerFileIgnores, scan_suppressions, select_rules
@@ -35,7 +36,7 @@ FRONTENDS = {
     "python": "trtlint.frontends.python",
     "cmake": "trtlint.frontends.cmake",
     "onnx": "trtlint.frontends.onnx",
-    "yaml": "trtlint.frontends.plugin_spec",
+    "yaml": "trtlint.frontends.yaml_kind",  # test lists (testlists.py) and TensorRT OSS plugin specs (plugin_spec.py)
 }
 
 
@@ -61,6 +62,7 @@ def frontend_for(kind: str):
 
 
 _VERSIONS: dict[str, str] = {}
+_FRONTEND_FILES = {m.rsplit(".", 1)[1] + ".py" for m in FRONTENDS.values()}
 
 
 def frontend_versions() -> dict[str, str]:
@@ -70,7 +72,12 @@ def frontend_versions() -> dict[str, str]:
         import hashlib
         import importlib.util
 
-        base = (Path(__file__).parent / "facts.py").read_bytes()
+        here = Path(__file__).parent
+        base = (here / "facts.py").read_bytes()
+        # helper modules and prelude headers of the frontends (e.g. frontends/cpp_*.py) count for every kind
+        for extra in sorted((here / "frontends").rglob("*")):
+            if extra.is_file() and extra.suffix in (".py", ".h", ".hpp", ".cuh") and extra.name not in _FRONTEND_FILES:
+                base += extra.read_bytes()
         for kind, mod in FRONTENDS.items():
             try:
                 spec = importlib.util.find_spec(mod)
@@ -166,6 +173,9 @@ def run(
     packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
     profile = detect_profile(packs, root, settings.profile)
     exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
+    stats_file = root / ".trtlint_cache" / "stats.json"
+    known_stats, trust_before = (_load_stats(stats_file) if use_cache else ({}, 0))
+    started_ns = time.time_ns()
     disc = discover(
         root,
         paths,
@@ -173,7 +183,18 @@ def run(
         exclude=exclude,
         respect_gitignore=settings.respect_gitignore,
         max_file_size=settings.max_file_size,
+        known_stats=known_stats,
+        trust_before_ns=trust_before,
     )
+    if use_cache and (disc.hashed or set(disc.stats) != set(known_stats)):
+        merged = {**known_stats, **disc.stats} if paths else disc.stats
+        _write_json(stats_file, {"trust_before_ns": started_ns - 2_000_000_000, "files": merged})
+        gi = stats_file.parent / ".gitignore"
+        if stats_file.exists() and not gi.exists():
+            try:
+                gi.write_text("# created by trtlint\n*\n", encoding="utf-8")
+            except OSError:
+                pass
     timings = {"discover": time.perf_counter() - t0}
     ctx = make_context(settings, profile, root)
     if profile.feature_macros:
@@ -221,8 +242,12 @@ def run(
     # the hot-path call graph needs a function they may define (see _expand_call_graph).
     texts: dict[str, bytes] = {}
     eager, lazy = [], []
+    gtests: dict[str, tuple] = {}
     for f in tus:
         data = _read_bytes(f)
+        cases = gtest_cases(f.rel, data)  # googletest cases (TRT404): a text scan, every unit
+        if cases:
+            gtests[f.rel] = cases
         if has_plugin_marker(data):
             eager.append(f)
         else:
@@ -241,6 +266,8 @@ def run(
     # files that were never parsed still belong to the project (e.g. a .cu file for TRT401)
     seen = {ff.path for ff in facts}
     facts += [FileFacts(path=f.rel, kind=f.kind, digest=f.digest) for f in disc.files if f.rel not in seen]
+    if gtests:
+        facts = [dataclasses.replace(ff, test_cases=gtests[ff.path]) if ff.path in gtests else ff for ff in facts]
     timings["extract"] = time.perf_counter() - t1
 
     t2 = time.perf_counter()
@@ -476,6 +503,20 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     except OSError:
         pass
     return added
+
+
+def _load_stats(path: Path) -> tuple[dict, int]:
+    """The last run's ``rel -> (size, mtime_ns, inode, digest)`` and the time before which they are trusted."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        files = {
+            k: tuple(v)
+            for k, v in data["files"].items()
+            if isinstance(v, list) and len(v) == 4 and isinstance(v[3], str)
+        }
+        return files, int(data["trust_before_ns"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}, 0
 
 
 def _write_json(path: Path, data) -> None:

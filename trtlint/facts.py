@@ -239,6 +239,42 @@ class CMakeGlob:
     targets: tuple[str, ...] = ()  # targets whose sources use ${VAR}
 
 
+@dataclass(frozen=True)
+class CMakeTarget:
+    """``add_executable``/``add_library`` (plus ``target_sources``) in one list file: its explicit sources
+    (project-relative) and the variables its sources come from; ``test`` when the same file registers it as
+    a test (``add_test``, ``gtest_discover_tests``/``gtest_add_tests``) or links it with googletest."""
+
+    name: str
+    span: Span
+    sources: tuple[str, ...] = ()
+    vars: tuple[str, ...] = ()
+    test: bool = False
+
+
+# --------------------------------------------------------------------------------------------------------
+# Tests and test lists
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListedTestEntry:
+    """One string entry of a YAML test list (``tests: [path::Class::func[param], ...]``)."""
+
+    entry: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class DefinedTest:
+    """A test a runner collects: a pytest ``test_*`` function (``cls`` for a ``Test*`` class method) or a
+    googletest ``TEST``/``TEST_F``/``TEST_P`` (``cls`` is the suite)."""
+
+    name: str
+    span: Span
+    cls: Optional[str] = None
+
+
 # --------------------------------------------------------------------------------------------------------
 # ONNX models and plugin specs
 # --------------------------------------------------------------------------------------------------------
@@ -339,6 +375,9 @@ class FileFacts:
     globs: tuple[CMakeGlob, ...] = ()
     includes: tuple[str, ...] = ()  # project files this file's facts depend on (C++ headers)
     suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, rule ids) from inline comments
+    targets: tuple[CMakeTarget, ...] = ()
+    test_entries: tuple[ListedTestEntry, ...] = ()
+    test_cases: tuple[DefinedTest, ...] = ()
     models: tuple[OnnxModel, ...] = ()  # ONNX model files
     plugin_specs: tuple[PluginSpec, ...] = ()  # *_PluginConfig.yaml
 

@@ -1,4 +1,5 @@
-"""CMake frontend (text): ``file(GLOB|GLOB_RECURSE VAR ...)`` patterns and the targets they feed.
+"""CMake frontend (text): ``file(GLOB|GLOB_RECURSE VAR ...)`` patterns and the targets they feed; targets
+with their explicit sources and whether the file registers them as tests.
 
 CMake is read as text with a small tokenizer of its command syntax (comments, quoted and bracket arguments);
 nothing is configured or executed. Paths in patterns are resolved against the list file's directory, with
@@ -12,15 +13,22 @@ import posixpath
 import re
 from typing import Optional
 
-from ..facts import CMakeGlob, FileFacts, ParseProblem, Span
+from ..facts import CMakeGlob, CMakeTarget, FileFacts, ParseProblem, Span
 from . import ExtractContext, SourceFile, read_text
 
-VERSION = "1"
+VERSION = "2"
 KIND_NAMES = ("cmake",)
 
 _CMD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _GLOB_FLAGS = {"LIST_DIRECTORIES", "RELATIVE", "CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"}
 _TARGET_CMDS = {"add_library", "add_executable", "target_sources", "cuda_add_library", "cuda_add_executable"}
+_TARGET_KEYWORDS = {
+    "STATIC", "SHARED", "MODULE", "OBJECT", "INTERFACE", "UNKNOWN", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE",
+    "IMPORTED", "GLOBAL", "PRIVATE", "PUBLIC", "FILE_SET", "TYPE", "BASE_DIRS", "FILES", "HEADERS", "CXX_MODULES",
+}
+_GTEST_LIBS = re.compile(r"^(gtest|gtest_main|gmock|gmock_main|GTest::\w+)$")
+_INTERESTING = re.compile(r"GLOB|add_executable|add_library|add_test|gtest_", re.I)
+_SOURCE_EXT = re.compile(r"\.(c|cc|cpp|cxx|cu|h|hh|hpp|cuh|inl)$", re.I)
 
 
 def _strip_comments(text: str) -> str:
@@ -125,13 +133,16 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     text, problem = read_text(src)
     if text is None:
         return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(problem or "unreadable", Span(src.rel, 1)),))
-    if "GLOB" not in text:
+    if not _INTERESTING.search(text):
         return FileFacts(path=src.rel, kind=src.kind, digest=src.digest)
     list_dir = posixpath.dirname(src.rel)
     clean = _strip_comments(text)
     globs: list[tuple[str, bool, tuple[str, ...], Span]] = []
     uses: dict[str, set[str]] = {}
     alias: dict[str, set[str]] = {}  # set(X ${A} ${B}) / list(APPEND X ${A})
+    tinfo: dict[str, dict] = {}  # target -> span, explicit sources, variables
+    set_sources: dict[str, list[str]] = {}  # set(X a.cpp b.cpp): literal sources of X
+    tested: set[str] = set()  # targets this file registers as tests (or links with googletest)
     for name, args, line, col, el, ec in _commands(clean):
         if name == "file" and args and args[0].upper() in ("GLOB", "GLOB_RECURSE") and len(args) >= 2:
             recurse = args[0].upper() == "GLOB_RECURSE"
@@ -153,17 +164,49 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
             globs.append((var, recurse, tuple(pats), Span(src.rel, line, col, el, ec)))
         elif name in _TARGET_CMDS and args:
             tgt = args[0]
+            if name != "target_sources" and len(args) > 1 and args[1].upper() == "ALIAS":
+                continue
+            t = tinfo.setdefault(tgt, {"span": None, "sources": [], "vars": []})
+            if name != "target_sources" and t["span"] is None:
+                t["span"] = Span(src.rel, line, col, el, ec)
             for a in args[1:]:
-                for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a):
+                refs = re.findall(r"\$\{([A-Za-z0-9_]+)\}", a)
+                for v in refs:
                     uses.setdefault(v, set()).add(tgt)
+                    t["vars"].append(v)
+                if a.upper() in _TARGET_KEYWORDS or a.startswith("$<"):
+                    continue
+                r = _resolve(a, list_dir) if _SOURCE_EXT.search(a) else None
+                if r is not None:
+                    t["sources"].append(r)
         elif name == "set" and args:
             for a in args[1:]:
                 for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a):
                     alias.setdefault(v, set()).add(args[0])
+                r = _resolve(a, list_dir) if _SOURCE_EXT.search(a) else None
+                if r is not None:
+                    set_sources.setdefault(args[0], []).append(r)
         elif name == "list" and len(args) >= 2 and args[0].upper() in ("APPEND", "PREPEND", "INSERT"):
             for a in args[2:]:
                 for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a):
                     alias.setdefault(v, set()).add(args[1])
+                r = _resolve(a, list_dir) if _SOURCE_EXT.search(a) else None
+                if r is not None:
+                    set_sources.setdefault(args[1], []).append(r)
+        elif name == "add_test" and args:
+            if args[0].upper() == "NAME":
+                up = [a.upper() for a in args]
+                if "COMMAND" in up and up.index("COMMAND") + 1 < len(args):
+                    tested.add(args[up.index("COMMAND") + 1])
+                if len(args) > 1:
+                    tested.add(args[1])
+            elif len(args) > 1:
+                tested.add(args[1])
+        elif name in ("gtest_discover_tests", "gtest_add_tests") and args:
+            tested.add(args[1] if args[0].upper() == "TARGET" and len(args) > 1 else args[0])
+        elif name == "target_link_libraries" and len(args) > 1:
+            if any(_GTEST_LIBS.match(a) for a in args[1:]):
+                tested.add(args[0])
 
     def targets_of(var: str, seen: Optional[set] = None) -> set[str]:
         seen = seen or set()
@@ -179,4 +222,37 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         CMakeGlob(var=v, recurse=r, patterns=p, span=s, targets=tuple(sorted(targets_of(v))))
         for v, r, p, s in globs
     )
-    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, globs=facts)
+    inverse: dict[str, set[str]] = {}  # X -> the variables X is built from
+    for v, outs in alias.items():
+        for o in outs:
+            inverse.setdefault(o, set()).add(v)
+
+    def feeding(var: str) -> list[str]:
+        seen: list[str] = []
+        todo = [var]
+        while todo:
+            v = todo.pop()
+            if v in seen:
+                continue
+            seen.append(v)
+            todo.extend(sorted(inverse.get(v, ())))
+        return seen
+
+    targets = []
+    for tgt, t in tinfo.items():
+        if t["span"] is None:  # target_sources on a target defined elsewhere
+            t["span"] = Span(src.rel, 1)
+        vars_ = list(dict.fromkeys(v for var in t["vars"] for v in feeding(var)))
+        sources = list(t["sources"]) + [p for v in vars_ for p in set_sources.get(v, ())]
+        targets.append(
+            CMakeTarget(
+                name=tgt,
+                span=t["span"],
+                sources=tuple(dict.fromkeys(sources)),
+                vars=tuple(vars_),
+                test=tgt in tested,
+            )
+        )
+    for tgt in sorted(tested - set(tinfo)):  # registered here, defined in another list file
+        targets.append(CMakeTarget(name=tgt, span=Span(src.rel, 1), test=True))
+    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, globs=facts, targets=tuple(targets))

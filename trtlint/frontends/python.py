@@ -8,6 +8,7 @@ are slow). The analysed code is never imported or executed.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
@@ -28,7 +29,7 @@ from ..facts import (
     PyCreator,
     Span,
 )
-from . import ExtractContext, SourceFile, read_text
+from . import ExtractContext, SourceFile, read_text, testlists
 
 VERSION = "2"
 KIND_NAMES = ("python",)
@@ -1315,9 +1316,14 @@ def _syntax_problem(src: SourceFile, text: str, e: "cst.ParserSyntaxError") -> P
 
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     try:
-        return _extract(src, ctx)
+        ff = _extract(src, ctx)
     except Exception as e:  # never raise: report instead
         return _empty(src, (ParseProblem(f"python frontend internal error: {type(e).__name__}: {e}", Span(src.rel, 1)),))
+    if testlists.is_pytest_file(src.rel):  # the tests a runner collects (TRT402/TRT403)
+        text, _ = read_text(src)
+        if text is not None:
+            ff = dataclasses.replace(ff, test_cases=testlists.pytest_cases(src.rel, text))
+    return ff
 
 
 def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:

@@ -106,8 +106,8 @@ class CudaSourceInPluginsDir(Rule):
             return
         cmake_text = None
         for path, ff in sorted(index.files.items()):
-            if ff.kind != "cuda":
-                continue
+            if ff.kind != "cuda" or ff.test_cases:
+                continue  # a googletest source is TRT404's (unregistered-cpp-unittest)
             if any(glob_matches(p, g.recurse, path) for g in index.globs for p in g.patterns):
                 continue
             walking = [(g, p) for g in index.globs for p in g.patterns if covers_dir(p, g.recurse, path)]

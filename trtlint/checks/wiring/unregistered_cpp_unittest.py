@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ..base import Rule
+from .cuda_source_in_plugins_dir import glob_matches
+
+_VENDORED = ("3rdparty", "third_party", "thirdparty", "third-party", "external", "extern", "vendor", "_deps")
+
+_TEST_CPP = "#include <gtest/gtest.h>\nTEST(Rope, Cache)\n{\n    EXPECT_EQ(1, 1);\n}\n"
+
+
+class UnregisteredCppUnittest(Rule):
+    """A C++ googletest source that no CMake test target builds: its tests never run.
+
+    ## What it does
+    Finds C++/CUDA files that define googletest cases (`TEST`, `TEST_F`, `TEST_P`, `TYPED_TEST`) and checks
+    that a CMake test target compiles them: a target registered with `add_test`/`gtest_discover_tests`/
+    `gtest_add_tests` or linked with googletest, whose explicit sources name the file or whose sources
+    come from a `file(GLOB ...)` that matches it. Vendored trees (`3rdParty/`, `third_party/`, ...),
+    files in a Bazel package (a `BUILD`/`BUILD.bazel` file in their directory or above, as Torch-TensorRT's
+    `tests/cpp`) and projects without CMake files are not judged.
+
+    ## Why it matters
+    A test file added next to the others but outside the test target's glob or list (a `.cu` under a
+    `*.cpp` glob, a new subdirectory under a non-recursive glob, a file missing from an explicit list)
+    compiles nowhere: the suite stays green while the new tests never run.
+
+    ## Example
+    ```cmake
+    file(GLOB UNIT_TESTS_SRCS unittests/*.cpp)          # unittests/kernels/ropeTests.cu is not in it
+    add_executable(unitTest ${UNIT_TESTS_SRCS})
+    target_link_libraries(unitTest PRIVATE gtest_main)
+    ```
+
+    ## Fix
+    Add the file to a test target (widen the glob: `GLOB_RECURSE`, a `*.cu` pattern; or list it), or
+    delete it if it is obsolete.
+    """
+
+    code = "TRT404"
+    name = "unregistered-cpp-unittest"
+    family = "wiring"
+    severity = Severity.WARNING
+
+    VALID = [
+        {
+            "files": {
+                "CMakeLists.txt": "file(GLOB_RECURSE UT_SRCS unittests/*.cpp unittests/*.cu)\nadd_executable(unitTest ${UT_SRCS})\ntarget_link_libraries(unitTest PRIVATE gtest gtest_main)\n",
+                "unittests/ropeTests.cpp": _TEST_CPP,
+                "unittests/kernels/attnTests.cu": _TEST_CPP.replace("Rope", "Attn"),
+            }
+        },
+        {
+            # an explicit list in a subdirectory, registered with gtest_discover_tests
+            "files": {
+                "CMakeLists.txt": "add_subdirectory(samples/common)\n",
+                "samples/common/CMakeLists.txt": "add_executable(common_test half.test.cpp)\ngtest_discover_tests(common_test)\n",
+                "samples/common/half.test.cpp": _TEST_CPP,
+            }
+        },
+    ]
+    VALID += [
+        {
+            # a Bazel package (Torch-TensorRT's tests/cpp): cc_test targets, not CMake, build it
+            "files": {
+                "CMakeLists.txt": "add_library(core core.cpp)\n",
+                "tests/cpp/BUILD": 'cc_test(name = "test_serialization", srcs = ["test_serialization.cpp"])\n',
+                "tests/cpp/test_serialization.cpp": _TEST_CPP,
+            }
+        },
+    ]
+    INVALID = [
+        {
+            "files": {
+                "CMakeLists.txt": "file(GLOB UT_SRCS unittests/*.cpp)\nadd_executable(unitTest ${UT_SRCS})\nadd_test(NAME unitTest COMMAND unitTest)\n",
+                "unittests/ropeTests.cpp": _TEST_CPP,
+                "unittests/kernels/attnTests.cpp": _TEST_CPP.replace("Rope", "Attn"),
+                "unittests/batchTests.cu": "// kernels\n" + _TEST_CPP.replace("Rope", "Batch"),
+            },
+            "expect": [
+                ("unittests/batchTests.cu", 3, "no CMake test target builds batchTests.cu"),
+                ("unittests/kernels/attnTests.cpp", 2, "Attn.Cache"),
+            ],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        cmake = [ff for ff in index.files.values() if ff.kind == "cmake"]
+        if not cmake:
+            return
+        # join targets across list files (defined in one, registered as a test in another)
+        sources: dict[str, set[str]] = {}
+        tvars: dict[str, set[str]] = {}
+        tested: set[str] = set()
+        spans = {}
+        for ff in cmake:
+            for t in ff.targets:
+                sources.setdefault(t.name, set()).update(t.sources)
+                tvars.setdefault(t.name, set()).update(t.vars)
+                if t.test:
+                    tested.add(t.name)
+                if t.span.line > 1 or t.name not in spans:
+                    spans[t.name] = t.span
+        globs = [g for ff in cmake for g in ff.globs]
+        bazel: dict[str, bool] = {}
+        for path, ff in sorted(index.files.items()):
+            if ff.kind not in ("cpp", "cuda") or not ff.test_cases:
+                continue
+            if any(part.lower() in _VENDORED for part in path.split("/")[:-1]):
+                continue
+            if _bazel_package(index.root, path, bazel):
+                continue  # built by Bazel (a BUILD file above it), not by CMake: not this rule's to judge
+            built_by = [
+                t
+                for t in sorted(tested)
+                if path in sources.get(t, ())
+                or any(
+                    g.var in tvars.get(t, ()) or t in g.targets
+                    for g in globs
+                    if any(glob_matches(p, g.recurse, path) for p in g.patterns)
+                )
+            ]
+            if built_by:
+                continue
+            first = ff.test_cases[0]
+            name = path.rsplit("/", 1)[-1]
+            shown = ", ".join(f"{t.cls}.{t.name}" for t in ff.test_cases[:3])
+            more = f" and {len(ff.test_cases) - 3} more" if len(ff.test_cases) > 3 else ""
+            related = []
+            near = [g for g in globs if any(p.rsplit("/", 1)[0] and path.startswith(p.rsplit("/", 1)[0] + "/") for p in g.patterns)]
+            for g in near[:1]:
+                related.append(Related(g.span, f"file({'GLOB_RECURSE' if g.recurse else 'GLOB'} {g.var} {' '.join(g.patterns)}) does not match it"))
+            yield self.diag(
+                first.span,
+                f"no CMake test target builds {name}: its googletest cases ({shown}{more}) never run; add it to a "
+                f"test target's sources ({', '.join(sorted(tested)) or 'none is registered with add_test/gtest_discover_tests'})",
+                related=related,
+                symbol=path,
+            )
+
+
+def _bazel_package(root, path: str, memo: dict[str, bool]) -> bool:
+    d = path.rsplit("/", 1)[0] if "/" in path else ""
+    chain = []
+    found = False
+    while True:
+        if d in memo:
+            found = memo[d]
+            break
+        chain.append(d)
+        base = root / d if d else root
+        if (base / "BUILD").is_file() or (base / "BUILD.bazel").is_file():
+            found = True
+            break
+        if not d:
+            break
+        d = d.rsplit("/", 1)[0] if "/" in d else ""
+    for c in chain:
+        memo[c] = found
+    return found
