@@ -1,17 +1,18 @@
 """ONNX model nodes as routes for the contract rules (TRT101/TRT102/TRT103): each node the parser hands to the
 plugin registry asks for (op_type, plugin_version or "1", plugin_namespace or "") and passes its attributes.
-Nodes of standard ONNX ops without a TensorRT importer are TRT501's; identical nodes of a model are one route."""
+Nodes of standard ONNX ops without a TensorRT importer, and nodes in a non-plugin domain of the profile
+(``com.microsoft``, ...), are TRT501's; identical nodes of a model are one route."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from ...facts import AttrFact
-from ..onnx._nodes import RESERVED, group, plugin_nodes, requested, where
+from ..onnx._nodes import RESERVED, foreign, group, plugin_nodes, requested, where
 
 
 def model_requests(index, request_cls) -> Iterator:
-    nodes = [(m, n) for m, n in plugin_nodes(index) if not n.standard]
+    nodes = [(m, n) for m, n in plugin_nodes(index) if not n.standard and not foreign(index, n)]
 
     def key(mn):
         m, n = mn

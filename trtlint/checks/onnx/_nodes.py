@@ -98,6 +98,13 @@ def _versions(index, c) -> list[Optional[str]]:
     return vals or [c.plugin_version]
 
 
+def foreign(index, node: OnnxNode) -> bool:
+    """A node in a domain the profile counts as built in that is neither ONNX's own nor TensorRT's (``trt``, where
+    exporters also put TensorRT plugin nodes): an op of another runtime (``com.microsoft``, ...), not a route to a
+    project plugin."""
+    return node.domain not in DEFAULT_DOMAINS and node.domain != "trt" and node.domain in set(index.profile.builtin_domains)
+
+
 def builtin_ops(index) -> set:
     return index.packs.onnx_builtin_ops
 

@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related
 from .._examples import creator_cpp, onnx_model, onnx_node
 from ..base import Rule
-from ._nodes import group, known_creators, matches, plugin_nodes, requested, where
+from ._nodes import foreign, group, known_creators, matches, plugin_nodes, requested, where
 
 
 class UnresolvedPluginNode(Rule):
@@ -75,6 +75,14 @@ class UnresolvedPluginNode(Rule):
             "expect": [("models/ml.onnx", 1, "TensorRT's ONNX parser has no importer for the ONNX operator 'ZipMap' (ai.onnx.ml)")],
         },
         {
+            # an ONNX Runtime contrib op: not a route to a project plugin (no TRT101), but TensorRT cannot parse it
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "models/ort.onnx": onnx_model(onnx_node("FusedMatMul", "com.microsoft", alpha=1.0), opsets=(("", 17), ("com.microsoft", 1))),
+            },
+            "expect": [("models/ort.onnx", 1, "has no importer for 'FusedMatMul' of domain 'com.microsoft'")],
+        },
+        {
             # TensorRT's own plugin library registers EfficientNMS_TRT version "1" only
             "files": {
                 "models/nms.onnx": onnx_model(
@@ -108,6 +116,13 @@ class UnresolvedPluginNode(Rule):
                         f"TensorRT's ONNX parser has no importer for the ONNX operator '{n.op_type}' ({dom}), so it "
                         f"looks '{n.op_type}' up as a plugin creator, and no creator registers it: the parser fails here"
                     ), []))
+                elif foreign(index, n):
+                    found.append((m, n, "foreign", (
+                        f"TensorRT's ONNX parser has no importer for '{n.op_type}' of domain '{n.domain}' (a domain the "
+                        f"profile counts as another runtime's, not a plugin domain), so it looks '{n.op_type}' up as a "
+                        "plugin creator, and no creator registers it: the parser fails here"
+                    ), []))
+                    continue
                 # any other name: TRT101's when the project defines creators; when it defines none, the plugin
                 # library the model is meant for is not in the tree and its names cannot be judged
                 continue
