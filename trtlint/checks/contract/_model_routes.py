@@ -17,6 +17,9 @@ def model_requests(index, request_cls) -> Iterator:
     def key(mn):
         m, n = mn
         version, namespace, written = requested(n)
+        va = n.attr("plugin_version")
+        if va is not None and va.type != "STRING":
+            version = None  # a mistyped plugin_version is TRT505's (reserved-attribute-misuse), not a version to judge
         return (m.span.path, n.op_type, n.domain, version, namespace, written, tuple((a.name, a.type) for a in n.attrs))
 
     for (path, op, _dom, version, namespace, written, _attrs), items in group(nodes, key):
