@@ -18,7 +18,10 @@ def _examples(rule) -> str:
         for ex in exs[:1]:
             out.append(f"### {title} example (from the rule's tests)\n")
             for path, text in ex["files"].items():
-                if isinstance(text, bytes):
+                if callable(text) and hasattr(text, "describe"):
+                    out.append(f"`{path}`: {text.describe()}\n")
+                    continue
+                if isinstance(text, bytes) or callable(text):
                     continue
                 lang = {"py": "python", "cpp": "cpp", "cu": "cpp", "h": "cpp", "txt": "cmake"}.get(path.rsplit(".", 1)[-1], "")
                 out.append(f"`{path}`\n\n```{lang}\n{text.rstrip()}\n```\n")

@@ -35,7 +35,8 @@ FRONTENDS = {
     "header": "trtlint.frontends.cpp",
     "python": "trtlint.frontends.python",
     "cmake": "trtlint.frontends.cmake",
-    "yaml": "trtlint.frontends.testlists",
+    "onnx": "trtlint.frontends.onnx",
+    "yaml": "trtlint.frontends.yaml_kind",  # test lists (testlists.py) and TensorRT OSS plugin specs (plugin_spec.py)
 }
 
 

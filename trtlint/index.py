@@ -93,6 +93,8 @@ class ProjectIndex:
     settings: object = None  # trtlint.config.Settings
     suppressions: dict = field(default_factory=dict)  # path -> [Suppression] (inline comments)
     config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
+    models: list = field(default_factory=list)  # OnnxModel: ONNX model files
+    plugin_specs: list = field(default_factory=list)  # PluginSpec: TensorRT OSS *_PluginConfig.yaml
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -117,6 +119,8 @@ class ProjectIndex:
             idx.api_uses.extend(ff.api_uses)
             idx.py_creators.extend(getattr(ff, "py_creators", ()))
             idx.globs.extend(ff.globs)
+            idx.models.extend(getattr(ff, "models", ()))
+            idx.plugin_specs.extend(getattr(ff, "plugin_specs", ()))
         idx._join_classes()
         return idx
 
@@ -220,6 +224,10 @@ class ProjectIndex:
 
     def creators_named(self, name: str) -> list[ClassInfo]:
         return [c for c in self.creators if c.plugin_name == name]
+
+    def specs_named(self, name: str) -> list:
+        """The ``*_PluginConfig.yaml`` specs (one per version) of a plugin name."""
+        return [s for s in self.plugin_specs if s.name == name]
 
     def registered_names(self) -> list[str]:
         return sorted({c.plugin_name for c in self.creators if c.plugin_name})

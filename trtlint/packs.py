@@ -97,6 +97,24 @@ PACK_SCHEMA = {
             },
             "additionalProperties": False,
         },
+        "onnx_standard_ops": {
+            "type": "object",
+            "required": ["domains"],
+            "properties": {
+                "onnx_version": {"type": "string"},
+                "domains": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+            },
+            "additionalProperties": False,
+        },
+        "onnx_importers": {
+            "type": "object",
+            "required": ["ops"],
+            "properties": {
+                "parser": {"type": "string"},
+                "ops": {"type": "array", "items": {"type": "string", "minLength": 1}},
+            },
+            "additionalProperties": False,
+        },
         "profiles": {
             "type": "object",
             "additionalProperties": {
@@ -248,6 +266,9 @@ class Packs:
                 self.lookup("macros", call.callee) if call.usr is None else None
             )
         return None
+    # op_types TensorRT's ONNX parser imports itself (rules/onnx_tensorrt.yaml), and which parser that is
+    onnx_builtin_ops: set[str] = field(default_factory=set)
+    onnx_parser: str = ""
 
     def external_creator(self, name: str) -> Optional[tuple[str, str, tuple[str, ...]]]:
         return self.externals.get(name)
@@ -333,6 +354,10 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     if ext:
         for cname, versions in ext["creators"].items():
             p.externals[cname] = (ext["library"], ext.get("namespace", ""), tuple(versions))
+    imp = data.get("onnx_importers")
+    if imp:
+        p.onnx_builtin_ops.update(imp["ops"])
+        p.onnx_parser = imp.get("parser", p.onnx_parser)
     for name, prof in (data.get("profiles") or {}).items():
         p.profiles[name] = Profile(
             name=name,

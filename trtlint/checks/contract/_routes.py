@@ -21,6 +21,7 @@ class Request:
     open_attrs: bool = True
     version_span: Optional[Span] = None
     version_default: bool = False  # the version is the route's default, not written
+    logical: Optional[str] = None  # a logical location (an ONNX model node: "graph/node")
 
 
 def external(index, r: "Request") -> bool:
@@ -102,6 +103,9 @@ def _all_requests(index) -> Iterator[Request]:
             version_default=True,
             via_table=creator != c.operation,
         )
+    from ._model_routes import model_requests
+
+    yield from model_requests(index, Request)
     for lk in index.lookups:
         if lk.name is None:
             continue

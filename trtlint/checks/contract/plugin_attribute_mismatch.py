@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
-from .._examples import backend_py, creator_cpp, onnxscript_py
+from .._examples import backend_py, creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
 from ._routes import requests
 
@@ -64,6 +64,23 @@ class PluginAttributeMismatch(Rule):
     ]
     INVALID = [
         {
+            # an ONNX model node: the parser passes only declared fields; the plugin spec's required ones must be set
+            "files": {
+                "plugin/fooPlugin/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("n", "kINT32"))),
+                "plugin/fooPlugin/FooPlugin_PluginConfig.yaml": (
+                    "---\nname: FooPlugin\ninterface: IPluginV3\nversions:\n  \"1\":\n    attributes:\n      - alpha\n      - n\n"
+                    "    attribute_types:\n      alpha: float32\n      n: int32\n    attributes_required:\n      - n\n"
+                ),
+                "models/foo.onnx": onnx_model(
+                    onnx_node("FooPlugin", "trt_plugins", alpha=1.0, beta=2), opsets=(("", 17), ("trt_plugins", 1))
+                ),
+            },
+            "expect": [
+                ("models/foo.onnx", 1, "attribute 'beta' of ONNX node 'main_graph/FooPlugin_0' (trt_plugins::FooPlugin) is not a field creator FooPluginCreator declares (getFieldNames: alpha, n)"),
+                ("models/foo.onnx", 1, "does not set attribute 'n', which FooPlugin_PluginConfig.yaml marks required for 'FooPlugin' version '1'"),
+            ],
+        },
+        {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
                 "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2"),
@@ -100,10 +117,13 @@ class PluginAttributeMismatch(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         for r in requests(index):
-            if not r.attrs:
-                continue
             creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
             if not creators:
+                continue
+            specs = [sp for sp in index.specs_named(r.name) if r.version is None or sp.version == r.version]
+            if r.kind == "model" and not r.open_attrs:
+                yield from self._missing_required(r, specs)
+            if not r.attrs:
                 continue
             declared = set()
             reads: dict[str, object] = {}
@@ -111,27 +131,55 @@ class PluginAttributeMismatch(Rule):
                 declared.update(f.name for f in c.fields)
                 for rd in c.reads:
                     reads.setdefault(rd.name, rd)
+            c0 = creators[0]
+            decl_name, decl_fields = c0.cls.name, c0.fields
+            if not declared and specs and r.kind in ("onnx", "model"):
+                # the creator's fields were not found in C++: its TensorRT OSS plugin spec lists them
+                declared = {f.name for sp in specs for f in sp.fields}
+                decl_name, decl_fields = f"{c0.cls.name} (per {specs[0].span.path.rsplit('/', 1)[-1]})", specs[0].fields
             if not declared:
                 continue  # the creator's fields were not found: nothing to compare with
-            c0 = creators[0]
             # The ONNX parser hands a creator only the attributes it declares; a direct route hands over the
             # whole collection, so there a field the creator reads is accepted even when undeclared.
-            accepted = declared if r.kind == "onnx" else declared | set(reads)
+            accepted = declared if r.kind in ("onnx", "model") else declared | set(reads)
             for a in r.attrs:
                 if a.name in accepted or a.name in ("plugin_version", "plugin_namespace"):
                     continue
                 rd = reads.get(a.name)
-                related = [Related(c0.fields[0].span, f"{c0.cls.name} declares its fields here")] if c0.fields else []
+                related = [Related(decl_fields[0].span, f"{decl_name} declares its fields here")] if decl_fields else []
                 if rd is not None:
                     related.append(Related(rd.span, f"{rd.method} reads '{a.name}' here"))
                     why = (
-                        f"creator {c0.cls.name} reads '{a.name}' but does not declare it in getFieldNames() "
+                        f"creator {decl_name} reads '{a.name}' but does not declare it in getFieldNames() "
                         f"(declared: {', '.join(sorted(declared))}), so TensorRT's ONNX parser drops it and the "
                         "plugin silently gets its default"
                     )
                 else:
                     why = (
-                        f"not a field creator {c0.cls.name} declares (getFieldNames: {', '.join(sorted(declared))}): "
+                        f"not a field creator {decl_name} declares (getFieldNames: {', '.join(sorted(declared))}): "
                         "TensorRT drops it silently"
                     )
-                yield self.diag(a.span, f"attribute '{a.name}' of {r.what} is {why}" if rd is None else f"attribute '{a.name}' of {r.what}: {why}", related=related, symbol=f"{r.name}.{a.name}")
+                yield self.diag(
+                    a.span,
+                    f"attribute '{a.name}' of {r.what} is {why}" if rd is None else f"attribute '{a.name}' of {r.what}: {why}",
+                    related=related,
+                    symbol=f"{r.name}.{a.name}",
+                    logical=r.logical,
+                )
+
+    def _missing_required(self, r, specs) -> Iterable[Diagnostic]:
+        """A model node without an attribute its TensorRT OSS plugin spec marks required."""
+        emitted = {a.name for a in r.attrs}
+        for sp in specs[:1]:
+            for name in sp.required:
+                if name in emitted:
+                    continue
+                yield self.diag(
+                    r.span,
+                    f"{r.what} does not set attribute '{name}', which {sp.span.path.rsplit('/', 1)[-1]} marks required "
+                    f"for '{sp.name}' version '{sp.version}': the parser only warns (\"Attribute {name} not found in "
+                    "plugin node\") and the creator gets no value for it",
+                    related=[Related(sp.version_span or sp.span, f"plugin spec of '{sp.name}' version '{sp.version}'")],
+                    symbol=f"{r.name}.{name}",
+                    logical=r.logical,
+                )

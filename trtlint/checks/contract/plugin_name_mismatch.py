@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
-from .._examples import creator_cpp, onnxscript_py
+from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
 from ._routes import requests
 
@@ -83,6 +83,15 @@ class PluginNameMismatch(Rule):
             },
         },
         {
+            # ONNX model nodes: built-in ops are not plugins; a node naming a registered creator resolves
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "models/foo.onnx": onnx_model(
+                    onnx_node("Relu"), onnx_node("FooPlugin", "trt_plugins", alpha=1.0), opsets=(("", 17), ("trt_plugins", 1))
+                ),
+            },
+        },
+        {
             # other libraries' creators: TensorRT-LLM's namespace, TensorRT's own plugin library
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
@@ -120,12 +129,20 @@ class PluginNameMismatch(Rule):
             },
             "expect": [("builder/backend.py", 4, "direct-route entry 'bar': 'BarPlugin' in _OPERATION_CREATORS names plugin 'BarPlugin'")],
         },
+        {
+            # an ONNX model node: located in the model file at graph/node (SARIF logical location)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "models/foo.onnx": onnx_model(onnx_node("FooPlugn", "trt_plugins", alpha=1.0), opsets=(("", 17), ("trt_plugins", 1))),
+            },
+            "expect": [("models/foo.onnx", 1, "ONNX node 'main_graph/FooPlugn_0' (trt_plugins::FooPlugn) names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         if not index.has_creators:
             return
-        registered = set(index.registered_names())
+        registered = set(index.registered_names()) | {sp.name for sp in getattr(index, "plugin_specs", ())}
         for r in requests(index, judged_once=True):
             if r.name in registered:
                 continue
@@ -140,4 +157,5 @@ class PluginNameMismatch(Rule):
                 f"{r.what} names plugin '{r.name}', but no creator registers it; {hint}",
                 related=creator_related(index, close),
                 symbol=r.name,
+                logical=r.logical,
             )

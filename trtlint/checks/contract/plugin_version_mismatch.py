@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
-from .._examples import creator_cpp, onnxscript_py
+from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
 from ._routes import requests
 
@@ -45,6 +45,23 @@ class PluginVersionMismatch(Rule):
                 "py/translate.py": onnxscript_py("FooPlugin", 'alpha=1.0, plugin_version="2"'),
             }
         },
+        {
+            # a creator whose getPluginVersion() returns one of two versions (TensorRT OSS ReorgPluginCreator<T>)
+            "files": {
+                "plugin/reorg/reorgPlugin.cpp": creator_cpp("Reorg_TRT", "1").replace(
+                    "getPluginVersion() const noexcept override { return kVERSION; }",
+                    'getPluginVersion() const noexcept override { if (mDynamic) { return "2"; } return kVERSION; }\n    bool mDynamic{true};',
+                ),
+                "models/reorg.onnx": onnx_model(onnx_node("Reorg_TRT", "trt", plugin_version="1"), opsets=(("", 17), ("trt", 1))),
+            }
+        },
+        {
+            # a model node without plugin_version is TRT502's (implicit-plugin-version)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
+                "models/foo.onnx": onnx_model(onnx_node("FooPlugin", "trt_plugins", alpha=1.0), opsets=(("", 17), ("trt_plugins", 1))),
+            }
+        },
     ]
     INVALID = [
         {
@@ -65,16 +82,46 @@ class PluginVersionMismatch(Rule):
             },
             "expect": [("tests/test_foo.py", 3, "get_creator('FooPlugin', '3', '') asks for 'FooPlugin' version '3'")],
         },
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
+                "models/foo.onnx": onnx_model(
+                    onnx_node("FooPlugin", "trt_plugins", alpha=1.0, plugin_version="3"), opsets=(("", 17), ("trt_plugins", 1))
+                ),
+            },
+            "expect": [("models/foo.onnx", 1, "ONNX node 'main_graph/FooPlugin_0' (trt_plugins::FooPlugin) asks for 'FooPlugin' version '3', but its creator registers version '2'")],
+        },
+        {
+            # the C++ creator is the reference: a plugin spec version it does not register is stale (TensorRT OSS
+            # CropAndResizeDynamic_PluginConfig.yaml still lists version "1"; the creator registers "2")
+            "files": {
+                "plugin/crop/cropPlugin.cpp": creator_cpp("CropAndResizeDynamic", "2"),
+                "plugin/crop/CropAndResizeDynamic_PluginConfig.yaml": (
+                    '---\nname: CropAndResizeDynamic\nversions:\n  "1":\n    attributes: [alpha]\n  "2":\n    attributes: [alpha]\n'
+                ),
+                "models/crop.onnx": onnx_model(
+                    onnx_node("CropAndResizeDynamic", "trt", alpha=1.0, plugin_version="1"), opsets=(("", 17), ("trt", 1))
+                ),
+            },
+            "expect": [("models/crop.onnx", 1, "asks for 'CropAndResizeDynamic' version '1', but its creator registers version '2'")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         for r in requests(index, judged_once=True):
             if r.version is None:
                 continue
+            if r.kind == "model" and r.version_default:
+                continue  # a model node without plugin_version: TRT502 (implicit-plugin-version)
             creators = index.creators_named(r.name)
             if not creators:
                 continue  # TRT101's business
             versions = [c.plugin_version for c in creators]
+            if r.kind == "model":
+                from ..onnx._nodes import known_creators
+
+                # every version a creator can return (templated creators), and its TensorRT OSS plugin spec
+                versions = versions + [k.version for k in known_creators(index).get(r.name, [])]
             if None in versions or r.version in versions:
                 continue
             why = " (the default when plugin_version is absent)" if r.kind == "onnx" and r.version_default else (
@@ -90,4 +137,5 @@ class PluginVersionMismatch(Rule):
                     if c.version is not None
                 ],
                 symbol=r.name,
+                logical=r.logical,
             )

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Severity
+from .._examples import Truncated, onnx_model, onnx_node
 from ..base import Rule
 
 
@@ -41,6 +42,19 @@ class ParseError(Rule):
         {
             "files": {"tools/latin1.py": b"# caf\xe9\nimport tensorrt as trt\n"},
             "expect": [("tools/latin1.py", 1, "not valid UTF-8")],
+        },
+        {
+            # ONNX models: truncated, not ONNX at all (a PNG renamed), empty
+            "files": {
+                "models/cut.onnx": Truncated(onnx_model(onnx_node("FooPlugin", "trt_plugins", alpha=1.0), opsets=(("", 17), ("trt_plugins", 1))), 60),
+                "models/picture.onnx": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(64)),
+                "models/empty.onnx": b"",
+            },
+            "expect": [
+                ("models/cut.onnx", 1, "not a valid ONNX model (protobuf decoding failed"),
+                ("models/picture.onnx", 1, "not a valid ONNX model"),
+                ("models/empty.onnx", 1, "empty file, not an ONNX model"),
+            ],
         },
     ]
 
