@@ -163,9 +163,12 @@ def _readme(d: Diagnostic, recipe: Recipe, subject: Subject, io: Optional[_model
     if io is not None and recipe.name != "library-symbols":
         lines += ["", "## The model", ""]
         lines.append(f"`model.onnx`: one node `{subject.name}` built with `onnx.helper` (valid under `onnx.checker`).")
-        src = {"none": "no exported model or per-plugin config named this plugin: one float32 input of symbolic "
-               "shape (enough for a creator lookup and a parse, not for an engine build)"}.get(io.source, io.source)
-        lines.append(f"Inputs from {src}:")
+        if io.source == "none":
+            lines.append("Inputs: no exported model (`--model`) or per-plugin config (`--inputs`) names this plugin, "
+                         "so one float32 input of symbolic shape: enough for a creator lookup and a parse, not for an "
+                         "engine build.")
+        else:
+            lines.append(f"Inputs from {io.source}:")
         for t in io.inputs:
             lines.append(f"- `{t.name}`: {t.dtype}{list(t.shape) if t.shape is not None else '[?]'}" + (" (constant)" if t.data is not None else ""))
         if prov:

@@ -411,14 +411,17 @@ def main():
 
 BODIES["library-symbols"] = r'''
 def defined_symbols(lib):
+    """The dynamic symbol table plus, when the library is not stripped, the full one (a kernel's host stub
+    is a local symbol there)."""
+    text = ""
     for args in (["nm", "-D", "-C", "--defined-only", lib], ["nm", "-C", "--defined-only", lib]):
         try:
             out = subprocess.run(args, capture_output=True, text=True, timeout=60)
         except FileNotFoundError:
             finish("inconclusive", "nm (binutils) is not installed")
-        if out.returncode == 0 and out.stdout.strip():
-            return out.stdout
-    return ""
+        if out.returncode == 0:
+            text += out.stdout
+    return text
 
 
 def main():

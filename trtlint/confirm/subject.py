@@ -178,8 +178,11 @@ def _cuda_file_subject(d: Diagnostic, index) -> Subject:
     ff = index.files.get(d.span.path)
     if ff is None or ff.kind != "cuda":
         raise Unresolved(f"{d.span.path} is not a CUDA source in the current tree")
+    functions = ff.functions
+    if not functions:
+        functions = _extract_functions(index, d.span.path)
     syms = []
-    for fn in ff.functions:
+    for fn in functions:
         if fn.span.path == d.span.path and fn.name not in syms and not fn.name.startswith("operator"):
             syms.append(fn.name)
     return Subject(kind="cuda-file", code=d.code, sources=[d.span.path], symbols=syms)
@@ -208,3 +211,18 @@ def _plugin_subject(d: Diagnostic, index) -> Subject:
                     sources=_tu_paths(index, qns),
                 )
     raise Unresolved(f"no plugin or creator method holds {d.span.path}:{d.span.line} in the current source")
+
+
+def _extract_functions(index, rel: str) -> tuple:
+    """A .cu file with no plugin marker is not extracted by `check` (a cheap text test skips it): run the C++
+    frontend on it now for the functions it defines."""
+    from ..engine import extract_one, make_context
+    from ..frontends import SourceFile
+
+    if index.settings is None:
+        return ()
+    src = SourceFile(path=(index.root / rel), rel=rel, kind="cuda", digest="")
+    try:
+        return extract_one(src, make_context(index.settings, index.profile, index.root)).functions
+    except OSError:
+        return ()
