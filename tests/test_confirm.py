@@ -373,3 +373,71 @@ def test_creator_lookup_repro_against_tensorrts_own_plugin_library(tmp_path):
     (folder / "repro.py").write_text(render("creator-lookup", cfg, title="t", code="TRT102", name="n", where="a:1"))
     out = run_script(folder / "repro.py", timeout=300)
     assert out.status == "confirmed", out
+
+
+# --- the scripts' decision logic, with a stand-in tensorrt module -------------------------------------------
+# TensorRT cannot run here. This stand-in implements only the registry calls the two registry recipes make
+# (get_plugin_registry().get_creator / all_creators, creator.field_names, ILogger) so that their branches
+# (confirmed / not-reproduced / inconclusive) run; it is no evidence of API compatibility with TensorRT.
+
+_FAKE_TRT = '''
+import json, os
+class ILogger:
+    def __init__(self): pass
+class _Field:
+    def __init__(self, name): self.name, self.type = name, "PluginFieldType.FLOAT32"
+class _Creator:
+    def __init__(self, name, version, ns, fields):
+        self.name, self.plugin_version, self.plugin_namespace = name, version, ns
+        self.field_names = [_Field(f) for f in fields]
+class _Registry:
+    def __init__(self):
+        self.all_creators = [_Creator(*c) for c in json.loads(os.environ["FAKE_TRT_CREATORS"])]
+    def get_creator(self, name, version, namespace=""):
+        return next((c for c in self.all_creators if (c.name, c.plugin_version, c.plugin_namespace) == (name, version, namespace)), None)
+_REG = _Registry()
+def get_plugin_registry(): return _REG
+'''
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ to build a library to dlopen")
+def test_registry_recipes_decide_with_a_stand_in_tensorrt(oss, tmp_path):
+    if _has_tensorrt():
+        pytest.skip("the real tensorrt is installed: the stand-in would shadow it")
+    fake = tmp_path / "fake" / "tensorrt"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(_FAKE_TRT)
+    lib = tmp_path / "libp.so"
+    (tmp_path / "p.cpp").write_text("int pluginAnchor() { return 0; }\n")
+    subprocess.run(["g++", "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "p.cpp")], check=True)
+    results = confirm_findings([d for d in oss.diagnostics if d.code in ("TRT102", "TRT103")], oss.index,
+                               ConfirmOptions(out_dir=tmp_path / "out", plugin_lib=lib), Environment(None, 0))
+    by = _by_code(results)
+    import os
+
+    def run_with(creators, code):
+        env = {"PYTHONPATH": str(tmp_path / "fake"), "FAKE_TRT_CREATORS": json.dumps(creators)}
+        old = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        try:
+            return run_script(by[code].folder / "repro.py", [str(lib)], timeout=60)
+        finally:
+            for k, v in old.items():
+                os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+
+    clip_v2 = ["Clip_TRT", "2", "", ["clipMin", "clipMax"]]
+    scale = ["ScaleShift_TRT", "1", "", ["scale", "shift"]]
+    # TRT102: the route asks for Clip_TRT version "1"; the library registers version "2"
+    out = run_with([clip_v2, scale], "TRT102")
+    assert out.status == "confirmed", out
+    assert out.reason.startswith("get_creator('Clip_TRT', '1', '') returns None")
+    assert out.details["registered_same_name"] == [["Clip_TRT", "2", ""]]
+    assert out.details["onnx_parse"].startswith("not run: no GPU")
+    assert run_with([["Clip_TRT", "1", "", []], scale], "TRT102").status == "not-reproduced"
+    out = run_with([["Other", "1", "", []]], "TRT102")
+    assert out.status == "inconclusive" and "is it the library built from this source?" in out.reason
+    # TRT103: the node sets 'bias'; the creator declares scale and shift only
+    out = run_with([clip_v2, scale], "TRT103")
+    assert out.status == "confirmed" and "the value is dropped" in out.reason, out
+    assert run_with([clip_v2, ["ScaleShift_TRT", "1", "", ["scale", "shift", "bias"]]], "TRT103").status == "not-reproduced"
+    assert run_with([clip_v2], "TRT103").status == "inconclusive"

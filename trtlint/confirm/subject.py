@@ -56,6 +56,23 @@ class Subject:
         return asdict(self)
 
 
+#: PluginFieldType (as the C++ frontend records it) -> the ONNX attribute type the parser converts to it
+_FIELD_TO_ATTR = {
+    "kINT8": "INT", "kINT16": "INT", "kINT32": "INT", "kINT64": "INT", "kUINT8": "INT", "kBOOL": "INT",
+    "kFLOAT16": "FLOAT", "kFLOAT32": "FLOAT", "kFLOAT64": "FLOAT", "kBF16": "FLOAT", "kFP8": "FLOAT",
+    "kCHAR": "STRING", "kDIMS": "INTS",
+}
+
+
+def _field_attrs(c) -> list["Attr"]:
+    """A creator's declared fields as node attributes (values unknown: the repro uses typed placeholders)."""
+    out = []
+    for f in c.fields:
+        t = (f.type or "").split("::")[-1]
+        out.append(Attr(f.name, _FIELD_TO_ATTR.get(t), None, None))
+    return out
+
+
 def _literal(text: Optional[str]) -> Any:
     if text is None:
         return None
@@ -169,7 +186,7 @@ def _hot_subject(d: Diagnostic, index) -> Subject:
         creator=_creator_info(creator) if creator else None,
         plugin_class=plugin.qualname,
         hot_call=callee,
-        attrs=[Attr(n, t, None, None) for n, t in (_creator_info(creator).fields if creator else [])],
+        attrs=_field_attrs(creator) if creator else [],
         sources=srcs,
     )
 
@@ -206,7 +223,7 @@ def _plugin_subject(d: Diagnostic, index) -> Subject:
                     namespace=creator.plugin_namespace if creator else "",
                     creator=_creator_info(creator) if creator else None,
                     plugin_class=plugin.qualname if plugin else None,
-                    attrs=[Attr(n, t, None, None) for n, t in (_creator_info(creator).fields if creator else [])],
+                    attrs=_field_attrs(creator) if creator else [],
                     flagged_attr=(d.symbol.rsplit(".", 1)[-1] if "." in d.symbol else None),
                     sources=_tu_paths(index, qns),
                 )
