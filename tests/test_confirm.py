@@ -441,3 +441,51 @@ def test_registry_recipes_decide_with_a_stand_in_tensorrt(oss, tmp_path):
     assert out.status == "confirmed" and "the value is dropped" in out.reason, out
     assert run_with([clip_v2, ["ScaleShift_TRT", "1", "", ["scale", "shift", "bias"]]], "TRT103").status == "not-reproduced"
     assert run_with([clip_v2], "TRT103").status == "inconclusive"
+
+
+def test_plugin_and_hot_path_findings_of_rules_written_in_parallel_resolve(oss, tmp_path):
+    """TRT202/TRT303 land from other work: a finding inside a plugin method, or one whose symbol has another
+    shape but names the plugin's enqueue as a related location, still finds its plugin."""
+    from dataclasses import replace
+
+    from trtlint.confirm.subject import resolve
+    from trtlint.diagnostics import Related
+
+    hot = next(d for d in oss.diagnostics if d.code == "TRT302")
+    enq = next(r for r in hot.related if "enqueue" in r.message)
+    other = replace(hot, code="TRT303", symbol="something-else", related=(Related(enq.span, "enqueue"),))
+    s = resolve(other, oss.index)
+    assert (s.kind, s.name, s.plugin_class) == ("hotpath", "ScaleShift_TRT", "nvinfer1::plugin::ScaleShiftPlugin")
+    ser = replace(hot, code="TRT202", span=enq.span, symbol="", message="field 'scale' is read but never serialized")
+    s = resolve(ser, oss.index)
+    assert (s.kind, s.name, s.flagged_attr) == ("plugin", "ScaleShift_TRT", "scale")
+    r = confirm_findings([ser], oss.index, ConfirmOptions(out_dir=tmp_path), NO_TRT)[0]
+    assert (r.recipe, r.status, r.reason) == ("serialize-roundtrip", "skipped", "no tensorrt, no GPU, no plugin library, no input shapes")
+    cfg = _config_of(r.folder / "repro.py")
+    assert (cfg["field"], cfg["value"], cfg["changed_value"]) == ("scale", 1.0, 3.0)
+    changed = onnx.load(str(r.folder / "model_field_changed.onnx"))
+    check_model(changed)
+    assert {a.name: helper.get_attribute_value(a) for a in changed.graph.node[0].attribute}["scale"] == 3.0
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the build command")
+def test_build_cmd_builds_the_library_first(tmp_path, capsys):
+    from trtlint.cli import main
+
+    proj = tmp_path / "proj"
+    write_project(proj, {
+        "cpp/CMakeLists.txt": _CMAKE,
+        "cpp/plugins/foo/fooKernel.cu": "void launchFoo(float* x) { x[0] = 1; }\n",
+        "cpp/plugins/foo/fooPlugin.cpp": "int fooPluginAnchor() { return 1; }\n",
+    })
+    (proj / ".git").mkdir()
+    rc = main(["confirm", str(proj), "--no-cache", "-j", "1", "--out", str(tmp_path / "out"),
+               "--build-cmd", "mkdir -p build && g++ -shared -fPIC -o build/libplugins.so cpp/plugins/foo/fooPlugin.cpp"])
+    out = capsys.readouterr()
+    assert rc == 1, out.err
+    assert "using the library the build wrote: " in out.err and "libplugins.so" in out.err
+    assert "cpp/plugins/foo/fooKernel.cu:1: TRT401 confirmed" in out.out
+    rc = main(["confirm", str(proj), "--no-cache", "-j", "1", "--out", str(tmp_path / "out2"), "--build-cmd", "exit 3"])
+    out = capsys.readouterr()
+    assert rc == 0 and "the build command failed (exit 3)" in out.err
+    assert "TRT401 skipped (no plugin library)" in out.out

@@ -74,6 +74,19 @@ class FindingResult:
         return f"{self.status} ({self.reason})" if self.reason and self.status in ("inconclusive", "skipped") else self.status
 
 
+def _changed(v):
+    """Another value of the same attribute type (for the serialize-roundtrip variant model)."""
+    if isinstance(v, bool):
+        return int(not v)
+    if isinstance(v, int):
+        return v + 1
+    if isinstance(v, float):
+        return v * 2.0 + 1.0
+    if isinstance(v, list) and v and isinstance(v[0], (int, float)):
+        return [_changed(v[0])] + v[1:]
+    return None
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:48] or "finding"
 
@@ -176,6 +189,9 @@ def _readme(d: Diagnostic, recipe: Recipe, subject: Subject, io: Optional[_model
             lines.append("Attributes: " + "; ".join(f"`{k}` from {v}" for k, v in prov.items()) + ".")
         if model_note:
             lines += ["", model_note]
+        if (result.folder / "model_field_changed.onnx").is_file() if result.folder else False:
+            lines += ["", f"`model_field_changed.onnx`: the same node with `{subject.flagged_attr}` changed, to see "
+                      "whether its value survives serialization."]
     lines += ["", "## Result when generated", "", f"`{result.label}`" + (f": {result.reason}" if result.status in ("confirmed", "not-reproduced") and result.reason else "")]
     if result.compile:
         lines += ["", "nvcc compile of the flagged translation units against the TensorRT headers:"]
@@ -208,6 +224,7 @@ def _confirm_one(i: int, d: Diagnostic, index, opts: ConfirmOptions, env: Enviro
     res = FindingResult(d, "skipped", "", recipe.name, folder, subject)
 
     io = None
+    variant = None
     prov: dict = {}
     model_note = ""
     attrs: dict = {}
@@ -226,6 +243,13 @@ def _confirm_one(i: int, d: Diagnostic, index, opts: ConfirmOptions, env: Enviro
         m = _model.build_model(subject.name, subject.domain, attrs, io)
         _model.check_model(m)
         (folder / "model.onnx").write_bytes(m.SerializeToString())
+        if recipe.name == "serialize-roundtrip" and subject.flagged_attr in attrs:
+            other = _changed(attrs[subject.flagged_attr])
+            if other is not None:  # the same model with the flagged field's value changed
+                m2 = _model.build_model(subject.name, subject.domain, {**attrs, subject.flagged_attr: other}, io)
+                _model.check_model(m2)
+                (folder / "model_field_changed.onnx").write_bytes(m2.SerializeToString())
+                variant = (attrs[subject.flagged_attr], other)
 
     if opts.trt_include is not None:
         for src in subject.sources:
@@ -234,6 +258,8 @@ def _confirm_one(i: int, d: Diagnostic, index, opts: ConfirmOptions, env: Enviro
             res.compile.append(compiled[src])
 
     cfg = _repro_config(d, recipe, subject, attrs, opts)
+    if variant is not None:
+        cfg["value"], cfg["changed_value"] = variant
     script = render(recipe.name, cfg, title=f"{d.code} {d.name}: {d.message[:200]}", code=d.code, name=d.name,
                     where=f"{d.span.path}:{d.span.line}")
     (folder / "repro.py").write_text(script, encoding="utf-8")

@@ -169,6 +169,18 @@ def _hot_subject(d: Diagnostic, index) -> Subject:
     cls_name = d.symbol.split(":", 1)[0] if d.symbol else ""
     plugin = next((p for p in index.plugins if p.cls.name == cls_name), None)
     if plugin is None:
+        # a hot-path rule whose symbol has another shape: the plugin whose enqueue is a related location, or
+        # whose method holds the finding
+        spots = {(d.span.path, d.span.line)} | {(r.span.path, r.span.line) for r in d.related}
+        plugin = next(
+            (p for p in index.plugins for fn in index.find_method(p.qualname, "enqueue") if (fn.span.path, fn.span.line) in spots),
+            None,
+        ) or next(
+            (p for p in index.plugins for fn in index.class_methods(p.qualname)
+             if fn.span.path == d.span.path and fn.span.line <= d.span.line <= max(fn.span.end_line, fn.span.line)),
+            None,
+        )
+    if plugin is None:
         raise Unresolved(f"no plugin class '{cls_name or '?'}' in the current source")
     callee = d.symbol.split(":")[1] if d.symbol.count(":") >= 2 else None
     creator = next(iter(index.creators_named(plugin.plugin_name or "")), None)
@@ -224,7 +236,7 @@ def _plugin_subject(d: Diagnostic, index) -> Subject:
                     creator=_creator_info(creator) if creator else None,
                     plugin_class=plugin.qualname if plugin else None,
                     attrs=_field_attrs(creator) if creator else [],
-                    flagged_attr=(d.symbol.rsplit(".", 1)[-1] if "." in d.symbol else None),
+                    flagged_attr=_flagged_field(d, creator, info),
                     sources=_tu_paths(index, qns),
                 )
     raise Unresolved(f"no plugin or creator method holds {d.span.path}:{d.span.line} in the current source")
@@ -243,3 +255,19 @@ def _extract_functions(index, rel: str) -> tuple:
         return extract_one(src, make_context(index.settings, index.profile, index.root)).functions
     except OSError:
         return ()
+
+
+def _flagged_field(d: Diagnostic, creator, info) -> Optional[str]:
+    """The field a plugin finding (e.g. TRT202) is about: the symbol's last dotted part, or a quoted name in
+    the message that the creator declares or the plugin serializes."""
+    import re
+
+    known = {f.name for c in (creator, info) if c is not None for f in list(c.fields) + list(c.serialized)}
+    if "." in d.symbol:
+        last = d.symbol.rsplit(".", 1)[-1]
+        if not known or last in known:
+            return last
+    for q in re.findall(r"'([^']+)'", d.message):
+        if q in known:
+            return q
+    return None
