@@ -1,6 +1,6 @@
 """`trtlint confirm`: repro folders, recipes, subprocess isolation, skipped statuses, output formats.
 
-TensorRT cannot be installed on these machines (only its bindings wheel is published without the libraries),
+TensorRT cannot be installed on these machines (only its bindings wheel is available),
 so the TensorRT-dependent end of each recipe is tested up to that boundary: the generated models pass
 onnx.checker, the generated scripts compile and, run here, report `skipped` themselves; tests that need
 TensorRT are skipped with a reason when it is absent. The TRT401 recipe needs no TensorRT and runs for real on
@@ -74,6 +74,7 @@ def test_fixture_repro_folders_models_and_skipped_statuses(oss, tmp_path):
     assert (by["TRT102"].status, by["TRT102"].reason) == ("skipped", "no tensorrt, no plugin library")
     assert (by["TRT103"].status, by["TRT103"].reason) == ("skipped", "no tensorrt, no plugin library")
     assert (by["TRT302"].status, by["TRT302"].reason) == ("skipped", "no tensorrt, no GPU, no plugin library, no input shapes")
+    assert (tmp_path / ".gitignore").read_text().splitlines()[-1] == "*"
     for r in results:
         names = sorted(p.name for p in r.folder.iterdir())
         assert names == ["README.md", "model.onnx", "repro.py", "result.json"], names
@@ -355,8 +356,9 @@ def test_cli_confirm(oss, tmp_path, capsys):
 # --- with TensorRT installed --------------------------------------------------------------------------------
 
 
+@pytest.mark.tensorrt
 def test_creator_lookup_repro_against_tensorrts_own_plugin_library(tmp_path):
-    trt = pytest.importorskip("tensorrt", reason="tensorrt is not installed here (only its bindings wheel is published without the libraries)")
+    trt = pytest.importorskip("tensorrt", reason="tensorrt is not installed here (TensorRT cannot be installed on the development machines: only its bindings wheel is available)")
     import glob
     import os
 

@@ -74,6 +74,22 @@ class FindingResult:
         return f"{self.status} ({self.reason})" if self.reason and self.status in ("inconclusive", "skipped") else self.status
 
 
+def _defines(index, src: str) -> tuple:
+    """The macros the analysis defines: the profile's and the config's `defines`, and the optional-feature
+    macros (profile `feature_macros`) the file tests, which the production build defines. So the compile
+    sees the code the finding is in, not a fallback stub."""
+    from ..engine import _feature_macros
+    from ..frontends import SourceFile
+
+    out = list(getattr(index.profile, "defines", ()) or ())
+    out += list(getattr(index.settings, "defines", ()) or ()) if index.settings is not None else []
+    pats = getattr(index.profile, "feature_macros", ())
+    if pats:
+        kind = "cuda" if src.endswith(".cu") else "cpp"
+        out += _feature_macros([SourceFile(index.root / src, src, kind, "")], pats)
+    return tuple(dict.fromkeys(out))
+
+
 def _changed(v):
     """Another value of the same attribute type (for the serialize-roundtrip variant model)."""
     if isinstance(v, bool):
@@ -202,6 +218,9 @@ def _readme(d: Diagnostic, recipe: Recipe, subject: Subject, io: Optional[_model
 
 def confirm_findings(diags: list[Diagnostic], index, opts: ConfirmOptions, env: Environment) -> list[FindingResult]:
     opts.out_dir.mkdir(parents=True, exist_ok=True)
+    ignore = opts.out_dir / ".gitignore"
+    if not ignore.exists():  # repro models and scripts are output, not project sources for the next check
+        ignore.write_text("# written by trtlint confirm\n*\n", encoding="utf-8")
     compiled: dict[str, CompileResult] = {}
     results: list[FindingResult] = []
     for i, d in enumerate(diags, 1):
@@ -254,7 +273,8 @@ def _confirm_one(i: int, d: Diagnostic, index, opts: ConfirmOptions, env: Enviro
     if opts.trt_include is not None:
         for src in subject.sources:
             if src not in compiled:
-                compiled[src] = compile_tu(index.root, src, opts.trt_include, opts.extra_includes, opts.compile_timeout)
+                compiled[src] = compile_tu(index.root, src, opts.trt_include, opts.extra_includes, opts.compile_timeout,
+                                           defines=_defines(index, src))
             res.compile.append(compiled[src])
 
     cfg = _repro_config(d, recipe, subject, attrs, opts)

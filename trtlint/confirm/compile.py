@@ -52,7 +52,7 @@ def include_dirs(root: Path, rel: str, extra: list[Path]) -> list[Path]:
 
 
 def compile_tu(root: Path, rel: str, trt_include: Path, extra_includes: list[Path] = (), timeout: float = 300.0,
-               nvcc: Optional[str] = None, std: str = "c++17") -> CompileResult:
+               nvcc: Optional[str] = None, std: str = "c++17", defines: tuple = ()) -> CompileResult:
     nvcc = nvcc or find_nvcc()
     if nvcc is None:
         return CompileResult(rel, False, 0.0, [], ["nvcc not found"])
@@ -62,7 +62,7 @@ def compile_tu(root: Path, rel: str, trt_include: Path, extra_includes: list[Pat
         cmd = [nvcc, f"-std={std}", "-c", "-w", "-Xcompiler", "-fPIC"]
         if rel.endswith(".cu"):
             cmd += ["-x", "cu"]
-        cmd += [f"-I{d}" for d in incs] + [str(root / rel), "-o", str(obj)]
+        cmd += [f"-D{d}" for d in defines] + [f"-I{d}" for d in incs] + [str(root / rel), "-o", str(obj)]
         t0 = time.monotonic()
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
