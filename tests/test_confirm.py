@@ -344,7 +344,7 @@ def test_cli_confirm(oss, tmp_path, capsys):
     assert rc == 0, out.err
     data = json.loads(out.out)
     assert sorted(r["finding"]["code"] for r in data["results"]) == ["TRT102", "TRT103"]
-    assert len(list((tmp_path / "out").iterdir())) == 2
+    assert len([p for p in (tmp_path / "out").iterdir() if p.is_dir()]) == 2
     assert main(["confirm", str(FIXTURE), "--from", str(tmp_path / "missing.json")]) == 2
     assert "missing.json: no such file or directory" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
