@@ -491,3 +491,26 @@ def test_build_cmd_builds_the_library_first(tmp_path, capsys):
     out = capsys.readouterr()
     assert rc == 0 and "the build command failed (exit 3)" in out.err
     assert "TRT401 skipped (no plugin library)" in out.out
+
+
+def test_recipe_scripts_use_no_undefined_names():
+    """The TensorRT paths of the scripts cannot run here: at least every global name they use must exist."""
+    import builtins
+    import symtable
+
+    for recipe in RECIPES:
+        text = render(recipe, {}, title="t", code="c", name="n", where="w")
+        top = symtable.symtable(text, f"{recipe}.py", "exec")
+        defined = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()} | set(dir(builtins))
+        defined |= {"__file__", "__name__"}
+        missing = set()
+
+        def walk(t):
+            for s in t.get_symbols():
+                if s.is_referenced() and (s.is_global() or t.get_type() == "module") and s.get_name() not in defined:
+                    missing.add(s.get_name())
+            for c in t.get_children():
+                walk(c)
+
+        walk(top)
+        assert not missing, (recipe, missing)

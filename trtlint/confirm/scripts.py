@@ -29,9 +29,6 @@ Run: python3 repro.py [PLUGIN_LIBRARY]   (or set TRTLINT_PLUGIN_LIB). See README
 Written against the TensorRT 10.x/11.x Python API (tensorrt.get_plugin_registry, OnnxParser, Builder,
 Runtime, IExecutionContext.execute_async_v3); CUDA graph capture through libcudart by ctypes.
 """
-import ctypes
-import ctypes.util
-import glob
 import json
 import os
 import sys
@@ -50,6 +47,23 @@ def finish(status, reason="", **details):
     sys.stdout.write(RESULT_TAG + json.dumps(out, default=str) + "\n")
     sys.stdout.flush()
     sys.exit(0)
+
+
+def plugin_lib_path():
+    p = (sys.argv[1] if len(sys.argv) > 1 else "") or os.environ.get("TRTLINT_PLUGIN_LIB") or CONFIG.get("plugin_lib") or ""
+    return p if p and os.path.isfile(p) else None
+
+
+def need_plugin_lib():
+    p = plugin_lib_path()
+    if p is None:
+        finish("skipped", "the plugin library (pass its path as the first argument or in TRTLINT_PLUGIN_LIB)")
+    return p
+
+'''
+
+TENSORRT = r'''
+import ctypes
 
 
 def need_tensorrt():
@@ -77,18 +91,6 @@ def gpu_count():
 def need_gpu():
     if gpu_count() < 1:
         finish("skipped", "a GPU (no CUDA device visible)")
-
-
-def plugin_lib_path():
-    p = (sys.argv[1] if len(sys.argv) > 1 else "") or os.environ.get("TRTLINT_PLUGIN_LIB") or CONFIG.get("plugin_lib") or ""
-    return p if p and os.path.isfile(p) else None
-
-
-def need_plugin_lib():
-    p = plugin_lib_path()
-    if p is None:
-        finish("skipped", "the plugin library (pass its path as the first argument or in TRTLINT_PLUGIN_LIB)")
-    return p
 
 
 def make_logger(trt):
@@ -150,6 +152,13 @@ def parse_model(trt, logger, model_bytes):
     ok = bool(parser.parse(model_bytes))
     errors = [str(parser.get_error(i)) for i in range(parser.num_errors)]
     return ok, errors, builder, network, parser
+
+
+'''
+
+EXECUTE = r'''
+import ctypes.util
+import glob
 
 
 def build_engine(trt, logger, model_bytes):
@@ -430,4 +439,9 @@ def render(recipe: str, config: dict, *, title: str, code: str, name: str, where
     if '"""' in cfg:  # pragma: no cover - json never writes three quotes in a row
         raise ValueError("config not embeddable")
     header = HEADER.format(title=title.replace('"""', "'''"), code=code, name=name, where=where, config=cfg)
-    return header + COMMON + BODIES[recipe] + FOOTER
+    parts = [header, COMMON]
+    if recipe != "library-symbols":
+        parts.append(TENSORRT)
+    if recipe in ("serialize-roundtrip", "graph-capture"):
+        parts.append(EXECUTE)
+    return "".join(parts) + BODIES[recipe] + FOOTER
