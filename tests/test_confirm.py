@@ -514,3 +514,20 @@ def test_recipe_scripts_use_no_undefined_names():
 
         walk(top)
         assert not missing, (recipe, missing)
+
+
+def test_a_repro_that_cannot_be_prepared_does_not_stop_the_others(oss, tmp_path):
+    bad = tmp_path / "broken.onnx"
+    bad.write_bytes(b"\x08\x07not a model")
+    d = [x for x in oss.diagnostics if x.code in ("TRT102", "TRT103")]
+    results = confirm_findings(d, oss.index, ConfirmOptions(out_dir=tmp_path / "o", model=bad), NO_TRT)
+    assert [r.status for r in results] == ["inconclusive", "inconclusive"]
+    assert all(r.reason.startswith("the exported model could not be read") for r in results)
+    # anything else that goes wrong while preparing one repro (here: a file where its folder should go) is
+    # reported on that finding, and the next one goes on
+    d = [x for x in oss.diagnostics if x.code == "TRT102"] * 2
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "001-TRT102-Clip_TRT").write_text("in the way")
+    results = confirm_findings(d, oss.index, ConfirmOptions(out_dir=tmp_path / "p", run=False), NO_TRT)
+    assert results[0].status == "inconclusive" and results[0].reason.startswith("the repro could not be prepared: FileExistsError")
+    assert (results[1].status, results[1].reason) == ("skipped", "no tensorrt, no plugin library")

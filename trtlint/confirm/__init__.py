@@ -224,7 +224,10 @@ def confirm_findings(diags: list[Diagnostic], index, opts: ConfirmOptions, env: 
     compiled: dict[str, CompileResult] = {}
     results: list[FindingResult] = []
     for i, d in enumerate(diags, 1):
-        results.append(_confirm_one(i, d, index, opts, env, compiled))
+        try:
+            results.append(_confirm_one(i, d, index, opts, env, compiled))
+        except Exception as e:  # noqa: BLE001 - one finding's repro must not stop the others
+            results.append(FindingResult(d, "inconclusive", f"the repro could not be prepared: {type(e).__name__}: {e}"))
     return results
 
 
@@ -294,7 +297,7 @@ def _confirm_one(i: int, d: Diagnostic, index, opts: ConfirmOptions, env: Enviro
     if missing:
         res.status, res.reason = "skipped", ", ".join(_MISSING[n] for n in missing)
     elif not opts.run:
-        res.status, res.reason = "skipped", "not run (--no-run)"
+        res.status, res.reason = "skipped", "--no-run"
     else:
         res.outcome = run_script(folder / "repro.py", [str(opts.plugin_lib.resolve())], timeout=opts.timeout)
         res.status, res.reason = res.outcome.status, res.outcome.reason
