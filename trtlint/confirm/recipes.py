@@ -84,7 +84,7 @@ EXPECT: dict[str, str] = {
     "TRT104": "the creator registers under another namespace: the lookup with the route's namespace fails",
     "TRT103": "the parser passes the creator only its declared fields: an undeclared attribute is dropped",
     "TRT202": "a field the runtime-phase creator reads is not serialized: deserialization fails or the value is lost",
-    "TRT301": "an allocation in enqueue fails under CUDA-graph capture (or is captured once and replayed)",
+    "TRT301": "a device allocation or free in enqueue is refused during CUDA-graph capture (host allocations are not)",
     "TRT302": "a synchronizing call in enqueue is illegal during stream capture (cudaErrorStreamCaptureUnsupported)",
     "TRT303": "work on the legacy default stream during global capture fails (cudaErrorStreamCaptureImplicit)",
     "TRT401": "the .cu file is not compiled: its functions are missing from the library",
