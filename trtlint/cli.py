@@ -1,4 +1,4 @@
-"""Command line: ``trtlint check | rule | rules | config | clean``.
+"""Command line: ``trtlint check | rule | rules | config | confirm | clean``.
 
 Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage, config or internal error.
 """
@@ -90,9 +90,17 @@ def build_parser() -> argparse.ArgumentParser:
     cf.add_argument("path", nargs="?", type=Path, default=Path("."))
     cf.add_argument("--show", action="store_true", default=True)
 
+    add_confirm_parser(sub)
+
     cl = sub.add_parser("clean", help="remove .trtlint_cache/")
     cl.add_argument("path", nargs="?", type=Path, default=Path("."))
     return p
+
+
+def add_confirm_parser(sub) -> None:
+    from .confirm.cli import add_arguments
+
+    add_arguments(sub.add_parser("confirm", help="reproduce findings with TensorRT (repro folders; runs them where TensorRT and a GPU are)"))
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -115,6 +123,10 @@ def main(argv: Optional[list[str]] = None) -> int:
             return cmd_config(args)
         if args.command == "clean":
             return cmd_clean(args)
+        if args.command == "confirm":
+            from .confirm.cli import cmd_confirm
+
+            return cmd_confirm(args)
     except ConfigError as e:
         print(f"trtlint: error: {e}", file=sys.stderr)
         return 2

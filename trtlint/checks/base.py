@@ -29,6 +29,9 @@ class Rule:
     family: ClassVar[str] = ""
     severity: ClassVar[Severity] = Severity.ERROR
     fixable: ClassVar[bool] = False
+    #: the `trtlint confirm` recipe that reproduces a finding on a machine with TensorRT (see
+    #: trtlint/confirm/recipes.py); "" for the default of the rule's code, if any
+    confirm: ClassVar[str] = ""
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 

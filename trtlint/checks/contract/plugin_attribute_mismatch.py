@@ -41,6 +41,7 @@ class PluginAttributeMismatch(Rule):
     code = "TRT103"
     name = "plugin-attribute-mismatch"
     family = "contract"
+    confirm = "attribute-fields"
 
     VALID = [
         {

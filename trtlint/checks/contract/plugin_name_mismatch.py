@@ -49,6 +49,7 @@ class PluginNameMismatch(Rule):
     code = "TRT101"
     name = "plugin-name-mismatch"
     family = "contract"
+    confirm = "creator-lookup"
 
     VALID = [
         {

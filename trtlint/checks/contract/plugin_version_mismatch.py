@@ -37,6 +37,7 @@ class PluginVersionMismatch(Rule):
     code = "TRT102"
     name = "plugin-version-mismatch"
     family = "contract"
+    confirm = "creator-lookup"
 
     VALID = [
         {

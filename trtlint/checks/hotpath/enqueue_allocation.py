@@ -45,6 +45,7 @@ class EnqueueAllocation(Rule):
     code = "TRT301"
     name = "enqueue-allocation"
     family = "hotpath"
+    confirm = "graph-capture"
 
     VALID = [
         {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")}},

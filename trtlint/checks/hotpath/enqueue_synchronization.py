@@ -51,6 +51,7 @@ class EnqueueSynchronization(Rule):
     code = "TRT302"
     name = "enqueue-synchronization"
     family = "hotpath"
+    confirm = "graph-capture"
 
     VALID = [
         {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemcpyAsync(outputs[0], inputs[0], 16, cudaMemcpyDeviceToDevice, stream);")}},

@@ -76,6 +76,7 @@ class CudaSourceInPluginsDir(Rule):
     code = "TRT401"
     name = "cuda-source-in-plugins-dir"
     family = "wiring"
+    confirm = "library-symbols"
 
     VALID = [
         {

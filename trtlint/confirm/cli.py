@@ -1,0 +1,125 @@
+"""``trtlint confirm [PATHS] [--from FILE] [--plugin-lib PATH | --build-cmd CMD] [--model FILE.onnx] [--out DIR]
+[--timeout S]``. Exit codes: 0 no finding confirmed, 1 at least one confirmed, 2 usage or input error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def add_arguments(p) -> None:
+    p.add_argument("paths", nargs="*", type=Path, help="the project (default: the current directory)")
+    p.add_argument("--from", dest="from_file", type=Path, metavar="FILE", help="findings from `trtlint check --format json|sarif` (default: run the check)")
+    p.add_argument("--plugin-lib", type=Path, metavar="PATH", help="the built plugin library (.so)")
+    p.add_argument("--build-cmd", metavar="CMD", help="shell command that builds the plugin library (run in the project root first)")
+    p.add_argument("--build-timeout", type=float, default=3600.0, metavar="S")
+    p.add_argument("--model", type=Path, metavar="FILE.onnx", help="an exported model containing the flagged nodes (input shapes and dtypes)")
+    p.add_argument("--inputs", type=Path, metavar="FILE", help="per-plugin inputs, JSON or TOML: {Plugin: {inputs: ['float32[2,16]']}}")
+    p.add_argument("--out", type=Path, default=Path("trtlint-confirm"), metavar="DIR", help="where repro folders go (default: ./trtlint-confirm)")
+    p.add_argument("--timeout", type=float, default=300.0, metavar="S", help="per repro (default 300 s)")
+    p.add_argument("--select", action="append", help="confirm only these rules (codes or prefixes; comma-separated)")
+    p.add_argument("--trt-include", type=Path, metavar="DIR", help="TensorRT include/ folder: compile each flagged plugin TU with nvcc against it")
+    p.add_argument("--include", "-I", action="append", type=Path, default=[], metavar="DIR", help="extra include directory for the nvcc step")
+    p.add_argument("--no-run", action="store_true", help="write the repro folders, do not run them")
+    p.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    p.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of stdout")
+    p.add_argument("--config", type=Path)
+    p.add_argument("--profile")
+    p.add_argument("--no-cache", action="store_true")
+    p.add_argument("--jobs", "-j", type=int)
+
+
+def _err(msg: str) -> int:
+    print(f"trtlint: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def _newest_library(root: Path, since: float):
+    libs = [p for p in root.rglob("*.so") if p.is_file() and p.stat().st_mtime >= since and ".trtlint_cache" not in p.parts]
+    return max(libs, key=lambda p: p.stat().st_mtime) if libs else None
+
+
+def cmd_confirm(args) -> int:
+    from .. import __version__
+    from ..cli import _csv, _project_root
+    from ..config import load_settings
+    from ..engine import run
+    from ..report import ReportContext
+    from . import ConfirmOptions, confirm_findings
+    from . import report as rep
+    from .findings import FindingsError, load_findings
+    from .model import ShapeSpecError, load_plugin_config
+    from .runner import probe_environment
+
+    paths = args.paths or [Path(".")]
+    for p in paths + [x for x in (args.from_file, args.model, args.inputs, args.trt_include) if x is not None]:
+        if not p.exists():
+            return _err(f"{p}: no such file or directory")
+    if args.plugin_lib is not None and args.build_cmd is None and not args.plugin_lib.is_file():
+        return _err(f"{args.plugin_lib}: no such file (--plugin-lib)")
+    plugin_cfg = {}
+    if args.inputs is not None:
+        try:
+            plugin_cfg = load_plugin_config(args.inputs)
+        except (ShapeSpecError, ValueError, OSError) as e:
+            return _err(f"--inputs: {e}")
+    root, _ = _project_root(paths)
+    settings = load_settings(root, {"profile": args.profile}, config_path=args.config)
+    loaded = None
+    if args.from_file is not None:
+        try:
+            loaded = load_findings(args.from_file)
+        except FindingsError as e:
+            return _err(str(e))
+    # the index (and, without --from, the findings): static, as `trtlint check` runs it
+    result = run(settings, None, report_only=None, jobs=args.jobs, use_cache=not args.no_cache)
+    diags = loaded if loaded is not None else list(result.diagnostics)
+    sel = _csv(args.select)
+    if sel:
+        diags = [d for d in diags if any(d.code.upper().startswith(s.upper()) or d.name == s for s in sel)]
+
+    lib = args.plugin_lib
+    if args.build_cmd:
+        t0 = time.time()
+        print(f"trtlint confirm: building: {args.build_cmd}", file=sys.stderr)
+        try:
+            b = subprocess.run(args.build_cmd, shell=True, cwd=str(root), timeout=args.build_timeout, stdin=subprocess.DEVNULL)
+            if b.returncode != 0:
+                print(f"trtlint confirm: the build command failed (exit {b.returncode}): findings that need the library are skipped", file=sys.stderr)
+        except subprocess.TimeoutExpired:
+            print(f"trtlint confirm: the build command timed out after {args.build_timeout:g} s", file=sys.stderr)
+        if lib is None:
+            lib = _newest_library(root, t0)
+            if lib is not None:
+                print(f"trtlint confirm: using the library the build wrote: {lib}", file=sys.stderr)
+    if lib is not None and not lib.is_file():
+        lib = None
+
+    env = probe_environment()
+    opts = ConfirmOptions(
+        out_dir=args.out,
+        plugin_lib=lib,
+        model=args.model,
+        plugin_config=plugin_cfg,
+        plugin_config_origin=str(args.inputs or ""),
+        timeout=args.timeout,
+        trt_include=args.trt_include,
+        extra_includes=list(args.include),
+        run=not args.no_run,
+    )
+    results = confirm_findings(diags, result.index, opts, env)
+    if args.format == "json":
+        out = rep.render_json(results, env, __version__)
+    elif args.format == "sarif":
+        ctx = ReportContext(root=root, rules=result.rules, files_checked=result.files_checked, tool_version=__version__)
+        out = rep.render_sarif(results, env, ctx)
+    else:
+        out = rep.render_text(results, env)
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(out, encoding="utf-8")
+    else:
+        sys.stdout.write(out)
+    return 1 if any(r.status == "confirmed" for r in results) else 0
