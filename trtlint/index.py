@@ -70,6 +70,18 @@ class ClassInfo:
         return self.cls.span
 
 
+_PY_PLUGIN_FACTS = (
+    "converters",
+    "py_signatures",
+    "unnamed_layers",
+    "qdp_defs",
+    "torch_op_uses",
+    "py_enqueues",
+    "py_plugin_fields",
+    "trt_api_uses",
+)
+
+
 @dataclass
 class ProjectIndex:
     root: Path
@@ -93,6 +105,15 @@ class ProjectIndex:
     settings: object = None  # trtlint.config.Settings
     suppressions: dict = field(default_factory=dict)  # path -> [Suppression] (inline comments)
     config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
+    # Python converters, plugin generation, Python plugins and QDP (frontends/python_torchtrt.py)
+    converters: list = field(default_factory=list)
+    py_signatures: list = field(default_factory=list)
+    unnamed_layers: list = field(default_factory=list)
+    qdp_defs: list = field(default_factory=list)
+    torch_op_uses: list = field(default_factory=list)
+    py_enqueues: list = field(default_factory=list)
+    py_plugin_fields: list = field(default_factory=list)
+    trt_api_uses: list = field(default_factory=list)
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -117,6 +138,8 @@ class ProjectIndex:
             idx.api_uses.extend(ff.api_uses)
             idx.py_creators.extend(getattr(ff, "py_creators", ()))
             idx.globs.extend(ff.globs)
+            for name in _PY_PLUGIN_FACTS:
+                getattr(idx, name).extend(getattr(ff, name, ()))
         idx._join_classes()
         return idx
 

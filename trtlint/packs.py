@@ -49,6 +49,21 @@ PACK_SCHEMA = {
             },
             "additionalProperties": False,
         },
+        "tensorrt_python_api": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "match"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "match": {"enum": ["attr", "qualified"]},
+                    "deprecated": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
+                    "removed": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
+                    "use": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
         "profiles": {
             "type": "object",
             "additionalProperties": {
@@ -132,6 +147,8 @@ class Packs:
     files: list[str] = field(default_factory=list)
     # creators shipped by libraries outside the project: name -> (library, namespace, versions)
     externals: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
+    # TensorRT Python API deprecations (rules/tensorrt_python.yaml): name -> entry dict
+    tensorrt_python_api: dict[str, dict] = field(default_factory=dict)
 
     def external_creator(self, name: str) -> Optional[tuple[str, str, tuple[str, ...]]]:
         return self.externals.get(name)
@@ -189,6 +206,8 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     for table in ("allocating", "synchronizing"):
         for e in data.get(table, []):
             getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
+    for e in data.get("tensorrt_python_api", []):
+        p.tensorrt_python_api[e["name"]] = dict(e)
     ext = data.get("external_creators")
     if ext:
         for cname, versions in ext["creators"].items():
