@@ -1352,7 +1352,7 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         problems = (ParseProblem("analysis stopped: nesting too deep", Span(src.rel, 1), partial=True),)
     extra: dict = {}
     try:
-        extra = _torchtrt.extract(src.rel, module, positions, ex.imports)
+        extra = _torchtrt.extract(src.rel, module, positions, ex.imports, text)
     except RecursionError:
         problems += (ParseProblem("converter/plugin analysis stopped: nesting too deep", Span(src.rel, 1), partial=True),)
     return FileFacts(

@@ -43,7 +43,8 @@ KEYWORDS = (
     r"register_fake",
     r"impl_abstract",
     r"\.(?:impl|autotune|aot_impl)\s*\(",
-    r"validator",
+    r"capability_validator",
+    r"def\s+\w*validator\s*\(",
     r"def\s+enqueue\s*\(",
     r"\b(?:net|network)\s*\.\s*add_\w+\s*\(",
 )
@@ -132,10 +133,11 @@ def _string(node) -> Optional[str]:
 
 
 class TorchTrtExtractor(cst.CSTVisitor):
-    def __init__(self, rel: str, module: cst.Module, positions, imports: dict) -> None:
+    def __init__(self, rel: str, module: cst.Module, positions, imports: dict, text: str = "") -> None:
         super().__init__()
         self.rel = rel
         self.module = module
+        self.lines = (text or module.code).split("\n")
         self.positions = positions
         self.modname = module_name(rel)
         self.imports: dict[str, str] = dict(imports)
@@ -164,12 +166,20 @@ class TorchTrtExtractor(cst.CSTVisitor):
             return Span(self.rel, 1, 1, 1, 1)
         return Span(self.rel, r.start.line, r.start.column + 1, r.end.line, r.end.column + 1)
 
-    def text(self, node) -> str:
-        try:
-            s = self.module.code_for_node(node)
-        except Exception:
+    def source(self, node) -> str:
+        """The node's source text, sliced from the file by its position (no code generation)."""
+        r = self.positions.get(node)
+        if r is None:
             return ""
-        s = " ".join(s.split())
+        lines = self.lines[r.start.line - 1 : r.end.line]
+        if not lines:
+            return ""
+        if len(lines) == 1:
+            return lines[0][r.start.column : r.end.column]
+        return "\n".join([lines[0][r.start.column :], *lines[1:-1], lines[-1][: r.end.column]])
+
+    def text(self, node) -> str:
+        s = " ".join(self.source(node).split())
         return s if len(s) <= 100 else s[:97] + "..."
 
     # ---- names --------------------------------------------------------------------------------------
@@ -287,6 +297,64 @@ class TorchTrtExtractor(cst.CSTVisitor):
 
     def leave_Try(self, node: cst.Try) -> None:
         self.guards.pop()
+
+    # ---- the statement walk -------------------------------------------------------------------------
+    def walk(self, stmts) -> None:
+        """Walk statements, descending into compound ones; only statements whose source text has one of the
+        markers get the (costly) full libcst visit."""
+        gate = _gate()
+        for st in stmts:
+            if isinstance(st, cst.FunctionDef):
+                self.visit_FunctionDef(st)
+                self._walk_suite(st.body)
+                self.leave_FunctionDef(st)
+            elif isinstance(st, cst.ClassDef):
+                self.visit_ClassDef(st)
+                self._walk_suite(st.body)
+                self.leave_ClassDef(st)
+            elif isinstance(st, cst.If):
+                if gate.search(self.source(st.test)):
+                    st.test.visit(self)
+                self.visit_If(st)
+                self._walk_suite(st.body)
+                orelse = st.orelse
+                if isinstance(orelse, cst.If):
+                    self.walk([orelse])
+                elif isinstance(orelse, cst.Else):
+                    self._walk_suite(orelse.body)
+                self.leave_If(st)
+            elif isinstance(st, cst.Try):
+                self.visit_Try(st)
+                self._walk_suite(st.body)
+                self.leave_Try(st)
+                for h in st.handlers:
+                    self._walk_suite(h.body)
+                if st.orelse is not None:
+                    self._walk_suite(st.orelse.body)
+                if st.finalbody is not None:
+                    self._walk_suite(st.finalbody.body)
+            elif isinstance(st, (cst.With, cst.For, cst.While)):
+                head = st.items if isinstance(st, cst.With) else ([st.iter] if isinstance(st, cst.For) else [st.test])
+                for h in head:
+                    if gate.search(self.source(h)):
+                        h.visit(self)
+                self._walk_suite(st.body)
+                if getattr(st, "orelse", None) is not None:
+                    self._walk_suite(st.orelse.body)
+            elif isinstance(st, cst.SimpleStatementLine):
+                if gate.search(self.source(st)):
+                    st.visit(self)
+            elif isinstance(st, cst.CSTNode) and gate.search(self.source(st)):
+                st.visit(self)  # match statements and anything newer: the full visit
+
+    def _walk_suite(self, suite) -> None:
+        if isinstance(suite, cst.IndentedBlock):
+            self.walk(suite.body)
+        elif isinstance(suite, cst.SimpleStatementSuite):
+            src = " ".join(self.source(x) for x in suite.body)
+            if _gate().search(src):
+                for x in suite.body:
+                    x.visit(self)
 
     # ---- classes and functions ----------------------------------------------------------------------
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -455,6 +523,9 @@ class TorchTrtExtractor(cst.CSTVisitor):
             def visit_Call(v, node: cst.Call) -> None:
                 if _is_net_add(node) and id(node) not in v.assigned:
                     created.append((None, node.func.attr.value, node))  # type: ignore[union-attr]
+                for a in node.args:  # ``set_layer_name(net.add_x(...), ...)``: handed on, may be named there
+                    if isinstance(a.value, cst.Call):
+                        v.assigned.add(id(a.value))
                 # a layer handed to another function (``set_layer_name(layer, ...)``, a helper) may be named
                 # there: not judged
                 for a in node.args:
@@ -479,19 +550,17 @@ class TorchTrtExtractor(cst.CSTVisitor):
 
         if not _NET_ADD_TEXT.search(self.text_full(fn)):
             return
-        fn.visit(_V())
+        visitor = _V()
+        fn.visit(visitor)
         for var, method, call in created:
             if var is not None and var in named:
                 continue
-            if var is None and _chained_name(call, fn):
+            if var is None and id(call) in visitor.assigned:
                 continue
             self.unnamed.append(UnnamedLayer(method, self.span(call), self._qualname_of(fn)))
 
     def text_full(self, node) -> str:
-        try:
-            return self.module.code_for_node(node)
-        except Exception:
-            return ""
+        return self.source(node)
 
     def _qualname_of(self, fn: cst.FunctionDef) -> str:
         return ".".join([c.name.value for c in self.classes] + [f.name.value for f in self.funcs] + [fn.name.value])
@@ -703,23 +772,6 @@ def _is_net_add(call: cst.Call) -> bool:
     return False
 
 
-def _chained_name(call: cst.Call, fn: cst.FunctionDef) -> bool:
-    """``set_layer_name(net.add_x(...), ...)``-like: the call is itself an argument of a call naming it."""
-    found = False
-
-    class _V(cst.CSTVisitor):
-        def visit_Call(v, node: cst.Call) -> None:
-            nonlocal found
-            if node is call:
-                return
-            for a in node.args:
-                if a.value is call:
-                    found = True
-
-    fn.visit(_V())
-    return found
-
-
 def _returned_names(node) -> set:
     """Names returned as they are (``return layer``, ``return a, b``): the caller may name them."""
     if isinstance(node, cst.Name):
@@ -801,10 +853,18 @@ def _walk_module_statements(body):
                     yield from _walk_module_statements(blk.body)
 
 
-def extract(rel: str, module: cst.Module, positions, imports: dict) -> dict:
-    """The facts of one parsed module, as FileFacts keyword arguments."""
-    ex = TorchTrtExtractor(rel, module, positions, imports)
-    module.visit(ex)
+@lru_cache(maxsize=1)
+def _gate() -> "re.Pattern[str]":
+    return re.compile("|".join(prefilter_keywords() + (r"PluginField",)))
+
+
+def extract(rel: str, module: cst.Module, positions, imports: dict, text: str = "") -> dict:
+    """The facts of one parsed module, as FileFacts keyword arguments (nothing when ``text`` has none of
+    this module's markers: the walk costs about as much as the parse)."""
+    if text and not _gate().search(text):
+        return {}
+    ex = TorchTrtExtractor(rel, module, positions, imports, text)
+    ex.walk(module.body)
     return {
         "converters": tuple(ex.converters),
         "py_signatures": tuple(ex.signatures),
