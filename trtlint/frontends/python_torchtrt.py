@@ -42,6 +42,7 @@ KEYWORDS = (
     r"custom_op",
     r"register_fake",
     r"impl_abstract",
+    r"library\.(?:define|impl)\s*\(",
     r"\.(?:impl|autotune|aot_impl)\s*\(",
     r"capability_validator",
     r"def\s+\w*validator\s*\(",
@@ -382,6 +383,8 @@ class TorchTrtExtractor(cst.CSTVisitor):
             func = d.func if isinstance(d, cst.Call) else d
             last = func.attr.value if isinstance(func, cst.Attribute) else (func.value if isinstance(func, cst.Name) else None)
             q = self.qual(func) or ""
+            if q:  # ``from ... import dynamo_tensorrt_converter as reg``: judge the imported name
+                last = q.rsplit(".", 1)[-1] if q.rsplit(".", 1)[-1] in _REGISTRARS else last
             if last in _REGISTRARS and isinstance(d, cst.Call):
                 regs.append(i)
             elif isinstance(d, cst.Call) and last in _QDP_KINDS and q.rsplit(".", 1)[0] in _QDP_MODULES:
@@ -427,6 +430,9 @@ class TorchTrtExtractor(cst.CSTVisitor):
     def _converter(self, fn: cst.FunctionDef, call: cst.Call, wrappers) -> None:
         func = call.func
         registrar = func.attr.value if isinstance(func, cst.Attribute) else func.value  # type: ignore[union-attr]
+        q = self.qual(func)
+        if q and q.rsplit(".", 1)[-1] in _REGISTRARS:
+            registrar = q.rsplit(".", 1)[-1]
         key_node = None
         validator = None
         for i, a in enumerate(call.args):

@@ -84,7 +84,19 @@ class ConverterKeyForm(Rule):
                 ("py/conv.py", 6, "converter key torch.ops.aten.add.out of 'conv' is an out= overload"),
                 ("py/conv.py", 7, "converter key 'aten::mul' of 'conv' is a string"),
             ],
-        }
+        },
+        {   # seen in Torch-TensorRT: the packet next to its own overload is a dead registration
+            "files": {
+                "py/conv.py": CONVERTER_HEADER
+                + "@dynamo_tensorrt_converter(torch.ops.aten.matmul)\n"
+                "@dynamo_tensorrt_converter(torch.ops.aten.matmul.default)\n"
+                "def conv(ctx, target, args, kwargs, name):\n"
+                "    return args[0]\n"
+            },
+            "expect": [
+                ("py/conv.py", 4, "(this registration is dead: torch.ops.aten.matmul.default is registered too)"),
+            ],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:

@@ -54,6 +54,9 @@ class DeprecatedTensorrtPythonApi(Rule):
                 "    return builder.build_serialized_network(network, config)\n"
                 "def plugin_layer(network, inputs, plugin):\n"
                 "    return network.add_plugin_v2(inputs, plugin)\n"
+                "def flags(config):\n"
+                "    if not is_tensorrt_version_supported('10.0'):\n"
+                "        config.set_flag(trt.BuilderFlag.STRICT_TYPES)\n"
             },
             "config": {"tensorrt-version": "10.0"},
         }
