@@ -184,6 +184,9 @@ def test_api_uses_need_a_tensorrt_import_and_guards_are_seen(tmp_path):
                 pass
             config.set_flag(trt.BuilderFlag.STRICT_TYPES)
             return builder.build_engine(network, config)
+        class Old(trt.IPluginV2DynamicExt):
+            def __init__(self):
+                trt.IPluginV2DynamicExt.__init__(self)
         """,
     )
     assert [(u.name, u.span.line, u.guarded) for u in f.trt_api_uses] == [
@@ -191,6 +194,7 @@ def test_api_uses_need_a_tensorrt_import_and_guards_are_seen(tmp_path):
         ("max_workspace_size", 7, True),
         ("BuilderFlag.STRICT_TYPES", 10, False),
         ("build_engine", 11, False),
+        ("IPluginV2DynamicExt", 12, False),
     ]
     g = run(tmp_path, "def build(builder):\n    return builder.build_engine()\n", rel="other.py")
     assert g.trt_api_uses == ()  # not a TensorRT file: `build_engine` is someone else's method

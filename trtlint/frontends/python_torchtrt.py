@@ -310,6 +310,9 @@ class TorchTrtExtractor(cst.CSTVisitor):
                 self._walk_suite(st.body)
                 self.leave_FunctionDef(st)
             elif isinstance(st, cst.ClassDef):
+                for b in st.bases:  # ``class P(trt.IPluginV2DynamicExt)``
+                    if gate.search(self.source(b)):
+                        b.visit(self)
                 self.visit_ClassDef(st)
                 self._walk_suite(st.body)
                 self.leave_ClassDef(st)
@@ -674,7 +677,8 @@ class TorchTrtExtractor(cst.CSTVisitor):
             q = self.qual(node)
             if q and q.startswith("tensorrt."):
                 short = q[len("tensorrt."):]
-                if short in quals:
+                # ``Base.__init__(self)`` in a class deriving from it: reported once, at the class's base list
+                if short in quals and not (self.classes and any(q == (self.qual(b.value) or "") for b in self.classes[-1].bases)):
                     self.api_uses.append(TrtApiUse(short, self.span(node), any(self.guards)))
 
     def _plugin_field(self, node: cst.Call) -> None:
