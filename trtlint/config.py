@@ -8,6 +8,7 @@ repository root), then command-line options.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -51,6 +52,7 @@ class Settings:
     model_files: Optional[list[str]] = None
     direct_route: Optional[dict[str, Any]] = None
     test_lists: Optional[dict[str, Any]] = None
+    tensorrt_version: Optional[str] = None  # the TensorRT version the project targets, e.g. "10.8"
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
 
@@ -139,6 +141,9 @@ def apply_table(s: Settings, table: dict, origin: str) -> Settings:
                 raise ConfigError(f"{origin}: 'direct-route' must be a table")
         elif attr == "test_lists":
             value = _test_lists(value, origin)
+        elif attr == "tensorrt_version":
+            if not isinstance(value, str) or not re.fullmatch(r"\d+(\.\d+)*", value):
+                raise ConfigError(f"{origin}: '{key}' must be a version string like \"10.8\"")
         elif attr in ("profile", "compile_commands"):
             if not isinstance(value, str):
                 raise ConfigError(f"{origin}: '{key}' must be a string")

@@ -82,9 +82,16 @@ def frontend_versions() -> dict[str, str]:
             try:
                 spec = importlib.util.find_spec(mod)
                 src = Path(spec.origin).read_bytes() if spec and spec.origin else b""
-                if spec and spec.origin:  # helper modules of a frontend (cpp_flow.py for cpp.py)
-                    for extra in sorted(Path(spec.origin).parent.glob(Path(spec.origin).stem + "_*.py")):
-                        src += extra.read_bytes()
+                if spec and spec.origin:
+                    # helper modules of a frontend (frontends/<name>_*.py) change its facts too
+                    origin = Path(spec.origin)
+                    for helper in sorted(origin.parent.glob(origin.stem + "_*.py")):
+                        src += helper.read_bytes()
+                    if kind == "python":  # the TensorRT Python API pack decides which uses are recorded
+                        from .packs import shipped_dir
+
+                        pack = shipped_dir() / "tensorrt_python.yaml"
+                        src += pack.read_bytes() if pack.is_file() else b""
             except (ImportError, OSError, ValueError):
                 src = b""
             _VERSIONS[kind] = hashlib.sha256(base + src).hexdigest()[:16]

@@ -390,6 +390,126 @@ class FileFacts:
     test_cases: tuple[DefinedTest, ...] = ()
     models: tuple[OnnxModel, ...] = ()  # ONNX model files
     plugin_specs: tuple[PluginSpec, ...] = ()  # *_PluginConfig.yaml
+    converters: tuple[ConverterRegistration, ...] = ()
+    py_signatures: tuple[PySignature, ...] = ()
+    unnamed_layers: tuple[UnnamedLayer, ...] = ()
+    qdp_defs: tuple[QdpDef, ...] = ()
+    torch_op_uses: tuple[TorchOpUse, ...] = ()
+    py_enqueues: tuple[PyEnqueue, ...] = ()
+    py_plugin_fields: tuple[PyPluginField, ...] = ()
+    trt_api_uses: tuple[TrtApiUse, ...] = ()
+
+
+# --------------------------------------------------------------------------------------------------------
+# Python: Torch-TensorRT converters, plugin generation, TensorRT Python plugins and QDP
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PyParam:
+    """One parameter of a Python function as written."""
+
+    name: str
+    kind: str  # "posonly" | "pos" | "kwonly" | "vararg" | "kwarg"
+    annotation: Optional[str] = None  # normalized: names qualified through imports (``tensorrt.plugin.TensorDesc``)
+    has_default: bool = False
+    span: Optional[Span] = None
+
+
+@dataclass(frozen=True)
+class ConverterRegistration:
+    """A converter registration decorator (``@dynamo_tensorrt_converter(key, ...)``) on a function."""
+
+    function: str
+    span: Span  # the decorator expression
+    registrar: str  # last name of the decorator: "dynamo_tensorrt_converter" | "tensorrt_converter"
+    key: Optional[str]  # the key as a qualified dotted name or literal, e.g. "torch.ops.aten.add.Tensor"
+    key_form: str  # "overload" | "packet" | "out" | "string" | "other"
+    key_span: Optional[Span] = None
+    validator: Optional[str] = None  # as written ("<lambda>" for a lambda)
+    validator_span: Optional[Span] = None
+    validator_params: Optional[tuple[PyParam, ...]] = None  # resolved in this file (function or lambda)
+    validator_ref: Optional[str] = None  # qualified name when imported from another module
+    wrappers_above: tuple[tuple[str, Span], ...] = ()  # decorators above the topmost registration
+
+
+@dataclass(frozen=True)
+class PySignature:
+    """A module-level function's signature (kept for functions other files may name, e.g. validators)."""
+
+    module: str  # dotted module name derived from the path
+    name: str
+    span: Span
+    params: tuple[PyParam, ...] = ()
+
+
+@dataclass(frozen=True)
+class UnnamedLayer:
+    """``net.add_<layer>(...)`` whose layer never gets a name in the function."""
+
+    method: str
+    span: Span
+    function: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class QdpDef:
+    """A ``tensorrt.plugin`` decorator on a function: register / impl / autotune / aot_impl."""
+
+    kind: str  # "register" | "impl" | "autotune" | "aot_impl"
+    plugin_id: Optional[str]
+    id_span: Span
+    function: str
+    span: Span  # the function name
+    params: tuple[PyParam, ...] = ()
+    returns: Optional[str] = None  # normalized return annotation; None when absent
+    lazy: bool = False  # register(..., lazy_register=True)
+    nested: bool = False  # defined inside another function (registered only when that runs)
+    stream_used: Optional[bool] = None  # impl: is the ``stream`` parameter referenced in the body
+    has_work: bool = False  # impl: the body calls something
+
+
+@dataclass(frozen=True)
+class TorchOpUse:
+    """A torch custom-op definition, fake kernel, or Torch-TensorRT plugin generation naming an op."""
+
+    kind: str  # "define" | "fake" | "generate_plugin" | "generate_plugin_converter" | "custom_op"
+    op: Optional[str]  # "namespace::name"
+    span: Span
+    function: Optional[str] = None  # the decorated function (definitions)
+
+
+@dataclass(frozen=True)
+class PyEnqueue:
+    """``enqueue`` of a Python plugin class (IPluginV3OneRuntime / IPluginV2DynamicExt)."""
+
+    cls: str
+    span: Span
+    stream_param: Optional[str]
+    stream_used: bool
+    has_work: bool
+
+
+@dataclass(frozen=True)
+class PyPluginField:
+    """``trt.PluginField(name, data, type)`` with the numpy dtype of ``data`` when it is known."""
+
+    name: Optional[str]
+    span: Span
+    field_type: Optional[str]  # PluginFieldType member, e.g. "INT32"
+    dtype: Optional[str]  # numpy dtype name of the data ("int64" for np.array([1]) without dtype), "bytes"
+    dtype_explicit: bool = False
+    data: str = ""
+    empty: bool = False  # data is an empty array literal
+
+
+@dataclass(frozen=True)
+class TrtApiUse:
+    """A use of a TensorRT Python API named in the deprecation pack (``rules/tensorrt_python.yaml``)."""
+
+    name: str  # the pack's key, e.g. "build_engine" or "BuilderFlag.STRICT_TYPES"
+    span: Span
+    guarded: bool = False  # under a TensorRT version test or hasattr() check
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -70,6 +70,18 @@ class ClassInfo:
         return self.cls.span
 
 
+_PY_PLUGIN_FACTS = (
+    "converters",
+    "py_signatures",
+    "unnamed_layers",
+    "qdp_defs",
+    "torch_op_uses",
+    "py_enqueues",
+    "py_plugin_fields",
+    "trt_api_uses",
+)
+
+
 @dataclass
 class ProjectIndex:
     root: Path
@@ -95,6 +107,15 @@ class ProjectIndex:
     config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
     models: list = field(default_factory=list)  # OnnxModel: ONNX model files
     plugin_specs: list = field(default_factory=list)  # PluginSpec: TensorRT OSS *_PluginConfig.yaml
+    # Python converters, plugin generation, Python plugins and QDP (frontends/python_torchtrt.py)
+    converters: list = field(default_factory=list)
+    py_signatures: list = field(default_factory=list)
+    unnamed_layers: list = field(default_factory=list)
+    qdp_defs: list = field(default_factory=list)
+    torch_op_uses: list = field(default_factory=list)
+    py_enqueues: list = field(default_factory=list)
+    py_plugin_fields: list = field(default_factory=list)
+    trt_api_uses: list = field(default_factory=list)
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -121,6 +142,8 @@ class ProjectIndex:
             idx.globs.extend(ff.globs)
             idx.models.extend(getattr(ff, "models", ()))
             idx.plugin_specs.extend(getattr(ff, "plugin_specs", ()))
+            for name in _PY_PLUGIN_FACTS:
+                getattr(idx, name).extend(getattr(ff, name, ()))
         idx._join_classes()
         return idx
 

@@ -47,6 +47,21 @@ PACK_SCHEMA = {
     "type": "object",
     "required": ["version"],
     "properties": {
+        "tensorrt_python_api": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "match"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "match": {"enum": ["attr", "qualified"]},
+                    "deprecated": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
+                    "removed": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
+                    "use": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
         "version": {"const": 1},
         "allocating": {"type": "array", "items": _ENTRY},
         "synchronizing": {"type": "array", "items": _ENTRY},
@@ -239,6 +254,8 @@ class Packs:
     files: list[str] = field(default_factory=list)
     # creators shipped by libraries outside the project: name -> (library, namespace, versions)
     externals: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
+    # TensorRT Python API deprecations (rules/tensorrt_python.yaml): name -> entry dict
+    tensorrt_python_api: dict[str, dict] = field(default_factory=dict)
     # rules/cpp_behaviour.yaml
     macros: list[BehaviourEntry] = field(default_factory=list)
     functions: list[BehaviourEntry] = field(default_factory=list)
@@ -334,6 +351,8 @@ def load_pack_file(path: Path, validate: bool = True) -> dict:
 
 def _merge(p: Packs, data: dict, path: Path) -> None:
     p.files.append(str(path))
+    for e in data.get("tensorrt_python_api", []):
+        p.tensorrt_python_api[e["name"]] = dict(e)
     for table in ("allocating", "synchronizing"):
         for e in data.get(table, []):
             getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))

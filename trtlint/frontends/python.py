@@ -30,6 +30,8 @@ from ..facts import (
     Span,
 )
 from . import ExtractContext, SourceFile, read_text, testlists
+from . import ExtractContext, SourceFile, read_text
+from . import python_torchtrt as _torchtrt
 
 VERSION = "2"
 KIND_NAMES = ("python",)
@@ -63,7 +65,7 @@ _PREFILTER_CACHE: dict[tuple[str, ...], "re.Pattern[str]"] = {}
 def _prefilter(route_names: tuple[str, ...]) -> "re.Pattern[str]":
     pat = _PREFILTER_CACHE.get(route_names)
     if pat is None:
-        parts = list(_BASE_KEYWORDS)
+        parts = list(_BASE_KEYWORDS) + list(_torchtrt.prefilter_keywords())
         if route_names:
             parts.append(r"\b(?:" + "|".join(re.escape(n) for n in route_names) + r")\s*\(")
         pat = re.compile("|".join(parts))
@@ -1355,6 +1357,11 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         module.visit(ex)
     except RecursionError:
         problems = (ParseProblem("analysis stopped: nesting too deep", Span(src.rel, 1), partial=True),)
+    extra: dict = {}
+    try:
+        extra = _torchtrt.extract(src.rel, module, positions, ex.imports, text)
+    except RecursionError:
+        problems += (ParseProblem("converter/plugin analysis stopped: nesting too deep", Span(src.rel, 1), partial=True),)
     return FileFacts(
         path=src.rel,
         kind=src.kind or "python",
@@ -1366,4 +1373,5 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         lookups=tuple(ex.lookups),
         api_uses=tuple(ex.api_uses),
         py_creators=tuple(ex.py_creators),
+        **extra,
     )

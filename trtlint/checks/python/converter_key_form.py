@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Severity
+from ..base import Rule
+from ._examples import CONVERTER_HEADER
+
+_WHY = {
+    "packet": (
+        "is an OpOverloadPacket: graph nodes target a specific overload (e.g. '{key}.default'), "
+        "and a packet key never equals one"
+    ),
+    "out": "is an out= overload: exported and AOT-traced graphs are functional and never contain it",
+    "string": (
+        "is a string: nodes of an ATen graph target OpOverload objects, never strings, so this key never matches"
+    ),
+}
+
+
+class ConverterKeyForm(Rule):
+    """A Dynamo converter key that can never match a graph node (a packet, an `.out` overload, a string).
+
+    ## What it does
+    Resolves the key of every `@dynamo_tensorrt_converter(key)` through imports and aliases
+    (`aten = torch.ops.aten`) and reports keys of a form that never equals a node's `target` in the ATen
+    graphs Torch-TensorRT converts: an `OpOverloadPacket` (`torch.ops.aten.matmul`), an out-variant overload
+    (`.out`, `*_out`), or a string (`"aten::add"`).
+
+    ## Why it matters
+    The converter table is a dict looked up with `node.target`, which is an `OpOverload` such as
+    `torch.ops.aten.matmul.default`. A converter registered under another form is dead code: the op falls
+    back to PyTorch (a graph break and a slower engine) while the converter looks present and tested.
+
+    ## Example
+    ```python
+    @dynamo_tensorrt_converter(torch.ops.aten.matmul)   # packet; nodes target aten.matmul.default
+    ```
+
+    ## Fix
+    Register each overload the graph contains: `torch.ops.aten.matmul.default` (and others as needed).
+    """
+
+    code = "TRT603"
+    name = "converter-key-form"
+    family = "python"
+    severity = Severity.WARNING
+
+    VALID = [
+        {
+            "files": {
+                "py/conv.py": CONVERTER_HEADER
+                + "import operator\n"
+                "aten = torch.ops.aten\n"
+                "@dynamo_tensorrt_converter(aten.matmul.default)\n"
+                "@dynamo_tensorrt_converter(torch.ops.aten.sym_size.int)\n"
+                "@dynamo_tensorrt_converter(operator.getitem)\n"
+                "def conv(ctx, target, args, kwargs, name):\n"
+                "    return args[0]\n"
+            }
+        },
+        {   # the FX frontend's tracer produces packet targets: not judged
+            "files": {
+                "py/fx_conv.py": "import torch\nfrom torch_tensorrt.fx.converter_registry import tensorrt_converter\n"
+                "@tensorrt_converter(torch.ops.aten.matmul)\n"
+                "def conv(network, target, args, kwargs, name):\n"
+                "    return args[0]\n"
+            }
+        },
+    ]
+    INVALID = [
+        {
+            "files": {
+                "py/conv.py": CONVERTER_HEADER
+                + "from torch.ops import aten\n"
+                "@dynamo_tensorrt_converter(aten.matmul)\n"
+                "@dynamo_tensorrt_converter(torch.ops.aten.add.out)\n"
+                "@dynamo_tensorrt_converter(\"aten::mul\")\n"
+                "def conv(ctx, target, args, kwargs, name):\n"
+                "    return args[0]\n"
+            },
+            "expect": [
+                ("py/conv.py", 5, "converter key torch.ops.aten.matmul of 'conv' is an OpOverloadPacket"),
+                ("py/conv.py", 6, "converter key torch.ops.aten.add.out of 'conv' is an out= overload"),
+                ("py/conv.py", 7, "converter key 'aten::mul' of 'conv' is a string"),
+            ],
+        },
+        {   # seen in Torch-TensorRT: the packet next to its own overload is a dead registration
+            "files": {
+                "py/conv.py": CONVERTER_HEADER
+                + "@dynamo_tensorrt_converter(torch.ops.aten.matmul)\n"
+                "@dynamo_tensorrt_converter(torch.ops.aten.matmul.default)\n"
+                "def conv(ctx, target, args, kwargs, name):\n"
+                "    return args[0]\n"
+            },
+            "expect": [
+                ("py/conv.py", 4, "(this registration is dead: torch.ops.aten.matmul.default is registered too)"),
+            ],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        by_function: dict = {}
+        for reg in index.converters:
+            by_function.setdefault((reg.span.path, reg.function), []).append(reg)
+        for reg in index.converters:
+            if reg.registrar != "dynamo_tensorrt_converter" or reg.key_form not in _WHY:
+                continue
+            shown = repr(reg.key) if reg.key_form == "string" else reg.key
+            tail = ""
+            if reg.key_form == "packet":
+                siblings = [
+                    r.key for r in by_function[(reg.span.path, reg.function)]
+                    if r.key_form == "overload" and r.key and r.key.rsplit(".", 1)[0] == reg.key
+                ]
+                tail = (
+                    f" (this registration is dead: {', '.join(siblings)} is registered too)" if siblings
+                    else "; the op falls back to PyTorch"
+                )
+            yield self.diag(
+                reg.key_span or reg.span,
+                f"converter key {shown} of '{reg.function}' " + _WHY[reg.key_form].format(key=reg.key) + tail,
+                symbol=reg.function,
+            )

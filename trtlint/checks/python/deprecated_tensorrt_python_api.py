@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ...diagnostics import Diagnostic, Severity
+from ..base import Rule
+
+_HEAD = "import tensorrt as trt\n"
+
+
+def _v(s: Optional[str]) -> tuple:
+    return tuple(int(x) for x in s.split(".")) if s else ()
+
+
+class DeprecatedTensorrtPythonApi(Rule):
+    """TensorRT Python APIs deprecated or removed in the targeted TensorRT version.
+
+    ## What it does
+    Reports uses of TensorRT Python APIs listed in the `tensorrt_python.yaml` rule pack (with the version
+    each was deprecated and removed in, and its replacement) in files that import `tensorrt`: methods and
+    attributes by name (`builder.build_engine`, `context.execute_async_v2`, `config.max_workspace_size`) and
+    enum members resolved through imports (`trt.BuilderFlag.STRICT_TYPES`). The target comes from the
+    `tensorrt-version` config key (e.g. `"10.8"`): APIs removed at or before it are errors, APIs deprecated
+    at or before it warnings. Without `tensorrt-version`, only APIs removed in some TensorRT release are
+    reported (as warnings). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a
+    `try`/`except` are not reported.
+
+    ## Why it matters
+    A removed API is an `AttributeError` on the first build with the new TensorRT; a deprecated one is the
+    next upgrade's breakage. Seeing them with the version they go away in makes upgrades planned work.
+
+    ## Example
+    ```python
+    engine = builder.build_engine(network, config)       # removed in TensorRT 10.0
+    ```
+
+    ## Fix
+    Use the replacement the message names (`builder.build_serialized_network(network, config)`), or guard
+    the call with a version check if old TensorRT versions must keep working.
+    """
+
+    code = "TRT610"
+    name = "deprecated-tensorrt-python-api"
+    family = "python"
+    severity = Severity.WARNING
+
+    VALID = [
+        {
+            "files": {
+                "build.py": _HEAD
+                + "def build(builder, network, config):\n"
+                "    if trt.__version__ < '10':\n"
+                "        return builder.build_engine(network, config)\n"
+                "    return builder.build_serialized_network(network, config)\n"
+                "def plugin_layer(network, inputs, plugin):\n"
+                "    return network.add_plugin_v2(inputs, plugin)\n"
+                "def flags(config):\n"
+                "    if not is_tensorrt_version_supported('10.0'):\n"
+                "        config.set_flag(trt.BuilderFlag.STRICT_TYPES)\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+        }
+    ]
+    INVALID = [
+        {
+            "files": {
+                "build.py": _HEAD
+                + "def build(builder, network, config):\n"
+                "    config.set_flag(trt.BuilderFlag.STRICT_TYPES)\n"
+                "    return builder.build_engine(network, config)\n"
+                "def plugin_layer(network, inputs, plugin):\n"
+                "    return network.add_plugin_v2(inputs, plugin)\n"
+            },
+            "config": {"tensorrt-version": "10.8"},
+            "expect": [
+                ("build.py", 3, "trt.BuilderFlag.STRICT_TYPES was removed in TensorRT 10.0 (deprecated in 8.2; the project targets 10.8)"),
+                ("build.py", 4, "build_engine was removed in TensorRT 10.0"),
+                ("build.py", 6, "add_plugin_v2 is deprecated since TensorRT 10.8"),
+            ],
+        },
+        {
+            "files": {
+                "build.py": _HEAD
+                + "def build(builder, network, config):\n"
+                "    config.max_workspace_size = 1 << 30\n"
+                "    return network.add_plugin_v2([], None)\n"
+            },
+            "expect": [("build.py", 3, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; set tensorrt-version")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        table = index.packs.tensorrt_python_api
+        target = getattr(index.settings, "tensorrt_version", None) if index.settings is not None else None
+        tv = _v(target)
+        for u in index.trt_api_uses:
+            e = table.get(u.name)
+            if e is None or u.guarded:
+                continue
+            removed, deprecated = e.get("removed"), e.get("deprecated")
+            shown = f"trt.{u.name}" if e["match"] == "qualified" else u.name
+            use = f"; use {e['use']}" if e.get("use") else ""
+            if target:
+                if removed and _v(removed) <= tv:
+                    dep = f"deprecated in {deprecated}; " if deprecated else ""
+                    yield self.diag(
+                        u.span,
+                        f"{shown} was removed in TensorRT {removed} ({dep}the project targets {target}){use}",
+                        severity=Severity.ERROR,
+                        symbol=u.name,
+                    )
+                elif deprecated and _v(deprecated) <= tv:
+                    gone = f", removed in {removed}" if removed else ""
+                    yield self.diag(
+                        u.span,
+                        f"{shown} is deprecated since TensorRT {deprecated}{gone} (the project targets {target}){use}",
+                        symbol=u.name,
+                    )
+            elif removed:
+                dep = f"deprecated in {deprecated}; " if deprecated else ""
+                yield self.diag(
+                    u.span,
+                    f"{shown} was removed in TensorRT {removed} ({dep}set tensorrt-version to judge it against the "
+                    f"version you target){use}",
+                    symbol=u.name,
+                )
