@@ -93,6 +93,10 @@ class ProjectIndex:
     settings: object = None  # trtlint.config.Settings
     suppressions: dict = field(default_factory=dict)  # path -> [Suppression] (inline comments)
     config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
+    # what the filter used to hide findings (set by the engine before rules with after_filter run):
+    # ("inline", path, line, code-or-*) and ("pfi", glob, selector)
+    suppression_use: set = field(default_factory=set)
+    config_globs: dict = field(default_factory=dict)  # per-file-ignores glob -> Span in the config file
 
     # ------------------------------------------------------------------------------------------------
     @classmethod

@@ -21,6 +21,7 @@ class Request:
     open_attrs: bool = True
     version_span: Optional[Span] = None
     version_default: bool = False  # the version is the route's default, not written
+    name_span: Optional[Span] = None  # where the name is written: an identifier or a string literal ending in it
 
 
 def external(index, r: "Request") -> bool:
@@ -60,6 +61,7 @@ def _all_requests(index) -> Iterator[Request]:
             open_attrs=e.open_attrs,
             version_span=vspan,
             version_default=vspan is None,
+            name_span=getattr(e, "op_span", None),
         )
     tables = index.route_tables
     for t in tables:
@@ -72,6 +74,7 @@ def _all_requests(index) -> Iterator[Request]:
                 span=span,
                 what=f"direct-route entry '{op}': '{creator}' in {t.name}",
                 version_default=True,
+                name_span=span,
             )
     for c in index.route_calls:
         creator = None
@@ -112,4 +115,5 @@ def _all_requests(index) -> Iterator[Request]:
             namespace=lk.namespace,
             span=lk.name_span or lk.span,
             what=f"get_creator('{lk.name}', {lk.version!r}, {lk.namespace!r})",
+            name_span=lk.name_span,
         )
