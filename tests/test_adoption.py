@@ -36,6 +36,11 @@ def _json(r) -> list[dict]:
     return json.loads(r.stdout)["diagnostics"]
 
 
+def _snap(root: Path) -> dict:
+    """The project's files and their mtimes, without trtlint's own cache."""
+    return {k: v for k, v in snapshot(root).items() if not k.startswith(".trtlint_cache")}
+
+
 def _edit(p: Path, old: str, new: str, count: int = 1) -> None:
     text = p.read_text(encoding="utf-8")
     assert text.count(old) >= 1, old
@@ -89,6 +94,17 @@ def test_a_fixed_finding_is_reported_as_fixed_and_write_baseline_prunes_it(tmp_p
     assert len(json.loads(bl.read_text())["findings"]) == 10
     r = trtlint("check", str(proj), "--baseline", str(bl))
     assert r.returncode == 0 and "no longer occur" not in r.stderr
+
+
+def test_fix_leaves_findings_the_baseline_hides_alone(tmp_path):
+    write_project(tmp_path, {".git/HEAD": "", "a.py": "x = 1  # trtlint: ignore[TRT101]\n"})
+    bl = tmp_path / "bl.json"
+    assert trtlint("check", str(tmp_path), "--write-baseline", str(bl), "--no-cache").returncode == 0
+    (tmp_path / "a.py").write_text("x = 1  # trtlint: ignore[TRT101]\ny = 2  # trtlint: ignore[TRT103]\n")
+    r = trtlint("check", str(tmp_path), "--baseline", str(bl), "--fix", "--no-cache")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Fixed 1 finding" in r.stderr
+    assert (tmp_path / "a.py").read_text() == "x = 1  # trtlint: ignore[TRT101]\ny = 2\n"
 
 
 def test_baseline_from_config_relative_to_the_config_file(tmp_path):
@@ -148,29 +164,28 @@ def test_broken_baseline_file_is_a_clear_error(tmp_path):
 
 def test_diff_writes_nothing_fix_applies_and_a_second_fix_is_a_no_op(tmp_path):
     proj = _copy(tmp_path)
-    (proj / ".trtlint_cache").mkdir()  # the cache may change; the project files must not
-    r = trtlint("check", str(proj), "--diff", "--unsafe-fixes", "--no-cache")
-    before = {k: v for k, v in snapshot(proj).items() if not k.startswith(".trtlint_cache")}
+    before = _snap(proj)
+    r = trtlint("check", str(proj), "--diff", "--unsafe-fixes")
     assert r.returncode == 1
     assert f"--- a/{TRANSLATIONS}\n+++ b/{TRANSLATIONS}" in r.stdout
     assert "-    return _trt_edgellm.FooPlugn(x, alpha=1.0)\n+    return _trt_edgellm.FooPlugin(x, alpha=1.0)" in r.stdout
     assert "nothing written" in r.stderr
-    assert {k: v for k, v in snapshot(proj).items() if not k.startswith(".trtlint_cache")} == before
+    assert _snap(proj) == before
 
     # without --unsafe-fixes the rename is not applied (it is unsafe)
-    r = trtlint("check", str(proj), "--fix", "--no-cache", "--format", "json")
+    r = trtlint("check", str(proj), "--fix", "--format", "json")
     assert "FooPlugn" in (proj / TRANSLATIONS).read_text()
     assert "more with --unsafe-fixes" in r.stderr
 
-    r = trtlint("check", str(proj), "--fix", "--unsafe-fixes", "--no-cache", "--format", "json")
+    r = trtlint("check", str(proj), "--fix", "--unsafe-fixes", "--format", "json")
     assert "Fixed 1 finding" in r.stderr, r.stderr
     text = (proj / TRANSLATIONS).read_text()
     assert "_trt_edgellm.FooPlugin(x, alpha=1.0)" in text and "FooPlugn" not in text
     assert not any(d["code"] == "TRT101" and d["location"]["path"] == TRANSLATIONS for d in _json(r))
-    after = snapshot(proj)
-    r = trtlint("check", str(proj), "--fix", "--unsafe-fixes", "--no-cache", "--format", "json")
+    after = _snap(proj)
+    r = trtlint("check", str(proj), "--fix", "--unsafe-fixes", "--format", "json")
     assert "Fixed 0 findings" in r.stderr
-    assert snapshot(proj) == after
+    assert _snap(proj) == after
 
 
 def test_fix_only_and_exit_non_zero_on_fix(tmp_path):
@@ -257,14 +272,14 @@ def test_unused_suppression_fix_in_cpp_keeps_the_used_rule(tmp_path):
     lines[16] += "  // trtlint: ignore[TRT301, TRT302]"
     lines[0] += "  // trtlint: ignore[enqueue-allocation]"
     k.write_text("\n".join(lines))
-    r = trtlint("check", str(proj), "--select", "TRT002,TRT3", "--format", "json", "--no-cache")
+    r = trtlint("check", str(proj), "--select", "TRT002,TRT3", "--format", "json")
     got = sorted((d["code"], d["location"]["line"], d["message"]) for d in _json(r) if d["location"]["path"] == KERNELS)
     assert got == [
         ("TRT002", 1, "unused suppression: no enqueue-allocation (TRT301) finding on this line to hide"),
         ("TRT002", 17, "unused suppression: no TRT302 (enqueue-synchronization) finding on this line to hide"),
         ("TRT302", 24, got[2][2]),
     ]
-    r = trtlint("check", str(proj), "--select", "TRT002,TRT3", "--fix", "--no-cache", "--format", "json")
+    r = trtlint("check", str(proj), "--select", "TRT002,TRT3", "--fix", "--format", "json")
     assert "Fixed 2 findings" in r.stderr
     new = k.read_text().split("\n")
     assert new[16].endswith("cudaMalloc" + lines[16].split("cudaMalloc", 1)[1].split("  //")[0] + "  // trtlint: ignore[TRT301]")
@@ -294,17 +309,17 @@ def test_unused_per_file_ignores_entry_is_reported_at_its_config_line(tmp_path):
 
 def test_add_suppressions_then_clean_then_no_op(tmp_path):
     proj = _copy(tmp_path)
-    r = trtlint("check", str(proj), "--add-suppressions=legacy, see JIRA-1", "--no-cache")
+    r = trtlint("check", str(proj), "--add-suppressions=legacy, see JIRA-1")
     assert "Traceback" not in r.stderr
     assert "Added 11 suppressions" in r.stderr, r.stderr
     text = (proj / TRANSLATIONS).read_text()
     assert "return _trt_edgellm.FooPlugn(x, alpha=1.0)  # trtlint: ignore[TRT101] -- legacy, see JIRA-1" in text
     assert "// trtlint: ignore[TRT301] -- legacy, see JIRA-1" in (proj / KERNELS).read_text()
-    r = trtlint("check", str(proj), "--format", "json", "--no-cache")
+    r = trtlint("check", str(proj), "--format", "json")
     assert r.returncode == 0 and _json(r) == []  # and no TRT002: every suppression hides its finding
-    before = snapshot(proj)
-    r = trtlint("check", str(proj), "--add-suppressions", "--no-cache")
-    assert "Added 0 suppressions" in r.stderr and snapshot(proj) == before
+    before = _snap(proj)
+    r = trtlint("check", str(proj), "--add-suppressions")
+    assert "Added 0 suppressions" in r.stderr and _snap(proj) == before
 
 
 def test_add_suppressions_goes_on_the_line_of_the_finding_in_a_multiline_call(tmp_path):

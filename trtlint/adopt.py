@@ -81,12 +81,25 @@ def process(
     """Apply the adoption options to a run's diagnostics. ``rerun()`` runs the check again (after files were
     written) and returns (diagnostics, digests)."""
     fixed = refused = 0
+    baseline_path = _baseline_path(args, settings)
+    known = None  # the baseline that hides findings (not when writing one)
+    if baseline_path is not None and args.write_baseline is None:
+        try:
+            known = load_baseline(baseline_path)
+        except BaselineError as e:
+            _err(f"trtlint: error: {e}")
+            return Outcome([], exit_code=2)
+
+    def visible(ds: list[Diagnostic]) -> list[Diagnostic]:
+        """What a fix may touch: findings the baseline hides are left alone, as suppressed ones are."""
+        return apply_baseline(ds, known).new if known is not None else ds
+
     if args.add_suppressions is not None:
-        return _add_suppressions(diags, root, digests, args.add_suppressions or DEFAULT_REASON)
+        return _add_suppressions(visible(diags), root, digests, args.add_suppressions or DEFAULT_REASON)
     fixing = args.fix or args.diff or args.fix_only
     if fixing:
         if args.diff:
-            plan = plan_fixes(diags, root, digests, unsafe=args.unsafe_fixes)
+            plan = plan_fixes(visible(diags), root, digests, unsafe=args.unsafe_fixes)
             for m in plan.refused:
                 _err(f"trtlint: {m}")
             sys.stdout.write(plan.diff())
@@ -94,7 +107,7 @@ def process(
             _err(f"Would fix {n} finding{'s' if n != 1 else ''} ({len(plan.files)} file{'s' if len(plan.files) != 1 else ''}); nothing written.")
             return Outcome([], exit_code=1 if (plan.files or plan.refused) else 0)
         for _round in range(8):  # a fix deferred by an overlapping one lands in a later round
-            plan = plan_fixes(diags, root, digests, unsafe=args.unsafe_fixes)
+            plan = plan_fixes(visible(diags), root, digests, unsafe=args.unsafe_fixes)
             write_fixes(plan, root)
             for m in plan.refused:
                 _err(f"trtlint: {m}")
@@ -105,13 +118,12 @@ def process(
             diags, digests = rerun()
             if plan.refused:
                 break
-        unsafe_left = sum(1 for d in diags if not args.unsafe_fixes and applicable(d.fix, True) and not applicable(d.fix, False))
+        unsafe_left = sum(1 for d in visible(diags) if not args.unsafe_fixes and applicable(d.fix, True) and not applicable(d.fix, False))
         hint = f"; {unsafe_left} more with --unsafe-fixes" if unsafe_left else ""
         _err(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}{hint}.")
         if args.fix_only:
             code = 1 if (refused or (args.exit_non_zero_on_fix and fixed)) else 0
             return Outcome([], exit_code=code, fixed=fixed, refused=refused)
-    baseline_path = _baseline_path(args, settings)
     if args.write_baseline is not None:
         if baseline_path is None:
             _err("trtlint: error: --write-baseline needs a FILE (or `baseline = FILE` in the config)")
@@ -133,13 +145,8 @@ def process(
         for e in pruned:
             _err(f"  pruned (fixed): {describe(e)}")
         return Outcome([], exit_code=0, fixed=fixed, refused=refused)
-    if baseline_path is not None:
-        try:
-            b = load_baseline(baseline_path)
-        except BaselineError as e:
-            _err(f"trtlint: error: {e}")
-            return Outcome([], exit_code=2)
-        res = apply_baseline(diags, b, in_scope)
+    if known is not None:
+        res = apply_baseline(diags, known, in_scope)
         if res.known:
             _err(f"baseline {baseline_path}: {len(res.known)} known finding{'s' if len(res.known) != 1 else ''} hidden")
         if res.fixed:
