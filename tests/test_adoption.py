@@ -188,6 +188,41 @@ def test_diff_writes_nothing_fix_applies_and_a_second_fix_is_a_no_op(tmp_path):
     assert _snap(proj) == after
 
 
+def test_rename_fixes_only_when_one_candidate_is_close(tmp_path):
+    from trtlint.checks._examples import backend_py, creator_cpp, onnxscript_py
+
+    write_project(
+        tmp_path,
+        {
+            "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+            "cpp/plugins/bar/barPlugin.cpp": creator_cpp("BarPlugin", cls="BarCreator"),
+            "cpp/plugins/bar/bazPlugin.cpp": creator_cpp("BazPlugin", cls="BazCreator"),
+            "builder/backend.py": backend_py('{"foo": "FooPlugn"}'),
+            "py/a.py": onnxscript_py("FooPlugin", 'alpha=1.0, plugin_version="1"'),
+            "py/d.py": onnxscript_py("FooPlugin", 'alpha=1.0, num_head=2, plugin_version="2"'),
+            "py/b.py": onnxscript_py("BaxPlugin"),  # BarPlugin and BazPlugin are both close: no fix
+            "py/c.py": "import tensorrt as trt\ntrt.get_plugin_registry().get_creator('FooPlugn', '2', '')\n",
+        },
+    )
+    res = check_project(tmp_path, select=["TRT101", "TRT102", "TRT103"])
+    fixes = {(d.code, d.span.path): (d.fix.applicability, d.fix.message) if d.fix else None for d in res.diagnostics}
+    assert fixes == {
+        ("TRT101", "builder/backend.py"): ("unsafe", "rename 'FooPlugn' to the registered 'FooPlugin'"),
+        ("TRT101", "py/b.py"): None,
+        ("TRT101", "py/c.py"): ("unsafe", "rename 'FooPlugn' to the registered 'FooPlugin'"),
+        ("TRT102", "py/a.py"): ("unsafe", "ask for the registered version '2'"),
+        ("TRT103", "py/d.py"): ("unsafe", "rename attribute 'num_head' to the declared field 'num_heads'"),
+    }
+    plan = plan_fixes(res.diagnostics, tmp_path, {f.rel: f.digest for f in res.discovery.files}, unsafe=True)
+    assert plan.refused == []
+    after = {f.path: f.after for f in plan.files}
+    assert after["py/a.py"].endswith('_plugins.FooPlugin(x, alpha=1.0, plugin_version="2")\n')
+    assert after["py/d.py"].endswith('_plugins.FooPlugin(x, alpha=1.0, num_heads=2, plugin_version="2")\n')
+    assert '{"foo": "FooPlugin"}' in after["builder/backend.py"]
+    assert "get_creator('FooPlugin', '2', '')" in after["py/c.py"]
+    assert plan_fixes(res.diagnostics, tmp_path, {}, unsafe=False).files == []  # all unsafe
+
+
 def test_fix_only_and_exit_non_zero_on_fix(tmp_path):
     write_project(
         tmp_path,
