@@ -96,6 +96,19 @@ def test_a_fixed_finding_is_reported_as_fixed_and_write_baseline_prunes_it(tmp_p
     assert r.returncode == 0 and "no longer occur" not in r.stderr
 
 
+def test_checking_some_rules_or_files_neither_fixes_nor_prunes_the_others(tmp_path):
+    proj = _copy(tmp_path)
+    bl = tmp_path / "bl.json"
+    assert trtlint("check", str(proj), "--write-baseline", str(bl)).returncode == 0
+    r = trtlint("check", str(proj), "--baseline", str(bl), "--select", "TRT1")
+    assert r.returncode == 0 and "no longer occur" not in r.stderr, r.stderr
+    r = trtlint("check", str(proj / TRANSLATIONS), "--baseline", str(bl))
+    assert r.returncode == 0 and "no longer occur" not in r.stderr, r.stderr
+    r = trtlint("check", str(proj), "--write-baseline", str(bl), "--select", "TRT3")
+    assert "pruned" not in r.stderr
+    assert len(json.loads(bl.read_text())["findings"]) == 11
+
+
 def test_fix_leaves_findings_the_baseline_hides_alone(tmp_path):
     write_project(tmp_path, {".git/HEAD": "", "a.py": "x = 1  # trtlint: ignore[TRT101]\n"})
     bl = tmp_path / "bl.json"
@@ -320,6 +333,13 @@ def test_unused_suppression_fix_in_cpp_keeps_the_used_rule(tmp_path):
     assert new[16].endswith("cudaMalloc" + lines[16].split("cudaMalloc", 1)[1].split("  //")[0] + "  // trtlint: ignore[TRT301]")
     assert new[0] == lines[0].split("  //")[0]
     assert [d["code"] for d in _json(r)] == ["TRT302"]
+
+
+def test_no_blind_fix_for_a_suppression_inside_a_cpp_string(tmp_path):
+    write_project(tmp_path, {"a.cpp": 'char const* s = "// trtlint: ignore[TRT301]";\nint x = 1;  // trtlint: ignore[TRT301]\n'})
+    res = check_project(tmp_path)
+    got = [(d.code, d.span.line, d.fix is not None) for d in res.diagnostics]
+    assert got == [("TRT002", 1, False), ("TRT002", 2, True)]
 
 
 def test_unused_per_file_ignores_entry_is_reported_at_its_config_line(tmp_path):

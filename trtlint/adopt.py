@@ -76,10 +76,17 @@ def process(
     diags: list[Diagnostic],
     digests: dict,
     rerun: Callable[[], tuple[list[Diagnostic], dict]],
-    in_scope: Optional[Callable[[str], bool]] = None,
+    in_path: Optional[Callable[[str], bool]] = None,
+    rules_run: Optional[set] = None,
 ) -> Outcome:
     """Apply the adoption options to a run's diagnostics. ``rerun()`` runs the check again (after files were
-    written) and returns (diagnostics, digests)."""
+    written) and returns (diagnostics, digests). ``in_path(path)`` says whether the run reported on a file
+    (None: all), ``rules_run`` the codes of the rules that ran (None: all); baseline entries outside them are
+    neither fixed nor pruned."""
+
+    def in_scope(e) -> bool:
+        return (in_path is None or in_path(e.path)) and (rules_run is None or e.code in rules_run)
+
     fixed = refused = 0
     baseline_path = _baseline_path(args, settings)
     known = None  # the baseline that hides findings (not when writing one)

@@ -160,8 +160,9 @@ class BaselineResult:
 
 def apply_baseline(diags: list[Diagnostic], baseline: Baseline, in_scope=None) -> BaselineResult:
     """Split ``diags`` into new and known. Findings that share a fingerprint are matched in source order,
-    so when one more occurs than the baseline counts, the last one is new. ``in_scope(path)`` limits the
-    entries that can be *fixed* to files this run looked at (checking one file does not fix the others)."""
+    so when one more occurs than the baseline counts, the last one is new. ``in_scope(entry)`` limits the
+    entries that can be *fixed* to what this run looked at: checking one file, or one rule, does not fix the
+    others."""
     remaining = {fp: e.count for fp, e in baseline.entries.items()}
     new, known = [], []
     for d in sorted(diags, key=lambda d: d.sort_key()):
@@ -174,20 +175,21 @@ def apply_baseline(diags: list[Diagnostic], baseline: Baseline, in_scope=None) -
     fixed = []
     for fp, left in remaining.items():
         e = baseline.entries[fp]
-        if left > 0 and (in_scope is None or in_scope(e.path)):
+        if left > 0 and (in_scope is None or in_scope(e)):
             fixed.append(replace(e, count=left))
     fixed.sort(key=lambda e: (e.path, e.line, e.code))
     return BaselineResult(new=new, known=known, fixed=fixed)
 
 
 def updated_baseline(old: Optional[Baseline], diags: list[Diagnostic], in_scope=None) -> tuple[Baseline, list[Entry]]:
-    """The baseline to write: today's findings, plus the old entries for files this run did not look at.
+    """The baseline to write: today's findings, plus the old entries this run did not look at (other files,
+    rules not selected; ``in_scope(entry)`` says).
     Returns it with the old entries it prunes (fixed findings)."""
     b = Baseline.from_diagnostics(diags)
     pruned: list[Entry] = []
     if old is not None:
         for fp, e in old.entries.items():
-            if in_scope is not None and not in_scope(e.path):
+            if in_scope is not None and not in_scope(e):
                 if fp in b.entries:
                     b.entries[fp].count += e.count
                 else:

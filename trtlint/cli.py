@@ -196,7 +196,14 @@ def cmd_check(args) -> int:
         return ds, {f.rel: f.digest for f in result.discovery.files}
 
     adopted = adoption(
-        args, settings, root, diags, {f.rel: f.digest for f in result.discovery.files}, rerun, inside if only is not None else None
+        args,
+        settings,
+        root,
+        diags,
+        {f.rel: f.digest for f in result.discovery.files},
+        rerun,
+        inside if only is not None else None,
+        {r.code for r in result.rules},
     )
     if adopted.exit_code is not None:
         return adopted.exit_code

@@ -150,9 +150,12 @@ def _known(selector: str) -> bool:
     return not unknown_selectors([selector])
 
 
-def _remove_all(path: str, s) -> Fix:
+def _remove_all(path: str, s) -> "Fix | None":
     from ...fixes import SAFE, delete_line, edit_span
 
+    if s.text[: s.start].count('"') % 2 and not path.endswith((".py", ".pyi")):
+        # the "comment" may sit in a C++ string literal: no blind edit (Python edits are re-parsed anyway)
+        return None
     if s.text[: s.start].strip() == "":
         return Fix("remove the unused suppression (its line)", (Edit(delete_line(path, s.line), ""),), SAFE)
     start = len(s.text[: s.start].rstrip())
