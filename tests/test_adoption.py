@@ -425,3 +425,36 @@ def test_config_extend_and_show(tmp_path):
     (tmp_path / "sub/pkg/trtlint.toml").write_text('extend = "../../pyproject.toml"\n')
     r = trtlint("config", str(tmp_path / "sub" / "pkg"))
     assert r.returncode == 2 and "cycle" in r.stderr
+
+
+def test_nested_config_governs_the_findings_below_it(tmp_path):
+    from trtlint.checks._examples import creator_cpp, onnxscript_py
+
+    write_project(
+        tmp_path,
+        {
+            ".git/HEAD": "",
+            "pyproject.toml": '[tool.trtlint]\nseverity = { TRT101 = "warning" }\n',
+            "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+            "a/t.py": onnxscript_py("FooPlugn"),
+            # no extend: the closest config wins alone (severity back to the default, error)
+            "b/trtlint.toml": 'fail-level = "error"\n',
+            "b/t.py": onnxscript_py("FooPlugn"),
+            # ignores TRT101 below it; per-file-ignores globs are relative to the nested config
+            "c/pyproject.toml": '[tool.trtlint]\nextend = "../pyproject.toml"\n[tool.trtlint.per-file-ignores]\n"gen/**" = ["TRT101"]\n',
+            "c/gen/t.py": onnxscript_py("FooPlugn"),
+            "c/src/t.py": onnxscript_py("FooPlugn"),
+            "d/trtlint.toml": 'ignore = ["plugin-name-mismatch"]\n',
+            "d/deep/er/t.py": onnxscript_py("FooPlugn"),
+        },
+    )
+    res = run(load_settings(tmp_path), jobs=1, use_cache=False)
+    got = [(d.span.path, d.code, d.severity.value) for d in res.diagnostics]
+    assert got == [
+        ("a/t.py", "TRT101", "warning"),
+        ("b/t.py", "TRT101", "error"),
+        ("c/src/t.py", "TRT101", "warning"),  # inherited through extend
+    ]
+    r = trtlint("config", "--show", str(tmp_path / "c" / "src"))
+    assert f"config file: {tmp_path / 'c' / 'pyproject.toml'}" in r.stdout
+    assert f"extends: {(tmp_path / 'pyproject.toml').resolve()}" in r.stdout

@@ -586,12 +586,19 @@ def filter_diagnostics(
     """Drop what per-file-ignores and inline suppressions hide (and, with ``report_only``, what lies outside
     those paths). ``used`` collects what did the hiding, for TRT002: ``("pfi", glob, selector)`` and
     ``("inline", path, line, code-or-*)``."""
+    from .subconfig import NestedConfigs
+
     pfi = PerFileIgnores(settings.per_file_ignores)
+    nested = NestedConfigs(settings)  # a config in a subdirectory governs the findings below it
     sup_cache: dict[str, list] = dict(suppressions or {})
     out = []
     for d in diags:
         rule = find_rule(d.code)
-        if rule is not None:
+        sub = nested.for_path(d.span.path)
+        if sub is not None and rule is not None:
+            if not sub.selects(rule) or sub.pfi.ignored(sub.rel(d.span.path), rule):
+                continue
+        elif rule is not None:
             hits: Optional[set] = set() if used is not None else None
             if pfi.ignored(d.span.path, rule, hits):
                 if used is not None and hits is not None:
@@ -619,7 +626,8 @@ def filter_diagnostics(
                 for s in hiding:
                     used.add(("inline", d.span.path, s.line, d.code if d.code in s.rules else "*"))
             continue
-        sev = settings.severity.get(d.code) or settings.severity.get(d.name)
+        sevs = sub.settings.severity if sub is not None else settings.severity
+        sev = sevs.get(d.code) or sevs.get(d.name)
         if sev:
             d = Diagnostic(**{**d.__dict__, "severity": Severity(sev)})
         out.append(d)
