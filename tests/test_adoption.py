@@ -458,3 +458,29 @@ def test_nested_config_governs_the_findings_below_it(tmp_path):
     r = trtlint("config", "--show", str(tmp_path / "c" / "src"))
     assert f"config file: {tmp_path / 'c' / 'pyproject.toml'}" in r.stdout
     assert f"extends: {(tmp_path / 'pyproject.toml').resolve()}" in r.stdout
+
+
+def test_display_only_fixes_are_never_applied_and_unsafe_needs_the_flag(tmp_path):
+    from trtlint.diagnostics import Diagnostic, Fix, Severity
+    from trtlint.fixes import applicable
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    edit = Edit(Span("a.py", 1, 5, 1, 6), "2", expect="1")
+    mk = lambda app: Diagnostic("TRT101", "n", Severity.ERROR, "m", Span("a.py", 1), fix=Fix("set 2", (edit,), app))  # noqa: E731
+    assert applicable(mk("safe").fix, False) and not applicable(mk("unsafe").fix, False)
+    assert applicable(mk("unsafe").fix, True) and not applicable(mk("display-only").fix, True)
+    assert plan_fixes([mk("display-only")], tmp_path, {}, unsafe=True).files == []
+    plan = plan_fixes([mk("unsafe")], tmp_path, {}, unsafe=True)
+    assert [f.after for f in plan.files] == ["x = 2\n"]
+    assert (tmp_path / "a.py").read_text() == "x = 1\n"  # planning writes nothing
+    write_fixes(plan, tmp_path)
+    assert (tmp_path / "a.py").read_text() == "x = 2\n"
+
+
+def test_unsafe_fixes_alone_writes_nothing(tmp_path):
+    from trtlint.checks._examples import creator_cpp, onnxscript_py
+
+    write_project(tmp_path, {".git/HEAD": "", "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "t.py": onnxscript_py("FooPlugn")})
+    r = trtlint("check", str(tmp_path), "--unsafe-fixes", "--no-cache")
+    assert r.returncode == 1 and "fix available (unsafe)" in r.stdout
+    assert "FooPlugn" in (tmp_path / "t.py").read_text()
