@@ -377,6 +377,12 @@ def test_add_suppressions_then_clean_then_no_op(tmp_path):
     assert "Added 0 suppressions" in r.stderr and _snap(proj) == before
 
 
+def test_add_suppressions_does_not_swallow_a_path_as_its_reason(tmp_path):
+    write_project(tmp_path, {".git/HEAD": "", "a.py": "x = 1\n"})
+    r = trtlint("check", "--add-suppressions", ".", cwd=tmp_path)
+    assert r.returncode == 2 and "--add-suppressions=REASON" in r.stderr
+
+
 def test_add_suppressions_goes_on_the_line_of_the_finding_in_a_multiline_call(tmp_path):
     from trtlint.checks._examples import creator_cpp
 

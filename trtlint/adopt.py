@@ -102,6 +102,12 @@ def process(
         return apply_baseline(ds, known).new if known is not None else ds
 
     if args.add_suppressions is not None:
+        if args.add_suppressions and not args.paths and Path(args.add_suppressions).exists():
+            _err(
+                f"trtlint: error: '{args.add_suppressions}' was taken as the suppression reason; write "
+                "--add-suppressions=REASON, or give the paths first (trtlint check PATH --add-suppressions)"
+            )
+            return Outcome([], exit_code=2)
         return _add_suppressions(visible(diags), root, digests, args.add_suppressions or DEFAULT_REASON)
     fixing = args.fix or args.diff or args.fix_only
     if fixing:
