@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-source", action="store_true", help="text: no code frames")
     c.add_argument("--statistics", action="store_true", help="print timings and counts to stderr")
     c.add_argument("--dump-index", action="store_true", help="print the joined plugin/creator index as JSON")
+    from .adopt import add_arguments as add_adoption_arguments
+
+    add_adoption_arguments(c)
 
     r = sub.add_parser("rule", help="explain a rule")
     r.add_argument("rule", nargs="?", help="code or name, e.g. TRT101 or plugin-name-mismatch")
@@ -182,16 +185,41 @@ def cmd_check(args) -> int:
     if not is_project:
         scan_paths = [p.resolve() for p in paths]
     use_cache = not args.no_cache and is_project  # no cache directory beside loose files
-    result = run(settings, scan_paths, report_only=None, jobs=args.jobs, use_cache=use_cache)
-    diags = result.diagnostics
-    if only is not None:
-        def inside(path: str) -> bool:
-            return any(path == o or path.startswith(o.rstrip("/") + "/") or o in ("", ".") for o in only)
 
-        diags = [d for d in diags if inside(d.span.path) or any(inside(r.span.path) for r in d.related)]
+    def inside(path: str) -> bool:
+        return only is None or any(path == o or path.startswith(o.rstrip("/") + "/") or o in ("", ".") for o in only)
+
+    def check_once():
+        res = run(settings, scan_paths, report_only=None, jobs=args.jobs, use_cache=use_cache)
+        ds = res.diagnostics
+        if only is not None:
+            ds = [d for d in ds if inside(d.span.path) or any(inside(r.span.path) for r in d.related)]
+        return res, ds
+
+    result, diags = check_once()
     if args.dump_index:
         print(json.dumps(_index_summary(result.index), indent=2))
         return 0
+    from .adopt import process as adoption
+
+    def rerun():
+        nonlocal result
+        result, ds = check_once()
+        return ds, {f.rel: f.digest for f in result.discovery.files}
+
+    adopted = adoption(
+        args,
+        settings,
+        root,
+        diags,
+        {f.rel: f.digest for f in result.discovery.files},
+        rerun,
+        inside if only is not None else None,
+        {r.code for r in result.rules},
+    )
+    if adopted.exit_code is not None:
+        return adopted.exit_code
+    diags = adopted.diags
     color = args.color == "always" or (
         args.color == "auto" and args.output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     )
@@ -225,7 +253,7 @@ def cmd_check(args) -> int:
     from .diagnostics import Severity
 
     level = Severity(settings.fail_level).rank
-    return 1 if any(d.severity.rank >= level for d in diags) else 0
+    return adopted.final_exit(1 if any(d.severity.rank >= level for d in diags) else 0, args)
 
 
 def _index_summary(index) -> dict:
@@ -338,9 +366,11 @@ def cmd_config(args) -> int:
     prof = detect_profile(packs, s.root, s.profile)
     print(f"root: {s.root}")
     print(f"config file: {s.config_file or '(none)'}")
+    for ext in s.config_chain[1:]:
+        print(f"extends: {ext}")
     print(f"profile: {prof.name} ({'detected' if s.profile == 'auto' else 'configured'})")
     for f in fields(s):
-        if f.name in ("origins", "root", "config_file"):
+        if f.name in ("origins", "root", "config_file", "config_chain"):
             continue
         print(f"{f.name.replace('_', '-')} = {getattr(s, f.name)!r}    # {s.origins.get(f.name, 'default')}")
     return 0

@@ -55,9 +55,15 @@ class Settings:
     tensorrt_version: Optional[str] = None  # the TensorRT version the project targets, e.g. "10.8"
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
+    baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
+    config_chain: list = field(default_factory=list)  # the config files read, closest first (``extend`` follows)
 
 
-_KEYS = {f.name.replace("_", "-"): f.name for f in fields(Settings) if f.name not in ("root", "config_file", "origins")}
+_KEYS = {
+    f.name.replace("_", "-"): f.name
+    for f in fields(Settings)
+    if f.name not in ("root", "config_file", "origins", "config_chain")
+}
 _LIST_KEYS = {
     "select",
     "ignore",
@@ -110,6 +116,8 @@ def _load_toml(p: Path) -> dict:
 
 def apply_table(s: Settings, table: dict, origin: str) -> Settings:
     for key, value in table.items():
+        if key == "extend":
+            continue  # followed by load_settings (see _extend_chain)
         attr = _KEYS.get(key) or (_KEYS.get(key.replace("_", "-")))
         if attr is None:
             raise ConfigError(f"{origin}: unknown key '{key}' (known: {', '.join(sorted(_KEYS))})")
@@ -144,9 +152,11 @@ def apply_table(s: Settings, table: dict, origin: str) -> Settings:
         elif attr == "tensorrt_version":
             if not isinstance(value, str) or not re.fullmatch(r"\d+(\.\d+)*", value):
                 raise ConfigError(f"{origin}: '{key}' must be a version string like \"10.8\"")
-        elif attr in ("profile", "compile_commands"):
+        elif attr in ("profile", "compile_commands", "baseline"):
             if not isinstance(value, str):
                 raise ConfigError(f"{origin}: '{key}' must be a string")
+            if attr == "baseline" and not Path(value).is_absolute() and Path(origin).is_file():
+                value = str(Path(origin).resolve().parent / value)  # relative to the file that names it
         setattr(s, attr, value)
         s.origins[attr] = origin
     return s
@@ -192,7 +202,10 @@ def load_settings(target: Path, overrides: Optional[dict] = None, config_path: O
     if found:
         path, table = found
         s.config_file = path
-        apply_table(s, table, str(path))
+        chain = _extend_chain(path, table)
+        s.config_chain = [p for p, _ in chain]
+        for p, t in reversed(chain):  # the furthest ancestor first; the closest file wins
+            apply_table(s, t, str(p))
     if overrides:
         for k, v in overrides.items():
             if v is None:
@@ -200,3 +213,36 @@ def load_settings(target: Path, overrides: Optional[dict] = None, config_path: O
             setattr(s, k, v)
             s.origins[k] = "command line"
     return s
+
+
+def _section(path: Path) -> dict:
+    data = _load_toml(path)
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        section = tool.get("trtlint", {}) if isinstance(tool, dict) else {}
+        if not isinstance(section, dict):
+            raise ConfigError(f"{path}: [tool.trtlint] must be a table")
+        return section
+    return data
+
+
+def _extend_chain(path: Path, table: dict) -> list[tuple[Path, dict]]:
+    """The config file and those it extends (``extend = "../pyproject.toml"``, relative to the file),
+    closest first. A missing file or a cycle is an error naming the file."""
+    chain = [(path, table)]
+    seen = {path.resolve()}
+    cur_path, cur = path, table
+    while "extend" in cur:
+        ext = cur["extend"]
+        if not isinstance(ext, str):
+            raise ConfigError(f"{cur_path}: 'extend' must be a path string")
+        nxt = Path(ext).expanduser()
+        nxt = (nxt if nxt.is_absolute() else cur_path.resolve().parent / nxt).resolve()
+        if nxt in seen:
+            raise ConfigError(f"{cur_path}: 'extend' makes a cycle through {nxt}")
+        if not nxt.is_file():
+            raise ConfigError(f"{cur_path}: 'extend' names {nxt}, which does not exist")
+        seen.add(nxt)
+        cur_path, cur = nxt, _section(nxt)
+        chain.append((nxt, cur))
+    return chain

@@ -31,6 +31,7 @@ class Related:
 class Edit:
     span: Span  # the range replaced
     text: str
+    expect: str = ""  # when set: the text the range must hold, else the fix is refused (guards stale extents)
 
 
 @dataclass(frozen=True)
@@ -52,14 +53,23 @@ class Diagnostic:
     symbol: str = ""  # the symbol involved (plugin, creator, field, function): part of the fingerprint
     logical: Optional[str] = None  # a logical location (e.g. ONNX graph/node), when lines mean nothing
     notes: tuple[str, ...] = ()
+    snippet: str = ""  # the normalised source text at the finding (set by the engine; see baseline.py)
 
     @property
     def fingerprint(self) -> str:
-        """A stable, line-independent fingerprint: rule, path, symbol and a normalised message."""
+        """A stable, line-independent fingerprint: rule, path, the symbol involved and the normalised source
+        snippet at the finding (never the line number, so unrelated edits that shift lines keep it). Without
+        a snippet (a diagnostic made outside a run) or without a symbol, the normalised message (digits
+        dropped) stands in for what is missing."""
         msg = re.sub(r"\d+", "#", self.message)
         msg = re.sub(r"\s+", " ", msg).strip()
-        h = hashlib.sha256(f"{self.code}\0{self.span.path}\0{self.symbol}\0{msg}".encode()).hexdigest()
-        return h[:32]
+        if self.snippet and self.symbol:
+            key = f"{self.code}\0{self.span.path}\0{self.symbol}\0{self.snippet}"
+        elif self.snippet:
+            key = f"{self.code}\0{self.span.path}\0\0{self.snippet}\0{msg}"
+        else:
+            key = f"{self.code}\0{self.span.path}\0{self.symbol}\0{msg}"
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
 
     def sort_key(self) -> tuple:
         return (self.span.path, self.span.line, self.span.col, self.code, self.message)

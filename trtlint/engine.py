@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from .baseline import attach_snippets
 from .checks.base import Rule, find_rule
 from .config import Settings
 from .diagnostics import Diagnostic, Severity
@@ -284,39 +285,43 @@ def run(
     index = ProjectIndex.build(root, profile, packs, facts, settings)
     index.suppressions = scan_all_suppressions(disc.files)
     index.config_selectors = config_selectors(settings)
+    index.config_globs = config_globs(settings)
     timings["index"] = time.perf_counter() - t2
 
     t3 = time.perf_counter()
     rules = select_rules(settings.select, settings.ignore, settings.extend_select)
-    diags: list[Diagnostic] = []
-    for rule_cls in rules:
-        rule = rule_cls()
-        try:
-            diags.extend(rule.check(index))
-        except Exception as e:  # pragma: no cover - defensive
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            diags.append(
-                Diagnostic(
-                    code="TRT001",
-                    name="parse-error",
-                    severity=Severity.ERROR,
-                    message=f"internal error in rule {rule_cls.code}: {type(e).__name__}: {e} ({Path(tb.filename).name}:{tb.lineno}); its findings are missing",
-                    span=Span(settings.config_file.name if settings.config_file else ".", 1),
-                )
-            )
+    # rules that judge the filter itself (TRT002 unused-suppression) run after it; to know whether a
+    # suppression is used, every rule runs then, and the findings of rules not selected are dropped
+    late = [r for r in rules if getattr(r, "after_filter", False)]
+    early = [r for r in rules if r not in late]
+    judge_only: list[type[Rule]] = []
+    if late and (index.suppressions or settings.per_file_ignores):
+        from .checks.base import all_rules
+
+        judge_only = [r for r in all_rules() if r not in rules and not getattr(r, "after_filter", False)]
+    diags: list[Diagnostic] = _run_rules(early + judge_only, index, settings)
     for rel, reason in disc.skipped:
         if "limit" in reason:
             diags.append(
                 Diagnostic(code="TRT001", name="parse-error", severity=Severity.WARNING, message=f"skipped: {reason}", span=Span(rel, 1))
             )
+    used: set = set()
+    diags = filter_diagnostics(diags, settings, root, None, index.suppressions, used)
+    if judge_only:
+        dropped = {r.code for r in judge_only}
+        diags = [d for d in diags if d.code not in dropped]
+    if late:
+        index.suppression_use = used
+        diags += filter_diagnostics(_run_rules(late, index, settings), settings, root, None, index.suppressions, used)
+    if report_only is not None:
+        diags = filter_diagnostics(diags, settings, root, report_only, {})
     timings["check"] = time.perf_counter() - t3
-    diags = filter_diagnostics(diags, settings, root, report_only, index.suppressions)
     diags.sort(key=lambda d: d.sort_key())
     # one finding per (rule, place, message)
     uniq: dict[tuple, Diagnostic] = {}
     for d in diags:
         uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.message), d)
-    diags = list(uniq.values())
+    diags = attach_snippets(list(uniq.values()), root)  # for line-independent fingerprints (baseline.py)
     return RunResult(
         diagnostics=diags,
         index=index,
@@ -578,6 +583,26 @@ def config_selectors(settings: Settings) -> list[tuple[str, Span]]:
     return out
 
 
+def config_globs(settings: Settings) -> dict:
+    """The line of each per-file-ignores glob in the config file (for TRT002)."""
+    if settings.config_file is None or not settings.per_file_ignores:
+        return {}
+    try:
+        rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
+    except ValueError:
+        rel = str(settings.config_file)
+    try:
+        lines = settings.config_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    out = {}
+    for glob in settings.per_file_ignores:
+        line = next((i for i, l in enumerate(lines, 1) if f'"{glob}"' in l or f"'{glob}'" in l), None)
+        line = line or next((i for i, l in enumerate(lines, 1) if glob in l), 1)
+        out[glob] = Span(rel, line)
+    return out
+
+
 def scan_all_suppressions(files: list[SourceFile]) -> dict[str, list]:
     """Inline suppression comments of every source file (one literal test per file, then a line scan)."""
     out: dict[str, list] = {}
@@ -598,20 +623,55 @@ def scan_all_suppressions(files: list[SourceFile]) -> dict[str, list]:
     return out
 
 
+def _run_rules(rules: list[type[Rule]], index: ProjectIndex, settings: Settings) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    for rule_cls in rules:
+        rule = rule_cls()
+        try:
+            diags.extend(rule.check(index))
+        except Exception as e:  # pragma: no cover - defensive
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            diags.append(
+                Diagnostic(
+                    code="TRT001",
+                    name="parse-error",
+                    severity=Severity.ERROR,
+                    message=f"internal error in rule {rule_cls.code}: {type(e).__name__}: {e} ({Path(tb.filename).name}:{tb.lineno}); its findings are missing",
+                    span=Span(settings.config_file.name if settings.config_file else ".", 1),
+                )
+            )
+    return diags
+
+
 def filter_diagnostics(
     diags: list[Diagnostic],
     settings: Settings,
     root: Path,
     report_only: Optional[set[str]] = None,
     suppressions: Optional[dict[str, list]] = None,
+    used: Optional[set] = None,
 ) -> list[Diagnostic]:
+    """Drop what per-file-ignores and inline suppressions hide (and, with ``report_only``, what lies outside
+    those paths). ``used`` collects what did the hiding, for TRT002: ``("pfi", glob, selector)`` and
+    ``("inline", path, line, code-or-*)``."""
+    from .subconfig import NestedConfigs
+
     pfi = PerFileIgnores(settings.per_file_ignores)
+    nested = NestedConfigs(settings)  # a config in a subdirectory governs the findings below it
     sup_cache: dict[str, list] = dict(suppressions or {})
     out = []
     for d in diags:
         rule = find_rule(d.code)
-        if rule is not None and pfi.ignored(d.span.path, rule):
-            continue
+        sub = nested.for_path(d.span.path)
+        if sub is not None and rule is not None:
+            if not sub.selects(rule) or sub.pfi.ignored(sub.rel(d.span.path), rule):
+                continue
+        elif rule is not None:
+            hits: Optional[set] = set() if used is not None else None
+            if pfi.ignored(d.span.path, rule, hits):
+                if used is not None and hits is not None:
+                    used.update(("pfi",) + h for h in hits)
+                continue
         if report_only is not None:
             paths = {d.span.path} | {r.span.path for r in d.related}
             if not (paths & report_only):
@@ -626,9 +686,16 @@ def filter_diagnostics(
             except (OSError, ValueError):
                 sups = []
             sup_cache[d.span.path] = sups
-        if any(d.span.line in s.covers and ("*" in s.rules or d.code in s.rules) for s in sups):
+        # a bare `trtlint: ignore` does not hide the finding that it is itself unused (TRT002)
+        bare_ok = not (rule is not None and getattr(rule, "after_filter", False))
+        hiding = [s for s in sups if d.span.line in s.covers and ((bare_ok and "*" in s.rules) or d.code in s.rules)]
+        if hiding:
+            if used is not None:
+                for s in hiding:
+                    used.add(("inline", d.span.path, s.line, d.code if d.code in s.rules else "*"))
             continue
-        sev = settings.severity.get(d.code) or settings.severity.get(d.name)
+        sevs = sub.settings.severity if sub is not None else settings.severity
+        sev = sevs.get(d.code) or sevs.get(d.name)
         if sev:
             d = Diagnostic(**{**d.__dict__, "severity": Severity(sev)})
         out.append(d)

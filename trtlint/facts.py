@@ -157,6 +157,7 @@ class AttrFact:
     value: Optional[str] = None  # source text of the value
     type: Optional[str] = None  # "INT" | "FLOAT" | "STRING" | "INTS" | "FLOATS" | "STRINGS" | "TENSOR" | None
     conditional: bool = False  # added in a branch
+    name_span: Optional[Span] = None  # the keyword naming it, when passed as ``name=value`` (for fixes)
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,9 @@ class OnnxEmission:
     plugin_version: Optional[str] = None
     plugin_namespace: Optional[str] = None
     function: Optional[str] = None  # enclosing function
+    # where the op type is written (for fixes): the attribute name of an onnxscript call, or the string
+    # literal of make_node / g.op (whose text may carry a "domain::" prefix); None when not a plain literal
+    op_span: Optional[Span] = None
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,10 @@ class ProjectIndex:
     py_enqueues: list = field(default_factory=list)
     py_plugin_fields: list = field(default_factory=list)
     trt_api_uses: list = field(default_factory=list)
+    # what the filter used to hide findings (set by the engine before rules with after_filter run):
+    # ("inline", path, line, code-or-*) and ("pfi", glob, selector)
+    suppression_use: set = field(default_factory=set)
+    config_globs: dict = field(default_factory=dict)  # per-file-ignores glob -> Span in the config file
 
     # ------------------------------------------------------------------------------------------------
     @classmethod

@@ -25,6 +25,11 @@ class Suppression:
     rules: tuple[str, ...]  # normalised codes, or ("*",)
     raw: tuple[str, ...]  # as written
     covers: tuple[int, ...]
+    # where the comment is, for fixes (TRT002): its line's text, the character offset of the comment marker
+    # and the character range of the bracket's content (0, 0 for a bare ``trtlint: ignore``)
+    text: str = ""
+    start: int = 0
+    inner: tuple[int, int] = (0, 0)
 
 
 def scan_suppressions(text: str) -> list[Suppression]:
@@ -42,7 +47,12 @@ def scan_suppressions(text: str) -> list[Suppression]:
             codes.append(rule.code if rule else r)
         standalone = line[: m.start()].strip() == ""
         covers = (i, i + 1) if standalone else (i,)
-        out.append(Suppression(line=i, rules=tuple(codes) or (ALL,), raw=raw, covers=covers))
+        inner = (m.start(1), m.end(1)) if m.group(1) is not None else (0, 0)
+        out.append(
+            Suppression(
+                line=i, rules=tuple(codes) or (ALL,), raw=raw, covers=covers, text=line, start=m.start(), inner=inner
+            )
+        )
     return out
 
 
@@ -75,12 +85,19 @@ def select_rules(select: Iterable[str], ignore: Iterable[str], extend_select: It
 
 class PerFileIgnores:
     def __init__(self, table: dict[str, list[str]]):
-        self.entries = [
-            (globspec([glob]), rules) for glob, rules in (table or {}).items() if glob.strip()
-        ]
+        items = [(glob, rules) for glob, rules in (table or {}).items() if glob.strip()]
+        self.globs = [glob for glob, _ in items]
+        self.entries = [(globspec([glob]), rules) for glob, rules in items]
 
-    def ignored(self, path: str, rule: type[Rule]) -> bool:
-        for spec, rules in self.entries:
-            if spec.match_file(path) and any(rule_matches(rule, s) for s in rules):
-                return True
-        return False
+    def ignored(self, path: str, rule: type[Rule], used: "set | None" = None) -> bool:
+        """Whether an entry ignores ``rule`` in ``path``; ``used`` collects the (glob, selector) pairs that did."""
+        hit = False
+        for (spec, rules), glob in zip(self.entries, self.globs):
+            if spec.match_file(path):
+                for s in rules:
+                    if rule_matches(rule, s):
+                        hit = True
+                        if used is None:
+                            return True
+                        used.add((glob, s))
+        return hit

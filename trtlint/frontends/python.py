@@ -546,7 +546,13 @@ class _Extractor(cst.CSTVisitor):
                 if exclude(k):
                     continue
                 lit = self.one_string(arg.value) if k.startswith(_PLUGIN_ATTR_PREFIXES) else None
-                out[k] = (AttrFact(k, self.span(arg), self.text(arg.value), self.infer_type(arg.value), False), lit)
+                out[k] = (
+                    AttrFact(
+                        k, self.span(arg), self.text(arg.value), self.infer_type(arg.value), False,
+                        name_span=self.span(arg.keyword),
+                    ),
+                    lit,
+                )
         return list(out.values()), open_attrs
 
     # ---- branch tracking ----------------------------------------------------------------------------
@@ -981,8 +987,20 @@ class _Extractor(cst.CSTVisitor):
                 plugin_version=pv,
                 plugin_namespace=pn,
                 function=self.function_qualname(),
+                op_span=self._op_span(form, node),
             )
         )
+
+    def _op_span(self, form: str, node: cst.Call) -> Optional[Span]:
+        """Where the op type is written: an onnxscript call's attribute name, or the string literal naming it."""
+        if form == "onnxscript" and isinstance(node.func, cst.Attribute):
+            return self.span(node.func.attr)
+        arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == "op_type"), None)
+        if arg is None:
+            arg = next((a for a in node.args if a.keyword is None and not a.star), None)
+        if arg is not None and isinstance(arg.value, cst.SimpleString):
+            return self.span(arg.value)
+        return None
 
     def _onnxscript(self, node: cst.Call, b: _Binding, op_type: str) -> None:
         attrs, open_attrs = self.collect_attrs(node, node.args, lambda k: k.startswith("_"))

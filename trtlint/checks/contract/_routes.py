@@ -22,6 +22,7 @@ class Request:
     version_span: Optional[Span] = None
     version_default: bool = False  # the version is the route's default, not written
     logical: Optional[str] = None  # a logical location (an ONNX model node: "graph/node")
+    name_span: Optional[Span] = None  # where the name is written: an identifier or a string literal ending in it
 
 
 def external(index, r: "Request") -> bool:
@@ -61,6 +62,7 @@ def _all_requests(index) -> Iterator[Request]:
             open_attrs=e.open_attrs,
             version_span=vspan,
             version_default=vspan is None,
+            name_span=getattr(e, "op_span", None),
         )
     tables = index.route_tables
     for t in tables:
@@ -73,6 +75,7 @@ def _all_requests(index) -> Iterator[Request]:
                 span=span,
                 what=f"direct-route entry '{op}': '{creator}' in {t.name}",
                 version_default=True,
+                name_span=span,
             )
     for c in index.route_calls:
         creator = None
@@ -116,4 +119,5 @@ def _all_requests(index) -> Iterator[Request]:
             namespace=lk.namespace,
             span=lk.name_span or lk.span,
             what=f"get_creator('{lk.name}', {lk.version!r}, {lk.namespace!r})",
+            name_span=lk.name_span,
         )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related
+from ...diagnostics import Diagnostic, Fix, Related
 from .._examples import backend_py, creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
 from ._routes import requests
@@ -35,13 +35,17 @@ class PluginAttributeMismatch(Rule):
     ```
 
     ## Fix
-    Declare the field in the creator (and read it in `createPlugin`), or stop emitting it.
+    Declare the field in the creator (and read it in `createPlugin`), or stop emitting it. When the
+    attribute is a keyword argument and exactly one declared, not yet emitted field is close to it (a typo:
+    `num_head` for `num_heads`), `trtlint check --fix --unsafe-fixes` renames it (unsafe: the value may
+    have been meant for a field the creator has yet to declare).
     """
 
     code = "TRT103"
     name = "plugin-attribute-mismatch"
     family = "contract"
     confirm = "attribute-fields"
+    fixable = True
 
     VALID = [
         {
@@ -160,12 +164,22 @@ class PluginAttributeMismatch(Rule):
                         f"not a field creator {decl_name} declares (getFieldNames: {', '.join(sorted(declared))}): "
                         "TensorRT drops it silently"
                     )
+                fix = None
+                if rd is None and getattr(a, "name_span", None) is not None:
+                    from ...fixes import UNSAFE, close_candidate, rename_edit
+
+                    emitted = {x.name for x in r.attrs}
+                    new = close_candidate(a.name, declared - emitted)
+                    edit = rename_edit(a.name_span, a.name, new) if new else None
+                    if edit is not None:
+                        fix = Fix(f"rename attribute '{a.name}' to the declared field '{new}'", (edit,), UNSAFE)
                 yield self.diag(
                     a.span,
                     f"attribute '{a.name}' of {r.what} is {why}" if rd is None else f"attribute '{a.name}' of {r.what}: {why}",
                     related=related,
                     symbol=f"{r.name}.{a.name}",
                     logical=r.logical,
+                    fix=fix,
                 )
 
     def _missing_required(self, r, specs) -> Iterable[Diagnostic]:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related
+from ...diagnostics import Diagnostic, Fix, Related
 from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
 from ._routes import requests
@@ -43,13 +43,16 @@ class PluginNameMismatch(Rule):
     ```
 
     ## Fix
-    Use the registered name (or rename the creator, and every other route with it).
+    Use the registered name (or rename the creator, and every other route with it). When exactly one
+    registered name is close, `trtlint check --fix --unsafe-fixes` renames it (unsafe: the engine may be
+    built against a creator that is not in this tree).
     """
 
     code = "TRT101"
     name = "plugin-name-mismatch"
     family = "contract"
     confirm = "creator-lookup"
+    fixable = True
 
     VALID = [
         {
@@ -159,4 +162,17 @@ class PluginNameMismatch(Rule):
                 related=creator_related(index, close),
                 symbol=r.name,
                 logical=r.logical,
+                fix=_rename_fix(r, registered),
             )
+
+
+def _rename_fix(r, registered) -> "Fix | None":
+    """Unsafe: rename to the registered name, when exactly one is close (the engine may be built against a
+    creator that is not in this tree, so a rename can change behaviour)."""
+    from ...fixes import UNSAFE, close_candidate, rename_edit
+
+    new = close_candidate(r.name, registered)
+    edit = rename_edit(r.name_span, r.name, new) if new else None
+    if edit is None:
+        return None
+    return Fix(f"rename '{r.name}' to the registered '{new}'", (edit,), UNSAFE)

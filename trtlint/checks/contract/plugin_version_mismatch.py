@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related
+from ...diagnostics import Diagnostic, Fix, Related
 from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
 from ._routes import requests
@@ -32,9 +32,12 @@ class PluginVersionMismatch(Rule):
 
     ## Fix
     Emit `plugin_version="2"` (or the direct route's fixed version), or register the version routes ask for.
+    When an ONNX node writes `plugin_version` as a literal and the creator registers one version,
+    `trtlint check --fix --unsafe-fixes` sets the literal to it (unsafe: the engine then runs that version).
     """
 
     code = "TRT102"
+    fixable = True
     name = "plugin-version-mismatch"
     family = "contract"
     confirm = "creator-lookup"
@@ -139,4 +142,18 @@ class PluginVersionMismatch(Rule):
                 ],
                 symbol=r.name,
                 logical=r.logical,
+                fix=_version_fix(r, versions),
             )
+
+
+def _version_fix(r, versions) -> "Fix | None":
+    """Unsafe: an ONNX node's explicit plugin_version literal set to the one version its creator registers
+    (the engine then runs that version of the plugin, which may compute something else)."""
+    from ...fixes import UNSAFE, rename_edit
+
+    if r.kind != "onnx" or r.version_default or r.version_span is None or len(set(versions)) != 1:
+        return None
+    edit = rename_edit(r.version_span, r.version, versions[0])
+    if edit is None or edit.span.col == r.version_span.col:  # the literal must end the span: plugin_version="1"
+        return None
+    return Fix(f"ask for the registered version '{versions[0]}'", (edit,), UNSAFE)
