@@ -14,6 +14,8 @@ SYM = "python/export_symbolics.py"
 EXPECTED = [
     ("TRT102", SYM, 13, "ONNX node 'Clip_TRT' asks for 'Clip_TRT' version '1' (the default when plugin_version is absent), but its creator registers version '2'"),
     ("TRT103", SYM, 9, "attribute 'bias' of ONNX node 'ScaleShift_TRT' is not a field creator ScaleShiftPluginCreator declares"),
+    ("TRT207", "plugin/common/plugin.h", 9, "BaseCreator implements IPluginCreator, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginCreatorV3One"),
+    ("TRT207", "plugin/scaleShiftPlugin/scaleShiftPlugin.h", 13, "ScaleShiftPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0"),
     ("TRT302", "plugin/scaleShiftPlugin/scaleShiftKernel.cu", 20, "ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpy"),
 ]
 

@@ -50,6 +50,8 @@ class Settings:
     builtin_domains: Optional[list[str]] = None
     model_files: Optional[list[str]] = None
     direct_route: Optional[dict[str, Any]] = None
+    # the TensorRT release the code targets ("10.x", "10.8", "11"); None: the rules/ pack's default
+    tensorrt_version: Optional[str] = None
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
 
@@ -136,6 +138,12 @@ def apply_table(s: Settings, table: dict, origin: str) -> Settings:
         elif attr == "direct_route":
             if not isinstance(value, dict):
                 raise ConfigError(f"{origin}: 'direct-route' must be a table")
+        elif attr == "tensorrt_version":
+            import re
+
+            if not isinstance(value, str) or not re.fullmatch(r"[0-9]+(\.([0-9]+|x))?(\.([0-9]+|x))?", value.strip()):
+                raise ConfigError(f"{origin}: '{key}' must be a TensorRT version such as \"10.x\" or \"10.8\"")
+            value = value.strip()
         elif attr in ("profile", "compile_commands"):
             if not isinstance(value, str):
                 raise ConfigError(f"{origin}: '{key}' must be a string")

@@ -93,6 +93,9 @@ class ProjectIndex:
     settings: object = None  # trtlint.config.Settings
     suppressions: dict = field(default_factory=dict)  # path -> [Suppression] (inline comments)
     config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
+    lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, cpp_lifecycle)
+    lifecycle_by_cls: dict = field(default_factory=lambda: defaultdict(list))  # class qualname -> [MethodDetail]
+    preview_gates: list = field(default_factory=list)  # (feature, Span): builder preview features turned on
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -117,6 +120,11 @@ class ProjectIndex:
             idx.api_uses.extend(ff.api_uses)
             idx.py_creators.extend(getattr(ff, "py_creators", ()))
             idx.globs.extend(ff.globs)
+            for md in getattr(ff, "lifecycle", ()):
+                if md.usr and md.usr not in idx.lifecycle:
+                    idx.lifecycle[md.usr] = md
+                    if md.cls:
+                        idx.lifecycle_by_cls[md.cls].append(md)
         idx._join_classes()
         return idx
 
@@ -206,6 +214,19 @@ class ProjectIndex:
             if found:
                 return found
         return []
+
+    def method_details(self, qualname: str, name: str) -> list:
+        """The lifecycle details (MethodDetail) of a method, from the class or its nearest project base."""
+        for q in self.ancestors(qualname):
+            found = [m for m in self.lifecycle_by_cls.get(q, ()) if m.name == name]
+            if found:
+                return found
+        return []
+
+    def tensorrt_version(self) -> str:
+        """The TensorRT release the code targets (setting ``tensorrt-version``, else the rules/ pack's default)."""
+        v = getattr(self.settings, "tensorrt_version", None)
+        return v or self.packs.trt_default_version
 
     def _first_return(self, qualname: str, method: str) -> Optional[ResolvedString]:
         for fn in self.find_method(qualname, method):
