@@ -193,6 +193,8 @@ class MethodDetail:
     field_data: tuple[FieldData, ...] = ()
     serial: tuple[SerialOp, ...] = ()
     refs: tuple[tuple[str, Span], ...] = ()  # builder precision state named in the body
+    # createPlugin: line ranges only reached in one TensorRTPhase: ("build" | "runtime", first line, last line)
+    phase_ranges: tuple[tuple[str, int, int], ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------

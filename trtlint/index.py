@@ -223,6 +223,34 @@ class ProjectIndex:
                 return found
         return []
 
+    def preview_features(self) -> list:
+        """(feature, Span) of every builder preview feature the project turns on: C++
+        ``setPreviewFeature(PreviewFeature::kX, true)`` or Python ``set_preview_feature(trt.PreviewFeature.X,
+        True)``. A text search of the project's C++ and Python sources, made once and only when a rule asks
+        (most files are never parsed: builder code holds no plugin fact)."""
+        if self.preview_gates:
+            return self.preview_gates
+        import re
+
+        rx = re.compile(rb"(?:setPreviewFeature|set_preview_feature)\s*\(\s*(?:[\w:.]*?[:.])?k?([A-Z][A-Z0-9_]+)\s*,"
+                        rb"\s*(?:true|True|1)\s*\)")
+        found: list = []
+        for rel, ff in sorted(self.files.items()):
+            if ff.kind not in ("cpp", "cuda", "header", "python"):
+                continue
+            try:
+                data = (self.root / rel).read_bytes()
+            except OSError:
+                continue
+            if b"review" not in data:
+                continue
+            for m in rx.finditer(data):
+                line = data.count(b"\n", 0, m.start()) + 1
+                col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+                found.append((m.group(1).decode("ascii", "replace"), Span(rel, line, col, line, col + len(m.group(0)))))
+        self.preview_gates = found or [("", Span(".", 1))]  # a sentinel: searched, none found
+        return self.preview_gates
+
     def tensorrt_version(self) -> str:
         """The TensorRT release the code targets (setting ``tensorrt-version``, else the rules/ pack's default)."""
         v = getattr(self.settings, "tensorrt_version", None)

@@ -33,12 +33,11 @@ STATUS_METHODS = frozenset({
 _DETAIL_METHODS = STATUS_METHODS | {"getCapabilityInterface", "getAliasedInput", "serialize", "getOutputDataType"}
 _WRITES = {"write": 1, "serialize_value": 1, "writeToBuffer": 1}
 _READS = {"read", "readFromBuffer", "deserialize_value"}
-_COPIES = {"memcpy", "std::memcpy", "cudaMemcpy", "strcpy", "strncpy"}
 _CAP_RE = re.compile(r"\bk(CORE|BUILD|RUNTIME)\b")
 _CAST_RE = re.compile(r"^\s*(?:static_cast|dynamic_cast|reinterpret_cast|const_cast)\s*<\s*([\w:\s]+?)\s*\*\s*(?:const\s*)?>")
 _CCAST_RE = re.compile(r"^\s*\(\s*([\w:\s]+?)\s*\*\s*\)")
+_PHASE_RE = re.compile(r"(==|!=)?\s*(?:\w+::)*TensorRTPhase\s*::\s*(kBUILD|kRUNTIME)")
 _FLAG_RE = re.compile(r"\bBuilderFlag\s*::\s*k\w+|\b(?:getFlag|getFlags|platformHasFast\w+)\s*\(")
-_PRECISION_ARG = re.compile(r"^[\s\w:]*$")
 
 
 def _strip(K: Any, c: Any, kids_fn: Any) -> Any:
@@ -87,7 +86,8 @@ def _type_info(t: Any, K: Any, TK: Any) -> tuple[Optional[str], Optional[int], O
         kind = "pointer"
     else:
         kind = "other"
-    return ct.spelling or None, size, kind
+    name = re.sub(r"\b(?:const|volatile)\s+", "", ct.spelling or "").strip()
+    return name or None, size, kind
 
 
 class _Walk:
@@ -105,6 +105,8 @@ class _Walk:
         self.want_returns = want_returns
         self.want_serial = want_serial
         self.returns: list[ReturnInfo] = []
+        self.want_phase = False
+        self.phase_ranges: list[tuple[str, int, int]] = []
         self.serial: list[tuple[int, Any, str, bool, Any]] = []  # (offset, cursor, op, conditional, callee)
 
     def span(self, c: Any) -> Span:
@@ -142,6 +144,8 @@ class _Walk:
                 has_else = f1 is not None and f1 == f2 and re.search(rb"\belse\b", self.ex.file_bytes(f1)[e1:s2])
                 cond_i, then_i = (0, 1) if has_else else (1, 2)
             text = self.ex.text_of(kids[cond_i])
+            if self.want_phase:
+                self.on_phase_if(text, kids, then_i)
             caps = _CAP_RE.findall(text)
             then_cap = ",".join("k" + x for x in caps) if caps and "==" in text and "!=" not in text else (
                 "?" if caps else cap)
@@ -159,6 +163,22 @@ class _Walk:
                                  K.CXX_FOR_RANGE_STMT)
         for ch in kids:
             self.visit(ch, cap, sub_cond, catch)
+
+    # -- TensorRTPhase branches (createPlugin) --
+
+    def on_phase_if(self, text: str, kids: list, then_i: int) -> None:
+        m = _PHASE_RE.search(text)
+        if not m:
+            return
+        phase = m.group(2)
+        negated = m.group(1) == "!=" or bool(re.search(r"!=\s*(?:\w+::)*TensorRTPhase", text))
+        then_phase = ("build" if phase == "kBUILD" else "runtime") if not negated else (
+            "runtime" if phase == "kBUILD" else "build")
+        other = "runtime" if then_phase == "build" else "build"
+        for i, ph in ((then_i, then_phase), (then_i + 1, other)):
+            if i < len(kids):
+                _f, l1, _c1, _o1, l2, _c2, _o2 = self.ex.extent_info(kids[i])
+                self.phase_ranges.append((ph, l1, l2))
 
     # -- returns --
 
@@ -474,14 +494,18 @@ def detail(ex: Any, fn: Any, name: str, cls: Optional[str], rel: str, span: Span
             want_serial = True
         elif _is_deserializing_ctor(ex, fn):
             want_serial, role = True, "deserialize"
-    if not (want_returns or want_serial or fields):
+    want_phase = name == "createPlugin" and plugin_family == "creator_v3"
+    if not (want_returns or want_serial or fields or want_phase):
         return None
     returns: tuple = ()
     serial: tuple = ()
     refs: list[tuple[str, Span]] = []
-    if want_returns or want_serial:
+    phase_ranges: tuple = ()
+    if want_returns or want_serial or want_phase:
         w = _Walk(ex, fn, name, want_returns, want_serial)
+        w.want_phase = want_phase
         w.run()
+        phase_ranges = tuple(w.phase_ranges)
         returns = tuple(w.returns)
         serial = w.serial_ops() if want_serial else ()
     if name in ("getOutputDataTypes", "getOutputDataType") and plugin_family is not None:
@@ -510,4 +534,5 @@ def detail(ex: Any, fn: Any, name: str, cls: Optional[str], rel: str, span: Span
         field_data=fields,
         serial=serial,
         refs=tuple(refs),
+        phase_ranges=phase_ranges,
     )
