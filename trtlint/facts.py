@@ -139,7 +139,9 @@ class ReturnInfo:
 
     span: Span
     expr: str
-    kind: str  # "bool" (literal or bool-typed expression) | "int" | "nullptr" | "cast" | "other"
+    # "bool" (a true/false literal) | "boolcall" (a call returning bool) | "boolexpr" (another bool expression:
+    # a comparison, a variable) | "int" | "nullptr" | "cast" | "other"
+    kind: str
     value: Optional[str] = None  # the literal, or a cast's target type (unqualified, e.g. "IPluginV3OneBuild")
     # getCapabilityInterface: the PluginCapabilityType enumerators the enclosing if/case tests with == ("kBUILD");
     # "?" when tested otherwise (!=); None outside any such test

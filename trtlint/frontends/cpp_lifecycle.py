@@ -204,7 +204,9 @@ class _Walk:
         if kind == "other":
             try:
                 if e.type.get_canonical().kind == self.TK.BOOL:
-                    kind, value = "bool", text
+                    # a call of a bool function (true = ok, by convention) vs a comparison / variable, whose
+                    # polarity is the author's (`return cudaGetLastError() != cudaSuccess;` is right)
+                    kind = "boolcall" if ek == K.CALL_EXPR else "boolexpr"
             except Exception:  # noqa: BLE001
                 pass
         if len(text) > 120:

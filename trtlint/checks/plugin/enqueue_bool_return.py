@@ -19,7 +19,8 @@ class EnqueueBoolReturn(Rule):
     In the plugin methods that return an `int32_t` status by the TensorRT interface (the methods marked
     `returns: status` in rules/tensorrt_interfaces.yaml: `enqueue`, V3 `configurePlugin`,
     `getOutputDataTypes`, `getOutputShapes`, `onShapeChange`, `setTactic`, V2 `initialize`), reports each
-    `return` of a `bool` literal or of a `bool`-typed expression.
+    `return` of a `bool` literal, or of a call to a function returning `bool`. Other bool expressions
+    (`return cudaGetLastError() != cudaSuccess;`) are left alone: their polarity is the author's.
 
     ## Why it matters
     TensorRT reads 0 as success and anything else as failure. `return false;` on an error path converts to 0,
@@ -44,6 +45,8 @@ class EnqueueBoolReturn(Rule):
         {"files": {"plugins/foo.cpp": plugin_class(_ENQ + "        return inputs == nullptr ? -1 : 0;\n    }\n"
                                                    "    bool supportsFormatCombination(int32_t pos, DynamicPluginTensorDesc const* inOut, int32_t nbInputs,\n"
                                                    "        int32_t nbOutputs) noexcept override { return true; }")}},
+        # TensorRT OSS resizeNearestPlugin: a comparison whose true means failure is a correct status
+        {"files": {"plugins/foo.cpp": plugin_class(_ENQ + "        return cudaGetLastError() != cudaSuccess;\n    }")}},
     ]
     INVALID = [
         {
@@ -77,9 +80,9 @@ class EnqueueBoolReturn(Rule):
                     continue
                 cls_name = md.qualname.split("::")[-2] if "::" in md.qualname else c.name
                 for r in md.returns:
-                    if r.kind != "bool":
+                    if r.kind not in ("bool", "boolcall"):
                         continue
-                    if r.value in ("true", "false"):
+                    if r.kind == "bool":
                         meaning = ("false converts to 0, which TensorRT reads as success" if r.value == "false"
                                    else "true converts to 1, which TensorRT reads as failure")
                         msg = f"{cls_name}::{md.name} returns `{r.value}` from an int32_t status method: {meaning}"

@@ -125,8 +125,8 @@ class SerializationIncomplete(Rule):
     ## What it does
     `IPluginV3`: compares the fields `getFieldsToSerialize` writes with the fields the creator of the same
     plugin name reads in `createPlugin` (and in what it hands the collection to): a serialized field that
-    the creator never reads, a field the creator reads (and declares) that is never serialized, and a field
-    serialized with another `PluginFieldType` than the creator declares for it.
+    the creator never reads, and a field the creator reads (and declares) outside a build-phase-only branch
+    (`if (phase == TensorRTPhase::kBUILD)`) that is never serialized.
     `IPluginV2*`: compares, in order, the values `serialize()` writes (`write(d, x)`, `serialize_value`,
     `writeToBuffer`) with the values the deserializing constructor (`Plugin(void const* data, size_t
     length)`) reads (`read<T>(d)`, `deserialize_value`, `readFromBuffer`), up to the first write or read
@@ -213,14 +213,8 @@ class SerializationIncomplete(Rule):
                         symbol=f"{p.qualname}:{name}",
                     )
                     continue
-                d = declared.get(name)
-                if d is not None and d.type and f.type and d.type != f.type:
-                    yield self.diag(
-                        f.span,
-                        f"{gfs} writes '{name}' as {f.type}, but {c.cls.name} declares it {d.type}",
-                        related=[Related(d.span, f"{c.cls.name} declares '{name}' as {d.type} here")],
-                        symbol=f"{p.qualname}:{name}",
-                    )
+                # a serialized type other than the declared (build-time) one is not judged: creators may accept
+                # both (TensorRT OSS ModulatedDeformConv: kINT32 when building, kINT64 when deserializing)
             build_only = [
                 (md.span.path, lo, hi)
                 for md in index.method_details(c.qualname, "createPlugin")
