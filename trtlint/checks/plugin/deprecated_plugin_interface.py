@@ -86,6 +86,14 @@ class DeprecatedPluginInterface(Rule):
             "config": {"tensorrt-version": "11.0"},
             "expect": [("plugins/lookup.cpp", 5, "IPluginRegistry::getPluginCreator was removed in TensorRT 11.0 (targeting 11.0); use IPluginRegistry::getCreator")],
         },
+        {
+            # IPluginV3OneBuildV2 (getAliasedInput) arrived in TensorRT 10.3
+            "files": {"plugins/foo.cpp": plugin_class(
+                "    int32_t getNbOutputs() const noexcept override { return 1; }",
+                bases="public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuildV2, public IPluginV3OneRuntime")},
+            "config": {"tensorrt-version": "10.2"},
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV3OneBuildV2, added in TensorRT 10.3 (targeting 10.2)")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
