@@ -22,6 +22,8 @@ EXPECTED = [
     ("TRT103", "experimental/builder/ops/functional/foo.py", 7, "attribute 'bias' of direct-route operation 'foo'"),
     ("TRT103", TRANSLATIONS, 17, "attribute 'scale' of ONNX node 'trt_edgellm::FooPlugin'"),
     ("TRT107", "experimental/builder/models/tiny/model.py", 9, "get_creator('FooPlugin', '1', '')"),
+    ("TRT210", "cpp/plugins/kvUpdatePlugin/kvUpdatePlugin.cpp", 74, "KvUpdatePlugin::configurePlugin returns the bool `shapesAreValid(in, nbInputs)` as an int32_t status"),
+    ("TRT213", "cpp/plugins/kvUpdatePlugin/kvUpdatePlugin.cpp", 79, "KvUpdatePlugin::getAliasedInput aliases an output to an input (`outputIndex == kOUT_CACHE_IDX ? kIN_CACHE_IDX : -1`), but nothing in the project turns on PreviewFeature::kALIASED_PLUGIN_IO_10_03"),
     ("TRT301", "cpp/kernels/fooKernels.cu", 17, "FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
     ("TRT302", "cpp/kernels/fooKernels.cu", 24, "BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
     # issue 3: Edge-LLM check macros (cpp/common/checkMacros.h); the ELLM_CHECK in FooPlugin's constructor is

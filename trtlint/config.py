@@ -52,7 +52,8 @@ class Settings:
     model_files: Optional[list[str]] = None
     direct_route: Optional[dict[str, Any]] = None
     test_lists: Optional[dict[str, Any]] = None
-    tensorrt_version: Optional[str] = None  # the TensorRT version the project targets, e.g. "10.8"
+    # the TensorRT release the code targets ("10.x", "10.8", "11"); None: the rules/ pack's default
+    tensorrt_version: Optional[str] = None
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
     baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
@@ -150,8 +151,9 @@ def apply_table(s: Settings, table: dict, origin: str) -> Settings:
         elif attr == "test_lists":
             value = _test_lists(value, origin)
         elif attr == "tensorrt_version":
-            if not isinstance(value, str) or not re.fullmatch(r"\d+(\.\d+)*", value):
-                raise ConfigError(f"{origin}: '{key}' must be a version string like \"10.8\"")
+            if not isinstance(value, str) or not re.fullmatch(r"[0-9]+(\.([0-9]+|x))?(\.([0-9]+|x))?", value.strip()):
+                raise ConfigError(f"{origin}: '{key}' must be a TensorRT version such as \"10.x\" or \"10.8\"")
+            value = value.strip()
         elif attr in ("profile", "compile_commands", "baseline"):
             if not isinstance(value, str):
                 raise ConfigError(f"{origin}: '{key}' must be a string")

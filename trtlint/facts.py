@@ -143,6 +143,72 @@ class Registration:
     how: str = "macro"  # "macro" | "list"
 
 
+@dataclass(frozen=True)
+class ReturnInfo:
+    """A return statement of a plugin method (status methods, getCapabilityInterface, getAliasedInput)."""
+
+    span: Span
+    expr: str
+    # "bool" (a true/false literal) | "boolcall" (a call returning bool) | "boolexpr" (another bool expression:
+    # a comparison, a variable) | "int" | "nullptr" | "cast" | "other"
+    kind: str
+    value: Optional[str] = None  # the literal, or a cast's target type (unqualified, e.g. "IPluginV3OneBuild")
+    # getCapabilityInterface: the PluginCapabilityType enumerators the enclosing if/case tests with == ("kBUILD");
+    # "?" when tested otherwise (!=); None outside any such test
+    cap: Optional[str] = None
+    in_catch: bool = False
+
+
+@dataclass(frozen=True)
+class FieldData:
+    """The data argument of a ``PluginField`` built in a function body."""
+
+    name: str  # the field name
+    span: Span  # the data argument
+    ftype: Optional[str]  # PluginFieldType enumerator, e.g. "kINT32"
+    data: str  # as written
+    pointee: Optional[str] = None  # canonical C++ type the data points to
+    pointee_size: Optional[int] = None
+    pointee_kind: Optional[str] = None  # "int" | "float" | "bool" | "char" | "enum" | "record" | "pointer" | "other"
+    # where the pointed-to memory lives: "member" | "static" | "literal" | "local" | "param" | "temporary" | None
+    storage: Optional[str] = None
+    var: Optional[str] = None
+    var_span: Optional[Span] = None
+    container: Optional[str] = None  # where the PluginField is stored: "member" | "static" | "local" | "param" | None
+
+
+@dataclass(frozen=True)
+class SerialOp:
+    """One write of ``serialize()`` or read of a deserializing constructor (IPluginV2*), in source order."""
+
+    op: str  # "write" | "read" | "opaque" (a copy or helper call handed the buffer)
+    span: Span
+    expr: str
+    ctype: Optional[str] = None  # canonical C++ type
+    size: Optional[int] = None  # bytes
+    kind: Optional[str] = None
+    conditional: bool = False  # inside an if / loop / switch / ?:
+
+
+@dataclass(frozen=True)
+class MethodDetail:
+    """What the interface and lifecycle rules read of one method body (see frontends/cpp_lifecycle.py)."""
+
+    usr: str
+    qualname: str
+    cls: Optional[str]
+    name: str
+    span: Span
+    role: str = ""  # "deserialize": a constructor that reads a serialized buffer
+    return_type: str = ""
+    returns: tuple[ReturnInfo, ...] = ()
+    field_data: tuple[FieldData, ...] = ()
+    serial: tuple[SerialOp, ...] = ()
+    refs: tuple[tuple[str, Span], ...] = ()  # builder precision state named in the body
+    # createPlugin: line ranges only reached in one TensorRTPhase: ("build" | "runtime", first line, last line)
+    phase_ranges: tuple[tuple[str, int, int], ...] = ()
+
+
 # --------------------------------------------------------------------------------------------------------
 # Python
 # --------------------------------------------------------------------------------------------------------
@@ -402,6 +468,7 @@ class FileFacts:
     py_enqueues: tuple[PyEnqueue, ...] = ()
     py_plugin_fields: tuple[PyPluginField, ...] = ()
     trt_api_uses: tuple[TrtApiUse, ...] = ()
+    lifecycle: tuple[MethodDetail, ...] = ()  # C++: plugin method bodies the lifecycle rules read
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -120,6 +120,9 @@ class ProjectIndex:
     # ("inline", path, line, code-or-*) and ("pfi", glob, selector)
     suppression_use: set = field(default_factory=set)
     config_globs: dict = field(default_factory=dict)  # per-file-ignores glob -> Span in the config file
+    lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, cpp_lifecycle)
+    lifecycle_by_cls: dict = field(default_factory=lambda: defaultdict(list))  # class qualname -> [MethodDetail]
+    preview_gates: list = field(default_factory=list)  # (feature, Span): builder preview features turned on
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -148,6 +151,11 @@ class ProjectIndex:
             idx.plugin_specs.extend(getattr(ff, "plugin_specs", ()))
             for name in _PY_PLUGIN_FACTS:
                 getattr(idx, name).extend(getattr(ff, name, ()))
+            for md in getattr(ff, "lifecycle", ()):
+                if md.usr and md.usr not in idx.lifecycle:
+                    idx.lifecycle[md.usr] = md
+                    if md.cls:
+                        idx.lifecycle_by_cls[md.cls].append(md)
         idx._join_classes()
         return idx
 
@@ -237,6 +245,47 @@ class ProjectIndex:
             if found:
                 return found
         return []
+
+    def method_details(self, qualname: str, name: str) -> list:
+        """The lifecycle details (MethodDetail) of a method, from the class or its nearest project base."""
+        for q in self.ancestors(qualname):
+            found = [m for m in self.lifecycle_by_cls.get(q, ()) if m.name == name]
+            if found:
+                return found
+        return []
+
+    def preview_features(self) -> list:
+        """(feature, Span) of every builder preview feature the project turns on: C++
+        ``setPreviewFeature(PreviewFeature::kX, true)`` or Python ``set_preview_feature(trt.PreviewFeature.X,
+        True)``. A text search of the project's C++ and Python sources, made once and only when a rule asks
+        (most files are never parsed: builder code holds no plugin fact)."""
+        if self.preview_gates:
+            return self.preview_gates
+        import re
+
+        rx = re.compile(rb"(?:setPreviewFeature|set_preview_feature)\s*\(\s*(?:[\w:.]*?[:.])?k?([A-Z][A-Z0-9_]+)\s*,"
+                        rb"\s*(?:true|True|1)\s*\)")
+        found: list = []
+        for rel, ff in sorted(self.files.items()):
+            if ff.kind not in ("cpp", "cuda", "header", "python"):
+                continue
+            try:
+                data = (self.root / rel).read_bytes()
+            except OSError:
+                continue
+            if b"review" not in data:
+                continue
+            for m in rx.finditer(data):
+                line = data.count(b"\n", 0, m.start()) + 1
+                col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+                found.append((m.group(1).decode("ascii", "replace"), Span(rel, line, col, line, col + len(m.group(0)))))
+        self.preview_gates = found or [("", Span(".", 1))]  # a sentinel: searched, none found
+        return self.preview_gates
+
+    def tensorrt_version(self) -> str:
+        """The TensorRT release the code targets (setting ``tensorrt-version``, else the rules/ pack's default)."""
+        v = getattr(self.settings, "tensorrt_version", None)
+        return v or self.packs.trt_default_version
 
     def _first_return(self, qualname: str, method: str) -> Optional[ResolvedString]:
         for fn in self.find_method(qualname, method):

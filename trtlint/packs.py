@@ -42,6 +42,62 @@ _BEHAVIOUR_ENTRY = {
 _TEMPERATURES = ["hot", "warm", "cold"]
 _FAMILIES = ["v3", "v2dynext", "v2iox", "v2ext", "v2"]
 _NAMES = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_TRT_VERSION = {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?(\.[0-9]+)?$"}
+_TRT_METHOD = {
+    "type": "object",
+    "required": ["name", "pure", "noexcept", "temperature"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "pure": {"type": "boolean"},
+        "noexcept": {"type": "boolean"},
+        "temperature": {"enum": ["hot", "warm", "cold"]},
+        "returns": {"enum": ["status"]},
+        "deprecated": _TRT_VERSION,
+        "removed": _TRT_VERSION,
+        "replacement": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+_TRT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "default_version": _TRT_VERSION,
+        "interfaces": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["kind", "methods"],
+                "properties": {
+                    "kind": {"enum": ["plugin", "capability", "creator"]},
+                    "capability": {"enum": ["kCORE", "kBUILD", "kRUNTIME"]},
+                    "header": {"type": "string"},
+                    "extends": {"type": "string"},
+                    "since": _TRT_VERSION,
+                    "deprecated": _TRT_VERSION,
+                    "removed": _TRT_VERSION,
+                    "replacement": {"type": "string"},
+                    "methods": {"type": "array", "items": _TRT_METHOD},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "apis": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "deprecated": _TRT_VERSION,
+                    "removed": _TRT_VERSION,
+                    "replacement": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    "additionalProperties": False,
+}
 
 PACK_SCHEMA = {
     "type": "object",
@@ -64,6 +120,7 @@ PACK_SCHEMA = {
         },
         "version": {"const": 1},
         "allocating": {"type": "array", "items": _ENTRY},
+        "tensorrt": _TRT_SCHEMA,
         "synchronizing": {"type": "array", "items": _ENTRY},
         # trtlint/checks: TRT204, TRT205, TRT301-TRT305 (rules/cpp_behaviour.yaml)
         "macros": {"type": "array", "items": _BEHAVIOUR_ENTRY},
@@ -246,6 +303,63 @@ class Profile:
     test_lists: Optional[dict] = None
 
 
+def parse_version(v: str) -> tuple[int, ...]:
+    """"10.8" -> (10, 8); "10.x" / "10" -> (10,); an unparsable string -> ()."""
+    out = []
+    for part in str(v).strip().split("."):
+        if not part.isdigit():
+            break
+        out.append(int(part))
+    return tuple(out)
+
+
+def version_at_least(target: str, v: Optional[str]) -> bool:
+    """Whether TensorRT ``target`` ("10.x", "10.8", "11") is at or after release ``v`` ("10.0", "8.5").
+    A target given as a major only ("10", "10.x") is the newest release of that major."""
+    if not v:
+        return False
+    t, w = parse_version(target), parse_version(v)
+    if not t or not w:
+        return False
+    if len(t) == 1:
+        return t[0] >= w[0]
+    return t >= w[: len(t)] if len(w) > len(t) else t >= w
+
+
+@dataclass(frozen=True)
+class TrtMethod:
+    name: str
+    pure: bool
+    noexcept: bool
+    temperature: str  # "hot" | "warm" | "cold"
+    returns: Optional[str] = None  # "status": an int32_t status (0 = success)
+    deprecated: Optional[str] = None
+    removed: Optional[str] = None
+    replacement: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class TrtInterface:
+    name: str
+    kind: str  # "plugin" | "capability" | "creator"
+    methods: tuple[TrtMethod, ...] = ()
+    capability: Optional[str] = None  # kCORE | kBUILD | kRUNTIME
+    header: str = ""
+    extends: Optional[str] = None
+    since: Optional[str] = None
+    deprecated: Optional[str] = None
+    removed: Optional[str] = None
+    replacement: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class TrtApi:
+    name: str
+    deprecated: Optional[str] = None
+    removed: Optional[str] = None
+    replacement: Optional[str] = None
+
+
 @dataclass
 class Packs:
     allocating: list[ApiEntry] = field(default_factory=list)
@@ -286,6 +400,25 @@ class Packs:
     # op_types TensorRT's ONNX parser imports itself (rules/onnx_tensorrt.yaml), and which parser that is
     onnx_builtin_ops: set[str] = field(default_factory=set)
     onnx_parser: str = ""
+    # the TensorRT C++ plugin interfaces (rules/tensorrt_interfaces.yaml)
+    trt_interfaces: dict[str, TrtInterface] = field(default_factory=dict)
+    trt_apis: list[TrtApi] = field(default_factory=list)
+    trt_default_version: str = "11.1"
+
+    def trt_method(self, iface: str, name: str) -> Optional[TrtMethod]:
+        """A method of an interface or of the interfaces it extends."""
+        seen = set()
+        cur: Optional[str] = iface
+        while cur and cur not in seen:
+            seen.add(cur)
+            it = self.trt_interfaces.get(cur)
+            if it is None:
+                return None
+            for m in it.methods:
+                if m.name == name:
+                    return m
+            cur = it.extends
+        return None
 
     def external_creator(self, name: str) -> Optional[tuple[str, str, tuple[str, ...]]]:
         return self.externals.get(name)
@@ -369,6 +502,25 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
         p.stream_handles.append(
             StreamHandle(e["library"], tuple(e["uses"]), tuple(e["bind"]), tuple(e.get("except", ())))
         )
+    trt = data.get("tensorrt")
+    if trt:
+        if trt.get("default_version"):
+            p.trt_default_version = trt["default_version"]
+        for iname, it in (trt.get("interfaces") or {}).items():
+            p.trt_interfaces[iname] = TrtInterface(
+                name=iname,
+                kind=it["kind"],
+                methods=tuple(TrtMethod(**m) for m in it.get("methods", [])),
+                capability=it.get("capability"),
+                header=it.get("header", ""),
+                extends=it.get("extends"),
+                since=it.get("since"),
+                deprecated=it.get("deprecated"),
+                removed=it.get("removed"),
+                replacement=it.get("replacement"),
+            )
+        for a in trt.get("apis", []):
+            p.trt_apis.append(TrtApi(**a))
     ext = data.get("external_creators")
     if ext:
         for cname, versions in ext["creators"].items():

@@ -234,9 +234,9 @@ def test_tensorrt_version_config_key():
     s = Settings()
     apply_table(s, {"tensorrt-version": "10.8"}, "t")
     assert s.tensorrt_version == "10.8"
-    with pytest.raises(ConfigError, match="'tensorrt-version' must be a version string"):
+    with pytest.raises(ConfigError, match="'tensorrt-version' must be a TensorRT version"):
         apply_table(Settings(), {"tensorrt-version": 10.8}, "t")
-    with pytest.raises(ConfigError, match="must be a version string"):
+    with pytest.raises(ConfigError, match="must be a TensorRT version"):
         apply_table(Settings(), {"tensorrt-version": "ten"}, "t")
 
 

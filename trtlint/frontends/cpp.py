@@ -38,8 +38,10 @@ from ..facts import (
     Span,
 )
 from . import ExtractContext, SourceFile, cpp_flow, read_text
+from . import ExtractContext, SourceFile, read_text
+from . import cpp_lifecycle as _lc
 
-VERSION = "1"
+VERSION = "2"
 KIND_NAMES = ("cpp", "cuda", "header")
 
 PRELUDE_DIR = Path(__file__).resolve().parent / "prelude"
@@ -447,6 +449,8 @@ class _Extractor:
         self.registrar_vars: dict[str, Any] = {}
         self.register_macros: list[Any] = []
         self.class_by_name: dict[str, str] = {}
+        self.lifecycle: list = []  # MethodDetail (cpp_lifecycle)
+        self._lc_families: dict[str, str] = {}  # plugin/creator class -> family
 
     # -- files and locations ------------------------------------------------------------------------------
 
@@ -686,6 +690,7 @@ class _Extractor:
                              abstract=abstract)
                 )
                 self.class_by_name.setdefault(c.spelling, q)
+                self._lc_families[q] = family
         for ch in _kids(c):
             kk = ch.kind
             if kk in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE,
@@ -787,6 +792,9 @@ class _Extractor:
                 fc_params.append(ch)
         w = _BodyWalker(self, fn, name, fc_params)
         w.walk()
+        md = _lc.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w)
+        if md is not None:
+            self.lifecycle.append(md)
         body_start = o1
         for ch in _kids(fn):
             if ch.kind in (K.COMPOUND_STMT, K.MEMBER_REF, K.CXX_TRY_STMT):
@@ -1070,6 +1078,8 @@ class _BodyWalker:
         self._guard: Optional[str] = None
         self.guard_ranges: list[tuple[str, int, int, str]] = []  # (file, start, end, guard)
         self.flow = cpp_flow.FlowState()
+        self._lc_fields: list = []  # FieldData (cpp_lifecycle.on_field)
+        self._lc_parents: tuple = ()
 
     def walk(self) -> None:
         K = self.K
@@ -1296,6 +1306,7 @@ class _BodyWalker:
         ex = self.ex
         ref = c.referenced
         name = c.spelling or ""
+        self._lc_parents = parents
         if kids is None:
             kids = _kids(c)
         # CUDA launch: k<<<...>>>(args) has a __cudaPushCallConfiguration child call.
@@ -1483,6 +1494,7 @@ class _BodyWalker:
         length = texts[3] if len(texts) >= 4 and texts[3] else None
         data = texts[1] if len(texts) >= 2 and texts[1] else None
         self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
+        _lc.on_field(self, c, args, self.field_decls[-1], self._lc_parents)
 
     # -- field reads --
 
@@ -2152,4 +2164,5 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
         functions=tuple(ex.functions),
         registrations=tuple(ex.registrations),
         includes=tuple(sorted(ex.includes)),
+        lifecycle=tuple(ex.lifecycle),
     )

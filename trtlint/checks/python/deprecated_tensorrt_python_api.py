@@ -9,7 +9,8 @@ _HEAD = "import tensorrt as trt\n"
 
 
 def _v(s: Optional[str]) -> tuple:
-    return tuple(int(x) for x in s.split(".")) if s else ()
+    """"10.8" -> (10, 8); a wildcard part ("10.x", the config allows it) counts as the series' first release."""
+    return tuple(int(x) if x.isdigit() else 0 for x in s.split(".")) if s else ()
 
 
 class DeprecatedTensorrtPythonApi(Rule):

@@ -1,0 +1,102 @@
+"""The TensorRT interface pack (rules/tensorrt_interfaces.yaml): schema, the `tensorrt-version` setting, and
+its facts checked against the real TensorRT headers when they are present."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from trtlint.config import ConfigError, Settings, apply_table
+from trtlint.frontends.cpp import CREATOR_IFACES, PLUGIN_IFACES
+from trtlint.packs import load_pack_file, load_packs, version_at_least
+
+TRT_INCLUDE = Path("/work/repos/trt/include")
+
+
+def test_pack_describes_every_interface_the_frontend_knows():
+    packs = load_packs()
+    for name in list(PLUGIN_IFACES) + list(CREATOR_IFACES):
+        if name == "IPluginCreatorInterface":
+            continue  # the common base of creators: no methods of its own
+        assert name in packs.trt_interfaces, name
+    m = packs.trt_method("IPluginV3OneBuildV2", "getOutputDataTypes")  # through `extends`
+    assert m is not None and m.returns == "status" and m.noexcept
+    assert packs.trt_method("IPluginV3OneRuntime", "enqueue").temperature == "hot"
+    assert packs.trt_method("IPluginV3OneRuntime", "setTactic").temperature == "hot"
+    assert packs.trt_method("IPluginV3OneRuntime", "onShapeChange").temperature == "warm"
+    assert packs.trt_method("IPluginV2DynamicExt", "configurePlugin").temperature == "warm"
+    assert packs.trt_method("IPluginV3OneBuild", "getWorkspaceSize").temperature == "warm"
+    assert packs.trt_method("IPluginV3OneBuild", "getOutputShapes").temperature == "cold"
+
+
+@pytest.mark.parametrize(
+    "target,release,expected",
+    [("10.x", "10.0", True), ("10.x", "11.0", False), ("10", "8.5", True), ("11.1", "11.0", True),
+     ("10.7", "10.8", False), ("10.8", "10.8", True), ("11", "11.0", True), ("8.4", "8.5", False)],
+)
+def test_version_at_least(target, release, expected):
+    assert version_at_least(target, release) is expected
+
+
+def test_bad_pack_names_the_key(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text(
+        "version: 1\ntensorrt:\n  interfaces:\n    IFoo:\n      kind: plugin\n      methods:\n"
+        "        - {name: enqueue, pure: true, noexcept: true, temperature: lukewarm}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError, match=r"tensorrt\.interfaces\.IFoo\.methods\.0\.temperature"):
+        load_pack_file(p)
+
+
+def test_user_pack_extends_the_interfaces(tmp_path):
+    p = tmp_path / "extra.yaml"
+    p.write_text(
+        "version: 1\ntensorrt:\n  apis:\n    - {name: 'mylib::oldLookup', deprecated: '9.0', replacement: 'mylib::lookup'}\n",
+        encoding="utf-8",
+    )
+    packs = load_packs([p])
+    assert [a.name for a in packs.trt_apis][-1] == "mylib::oldLookup"
+    assert "IPluginV3" in packs.trt_interfaces
+
+
+def test_tensorrt_version_setting():
+    s = apply_table(Settings(), {"tensorrt-version": "10.x"}, "t.toml")
+    assert s.tensorrt_version == "10.x"
+    with pytest.raises(ConfigError, match="tensorrt-version"):
+        apply_table(Settings(), {"tensorrt-version": "ten"}, "t.toml")
+    with pytest.raises(ConfigError, match="tensorrt-version"):
+        apply_table(Settings(), {"tensorrt-version": 10}, "t.toml")
+
+
+@pytest.mark.skipif(not TRT_INCLUDE.is_dir(), reason="real TensorRT headers not present")
+def test_pack_matches_the_real_headers():
+    """Deprecation markers and methods as the TensorRT 11.1 headers declare them."""
+    packs = load_packs()
+    text = {h.name: h.read_text(encoding="utf-8") for h in TRT_INCLUDE.glob("*.h")}
+    for name, it in packs.trt_interfaces.items():
+        if it.removed:
+            # gone: at most forward declarations (`class IPlugin;`) remain, no definition
+            assert not any(re.search(rf"^class\s+(?:TRT_DEPRECATED\s+)?{name}\b\s*[^;\s]", t, re.M) for t in text.values()), name
+            continue
+        hdr = text[it.header]
+        decl = re.search(rf"^class\s+(TRT_DEPRECATED\s+)?{name}\b[^;]", hdr, re.M)
+        alias = re.search(rf"\busing\s+{name}\s*=", hdr)
+        assert decl or alias, f"{name} not declared in {it.header}"
+        if decl:
+            assert bool(decl.group(1)) == bool(it.deprecated), f"{name}: TRT_DEPRECATED vs pack deprecated={it.deprecated}"
+            note = re.search(rf"Deprecated in TensorRT ([0-9.]+)\.[^\n]*\n(?://![^\n]*\n)*class\s+TRT_DEPRECATED\s+{name}\b", hdr)
+            if it.deprecated and note:
+                assert note.group(1) == it.deprecated, name
+        for m in it.methods:
+            declared = re.search(rf"\b{m.name}\s*\(", hdr) is not None
+            if m.removed:
+                assert not any(re.search(rf"\b{m.name}\s*\(", t) for t in text.values()), f"{name}::{m.name} still declared"
+            else:
+                assert declared, f"{name}::{m.name} not in {it.header}"
+    for a in packs.trt_apis:
+        short = a.name.split("::")[-1]
+        present = any(re.search(rf"\b{short}\s*\(", t) for t in text.values())
+        assert present == (a.removed is None), a.name

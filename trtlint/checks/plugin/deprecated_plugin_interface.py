@@ -1,0 +1,169 @@
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ...packs import normalize_callee, version_at_least
+from ..base import Rule
+from ._example import plugin_class
+
+_V2_BODY = """    char const* getPluginType() const noexcept override { return "Foo"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }"""
+
+
+class DeprecatedPluginInterface(Rule):
+    """A plugin or creator built on a TensorRT interface or API that the targeted TensorRT deprecates or removed.
+
+    ## What it does
+    Compares each plugin and creator class's TensorRT interfaces, the interface methods it overrides and the
+    TensorRT APIs the plugin code calls with the deprecation and removal versions in the
+    `tensorrt` table of the rules/ packs (`rules/tensorrt_interfaces.yaml`, taken from the `TRT_DEPRECATED`
+    markers of the TensorRT headers), for the TensorRT release set by `tensorrt-version` (default: the
+    pack's newest release). An interface or API removed in the target is an error; a deprecated one is a
+    warning; an interface newer than the target (e.g. `IPluginV3OneBuildV2` before 10.3) is an error. The
+    class is reported where it names the interface, not in every class that inherits it.
+
+    ## Why it matters
+    `IPluginV2`, `IPluginV2Ext`, `IPluginV2IOExt`, `IPluginV2DynamicExt` and `IPluginCreator` are deprecated
+    (since 8.5 and 10.0): deprecated APIs are removed in a later major release, and a plugin built on them
+    stops compiling (methods such as `IPluginV2Ext::isOutputBroadcastAcrossBatch` and
+    `IPluginRegistry::getPluginCreator` are gone in TensorRT 11). Knowing it from a lint is cheaper than
+    from a failed upgrade.
+
+    ## Example
+    ```cpp
+    class FooPlugin : public IPluginV2DynamicExt { ... };   // deprecated since TensorRT 10.0
+    ```
+
+    ## Fix
+    Port the plugin to `IPluginV3` (`IPluginV3OneCore` / `IPluginV3OneBuild` / `IPluginV3OneRuntime`) and
+    its creator to `IPluginCreatorV3One`; replace removed APIs with their successors (the message names
+    them). If you must build against an older TensorRT, set `tensorrt-version`.
+    """
+
+    code = "TRT207"
+    name = "deprecated-plugin-interface"
+    family = "plugin"
+    severity = Severity.WARNING
+
+    VALID = [
+        {"files": {"plugins/foo.cpp": plugin_class("    int32_t getNbOutputs() const noexcept override { return 1; }")}},
+        {
+            # targeting TensorRT 8.4: IPluginV2DynamicExt was not yet deprecated
+            "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
+            "config": {"tensorrt-version": "8.4"},
+        },
+    ]
+    INVALID = [
+        {
+            "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginV3")],
+        },
+        {
+            "files": {
+                "plugins/foo.cpp": plugin_class(
+                    _V2_BODY + "\n    bool canBroadcastInputAcrossBatch(int32_t inputIndex) const noexcept { return false; }",
+                    bases="public IPluginV2Ext",
+                )
+            },
+            "config": {"tensorrt-version": "11.x"},
+            "expect": [
+                ("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5"),
+                ("plugins/foo.cpp", 10, "FooPlugin::canBroadcastInputAcrossBatch overrides IPluginV2Ext::canBroadcastInputAcrossBatch, removed in TensorRT 11.0 (targeting 11.x)"),
+            ],
+        },
+        {
+            "files": {
+                "plugins/lookup.cpp": (
+                    "#include <NvInferRuntime.h>\n"
+                    "using namespace nvinfer1;\n"
+                    "IPluginCreator* find(IPluginRegistry& r)\n"
+                    "{\n"
+                    '    return static_cast<IPluginCreator*>(r.getPluginCreator("Foo", "1", ""));\n'
+                    "}\n"
+                )
+            },
+            "config": {"tensorrt-version": "11.0"},
+            "expect": [("plugins/lookup.cpp", 5, "IPluginRegistry::getPluginCreator was removed in TensorRT 11.0 (targeting 11.0); use IPluginRegistry::getCreator")],
+        },
+        {
+            # IPluginV3OneBuildV2 (getAliasedInput) arrived in TensorRT 10.3
+            "files": {"plugins/foo.cpp": plugin_class(
+                "    int32_t getNbOutputs() const noexcept override { return 1; }",
+                bases="public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuildV2, public IPluginV3OneRuntime")},
+            "config": {"tensorrt-version": "10.2"},
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV3OneBuildV2, added in TensorRT 10.3 (targeting 10.2)")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        packs = index.packs
+        target = index.tensorrt_version()
+        ifaces = packs.trt_interfaces
+
+        def ancestors_of(name: str) -> set[str]:
+            out, cur = set(), ifaces.get(name)
+            while cur is not None and cur.extends and cur.extends not in out:
+                out.add(cur.extends)
+                cur = ifaces.get(cur.extends)
+            return out
+
+        def verdict(deprecated: Optional[str], removed: Optional[str], since: Optional[str] = None):
+            if removed and version_at_least(target, removed):
+                return Severity.ERROR, f"removed in TensorRT {removed}"
+            if since and not version_at_least(target, since):
+                return Severity.ERROR, f"added in TensorRT {since}"
+            if deprecated and version_at_least(target, deprecated):
+                return Severity.WARNING, f"deprecated since TensorRT {deprecated}"
+            return None
+
+        for qn, c in sorted(index.classes.items()):
+            own = [b for b in c.bases if b in ifaces]
+            inherited: set[str] = set()
+            for b in c.bases:
+                bq = index._resolve_class_name(b)
+                if bq and bq != qn and bq in index.classes:
+                    inherited.update(x for x in index.classes[bq].bases if x in ifaces)
+            direct = [b for b in own if b not in inherited]
+            implied = set().union(*(ancestors_of(b) for b in direct)) if direct else set()
+            for b in direct:
+                if b in implied:
+                    continue  # IPluginV2 when the class names IPluginV2DynamicExt
+                it = ifaces[b]
+                v = verdict(it.deprecated, it.removed, it.since)
+                if v is None:
+                    continue
+                sev, why = v
+                repl = f"; use {it.replacement}" if it.replacement else ""
+                yield self.diag(c.span, f"{c.name} implements {b}, {why} (targeting {target}){repl}",
+                                severity=sev, symbol=qn)
+            # overridden interface methods that are deprecated / removed
+            all_ifaces = set(own) | set().union(*(ancestors_of(b) for b in own)) if own else set()
+            for fn in index.class_methods(qn):
+                for b in sorted(all_ifaces):
+                    m = next((m for m in ifaces[b].methods if m.name == fn.name), None)
+                    if m is None:
+                        continue
+                    v = verdict(m.deprecated, m.removed)
+                    if v is not None:
+                        sev, why = v
+                        repl = f"; use {m.replacement}" if m.replacement else ""
+                        yield self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} (targeting {target}){repl}",
+                                        severity=sev, symbol=fn.qualname, related=[Related(c.span, f"{c.name} is declared here")])
+                    break
+        # APIs called
+        apis = [(a, normalize_callee(a.name)) for a in packs.trt_apis]
+        for fn in index.functions.values():
+            for call in fn.calls:
+                name = normalize_callee(call.callee)
+                for a, an in apis:
+                    short = "::".join(an.split("::")[-2:])
+                    if name == an or name.endswith("::" + short) or name == short:
+                        v = verdict(a.deprecated, a.removed)
+                        if v is None:
+                            continue
+                        sev, why = v
+                        why = why.replace("removed in", "was removed in").replace("deprecated since", "is deprecated since")
+                        repl = f"; use {a.replacement}" if a.replacement else ""
+                        yield self.diag(call.span, f"{short} {why} (targeting {target}){repl}", severity=sev, symbol=short)
+                        break

@@ -1,0 +1,303 @@
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ..base import Rule
+
+
+def _v3(serialized: str, reads: str, declared: str = '"alpha", "beta"', build_reads: str = "") -> str:
+    """A V3 plugin and its creator in one file; the plugin serializes ``serialized``, createPlugin reads
+    ``reads`` and getFieldNames declares ``declared`` (all kFLOAT32)."""
+    ser = "\n".join(f'        mData.emplace_back("{n}", &mAlpha, PluginFieldType::kFLOAT32, 1);' for n in serialized.split())
+    rd = "\n".join(
+        f'            if (!strcmp(fc->fields[i].name, "{n}")) {{ alpha = *static_cast<float const*>(fc->fields[i].data); }}'
+        for n in reads.split()
+    )
+    decl = "\n".join(
+        f"        mFields.emplace_back(PluginField({n}, nullptr, PluginFieldType::kFLOAT32, 1));"
+        for n in declared.split(", ")
+    )
+    build = "".join(
+        "        if (phase == TensorRTPhase::kBUILD)\n        {\n"
+        "            for (int32_t i = 0; i < fc->nbFields; ++i)\n            {\n"
+        f'                if (!strcmp(fc->fields[i].name, "{n}")) {{ alpha += 0.F; }}\n'
+        "            }\n        }\n"
+        for n in build_reads.split()
+    )
+    return f"""#include <NvInferRuntime.h>
+#include <cstring>
+#include <vector>
+using namespace nvinfer1;
+class FooPlugin : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{{
+public:
+    explicit FooPlugin(float alpha) : mAlpha(alpha) {{}}
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    PluginFieldCollection const* getFieldsToSerialize() noexcept override
+    {{
+        mData.clear();
+{ser}
+        mFC.nbFields = static_cast<int32_t>(mData.size());
+        mFC.fields = mData.data();
+        return &mFC;
+    }}
+    float mAlpha{{}};
+    std::vector<PluginField> mData;
+    PluginFieldCollection mFC{{}};
+}};
+class FooCreator : public IPluginCreatorV3One
+{{
+public:
+    FooCreator()
+    {{
+{decl}
+        mFC.nbFields = static_cast<int32_t>(mFields.size());
+        mFC.fields = mFields.data();
+    }}
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
+    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
+    {{
+        float alpha = 0.F;
+        for (int32_t i = 0; i < fc->nbFields; ++i)
+        {{
+{rd}
+        }}
+{build}        return new FooPlugin(alpha);
+    }}
+    std::vector<PluginField> mFields;
+    PluginFieldCollection mFC{{}};
+}};
+REGISTER_TENSORRT_PLUGIN(FooCreator);
+"""
+
+
+def _v2(writes: str, reads: str) -> str:
+    """A V2 plugin (TensorRT OSS style) whose serialize() writes ``writes`` and whose deserializing
+    constructor reads ``reads`` (statements, one per line)."""
+    w = "\n".join(f"    {s}" for s in writes.split(";") if s.strip())
+    r = "\n".join(f"    {s}" for s in reads.split(";") if s.strip())
+    return f"""#include <NvInferRuntime.h>
+#include <cstring>
+using namespace nvinfer1;
+template <typename T>
+void write(char*& buffer, T const& val)
+{{
+    std::memcpy(buffer, &val, sizeof(T));
+    buffer += sizeof(T);
+}}
+template <typename T>
+T read(char const*& buffer)
+{{
+    T val{{}};
+    std::memcpy(&val, buffer, sizeof(T));
+    buffer += sizeof(T);
+    return val;
+}}
+class BarPlugin : public IPluginV2DynamicExt
+{{
+public:
+    BarPlugin(void const* data, size_t length);
+    void serialize(void* buffer) const noexcept override;
+    int32_t mAxis{{}};
+    float mScale{{}};
+    bool mFlag{{}};
+}};
+BarPlugin::BarPlugin(void const* data, size_t length)
+{{
+    char const* d = static_cast<char const*>(data);
+{r};
+}}
+void BarPlugin::serialize(void* buffer) const noexcept
+{{
+    char* d = static_cast<char*>(buffer);
+{w};
+}}
+"""
+
+
+class SerializationIncomplete(Rule):
+    """What a plugin serializes does not round-trip into what its runtime creator (or V2 constructor) reads.
+
+    ## What it does
+    `IPluginV3`: compares the fields `getFieldsToSerialize` writes with the fields the creator of the same
+    plugin name reads in `createPlugin` (and in what it hands the collection to): a serialized field that
+    the creator never reads, and a field the creator reads (and declares) outside a build-phase-only branch
+    (`if (phase == TensorRTPhase::kBUILD)`) that is never serialized.
+    `IPluginV2*`: compares, in order, the values `serialize()` writes (`write(d, x)`, `serialize_value`,
+    `writeToBuffer`) with the values the deserializing constructor (`Plugin(void const* data, size_t
+    length)`) reads (`read<T>(d)`, `deserialize_value`, `readFromBuffer`), up to the first write or read
+    under a branch or loop, or handed to a helper: the first pair whose C++ types differ in size or in kind
+    (float vs integer), and, when both are straight-line, a count mismatch.
+
+    ## Why it matters
+    An engine is built by one plugin object and run by another, made from the serialized bytes or fields. A
+    value that does not make the trip silently takes its default in the deserialized plugin; a V2 read of the
+    wrong width shifts every following read, so all later members are garbage. Nothing fails until the
+    deserialized engine computes wrong results.
+
+    ## Example
+    ```cpp
+    mData.emplace_back("alpha", &mAlpha, PluginFieldType::kFLOAT32, 1);  // getFieldsToSerialize
+    if (!strcmp(fc->fields[i].name, "beta")) { ... }                    // createPlugin never reads "alpha"
+    ```
+
+    ## Fix
+    Serialize exactly the fields the runtime creator reads, with the types it declares; in V2, write and
+    read the same members in the same order with the same types.
+    """
+
+    code = "TRT202"
+    name = "serialization-incomplete"
+    family = "plugin"
+
+    VALID = [
+        {"files": {"plugins/foo.cpp": _v3("alpha", "alpha")}},
+        # 'beta' is read only when building (a build-time check): the runtime creator does not need it
+        {"files": {"plugins/foo.cpp": _v3("alpha", "alpha", build_reads="beta")}},
+        {"files": {"plugins/bar.cpp": _v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
+                                          "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)")}},
+    ]
+    INVALID = [
+        {
+            "files": {"plugins/foo.cpp": _v3("alpha", "beta")},
+            "expect": [
+                ("plugins/foo.cpp", 14, "FooPlugin::getFieldsToSerialize writes 'alpha', but FooCreator::createPlugin never reads it: the deserialized plugin loses it"),
+                ("plugins/foo.cpp", 41, "FooCreator::createPlugin reads 'beta' (declared in getFieldNames), but FooPlugin::getFieldsToSerialize never writes it"),
+            ],
+        },
+        {
+            "files": {"plugins/bar.cpp": _v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
+                                             "mAxis = read<int32_t>(d); mScale = read<int32_t>(d); mFlag = read<bool>(d)")},
+            "expect": [("plugins/bar.cpp", 31, "BarPlugin's deserializing constructor reads item 2 as int (4 bytes), but serialize() writes `mScale` as float (4 bytes)")],
+        },
+        {
+            "files": {"plugins/bar.cpp": _v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
+                                             "mAxis = read<int32_t>(d); mScale = read<float>(d)")},
+            "expect": [("plugins/bar.cpp", 38, "BarPlugin::serialize() writes 3 values but the deserializing constructor reads 2: `mFlag` (item 3) is never read back")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        yield from self._v3(index)
+        yield from self._v2(index)
+
+    # -- IPluginV3: fields ----------------------------------------------------------------------------------
+    def _v3(self, index) -> Iterable[Diagnostic]:
+        for p in index.plugins:
+            if p.cls.family != "v3" or not p.serialized or not p.plugin_name:
+                continue
+            creators = [c for c in index.creators_named(p.plugin_name) if c.cls.family == "creator_v3"
+                        and (p.plugin_version is None or c.plugin_version in (None, p.plugin_version))]
+            if len(creators) != 1:
+                continue
+            c = creators[0]
+            reads = {}
+            for r in c.reads:
+                reads.setdefault(r.name, r)
+            if not reads:
+                continue  # the creator's reads are not visible (a helper trtlint did not follow)
+            declared = {f.name: f for f in c.fields}
+            ser = {f.name: f for f in p.serialized}
+            gfs = f"{p.cls.name}::getFieldsToSerialize"
+            cp = f"{c.cls.name}::createPlugin"
+            for name, f in ser.items():
+                if name not in reads:
+                    yield self.diag(
+                        f.span,
+                        f"{gfs} writes '{name}', but {cp} never reads it: the deserialized plugin loses it",
+                        related=[Related(c.cls.span, f"creator {c.cls.name} (reads: {', '.join(sorted(reads))})")],
+                        symbol=f"{p.qualname}:{name}",
+                    )
+                    continue
+                # a serialized type other than the declared (build-time) one is not judged: creators may accept
+                # both (TensorRT OSS ModulatedDeformConv: kINT32 when building, kINT64 when deserializing)
+            build_only = [
+                (md.span.path, lo, hi)
+                for md in index.method_details(c.qualname, "createPlugin")
+                for ph, lo, hi in md.phase_ranges
+                if ph == "build"
+            ]
+            for name, r in reads.items():
+                if name in ser or name not in declared or r.has_default:
+                    continue
+                if any(r.span.path == pth and lo <= r.span.line <= hi for pth, lo, hi in build_only):
+                    continue  # read only when building: the runtime creator does not need it
+                yield self.diag(
+                    r.span,
+                    f"{cp} reads '{name}' (declared in getFieldNames), but {gfs} never writes it: a deserialized "
+                    "plugin is created without it",
+                    related=[Related(p.cls.span, f"plugin {p.cls.name} serializes: {', '.join(ser)}")],
+                    symbol=f"{p.qualname}:{name}",
+                    severity=Severity.ERROR,
+                )
+
+    # -- IPluginV2*: byte stream ------------------------------------------------------------------------------
+    def _v2(self, index) -> Iterable[Diagnostic]:
+        done = set()
+        for qn, cls in sorted(index.classes.items()):
+            if cls.kind != "plugin" or not cls.family.startswith("v2"):
+                continue
+            sers = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "serialize" and m.serial]
+            ctors = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.role == "deserialize" and m.serial]
+            for s in sers:
+                for d in ctors:
+                    if (s.usr, d.usr) in done:
+                        continue
+                    done.add((s.usr, d.usr))
+                    diag = self._compare(cls.name, s, d)
+                    if diag is not None:
+                        yield diag
+
+    def _compare(self, cname: str, s, d) -> Optional[Diagnostic]:
+        writes, reads = list(s.serial), [op for op in d.serial if op.op != "write"]
+        writes = [op for op in writes if op.op != "read"]
+        straight = True
+        for i in range(max(len(writes), len(reads))):
+            if i >= len(writes) or i >= len(reads):
+                break
+            w, r = writes[i], reads[i]
+            if w.op == "opaque" or r.op == "opaque" or w.conditional or r.conditional:
+                straight = False
+                break
+            if w.size is None or r.size is None or w.kind is None or r.kind is None:
+                straight = False
+                break
+            float_mismatch = (w.kind == "float") != (r.kind == "float")
+            if w.size != r.size or float_mismatch:
+                return self.diag(
+                    r.span,
+                    f"{cname}'s deserializing constructor reads item {i + 1} as {_t(r)}, but serialize() writes "
+                    f"`{w.expr}` as {_t(w)}" + ("" if w.size == r.size else ": every later read is shifted"),
+                    related=[Related(w.span, f"serialize() writes item {i + 1} here")],
+                    symbol=f"{s.qualname}:{i + 1}",
+                )
+        if not straight or len(writes) == len(reads):
+            return None
+        if any(op.conditional or op.op == "opaque" for op in writes + reads):
+            return None
+        if len(writes) > len(reads):
+            extra = writes[len(reads)]
+            return self.diag(
+                extra.span,
+                f"{cname}::serialize() writes {len(writes)} values but the deserializing constructor reads "
+                f"{len(reads)}: `{extra.expr}` (item {len(reads) + 1}) is never read back",
+                related=[Related(d.span, "the deserializing constructor is defined here")],
+                symbol=f"{s.qualname}:count",
+            )
+        extra = reads[len(writes)]
+        return self.diag(
+            extra.span,
+            f"{cname}'s deserializing constructor reads {len(reads)} values but serialize() writes "
+            f"{len(writes)}: item {len(writes) + 1} (`{extra.expr}`) reads past what was written",
+            related=[Related(s.span, "serialize() is defined here")],
+            symbol=f"{s.qualname}:count",
+        )
+
+
+def _t(op) -> str:
+    t = (op.ctype or "?").replace("const ", "")
+    return f"{t} ({op.size} byte{'s' if op.size != 1 else ''})"

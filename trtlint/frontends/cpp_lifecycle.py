@@ -1,0 +1,540 @@
+"""C++ plugin lifecycle facts (part of the C++ frontend; called from :mod:`trtlint.frontends.cpp`).
+
+For the methods of plugin and creator classes whose bodies matter to the interface and lifecycle rules
+(TRT201/202/206/208/209/210/213) this module records a :class:`~trtlint.facts.MethodDetail`:
+
+* ``returns``: every return statement, classified (a bool literal or bool-typed expression, an integer, a
+  ``static_cast<IPluginV3OneBuild*>(this)``-style cast with its target, nullptr) and, in
+  ``getCapabilityInterface``, the ``PluginCapabilityType`` enumerators its enclosing ``if``/``case`` tests;
+* ``field_data``: the data argument of every ``PluginField`` built in the body, with the C++ type it points to
+  and where that storage lives (member, static, literal, local, parameter, temporary), and where the field
+  itself is stored;
+* ``serial``: for ``IPluginV2*`` plugins, the writes of ``serialize()`` and the reads of the deserializing
+  constructor, in source order (TensorRT OSS ``write(d, x)`` / ``read<T>(d)``, ``serialize_value`` /
+  ``deserialize_value``, ``writeToBuffer`` / ``readFromBuffer``), each with its C++ type and size;
+* ``refs``: builder precision state named in ``getOutputDataType(s)`` (``BuilderFlag::kFP16``,
+  ``getFlag(...)``, ``platformHasFast*``).
+
+Only this module and ``cpp.py`` touch libclang cursors; what leaves is plain facts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from ..facts import FieldData, MethodDetail, ReturnInfo, SerialOp, Span
+
+# methods whose bodies are recorded (the rest only when they build PluginFields)
+STATUS_METHODS = frozenset({
+    "enqueue", "configurePlugin", "getOutputDataTypes", "getOutputShapes", "onShapeChange", "setTactic",
+    "initialize", "getValidTactics",
+})
+_DETAIL_METHODS = STATUS_METHODS | {"getCapabilityInterface", "getAliasedInput", "serialize", "getOutputDataType"}
+_WRITES = {"write": 1, "serialize_value": 1, "writeToBuffer": 1}
+_READS = {"read", "readFromBuffer", "deserialize_value"}
+_CAP_RE = re.compile(r"\bk(CORE|BUILD|RUNTIME)\b")
+_CAST_RE = re.compile(r"^\s*(?:static_cast|dynamic_cast|reinterpret_cast|const_cast)\s*<\s*([\w:\s]+?)\s*\*\s*(?:const\s*)?>")
+_CCAST_RE = re.compile(r"^\s*\(\s*([\w:\s]+?)\s*\*\s*\)")
+_PHASE_RE = re.compile(r"(==|!=)?\s*(?:\w+::)*TensorRTPhase\s*::\s*(kBUILD|kRUNTIME)")
+_FLAG_RE = re.compile(r"\bBuilderFlag\s*::\s*k\w+|\b(?:getFlag|getFlags|platformHasFast\w+)\s*\(")
+
+
+def _strip(K: Any, c: Any, kids_fn: Any) -> Any:
+    """Through implicit conversions and parentheses to the written expression."""
+    for _ in range(8):
+        if c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+            sub = kids_fn(c)
+            if len(sub) == 1:
+                c = sub[0]
+                continue
+        break
+    return c
+
+
+def _type_info(t: Any, K: Any, TK: Any) -> tuple[Optional[str], Optional[int], Optional[str]]:
+    """(canonical spelling, size in bytes, kind: int|float|bool|char|enum|record|pointer|other) of a type."""
+    try:
+        ct = t.get_canonical()
+        k = ct.kind
+    except Exception:  # noqa: BLE001
+        return None, None, None
+    if k.name in ("INVALID", "UNEXPOSED", "DEPENDENT"):
+        return None, None, None
+    try:
+        size = ct.get_size()
+    except Exception:  # noqa: BLE001
+        size = -1
+    size = size if isinstance(size, int) and size > 0 else None
+    if k == TK.BOOL:
+        kind = "bool"
+    elif k.name in ("CHAR_S", "CHAR_U", "SCHAR", "UCHAR"):
+        kind = "char"
+    elif k.name in ("FLOAT", "DOUBLE", "LONGDOUBLE", "HALF", "FLOAT16", "FLOAT128", "BFLOAT16"):
+        kind = "float"
+    elif k.name in ("SHORT", "USHORT", "INT", "UINT", "LONG", "ULONG", "LONGLONG", "ULONGLONG", "CHAR16", "CHAR32",
+                    "WCHAR", "INT128", "UINT128"):
+        kind = "int"
+    elif k == TK.ENUM:
+        kind = "enum"
+    elif k == TK.RECORD:
+        kind = "record"
+        name = ct.spelling or ""
+        if re.search(r"\b(__half|half|__nv_bfloat16|nv_bfloat16)\b", name):
+            kind = "float"
+    elif k == TK.POINTER:
+        kind = "pointer"
+    else:
+        kind = "other"
+    name = re.sub(r"\b(?:const|volatile)\s+", "", ct.spelling or "").strip()
+    return name or None, size, kind
+
+
+class _Walk:
+    """One walk of a method body for returns, serialization calls and capability conditions."""
+
+    def __init__(self, ex: Any, fn: Any, name: str, want_returns: bool, want_serial: bool) -> None:
+        from .cpp import _kids
+
+        self.ex = ex
+        self.K = ex.K
+        self.TK = ex.ci.TypeKind
+        self.kids = _kids
+        self.fn = fn
+        self.name = name
+        self.want_returns = want_returns
+        self.want_serial = want_serial
+        self.returns: list[ReturnInfo] = []
+        self.want_phase = False
+        self.phase_ranges: list[tuple[str, int, int]] = []
+        self.serial: list[tuple[int, Any, str, bool, Any]] = []  # (offset, cursor, op, conditional, callee)
+
+    def span(self, c: Any) -> Span:
+        return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
+
+    def run(self) -> None:
+        K = self.K
+        for ch in self.kids(self.fn):
+            if ch.kind == K.PARM_DECL:
+                continue
+            self.visit(ch, cap=None, cond=False, catch=False)
+
+    def visit(self, c: Any, cap: Optional[str], cond: bool, catch: bool) -> None:
+        K = self.K
+        k = c.kind
+        if k in (K.LAMBDA_EXPR, K.CLASS_DECL, K.STRUCT_DECL):
+            return  # a lambda's returns are its own
+        kids = self.kids(c)
+        if k == K.RETURN_STMT and self.want_returns:
+            self.on_return(c, kids, cap, catch)
+        elif k == K.CALL_EXPR and self.want_serial:
+            self.on_call(c, cond)
+        if k == K.CXX_CATCH_STMT:
+            for ch in kids:
+                self.visit(ch, cap, cond, True)
+            return
+        if k == K.IF_STMT and kids:
+            # then-branch: the capability the condition tests with ==; else-branch: none known
+            n = len(kids)
+            cond_i, then_i = (0, 1) if n == 2 else ((n - 3, n - 2) if n >= 4 else (None, None))
+            if cond_i is None:
+                # three children: (cond, then, else) or (init, cond, then)
+                f1, *_r1, e1 = self.ex.extent_info(kids[1])
+                f2, _l, _c, s2, *_r2 = self.ex.extent_info(kids[2])
+                has_else = f1 is not None and f1 == f2 and re.search(rb"\belse\b", self.ex.file_bytes(f1)[e1:s2])
+                cond_i, then_i = (0, 1) if has_else else (1, 2)
+            text = self.ex.text_of(kids[cond_i])
+            if self.want_phase:
+                self.on_phase_if(text, kids, then_i)
+            caps = _CAP_RE.findall(text)
+            then_cap = ",".join("k" + x for x in caps) if caps and "==" in text and "!=" not in text else (
+                "?" if caps else cap)
+            for i, ch in enumerate(kids):
+                self.visit(ch, then_cap if i == then_i else (None if (i > then_i and caps) else cap),
+                           True, catch)
+            return
+        if k == K.CASE_STMT and kids:
+            caps = _CAP_RE.findall(self.ex.text_of(kids[0]))
+            sub_cap = ",".join("k" + x for x in caps) if caps else cap
+            for ch in kids[1:]:
+                self.visit(ch, sub_cap, True, catch)
+            return
+        sub_cond = cond or k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CONDITIONAL_OPERATOR,
+                                 K.CXX_FOR_RANGE_STMT)
+        for ch in kids:
+            self.visit(ch, cap, sub_cond, catch)
+
+    # -- TensorRTPhase branches (createPlugin) --
+
+    def on_phase_if(self, text: str, kids: list, then_i: int) -> None:
+        m = _PHASE_RE.search(text)
+        if not m:
+            return
+        phase = m.group(2)
+        negated = m.group(1) == "!=" or bool(re.search(r"!=\s*(?:\w+::)*TensorRTPhase", text))
+        then_phase = ("build" if phase == "kBUILD" else "runtime") if not negated else (
+            "runtime" if phase == "kBUILD" else "build")
+        other = "runtime" if then_phase == "build" else "build"
+        for i, ph in ((then_i, then_phase), (then_i + 1, other)):
+            if i < len(kids):
+                _f, l1, _c1, _o1, l2, _c2, _o2 = self.ex.extent_info(kids[i])
+                self.phase_ranges.append((ph, l1, l2))
+
+    # -- returns --
+
+    def on_return(self, c: Any, kids: list, cap: Optional[str], catch: bool) -> None:
+        K = self.K
+        if not kids:
+            return
+        e = _strip(K, kids[0], self.kids)
+        text = " ".join(self.ex.text_of(kids[0]).split())
+        kind, value = "other", None
+        ek = e.kind
+        if ek == K.CXX_BOOL_LITERAL_EXPR:
+            kind, value = "bool", text
+        elif ek == K.INTEGER_LITERAL or (ek == K.UNARY_OPERATOR and re.fullmatch(r"[-+]\s*\d+[uUlL]*", text)):
+            kind, value = "int", text.replace(" ", "")
+        elif ek in (K.CXX_NULL_PTR_LITERAL_EXPR, K.GNU_NULL_EXPR) or text in ("nullptr", "NULL"):
+            kind, value = "nullptr", text
+        elif ek in (K.CXX_STATIC_CAST_EXPR, K.CXX_DYNAMIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR,
+                    K.CSTYLE_CAST_EXPR, K.CXX_CONST_CAST_EXPR):
+            m = _CAST_RE.match(text) or _CCAST_RE.match(text)
+            if m:
+                kind, value = "cast", re.sub(r"\s+", "", m.group(1)).split("::")[-1]
+        if kind == "other":
+            try:
+                if e.type.get_canonical().kind == self.TK.BOOL:
+                    # a call of a bool function (true = ok, by convention) vs a comparison / variable, whose
+                    # polarity is the author's (`return cudaGetLastError() != cudaSuccess;` is right)
+                    kind = "boolcall" if ek == K.CALL_EXPR else "boolexpr"
+            except Exception:  # noqa: BLE001
+                pass
+        if len(text) > 120:
+            text = text[:117] + "..."
+        self.returns.append(ReturnInfo(span=self.span(kids[0]), expr=text, kind=kind, value=value, cap=cap,
+                                       in_catch=catch))
+
+    # -- serialization --
+
+    def on_call(self, c: Any, cond: bool) -> None:
+        name = c.spelling or ""
+        if name in _WRITES or name in _READS:
+            op = "write" if name in _WRITES else "read"
+            off = self.ex.extent_info(c)[3]
+            self.serial.append((off, c, op, cond, name))
+            return
+        if name in ("memcpy", "cudaMemcpy", "strcpy", "strncpy", "copy", "copy_n"):
+            off = self.ex.extent_info(c)[3]
+            self.serial.append((off, c, "opaque", cond, name))
+            return
+        ref = c.referenced
+        if ref is not None and ref.kind in (self.K.CXX_METHOD, self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE):
+            # a project helper handed the buffer: its reads/writes are not seen here
+            off = self.ex.extent_info(c)[3]
+            self.serial.append((off, c, "call", cond, name))
+
+    def serial_ops(self) -> tuple[SerialOp, ...]:
+        K = self.K
+        ops: list[SerialOp] = []
+        buffers: set[str] = set()
+        items = sorted(self.serial, key=lambda t: t[0])
+        for _off, c, op, _cond, _name in items:
+            if op in ("write", "read"):
+                args = list(c.get_arguments())
+                if args:
+                    buffers.add(re.sub(r"[\s&*()]", "", self.ex.text_of(args[0])))
+        for _off, c, op, cond, name in items:
+            args = list(c.get_arguments())
+            texts = [re.sub(r"[\s&*()]", "", self.ex.text_of(a)) for a in args]
+            if op in ("opaque", "call"):
+                if not any(t in buffers for t in texts):
+                    continue
+                ops.append(SerialOp(op="opaque", span=self.span(c), expr=name, conditional=cond))
+                continue
+            ctype = size = kind = None
+            expr = ""
+            if op == "write":
+                idx = _WRITES[name]
+                if len(args) > idx:
+                    a = _strip(K, args[idx], self.kids)
+                    ctype, size, kind = _type_info(a.type, K, self.TK)
+                    expr = self.ex.text_of(args[idx])
+            elif name == "deserialize_value":
+                if len(args) >= 3:
+                    a = _strip(K, args[2], self.kids)
+                    try:
+                        ctype, size, kind = _type_info(a.type.get_pointee(), K, self.TK)
+                    except Exception:  # noqa: BLE001
+                        pass
+                    expr = self.ex.text_of(args[2])
+            else:
+                ctype, size, kind = _type_info(c.type, K, self.TK)
+                expr = self.ex.text_of(c)
+            expr = " ".join(expr.split())
+            ops.append(SerialOp(op=op, span=self.span(c), expr=expr[:100], ctype=ctype, size=size, kind=kind,
+                                conditional=cond))
+        return tuple(ops)
+
+
+def _is_deserializing_ctor(ex: Any, fn: Any) -> bool:
+    """``Plugin(void const* data, size_t length)`` (optionally after a name): a constructor that reads a buffer."""
+    K = ex.K
+    if fn.kind != K.CONSTRUCTOR:
+        return False
+    params = [ch for ch in _kids_of(fn) if ch.kind == K.PARM_DECL]
+    for i, p in enumerate(params[:-1]):
+        t = (p.type.spelling or "").replace(" ", "")
+        if re.fullmatch(r"(?:void|char|uint8_t|int8_t|unsignedchar|std::byte)const\*(?:const)?|const(?:void|char|uint8_t|int8_t|unsignedchar)\*(?:const)?", t):
+            nt = (params[i + 1].type.spelling or "").replace(" ", "")
+            if re.search(r"size_t|int|long", nt):
+                return True
+    return False
+
+
+def _kids_of(c: Any) -> list:
+    from .cpp import _kids
+
+    return _kids(c)
+
+
+# -- PluginField data ------------------------------------------------------------------------------------
+
+_TEMP_OWNER = re.compile(r"\b(?:c_str|data)\s*\(\s*\)\s*$")
+
+
+def on_field(walker: Any, call: Any, args: list, decl: Any, parents: tuple) -> None:
+    """Called by the C++ body walker for each ``PluginField(name, data, type, length)`` / ``emplace_back(...)``
+    it records: keep the data argument's pointee type and storage, and where the field goes."""
+    ex = walker.ex
+    K = ex.K
+    if len(args) < 2:
+        return
+    data_c = args[1]
+    data_text = " ".join(ex.text_of(data_c).split())
+    if not data_text or data_text in ("nullptr", "NULL", "0"):
+        return
+    e = data_c
+    # through implicit / explicit conversions to void const*
+    for _ in range(8):
+        if e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CXX_STATIC_CAST_EXPR, K.CSTYLE_CAST_EXPR,
+                      K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR):
+            sub = [s for s in _kids_of(e) if s.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            if len(sub) == 1:
+                try:
+                    pk = e.type.get_canonical().get_pointee().kind
+                except Exception:  # noqa: BLE001
+                    pk = None
+                if e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or pk == ex.ci.TypeKind.VOID:
+                    e = sub[0]
+                    continue
+        break
+    TK = ex.ci.TypeKind
+    pointee = size = kind = None
+    try:
+        t = e.type.get_canonical()
+        if t.kind == TK.POINTER:
+            pt = t.get_pointee()
+            if pt.get_canonical().kind != TK.VOID:
+                pointee, size, kind = _type_info(pt, K, TK)
+        elif t.kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+            pointee, size, kind = _type_info(t.element_type, K, TK)
+    except Exception:  # noqa: BLE001
+        pass
+    storage, var, var_span = _storage(ex, e, data_text)
+    container = _container(ex, call, parents)
+    walker._lc_fields.append(
+        FieldData(name=decl.name, span=walker.span(data_c), ftype=decl.type, data=data_text[:100], pointee=pointee,
+                  pointee_size=size, pointee_kind=kind, storage=storage, var=var, var_span=var_span,
+                  container=container)
+    )
+
+
+def _decl_storage(ex: Any, d: Any) -> Optional[str]:
+    K = ex.K
+    if d is None:
+        return None
+    if d.kind == K.FIELD_DECL:
+        return "member"
+    if d.kind == K.PARM_DECL:
+        try:
+            if d.type.get_canonical().kind in (ex.ci.TypeKind.LVALUEREFERENCE, ex.ci.TypeKind.RVALUEREFERENCE):
+                return None
+        except Exception:  # noqa: BLE001
+            return None
+        return "param"
+    if d.kind == K.VAR_DECL:
+        try:
+            if d.type.get_canonical().kind in (ex.ci.TypeKind.LVALUEREFERENCE, ex.ci.TypeKind.RVALUEREFERENCE):
+                return None
+        except Exception:  # noqa: BLE001
+            return None
+        p = d.semantic_parent
+        from .cpp import _FUNC_KINDS
+
+        if p is not None and p.kind in _FUNC_KINDS(K):
+            try:
+                if d.storage_class == ex.ci.StorageClass.STATIC:
+                    return "static"
+            except Exception:  # noqa: BLE001
+                return None
+            return "local"
+        return "static"
+    return None
+
+
+def _storage(ex: Any, e: Any, text: str) -> tuple[Optional[str], Optional[str], Optional[Span]]:
+    """Where the memory a PluginField's data points to lives."""
+    K = ex.K
+    if e.kind == K.STRING_LITERAL or text.startswith('"'):
+        return "literal", None, None
+    # x.c_str() / x.data() on a temporary (a call result that is not a reference)
+    if e.kind == K.CALL_EXPR and _TEMP_OWNER.search(text):
+        sub = _kids_of(e)
+        if sub and sub[0].kind == K.MEMBER_REF_EXPR:
+            obj = [s for s in _kids_of(sub[0])]
+            if obj:
+                o = _strip(K, obj[0], _kids_of)
+                if o.kind in (K.CALL_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR, K.INIT_LIST_EXPR) or (
+                    o.kind == K.UNEXPOSED_EXPR and "(" in ex.text_of(o)
+                ):
+                    try:
+                        is_ref = o.type.kind in (ex.ci.TypeKind.LVALUEREFERENCE, ex.ci.TypeKind.RVALUEREFERENCE)
+                    except Exception:  # noqa: BLE001
+                        is_ref = False
+                    ref = o.referenced if o.kind == K.CALL_EXPR else None
+                    returns_ref = False
+                    if ref is not None:
+                        try:
+                            rk = ref.result_type.kind
+                            returns_ref = rk in (ex.ci.TypeKind.LVALUEREFERENCE, ex.ci.TypeKind.RVALUEREFERENCE)
+                        except Exception:  # noqa: BLE001
+                            returns_ref = False
+                    if not is_ref and not returns_ref and (ref is None or ref.kind != K.CXX_METHOD or
+                                                            ref.spelling in ("substr", "str")):
+                        return "temporary", " ".join(ex.text_of(o).split())[:80], None
+                    return None, None, None
+    # the root variable of &x, &x.y, x.data(), &x[0], x (an array or pointer)
+    from .cpp import _preorder
+
+    for sub in _preorder(e):
+        if sub.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+            d = sub.referenced
+            if d is None:
+                return None, None, None
+            if sub.kind == K.MEMBER_REF_EXPR and d.kind == K.FIELD_DECL:
+                # a member of what? this->x / x: the object; local.x: the local
+                inner = _kids_of(sub)
+                if inner:
+                    base = _strip(K, inner[0], _kids_of)
+                    if base.kind == K.DECL_REF_EXPR:
+                        st = _decl_storage(ex, base.referenced)
+                        if st is not None:
+                            # a pointer member of a local struct points elsewhere
+                            return (st if not _is_pointer(ex, d) else None), base.spelling, ex.loc_span(base.referenced)
+                        return None, None, None
+                    if base.kind == K.CXX_THIS_EXPR:
+                        return "member", d.spelling, ex.loc_span(d)
+                    if base.kind in (K.MEMBER_REF_EXPR,):
+                        continue
+                    return None, None, None
+                return "member", d.spelling, ex.loc_span(d)
+            if d.kind in (K.FUNCTION_DECL, K.CXX_METHOD):
+                continue
+            st = _decl_storage(ex, d)
+            if st in ("local", "param") and _is_pointer(ex, d) and not text.lstrip().startswith("&"):
+                return None, None, None  # a pointer variable: points elsewhere
+            return st, d.spelling, ex.loc_span(d)
+    return None, None, None
+
+
+def _is_pointer(ex: Any, d: Any) -> bool:
+    try:
+        return d.type.get_canonical().kind == ex.ci.TypeKind.POINTER
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _container(ex: Any, call: Any, parents: tuple) -> Optional[str]:
+    """Where the PluginField goes: "member"/"static" (it outlives the function), "local", or None."""
+    K = ex.K
+    cands = [call] + list(reversed(parents))
+    for p in cands[:6]:
+        if p.kind == K.CALL_EXPR and p.spelling in ("emplace_back", "push_back", "emplace", "insert"):
+            sub = _kids_of(p)
+            if sub and sub[0].kind == K.MEMBER_REF_EXPR:
+                obj = _kids_of(sub[0])
+                if obj:
+                    o = _strip(K, obj[0], _kids_of)
+                    if o.kind == K.MEMBER_REF_EXPR and o.referenced is not None and o.referenced.kind == K.FIELD_DECL:
+                        return "member"
+                    if o.kind == K.DECL_REF_EXPR:
+                        return _decl_storage(ex, o.referenced)
+                    if o.kind == K.MEMBER_REF_EXPR and o.referenced is not None:
+                        return _decl_storage(ex, o.referenced)
+                elif sub[0].referenced is not None and sub[0].referenced.kind == K.CXX_METHOD:
+                    return "member"  # emplace_back on an implicit this->member
+            return None
+        if p.kind == K.VAR_DECL:
+            return _decl_storage(ex, p)
+        if p.kind == K.BINARY_OPERATOR or (p.kind == K.CALL_EXPR and p.spelling == "operator="):
+            return None
+    return None
+
+
+# -- the per-method detail ---------------------------------------------------------------------------------
+
+
+def detail(ex: Any, fn: Any, name: str, cls: Optional[str], rel: str, span: Span, walker: Any) -> Optional[MethodDetail]:
+    """The lifecycle detail of one function definition, or None when it holds nothing these rules read."""
+    fields = tuple(getattr(walker, "_lc_fields", ()))
+    plugin_family = ex._lc_families.get(cls) if cls else None
+    want_returns = plugin_family is not None and name in _DETAIL_METHODS
+    role = ""
+    want_serial = False
+    if plugin_family is not None and plugin_family.startswith("v2"):
+        if name == "serialize":
+            want_serial = True
+        elif _is_deserializing_ctor(ex, fn):
+            want_serial, role = True, "deserialize"
+    want_phase = name == "createPlugin" and plugin_family == "creator_v3"
+    if not (want_returns or want_serial or fields or want_phase):
+        return None
+    returns: tuple = ()
+    serial: tuple = ()
+    refs: list[tuple[str, Span]] = []
+    phase_ranges: tuple = ()
+    if want_returns or want_serial or want_phase:
+        w = _Walk(ex, fn, name, want_returns, want_serial)
+        w.want_phase = want_phase
+        w.run()
+        phase_ranges = tuple(w.phase_ranges)
+        returns = tuple(w.returns)
+        serial = w.serial_ops() if want_serial else ()
+    if name in ("getOutputDataTypes", "getOutputDataType") and plugin_family is not None:
+        f, l1, c1, o1, _l2, _c2, o2 = ex.extent_info(fn)
+        if f is not None:
+            body = ex.file_bytes(f)[o1:o2].decode("utf-8", "replace")
+            for m in _FLAG_RE.finditer(body):
+                before = body[: m.start()]
+                line = l1 + before.count("\n")
+                col = (m.start() - before.rfind("\n")) if "\n" in before else c1 + m.start()
+                txt = m.group(0).rstrip("( ")
+                refs.append((re.sub(r"\s+", "", txt), Span(rel, line, col, line, col + len(txt))))
+    try:
+        rtype = fn.result_type.spelling or ""
+    except Exception:  # noqa: BLE001
+        rtype = ""
+    return MethodDetail(
+        usr=fn.get_usr() or "",
+        qualname=ex.qualname(fn),
+        cls=cls,
+        name=name,
+        span=span,
+        role=role,
+        return_type=rtype,
+        returns=returns,
+        field_data=fields,
+        serial=serial,
+        refs=tuple(refs),
+        phase_ranges=phase_ranges,
+    )
