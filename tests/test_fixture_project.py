@@ -21,6 +21,7 @@ EXPECTED = [
     ("TRT103", "experimental/builder/ops/functional/foo.py", 7, "attribute 'bias' of direct-route operation 'foo'"),
     ("TRT103", TRANSLATIONS, 17, "attribute 'scale' of ONNX node 'trt_edgellm::FooPlugin'"),
     ("TRT107", "experimental/builder/models/tiny/model.py", 9, "get_creator('FooPlugin', '1', '')"),
+    ("TRT212", "cpp/plugins/fooPlugin/fooPlugin.cpp", 117, "FooPluginCreator::createPlugin creates FooPlugin without passing it the creator's namespace"),
     ("TRT301", "cpp/kernels/fooKernels.cu", 17, "FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
     ("TRT302", "cpp/kernels/fooKernels.cu", 24, "BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
     ("TRT401", "cpp/plugins/barPlugin/barReduce.cu", 1, "PLUGIN_CPP_SRCS"),

@@ -73,6 +73,11 @@ def frontend_versions() -> dict[str, str]:
             try:
                 spec = importlib.util.find_spec(mod)
                 src = Path(spec.origin).read_bytes() if spec and spec.origin else b""
+                if spec and spec.origin:
+                    # helper modules of a frontend (frontends/cpp_contract.py for cpp.py) are part of it
+                    origin = Path(spec.origin)
+                    for extra in sorted(origin.parent.glob(origin.stem + "_*.py")):
+                        src += extra.read_bytes()
             except (ImportError, OSError, ValueError):
                 src = b""
             _VERSIONS[kind] = hashlib.sha256(base + src).hexdigest()[:16]
