@@ -284,7 +284,7 @@ class StubParam:
     """A parameter of a PyTorch custom-op stub or of an ONNX translation function."""
 
     name: str
-    span: Span
+    span: Span  # the default when it has one, else the parameter
     default: Optional[str] = None  # source text of the default, None when it has none
     annotation: Optional[str] = None  # as written
 

@@ -8,6 +8,7 @@ are slow). The analysed code is never imported or executed.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
@@ -1325,8 +1326,11 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     if text is None:
         return _empty(src, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
     route_names = tuple(getattr(ctx, "route_call_names", _DEFAULT_ROUTE_CALLS))
+    from . import python_stubs
+
+    stubs = python_stubs.extract(text, src.rel)  # custom-op stubs, translation tables and signatures (ast)
     if not might_have_facts(text, route_names):
-        return _empty(src)
+        return dataclasses.replace(_empty(src), **stubs) if stubs else _empty(src)
     reduced = _reduce(text, route_names)
     module = None
     if reduced is not None and reduced is not text:
@@ -1360,4 +1364,5 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         lookups=tuple(ex.lookups),
         api_uses=tuple(ex.api_uses),
         py_creators=tuple(ex.py_creators),
+        **stubs,
     )
