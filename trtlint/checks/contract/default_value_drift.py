@@ -118,7 +118,7 @@ class DefaultValueDrift(Rule):
     functions it forwards to), to the plugin node it emits, to the C++ creator that reads the attribute.
     For each parameter it compares the literal defaults it finds:
     - the stub's default with the translation's (a stub default `None` means "absent" and is not compared);
-    - the translation's default (else the stub's) with the creator's fallback for the field:
+    - the translation's default with the creator's fallback for the field:
       `parse("f", fc).value_or(d)`, a local `v` later read with `v.value_or(d)`, or the initializer of the
       local or member a compare-in-a-loop creator stores the field in.
 
@@ -229,11 +229,9 @@ class DefaultValueDrift(Rule):
                     )
             # translation (else stub) <-> creator
             for tp, attr, emission in _emitted(fn, fns, fns_by_name, emissions):
+                # the translation's default is what an exported node carries when the argument was dropped (a
+                # stub default the translation lacks is reported above)
                 py_default, who, where = tp.default, f"translation {fn.name}" if tp in fn.params else f"translation {_owner(tp, fns)}", tp.span
-                if py_default is None and stub is not None:
-                    sp = next((p for p in stub.params if p.name == tp.name), None)
-                    if sp is not None and sp.default is not None:
-                        py_default, who, where = sp.default, f"the PyTorch stub {stub.op}", sp.span
                 a = literal(py_default)
                 if a is None:
                     continue
