@@ -130,7 +130,7 @@ class Registration:
     creator: str  # as written
     qualname: Optional[str]  # resolved class
     span: Span
-    how: str = "macro"  # "macro" | "list"
+    how: str = "macro"  # "macro" | "list" | "call" (registry->registerCreator(creator, ns))
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -2142,6 +2142,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
 
     try:
         contracts = cpp_contract.scan(ex)
+        ex.registrations.extend(cpp_contract.registrations(ex))
     except Exception as e:  # noqa: BLE001 - the contract: never raise
         contracts = ()
         problems.append(ParseProblem(f"internal error in C++ contract scan: {type(e).__name__}: {e}", Span(src.rel, 1), partial=True))

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from ..facts import CppFunction, CreatedObject, FieldDefault, FnContract, FieldRead, Span
+from ..facts import CppFunction, CreatedObject, FieldDefault, FieldRead, FnContract, Registration, Span
 
 _CREATING = {"createPlugin", "deserializePlugin"}
 _NEW = re.compile(r"\bnew\s*(?:\([^()]*\)\s*)?((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*(?:<[^;]*?>\s*)?[({]")
@@ -326,6 +326,33 @@ class _Scanner:
                                         how="member-init", target=member)
             return None
         return None
+
+
+_REGISTER_CALL = re.compile(r"\bregisterCreator\s*\(\s*\*?\s*&?\s*(" + _IDENT + r"(?:(?:\.|->)" + _IDENT + r")*)\s*,")
+_NOT_TYPES = {"return", "auto", "const", "static", "else", "case", "new", "delete", "throw", "using", "typedef"}
+
+
+def registrations(ex: Any) -> tuple[Registration, ...]:
+    """``getPluginRegistry()->registerCreator(mCreator, ns)``: a creator registered by a direct call (the
+    variable's declared type, found in the same file, names the creator class)."""
+    if b"registerCreator" not in ex.main_bytes:
+        return ()
+    t = _Text(ex.main_bytes)
+    out = []
+    for m in _REGISTER_CALL.finditer(t.text):
+        var = re.split(r"\.|->", m.group(1))[-1]
+        decl = re.compile(r"\b((?:::)?" + _IDENT + r"(?:::" + _IDENT + r")*)\s*(?:<[^;<>]*>)?\s*[*&]?\s*\b" + re.escape(var) + r"\s*[;{=(]")
+        cls = None
+        for d in decl.finditer(t.text):
+            name = d.group(1).split("::")[-1]
+            if name not in _NOT_TYPES:
+                cls = d.group(1).lstrip(":")
+                break
+        if cls is None:
+            continue
+        out.append(Registration(creator=cls, qualname=ex.class_by_name.get(cls.split("::")[-1]),
+                                span=_span(ex.src.rel, t, m.start(), m.end()), how="call"))
+    return tuple(out)
 
 
 def scan(ex: Any) -> tuple[FnContract, ...]:

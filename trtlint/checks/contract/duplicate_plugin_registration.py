@@ -56,6 +56,22 @@ class DuplicatePluginRegistration(Rule):
                 "cpp/plugins/foo2/fooPlugin2.cpp": pair_cpp(plugin="Foo2Plugin", creator="Foo2PluginCreator", version="2"),
             }
         },
+        {
+            # one creator in the lists of two plugin libraries (TensorRT OSS: inferPlugin.cpp and vfcCommon.cpp)
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "plugin/api/inferPlugin.cpp": (
+                    '#include "../foo/fooPlugin.h"\n'
+                    "static FooPluginCreator sFooCreator;\n"
+                    "static IPluginCreatorInterface* const kCREATORS[] = {&sFooCreator};\n"
+                ),
+                "plugin/vc/vfcCommon.cpp": (
+                    '#include "../foo/fooPlugin.h"\n'
+                    "static FooPluginCreator sFooCreator;\n"
+                    "static IPluginCreatorInterface* const kCREATORS[] = {&sFooCreator};\n"
+                ),
+            }
+        },
     ]
     INVALID = [
         {
@@ -100,13 +116,15 @@ class DuplicatePluginRegistration(Rule):
                 if k in seen_spans:
                     continue
                 seen_spans.add(k)
-                groups[key].append((c, r.span, "REGISTER_TENSORRT_PLUGIN" if r.how == "macro" else "creator list"))
+                groups[key].append((c, r.span, {"macro": "REGISTER_TENSORRT_PLUGIN", "call": "registerCreator"}.get(r.how, "creator list")))
         for (name, version, ns), regs in sorted(groups.items()):
             if len(regs) < 2:
                 continue
             regs.sort(key=lambda t: (t[1].path, t[1].line, t[1].col))
             first_c, first_span, first_how = regs[0]
             for c, span, how in regs[1:]:
+                if c is first_c and not _conflict(c, first_span, span):
+                    continue
                 what = f"('{name}', version '{version}', namespace '{ns}')"
                 if c is first_c:
                     msg = (
@@ -127,3 +145,19 @@ class DuplicatePluginRegistration(Rule):
                     ],
                     symbol=f"{name}/{version}/{ns}",
                 )
+
+
+def _conflict(c, a, b) -> bool:
+    """Whether two registrations of one creator class conflict. Not when both are creator lists of different
+    files (the entry points of two plugin libraries, e.g. TensorRT OSS's libnvinfer_plugin and its
+    version-compatible libnvinfer_vc_plugin), nor when they name different spellings of a class template
+    (``ReorgPluginCreator<ReorgStatic>`` and ``<ReorgDynamic>`` through two aliases: other versions)."""
+    ra = next((r for r in c.registrations if r.span == a), None)
+    rb = next((r for r in c.registrations if r.span == b), None)
+    if ra is None or rb is None:
+        return True
+    if ra.how == rb.how == "list" and ra.span.path != rb.span.path:
+        return False
+    if ra.creator.split("::")[-1].strip() != rb.creator.split("::")[-1].strip() and c.cls.name not in (ra.creator, rb.creator):
+        return False
+    return True

@@ -12,9 +12,9 @@ class CreatorNotRegistered(Rule):
 
     ## What it does
     Reports every concrete C++ creator class (deriving from `IPluginCreatorV3One` or `IPluginCreator`, not
-    abstract, not only a base of other creators) that is named by no `REGISTER_TENSORRT_PLUGIN(...)`, no
-    library creator list (`static IPluginCreatorInterface* kLIST[] = {&sCreator, ...}`) and no
-    `initializePlugin<Creator>(...)`.
+    abstract, not a base of other creators) that is named by no `REGISTER_TENSORRT_PLUGIN(...)`, no
+    library creator list (`static IPluginCreatorInterface* kLIST[] = {&sCreator, ...}`), no
+    `initializePlugin<Creator>(...)` and no `getPluginRegistry()->registerCreator(creator, ns)` call.
 
     ## Why it matters
     A creator TensorRT never hears of is dead code that looks alive: the ONNX parser and every
@@ -50,6 +50,25 @@ class CreatorNotRegistered(Rule):
                 ),
             }
         },
+        {
+            # registered by a direct registry call (TensorRT OSS sampleNonZeroPlugin)
+            "files": {
+                "samples/foo/sampleFoo.cpp": pair_cpp(register="none") + (
+                    "class SampleFoo\n{\n    FooPluginCreator mPluginCreator;\n\npublic:\n"
+                    "    bool setup() { return getPluginRegistry()->registerCreator(mPluginCreator, \"\"); }\n};\n"
+                ),
+            }
+        },
+        {
+            # a base creator class: registered through the creators deriving from it
+            "files": {
+                "plugin/foo/fooPlugin.cpp": pair_cpp().replace("class FooPluginCreator : public IPluginCreatorV3One", "class FooPluginCreator : public FooBaseCreator").replace(
+                    "using namespace nvinfer1;",
+                    "using namespace nvinfer1;\nclass FooBaseCreator : public IPluginCreatorV3One\n{\npublic:\n"
+                    "    char const* getPluginName() const noexcept override { return \"FooPlugin\"; }\n};",
+                ),
+            }
+        },
     ]
     INVALID = [
         {
@@ -59,8 +78,10 @@ class CreatorNotRegistered(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        # a base class other creators derive from is registered through them
+        bases = {q for other in index.classes.values() for b in other.bases for q in [index._resolve_class_name(b)] if q}
         for c in index.creators:
-            if not c.cls.family.startswith("creator_") or c.cls.abstract or c.registrations:
+            if not c.cls.family.startswith("creator_") or c.cls.abstract or c.registrations or c.qualname in bases:
                 continue
             # a registration written with a name trtlint could not resolve to one class still counts
             if any(r.qualname is None and r.creator.split("::")[-1].strip() == c.cls.name for r in index.registrations):

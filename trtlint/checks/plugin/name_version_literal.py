@@ -65,7 +65,10 @@ class NameVersionLiteral(Rule):
         for c in index.creators:
             if not c.cls.family.startswith("creator_"):
                 continue
-            members = [c] + [x.plugin for x in created_plugins(index, c)]
+            members = [c]
+            for x in created_plugins(index, c):
+                if all(x.plugin is not m for m in members):
+                    members.append(x.plugin)
             if len(members) < 2:
                 continue
             for what, attr, getter in (("name", "name", None), ("version", "version", "getPluginVersion")):
