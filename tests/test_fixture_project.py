@@ -26,6 +26,7 @@ EXPECTED = [
     ("TRT106", "tensorrt_edgellm/onnx/custom_translations.py", 11, "translation _foo_default_translation has 2.0, but creator FooPluginCreator falls back to 1.F for field 'alpha'"),
     ("TRT107", "experimental/builder/models/tiny/model.py", 9, "get_creator('FooPlugin', '1', '')"),
     ("TRT212", "cpp/plugins/fooPlugin/fooPlugin.cpp", 117, "FooPluginCreator::createPlugin creates FooPlugin without passing it the creator's namespace"),
+    ("TRT214", "cpp/plugins/fooPlugin/fooPlugin.cpp", 113, "FooPluginCreator::createPlugin silently falls back to defaults for fields FooPlugin serializes (so they are required at runtime): alpha -> 1.F, num_heads -> 0"),
     ("TRT301", "cpp/kernels/fooKernels.cu", 17, "FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
     ("TRT302", "cpp/kernels/fooKernels.cu", 24, "BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
     ("TRT401", "cpp/plugins/barPlugin/barReduce.cu", 1, "PLUGIN_CPP_SRCS"),
