@@ -263,6 +263,7 @@ class FieldDefault:
     span: Span  # where the default is written
     how: str  # "value_or" | "local-init" (initializer of the local the field is stored in) | "member-init"
     target: Optional[str] = None  # the variable or member the field is stored in
+    checked: bool = False  # the stored value is validated (a CHECK/ASSERT/VALIDATE or an if that fails) in the file
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ invalid (``new Plugin(...)`` of a class that looks abstract under the prelude is
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -193,9 +194,36 @@ class _Scanner:
                 continue
             d = self._value_or_after(fn, t, r, ro, b) if r.style == "call" else self._compare_default(fn, t, r, ro, a, b)
             if d is not None:
-                out.append(d)
+                target = d.target or self._stored_in(text, ro, a)
+                checked = bool(target) and self._validated(t.text, target)
+                out.append(dataclasses.replace(d, target=target, checked=checked))
         del text
         return tuple(out)
+
+    @staticmethod
+    def _stored_in(text: str, ro: int, floor: int) -> Optional[str]:
+        """The member or variable the value read at ``ro`` is stored in: ``mX(parse(...))`` in a member
+        initializer list, ``x = parse(...)``, ``T x{parse(...)}``."""
+        start = _statement_start(text, ro, max(floor, ro - 300))
+        prefix = text[start:ro]
+        m = re.search(r"(" + _IDENT + r")\s*(?:=|\{|\()\s*(?:[\w:<>]+\s*(?:<[^;()]*>)?\s*\()?\s*$", prefix)
+        if m is None:
+            return None
+        name = m.group(1)
+        return None if name in _NOT_CALLS else name
+
+    @staticmethod
+    def _validated(text: str, target: str) -> bool:
+        """Whether the file validates ``target``: a CHECK/ASSERT/VALIDATE macro naming it, or an ``if`` on it
+        followed by an error (throw, return nullptr / false / an error status, a logged error)."""
+        t = re.escape(target)
+        if re.search(r"\b\w*(?:CHECK|ASSERT|VALIDATE|check|assert)\w*\s*\([^;]*\b" + t + r"\b", text):
+            return True
+        for m in re.finditer(r"\bif\s*\(([^;{}]*\b" + t + r"\b[^;{}]*)\)", text):
+            after = text[m.end():m.end() + 400]
+            if re.match(r"\s*\{?[^}]*?(?:\bthrow\b|return\s+(?:nullptr|false|-1|STATUS_FAILURE)|LOG_ERROR|gLogError|PLUGIN_ERROR)", after):
+                return True
+        return False
 
     def text_reads(self, fn: CppFunction, t: _Text, a: int, b: int, known: set) -> list[FieldRead]:
         """``parse<T>("f", fc)`` reads libclang lost (an expression left invalid under the stand-in headers)."""

@@ -56,7 +56,9 @@ class CreatorAcceptsMissingFields(Rule):
     `TensorRTPhase::kRUNTIME` these are exactly what `createPlugin` receives back from the engine, so every
     one of them is required there. Reports the creator when it reads any of them with a silent fallback
     (`parse("f", fc).value_or(d)`, a local or member initializer that stays when the field is absent),
-    naming each field and its fallback. One finding per creating method.
+    naming each field and its fallback. A fallback whose stored value the file validates (a
+    `CHECK`/`ASSERT`/`VALIDATE` naming it, or an `if` on it that throws, logs an error or returns a failure)
+    is not silent and not reported. One finding per creating method.
 
     ## Why it matters
     A field missing at runtime means a renamed serialized field, an engine from an older plugin version or
@@ -90,6 +92,17 @@ class CreatorAcceptsMissingFields(Rule):
                 ))
             }
         },
+        {
+            # the sentinel default is validated: a missing field fails loudly
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": _PLUGIN.format(body=(
+                    '        float const alpha = parseField<float>("alpha", fc).value_or(-1.F);\n'
+                    '        int32_t const heads = parseField<int32_t>("num_heads", fc).value_or(0);\n'
+                    "        PLUGIN_VALIDATE(alpha >= 0.F && heads > 0);\n"
+                    "        return new FooPlugin(alpha, heads);"
+                ))
+            }
+        },
     ]
     INVALID = [
         {
@@ -120,7 +133,7 @@ class CreatorAcceptsMissingFields(Rule):
                 if key in done or not p.serialized:
                     continue
                 done.add(key)
-                hits = [(f.name, defaults[f.name]) for f in p.serialized if f.name in defaults]
+                hits = [(f.name, defaults[f.name]) for f in p.serialized if f.name in defaults and not defaults[f.name].checked]
                 if not hits:
                     continue
                 yield self.diag(
