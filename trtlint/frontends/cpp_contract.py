@@ -23,7 +23,7 @@ _CREATING = {"createPlugin", "deserializePlugin"}
 _NEW = re.compile(r"\bnew\s*(?:\([^()]*\)\s*)?((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*(?:<[^;]*?>\s*)?[({]")
 _MAKE = re.compile(r"\bmake_(?:unique|shared)\s*<\s*((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*>\s*\(")
 _IDENT = r"[A-Za-z_]\w*"
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^;(){}]*?>\s*)?\(")
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^;(){}<>=]*>\s*)?\(")
 _NOT_CALLS = {"if", "for", "while", "switch", "return", "sizeof", "catch", "static_cast", "reinterpret_cast",
               "const_cast", "dynamic_cast", "decltype", "alignof", "noexcept"}
 _TARGET = re.compile(r"(?:^|[;{}])\s*((?:this->)?" + _IDENT + r"(?:(?:\.|->)" + _IDENT + r")*)\s*=(?!=)")
