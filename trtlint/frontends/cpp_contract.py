@@ -186,6 +186,7 @@ class _Scanner:
         reads = list(fn.field_reads)
         if fn.name in _CREATING:
             reads += self.text_reads(fn, t, a, b, {(r.name, r.span.line) for r in reads})
+        required = self.required_names(t.text, a, b) if fn.name in _CREATING else set()
         for r in reads:
             if r.span.path != fn.span.path:
                 continue
@@ -195,10 +196,25 @@ class _Scanner:
             d = self._value_or_after(fn, t, r, ro, b) if r.style == "call" else self._compare_default(fn, t, r, ro, a, b)
             if d is not None:
                 target = d.target or self._stored_in(text, ro, a)
-                checked = bool(target) and self._validated(t.text, target)
+                checked = r.name in required or (bool(target) and self._validated(t.text, target))
                 out.append(dataclasses.replace(d, target=target, checked=checked))
         del text
         return tuple(out)
+
+    @staticmethod
+    def required_names(text: str, a: int, b: int) -> set:
+        """Field names a creating method requires: string literals passed to a validating call
+        (``validateRequiredAttributesExist({"a", "b"}, fc)``, ``PLUGIN_VALIDATE(has("a"))``), directly or
+        through a set/list variable initialized in the method."""
+        out: set = set()
+        for m in re.finditer(r"\b\w*(?:[Rr]equire|[Vv]alidate|VALIDATE|[Cc]heck|CHECK|[Aa]ssert|ASSERT)\w*\s*\(", text[a:b]):
+            open_at = a + m.end() - 1
+            args = text[open_at:_balanced(text, open_at)]
+            out.update(re.findall(r'"([^"\\\n]+)"', args))
+            for ident in set(re.findall(_IDENT, args)):
+                for d in re.finditer(r"\b" + re.escape(ident) + r"\s*(?:=\s*)?\{([^{}]*)\}", text[a:b]):
+                    out.update(re.findall(r'"([^"\\\n]+)"', d.group(1)))
+        return out
 
     @staticmethod
     def _stored_in(text: str, ro: int, floor: int) -> Optional[str]:

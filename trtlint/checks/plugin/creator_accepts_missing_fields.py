@@ -56,9 +56,10 @@ class CreatorAcceptsMissingFields(Rule):
     `TensorRTPhase::kRUNTIME` these are exactly what `createPlugin` receives back from the engine, so every
     one of them is required there. Reports the creator when it reads any of them with a silent fallback
     (`parse("f", fc).value_or(d)`, a local or member initializer that stays when the field is absent),
-    naming each field and its fallback. A fallback whose stored value the file validates (a
-    `CHECK`/`ASSERT`/`VALIDATE` naming it, or an `if` on it that throws, logs an error or returns a failure)
-    is not silent and not reported. One finding per creating method.
+    naming each field and its fallback. A fallback is not silent, and not reported, when the field is
+    required by name in the creating method (`validateRequiredAttributesExist({"a", "b"}, fc)` or another
+    validating call) or its stored value is validated in the file (a `CHECK`/`ASSERT`/`VALIDATE` naming
+    it, or an `if` on it that throws, logs an error or returns a failure). One finding per creating method.
 
     ## Why it matters
     A field missing at runtime means a renamed serialized field, an engine from an older plugin version or
@@ -99,6 +100,17 @@ class CreatorAcceptsMissingFields(Rule):
                     '        float const alpha = parseField<float>("alpha", fc).value_or(-1.F);\n'
                     '        int32_t const heads = parseField<int32_t>("num_heads", fc).value_or(0);\n'
                     "        PLUGIN_VALIDATE(alpha >= 0.F && heads > 0);\n"
+                    "        return new FooPlugin(alpha, heads);"
+                ))
+            }
+        },
+        {
+            # the runtime phase requires the fields by name (TensorRT OSS validateRequiredAttributesExist)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": _PLUGIN.format(body=(
+                    '        validateRequiredAttributesExist({"alpha", "num_heads"}, fc);\n'
+                    '        float const alpha = parseField<float>("alpha", fc).value_or(1.F);\n'
+                    '        int32_t const heads = parseField<int32_t>("num_heads", fc).value_or(0);\n'
                     "        return new FooPlugin(alpha, heads);"
                 ))
             }
