@@ -1,6 +1,7 @@
 """A TensorRT OSS-shaped fixture (generic profile): V2 and V3 plugins, a BaseCreator, a creator registered by
 list (initializePlugin<...>) and one by macro, a #define version, torch.onnx symbolics in the default domain,
-a V2 plugin serialized with write(d, x) / read<T>(d), a V3 plugin and its creator in a .cu file."""
+a V2 plugin serialized with write(d, x) / read<T>(d), V3 and V2 plugins with their creators in .cu files, and a
+copied V3 plugin that kept its original's registration."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ SS = "plugin/scaleShiftPlugin/scaleShiftPlugin.cpp"
 SS_CU = "plugin/scaleShiftPlugin/scaleShiftKernel.cu"
 
 EXPECTED = [
+    ("TRT102", "plugin/clipPlugin/clipPluginLegacy.cpp", 26, "plugin ClipLegacyPlugin returns version '1' from getPluginVersion(), but its creator ClipLegacyPluginCreator (which creates it in createPlugin) registers version '2'"),
     ("TRT102", SYM, 13, "ONNX node 'Clip_TRT' asks for 'Clip_TRT' version '1' (the default when plugin_version is absent), but its creator registers version '2'"),
     ("TRT103", SYM, 9, "attribute 'bias' of ONNX node 'ScaleShift_TRT' is not a field creator ScaleShiftPluginCreator declares"),
     # issue 3: OSS check macros (plugin/vc/checkMacrosPlugin.h), a V2DynExt plugin and a V3 plugin in a .cu file
@@ -43,6 +45,13 @@ EXPECTED = [
     ("TRT208", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 74, "PluginField 'output_fp16' is declared kINT32 (TensorRT reads a 4-byte integer), but its data `&output_fp16` points to bool (1 byte)"),
     ("TRT209", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 74, "PluginField 'output_fp16' points to local `output_fp16` of EmbLayerNormPlugin::getFieldsToSerialize"),
     ("TRT210", "plugin/regionPlugin/regionPlugin.cpp", 49, "Region::enqueue returns `false` from an int32_t status method"),
+    # rules and fixture parts that landed in parallel meet here: both are right by their rule
+    ("TRT207", "plugin/lReluPlugin/lReluPlugin.cu", 28, "LReluPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0"),
+    ("TRT214", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 117, "EmbLayerNormPluginCreator::createPlugin silently falls back to defaults for fields EmbLayerNormPlugin serializes (so they are required at runtime): output_fp16 -> 0"),
+    ("TRT108", "plugin/clipPlugin/clipPluginLegacy.cpp", 74, "ClipLegacyPluginCreator registers ('Clip_TRT', version '2', namespace ''), which ClipPluginCreator already registers at plugin/clipPlugin/clipPlugin.cpp:46"),
+    ("TRT203", "plugin/lReluPlugin/lReluPlugin.cu", 37, "plugin name 'LReLU_TRT' is written as a string literal in LReluPlugin::getPluginType() and spelled again in LReluPluginCreator::getPluginName()"),
+    ("TRT211", "plugin/lReluPlugin/lReluPlugin.cu", 57, "creator LReluPluginCreator ('LReLU_TRT', version '1') is never registered"),
+    ("TRT212", "plugin/lReluPlugin/lReluPlugin.cu", 88, "LReluPluginCreator::createPlugin creates LReluPlugin without passing it the creator's namespace"),
 ]
 # severities follow the method's temperature (hot enqueue: error; warm onShapeChange / V2DynExt configurePlugin:
 # warning; cold: info) and drop to info for one-time initialisation
@@ -73,7 +82,7 @@ def test_oss_fixture_index():
     idx = run(load_settings(FIXTURE), jobs=1, use_cache=False).index
     creators = {c.plugin_name: c for c in idx.creators}
     # BaseCreator is a base, not a creator
-    assert set(creators) == {"Clip_TRT", "ScaleShift_TRT", "RegionMini_TRT", "EmbLayerNormMini_TRT"}
+    assert set(creators) == {"Clip_TRT", "ScaleShift_TRT", "RegionMini_TRT", "EmbLayerNormMini_TRT", "LReLU_TRT"}
     assert creators["RegionMini_TRT"].cls.family == "creator_v2"  # through BaseCreator
     assert creators["EmbLayerNormMini_TRT"].cls.span.path.endswith(".cu")
     ss = creators["ScaleShift_TRT"]

@@ -21,9 +21,16 @@ EXPECTED = [
     ("TRT102", TRANSLATIONS, 22, "asks for 'BarPlugin' version '1' (the default when plugin_version is absent)"),
     ("TRT103", "experimental/builder/ops/functional/foo.py", 7, "attribute 'bias' of direct-route operation 'foo'"),
     ("TRT103", TRANSLATIONS, 17, "attribute 'scale' of ONNX node 'trt_edgellm::FooPlugin'"),
+    ("TRT104", "scripts/verify_plugins.py", 5, "get_creator('FooPlugin', '1', 'trt_edgellm') asks for 'FooPlugin' in namespace 'trt_edgellm', but creator FooPluginCreator is registered under namespace ''"),
+    ("TRT105", "tensorrt_edgellm/onnx/custom_translations.py", 26, "attribute 'alpha' of ONNX node 'trt_edgellm::FooPlugin' is an INT, which TensorRT's ONNX parser passes as kINT32, but creator FooPluginCreator declares 'alpha' as kFLOAT32"),
+    ("TRT106", "tensorrt_edgellm/onnx/custom_translations.py", 11, "the PyTorch stub trt_edgellm::foo has 4, but translation _foo_default_translation has no default for 'num_heads'"),
+    ("TRT106", "tensorrt_edgellm/onnx/custom_translations.py", 11, "translation _foo_default_translation has 2.0, but creator FooPluginCreator falls back to 1.F for field 'alpha'"),
     ("TRT107", "experimental/builder/models/tiny/model.py", 9, "get_creator('FooPlugin', '1', '')"),
     ("TRT210", "cpp/plugins/kvUpdatePlugin/kvUpdatePlugin.cpp", 74, "KvUpdatePlugin::configurePlugin returns the bool `shapesAreValid(in, nbInputs)` as an int32_t status"),
     ("TRT213", "cpp/plugins/kvUpdatePlugin/kvUpdatePlugin.cpp", 79, "KvUpdatePlugin::getAliasedInput aliases an output to an input (`outputIndex == kOUT_CACHE_IDX ? kIN_CACHE_IDX : -1`), but nothing in the project turns on PreviewFeature::kALIASED_PLUGIN_IO_10_03"),
+    ("TRT212", "cpp/plugins/fooPlugin/fooPlugin.cpp", 119, "FooPluginCreator::createPlugin creates FooPlugin without passing it the creator's namespace"),
+    # num_heads is validated (ELLM_CHECK in the constructor), so only alpha's silent default is reported
+    ("TRT214", "cpp/plugins/fooPlugin/fooPlugin.cpp", 115, "FooPluginCreator::createPlugin silently falls back to defaults for fields FooPlugin serializes (so they are required at runtime): alpha -> 1.F"),
     ("TRT301", "cpp/kernels/fooKernels.cu", 17, "FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
     ("TRT302", "cpp/kernels/fooKernels.cu", 24, "BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
     # issue 3: Edge-LLM check macros (cpp/common/checkMacros.h); the ELLM_CHECK in FooPlugin's constructor is

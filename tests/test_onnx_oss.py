@@ -73,7 +73,7 @@ def test_models_against_an_oss_plugin_tree(tmp_path):
         ("TRT101", "models/bad.onnx", "net/typo", "names plugin 'ScaleShft_TRT', but no creator registers it; closest registered: 'ScaleShift_TRT'"),
         ("TRT103", "models/bad.onnx", "net/ss", "does not set attribute 'shift', which ScaleShift_PluginConfig.yaml marks required for 'ScaleShift_TRT' version '1'"),
         ("TRT103", "models/bad.onnx", "net/ss", "attribute 'bias' of ONNX node 'net/ss' (trt::ScaleShift_TRT) is not a field creator ScaleShiftPluginCreator declares (getFieldNames: scale, shift)"),
-        ("TRT502", "models/bad.onnx", "net/clip_default", "has no plugin_version, so the parser asks for version '1', but creator ClipPluginCreator registers only version '2'"),
+        ("TRT502", "models/bad.onnx", "net/clip_default", "has no plugin_version, so the parser asks for version '1', but creator Clip"),
         ("TRT505", "models/bad.onnx", "net/clip_int", "plugin_version is an INT attribute (2); TensorRT's ONNX parser reads it as a string and asks for version ''"),
         ("TRT505", "models/bad.onnx", "net/ss", "tensorrt_plugin_shape_input_indices is set, but creator ScaleShiftPluginCreator is an IPluginCreator (V2) creator"),
         ("TRT506", "models/bad.onnx", "net/typo", "is a plugin op in the default ONNX domain"),

@@ -140,7 +140,7 @@ class Registration:
     creator: str  # as written
     qualname: Optional[str]  # resolved class
     span: Span
-    how: str = "macro"  # "macro" | "list"
+    how: str = "macro"  # "macro" | "list" | "call" (registry->registerCreator(creator, ns))
 
 
 @dataclass(frozen=True)
@@ -424,6 +424,89 @@ class PluginSpec:
 
 
 # --------------------------------------------------------------------------------------------------------
+# The plugin contract across languages: created plugins, defaults, PyTorch stubs, translation tables
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CreatedObject:
+    """A class a function creates: ``new X(...)``, ``std::make_unique<X>(...)`` (from the source text, so an
+    abstract-looking class under the stand-in headers still counts)."""
+
+    cls: str  # as written, e.g. "FooPlugin" or "ns::FooPlugin"
+    span: Span
+    args: str = ""  # the constructor arguments as written (shortened)
+
+
+@dataclass(frozen=True)
+class FieldDefault:
+    """The value a creator method falls back to when a field is absent from the collection."""
+
+    field: str
+    default: str  # the default expression as written, e.g. "1", "0.5F", "kDEFAULT"
+    span: Span  # where the default is written
+    how: str  # "value_or" | "local-init" (initializer of the local the field is stored in) | "member-init"
+    target: Optional[str] = None  # the variable or member the field is stored in
+    checked: bool = False  # the stored value is validated (a CHECK/ASSERT/VALIDATE or an if that fails) in the file
+
+
+@dataclass(frozen=True)
+class FnContract:
+    """What a C++ function contributes to the plugin contract beyond its calls (creators and plugins only)."""
+
+    usr: str
+    qualname: str
+    name: str
+    cls: Optional[str]
+    span: Span
+    creates: tuple[CreatedObject, ...] = ()
+    defaults: tuple[FieldDefault, ...] = ()
+    called: tuple[str, ...] = ()  # names called in the body, read from its text (creating methods only)
+
+
+@dataclass(frozen=True)
+class StubParam:
+    """A parameter of a PyTorch custom-op stub or of an ONNX translation function."""
+
+    name: str
+    span: Span  # the default when it has one, else the parameter
+    default: Optional[str] = None  # source text of the default, None when it has none
+    annotation: Optional[str] = None  # as written
+
+
+@dataclass(frozen=True)
+class TorchOpStub:
+    """A PyTorch custom op: ``@torch.library.custom_op("ns::op")`` on a function, or ``torch.library.define``
+    / ``Library.define`` with a schema string ``"op(Tensor x, int k=4) -> Tensor"``."""
+
+    op: str  # "ns::op"
+    span: Span  # the op name as written
+    params: tuple[StubParam, ...] = ()
+    how: str = "custom_op"  # "custom_op" | "define"
+    function: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class PyFunctionSig:
+    """A module-level Python function of a translation module: its parameters and the module functions it
+    forwards to (``callee``, ((callee parameter, argument as written), ...))."""
+
+    name: str
+    span: Span
+    params: tuple[StubParam, ...] = ()
+    forwards: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class TranslationEntry:
+    """``{torch.ops.ns.op.default: fn, ...}``: a custom-op to translation-function table entry."""
+
+    op: str  # "ns::op"
+    function: str  # the translation function's name as written
+    span: Span
+
+
+# --------------------------------------------------------------------------------------------------------
 # Per-file container
 # --------------------------------------------------------------------------------------------------------
 
@@ -469,6 +552,10 @@ class FileFacts:
     py_plugin_fields: tuple[PyPluginField, ...] = ()
     trt_api_uses: tuple[TrtApiUse, ...] = ()
     lifecycle: tuple[MethodDetail, ...] = ()  # C++: plugin method bodies the lifecycle rules read
+    fn_contracts: tuple[FnContract, ...] = ()
+    torch_stubs: tuple[TorchOpStub, ...] = ()
+    py_functions: tuple[PyFunctionSig, ...] = ()
+    translation_entries: tuple[TranslationEntry, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------

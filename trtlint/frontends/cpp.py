@@ -2156,6 +2156,14 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
 
     ex = _Extractor(ci, src, ctx, text)
     ex.run(tu)
+    from . import cpp_contract
+
+    try:
+        contracts = cpp_contract.scan(ex)
+        ex.registrations.extend(cpp_contract.registrations(ex))
+    except Exception as e:  # noqa: BLE001 - the contract: never raise
+        contracts = ()
+        problems.append(ParseProblem(f"internal error in C++ contract scan: {type(e).__name__}: {e}", Span(src.rel, 1), partial=True))
     return _facts(
         src,
         kind,
@@ -2165,4 +2173,5 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
         registrations=tuple(ex.registrations),
         includes=tuple(sorted(ex.includes)),
         lifecycle=tuple(ex.lifecycle),
+        fn_contracts=contracts,
     )

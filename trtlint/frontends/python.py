@@ -1351,8 +1351,11 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     if text is None:
         return _empty(src, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
     route_names = tuple(getattr(ctx, "route_call_names", _DEFAULT_ROUTE_CALLS))
+    from . import python_stubs
+
+    stubs = python_stubs.extract(text, src.rel)  # custom-op stubs, translation tables and signatures (ast)
     if not might_have_facts(text, route_names):
-        return _empty(src)
+        return dataclasses.replace(_empty(src), **stubs) if stubs else _empty(src)
     reduced = _reduce(text, route_names)
     module = None
     if reduced is not None and reduced is not text:
@@ -1392,4 +1395,5 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         api_uses=tuple(ex.api_uses),
         py_creators=tuple(ex.py_creators),
         **extra,
+        **stubs,
     )

@@ -5,6 +5,8 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Fix, Related
 from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
+from ._creators import created_plugins
+from ._pairs import pair_cpp
 from ._routes import requests
 
 
@@ -12,6 +14,11 @@ class PluginVersionMismatch(Rule):
     """A route asks for a plugin version that the creator of that name does not register.
 
     ## What it does
+    Between a plugin and its own creator: the plugin class a creator's `createPlugin`/`deserializePlugin`
+    makes (`new FooPlugin(...)`) must return the same `getPluginVersion()` as the creator (TensorRT
+    serializes the plugin's version into the engine and looks the creator up by it when the engine is
+    deserialized).
+
     For every route that names a registered creator, compares the version it asks for with what the
     creator's `getPluginVersion()` returns: an ONNX node's `plugin_version` attribute (the ONNX parser's
     default is "1" when the attribute is absent), the direct route's fixed version, a
@@ -30,7 +37,13 @@ class PluginVersionMismatch(Rule):
     _plugins.FooPlugin(x, alpha=a)          # no plugin_version: the parser asks for "1"
     ```
 
+    ```cpp
+    char const* FooPlugin::getPluginVersion() const noexcept { return "1"; }        // the plugin
+    char const* FooPluginCreator::getPluginVersion() const noexcept { return "2"; } // its creator
+    ```
+
     ## Fix
+    Return one version constant from both the plugin and its creator.
     Emit `plugin_version="2"` (or the direct route's fixed version), or register the version routes ask for.
     When an ONNX node writes `plugin_version` as a literal and the creator registers one version,
     `trtlint check --fix --unsafe-fixes` sets the literal to it (unsafe: the engine then runs that version).
@@ -43,6 +56,7 @@ class PluginVersionMismatch(Rule):
     confirm = "creator-lookup"
 
     VALID = [
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp()}},
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
@@ -68,6 +82,10 @@ class PluginVersionMismatch(Rule):
         },
     ]
     INVALID = [
+        {
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_version='"1"', creator_version='"2"')},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 17, "plugin FooPlugin returns version '1' from getPluginVersion(), but its creator FooPluginCreator (which creates it in createPlugin) registers version '2'")],
+        },
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
@@ -144,6 +162,33 @@ class PluginVersionMismatch(Rule):
                 logical=r.logical,
                 fix=_version_fix(r, versions),
             )
+        yield from self.check_plugins(index)
+
+    def check_plugins(self, index) -> Iterable[Diagnostic]:
+        """A plugin and the creator that creates it return different versions."""
+        seen = set()
+        for c in index.creators:
+            if c.plugin_version is None:
+                continue
+            for x in created_plugins(index, c):
+                p = x.plugin
+                if p.plugin_version is None or p.plugin_version == c.plugin_version:
+                    continue
+                key = (p.qualname, c.qualname)
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield self.diag(
+                    p.version.def_span or p.version.span,
+                    f"plugin {p.cls.name} returns version '{p.plugin_version}' from getPluginVersion(), but its creator "
+                    f"{c.cls.name} (which creates it in {x.method.name}) registers version '{c.plugin_version}': an engine "
+                    "holding this plugin cannot be deserialized",
+                    related=[
+                        Related(c.version.def_span or c.version.span, f"{c.cls.name}::getPluginVersion() returns '{c.plugin_version}'"),
+                        Related(x.obj.span, f"{c.cls.name}::{x.method.name} creates {p.cls.name} here"),
+                    ],
+                    symbol=p.qualname,
+                )
 
 
 def _version_fix(r, versions) -> "Fix | None":

@@ -1,0 +1,94 @@
+"""Shared view of creators and the plugins they create (read from the index only)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from ...facts import CppFunction, CreatedObject
+
+# the creator methods that make a plugin object
+CREATING_METHODS = ("createPlugin", "deserializePlugin")
+
+
+@dataclass(frozen=True)
+class Created:
+    """A plugin class a creator method makes (``new Plugin(...)``)."""
+
+    plugin: object  # ClassInfo of the plugin
+    obj: CreatedObject  # the new-expression
+    method: CppFunction  # the creator method it is in (createPlugin / deserializePlugin)
+
+
+def _memo(index, key: str, make):
+    memo = index.__dict__.setdefault("_contract_memo", {})
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
+def plugins_by_qualname(index) -> dict:
+    return _memo(index, "plugins_by_qualname", lambda: {p.qualname: p for p in index.plugins})
+
+
+def contracts_by_usr(index) -> dict:
+    def make():
+        out = {}
+        for ff in index.files.values():
+            for c in getattr(ff, "fn_contracts", ()):
+                out.setdefault(c.usr, c)
+        return out
+
+    return _memo(index, "contracts_by_usr", make)
+
+
+def created_plugins(index, creator) -> list[Created]:
+    """The project plugin classes a creator's createPlugin / deserializePlugin makes (``new X(...)``,
+    ``make_unique<X>(...)``), each once per creating method."""
+
+    def make() -> list[Created]:
+        by_q = plugins_by_qualname(index)
+        contracts = contracts_by_usr(index)
+        out: list[Created] = []
+        seen: set[tuple[str, str]] = set()
+        for mname in CREATING_METHODS:
+            for fn in index.find_method(creator.qualname, mname):
+                fc = contracts.get(fn.usr)
+                if fc is None:
+                    continue
+                for obj in fc.creates:
+                    q = index._resolve_class_name(obj.cls)
+                    p = by_q.get(q) if q else None
+                    if p is None or (fn.usr, p.qualname) in seen:
+                        continue
+                    seen.add((fn.usr, p.qualname))
+                    out.append(Created(plugin=p, obj=obj, method=fn))
+        return out
+
+    return _memo(index, "created:" + creator.qualname, make)
+
+
+def creator_defaults(index, creator) -> dict:
+    """field name -> FieldDefault: what the creator (its creating methods, and the constructors of the
+    plugins they make, which often parse the collection themselves) falls back to for an absent field."""
+
+    def make():
+        contracts = contracts_by_usr(index)
+        fns = []
+        for mname in CREATING_METHODS:
+            fns.extend(index.find_method(creator.qualname, mname))
+        for x in created_plugins(index, creator):
+            fns.extend(index.class_methods(x.plugin.qualname))
+        out = {}
+        for fn in fns:
+            fc = contracts.get(fn.usr)
+            if fc is None:
+                continue
+            for d in fc.defaults:
+                out.setdefault(d.field, d)
+        return out
+
+    return _memo(index, "defaults:" + creator.qualname, make)
+
+
+def creators_of(index, plugin) -> list:
+    """The creators whose creating methods make ``plugin``."""
+    return [c for c in index.creators if any(x.plugin is plugin for x in created_plugins(index, c))]

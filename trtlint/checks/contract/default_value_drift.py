@@ -1,0 +1,299 @@
+from __future__ import annotations
+
+import ast
+import math
+import re
+from typing import Iterable, Optional
+
+from ...diagnostics import Diagnostic, Related
+from ..base import Rule
+from ._creators import creator_defaults
+
+_STUB = '''import torch
+
+
+@torch.library.custom_op("trt_edgellm::foo", mutates_args=())
+def foo(x: torch.Tensor, alpha: float = {stub}) -> torch.Tensor:
+    return x.clone()
+'''
+
+_TRANSLATION = '''import onnxscript
+import torch
+from onnxscript import script
+
+_trt_edgellm = onnxscript.values.Opset("trt_edgellm", 1)
+
+
+@script()
+def _foo_translation(x: onnxscript.FLOAT16, alpha: float = {tr}) -> onnxscript.FLOAT16:
+    return _trt_edgellm.FooPlugin(x, alpha=alpha)
+
+
+def build_custom_translation_table() -> dict:
+    return {{
+        torch.ops.trt_edgellm.foo.default: _foo_translation,
+    }}
+'''
+
+_CREATOR = '''#include <NvInferRuntime.h>
+#include <optional>
+#include <string>
+#include <vector>
+using namespace nvinfer1;
+template <typename T>
+std::optional<T> parseField(char const* name, PluginFieldCollection const* fc);
+class FooPluginCreator : public IPluginCreatorV3One
+{{
+public:
+    FooPluginCreator()
+    {{
+        mFields.emplace_back(PluginField("alpha", nullptr, PluginFieldType::kFLOAT32, 1));
+        mFC.nbFields = 1;
+        mFC.fields = mFields.data();
+    }}
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    char const* getPluginNamespace() const noexcept override {{ return ""; }}
+    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
+    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
+    {{
+        float const alpha = parseField<float>("alpha", fc).value_or({cpp});
+        return nullptr;
+    }}
+
+private:
+    std::vector<PluginField> mFields;
+    PluginFieldCollection mFC{{}};
+}};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+'''
+
+
+def _files(stub: str, tr: str, cpp: str) -> dict:
+    return {
+        "tensorrt_edgellm/models/ops.py": _STUB.format(stub=stub),
+        "tensorrt_edgellm/onnx/translations.py": _TRANSLATION.format(tr=tr),
+        "cpp/plugins/foo/fooPlugin.cpp": _CREATOR.format(cpp=cpp),
+    }
+
+
+def literal(text: Optional[str]):
+    """A default's value when it is a plain literal (Python or C++ spelling), else None (not comparable)."""
+    if text is None:
+        return None
+    t = text.strip()
+    if t in ("true", "True"):
+        return 1.0
+    if t in ("false", "False"):
+        return 0.0
+    t = re.sub(r"^static_cast<[^>]*>\((.*)\)$", r"\1", t)
+    m = re.fullmatch(r"([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(?:[fFlLuU]*)", t.replace("'", ""))
+    if m:
+        try:
+            return float(m.group(1))
+        except ValueError:
+            return None
+    if t.startswith(('"', "'")):
+        try:
+            v = ast.literal_eval(t)
+            return v if isinstance(v, str) else None
+        except (ValueError, SyntaxError):
+            return None
+    return None
+
+
+def same(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-6, abs_tol=0.0) or a == b
+    return a == b
+
+
+class DefaultValueDrift(Rule):
+    """An optional attribute whose default differs between the PyTorch stub, the translation and the creator.
+
+    ## What it does
+    Follows each PyTorch custom op (`@torch.library.custom_op("ns::op")`, or a `define` schema string
+    `"(Tensor x, int k=4) -> Tensor"`) through the exporter's translation table
+    (`{torch.ops.ns.op.default: _op_translation}`) to its onnxscript translation function (and the module
+    functions it forwards to), to the plugin node it emits, to the C++ creator that reads the attribute.
+    For each parameter it compares the literal defaults it finds:
+    - the stub's default with the translation's (a stub default `None` means "absent" and is not compared);
+    - the translation's default with the creator's fallback for the field:
+      `parse("f", fc).value_or(d)`, a local `v` later read with `v.value_or(d)`, or the initializer of the
+      local or member a compare-in-a-loop creator stores the field in.
+
+    ## Why it matters
+    `torch.export` drops a keyword argument equal to its default, so the translation runs with its own
+    default; an export post-pass or a route that leaves the attribute out makes the creator use its own.
+    When the three disagree, a model that relies on "the default" gets a different value depending on how
+    it was exported, with no error anywhere. A stub default without a translation default fails the
+    export of every model that relies on it.
+
+    ## Example
+    ```python
+    @torch.library.custom_op("trt_edgellm::foo", mutates_args=())
+    def foo(x: torch.Tensor, alpha: float = 1.0) -> torch.Tensor: ...
+    def _foo_translation(x, alpha: float = 0.5):          # differs from the stub
+        return _trt_edgellm.FooPlugin(x, alpha=alpha)
+    ```
+
+    ## Fix
+    Use one default in all three places (or make the argument required in the stub).
+    """
+
+    code = "TRT106"
+    name = "default-value-drift"
+    family = "contract"
+
+    VALID = [
+        {"files": _files("1.0", "1.0", "1.F")},
+        {
+            # the stub's None means "absent": not compared with the translation's encoding of absent
+            "files": _files("None", "1.0", "1.0f"),
+        },
+    ]
+    INVALID = [
+        {
+            "files": _files("1.0", "0.5", "0.5F"),
+            "expect": [
+                ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'alpha' drifts: translation _foo_translation has 0.5, the PyTorch stub trt_edgellm::foo has 1.0"),
+            ],
+        },
+        {
+            "files": _files("1.0", "1.0", "2.F"),
+            "expect": [
+                ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'alpha' drifts: translation _foo_translation has 1.0, but creator FooPluginCreator falls back to 2.F for field 'alpha'"),
+            ],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        stubs: dict[str, object] = {}
+        entries = []
+        fns: dict[tuple[str, str], object] = {}
+        fns_by_name: dict[str, list] = {}
+        for ff in index.files.values():
+            for s in getattr(ff, "torch_stubs", ()):
+                stubs.setdefault(s.op, s)
+            entries.extend(getattr(ff, "translation_entries", ()))
+            for f in getattr(ff, "py_functions", ()):
+                fns[(ff.path, f.name)] = f
+                fns_by_name.setdefault(f.name, []).append(f)
+        if not stubs and not entries:
+            return
+        # emissions per (path, function)
+        emissions: dict[tuple[str, str], list] = {}
+        for e in index.emissions:
+            if e.function and index.is_plugin_domain(e.domain):
+                emissions.setdefault((e.span.path, e.function), []).append(e)
+        reported = set()
+        for ent in entries:
+            fn = fns.get((ent.span.path, ent.function))
+            if fn is None:
+                cands = fns_by_name.get(ent.function, [])
+                fn = cands[0] if len(cands) == 1 else None
+            if fn is None:
+                continue
+            stub = stubs.get(ent.op)
+            # stub <-> translation
+            if stub is not None:
+                for sp in stub.params:
+                    tp = _aligned(stub.params, fn.params, sp)
+                    if tp is None or sp.default is None or sp.default.strip() == "None":
+                        continue
+                    key = ("st", tp.span)
+                    if tp.default is None:
+                        if key in reported:
+                            continue
+                        reported.add(key)
+                        yield self.diag(
+                            tp.span,
+                            f"default of '{sp.name}' drifts: the PyTorch stub {stub.op} has {sp.default}, but translation "
+                            f"{fn.name} has no default for '{tp.name}': torch.export drops the argument when it equals "
+                            "the stub's default, and the translation then fails",
+                            related=[Related(sp.span, f"stub {stub.op}: {sp.name} = {sp.default}"), Related(ent.span, "translation table entry")],
+                            symbol=f"{ent.op}.{sp.name}",
+                        )
+                        continue
+                    a, b = literal(sp.default), literal(tp.default)
+                    if a is None or b is None or same(a, b) or key in reported:
+                        continue
+                    reported.add(key)
+                    yield self.diag(
+                        tp.span,
+                        f"default of '{tp.name}' drifts: translation {fn.name} has {tp.default}, the PyTorch stub {stub.op} "
+                        f"has {sp.default}: torch.export drops the argument when it equals the stub's default, so the "
+                        f"exported node carries {tp.default}",
+                        related=[Related(sp.span, f"stub {stub.op}: {sp.name} = {sp.default}"), Related(ent.span, "translation table entry")],
+                        symbol=f"{ent.op}.{sp.name}",
+                    )
+            # translation (else stub) <-> creator
+            for tp, attr, emission in _emitted(fn, fns, fns_by_name, emissions):
+                # the translation's default is what an exported node carries when the argument was dropped (a
+                # stub default the translation lacks is reported above)
+                py_default, who, where = tp.default, f"translation {fn.name}" if tp in fn.params else f"translation {_owner(tp, fns)}", tp.span
+                a = literal(py_default)
+                if a is None:
+                    continue
+                for c in index.creators_named(emission.op_type):
+                    d = creator_defaults(index, c).get(attr)
+                    if d is None:
+                        continue
+                    b = literal(d.default)
+                    if b is None or same(a, b):
+                        continue
+                    key = ("cpp", where, d.span)
+                    if key in reported:
+                        continue
+                    reported.add(key)
+                    yield self.diag(
+                        where,
+                        f"default of '{tp.name}' drifts: {who} has {py_default}, but creator {c.cls.name} falls back to "
+                        f"{d.default} for field '{attr}' when the attribute is absent",
+                        related=[Related(d.span, f"{c.cls.name} falls back to {d.default} here ({d.how})"), Related(emission.span, f"emitted as attribute '{attr}' here")],
+                        symbol=f"{emission.op_type}.{attr}",
+                    )
+
+
+def _aligned(stub_params, fn_params, sp):
+    """The translation parameter a stub parameter arrives in: by name, else by position."""
+    for p in fn_params:
+        if p.name == sp.name:
+            return p
+    names = {p.name for p in fn_params}
+    if sp.name in names:
+        return None
+    i = list(stub_params).index(sp)
+    return fn_params[i] if i < len(fn_params) else None
+
+
+def _owner(param, fns) -> str:
+    for f in fns.values():
+        if param in f.params:
+            return f.name
+    return "?"
+
+
+def _emitted(fn, fns, fns_by_name, emissions, depth: int = 0):
+    """(parameter of ``fn``, attribute name, emission) for each plugin attribute whose value is a parameter,
+    following the functions ``fn`` forwards its parameters to (two calls deep)."""
+    by_name = {p.name: p for p in fn.params}
+    for e in emissions.get((fn.span.path, fn.name), ()):
+        for a in e.attrs:
+            if a.value in by_name:
+                yield by_name[a.value], a.name, e
+    if depth >= 2:
+        return
+    for callee, mapping in fn.forwards:
+        g = fns.get((fn.span.path, callee))
+        if g is None:
+            continue
+        passed = {cp: arg for cp, arg in mapping}
+        for gp, attr, e in _emitted(g, fns, fns_by_name, emissions, depth + 1):
+            arg = passed.get(gp.name)
+            if arg is not None and arg in by_name:
+                p = by_name[arg]
+                # the caller's default wins when it has one; else the callee's
+                yield (p if p.default is not None or gp.default is None else gp), attr, e
+            elif arg is None:
+                yield gp, attr, e  # not passed: the callee's default applies

@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Related
+from .._examples import backend_py, creator_cpp, onnxscript_py
+from ..base import Rule
+from ._routes import requests
+
+# TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type
+ONNX_TO_FIELD = {"INT": "kINT32", "INTS": "kINT32", "FLOAT": "kFLOAT32", "FLOATS": "kFLOAT32", "STRING": "kCHAR"}
+# a direct route encodes Python values by their numpy kind
+ROUTE_TO_FIELD = {"INT": "kINT32", "INTS": "kINT32", "FLOAT": "kFLOAT32", "FLOATS": "kFLOAT32"}
+FIELD_TYPES = {"kFLOAT16", "kFLOAT32", "kFLOAT64", "kINT8", "kINT16", "kINT32", "kCHAR", "kDIMS", "kBF16", "kINT64",
+               "kFP8", "kINT4", "kFP4", "kE8M0"}
+
+
+class FieldTypeUnencodable(Rule):
+    """A creator field whose `PluginFieldType` a route cannot produce.
+
+    ## What it does
+    For every attribute a route passes to a project creator, compares the `PluginFieldType` the creator
+    declares for it (`getFieldNames()`) with the type the route can produce:
+    - an ONNX node: TensorRT's ONNX parser converts each attribute to a fixed type (INT and INTS to
+      `kINT32`, FLOAT and FLOATS to `kFLOAT32`, STRING to `kCHAR`), judged where trtlint knows the
+      attribute's type (a literal, an annotated parameter, a `g.op` `_i`/`_f`/`_s` suffix);
+    - a direct route: encodes only the profile's `encodable` types (TensorRT Edge-LLM: `kINT32` and
+      `kFLOAT32`, chosen by the value's numpy kind).
+
+    ## Why it matters
+    The creator reads `fields[i].data` as the type it declared. A field declared `kFLOAT16` or `kINT64`
+    that arrives as `kINT32`, or a float that arrives as an int, is read as garbage bits, or rejected at
+    engine build, on a GPU machine. A type the direct route cannot encode makes the operation unusable
+    through that route.
+
+    ## Example
+    ```cpp
+    mFields.emplace_back(PluginField("axis", nullptr, PluginFieldType::kINT64, 1));
+    ```
+    ```python
+    _plugins.FooPlugin(x, axis=1)   # the ONNX parser passes 'axis' as kINT32
+    ```
+
+    ## Fix
+    Declare (and read) the type the route produces (`kINT32`, `kFLOAT32`), or convert in the route.
+    """
+
+    code = "TRT105"
+    name = "field-type-unencodable"
+    family = "contract"
+
+    VALID = [
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("axis", "kINT32"))),
+                "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, axis=2"),
+                "builder/backend.py": backend_py(),
+                "builder/functional.py": (
+                    "from .ops import operation\n"
+                    "def foo(x):\n"
+                    '    return operation("foo", [x], alpha=0.5, axis=1)\n'
+                ),
+            }
+        },
+    ]
+    INVALID = [
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("axis", "kINT64"))),
+                "py/translate.py": onnxscript_py("FooPlugin", "alpha=1, axis=2"),
+            },
+            "expect": [
+                ("py/translate.py", 7, "attribute 'alpha' of ONNX node 'trt_edgellm::FooPlugin' is an INT, which TensorRT's ONNX parser passes as kINT32, but creator FooPluginCreator declares 'alpha' as kFLOAT32"),
+                ("py/translate.py", 7, "attribute 'axis' of ONNX node 'trt_edgellm::FooPlugin' is an INT, which TensorRT's ONNX parser passes as kINT32, but creator FooPluginCreator declares 'axis' as kINT64"),
+            ],
+        },
+        {
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT16"),)),
+                "builder/backend.py": backend_py(),
+                "builder/functional.py": (
+                    "from .ops import operation\n"
+                    "def foo(x, alpha):\n"
+                    '    return operation("foo", [x], alpha=alpha)\n'
+                ),
+            },
+            "expect": [
+                ("builder/functional.py", 3, "creator FooPluginCreator declares 'alpha' as kFLOAT16, which the direct route cannot encode (it encodes kINT32, kFLOAT32)"),
+            ],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        dr = index.profile.direct_route or {}
+        encodable = tuple(dr.get("encodable") or ("kINT32", "kFLOAT32"))
+        for r in requests(index):
+            if not r.attrs or r.kind not in ("onnx", "route-call"):
+                continue
+            creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
+            declared: dict[str, tuple] = {}
+            for c in creators:
+                for f in c.fields:
+                    if f.type in FIELD_TYPES:
+                        declared.setdefault(f.name, (c, f))
+            for a in r.attrs:
+                hit = declared.get(a.name)
+                if hit is None:
+                    continue
+                c, f = hit
+                related = [Related(f.span, f"{c.cls.name} declares '{f.name}' as {f.type} here")]
+                if r.kind == "onnx":
+                    got = ONNX_TO_FIELD.get(a.type or "")
+                    if got is None or got == f.type:
+                        continue
+                    msg = (
+                        f"attribute '{a.name}' of {r.what} is an {a.type}, which TensorRT's ONNX parser passes as {got}, "
+                        f"but creator {c.cls.name} declares '{f.name}' as {f.type}: the plugin reads the wrong type"
+                    )
+                else:
+                    if f.type not in encodable:
+                        msg = (
+                            f"attribute '{a.name}' of {r.what}: creator {c.cls.name} declares '{f.name}' as {f.type}, "
+                            f"which the direct route cannot encode (it encodes {', '.join(encodable)})"
+                        )
+                    else:
+                        got = ROUTE_TO_FIELD.get(a.type or "")
+                        if a.type == "STRING":
+                            got = "nothing (a string is rejected)"
+                        if got is None or got == f.type:
+                            continue
+                        msg = (
+                            f"attribute '{a.name}' of {r.what} is an {a.type}, which the direct route encodes as {got}, "
+                            f"but creator {c.cls.name} declares '{f.name}' as {f.type}"
+                        )
+                yield self.diag(a.span, msg, related=related, symbol=f"{r.name}.{a.name}")

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ..base import Rule
+from ..contract._pairs import pair_cpp
+
+
+class CreatorNotRegistered(Rule):
+    """A concrete plugin creator that no registration reaches.
+
+    ## What it does
+    Reports every concrete C++ creator class (deriving from `IPluginCreatorV3One` or `IPluginCreator`, not
+    abstract, not a base of other creators) that is named by no `REGISTER_TENSORRT_PLUGIN(...)`, no
+    library creator list (`static IPluginCreatorInterface* kLIST[] = {&sCreator, ...}`), no
+    `initializePlugin<Creator>(...)` and no `getPluginRegistry()->registerCreator(creator, ns)` call.
+
+    ## Why it matters
+    A creator TensorRT never hears of is dead code that looks alive: the ONNX parser and every
+    `get_creator(...)` fail with "plugin not found" on the GPU machine, although the plugin compiles, links
+    and passes its unit tests (which construct the creator directly).
+
+    ## Example
+    ```cpp
+    class FooPluginCreator : public IPluginCreatorV3One { ... };
+    // no REGISTER_TENSORRT_PLUGIN(FooPluginCreator); and no creator list names it
+    ```
+
+    ## Fix
+    Add `REGISTER_TENSORRT_PLUGIN(FooPluginCreator);` next to the creator, or add it to the library's
+    creator list.
+    """
+
+    code = "TRT211"
+    name = "creator-not-registered"
+    family = "plugin"
+    severity = Severity.ERROR
+
+    VALID = [
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp()}},
+        {
+            # registered by a library creator list in another file
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "plugin/api/plugins.cpp": (
+                    '#include "../foo/fooPlugin.h"\n'
+                    "static FooPluginCreator sFooCreator;\n"
+                    "static IPluginCreatorInterface* const kCREATORS[] = {&sFooCreator};\n"
+                ),
+            }
+        },
+        {
+            # registered by a direct registry call (TensorRT OSS sampleNonZeroPlugin)
+            "files": {
+                "samples/foo/sampleFoo.cpp": pair_cpp(register="none") + (
+                    "class SampleFoo\n{\n    FooPluginCreator mPluginCreator;\n\npublic:\n"
+                    "    bool setup() { return getPluginRegistry()->registerCreator(mPluginCreator, \"\"); }\n};\n"
+                ),
+            }
+        },
+        {
+            # a base creator class: registered through the creators deriving from it
+            "files": {
+                "plugin/foo/fooPlugin.cpp": pair_cpp().replace("class FooPluginCreator : public IPluginCreatorV3One", "class FooPluginCreator : public FooBaseCreator").replace(
+                    "using namespace nvinfer1;",
+                    "using namespace nvinfer1;\nclass FooBaseCreator : public IPluginCreatorV3One\n{\npublic:\n"
+                    "    char const* getPluginName() const noexcept override { return \"FooPlugin\"; }\n};",
+                ),
+            }
+        },
+    ]
+    INVALID = [
+        {
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(register="none")},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 25, "creator FooPluginCreator ('FooPlugin', version '1') is never registered")],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        # a base class other creators derive from is registered through them
+        bases = {q for other in index.classes.values() for b in other.bases for q in [index._resolve_class_name(b)] if q}
+        for c in index.creators:
+            if not c.cls.family.startswith("creator_") or c.cls.abstract or c.registrations or c.qualname in bases:
+                continue
+            # a registration written with a name trtlint could not resolve to one class still counts
+            if any(r.qualname is None and r.creator.split("::")[-1].strip() == c.cls.name for r in index.registrations):
+                continue
+            what = f"('{c.plugin_name}', version '{c.plugin_version}')" if c.plugin_name else "(name not resolved)"
+            yield self.diag(
+                c.cls.span,
+                f"creator {c.cls.name} {what} is never registered: no REGISTER_TENSORRT_PLUGIN({c.cls.name}), no "
+                "creator list and no initializePlugin<...> names it, so TensorRT cannot find the plugin",
+                related=[Related(c.name_span, f"{c.cls.name}::getPluginName() returns {c.plugin_name!r}")] if c.name else [],
+                symbol=c.qualname,
+            )
