@@ -1,4 +1,4 @@
-"""Command line: ``trtlint check | rule | rules | config | clean``.
+"""Command line: ``trtlint check | rule | rules | lsp | config | clean``.
 
 Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage, config or internal error.
 """
@@ -90,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     cf.add_argument("path", nargs="?", type=Path, default=Path("."))
     cf.add_argument("--show", action="store_true", default=True)
 
+    ls = sub.add_parser("lsp", help="run the language server (LSP over stdio)")
+    ls.add_argument("--debounce-ms", type=int, default=None, help="wait this long after the last edit before checking (default 100)")
+    ls.add_argument("--log-file", help="write the server's log to FILE")
+
     cl = sub.add_parser("clean", help="remove .trtlint_cache/")
     cl.add_argument("path", nargs="?", type=Path, default=Path("."))
     return p
@@ -115,6 +119,10 @@ def main(argv: Optional[list[str]] = None) -> int:
             return cmd_config(args)
         if args.command == "clean":
             return cmd_clean(args)
+        if args.command == "lsp":
+            from .lsp import DEFAULT_DEBOUNCE_MS, main as lsp_main
+
+            return lsp_main(args.debounce_ms if args.debounce_ms is not None else DEFAULT_DEBOUNCE_MS, args.log_file)
     except ConfigError as e:
         print(f"trtlint: error: {e}", file=sys.stderr)
         return 2

@@ -49,6 +49,7 @@ class RunResult:
     timings: dict[str, float] = field(default_factory=dict)
     files_parsed: int = 0
     parsed_kinds: dict[str, int] = field(default_factory=dict)
+    ctx: Optional[ExtractContext] = None  # the extraction context used (the LSP session re-extracts with it)
 
 
 def frontend_for(kind: str):
@@ -249,6 +250,32 @@ def run(
 
     t3 = time.perf_counter()
     rules = select_rules(settings.select, settings.ignore, settings.extend_select)
+    diags = check_index(index, rules, settings, disc.skipped, report_only)
+    timings["check"] = time.perf_counter() - t3
+    return RunResult(
+        diagnostics=diags,
+        index=index,
+        files_checked=len(disc.files),
+        elapsed=time.perf_counter() - t0,
+        rules=rules,
+        discovery=disc,
+        profile=profile,
+        timings=timings,
+        files_parsed=parsed,
+        parsed_kinds=parsed_kinds,
+        ctx=ctx,
+    )
+
+
+def check_index(
+    index: ProjectIndex,
+    rules: list[type[Rule]],
+    settings: Settings,
+    skipped: list[tuple[str, str]] = (),
+    report_only: Optional[set[str]] = None,
+) -> list[Diagnostic]:
+    """check -> filter: run ``rules`` over a built index, then selection, suppressions and severities; sorted,
+    one finding per (rule, place, message). Shared by :func:`run` and the LSP session."""
     diags: list[Diagnostic] = []
     for rule_cls in rules:
         rule = rule_cls()
@@ -265,31 +292,18 @@ def run(
                     span=Span(settings.config_file.name if settings.config_file else ".", 1),
                 )
             )
-    for rel, reason in disc.skipped:
+    for rel, reason in skipped:
         if "limit" in reason:
             diags.append(
                 Diagnostic(code="TRT001", name="parse-error", severity=Severity.WARNING, message=f"skipped: {reason}", span=Span(rel, 1))
             )
-    timings["check"] = time.perf_counter() - t3
-    diags = filter_diagnostics(diags, settings, root, report_only, index.suppressions)
+    diags = filter_diagnostics(diags, settings, index.root, report_only, index.suppressions)
     diags.sort(key=lambda d: d.sort_key())
     # one finding per (rule, place, message)
     uniq: dict[tuple, Diagnostic] = {}
     for d in diags:
         uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.message), d)
-    diags = list(uniq.values())
-    return RunResult(
-        diagnostics=diags,
-        index=index,
-        files_checked=len(disc.files),
-        elapsed=time.perf_counter() - t0,
-        rules=rules,
-        discovery=disc,
-        profile=profile,
-        timings=timings,
-        files_parsed=parsed,
-        parsed_kinds=parsed_kinds,
-    )
+    return list(uniq.values())
 
 
 _MARKER_LITERALS = (
