@@ -133,10 +133,16 @@ def make_context(settings: Settings, profile: Profile, root: Path) -> ExtractCon
     return ExtractContext(**kwargs)
 
 
-def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1) -> list[FileFacts]:
-    """Extract facts from ``files``; deterministic order (the input order)."""
+def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, progress=None) -> list[FileFacts]:
+    """Extract facts from ``files``; deterministic order (the input order). ``progress(n)`` is told how many
+    more files are done."""
     if jobs <= 1 or len(files) < 4:
-        return [extract_one(f, ctx) for f in files]
+        out1 = []
+        for f in files:
+            out1.append(extract_one(f, ctx))
+            if progress is not None:
+                progress(1)
+        return out1
     # heavy C++ files first and spread over the workers; Python/CMake files are cheap
     order = sorted(range(len(files)), key=lambda i: (files[i].kind not in ("cpp", "cuda", "header"), i))
     n = max(1, min(jobs * 4, len(files)))
@@ -149,6 +155,8 @@ def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1) -> 
         for b, res in zip(buckets, results):
             for i, ff in zip(b, res):
                 out[i] = ff
+            if progress is not None:
+                progress(len(b))
     return [x for x in out if x is not None]
 
 
@@ -159,7 +167,10 @@ def run(
     report_only: Optional[set[str]] = None,
     jobs: Optional[int] = None,
     use_cache: bool = True,
+    progress=None,
 ) -> RunResult:
+    """``progress``, when given, is told what the run is doing: ``progress(phase, done, total)`` with phase
+    ``discover``, ``extract`` (files parsed so far, of those not in the cache), ``index`` or ``check``."""
     t0 = time.perf_counter()
     root = settings.root
     packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
@@ -174,6 +185,8 @@ def run(
         max_file_size=settings.max_file_size,
     )
     timings = {"discover": time.perf_counter() - t0}
+    if progress is not None:
+        progress("discover", len(disc.files), len(disc.files))
     ctx = make_context(settings, profile, root)
     if profile.feature_macros:
         found = _feature_macros(disc.files, profile.feature_macros)
@@ -192,6 +205,11 @@ def run(
         cache = FactCache(root, ctx, frontend_versions())
     parsed = 0
     parsed_kinds: dict[str, int] = {}
+    done = [0, 0]  # files parsed, files planned (grows as the lazy call-graph expansion adds files)
+
+    def tick(n: int) -> None:
+        done[0] += n
+        progress("extract", done[0], done[1])
 
     def extract_cached(files: list[SourceFile]) -> list[FileFacts]:
         nonlocal parsed
@@ -206,7 +224,8 @@ def run(
                 out[i] = hit
             else:
                 todo.append(i)
-        fresh = extract_all([files[i] for i in todo], ctx, jobs)
+        done[1] += len(todo)
+        fresh = extract_all([files[i] for i in todo], ctx, jobs, tick if progress is not None and todo else None)
         parsed += len(todo)
         for i in todo:
             parsed_kinds[files[i].kind] = parsed_kinds.get(files[i].kind, 0) + 1
@@ -243,12 +262,16 @@ def run(
     timings["extract"] = time.perf_counter() - t1
 
     t2 = time.perf_counter()
+    if progress is not None:
+        progress("index", 0, 1)
     index = ProjectIndex.build(root, profile, packs, facts, settings)
     index.suppressions = scan_all_suppressions(disc.files)
     index.config_selectors = config_selectors(settings)
     timings["index"] = time.perf_counter() - t2
 
     t3 = time.perf_counter()
+    if progress is not None:
+        progress("check", 0, 1)
     rules = select_rules(settings.select, settings.ignore, settings.extend_select)
     diags = check_index(index, rules, settings, disc.skipped, report_only)
     timings["check"] = time.perf_counter() - t3
