@@ -193,14 +193,14 @@ async def run(args) -> int:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     b = Bench(root)
-    cmd = [sys.executable, "-m", "trtlint", "lsp", "--debounce-ms", str(args.debounce_ms)]
+    cmd = [sys.executable, "-m", "trtlint", "lsp", "--debounce-ms", str(args.debounce_ms)] + (["--log-file", args.log] if args.log else [])
     t0 = time.perf_counter()
     await b.client.start_io(*cmd, env=env, cwd=str(root))
     await b.client.initialize_async(
         T.InitializeParams(
             capabilities=T.ClientCapabilities(),
             root_uri=root.as_uri(),
-            initialization_options={"diagnosticMode": "push"},
+            initialization_options={"diagnosticMode": "push", **({"jobs": args.jobs} if args.jobs else {})},
         )
     )
     b.client.initialized(T.InitializedParams())
@@ -212,7 +212,7 @@ async def run(args) -> int:
     py_line = next(k for k, l in enumerate(py_lines) if "P0Plugin(" in l)  # 0-based
     cpp_line = next(k for k, l in enumerate(cpp_text.splitlines()) if 'kNAME{"P0Plugin"}' in l)
     for rel, text, lang in ((py, py_text, "python"), (cpp, cpp_text, "cpp")):
-        b.client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(b.uri(rel), lang, 1, text)))
+        b.client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri=b.uri(rel), language_id=lang, version=1, text=text)))
     # the project has no findings: wait for the first check to finish (a pull request waits for it)
     await b.client.text_document_diagnostic_async(T.DocumentDiagnosticParams(T.TextDocumentIdentifier(b.uri(py))))
     t_ready = time.perf_counter() - t0
@@ -224,7 +224,7 @@ async def run(args) -> int:
         version[rel] += 1
         b.client.text_document_did_change(
             T.DidChangeTextDocumentParams(
-                T.VersionedTextDocumentIdentifier(b.uri(rel), version[rel]),
+                T.VersionedTextDocumentIdentifier(uri=b.uri(rel), version=version[rel]),
                 [T.TextDocumentContentChangePartial(range=T.Range(T.Position(line0, col), T.Position(line0, col + len(old))), text=new)],
             )
         )
@@ -265,6 +265,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--debounce-ms", type=int, default=100)
     ap.add_argument("--keep", help="generate the project in DIR and keep it")
+    ap.add_argument("--log", help="the server writes its log to FILE")
+    ap.add_argument("--jobs", type=int, help="extraction processes for the initial index (default: cores)")
     args = ap.parse_args()
     return asyncio.run(run(args))
 

@@ -133,6 +133,11 @@ def make_context(settings: Settings, profile: Profile, root: Path) -> ExtractCon
     return ExtractContext(**kwargs)
 
 
+# The multiprocessing context of the extraction pool (None: the platform default). The LSP server sets
+# "forkserver": it starts the pool from a worker thread, and forking a multi-threaded process can deadlock.
+MP_CONTEXT = None
+
+
 def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, progress=None) -> list[FileFacts]:
     """Extract facts from ``files``; deterministic order (the input order). ``progress(n)`` is told how many
     more files are done."""
@@ -150,7 +155,7 @@ def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, pro
     for k, i in enumerate(order):
         buckets[k % n].append(i)
     out: list[Optional[FileFacts]] = [None] * len(files)
-    with ProcessPoolExecutor(max_workers=jobs) as ex:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=MP_CONTEXT) as ex:
         results = ex.map(_extract_batch, [([files[i] for i in b], ctx) for b in buckets])
         for b, res in zip(buckets, results):
             for i, ff in zip(b, res):

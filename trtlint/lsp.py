@@ -30,6 +30,7 @@ from . import __version__
 from .checks.base import find_rule
 from .config import ConfigError
 from .diagnostics import Diagnostic
+from .discover import kind_of
 from .session import Session
 from .suppress import SUPPRESS_RE
 
@@ -203,11 +204,16 @@ class TrtlintServer(LanguageServer):
         enc = self.workspace.position_encoding
         lines = self._lines(span.path) if lines is None else lines
 
+        cpp = kind_of(span.path.rsplit("/", 1)[-1]) in ("cpp", "cuda", "header")
+
         def pos(line: int, col: int) -> T.Position:
             ln = max(0, line - 1)
             c = max(0, col - 1)
             if ln < len(lines):
-                c = _units(lines[ln][:c], enc)
+                text = lines[ln]
+                if cpp and not text.isascii():  # C++ columns are byte offsets within the line
+                    c = len(text.encode("utf-8", "surrogatepass")[:c].decode("utf-8", "ignore"))
+                c = _units(text[:c], enc)
             return T.Position(ln, c)
 
         start = pos(span.line, span.col)
@@ -406,9 +412,7 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
                 continue
             ld = ls.to_lsp(d, lines)
             if d.fix is not None:
-                changes: dict[str, list[T.TextEdit]] = {}
-                for e in d.fix.edits:
-                    changes.setdefault(ls.uri_of(e.span.path), []).append(T.TextEdit(ls.to_range(e.span), e.text))
+                changes = fix_changes(d.fix, ls.uri_of, ls.to_range)
                 out.append(
                     T.CodeAction(
                         title=f"{d.code}: {d.fix.message}",
@@ -459,6 +463,14 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
         return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, "\n\n---\n\n".join(parts)))
 
     return ls
+
+
+def fix_changes(fix, uri_of, to_range) -> dict[str, list[T.TextEdit]]:
+    """A rule's :class:`~trtlint.diagnostics.Fix` as LSP ``WorkspaceEdit.changes`` (edits may span files)."""
+    changes: dict[str, list[T.TextEdit]] = {}
+    for e in fix.edits:
+        changes.setdefault(uri_of(e.span.path), []).append(T.TextEdit(to_range(e.span), e.text))
+    return changes
 
 
 def _rule_doc(rule) -> str:
@@ -516,5 +528,11 @@ def main(debounce_ms: int = DEFAULT_DEBOUNCE_MS, log_file: Optional[str] = None)
         filename=log_file,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
+    import multiprocessing
+
+    from . import engine
+
+    # the initial index is built in a worker thread: fork-starting its process pool there can deadlock
+    engine.MP_CONTEXT = multiprocessing.get_context("forkserver")
     make_server(debounce_ms).start_io()
     return 0

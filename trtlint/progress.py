@@ -43,7 +43,6 @@ class ProgressDisplay:
             console=console,
             transient=True,
         )
-        self._progress.start()
         self._task = self._progress.add_task("", total=None)
         self.shown = True
 
@@ -57,6 +56,8 @@ class ProgressDisplay:
         if phase != "extract":
             done, total = (done, total) if phase == "discover" else (0, None)
         self._progress.update(self._task, description=_LABELS.get(phase, phase), completed=done, total=total)
+        if not self._progress.live.is_started:
+            self._progress.start()
 
     def close(self) -> None:
         if self._progress is not None:

@@ -36,7 +36,7 @@ local client_id = vim.lsp.start_client({
   name = "trtlint",
   cmd = { python, "-m", "trtlint", "lsp", "--debounce-ms", "20", "--log-file", os.getenv("TRTLINT_NVIM_LOG") or "" },
   root_dir = root,
-  init_options = { jobs = 1 },
+  -- no init_options: the default parallel extraction (a process pool started from the server's worker thread)
 })
 if not client_id then
   result.error = "the LSP client did not start"
