@@ -337,6 +337,60 @@ def test_github_escaping() -> None:
 
 
 def test_render_unknown_format(project: Path) -> None:
-    assert FORMATS == ("text", "json", "sarif", "github")
+    assert FORMATS == ("text", "json", "sarif", "github", "gitlab", "junit")
     with pytest.raises(ValueError):
         render("xml", [], ctx_for(project))
+
+
+# ------------------------------------------------------------------------------------------------------ gitlab
+
+
+def test_gitlab_code_quality(project: Path) -> None:
+    diags = make_diags()
+    dup = Diagnostic(**{**diags[1].__dict__, "span": Span("cpp/plugins/foo/foo.cpp", 501, 3, 501, 9)})
+    issues = json.loads(render("gitlab", diags + [dup], ctx_for(project)))
+    assert len(issues) == 5
+    first = issues[0]
+    assert first == {
+        "type": "issue",
+        "check_name": "TRT999",
+        "description": "TRT999 test-rule: ONNX translation emits 'FooPlugn' but no creator registers it; closest: 'FooPlugin'",
+        "categories": ["Bug Risk"],
+        "severity": "major",
+        "fingerprint": diags[0].fingerprint,
+        "location": {"path": "cpp/plugins/foo/foo.cpp", "lines": {"begin": 12, "end": 12}},
+    }
+    assert [i["severity"] for i in issues] == ["major", "minor", "minor", "info", "minor"]
+    # the fields GitLab requires, and fingerprints unique within the report (the line-independent fingerprint of
+    # two identical findings in one file is the same)
+    for i in issues:
+        assert {"description", "check_name", "fingerprint", "severity", "location"} <= set(i)
+        assert i["location"]["lines"]["begin"] >= 1
+    assert dup.fingerprint == diags[1].fingerprint
+    assert len({i["fingerprint"] for i in issues}) == 5
+    assert issues[3]["description"].startswith("TRT998 test-info: [main_graph/FooPlugn_0] ")
+    assert json.loads(render("gitlab", [], ctx_for(project))) == []
+
+
+# ------------------------------------------------------------------------------------------------------ junit
+
+
+def test_junit(project: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(render("junit", make_diags(), ctx_for(project)))
+    assert root.tag == "testsuites" and root.get("tests") == "4" and root.get("failures") == "4"
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    assert list(suites) == ["cpp/plugins/foo/foo.cpp", "cpp/gone.cpp", "models/net.onnx"]
+    cases = suites["cpp/plugins/foo/foo.cpp"].findall("testcase")
+    assert [c.get("name") for c in cases] == [
+        "TRT999 test-rule at cpp/plugins/foo/foo.cpp:12:12",
+        "TRT999 test-rule at cpp/plugins/foo/foo.cpp:500:3",
+    ]
+    f = cases[0].find("failure")
+    assert f.get("type") == "TRT999" and f.get("message").startswith("ONNX translation emits 'FooPlugn'")
+    assert "related: cpp/plugins/foo/foo.h:2:26: creator registers 'FooPlugin'" in f.text
+    clean = ET.fromstring(render("junit", [], ctx_for(project)))
+    assert clean.get("tests") == "1" and clean.get("failures") == "0"
+    (case,) = clean.iter("testcase")
+    assert case.find("failure") is None and "3 files checked" in case.get("name")

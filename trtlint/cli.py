@@ -1,4 +1,4 @@
-"""Command line: ``trtlint check | rule | rules | config | confirm | clean``.
+"""Command line: ``trtlint check | rule | rules | lsp | config | confirm | clean``.
 
 Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage, config or internal error.
 """
@@ -61,8 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="check a project (default: the current directory)")
     c.add_argument("paths", nargs="*", type=Path, help="a project directory, or files in a project")
-    c.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text")
+    c.add_argument(
+        "--format",
+        action="append",
+        metavar="FORMAT[:FILE]",
+        help="text, json, sarif, github, gitlab or junit; FORMAT:FILE writes that report to FILE. Repeat for "
+        "several outputs in one run, e.g. --format text --format sarif:trtlint.sarif (default: text)",
+    )
     c.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of stdout")
+    c.add_argument("--stdin-filename", type=Path, help="with `check -`: the path of the file whose text is read from stdin")
+    c.add_argument("--no-progress", action="store_true", help="no progress display on a terminal")
     c.add_argument("--select", action="append", help="rules to enable (codes, names or prefixes; comma-separated)")
     c.add_argument("--extend-select", action="append")
     c.add_argument("--ignore", action="append", help="rules to disable")
@@ -94,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     cf.add_argument("--show", action="store_true", default=True)
 
     add_confirm_parser(sub)
+
+    ls = sub.add_parser("lsp", help="run the language server (LSP over stdio)")
+    ls.add_argument("--debounce-ms", type=int, default=None, help="wait this long after the last edit before checking (default 100)")
+    ls.add_argument("--log-file", help="write the server's log to FILE")
 
     cl = sub.add_parser("clean", help="remove .trtlint_cache/")
     cl.add_argument("path", nargs="?", type=Path, default=Path("."))
@@ -130,6 +142,10 @@ def main(argv: Optional[list[str]] = None) -> int:
             from .confirm.cli import cmd_confirm
 
             return cmd_confirm(args)
+        if args.command == "lsp":
+            from .lsp import DEFAULT_DEBOUNCE_MS, main as lsp_main
+
+            return lsp_main(args.debounce_ms if args.debounce_ms is not None else DEFAULT_DEBOUNCE_MS, args.log_file)
     except ConfigError as e:
         print(f"trtlint: error: {e}", file=sys.stderr)
         return 2
@@ -149,19 +165,51 @@ def main(argv: Optional[list[str]] = None) -> int:
     return 2
 
 
+def _outputs(args) -> list[tuple[str, Optional[Path]]]:
+    """The (format, file) pairs to write; file None is stdout. Raises ValueError on a bad --format."""
+    from .report import FORMATS
+
+    out: list[tuple[str, Optional[Path]]] = []
+    for spec in args.format or ["text"]:
+        fmt, sep, dest = spec.partition(":")
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown format '{fmt}' (expected one of {', '.join(FORMATS)}, optionally FORMAT:FILE)")
+        if sep and not dest:
+            raise ValueError(f"--format {spec}: name a file after the colon")
+        out.append((fmt, Path(dest) if dest else None))
+    to_stdout = [f for f, d in out if d is None]
+    if len(to_stdout) > 1:
+        raise ValueError(f"several formats to one output ({', '.join(to_stdout)}): give all but one a file, e.g. --format sarif:out.sarif")
+    if args.output is not None:
+        out = [(f, d if d is not None else args.output) for f, d in out]
+    return out
+
+
 def cmd_check(args) -> int:
     from .engine import run
     from .report import ReportContext, render
 
+    try:
+        outputs = _outputs(args)
+    except ValueError as e:
+        print(f"trtlint: error: {e}", file=sys.stderr)
+        return 2
     paths = args.paths or [Path(".")]
+    stdin_text = None
+    if any(str(p) == "-" for p in paths):
+        if len(paths) != 1 or args.stdin_filename is None:
+            print("trtlint: error: `check -` reads one file's text from stdin: give its path with --stdin-filename", file=sys.stderr)
+            return 2
+        stdin_text = sys.stdin.buffer.read().decode("utf-8", errors="surrogateescape")
+        paths = [args.stdin_filename]
     for p in paths:
-        if not p.exists():
+        if not p.exists() and stdin_text is None:
             print(f"trtlint: error: {p}: no such file or directory", file=sys.stderr)
             return 2
     if args.root:
         root, is_project = args.root.resolve(), True
     else:
-        root, is_project = _project_root(paths)
+        root, is_project = _project_root(paths)  # for stdin: the file's project, even if the file is new
     overrides = {
         "select": _csv(args.select),
         "ignore": _csv(args.ignore),
@@ -176,22 +224,41 @@ def cmd_check(args) -> int:
         only = set()
         for p in paths:
             rp = p.resolve()
-            if rp.is_file():
+            if rp.is_file() or stdin_text is not None:
                 only.add(rp.relative_to(root).as_posix())
             else:
                 scan_paths = None  # a directory inside the project: report what lies below it
                 prefix = rp.relative_to(root).as_posix()
                 only.add(prefix)
     if not is_project:
-        scan_paths = [p.resolve() for p in paths]
+        scan_paths = [p.resolve() for p in paths if p.exists()] or None
     use_cache = not args.no_cache and is_project  # no cache directory beside loose files
+    machine = any(f != "text" or d is not None for f, d in outputs)
+    progress = None
+    if not args.no_progress and not machine and not args.dump_index and sys.stderr.isatty() and stdin_text is None:
+        from .progress import ProgressDisplay
+
+        progress = ProgressDisplay()
 
     def inside(path: str) -> bool:
         return only is None or any(path == o or path.startswith(o.rstrip("/") + "/") or o in ("", ".") for o in only)
 
     def check_once():
-        res = run(settings, scan_paths, report_only=None, jobs=args.jobs, use_cache=use_cache)
-        ds = res.diagnostics
+        if stdin_text is not None:
+            from .session import Session
+
+            sess = Session(root, config_path=args.config, overrides=overrides, jobs=args.jobs, use_cache=use_cache)
+            sess.load()
+            sess.set_buffer(paths[0].resolve().relative_to(root).as_posix(), stdin_text)
+            sess.check()
+            res, ds = sess.result, sess.diagnostics
+        else:
+            try:
+                res = run(settings, scan_paths, report_only=None, jobs=args.jobs, use_cache=use_cache, progress=progress)
+            finally:
+                if progress is not None:
+                    progress.close()
+            ds = res.diagnostics
         if only is not None:
             ds = [d for d in ds if inside(d.span.path) or any(inside(r.span.path) for r in d.related)]
         return res, ds
@@ -203,10 +270,14 @@ def cmd_check(args) -> int:
     from .adopt import process as adoption
 
     def rerun():
-        nonlocal result
+        nonlocal result, progress
+        progress = None  # one progress display per command
         result, ds = check_once()
         return ds, {f.rel: f.digest for f in result.discovery.files}
 
+    if stdin_text is not None and (args.fix or args.diff or args.fix_only):
+        print("trtlint: error: `check -` reports on unsaved text; --fix/--diff need the file on disk", file=sys.stderr)
+        return 2
     adopted = adoption(
         args,
         settings,
@@ -220,24 +291,26 @@ def cmd_check(args) -> int:
     if adopted.exit_code is not None:
         return adopted.exit_code
     diags = adopted.diags
-    color = args.color == "always" or (
-        args.color == "auto" and args.output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    )
-    ctx = ReportContext(
-        root=root,
-        rules=result.rules,
-        files_checked=result.files_checked,
-        elapsed=result.elapsed,
-        tool_version=__version__,
-        color=color,
-        show_source=not args.no_source,
-    )
-    out = render(args.format, diags, ctx)
-    if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(out if out.endswith("\n") or not out else out + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(out if out.endswith("\n") or not out else out + "\n")
+    for fmt, dest in outputs:
+        color = args.color == "always" or (
+            args.color == "auto" and dest is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        )
+        ctx = ReportContext(
+            root=root,
+            rules=result.rules,
+            files_checked=result.files_checked,
+            elapsed=result.elapsed,
+            tool_version=__version__,
+            color=color,
+            show_source=not args.no_source,
+        )
+        out = render(fmt, diags, ctx)
+        text = out if out.endswith("\n") or not out else out + "\n"
+        if dest is not None:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
     if args.statistics:
         t = result.timings
         print(

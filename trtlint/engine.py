@@ -53,6 +53,7 @@ class RunResult:
     timings: dict[str, float] = field(default_factory=dict)
     files_parsed: int = 0
     parsed_kinds: dict[str, int] = field(default_factory=dict)
+    ctx: Optional[ExtractContext] = None  # the extraction context used (the LSP session re-extracts with it)
 
 
 def frontend_for(kind: str):
@@ -152,10 +153,21 @@ def make_context(settings: Settings, profile: Profile, root: Path) -> ExtractCon
     return ExtractContext(**kwargs)
 
 
-def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1) -> list[FileFacts]:
-    """Extract facts from ``files``; deterministic order (the input order)."""
+# The multiprocessing context of the extraction pool (None: the platform default). The LSP server sets
+# "forkserver": it starts the pool from a worker thread, and forking a multi-threaded process can deadlock.
+MP_CONTEXT = None
+
+
+def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, progress=None) -> list[FileFacts]:
+    """Extract facts from ``files``; deterministic order (the input order). ``progress(n)`` is told how many
+    more files are done."""
     if jobs <= 1 or len(files) < 4:
-        return [extract_one(f, ctx) for f in files]
+        out1 = []
+        for f in files:
+            out1.append(extract_one(f, ctx))
+            if progress is not None:
+                progress(1)
+        return out1
     # heavy C++ files first and spread over the workers; Python/CMake files are cheap
     order = sorted(range(len(files)), key=lambda i: (files[i].kind not in ("cpp", "cuda", "header"), i))
     n = max(1, min(jobs * 4, len(files)))
@@ -163,11 +175,13 @@ def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1) -> 
     for k, i in enumerate(order):
         buckets[k % n].append(i)
     out: list[Optional[FileFacts]] = [None] * len(files)
-    with ProcessPoolExecutor(max_workers=jobs) as ex:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=MP_CONTEXT) as ex:
         results = ex.map(_extract_batch, [([files[i] for i in b], ctx) for b in buckets])
         for b, res in zip(buckets, results):
             for i, ff in zip(b, res):
                 out[i] = ff
+            if progress is not None:
+                progress(len(b))
     return [x for x in out if x is not None]
 
 
@@ -178,7 +192,10 @@ def run(
     report_only: Optional[set[str]] = None,
     jobs: Optional[int] = None,
     use_cache: bool = True,
+    progress=None,
 ) -> RunResult:
+    """``progress``, when given, is told what the run is doing: ``progress(phase, done, total)`` with phase
+    ``discover``, ``extract`` (files parsed so far, of those not in the cache), ``index`` or ``check``."""
     t0 = time.perf_counter()
     root = settings.root
     packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
@@ -207,6 +224,8 @@ def run(
             except OSError:
                 pass
     timings = {"discover": time.perf_counter() - t0}
+    if progress is not None:
+        progress("discover", len(disc.files), len(disc.files))
     ctx = make_context(settings, profile, root)
     if profile.feature_macros:
         found = _feature_macros(disc.files, profile.feature_macros)
@@ -225,6 +244,11 @@ def run(
         cache = FactCache(root, ctx, frontend_versions())
     parsed = 0
     parsed_kinds: dict[str, int] = {}
+    done = [0, 0]  # files parsed, files planned (grows as the lazy call-graph expansion adds files)
+
+    def tick(n: int) -> None:
+        done[0] += n
+        progress("extract", done[0], done[1])
 
     def extract_cached(files: list[SourceFile]) -> list[FileFacts]:
         nonlocal parsed
@@ -239,7 +263,8 @@ def run(
                 out[i] = hit
             else:
                 todo.append(i)
-        fresh = extract_all([files[i] for i in todo], ctx, jobs)
+        done[1] += len(todo)
+        fresh = extract_all([files[i] for i in todo], ctx, jobs, tick if progress is not None and todo else None)
         parsed += len(todo)
         for i in todo:
             parsed_kinds[files[i].kind] = parsed_kinds.get(files[i].kind, 0) + 1
@@ -282,6 +307,8 @@ def run(
     timings["extract"] = time.perf_counter() - t1
 
     t2 = time.perf_counter()
+    if progress is not None:
+        progress("index", 0, 1)
     index = ProjectIndex.build(root, profile, packs, facts, settings)
     index.suppressions = scan_all_suppressions(disc.files)
     index.config_selectors = config_selectors(settings)
@@ -289,7 +316,37 @@ def run(
     timings["index"] = time.perf_counter() - t2
 
     t3 = time.perf_counter()
+    if progress is not None:
+        progress("check", 0, 1)
     rules = select_rules(settings.select, settings.ignore, settings.extend_select)
+    diags = check_index(index, rules, settings, disc.skipped, report_only)
+    timings["check"] = time.perf_counter() - t3
+    return RunResult(
+        diagnostics=diags,
+        index=index,
+        files_checked=len(disc.files),
+        elapsed=time.perf_counter() - t0,
+        rules=rules,
+        discovery=disc,
+        profile=profile,
+        timings=timings,
+        files_parsed=parsed,
+        parsed_kinds=parsed_kinds,
+        ctx=ctx,
+    )
+
+
+def check_index(
+    index: ProjectIndex,
+    rules: list[type[Rule]],
+    settings: Settings,
+    skipped: list[tuple[str, str]] = (),
+    report_only: Optional[set[str]] = None,
+) -> list[Diagnostic]:
+    """check -> filter: run ``rules`` over a built index, then selection, suppressions and severities; sorted,
+    one finding per (rule, place, message), with snippets attached for line-independent fingerprints.
+    Shared by :func:`run` and the LSP session."""
+    root = index.root
     # rules that judge the filter itself (TRT002 unused-suppression) run after it; to know whether a
     # suppression is used, every rule runs then, and the findings of rules not selected are dropped
     late = [r for r in rules if getattr(r, "after_filter", False)]
@@ -300,7 +357,7 @@ def run(
 
         judge_only = [r for r in all_rules() if r not in rules and not getattr(r, "after_filter", False)]
     diags: list[Diagnostic] = _run_rules(early + judge_only, index, settings)
-    for rel, reason in disc.skipped:
+    for rel, reason in skipped:
         if "limit" in reason:
             diags.append(
                 Diagnostic(code="TRT001", name="parse-error", severity=Severity.WARNING, message=f"skipped: {reason}", span=Span(rel, 1))
@@ -315,25 +372,12 @@ def run(
         diags += filter_diagnostics(_run_rules(late, index, settings), settings, root, None, index.suppressions, used)
     if report_only is not None:
         diags = filter_diagnostics(diags, settings, root, report_only, {})
-    timings["check"] = time.perf_counter() - t3
     diags.sort(key=lambda d: d.sort_key())
     # one finding per (rule, place, message)
     uniq: dict[tuple, Diagnostic] = {}
     for d in diags:
         uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.message), d)
-    diags = attach_snippets(list(uniq.values()), root)  # for line-independent fingerprints (baseline.py)
-    return RunResult(
-        diagnostics=diags,
-        index=index,
-        files_checked=len(disc.files),
-        elapsed=time.perf_counter() - t0,
-        rules=rules,
-        discovery=disc,
-        profile=profile,
-        timings=timings,
-        files_parsed=parsed,
-        parsed_kinds=parsed_kinds,
-    )
+    return attach_snippets(list(uniq.values()), root)  # for line-independent fingerprints (baseline.py)
 
 
 _MARKER_LITERALS = (

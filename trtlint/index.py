@@ -168,6 +168,7 @@ class ProjectIndex:
         # a project base class of other plugin/creator classes (e.g. TensorRT OSS BaseCreator) is not itself
         # a plugin or creator unless it names one
         bases_of_others = {q for other in self.classes.values() for b in other.bases for q in [self._resolve_class_name(b)] if q}
+        with_reads = [fn for fn in self.functions.values() if fn.field_reads]  # same order as self.functions
         for qn, c in sorted(self.classes.items()):
             if c.abstract:
                 continue
@@ -187,9 +188,7 @@ class ProjectIndex:
                 # reads: in the files that define the creator's methods (createPlugin, and the plugin
                 # constructor it hands the field collection to)
                 paths = {fn.span.path for fn in self.class_methods(qn)}
-                info.reads = tuple(
-                    r for fn in self.functions.values() if fn.span.path in paths for r in fn.field_reads
-                )
+                info.reads = tuple(r for fn in with_reads if fn.span.path in paths for r in fn.field_reads)
                 self.creators.append(info)
             else:
                 ser: list[PluginFieldDecl] = []
@@ -217,11 +216,22 @@ class ProjectIndex:
             self.creators.append(info)
 
     def _resolve_class_name(self, written: str) -> Optional[str]:
-        written = written.strip().lstrip(":")
-        if written in self.classes:
-            return written
-        cands = [q for q in self.classes if q == written or q.endswith("::" + written)]
-        return cands[0] if len(cands) == 1 else None
+        # memoised per index (classes do not change after build): with hundreds of plugins the linear suffix
+        # search per base-class lookup made every rebuild quadratic (the LSP rebuilds the index per edit)
+        memo = self.__dict__.setdefault("_resolve_memo", {})
+        if written in memo and memo.get("\0n") == len(self.classes):
+            return memo[written]
+        if memo.get("\0n") != len(self.classes):
+            memo.clear()
+            memo["\0n"] = len(self.classes)
+        w = written.strip().lstrip(":")
+        if w in self.classes:
+            out: Optional[str] = w
+        else:
+            cands = [q for q in self.classes if q == w or q.endswith("::" + w)]
+            out = cands[0] if len(cands) == 1 else None
+        memo[written] = out
+        return out
 
     # ------------------------------------------------------------------------------------------------
     def ancestors(self, qualname: str) -> list[str]:

@@ -7,7 +7,7 @@ output changes; part of the cache key) and ``extract(src: SourceFile, ctx: Extra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -18,6 +18,8 @@ class SourceFile:
     rel: str  # project-relative POSIX path
     kind: str  # "cpp" | "cuda" | "header" | "python" | "cmake" | "onnx" | "yaml"
     digest: str
+    # the unsaved text of an editor buffer (the LSP server): extracted instead of the file on disk
+    text: Optional[str] = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,9 @@ class ExtractContext:
 
 
 def read_text(src: SourceFile) -> tuple[Optional[str], Optional[str]]:
-    """Read a source file as UTF-8. Returns (text, problem)."""
+    """Read a source file as UTF-8 (or its unsaved buffer text, when it has one). Returns (text, problem)."""
+    if src.text is not None:
+        return src.text, None
     try:
         data = src.path.read_bytes()
     except OSError as e:
@@ -45,3 +49,13 @@ def read_text(src: SourceFile) -> tuple[Optional[str], Optional[str]]:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as e:
         return None, f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})"
+
+
+# Absolute path -> unsaved editor text of C++ files, set by the LSP session in its own process: the C++
+# frontend hands them to libclang, so a translation unit sees the edited (unsaved) header it includes.
+UNSAVED: dict[str, str] = {}
+
+
+def unsaved_files(path: str, text: str) -> list[tuple[str, str]]:
+    """libclang's ``unsaved_files`` for parsing ``path`` with contents ``text``, plus the open C++ buffers."""
+    return [(path, text)] + [(p, t) for p, t in UNSAVED.items() if p != path]

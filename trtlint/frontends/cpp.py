@@ -37,8 +37,7 @@ from ..facts import (
     ResolvedString,
     Span,
 )
-from . import ExtractContext, SourceFile, cpp_flow, read_text
-from . import ExtractContext, SourceFile, read_text
+from . import ExtractContext, SourceFile, cpp_flow, read_text, unsaved_files
 from . import cpp_lifecycle as _lc
 
 VERSION = "2"
@@ -2090,7 +2089,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
     tu = None
     if pch is not None:
         try:
-            tu = _index.parse(path, args=pch[1] + ["-include-pch", pch[0]], unsaved_files=[(path, text)],
+            tu = _index.parse(path, args=pch[1] + ["-include-pch", pch[0]], unsaved_files=unsaved_files(path, text),
                               options=opts)
         except Exception:  # noqa: BLE001
             tu = None
@@ -2102,7 +2101,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
                 _PCH_STATS["pch_used"] += 1
     if tu is None:
         try:
-            tu = _index.parse(path, args=args, unsaved_files=[(path, text)], options=opts)
+            tu = _index.parse(path, args=args, unsaved_files=unsaved_files(path, text), options=opts)
         except Exception as e:  # noqa: BLE001 (TranslationUnitLoadError)
             return _facts(src, kind, (ParseProblem(f"libclang could not parse the file: {e}", Span(src.rel, 1)),))
 

@@ -1,4 +1,5 @@
-"""Reporters: turn sorted, filtered diagnostics into text, JSON, SARIF or GitHub workflow commands.
+"""Reporters: turn sorted, filtered diagnostics into text, JSON, SARIF, GitHub workflow commands, GitLab Code
+Quality JSON or JUnit XML.
 
 Reporters are pure: they read diagnostics (and, for SARIF, rule metadata) and return a string. The CLI
 writes it. They never touch a parser or the project index.
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 
 
 @dataclass
@@ -46,6 +47,14 @@ def render(fmt: str, diags: "list[Diagnostic]", ctx: ReportContext) -> str:
         from .github import render_github
 
         return render_github(diags, ctx)
+    if fmt == "gitlab":
+        from .gitlab import render_gitlab
+
+        return render_gitlab(diags, ctx)
+    if fmt == "junit":
+        from .junit import render_junit
+
+        return render_junit(diags, ctx)
     raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 

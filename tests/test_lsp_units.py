@@ -1,0 +1,64 @@
+"""The LSP server's pure helpers, in process: suppression edits, fix conversion, position units."""
+
+from __future__ import annotations
+
+from lsprotocol import types as T
+
+from trtlint.diagnostics import Edit, Fix
+from trtlint.facts import Span
+from trtlint.lsp import _from_units, _units, fix_changes, rule_in_suppression, suppression_edit
+
+U16 = T.PositionEncodingKind.Utf16
+
+
+def apply(line: str, e: T.TextEdit) -> str:
+    return line[: e.range.start.character] + e.new_text + line[e.range.end.character:]
+
+
+def test_suppression_edit_appends_a_comment_in_the_files_language():
+    e = suppression_edit("cpp", ["    cudaMalloc(&p, n);   \n"], 0, "TRT301", U16)
+    assert apply("    cudaMalloc(&p, n);   \n", e) == "    cudaMalloc(&p, n);  // trtlint: ignore[TRT301]\n"
+    e = suppression_edit("python", ["x = _trt.FooPlugn(x)\n"], 0, "TRT101", U16)
+    assert apply("x = _trt.FooPlugn(x)\n", e) == "x = _trt.FooPlugn(x)  # trtlint: ignore[TRT101]\n"
+    assert suppression_edit("onnx", ["\n"], 0, "TRT501", U16) is None  # nowhere to write a comment
+
+
+def test_suppression_edit_extends_an_existing_comment_and_respects_a_bare_one():
+    line = "f();  // trtlint: ignore[TRT302]\n"
+    assert apply(line, suppression_edit("cpp", [line], 0, "TRT301", U16)) == "f();  // trtlint: ignore[TRT302, TRT301]\n"
+    assert suppression_edit("cpp", [line], 0, "TRT302", U16) is None  # already there
+    assert suppression_edit("cpp", ["f();  // trtlint: ignore\n"], 0, "TRT301", U16) is None
+
+
+def test_suppression_edit_above_a_macro_continuation_line():
+    lines = ["#define LAUNCH(x) \\\n", "    cudaMalloc(&x, 4); \\\n"]
+    e = suppression_edit("cpp", lines, 1, "TRT301", U16)
+    assert e.range.start == T.Position(1, 0) and e.new_text == "    // trtlint: ignore[TRT301]\n"
+
+
+def test_positions_count_utf16_units_for_the_client():
+    line = 's = "é😀"; FooPlugn(x)'
+    col = line.index("FooPlugn")
+    assert _units(line[:col], U16) == col + 1  # the emoji is two UTF-16 units
+    assert _units(line[:col], T.PositionEncodingKind.Utf8) == col + 4
+    assert _from_units(line, col + 1, U16) == col
+    e = suppression_edit("python", [line + "\n"], 0, "TRT101", U16)
+    assert e.range.start.character == len(line) + 1
+
+
+def test_hover_finds_the_rule_under_the_cursor_in_a_suppression_comment():
+    line = "x = 1  # trtlint: ignore[TRT301, plugin-name-mismatch]"
+    assert rule_in_suppression(line, line.index("TRT301") + 1).code == "TRT301"
+    assert rule_in_suppression(line, line.index("plugin-name") + 3).code == "TRT101"
+    assert rule_in_suppression(line, 0) is None
+    assert rule_in_suppression("x = 1  # trtlint: ignore[NOPE]", 27) is None
+
+
+def test_a_rule_fix_becomes_a_workspace_edit_across_files():
+    fix = Fix("rename", (Edit(Span("a.py", 3, 5, 3, 13), "FooPlugin"), Edit(Span("b/c.cpp", 1, 1, 2, 1), "")), "safe")
+    changes = fix_changes(fix, lambda rel: f"file:///p/{rel}", lambda sp: T.Range(T.Position(sp.line - 1, sp.col - 1), T.Position(sp.end_line - 1, sp.end_col - 1)))
+    assert list(changes) == ["file:///p/a.py", "file:///p/b/c.cpp"]
+    (e,) = changes["file:///p/a.py"]
+    assert e.new_text == "FooPlugin" and e.range == T.Range(T.Position(2, 4), T.Position(2, 12))
+    (e2,) = changes["file:///p/b/c.cpp"]
+    assert e2.range == T.Range(T.Position(0, 0), T.Position(1, 0)) and e2.new_text == ""

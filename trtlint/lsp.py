@@ -1,0 +1,538 @@
+"""``trtlint lsp``: the language server (pygls, stdio).
+
+A thin shell over :class:`trtlint.session.Session`: the project is indexed once when the client is initialized;
+afterwards only the edited buffer's unsaved text is re-extracted, the index is rebuilt from the facts in
+memory and the rules run again. Diagnostics are pushed (``textDocument/publishDiagnostics``) on open, on
+change (debounced) and on save, for every file whose findings changed — a cross-file finding appears in the
+Python file when the C++ name constant is edited, and clears when it is changed back. Pull diagnostics
+(``textDocument/diagnostic``) are answered too. Code actions apply a rule's fix where it has one and add a
+suppression comment; hover on a finding, or on a rule code in a suppression comment, shows the rule's docs.
+A config change (``trtlint.toml``, ``[tool.trtlint]`` in ``pyproject.toml``, a rule pack) is picked up
+without a restart.
+
+Initialization options (all optional): ``debounceMs`` (default 100), ``diagnosticMode`` (``"push"``,
+``"pull"`` or ``"auto"``: pull when the client supports it, else push; default ``"auto"``), ``jobs``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from pathlib import Path
+from typing import Optional
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from . import __version__
+from .checks.base import find_rule
+from .config import ConfigError
+from .diagnostics import Diagnostic
+from .discover import kind_of
+from .session import Session
+from .suppress import SUPPRESS_RE
+
+log = logging.getLogger("trtlint.lsp")
+
+DEFAULT_DEBOUNCE_MS = 100
+_SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning, "info": T.DiagnosticSeverity.Information}
+_COMMENT = {"python": "#", "cmake": "#", "yaml": "#", "cpp": "//", "cuda": "//", "header": "//"}
+_WATCH_GLOBS = (
+    "**/*.{cpp,cc,cxx,c,cu,h,hpp,hh,hxx,cuh,inl,py,yaml,yml,cmake}",
+    "**/CMakeLists.txt",
+    "**/{trtlint.toml,.trtlint.toml,pyproject.toml}",
+)
+
+
+def _units(text: str, encoding) -> int:
+    """The length of ``text`` in the client's position units."""
+    if encoding == T.PositionEncodingKind.Utf32 or text.isascii():
+        return len(text)
+    if encoding == T.PositionEncodingKind.Utf8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _from_units(line: str, units: int, encoding) -> int:
+    """A client position character offset -> a code-point offset in ``line``."""
+    if encoding == T.PositionEncodingKind.Utf32 or line.isascii():
+        return min(units, len(line))
+    n = 0
+    for i, ch in enumerate(line):
+        if n >= units:
+            return i
+        n += _units(ch, encoding)
+    return len(line)
+
+
+class TrtlintServer(LanguageServer):
+    def __init__(self, debounce_ms: int = DEFAULT_DEBOUNCE_MS):
+        super().__init__("trtlint", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        self.debounce = debounce_ms / 1000.0
+        self.session: Optional[Session] = None
+        self.mode = "push"
+        self.jobs: Optional[int] = None
+        self.published: dict[str, tuple] = {}  # uri -> what was last published there
+        self.by_path: dict[str, list[Diagnostic]] = {}
+        self._open: dict[str, str] = {}  # rel -> uri of open buffers whose text changed since the last check
+        self._closed: set[str] = set()
+        self._disk: set[str] = set()
+        self._reload = False
+        self._timer: Optional[asyncio.TimerHandle] = None
+        self._lock: Optional[asyncio.Lock] = None
+        self._ready: Optional[asyncio.Event] = None
+        self._pending_task: Optional[asyncio.Task] = None
+        self.checks = 0  # completed checks (tests and the benchmark read it)
+
+    # plumbing ---------------------------------------------------------------------------------------------
+    def _sync_primitives(self) -> None:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+            self._ready = asyncio.Event()
+
+    def uri_of(self, rel: str) -> str:
+        return from_fs_path(str(self.session.root / rel))
+
+    def rel_of(self, uri: str) -> Optional[str]:
+        if self.session is None:
+            return None
+        p = to_fs_path(uri)
+        return self.session.rel(Path(p)) if p else None
+
+    def schedule(self, delay: float) -> None:
+        """(Re)start the debounce timer: the check runs ``delay`` seconds after the last change."""
+        self._sync_primitives()
+        if self._timer is not None:
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._pending_task = asyncio.ensure_future(self.run_check())
+
+    def _has_pending(self) -> bool:
+        return bool(self._open or self._closed or self._disk or self._reload)
+
+    async def load(self) -> None:
+        self._sync_primitives()
+        loop = asyncio.get_running_loop()
+        async with self._lock:
+            try:
+                await loop.run_in_executor(None, self.session.load)
+            except ConfigError as e:
+                self.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"trtlint: {e}"))
+            except Exception as e:  # pragma: no cover - never let the server die
+                log.exception("load failed")
+                self.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"trtlint: internal error: {e}"))
+            self._ready.set()
+        log.info("project loaded: %d files, %s", len(self.session.sources), self.session.timings)
+        await self.run_check()
+
+    async def run_check(self) -> None:
+        """Apply the pending buffer/disk/config changes, check, publish what changed."""
+        self._sync_primitives()
+        await self._ready.wait()
+        loop = asyncio.get_running_loop()
+        async with self._lock:
+            s = self.session
+            buffers = {}
+            for rel, uri in self._open.items():
+                doc = self.workspace.get_text_document(uri)
+                buffers[rel] = doc.source
+            closed, disk, reload = set(self._closed), set(self._disk), self._reload
+            self._open.clear()
+            self._closed.clear()
+            self._disk.clear()
+            self._reload = False
+
+            def work() -> list[Diagnostic]:
+                for rel in closed:
+                    s.close_buffer(rel)
+                for rel, text in buffers.items():
+                    s.set_buffer(rel, text)
+                for rel in disk:
+                    s.disk_changed(rel)
+                if reload:
+                    s.load()
+                return s.check()
+
+            try:
+                await loop.run_in_executor(None, work)
+            except ConfigError as e:
+                self.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"trtlint: {e}"))
+                return
+            except Exception as e:  # pragma: no cover - never let the server die
+                log.exception("check failed")
+                self.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"trtlint: internal error: {e}"))
+                return
+            self.by_path = s.by_path()
+            self.checks += 1
+            log.info("check %d: %d buffers, %d on disk, reload %s: %s", self.checks, len(buffers), len(disk), reload, s.timings)
+            self.publish()
+
+    async def settle(self) -> None:
+        """Wait until every change received so far is checked (for pull diagnostics)."""
+        self._sync_primitives()
+        if self._timer is not None or self._has_pending():
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            await self.run_check()
+        else:
+            await self._ready.wait()
+            async with self._lock:
+                pass
+
+    # conversion -------------------------------------------------------------------------------------------
+    def _lines(self, rel: str) -> list[str]:
+        uri = self.uri_of(rel)
+        doc = self.workspace.text_documents.get(uri)
+        if doc is not None:
+            return doc.lines
+        text = self.session.buffers.get(rel)
+        if text is None:
+            try:
+                text = (self.session.root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                return []
+        return text.splitlines(keepends=True)
+
+    def to_range(self, span, lines: Optional[list[str]] = None) -> T.Range:
+        enc = self.workspace.position_encoding
+        lines = self._lines(span.path) if lines is None else lines
+
+        cpp = kind_of(span.path.rsplit("/", 1)[-1]) in ("cpp", "cuda", "header")
+
+        def pos(line: int, col: int) -> T.Position:
+            ln = max(0, line - 1)
+            c = max(0, col - 1)
+            if ln < len(lines):
+                text = lines[ln]
+                if cpp and not text.isascii():  # C++ columns are byte offsets within the line
+                    c = len(text.encode("utf-8", "surrogatepass")[:c].decode("utf-8", "ignore"))
+                c = _units(text[:c], enc)
+            return T.Position(ln, c)
+
+        start = pos(span.line, span.col)
+        end = pos(span.end_line or span.line, span.end_col or span.col)
+        return T.Range(start, end)
+
+    def to_lsp(self, d: Diagnostic, lines: Optional[list[str]] = None) -> T.Diagnostic:
+        rule = find_rule(d.code)
+        related = [
+            T.DiagnosticRelatedInformation(T.Location(self.uri_of(r.span.path), self.to_range(r.span)), r.message)
+            for r in d.related
+        ]
+        message = d.message if not d.logical else f"[{d.logical}] {d.message}"
+        if d.notes:
+            message += "".join(f"\nnote: {n}" for n in d.notes)
+        return T.Diagnostic(
+            range=self.to_range(d.span, lines),
+            message=message,
+            severity=_SEVERITY.get(d.severity.value, T.DiagnosticSeverity.Warning),
+            code=d.code,
+            code_description=T.CodeDescription(href=rule.help_uri()) if rule else None,
+            source="trtlint",
+            related_information=related or None,
+            data={"name": d.name, "fingerprint": d.fingerprint, "fixable": d.fix is not None},
+        )
+
+    def lsp_diagnostics(self, rel: str) -> list[T.Diagnostic]:
+        diags = self.by_path.get(rel, [])
+        lines = self._lines(rel) if diags else []
+        return [self.to_lsp(d, lines) for d in diags]
+
+    def publish(self) -> None:
+        paths = set(self.by_path)
+        for uri in list(self.published):
+            rel = self.rel_of(uri)
+            if rel is not None:
+                paths.add(rel)
+        changed = False
+        for rel in sorted(paths):
+            uri = self.uri_of(rel)
+            key = tuple((d.code, d.span, d.message, d.severity.value, d.related) for d in self.by_path.get(rel, []))
+            if self.published.get(uri, ()) == key and uri in self.published:
+                continue
+            changed = True
+            if key:
+                self.published[uri] = key
+            else:
+                self.published.pop(uri, None)
+            if self.mode == "push":
+                doc = self.workspace.text_documents.get(uri)
+                self.text_document_publish_diagnostics(
+                    T.PublishDiagnosticsParams(uri=uri, diagnostics=self.lsp_diagnostics(rel), version=doc.version if doc else None)
+                )
+        if changed and self.mode == "pull" and self._refresh_support():
+            self.workspace_diagnostic_refresh(None)
+
+    def _refresh_support(self) -> bool:
+        ws = self.client_capabilities.workspace
+        return bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
+
+    def diagnostics_at(self, rel: str, line0: int, char0: Optional[int] = None) -> list[Diagnostic]:
+        out = []
+        lines = self._lines(rel)
+        for d in self.by_path.get(rel, []):
+            r = self.to_range(d.span, lines)
+            if not (r.start.line <= line0 <= r.end.line):
+                continue
+            if char0 is not None and r.start.line == r.end.line == line0 and r.end.character > r.start.character:
+                if not (r.start.character <= char0 <= r.end.character):
+                    continue
+            out.append(d)
+        return out
+
+
+def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
+    ls = TrtlintServer(debounce_ms)
+
+    @ls.feature(T.INITIALIZE)
+    def initialize(ls: TrtlintServer, params: T.InitializeParams):
+        opts = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        if isinstance(opts.get("debounceMs"), (int, float)):
+            ls.debounce = max(0.0, opts["debounceMs"] / 1000.0)
+        if isinstance(opts.get("jobs"), int):
+            ls.jobs = opts["jobs"]
+        mode = opts.get("diagnosticMode", "auto")
+        td = params.capabilities.text_document
+        pull_ok = bool(td and td.diagnostic)
+        ls.mode = mode if mode in ("push", "pull") else ("pull" if pull_ok else "push")
+        root = None
+        if params.workspace_folders:
+            root = to_fs_path(params.workspace_folders[0].uri)
+        elif params.root_uri:
+            root = to_fs_path(params.root_uri)
+        elif params.root_path:
+            root = params.root_path
+        ls.session = Session(Path(root or ".").resolve(), jobs=ls.jobs)
+
+    @ls.feature(T.INITIALIZED)
+    async def initialized(ls: TrtlintServer, params: T.InitializedParams):
+        ws = ls.client_capabilities.workspace
+        if ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration:
+            watchers = [T.FileSystemWatcher(glob_pattern=g) for g in _WATCH_GLOBS]
+            ls.client_register_capability(
+                T.RegistrationParams(
+                    [
+                        T.Registration(
+                            id="trtlint-watch",
+                            method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            register_options=T.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+                        )
+                    ]
+                )
+            )
+        await ls.load()
+
+    @ls.feature(T.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: TrtlintServer, params: T.DidOpenTextDocumentParams):
+        rel = ls.rel_of(params.text_document.uri)
+        if rel is None:
+            return
+        ls._open[rel] = params.text_document.uri
+        ls.schedule(0)
+
+    @ls.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: TrtlintServer, params: T.DidChangeTextDocumentParams):
+        rel = ls.rel_of(params.text_document.uri)
+        if rel is None:
+            return
+        if ls.session.is_config(ls.session.root / rel):
+            return  # a config takes effect when saved
+        ls._open[rel] = params.text_document.uri
+        ls.schedule(ls.debounce)
+
+    @ls.feature(T.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: TrtlintServer, params: T.DidSaveTextDocumentParams):
+        rel = ls.rel_of(params.text_document.uri)
+        if rel is None:
+            return
+        if ls.session.is_config(ls.session.root / rel):
+            ls._reload = True
+        else:
+            ls._open[rel] = params.text_document.uri
+        ls.schedule(0)
+
+    @ls.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: TrtlintServer, params: T.DidCloseTextDocumentParams):
+        rel = ls.rel_of(params.text_document.uri)
+        if rel is None:
+            return
+        ls._open.pop(rel, None)
+        ls._closed.add(rel)
+        ls.schedule(0)
+
+    @ls.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched(ls: TrtlintServer, params: T.DidChangeWatchedFilesParams):
+        for ch in params.changes:
+            path = to_fs_path(ch.uri)
+            rel = ls.rel_of(ch.uri) if path else None
+            if rel is None:
+                continue
+            if ls.session.is_config(Path(path)):
+                ls._reload = True
+            else:
+                ls._disk.add(rel)
+        ls.schedule(0)
+
+    @ls.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(ls: TrtlintServer, params: T.DidChangeConfigurationParams):
+        ls._reload = True
+        ls.schedule(0)
+
+    @ls.feature(
+        T.TEXT_DOCUMENT_DIAGNOSTIC,
+        T.DiagnosticOptions(identifier="trtlint", inter_file_dependencies=True, workspace_diagnostics=False),
+    )
+    async def pull_diagnostics(ls: TrtlintServer, params: T.DocumentDiagnosticParams):
+        await ls.settle()
+        rel = ls.rel_of(params.text_document.uri)
+        items = ls.lsp_diagnostics(rel) if rel is not None else []
+        return T.RelatedFullDocumentDiagnosticReport(items=items)
+
+    @ls.feature(
+        T.TEXT_DOCUMENT_CODE_ACTION,
+        T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: TrtlintServer, params: T.CodeActionParams):
+        rel = ls.rel_of(params.text_document.uri)
+        if rel is None:
+            return None
+        lines = ls._lines(rel)
+        out = []
+        seen_sup = set()
+        for d in ls.by_path.get(rel, []):
+            r = ls.to_range(d.span, lines)
+            if r.end.line < params.range.start.line or r.start.line > params.range.end.line:
+                continue
+            ld = ls.to_lsp(d, lines)
+            if d.fix is not None:
+                changes = fix_changes(d.fix, ls.uri_of, ls.to_range)
+                out.append(
+                    T.CodeAction(
+                        title=f"{d.code}: {d.fix.message}",
+                        kind=T.CodeActionKind.QuickFix,
+                        diagnostics=[ld],
+                        edit=T.WorkspaceEdit(changes=changes),
+                        is_preferred=d.fix.applicability == "safe",
+                    )
+                )
+            key = (d.code, r.start.line)
+            if key in seen_sup:
+                continue
+            seen_sup.add(key)
+            edit = suppression_edit(ls.session.sources.get(rel).kind if rel in ls.session.sources else None, lines, r.start.line, d.code, ls.workspace.position_encoding)
+            if edit is not None:
+                out.append(
+                    T.CodeAction(
+                        title=f"Suppress {d.code} ({d.name}) on this line",
+                        kind=T.CodeActionKind.QuickFix,
+                        diagnostics=[ld],
+                        edit=T.WorkspaceEdit(changes={params.text_document.uri: [edit]}),
+                    )
+                )
+        return out or None
+
+    @ls.feature(T.TEXT_DOCUMENT_HOVER)
+    def hover(ls: TrtlintServer, params: T.HoverParams):
+        rel = ls.rel_of(params.text_document.uri)
+        if rel is None:
+            return None
+        lines = ls._lines(rel)
+        ln = params.position.line
+        line = lines[ln].rstrip("\r\n") if ln < len(lines) else ""
+        ch = _from_units(line, params.position.character, ls.workspace.position_encoding)
+        rule = rule_in_suppression(line, ch)
+        if rule is not None:
+            return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, _rule_doc(rule)))
+        found = ls.diagnostics_at(rel, ln, params.position.character)
+        if not found:
+            return None
+        parts = []
+        for d in found:
+            parts.append(f"**{d.code} {d.name}** ({d.severity.value}): {d.message}")
+        for code in dict.fromkeys(d.code for d in found):
+            r = find_rule(code)
+            if r is not None:
+                parts.append(_rule_doc(r))
+        return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, "\n\n---\n\n".join(parts)))
+
+    return ls
+
+
+def fix_changes(fix, uri_of, to_range) -> dict[str, list[T.TextEdit]]:
+    """A rule's :class:`~trtlint.diagnostics.Fix` as LSP ``WorkspaceEdit.changes`` (edits may span files)."""
+    changes: dict[str, list[T.TextEdit]] = {}
+    for e in fix.edits:
+        changes.setdefault(uri_of(e.span.path), []).append(T.TextEdit(to_range(e.span), e.text))
+    return changes
+
+
+def _rule_doc(rule) -> str:
+    from .cli import rule_markdown
+
+    return rule_markdown(rule) + f"\n[{rule.code} documentation]({rule.help_uri()})\n"
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def rule_in_suppression(line: str, col0: int):
+    """The rule named by the token under code-point offset ``col0`` of a suppression comment's rule list."""
+    m = SUPPRESS_RE.search(line)
+    if not m or m.group(1) is None:
+        return None
+    start = m.start(1)
+    for t in _TOKEN.finditer(m.group(1)):
+        if start + t.start() <= col0 <= start + t.end():
+            return find_rule(t.group(0))
+    return None
+
+
+def suppression_edit(kind: Optional[str], lines: list[str], line0: int, code: str, encoding) -> Optional[T.TextEdit]:
+    """A text edit that suppresses ``code`` on line ``line0``: add it to the line's suppression comment, or
+    append one (a comment line above when the line ends in a backslash continuation)."""
+    tok = _COMMENT.get(kind or "")
+    if tok is None or line0 >= len(lines) + (1 if not lines else 0):
+        return None
+    raw = lines[line0] if line0 < len(lines) else ""
+    line = raw.rstrip("\r\n")
+    m = SUPPRESS_RE.search(line)
+    if m:
+        if m.group(1) is None:
+            return None  # a bare `trtlint: ignore` covers every rule already
+        codes = [c.strip() for c in m.group(1).split(",") if c.strip()]
+        if code in codes:
+            return None
+        at = _units(line[: m.end(1)], encoding)
+        sep = ", " if codes else ""
+        return T.TextEdit(T.Range(T.Position(line0, at), T.Position(line0, at)), f"{sep}{code}")
+    comment = f"{tok} trtlint: ignore[{code}]"
+    if line.rstrip().endswith("\\"):
+        indent = line[: len(line) - len(line.lstrip())]
+        return T.TextEdit(T.Range(T.Position(line0, 0), T.Position(line0, 0)), f"{indent}{comment}\n")
+    body = line.rstrip()
+    start = _units(body, encoding)
+    end = _units(line, encoding)
+    return T.TextEdit(T.Range(T.Position(line0, start), T.Position(line0, end)), f"  {comment}")
+
+
+def main(debounce_ms: int = DEFAULT_DEBOUNCE_MS, log_file: Optional[str] = None) -> int:
+    logging.basicConfig(
+        level=logging.INFO if log_file else logging.WARNING,
+        filename=log_file,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    import multiprocessing
+
+    from . import engine
+
+    # the initial index is built in a worker thread: fork-starting its process pool there can deadlock
+    engine.MP_CONTEXT = multiprocessing.get_context("forkserver")
+    make_server(debounce_ms).start_io()
+    return 0

@@ -1,0 +1,242 @@
+"""An in-memory project for the LSP server and ``trtlint check -`` (text from stdin).
+
+:class:`Session` runs the whole pipeline once (:func:`trtlint.engine.run`, with the fact cache), keeps the
+facts of every file in memory, and afterwards re-extracts only what changed: the unsaved text of an editor
+buffer (never the file on disk while a buffer is open), or a file that changed on disk. Each
+:meth:`Session.check` rebuilds the project index from the facts in memory (cheap: no parser runs) and runs
+the rules and filters again, so a finding whose other side is in another file follows edits on either side.
+A change to the config file (or a rule pack it names) is noticed on the next check and reloads the project.
+
+The session is not thread-safe: one caller at a time (the LSP server serialises its calls).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import Optional
+
+from .config import Settings, load_settings
+from .diagnostics import Diagnostic
+from .discover import globspec, kind_of
+from .engine import FRONTENDS, check_index, config_selectors, extract_one, has_plugin_marker, run
+from .facts import FileFacts
+from .frontends import UNSAVED, SourceFile
+from .index import ProjectIndex
+from .suppress import scan_suppressions, select_rules
+
+CONFIG_NAMES = ("trtlint.toml", ".trtlint.toml", "pyproject.toml")
+_CPP = ("cpp", "cuda", "header")
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _has_content(ff: Optional[FileFacts]) -> bool:
+    """Whether a file's facts came from a parse that found something (not a placeholder of a file the
+    pipeline never parsed, e.g. a C++ file without plugin markers that no hot path needed)."""
+    if ff is None:
+        return False
+    return bool(
+        ff.classes or ff.functions or ff.registrations or ff.emissions or ff.route_tables or ff.route_calls
+        or ff.lookups or ff.api_uses or getattr(ff, "py_creators", ()) or ff.globs or ff.problems or ff.includes
+    )
+
+
+class Session:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        config_path: Optional[Path] = None,
+        overrides: Optional[dict] = None,
+        jobs: Optional[int] = None,
+        use_cache: bool = True,
+    ):
+        self.root = root.resolve()
+        self.config_path = config_path
+        self.overrides = overrides or {}
+        self.jobs = jobs
+        self.use_cache = use_cache
+        self.settings: Settings = Settings(root=self.root)
+        self.facts: dict[str, FileFacts] = {}
+        self.sources: dict[str, SourceFile] = {}
+        self.suppressions: dict[str, list] = {}
+        self.buffers: dict[str, str] = {}  # rel -> unsaved text of an open editor buffer
+        self.diagnostics: list[Diagnostic] = []
+        self.timings: dict[str, float] = {}
+        self.loaded = False
+        self._stamp: tuple = ()
+
+    # paths ------------------------------------------------------------------------------------------------
+    def rel(self, path: Path) -> Optional[str]:
+        """The project-relative POSIX path of ``path``, or None when it lies outside the project."""
+        try:
+            return Path(path).resolve().relative_to(self.root).as_posix()
+        except (ValueError, OSError):
+            return None
+
+    def is_config(self, path: Path) -> bool:
+        p = Path(path).resolve()
+        if self.settings.config_file is not None and p == Path(self.settings.config_file).resolve():
+            return True
+        if p.name in CONFIG_NAMES and p.parent == self.root:
+            return True
+        return any(p == (self.root / rp).resolve() for rp in self.settings.rule_packs)
+
+    def _config_stamp(self) -> tuple:
+        out = []
+        cands = [self.root / n for n in CONFIG_NAMES]
+        if self.settings.config_file is not None:
+            cands.append(Path(self.settings.config_file))
+        if self.config_path is not None:
+            cands.append(Path(self.config_path))
+        cands += [Path(p) if Path(p).is_absolute() else self.root / p for p in self.settings.rule_packs]
+        for p in cands:
+            try:
+                st = p.stat()
+                out.append((str(p), st.st_mtime_ns, st.st_size))
+            except OSError:
+                out.append((str(p), None, None))
+        return tuple(out)
+
+    # the whole project ------------------------------------------------------------------------------------
+    def load(self) -> None:
+        """(Re)build everything from disk (the fact cache makes this cheap when little changed), then lay the
+        open buffers over it. Raises :class:`trtlint.config.ConfigError` on a broken config."""
+        t0 = time.perf_counter()
+        settings = load_settings(self.root, self.overrides, config_path=self.config_path)
+        res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache)
+        self.settings = settings
+        self.result = res
+        self.profile = res.profile
+        self.packs = res.index.packs
+        self.ctx = res.ctx
+        self.rules = res.rules
+        self.skipped = list(res.discovery.skipped)
+        self.sources = {f.rel: f for f in res.discovery.files}
+        self.facts = dict(res.index.files)
+        self.suppressions = dict(res.index.suppressions)
+        self.diagnostics = res.diagnostics
+        exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
+        self._exclude = globspec(exclude)
+        self._include = globspec(settings.include)
+        self._stamp = self._config_stamp()
+        self.loaded = True
+        for rel, text in list(self.buffers.items()):
+            self._apply(rel, text)
+        self.timings = {"load": time.perf_counter() - t0}
+
+    def config_changed(self) -> bool:
+        return self.loaded and self._config_stamp() != self._stamp
+
+    # edits ------------------------------------------------------------------------------------------------
+    def in_project(self, rel: str) -> bool:
+        if rel in self.sources:
+            return True
+        if kind_of(rel.rsplit("/", 1)[-1]) is None:
+            return False
+        if self._exclude is not None and self._exclude.match_file(rel):
+            return False
+        if self._include is not None and not self._include.match_file(rel):
+            return False
+        return True
+
+    def set_buffer(self, rel: str, text: str) -> None:
+        """An editor buffer's current (unsaved) text: it replaces the file on disk until :meth:`close_buffer`."""
+        if not self.in_project(rel):
+            return
+        if self.buffers.get(rel) == text and rel in self.sources and self.sources[rel].text == text:
+            return
+        self.buffers[rel] = text
+        if self.loaded:
+            self._apply(rel, text)
+
+    def close_buffer(self, rel: str) -> None:
+        """The buffer is closed: the file on disk is the truth again."""
+        if self.buffers.pop(rel, None) is not None and self.loaded:
+            self.disk_changed(rel)
+
+    def disk_changed(self, rel: str) -> None:
+        """A file was created, changed or deleted on disk (ignored while a buffer for it is open)."""
+        if rel in self.buffers or not self.loaded:
+            return
+        p = self.root / rel
+        try:
+            text = p.read_bytes().decode("utf-8", errors="surrogateescape")
+        except OSError:
+            text = None
+        if text is None:  # deleted
+            self.sources.pop(rel, None)
+            self.facts.pop(rel, None)
+            self.suppressions.pop(rel, None)
+            UNSAVED.pop(str(p), None)
+            self._reextract_includers(rel)
+            return
+        if not self.in_project(rel):
+            return
+        self._apply(rel, text, from_disk=True)
+
+    def _apply(self, rel: str, text: str, from_disk: bool = False) -> None:
+        kind = self.sources[rel].kind if rel in self.sources else kind_of(rel.rsplit("/", 1)[-1])
+        if kind is None:
+            return
+        abs_path = self.root / rel
+        if from_disk:
+            digest = hashlib.blake2b(abs_path.read_bytes(), digest_size=16).hexdigest()
+            src = SourceFile(path=abs_path, rel=rel, kind=kind, digest=digest)
+            UNSAVED.pop(str(abs_path), None)
+        else:
+            src = SourceFile(path=abs_path, rel=rel, kind=kind, digest=_digest(text), text=text)
+            if kind in _CPP:
+                UNSAVED[str(abs_path)] = text  # other translation units that include it see the buffer
+        self.sources[rel] = src
+        sups = scan_suppressions(text) if "trtlint:" in text else []
+        if sups:
+            self.suppressions[rel] = sups
+        else:
+            self.suppressions.pop(rel, None)
+        old = self.facts.get(rel)
+        if kind not in FRONTENDS:
+            self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
+        elif kind in _CPP and not has_plugin_marker(text.encode("utf-8", "surrogateescape")) and not _has_content(old):
+            # not parsed by a full run either (no plugin fact, no hot path needed it): keep it that way
+            self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
+        else:
+            self.facts[rel] = extract_one(src, self.ctx)
+        if kind == "header":
+            self._reextract_includers(rel)
+
+    def _reextract_includers(self, header_rel: str) -> None:
+        """A header changed: the translation units that include it carry its classes and functions."""
+        for rel, ff in list(self.facts.items()):
+            if rel == header_rel or header_rel not in ff.includes:
+                continue
+            src = self.sources.get(rel)
+            if src is None:
+                continue
+            self.facts[rel] = extract_one(src, self.ctx)
+
+    # checking ---------------------------------------------------------------------------------------------
+    def check(self) -> list[Diagnostic]:
+        """Index the facts in memory, run the rules, filter. Reloads first when the config changed."""
+        if not self.loaded or self.config_changed():
+            self.load()
+        t0 = time.perf_counter()
+        self.rules = select_rules(self.settings.select, self.settings.ignore, self.settings.extend_select)
+        index = ProjectIndex.build(self.root, self.profile, self.packs, list(self.facts.values()), self.settings)
+        index.suppressions = self.suppressions
+        index.config_selectors = config_selectors(self.settings)
+        t1 = time.perf_counter()
+        self.diagnostics = check_index(index, self.rules, self.settings, self.skipped)
+        self.index = index
+        self.timings.update(index=t1 - t0, check=time.perf_counter() - t1)
+        return self.diagnostics
+
+    def by_path(self) -> dict[str, list[Diagnostic]]:
+        out: dict[str, list[Diagnostic]] = {}
+        for d in self.diagnostics:
+            out.setdefault(d.span.path, []).append(d)
+        return out
