@@ -72,6 +72,19 @@ class CapabilityInterfaceIncomplete(Rule):
                     bases="public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuildV2, public IPluginV3OneRuntime")
             }
         },
+        {
+            # a runtime-only plugin (TensorRT OSS samples/sampleSafePluginV3 MaxPoolPluginRuntime) has no build
+            # capability: nullptr for kBUILD is the right answer
+            "files": {
+                "plugins/foo.cpp": plugin_class(_gci(
+                    "        switch (type)\n        {\n"
+                    "        case PluginCapabilityType::kRUNTIME: return static_cast<IPluginV3OneRuntime*>(this);\n"
+                    "        case PluginCapabilityType::kCORE: return static_cast<IPluginV3OneCore*>(this);\n"
+                    "        case PluginCapabilityType::kBUILD: return nullptr;\n"
+                    "        }\n        return nullptr;\n"),
+                    bases="public IPluginV3, public IPluginV3OneCore, public IPluginV3OneRuntime")
+            }
+        },
     ]
     INVALID = [
         {
@@ -130,18 +143,21 @@ class CapabilityInterfaceIncomplete(Rule):
                         continue
                     for cap in r.cap.split(","):
                         handled.add(cap)
-                        yield from self._judge(index, r, cap, where, rel, fell=False)
+                        yield from self._judge(index, r, cap, where, rel, fell=False, bases=c.bases)
                 # the first unconditional return answers every capability not handled before it
                 default = next((r for r in rets if r.cap is None), None)
                 if default is None:
                     continue
                 for cap in _CAPS:
                     if cap not in handled:
-                        yield from self._judge(index, default, cap, where, rel, fell=True)
+                        yield from self._judge(index, default, cap, where, rel, fell=True, bases=c.bases)
 
-    def _judge(self, index, r, cap: str, where: str, rel, fell: bool) -> Iterable[Diagnostic]:
+    def _judge(self, index, r, cap: str, where: str, rel, fell: bool, bases=()) -> Iterable[Diagnostic]:
         how = " (it falls through to this return)" if fell else ""
         if r.kind == "nullptr":
+            word = {"kCORE": "Core", "kBUILD": "Build", "kRUNTIME": "Runtime"}[cap]
+            if bases and not any(word in b for b in bases):
+                return  # a class without that capability (e.g. a safety runtime-only plugin) rightly answers nullptr
             yield self.diag(r.span, f"{where} returns nullptr for PluginCapabilityType::{cap}{how}; it must return "
                             f"{_WANT[cap]}", related=rel, symbol=f"{where}:{cap}")
             return
