@@ -140,7 +140,7 @@ class Registration:
     creator: str  # as written
     qualname: Optional[str]  # resolved class
     span: Span
-    how: str = "macro"  # "macro" | "list" | "call" (registry->registerCreator(creator, ns))
+    how: str = "macro"  # "macro" | "project-macro" (a project's REGISTER_*PLUGIN* macro) | "list" | "call" (registry->registerCreator(creator, ns))
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ VERSION = "2"
 KIND_NAMES = ("cpp", "cuda", "header")
 
 PRELUDE_DIR = Path(__file__).resolve().parent / "prelude"
+# a project's own plugin registration macro, e.g. REGISTER_TORCHTRT_PLUGIN_V3(Creator)
+_PROJECT_REGISTER = re.compile(r"^REGISTER_\w*PLUGIN\w*$")
 _TRT_PRELUDE = PRELUDE_DIR / "trt"
 _CUDA_PRELUDE = PRELUDE_DIR / "cuda"
 
@@ -616,7 +618,7 @@ class _Extractor:
                 o1, o2 = ext.start.offset, ext.end.offset
                 self.macro_insts.append((f, o1, o2, c.spelling, c))
                 self.macro_at.setdefault((f, o1), c)
-                if c.spelling == "REGISTER_TENSORRT_PLUGIN":
+                if c.spelling == "REGISTER_TENSORRT_PLUGIN" or _PROJECT_REGISTER.match(c.spelling):
                     self.register_macros.append(c)
                 continue
             if k == K.MACRO_DEFINITION:
@@ -1029,6 +1031,13 @@ class _Extractor:
                             break
             if qn is None:
                 qn = self.class_by_name.get(creator.split("::")[-1].strip())
+            if m.spelling != "REGISTER_TENSORRT_PLUGIN":
+                # a project's own registration macro (Torch-TensorRT's REGISTER_TORCHTRT_PLUGIN_V3 wraps
+                # registerCreator(instance, "torch_tensorrt")): a registration, in a namespace not known here
+                if qn is None:
+                    continue
+                self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="project-macro"))
+                continue
             self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="macro"))
 
 

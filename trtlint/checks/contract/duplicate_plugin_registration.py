@@ -116,7 +116,7 @@ class DuplicatePluginRegistration(Rule):
                 if k in seen_spans:
                     continue
                 seen_spans.add(k)
-                groups[key].append((c, r.span, {"macro": "REGISTER_TENSORRT_PLUGIN", "call": "registerCreator"}.get(r.how, "creator list")))
+                groups[key].append((c, r.span, {"macro": "REGISTER_TENSORRT_PLUGIN", "call": "registerCreator", "project-macro": "a registration macro"}.get(r.how, "creator list")))
         for (name, version, ns), regs in sorted(groups.items()):
             if len(regs) < 2:
                 continue

@@ -70,6 +70,23 @@ class CreatorNotRegistered(Rule):
             }
         },
     ]
+    VALID += [
+        {
+            # a project's own registration macro (Torch-TensorRT core/plugins/plugins.h: a static registrar
+            # object whose constructor calls registerCreator(instance, "torch_tensorrt"))
+            "files": {
+                "core/plugins/plugins.h": (
+                    "template <typename T>\nclass PluginRegistrarV3\n{\npublic:\n"
+                    '    PluginRegistrarV3() { getPluginRegistry()->registerCreator(instance, "torch_tensorrt"); }\n\n'
+                    "private:\n    T instance{};\n};\n"
+                    "#define REGISTER_TORCHTRT_PLUGIN_V3(name) static PluginRegistrarV3<name> pluginRegistrarV3##name {}\n"
+                ),
+                "core/plugins/impl/foo_plugin.cpp": pair_cpp(register="none").replace(
+                    "#include <NvInferRuntime.h>", '#include <NvInferRuntime.h>\n#include "core/plugins/plugins.h"', 1
+                ) + "REGISTER_TORCHTRT_PLUGIN_V3(FooPluginCreator);\n",
+            }
+        },
+    ]
     INVALID = [
         {
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(register="none")},

@@ -158,6 +158,10 @@ class SerializationIncomplete(Rule):
         {"files": {"plugins/foo.cpp": _v3("alpha", "alpha")}},
         # 'beta' is read only when building (a build-time check): the runtime creator does not need it
         {"files": {"plugins/foo.cpp": _v3("alpha", "alpha", build_reads="beta")}},
+        # names are read only when building; the runtime branch takes the serialized blob by index
+        # (Torch-TensorRT's InterpolatePluginCreator: `fc->fields[0].data`): not judged
+        {"files": {"plugins/foo.cpp": _v3("data", "", build_reads="alpha").replace(
+            "        return new FooPlugin(alpha);", "        alpha = *static_cast<float const*>(fc->fields[0].data);\n        return new FooPlugin(alpha);")}},
         {"files": {"plugins/bar.cpp": _v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
                                           "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)")}},
     ]
@@ -204,7 +208,22 @@ class SerializationIncomplete(Rule):
             ser = {f.name: f for f in p.serialized}
             gfs = f"{p.cls.name}::getFieldsToSerialize"
             cp = f"{c.cls.name}::createPlugin"
+            build_only = [
+                (md.span.path, lo, hi)
+                for md in index.method_details(c.qualname, "createPlugin")
+                for ph, lo, hi in md.phase_ranges
+                if ph == "build"
+            ]
+
+            def in_build(r) -> bool:
+                return any(r.span.path == pth and lo <= r.span.line <= hi for pth, lo, hi in build_only)
+
+            # every name read sits in the build-phase branch: the runtime branch reads the serialized fields
+            # some other way (by index, e.g. Torch-TensorRT's `fc->fields[0].data`), which is not visible here
+            runtime_hidden = bool(build_only) and all(in_build(r) for r in reads.values())
             for name, f in ser.items():
+                if runtime_hidden:
+                    break
                 if name not in reads:
                     yield self.diag(
                         f.span,
@@ -215,16 +234,10 @@ class SerializationIncomplete(Rule):
                     continue
                 # a serialized type other than the declared (build-time) one is not judged: creators may accept
                 # both (TensorRT OSS ModulatedDeformConv: kINT32 when building, kINT64 when deserializing)
-            build_only = [
-                (md.span.path, lo, hi)
-                for md in index.method_details(c.qualname, "createPlugin")
-                for ph, lo, hi in md.phase_ranges
-                if ph == "build"
-            ]
             for name, r in reads.items():
                 if name in ser or name not in declared or r.has_default:
                     continue
-                if any(r.span.path == pth and lo <= r.span.line <= hi for pth, lo, hi in build_only):
+                if in_build(r):
                     continue  # read only when building: the runtime creator does not need it
                 yield self.diag(
                     r.span,
