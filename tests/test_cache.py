@@ -219,3 +219,24 @@ def test_planted_run_memo_cannot_call_anything(tmp_path):
     memos[0].write_bytes(pickle.dumps({"diagnostics": [Evil()]}))
     res = run_(Settings(root=tmp_path), jobs=1, use_cache=True, memo=True)
     assert res.index is not None  # refused: a miss, the run goes on
+
+
+def test_exclude_pattern_answers_are_remembered_per_pattern_set(tmp_path):
+    from trtlint.engine import run as run_
+
+    write_project(tmp_path, {"a.py": "x = 1\n", "gen/b.py": "y = 2\n"})
+    _age(tmp_path)
+
+    def files(exclude):
+        s = Settings(root=tmp_path)
+        s.exclude = exclude
+        return sorted(f.rel for f in run_(s, jobs=1, use_cache=True).discovery.files)
+
+    assert files(["gen/"]) == ["a.py"]
+    assert files(["gen/"]) == ["a.py"]  # answered from .trtlint_cache/globs.json
+    assert (tmp_path / ".trtlint_cache" / "globs.json").is_file()
+    assert files([]) == ["a.py", "gen/b.py"]  # another pattern set
+    assert files(["*.py", "!a.py"]) == ["a.py"]
+    (tmp_path / "gen" / "c.py").write_text("z = 3\n")  # a new path: asked afresh
+    assert files(["gen/"]) == ["a.py"]
+    assert files(["gen/b.py"]) == ["a.py", "gen/c.py"]

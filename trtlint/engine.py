@@ -221,6 +221,8 @@ def _run(
     stats_file = root / ".trtlint_cache" / "stats.json"
     known_stats, trust_before = (_load_stats(stats_file) if use_cache else ({}, 0))
     started_ns = time.time_ns()
+    glob_memos = _load_json_dict(stats_file.parent / "globs.json") if use_cache else None
+    glob_before = sum(len(v) for v in glob_memos.values() if isinstance(v, dict)) if glob_memos is not None else 0
     disc = discover(
         root,
         paths,
@@ -230,7 +232,9 @@ def _run(
         max_file_size=settings.max_file_size,
         known_stats=known_stats,
         trust_before_ns=trust_before,
+        glob_memos=glob_memos,
     )
+    _save_glob_memos(stats_file.parent / "globs.json", glob_memos, glob_before)
     if use_cache and (disc.hashed or set(disc.stats) != set(known_stats)):
         merged = {**known_stats, **disc.stats} if paths else disc.stats
         _write_json(stats_file, {"trust_before_ns": started_ns - 2_000_000_000, "files": merged})
@@ -639,6 +643,27 @@ def _load_stats(path: Path) -> tuple[dict, int]:
         return files, int(data["trust_before_ns"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}, 0
+
+
+def _load_json_dict(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save_glob_memos(path: Path, memos: Optional[dict], before: int) -> None:
+    """Keep the include/exclude pattern answers (discover.py) when new ones were added; at most a few
+    pattern sets, and a pattern set's answers only for paths of a bounded count (the newest run's)."""
+    if memos is None:
+        return
+    clean = {k: v for k, v in memos.items() if isinstance(v, dict) and all(isinstance(x, bool) for x in v.values())}
+    if sum(len(v) for v in clean.values()) == before and len(clean) == len(memos):
+        return
+    if len(clean) > 8 or sum(len(v) for v in clean.values()) > 200_000:
+        clean = {}
+    _write_json(path, clean)
 
 
 def _write_json(path: Path, data) -> None:
