@@ -108,3 +108,135 @@ def test_unchanged_files_are_not_rehashed_but_edits_are_seen(tmp_path):
     res = run_(Settings(root=tmp_path), jobs=1, use_cache=True)
     assert res.discovery.hashed == 1
     assert [c.plugin_name for c in res.index.creators] == ["BarPlugin"]
+
+
+# -- text-scan cache (scancache.py) and whole-run memo (runmemo.py) ------------------------------------------
+
+LAZY_CPP = "int helper(int x) { return x + 1; }\n"
+GTEST_CPP = '#include <gtest/gtest.h>\nTEST(FooSuite, First) { }\n'
+
+
+def _age(root):
+    import os
+
+    for p in root.rglob("*"):
+        if p.is_file() and ".trtlint_cache" not in p.parts:
+            os.utime(p, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns - 10_000_000_000))
+
+
+def _codes(res):
+    return sorted((d.code, d.span.path, d.span.line) for d in res.diagnostics)
+
+
+def test_warm_run_reads_no_unchanged_file_and_sees_edits(tmp_path):
+    from trtlint.engine import run as run_
+
+    write_project(
+        tmp_path,
+        {"plugins/foo.cpp": CPP, "plugins/util.cpp": LAZY_CPP, "tests/foo_test.cpp": GTEST_CPP, "a.py": "x = 1\n"},
+    )
+    _age(tmp_path)
+    res = run_(Settings(root=tmp_path), jobs=1, use_cache=True)
+    assert res.files_parsed == 2  # foo.cpp (a plugin marker) and a.py; util.cpp and the test are lazy
+    assert not any(d.code == "TRT002" for d in res.diagnostics)
+    cases = [t.name for ff in res.index.files.values() for t in ff.test_cases]
+    assert cases == ["First"]
+
+    # warm: every text scan comes from the cache, no file is read for them
+    from trtlint import scancache
+
+    reads = []
+    orig = scancache.read_bytes
+    scancache.read_bytes = lambda f: reads.append(f.rel) or orig(f)
+    try:
+        res = run_(Settings(root=tmp_path), jobs=1, use_cache=True)
+        assert reads == [] and res.files_parsed == 0 and res.discovery.hashed == 0
+
+        # a new suppression comment (an unused one: TRT002 reports it), a new TEST(), a new plugin marker
+        (tmp_path / "a.py").write_text("x = 1  # trtlint: ignore[TRT101]\n")
+        (tmp_path / "tests/foo_test.cpp").write_text(GTEST_CPP + "TEST(FooSuite, Second) { }\n")
+        (tmp_path / "plugins/util.cpp").write_text(CPP.replace("Foo", "Util"))
+        res = run_(Settings(root=tmp_path), jobs=1, use_cache=True)
+    finally:
+        scancache.read_bytes = orig
+    assert sorted(reads) == ["a.py", "a.py", "plugins/util.cpp", "tests/foo_test.cpp"]  # a.py: scanned, then read
+    assert ("TRT002", "a.py", 1) in _codes(res)
+    cases = sorted(t.name for ff in res.index.files.values() for t in ff.test_cases)
+    assert cases == ["First", "Second"]
+    assert sorted(c.cls.qualname for c in res.index.creators) == ["FooCreator", "UtilCreator"]
+
+
+def test_scan_cache_without_trtlint_comment_after_edit(tmp_path):
+    """Removing a suppression comment is seen too (the file's scan result changes with its digest)."""
+    from trtlint.engine import run as run_
+
+    write_project(tmp_path, {"a.py": "x = 1  # trtlint: ignore[TRT101]\n"})
+    _age(tmp_path)
+    assert ("TRT002", "a.py", 1) in _codes(run_(Settings(root=tmp_path), jobs=1, use_cache=True))
+    (tmp_path / "a.py").write_text("x = 1  # no comment here any more\n")
+    assert ("TRT002", "a.py", 1) not in _codes(run_(Settings(root=tmp_path), jobs=1, use_cache=True))
+
+
+def test_run_memo_hit_and_invalidation(tmp_path):
+    from trtlint.engine import run as run_
+
+    write_project(tmp_path, {"plugins/foo.cpp": CPP, "a.py": "x = 1  # trtlint: ignore[TRT101]\n"})
+    _age(tmp_path)
+    first = run_(Settings(root=tmp_path), jobs=1, use_cache=True, memo=True)
+    assert first.index is not None and ("TRT002", "a.py", 1) in _codes(first)
+    hit = run_(Settings(root=tmp_path), jobs=1, use_cache=True, memo=True)
+    assert hit.index is None and "memo" in hit.timings  # nothing loaded, indexed or checked
+    assert [d.to_dict() for d in hit.diagnostics] == [d.to_dict() for d in first.diagnostics]
+    # other settings: a miss
+    s = Settings(root=tmp_path)
+    s.ignore = ["TRT002"]
+    other = run_(s, jobs=1, use_cache=True, memo=True)
+    assert other.index is not None and ("TRT002", "a.py", 1) not in _codes(other)
+    # an edit: a miss, and the new findings
+    (tmp_path / "a.py").write_text("x = 1\n")
+    edited = run_(Settings(root=tmp_path), jobs=1, use_cache=True, memo=True)
+    assert edited.index is not None and ("TRT002", "a.py", 1) not in _codes(edited)
+    # a nested config file appearing below the root: a miss
+    (tmp_path / "plugins" / "trtlint.toml").write_text("[tool.trtlint]\n")
+    assert run_(Settings(root=tmp_path), jobs=1, use_cache=True, memo=True).index is not None
+
+
+def test_planted_run_memo_cannot_call_anything(tmp_path):
+    import pickle
+
+    from trtlint.engine import run as run_
+
+    write_project(tmp_path, {"a.py": "x = 1\n"})
+    _age(tmp_path)
+    run_(Settings(root=tmp_path), jobs=1, use_cache=True, memo=True)
+    memos = list((tmp_path / ".trtlint_cache").rglob("runs/*.pkl"))
+    assert len(memos) == 1
+
+    class Evil:
+        def __reduce__(self):
+            return (exec, ("raise SystemExit('planted')",))
+
+    memos[0].write_bytes(pickle.dumps({"diagnostics": [Evil()]}))
+    res = run_(Settings(root=tmp_path), jobs=1, use_cache=True, memo=True)
+    assert res.index is not None  # refused: a miss, the run goes on
+
+
+def test_exclude_pattern_answers_are_remembered_per_pattern_set(tmp_path):
+    from trtlint.engine import run as run_
+
+    write_project(tmp_path, {"a.py": "x = 1\n", "gen/b.py": "y = 2\n"})
+    _age(tmp_path)
+
+    def files(exclude):
+        s = Settings(root=tmp_path)
+        s.exclude = exclude
+        return sorted(f.rel for f in run_(s, jobs=1, use_cache=True).discovery.files)
+
+    assert files(["gen/"]) == ["a.py"]
+    assert files(["gen/"]) == ["a.py"]  # answered from .trtlint_cache/globs.json
+    assert (tmp_path / ".trtlint_cache" / "globs.json").is_file()
+    assert files([]) == ["a.py", "gen/b.py"]  # another pattern set
+    assert files(["*.py", "!a.py"]) == ["a.py"]
+    (tmp_path / "gen" / "c.py").write_text("z = 3\n")  # a new path: asked afresh
+    assert files(["gen/"]) == ["a.py"]
+    assert files(["gen/b.py"]) == ["a.py", "gen/c.py"]

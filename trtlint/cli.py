@@ -254,7 +254,15 @@ def cmd_check(args) -> int:
             res, ds = sess.result, sess.diagnostics
         else:
             try:
-                res = run(settings, scan_paths, report_only=None, jobs=args.jobs, use_cache=use_cache, progress=progress)
+                res = run(
+                    settings,
+                    scan_paths,
+                    report_only=None,
+                    jobs=args.jobs,
+                    use_cache=use_cache,
+                    progress=progress,
+                    memo=not args.dump_index,  # the whole-run memo (runmemo.py): no index is built on a hit
+                )
             finally:
                 if progress is not None:
                     progress.close()

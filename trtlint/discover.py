@@ -13,11 +13,12 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
-
-import pathspec
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from .frontends import SourceFile
+
+if TYPE_CHECKING:  # pathspec (and the asyncio it pulls in) is imported only when a pattern is matched
+    import pathspec
 
 _EXT_KIND = {
     ".cpp": "cpp",
@@ -72,10 +73,43 @@ def globspec(patterns: Iterable[str]) -> Optional[pathspec.PathSpec]:
     pats = [p for p in patterns if p and p.strip()]
     if not pats:
         return None
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines(pats)
 
 
-_spec = globspec
+class _MemoSpec:
+    """A :func:`globspec` whose answers are remembered in ``memo`` (``probe -> matched``, kept by the engine in
+    ``.trtlint_cache`` per pattern set): a warm run asks the same paths again and needs no pattern compiled
+    (nor pathspec imported). Matching is a pure function of the patterns and the path."""
+
+    def __init__(self, pats: list[str], memo: dict):
+        self.pats = pats
+        self.memo = memo
+        self.spec = None
+        self.dirty = False
+
+    def match_file(self, probe: str) -> bool:
+        hit = self.memo.get(probe)
+        if hit is None:
+            if self.spec is None:
+                self.spec = globspec(self.pats)
+            hit = self.memo[probe] = bool(self.spec.match_file(probe))
+            self.dirty = True
+        return hit
+
+
+def _spec(patterns: Iterable[str], memos: Optional[dict] = None):
+    pats = [p for p in patterns if p and p.strip()]
+    if not pats:
+        return None
+    if memos is None:
+        return globspec(pats)
+    key = "\n".join(pats)
+    memo = memos.get(key)
+    if not isinstance(memo, dict):
+        memo = memos[key] = {}
+    return _MemoSpec(pats, memo)
 
 
 def git_files(root: Path) -> Optional[set[str]]:
@@ -115,16 +149,18 @@ def discover(
     max_file_size: int = 4 * 1024 * 1024,
     known_stats: Optional[dict] = None,
     trust_before_ns: int = 0,
+    glob_memos: Optional[dict] = None,
 ) -> Discovery:
     """Walk ``root`` (or only ``paths`` below it) and return the source files, sorted by path.
 
     ``known_stats`` (from the last run's cache) maps a path to ``(size, mtime_ns, inode, digest)``: a file
     whose size, modification time and inode are unchanged keeps its digest without being read, as ruff and
     git do. Entries modified at or after ``trust_before_ns`` (the last run's start, less a margin) are
-    hashed anyway: an edit in the same clock tick as the last run must not go unseen."""
+    hashed anyway: an edit in the same clock tick as the last run must not go unseen. ``glob_memos`` (pattern
+    set -> path -> matched), when given, remembers include/exclude answers across runs; new ones are added."""
     root = root.resolve()
-    inc = _spec(include)
-    exc = _spec(exclude)
+    inc = _spec(include, glob_memos)
+    exc = _spec(exclude, glob_memos)
     out = Discovery()
     # in a git work tree, git decides: tracked files are never ignored (.gitignore applies to untracked ones)
     tracked = git_files(root) if respect_gitignore else None

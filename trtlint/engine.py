@@ -13,7 +13,6 @@ import os
 import re
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -175,6 +174,8 @@ def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, pro
     for k, i in enumerate(order):
         buckets[k % n].append(i)
     out: list[Optional[FileFacts]] = [None] * len(files)
+    from concurrent.futures import ProcessPoolExecutor  # not imported on a warm run
+
     with ProcessPoolExecutor(max_workers=jobs, mp_context=MP_CONTEXT) as ex:
         results = ex.map(_extract_batch, [([files[i] for i in b], ctx) for b in buckets])
         for b, res in zip(buckets, results):
@@ -185,7 +186,22 @@ def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, pro
     return [x for x in out if x is not None]
 
 
-def run(
+def run(*args, **kwargs) -> RunResult:
+    """Run the pipeline (see :func:`_run`) with the cyclic garbage collector paused: a run allocates hundreds
+    of thousands of long-lived fact objects and few cycles, and the collector's repeated passes over them
+    cost about half of loading the cached facts. It is switched back on (if it was on) when the run ends."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(*args, **kwargs)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _run(
     settings: Settings,
     paths: Optional[list[Path]] = None,
     *,
@@ -193,6 +209,7 @@ def run(
     jobs: Optional[int] = None,
     use_cache: bool = True,
     progress=None,
+    memo: bool = False,
 ) -> RunResult:
     """``progress``, when given, is told what the run is doing: ``progress(phase, done, total)`` with phase
     ``discover``, ``extract`` (files parsed so far, of those not in the cache), ``index`` or ``check``."""
@@ -204,6 +221,8 @@ def run(
     stats_file = root / ".trtlint_cache" / "stats.json"
     known_stats, trust_before = (_load_stats(stats_file) if use_cache else ({}, 0))
     started_ns = time.time_ns()
+    glob_memos = _load_json_dict(stats_file.parent / "globs.json") if use_cache else None
+    glob_before = sum(len(v) for v in glob_memos.values() if isinstance(v, dict)) if glob_memos is not None else 0
     disc = discover(
         root,
         paths,
@@ -213,7 +232,9 @@ def run(
         max_file_size=settings.max_file_size,
         known_stats=known_stats,
         trust_before_ns=trust_before,
+        glob_memos=glob_memos,
     )
+    _save_glob_memos(stats_file.parent / "globs.json", glob_memos, glob_before)
     if use_cache and (disc.hashed or set(disc.stats) != set(known_stats)):
         merged = {**known_stats, **disc.stats} if paths else disc.stats
         _write_json(stats_file, {"trust_before_ns": started_ns - 2_000_000_000, "files": merged})
@@ -227,11 +248,38 @@ def run(
     if progress is not None:
         progress("discover", len(disc.files), len(disc.files))
     ctx = make_context(settings, profile, root)
+    from .scancache import TextScans
+
+    from .cache import CACHE_DIR
+    from .facts import FACTS_SCHEMA_VERSION
+
+    scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if use_cache else None
+    scans = TextScans(scans_dir, has_plugin_marker, gtest_cases)
     if profile.feature_macros:
-        found = _feature_macros(disc.files, profile.feature_macros)
+        found = _feature_macros(disc.files, profile.feature_macros, scans)
         if found:
             ctx = dataclasses.replace(ctx, defines=tuple(dict.fromkeys(ctx.defines + found)))
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    memo_key = None
+    if memo and use_cache and report_only is None and scans_dir is not None:
+        from . import runmemo
+        from .cache import context_key
+
+        memo_key = runmemo.key(settings, disc, paths, profile, context_key(ctx), frontend_versions(), ctx.compile_commands)
+        hit = runmemo.load(scans_dir, memo_key)
+        if hit is not None:
+            timings["memo"] = time.perf_counter() - t0 - timings["discover"]
+            return RunResult(
+                diagnostics=hit["diagnostics"],
+                index=None,  # type: ignore[arg-type] - not built: the findings come from the memo
+                files_checked=len(disc.files),
+                elapsed=time.perf_counter() - t0,
+                rules=select_rules(settings.select, settings.ignore, settings.extend_select),
+                discovery=disc,
+                profile=profile,
+                timings=timings,
+                ctx=ctx,
+            )
 
     tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
     others = [f for f in disc.files if f.kind not in ("cpp", "cuda", "header")]
@@ -276,27 +324,25 @@ def run(
 
     # C++: parse only translation units that can hold a plugin fact; the others are parsed lazily when
     # the hot-path call graph needs a function they may define (see _expand_call_graph).
-    texts: dict[str, bytes] = {}
+    texts = _LazyTexts(scans)
     eager, lazy = [], []
     gtests: dict[str, tuple] = {}
     for f in tus:
-        data = _read_bytes(f)
-        cases = gtest_cases(f.rel, data)  # googletest cases (TRT404): a text scan, every unit
+        marker, _sup, cases, _pp = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
         if cases:
             gtests[f.rel] = cases
-        if has_plugin_marker(data):
+        if marker:
             eager.append(f)
         else:
-            texts[f.rel] = data
             lazy.append(f)
     facts = extract_cached(eager + others)
     lazy_facts = {f.rel: f for f in lazy}
+    for f in lazy:
+        texts.add(f)
     included = set()
     for ff in facts:
         included.update(ff.includes)
-    lone_headers = [
-        f for f in disc.files if f.kind == "header" and f.rel not in included and has_plugin_marker(_read_bytes(f))
-    ]
+    lone_headers = [f for f in disc.files if f.kind == "header" and f.rel not in included and scans.scan(f)[0]]
     facts += extract_cached(lone_headers)
     facts += _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings)
     # files that were never parsed still belong to the project (e.g. a .cu file for TRT401)
@@ -310,7 +356,8 @@ def run(
     if progress is not None:
         progress("index", 0, 1)
     index = ProjectIndex.build(root, profile, packs, facts, settings)
-    index.suppressions = scan_all_suppressions(disc.files)
+    index.suppressions = scan_all_suppressions(disc.files, scans)
+    scans.save(prune=not paths)
     index.config_selectors = config_selectors(settings)
     index.config_globs = config_globs(settings)
     timings["index"] = time.perf_counter() - t2
@@ -321,6 +368,10 @@ def run(
     rules = select_rules(settings.select, settings.ignore, settings.extend_select)
     diags = check_index(index, rules, settings, disc.skipped, report_only)
     timings["check"] = time.perf_counter() - t3
+    if memo_key is not None:
+        from . import runmemo
+
+        runmemo.store(scans_dir, memo_key, {"diagnostics": diags})
     return RunResult(
         diagnostics=diags,
         index=index,
@@ -410,22 +461,23 @@ _TEST_PATH = re.compile(r"(^|/)(tests?|unittests?|testing)/|(^|/)[^/]*(_test|Tes
 _PP_COND = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b([^\n]*)", re.M)
 
 
-def _feature_macros(files: list[SourceFile], patterns) -> tuple[str, ...]:
+def _feature_macros(files: list[SourceFile], patterns, scans=None) -> tuple[str, ...]:
     """Optional-feature macros (profile ``feature_macros`` patterns, e.g. ``CUTE_DSL_*_ENABLED``) tested in the
     project's C++ ``#if``/``#ifdef`` lines: the production build defines them, so trtlint does too and
     analyses the code that is compiled instead of the fallback stubs."""
     import fnmatch
 
+    from .scancache import TextScans
+
+    scans = scans if scans is not None else TextScans(None, has_plugin_marker, gtest_cases)
     rx = re.compile("|".join(fnmatch.translate(p) for p in patterns))
     out: set[str] = set()
     for f in files:
         if f.kind not in ("cpp", "cuda", "header"):
             continue
-        for m in _PP_COND.finditer(_read_bytes(f)):
-            for ident in re.findall(rb"[A-Za-z_][A-Za-z0-9_]*", m.group(1)):
-                name = ident.decode()
-                if rx.match(name):
-                    out.add(name)
+        for name in scans.scan(f)[3]:
+            if rx.match(name):
+                out.add(name)
     return tuple(sorted(out))
 
 
@@ -593,6 +645,27 @@ def _load_stats(path: Path) -> tuple[dict, int]:
         return {}, 0
 
 
+def _load_json_dict(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save_glob_memos(path: Path, memos: Optional[dict], before: int) -> None:
+    """Keep the include/exclude pattern answers (discover.py) when new ones were added; at most a few
+    pattern sets, and a pattern set's answers only for paths of a bounded count (the newest run's)."""
+    if memos is None:
+        return
+    clean = {k: v for k, v in memos.items() if isinstance(v, dict) and all(isinstance(x, bool) for x in v.values())}
+    if sum(len(v) for v in clean.values()) == before and len(clean) == len(memos):
+        return
+    if len(clean) > 8 or sum(len(v) for v in clean.values()) > 200_000:
+        clean = {}
+    _write_json(path, clean)
+
+
 def _write_json(path: Path, data) -> None:
     """Atomic write of a cache side file; a read-only tree just goes without."""
     try:
@@ -647,24 +720,49 @@ def config_globs(settings: Settings) -> dict:
     return out
 
 
-def scan_all_suppressions(files: list[SourceFile]) -> dict[str, list]:
-    """Inline suppression comments of every source file (one literal test per file, then a line scan)."""
+def scan_all_suppressions(files: list[SourceFile], scans=None) -> dict[str, list]:
+    """Inline suppression comments of every source file: whether a file holds a ``trtlint:`` comment at all
+    is a text scan remembered by content digest (scancache.py); only the files that do are read again."""
+    from .scancache import SUPPRESSIBLE, TextScans
+
+    scans = scans if scans is not None else TextScans(None, has_plugin_marker, gtest_cases)
     out: dict[str, list] = {}
     for f in files:
-        if f.kind not in ("cpp", "cuda", "header", "python", "cmake", "yaml"):
+        if f.kind not in SUPPRESSIBLE:
             continue
-        try:
-            if f.path.stat().st_size > _MAX_SEARCH_BYTES:  # generated data: not read a second time
-                continue
-        except OSError:
+        if not scans.scan(f)[1]:  # no `trtlint:` in it, or generated data over 1 MB
             continue
-        data = _read_bytes(f)
-        if b"trtlint:" not in data:
-            continue
-        sups = scan_suppressions(data.decode("utf-8", errors="replace"))
+        sups = scan_suppressions(scans.read(f).decode("utf-8", errors="replace"))
         if sups:
             out[f.rel] = sups
     return out
+
+
+class _LazyTexts:
+    """The bytes of the lazily skipped C++ files, read only when the call-graph expansion searches them
+    (a memo miss); files over the search limit read as empty (they are never searched)."""
+
+    def __init__(self, scans):
+        self.scans = scans
+        self.by_rel: dict[str, SourceFile] = {}
+        self.data: dict[str, bytes] = {}
+
+    def add(self, f: SourceFile) -> None:
+        self.by_rel[f.rel] = f
+
+    def get(self, rel: str, default: bytes = b"") -> bytes:
+        if rel in self.data:
+            return self.data[rel]
+        f = self.by_rel.get(rel)
+        if f is None:
+            return default
+        try:
+            big = f.path.stat().st_size > _MAX_SEARCH_BYTES
+        except OSError:
+            big = True
+        data = b"" if big else self.scans.read(f)
+        self.data[rel] = data
+        return data
 
 
 def _run_rules(rules: list[type[Rule]], index: ProjectIndex, settings: Settings) -> list[Diagnostic]:

@@ -274,9 +274,7 @@ class StreamHandle:
 
     @staticmethod
     def _any(pats: tuple[str, ...], name: str) -> bool:
-        import fnmatch
-
-        return any(fnmatch.fnmatchcase(name, p) for p in pats)
+        return _fn_any(pats, name)
 
     def is_use(self, name: str) -> bool:
         return self._any(self.uses, name) and not self._any(self.exclude, name)
@@ -441,9 +439,19 @@ class Packs:
         return hit
 
 
+@lru_cache(maxsize=1 << 16)
+def _fn_any(pats: tuple[str, ...], name: str) -> bool:
+    """Whether ``name`` matches one of the fnmatch patterns ``pats`` (memoised: rules ask the same few
+    hundred callee names again and again)."""
+    import fnmatch
+
+    return any(fnmatch.fnmatchcase(name, p) for p in pats)
+
+
 _INLINE_NS = re.compile(r"::(?:__cxx11|__1|__cxx1998|_V2)(?=::)")
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_callee(name: str) -> str:
     name = _INLINE_NS.sub("", name)
     name = re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>", "", name)

@@ -1,0 +1,125 @@
+"""Per-file text-scan results, kept by content digest in ``.trtlint_cache/v<N>/scans-<version>.pkl``.
+
+A warm run needs, for every C++ file, whether it can hold a plugin fact (``has_plugin_marker``), its
+googletest cases and the identifiers of its ``#if`` lines (optional-feature macros), and for every source file
+whether it holds a ``trtlint:`` comment. These are pure functions of a file's bytes; this module remembers
+them by ``(path, digest)`` so a warm run reads no file it has not changed (discovery already reuses the
+digests of unchanged files, see ``stats.json``). A changed digest is a miss: the file is read and scanned
+again. The version in the file name is a digest of the scanning code, so a change to it starts afresh.
+
+The file is read with the restricted unpickler of :mod:`trtlint.cache` (fact dataclasses only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import tempfile
+from pathlib import Path
+from typing import Callable, Optional
+
+from .frontends import SourceFile
+
+CPP_KINDS = ("cpp", "cuda", "header")
+SUPPRESSIBLE = ("cpp", "cuda", "header", "python", "cmake", "yaml")
+MAX_SEARCH_BYTES = 1 << 20  # larger files are generated data: not scanned for suppressions
+
+_PP_COND = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b([^\n]*)", re.M)
+_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def read_bytes(f: SourceFile) -> bytes:
+    try:
+        return f.path.read_bytes()
+    except OSError:
+        return b""
+
+
+def pp_idents(data: bytes) -> tuple[str, ...]:
+    """Every identifier written in the file's ``#if``/``#ifdef``/``#ifndef``/``#elif`` lines, in order."""
+    out: dict[str, None] = {}
+    for m in _PP_COND.finditer(data):
+        for ident in _IDENT.findall(m.group(1)):
+            out.setdefault(ident.decode(), None)
+    return tuple(out)
+
+
+def _scan_version() -> str:
+    here = Path(__file__).parent
+    h = hashlib.sha256(b"scan-1")
+    for p in (here / "scancache.py", here / "engine.py", here / "frontends" / "testlists.py"):
+        try:
+            h.update(p.read_bytes())
+        except OSError:
+            pass
+    return h.hexdigest()[:16]
+
+
+class TextScans:
+    """``scan(f)`` -> ``(marker, has_trtlint_comment, gtest_cases, pp_idents)``; the first call for a file
+    whose digest is unknown reads it (once) and scans it. ``save()`` writes back what changed."""
+
+    def __init__(self, cache_dir: Optional[Path], marker: Callable[[bytes], bool], gtests: Callable):
+        self.marker = marker
+        self.gtests = gtests
+        self.path = cache_dir / f"scans-{_scan_version()}.pkl" if cache_dir is not None else None
+        self.entries: dict[str, tuple] = {}
+        self.dirty = False
+        self.reads = 0
+        if self.path is not None:
+            try:
+                from .cache import safe_loads
+
+                data = safe_loads(self.path.read_bytes())
+                if isinstance(data, dict):
+                    self.entries = data
+            except Exception:  # a corrupt or planted file is a miss (the unpickler refuses every global)
+                self.entries = {}
+        self.used: set[str] = set()
+
+    def scan(self, f: SourceFile) -> tuple:
+        key = f"{f.rel}\0{f.digest}"
+        self.used.add(key)
+        hit = self.entries.get(key)
+        if isinstance(hit, tuple) and len(hit) == 4:
+            return hit
+        data = self.read(f)
+        if f.kind in CPP_KINDS:
+            entry = (
+                bool(self.marker(data)),
+                b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES,
+                tuple(self.gtests(f.rel, data)) if f.kind != "header" else (),
+                pp_idents(data),
+            )
+        else:
+            entry = (False, b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES, (), ())
+        self.entries[key] = entry
+        self.dirty = True
+        return entry
+
+    def read(self, f: SourceFile) -> bytes:
+        self.reads += 1
+        return read_bytes(f)
+
+    def save(self, prune: bool) -> None:
+        """Write the entries back; with ``prune`` (a run over the whole project) only those used in this run."""
+        if self.path is None:
+            return
+        if prune and set(self.entries) != self.used:
+            self.entries = {k: v for k, v in self.entries.items() if k in self.used}
+            self.dirty = True
+        if not self.dirty:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            for old in self.path.parent.glob("scans-*.pkl"):  # other scanner versions
+                if old != self.path:
+                    old.unlink()
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".pkl")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
