@@ -30,7 +30,6 @@ from ..facts import (
     Span,
 )
 from . import ExtractContext, SourceFile, read_text, testlists
-from . import ExtractContext, SourceFile, read_text
 from . import python_torchtrt as _torchtrt
 
 VERSION = "2"
