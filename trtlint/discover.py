@@ -67,6 +67,26 @@ def _digest(path: Path) -> Optional[str]:
     return h.hexdigest()
 
 
+def link_reason(link: Path, root: Path) -> str:
+    """Why a symbolic link is skipped, for the user: where it points (inside or outside the root, or a loop).
+    Only the link's text is resolved (``os.path.realpath``); nothing it points to is opened."""
+    try:
+        target = os.readlink(link)
+        real = Path(os.path.realpath(link))
+    except (OSError, RuntimeError, ValueError):
+        return "symbolic link (not followed)"
+    try:
+        real.relative_to(root)
+        inside = True
+    except ValueError:
+        inside = False
+    if os.path.islink(real) or (link.parent.resolve() == real or real in link.parent.resolve().parents):
+        return f"symbolic link to '{target}', a loop (not followed)"
+    if not inside:
+        return f"symbolic link to '{target}', outside the project root (not followed)"
+    return f"symbolic link to '{target}' (not followed; the target is checked where it lives)"
+
+
 def globspec(patterns: Iterable[str]) -> Optional[pathspec.PathSpec]:
     """Patterns with .gitignore semantics (include/exclude, per-file-ignores, model-files); None if empty."""
     pats = [p for p in patterns if p and p.strip()]
@@ -184,7 +204,7 @@ def discover(
         rel_start = start_abs.relative_to(root).as_posix() if start_abs != root else ""
         if start_abs.is_file():
             if start_abs.is_symlink():
-                out.skipped.append((rel_start, "symbolic link (not followed)"))
+                out.skipped.append((rel_start, link_reason(start_abs, root)))
                 return
             if not ignored(rel_start, False):
                 add_file(start_abs, rel_start)
@@ -198,7 +218,7 @@ def discover(
                 if d in ALWAYS_SKIP_DIRS:
                     continue
                 if (dpath / d).is_symlink():
-                    out.skipped.append((rel, "symbolic link (not followed)"))
+                    out.skipped.append((rel, link_reason(dpath / d, root)))
                     continue
                 if ignored(rel, True):
                     continue
@@ -209,7 +229,7 @@ def discover(
                 fp = dpath / f
                 if fp.is_symlink():
                     if kind_of(f):
-                        out.skipped.append((rel, "symbolic link (not followed)"))
+                        out.skipped.append((rel, link_reason(fp, root)))
                     continue
                 if ignored(rel, False):
                     continue

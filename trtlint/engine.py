@@ -358,9 +358,10 @@ def check_index(
         judge_only = [r for r in all_rules() if r not in rules and not getattr(r, "after_filter", False)]
     diags: list[Diagnostic] = _run_rules(early + judge_only, index, settings)
     for rel, reason in skipped:
-        if "limit" in reason:
+        if "limit" in reason or "symbolic link" in reason:  # a link is said (info), never followed
+            sev = Severity.INFO if "symbolic link" in reason else Severity.WARNING
             diags.append(
-                Diagnostic(code="TRT001", name="parse-error", severity=Severity.WARNING, message=f"skipped: {reason}", span=Span(rel, 1))
+                Diagnostic(code="TRT001", name="parse-error", severity=sev, message=f"skipped: {reason}", span=Span(rel, 1))
             )
     used: set = set()
     diags = filter_diagnostics(diags, settings, root, None, index.suppressions, used)
