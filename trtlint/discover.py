@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
@@ -177,6 +178,9 @@ def discover(
             st = abs_path.lstat()
         except OSError as e:
             out.skipped.append((rel, f"cannot stat: {e.strerror}"))
+            return
+        if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device: opening it could block or never end
+            out.skipped.append((rel, "not a regular file (a FIFO, socket or device); not read"))
             return
         if st.st_size > max_file_size and kind != "onnx":
             out.skipped.append((rel, f"file is {st.st_size} bytes, over the {max_file_size}-byte limit"))

@@ -358,7 +358,7 @@ def check_index(
         judge_only = [r for r in all_rules() if r not in rules and not getattr(r, "after_filter", False)]
     diags: list[Diagnostic] = _run_rules(early + judge_only, index, settings)
     for rel, reason in skipped:
-        if "limit" in reason or "symbolic link" in reason:  # a link is said (info), never followed
+        if "limit" in reason or "symbolic link" in reason or "regular file" in reason:  # said, never read
             sev = Severity.INFO if "symbolic link" in reason else Severity.WARNING
             diags.append(
                 Diagnostic(code="TRT001", name="parse-error", severity=sev, message=f"skipped: {reason}", span=Span(rel, 1))

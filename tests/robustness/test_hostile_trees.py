@@ -158,3 +158,21 @@ def test_onnx_external_data_outside_the_root_is_never_read(tmp_path):
     os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the watcher thread finish
     w.join(5)
     assert opened.is_set()  # the watcher worked: it would have seen trtlint open the FIFO
+
+
+def test_cpp_includes_of_devices_and_fifos_are_never_opened(tmp_path):
+    """``#include`` of /dev/zero (endless), /proc/self/fd/0 (the process's stdin: in the LSP server the
+    JSON-RPC stream) or a FIFO (blocks) is blanked before libclang sees it, and said."""
+    os.mkfifo(tmp_path / "pipe.h")
+    _tree(tmp_path, {
+        "FooPlugin.cpp": '#include "/dev/zero"\n#include "../../../../../../../../../../proc/self/fd/0"\n#include "pipe.h"\n'
+                         '#include <vector>\n' + PLUGIN,
+    })
+    rc, diags, err = check_json(tmp_path, timeout=60)
+    assert rc in (0, 1), err
+    assert at(diags, "FooPlugin.cpp") == [
+        'FooPlugin.cpp could only partly be parsed: #include "/dev/zero" names a device or special file; not read',
+        'FooPlugin.cpp could only partly be parsed: #include "../../../../../../../../../../proc/self/fd/0" names a device or special file; not read',
+        'FooPlugin.cpp could only partly be parsed: #include "pipe.h" names a device or special file; not read',
+    ]
+    assert at(diags, "pipe.h") == ["skipped: not a regular file (a FIFO, socket or device); not read"]
