@@ -111,7 +111,7 @@ def test_pyproject_config_and_profile_detection(tmp_path):
 
 def test_bad_config_values_name_file_and_key(tmp_path):
     write_project(tmp_path, {"trtlint.toml": 'max-call-depth = "deep"\n'})
-    with pytest.raises(ConfigError, match=r"trtlint.toml: 'max-call-depth' must be a non-negative integer"):
+    with pytest.raises(ConfigError, match=r"trtlint.toml:1: 'max-call-depth' must be a non-negative integer"):
         load_settings(tmp_path)
     write_project(tmp_path, {"trtlint.toml": 'profile = "nope"\n'})
     with pytest.raises(ConfigError, match="unknown profile 'nope'"):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import re
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -46,6 +47,9 @@ def normalise_snippet(line: str) -> str:
     return _WS.sub("", _SUPPRESSION.sub("", line))
 
 
+_MAX_SNIPPET_FILE = 16 * 1024 * 1024
+
+
 def attach_snippets(diags: Iterable[Diagnostic], root: Path) -> list[Diagnostic]:
     """Each diagnostic with its normalised snippet (the text of its primary line; the logical location for
     files that have no lines, e.g. ONNX models). Every file is read once."""
@@ -58,6 +62,10 @@ def attach_snippets(diags: Iterable[Diagnostic], root: Path) -> list[Diagnostic]
         rel = d.span.path
         if rel not in lines_of:
             try:
+                # never through a link, never a FIFO/device (could block), never a huge skipped file
+                st = os.lstat(Path(root) / rel)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_SNIPPET_FILE:
+                    raise OSError("not read for a snippet")
                 data = (Path(root) / rel).read_bytes()
                 lines_of[rel] = None if b"\0" in data[:8192] else data.decode("utf-8", errors="replace").splitlines()
             except (OSError, ValueError):

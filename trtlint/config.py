@@ -58,6 +58,7 @@ class Settings:
     origins: dict[str, str] = field(default_factory=dict)
     baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
     config_chain: list = field(default_factory=list)  # the config files read, closest first (``extend`` follows)
+    file_timeout: float = 60.0  # seconds one file may take to extract (0: no limit); then TRT001 "timed out"
 
 
 _KEYS = {
@@ -111,57 +112,85 @@ def _load_toml(p: Path) -> dict:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: invalid TOML: {e}") from None
+    except UnicodeDecodeError as e:  # tomllib decodes the whole file first
+        line = 1 + e.object[: e.start].count(b"\n") if isinstance(e.object, (bytes, bytearray)) else 1
+        raise ConfigError(f"{p}:{line}: invalid TOML: not valid UTF-8 (byte at offset {e.start})") from None
     except OSError as e:
         raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
+
+
+def key_line(origin: str, key: str) -> Optional[int]:
+    """The line of ``origin`` (a config file) where ``key`` is written (``key =`` or a ``[...key]`` table)."""
+    try:
+        lines = Path(origin).read_text(encoding="utf-8", errors="replace").splitlines()
+    except (OSError, ValueError):
+        return None
+    pat = re.compile(r"^\s*(?:\[\s*(?:[\w.-]+\.)?)?[\"']?" + re.escape(key) + r"[\"']?\s*(?:=|\]|\.)")
+    return next((i for i, text in enumerate(lines, 1) if pat.match(text)), None)
 
 
 def apply_table(s: Settings, table: dict, origin: str) -> Settings:
     for key, value in table.items():
         if key == "extend":
             continue  # followed by load_settings (see _extend_chain)
-        attr = _KEYS.get(key) or (_KEYS.get(key.replace("_", "-")))
-        if attr is None:
-            raise ConfigError(f"{origin}: unknown key '{key}' (known: {', '.join(sorted(_KEYS))})")
-        if attr in _LIST_KEYS:
-            if isinstance(value, str):
-                value = [value]
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"{origin}: '{key}' must be a list of strings")
-        elif attr == "per_file_ignores":
-            if not isinstance(value, dict) or not all(
-                isinstance(v, (list, str)) for v in value.values()
-            ):
-                raise ConfigError(f"{origin}: 'per-file-ignores' must be a table of glob = [rules]")
-            value = {k: ([v] if isinstance(v, str) else list(v)) for k, v in value.items()}
-        elif attr == "severity":
-            if not isinstance(value, dict) or not all(v in ("error", "warning", "info") for v in value.values()):
-                raise ConfigError(f"{origin}: 'severity' must map rules to error|warning|info")
-        elif attr in ("max_call_depth", "max_file_size"):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ConfigError(f"{origin}: '{key}' must be a non-negative integer")
-        elif attr in ("respect_gitignore",):
-            if not isinstance(value, bool):
-                raise ConfigError(f"{origin}: '{key}' must be true or false")
-        elif attr == "fail_level":
-            if value not in ("error", "warning", "info"):
-                raise ConfigError(f"{origin}: 'fail-level' must be error|warning|info")
-        elif attr == "direct_route":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{origin}: 'direct-route' must be a table")
-        elif attr == "test_lists":
-            value = _test_lists(value, origin)
-        elif attr == "tensorrt_version":
-            if not isinstance(value, str) or not re.fullmatch(r"[0-9]+(\.([0-9]+|x))?(\.([0-9]+|x))?", value.strip()):
-                raise ConfigError(f"{origin}: '{key}' must be a TensorRT version such as \"10.x\" or \"10.8\"")
-            value = value.strip()
-        elif attr in ("profile", "compile_commands", "baseline"):
-            if not isinstance(value, str):
-                raise ConfigError(f"{origin}: '{key}' must be a string")
-            if attr == "baseline" and not Path(value).is_absolute() and Path(origin).is_file():
-                value = str(Path(origin).resolve().parent / value)  # relative to the file that names it
-        setattr(s, attr, value)
-        s.origins[attr] = origin
+        try:
+            _apply_key(s, key, value, origin)
+        except ConfigError as e:  # name the line too: "trtlint.toml:12: 'ignore' must be a list of strings"
+            line = key_line(origin, key)
+            msg = str(e)
+            if line is not None and msg.startswith(f"{origin}: "):
+                msg = f"{origin}:{line}: {msg[len(origin) + 2:]}"
+            raise ConfigError(msg) from None
     return s
+
+
+def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
+    attr = _KEYS.get(key) or (_KEYS.get(key.replace("_", "-")))
+    if attr is None:
+        raise ConfigError(f"{origin}: unknown key '{key}' (known: {', '.join(sorted(_KEYS))})")
+    if attr in _LIST_KEYS:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{origin}: '{key}' must be a list of strings")
+    elif attr == "per_file_ignores":
+        if not isinstance(value, dict) or not all(
+            isinstance(v, (list, str)) for v in value.values()
+        ):
+            raise ConfigError(f"{origin}: 'per-file-ignores' must be a table of glob = [rules]")
+        value = {k: ([v] if isinstance(v, str) else list(v)) for k, v in value.items()}
+    elif attr == "severity":
+        if not isinstance(value, dict) or not all(v in ("error", "warning", "info") for v in value.values()):
+            raise ConfigError(f"{origin}: 'severity' must map rules to error|warning|info")
+    elif attr == "file_timeout":
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"{origin}: '{key}' must be a non-negative number of seconds")
+        value = float(value)
+    elif attr in ("max_call_depth", "max_file_size"):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"{origin}: '{key}' must be a non-negative integer")
+    elif attr in ("respect_gitignore",):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{origin}: '{key}' must be true or false")
+    elif attr == "fail_level":
+        if value not in ("error", "warning", "info"):
+            raise ConfigError(f"{origin}: 'fail-level' must be error|warning|info")
+    elif attr == "direct_route":
+        if not isinstance(value, dict):
+            raise ConfigError(f"{origin}: 'direct-route' must be a table")
+    elif attr == "test_lists":
+        value = _test_lists(value, origin)
+    elif attr == "tensorrt_version":
+        if not isinstance(value, str) or not re.fullmatch(r"[0-9]+(\.([0-9]+|x))?(\.([0-9]+|x))?", value.strip()):
+            raise ConfigError(f"{origin}: '{key}' must be a TensorRT version such as \"10.x\" or \"10.8\"")
+        value = value.strip()
+    elif attr in ("profile", "compile_commands", "baseline"):
+        if not isinstance(value, str):
+            raise ConfigError(f"{origin}: '{key}' must be a string")
+        if attr == "baseline" and not Path(value).is_absolute() and Path(origin).is_file():
+            value = str(Path(origin).resolve().parent / value)  # relative to the file that names it
+    setattr(s, attr, value)
+    s.origins[attr] = origin
 
 
 def _test_lists(value: Any, origin: str) -> dict:

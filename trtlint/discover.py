@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
@@ -66,6 +67,26 @@ def _digest(path: Path) -> Optional[str]:
     except OSError:
         return None
     return h.hexdigest()
+
+
+def link_reason(link: Path, root: Path) -> str:
+    """Why a symbolic link is skipped, for the user: where it points (inside or outside the root, or a loop).
+    Only the link's text is resolved (``os.path.realpath``); nothing it points to is opened."""
+    try:
+        target = os.readlink(link)
+        real = Path(os.path.realpath(link))
+    except (OSError, RuntimeError, ValueError):
+        return "symbolic link (not followed)"
+    try:
+        real.relative_to(root)
+        inside = True
+    except ValueError:
+        inside = False
+    if os.path.islink(real) or (link.parent.resolve() == real or real in link.parent.resolve().parents):
+        return f"symbolic link to '{target}', a loop (not followed)"
+    if not inside:
+        return f"symbolic link to '{target}', outside the project root (not followed)"
+    return f"symbolic link to '{target}' (not followed; the target is checked where it lives)"
 
 
 def globspec(patterns: Iterable[str]) -> Optional[pathspec.PathSpec]:
@@ -194,6 +215,9 @@ def discover(
         except OSError as e:
             out.skipped.append((rel, f"cannot stat: {e.strerror}"))
             return
+        if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device: opening it could block or never end
+            out.skipped.append((rel, "not a regular file (a FIFO, socket or device); not read"))
+            return
         if st.st_size > max_file_size and kind != "onnx":
             out.skipped.append((rel, f"file is {st.st_size} bytes, over the {max_file_size}-byte limit"))
             return
@@ -220,7 +244,7 @@ def discover(
         rel_start = start_abs.relative_to(root).as_posix() if start_abs != root else ""
         if start_abs.is_file():
             if start_abs.is_symlink():
-                out.skipped.append((rel_start, "symbolic link (not followed)"))
+                out.skipped.append((rel_start, link_reason(start_abs, root)))
                 return
             if not ignored(rel_start, False):
                 add_file(start_abs, rel_start)
@@ -234,7 +258,7 @@ def discover(
                 if d in ALWAYS_SKIP_DIRS:
                     continue
                 if (dpath / d).is_symlink():
-                    out.skipped.append((rel, "symbolic link (not followed)"))
+                    out.skipped.append((rel, link_reason(dpath / d, root)))
                     continue
                 if ignored(rel, True):
                     continue
@@ -245,7 +269,7 @@ def discover(
                 fp = dpath / f
                 if fp.is_symlink():
                     if kind_of(f):
-                        out.skipped.append((rel, "symbolic link (not followed)"))
+                        out.skipped.append((rel, link_reason(fp, root)))
                     continue
                 if ignored(rel, False):
                     continue

@@ -118,9 +118,53 @@ def extract_one(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
 
 
-def _extract_batch(args: tuple[list[SourceFile], ExtractContext]) -> list[FileFacts]:
-    files, ctx = args
-    return [extract_one(f, ctx) for f in files]
+class _FileTimeout(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):  # pragma: no cover - runs in the signal handler
+    raise _FileTimeout()
+
+
+def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) -> FileFacts:
+    """:func:`extract_one` within ``timeout`` seconds (0: no limit): a file that takes longer becomes TRT001
+    "timed out after N s" and the run goes on. The limit is a SIGALRM timer, so it applies where extraction runs
+    in a process's main thread (the CLI, the pool's workers); a parser busy inside C code (libclang) is
+    interrupted when it returns to Python."""
+    import signal
+    import threading
+
+    if os.environ.get("TRTLINT_TEST_SLOW_FILE"):  # test-only hook: a file this slow, to test the limit
+        name, _, secs = os.environ["TRTLINT_TEST_SLOW_FILE"].partition("=")
+        slow = float(secs or 30) if src.rel.endswith(name) else 0.0
+    else:
+        slow = 0.0
+    if timeout <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        if slow:
+            time.sleep(slow)
+        return extract_one(src, ctx)
+    old = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        if slow:
+            time.sleep(slow)
+        return extract_one(src, ctx)
+    except _FileTimeout:
+        msg = f"timed out after {timeout:g} s (file-timeout); not analysed"
+        return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+# seconds one file may take to extract (0: no limit); set by run() from the file-timeout setting
+FILE_TIMEOUT: float = 0.0
+
+
+def _extract_batch(args) -> list[FileFacts]:
+    files, ctx = args[0], args[1]
+    timeout = args[2] if len(args) > 2 else 0.0
+    return [extract_limited(f, ctx, timeout) for f in files]
 
 
 def make_context(settings: Settings, profile: Profile, root: Path) -> ExtractContext:
@@ -163,7 +207,7 @@ def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, pro
     if jobs <= 1 or len(files) < 4:
         out1 = []
         for f in files:
-            out1.append(extract_one(f, ctx))
+            out1.append(extract_limited(f, ctx, FILE_TIMEOUT))
             if progress is not None:
                 progress(1)
         return out1
@@ -177,7 +221,7 @@ def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, pro
     from concurrent.futures import ProcessPoolExecutor  # not imported on a warm run
 
     with ProcessPoolExecutor(max_workers=jobs, mp_context=MP_CONTEXT) as ex:
-        results = ex.map(_extract_batch, [([files[i] for i in b], ctx) for b in buckets])
+        results = ex.map(_extract_batch, [([files[i] for i in b], ctx, FILE_TIMEOUT) for b in buckets])
         for b, res in zip(buckets, results):
             for i, ff in zip(b, res):
                 out[i] = ff
@@ -255,6 +299,8 @@ def _run(
 
     scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if use_cache else None
     scans = TextScans(scans_dir, has_plugin_marker, gtest_cases)
+    global FILE_TIMEOUT
+    FILE_TIMEOUT = float(getattr(settings, "file_timeout", 0) or 0)
     if profile.feature_macros:
         found = _feature_macros(disc.files, profile.feature_macros, scans)
         if found:
@@ -318,7 +364,9 @@ def _run(
             parsed_kinds[files[i].kind] = parsed_kinds.get(files[i].kind, 0) + 1
         for i, ff in zip(todo, fresh):
             out[i] = ff
-            if cache and not any(("internal error" in p.message or "unavailable" in p.message) for p in ff.problems):
+            if cache and not any(
+                ("internal error" in p.message or "unavailable" in p.message or "timed out" in p.message) for p in ff.problems
+            ):
                 cache.put(files[i], ff, digests)
         return [x for x in out if x is not None]
 
@@ -409,9 +457,10 @@ def check_index(
         judge_only = [r for r in all_rules() if r not in rules and not getattr(r, "after_filter", False)]
     diags: list[Diagnostic] = _run_rules(early + judge_only, index, settings)
     for rel, reason in skipped:
-        if "limit" in reason:
+        if "limit" in reason or "symbolic link" in reason or "regular file" in reason:  # said, never read
+            sev = Severity.INFO if "symbolic link" in reason else Severity.WARNING
             diags.append(
-                Diagnostic(code="TRT001", name="parse-error", severity=Severity.WARNING, message=f"skipped: {reason}", span=Span(rel, 1))
+                Diagnostic(code="TRT001", name="parse-error", severity=sev, message=f"skipped: {reason}", span=Span(rel, 1))
             )
     used: set = set()
     diags = filter_diagnostics(diags, settings, root, None, index.suppressions, used)

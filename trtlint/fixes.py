@@ -13,7 +13,8 @@ Writing is careful:
   message, never overwritten; so is one that changes while the edits are computed;
 - overlapping edits: the first fix (in source order) wins; the others wait for the next run;
 - an edited Python file must still parse (libcst), else the file's fixes are dropped, with a message;
-- each file is written atomically: a temp file beside it, then a rename (mode kept).
+- each file is written atomically: a temp file beside it, then a rename (mode kept); a read-only file is
+  refused, and a write that fails half-way (an interrupt, a full disk) leaves the old file and no temp file.
 """
 
 from __future__ import annotations
@@ -252,6 +253,9 @@ def write_fixes(res: FixResult, root: Path) -> None:
             continue
         try:
             mode = p.stat().st_mode & 0o7777
+            if not mode & 0o222:  # the user made it read-only: replacing it (the directory allows it) would undo that
+                res.refused.append(f"{f.path}: read-only; its fixes were not applied")
+                continue
             fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".trtlint.tmp", dir=str(p.parent))
             try:
                 with os.fdopen(fd, "wb") as fh:

@@ -2088,6 +2088,12 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
         return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
     ci = _load()
     args = _compile_args(src, ctx)
+    from .cpp_guard import guard_includes  # devices/FIFOs named by #include are never opened
+
+    text, blocked = guard_includes(text, str(src.path.parent), [
+        b if a in ("-I", "-isystem", "-iquote") else a[2:] for a, b in zip(args, args[1:] + [""])
+        if a in ("-I", "-isystem", "-iquote") or (a.startswith("-I") and len(a) > 2)
+    ])
     # KeepGoing (0x200): a missing header is not fatal, so template instantiation (std::string ==, emplace_back,
     # function templates) keeps working after it.
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE | 0x200
@@ -2114,7 +2120,10 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
         except Exception as e:  # noqa: BLE001 (TranslationUnitLoadError)
             return _facts(src, kind, (ParseProblem(f"libclang could not parse the file: {e}", Span(src.rel, 1)),))
 
-    problems: list[ParseProblem] = []
+    problems: list[ParseProblem] = [
+        ParseProblem(f"#include \"{name}\" names a device or special file; not read", Span(src.rel, line), partial=True)
+        for line, name in blocked
+    ]
     missing = 0
     errors = []
     for d in tu.diagnostics:

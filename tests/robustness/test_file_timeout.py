@@ -1,0 +1,68 @@
+"""Bounded time: a file that takes too long to extract becomes TRT001 "timed out after N s" and the rest of the
+run completes, serially and in the worker pool.
+
+The slow file is made with the test-only hook ``TRTLINT_TEST_SLOW_FILE=<path suffix>=<seconds>`` (the engine
+sleeps that long before extracting a file whose path ends so; never set outside tests).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from .helpers import at, check_json
+
+PLUGIN = "class {0} : public nvinfer1::IPluginV3 {{}};\n"
+
+
+def _tree(root: Path, n: int) -> None:
+    (root / "trtlint.toml").write_text("file-timeout = 1.5\n")
+    for i in range(n):
+        (root / f"P{i}Plugin.cpp").write_text(PLUGIN.format(f"P{i}Plugin"))
+    (root / "bad.py").write_bytes(b"x = '\xff'\n")  # a TRT001 of its own: proof the other files were read
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_slow_file_times_out_and_the_rest_completes(tmp_path, jobs):
+    _tree(tmp_path, 6)
+    t = time.monotonic()
+    r = check_json(tmp_path, "-j", jobs, env={"TRTLINT_TEST_SLOW_FILE": "P3Plugin.cpp=60"}, timeout=50)
+    rc, diags, err = r
+    assert time.monotonic() - t < 45
+    assert rc in (0, 1), err
+    assert at(diags, "P3Plugin.cpp") == ["P3Plugin.cpp could not be parsed: timed out after 1.5 s (file-timeout); not analysed"]
+    assert at(diags, "bad.py") == ["bad.py could not be parsed: not valid UTF-8 (byte 0xff at offset 5)"]
+    assert [d for d in diags if d["code"] == "TRT001"] and all(
+        d["location"]["path"] in ("P3Plugin.cpp", "bad.py") for d in diags if d["code"] == "TRT001"
+    )
+
+
+def test_the_limit_is_configurable_and_zero_disables_it(tmp_path):
+    _tree(tmp_path, 2)
+    (tmp_path / "trtlint.toml").write_text("file-timeout = 0\n")
+    rc, diags, err = check_json(tmp_path, env={"TRTLINT_TEST_SLOW_FILE": "P1Plugin.cpp=2"})
+    assert rc in (0, 1), err
+    assert at(diags, "P1Plugin.cpp") == []
+    (tmp_path / "trtlint.toml").write_text('file-timeout = "soon"\n')
+    rc, _, err = check_json(tmp_path)
+    assert rc == 2 and "trtlint.toml:1: 'file-timeout' must be a non-negative number of seconds" in err
+
+
+def test_a_timed_out_file_is_not_cached(tmp_path):
+    from trtlint.config import load_settings
+    from trtlint.engine import run
+    import os
+
+    _tree(tmp_path, 1)
+    os.environ["TRTLINT_TEST_SLOW_FILE"] = "P0Plugin.cpp=30"
+    try:
+        first = run(load_settings(tmp_path), jobs=1, use_cache=True)
+    finally:
+        del os.environ["TRTLINT_TEST_SLOW_FILE"]
+    assert [d.message for d in first.diagnostics if d.span.path == "P0Plugin.cpp" and d.code == "TRT001"] == [
+        "P0Plugin.cpp could not be parsed: timed out after 1.5 s (file-timeout); not analysed"
+    ]
+    again = run(load_settings(tmp_path), jobs=1, use_cache=True)
+    assert [d for d in again.diagnostics if d.span.path == "P0Plugin.cpp" and d.code == "TRT001"] == []
