@@ -83,11 +83,8 @@ def frontend_versions() -> dict[str, str]:
             try:
                 spec = importlib.util.find_spec(mod)
                 src = Path(spec.origin).read_bytes() if spec and spec.origin else b""
+                # (helper modules such as frontends/cpp_flow.py are already in `base`)
                 if spec and spec.origin:
-                    # helper modules of a frontend (frontends/<name>_*.py) change its facts too
-                    origin = Path(spec.origin)
-                    for helper in sorted(origin.parent.glob(origin.stem + "_*.py")):
-                        src += helper.read_bytes()
                     if kind == "python":  # the TensorRT Python API pack decides which uses are recorded
                         from .packs import shipped_dir
 
