@@ -195,8 +195,11 @@ MP_CONTEXT = None
 
 
 def _use_pool(files: list[SourceFile], jobs: int) -> bool:
-    """Worker processes pay off for a few files, and any C++ parse runs in one so the watchdog can stop it."""
-    return jobs > 1 and bool(files) and (len(files) >= 4 or any(f.kind in ("cpp", "cuda", "header") for f in files))
+    """Worker processes pay off for a few files; and any C++ parse runs in one (also with ``-j 1``), so the
+    watchdog can stop a parse stuck inside libclang, which no signal handler can."""
+    if not files or jobs < 1:
+        return False
+    return any(f.kind in ("cpp", "cuda", "header") for f in files) or (jobs > 1 and len(files) >= 4)
 
 
 def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, progress=None) -> list[FileFacts]:

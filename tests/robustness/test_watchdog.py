@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from .helpers import REPO, at
 
 PLUGIN = "class {0} : public nvinfer1::IPluginV3 {{}};\n"
@@ -33,12 +35,12 @@ def _tree(root: Path, config: str) -> None:
     (root / "bad.py").write_bytes(b"x = '\xff'\n")  # a TRT001 of its own: proof the other files were read
 
 
-def _check(root: Path, timeout: float = 120) -> tuple[float, list[dict], str]:
+def _check(root: Path, timeout: float = 120, jobs: str = "2") -> tuple[float, list[dict], str]:
     import json
 
     t = time.monotonic()
     r = subprocess.run(
-        [sys.executable, "-m", "trtlint", "check", str(root), "--format", "json", "--no-cache", "--no-progress", "-j", "2"],
+        [sys.executable, "-m", "trtlint", "check", str(root), "--format", "json", "--no-cache", "--no-progress", "-j", jobs],
         capture_output=True, text=True, timeout=timeout, env={**os.environ, "PYTHONPATH": str(REPO)},
         stdin=subprocess.DEVNULL,
     )
@@ -47,9 +49,11 @@ def _check(root: Path, timeout: float = 120) -> tuple[float, list[dict], str]:
     return time.monotonic() - t, json.loads(r.stdout)["diagnostics"], r.stderr
 
 
-def test_a_parse_stuck_in_libclang_is_killed_at_the_time_limit(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_parse_stuck_in_libclang_is_killed_at_the_time_limit(tmp_path, jobs):
+    """Also with -j 1: C++ is always parsed in a worker process the parent can kill."""
     _tree(tmp_path, "file-timeout = 2\nworker-memory = 0\n")
-    took, diags, _ = _check(tmp_path)
+    took, diags, _ = _check(tmp_path, jobs=jobs)
     assert at(diags, "BlowupPlugin.cpp") == ["BlowupPlugin.cpp could not be parsed: timed out after 2 s (file-timeout); not analysed"]
     assert at(diags, "bad.py") == ["bad.py could not be parsed: not valid UTF-8 (byte 0xff at offset 5)"]
     assert took < 20  # limit 2 s + 2 s grace, plus start-up; the parse alone takes far longer
