@@ -30,9 +30,10 @@ from ..facts import (
     Span,
 )
 from . import ExtractContext, SourceFile, read_text, testlists
+from . import python_fast as _fast
 from . import python_torchtrt as _torchtrt
 
-VERSION = "2"
+VERSION = "3"
 KIND_NAMES = ("python",)
 
 _DEFAULT_ROUTE_CALLS = ("operation",)
@@ -58,23 +59,24 @@ _BASE_KEYWORDS = (
     r"plugin_version",
     r"\.register\s*\(",
 )
-_PREFILTER_CACHE: dict[tuple[str, ...], "re.Pattern[str]"] = {}
+_PREFILTER_CACHE: dict[tuple[str, ...], "_fast.FastSearch"] = {}
 
 
-def _prefilter(route_names: tuple[str, ...]) -> "re.Pattern[str]":
+def _prefilter(route_names: tuple[str, ...]) -> "_fast.FastSearch":
+    """The keywords as one test: ``.search(text)`` is true when any of them matches (see python_fast)."""
     pat = _PREFILTER_CACHE.get(route_names)
     if pat is None:
         parts = list(_BASE_KEYWORDS) + list(_torchtrt.prefilter_keywords())
         if route_names:
             parts.append(r"\b(?:" + "|".join(re.escape(n) for n in route_names) + r")\s*\(")
-        pat = re.compile("|".join(parts))
+        pat = _fast.FastSearch(parts)
         _PREFILTER_CACHE[route_names] = pat
     return pat
 
 
 def might_have_facts(text: str, route_names: Sequence[str] = _DEFAULT_ROUTE_CALLS) -> bool:
     """The cheap text test run before parsing."""
-    return _prefilter(tuple(route_names)).search(text) is not None
+    return _prefilter(tuple(route_names)).search(text)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -1248,7 +1250,7 @@ def _empty(src: SourceFile, problems: tuple = ()) -> FileFacts:
     return FileFacts(path=src.rel, kind=src.kind or "python", digest=src.digest, problems=problems)
 
 
-def _reduce(text: str, route_names: tuple[str, ...]) -> Optional[str]:
+def _reduce(text: str, route_names: tuple[str, ...], tree=None) -> Optional[str]:
     """Blank out functions and methods that cannot hold a fact before the (slow) libcst parse.
 
     CPython's parser (parse only; nothing is executed) gives the line ranges of every def. A def whose
@@ -1258,10 +1260,11 @@ def _reduce(text: str, route_names: tuple[str, ...]) -> Optional[str]:
     """
     if "\r" in text:
         return None
-    try:
-        tree = ast.parse(text)
-    except Exception:
-        return None
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except Exception:
+            return None
     opsets = set()
     for st in tree.body:
         value = getattr(st, "value", None)
@@ -1333,29 +1336,74 @@ def _syntax_problem(src: SourceFile, text: str, e: "cst.ParserSyntaxError") -> P
     return ParseProblem(f"syntax error: {msg}", Span(src.rel, line, col, line, col + 1))
 
 
+class _Tree:
+    """The file's stdlib ``ast`` tree, parsed at most once and shared by the custom-op stubs, the pytest cases,
+    the libcst skip test and ``_reduce`` (each used to parse the text itself). ``get`` raises what
+    ``ast.parse`` raised."""
+
+    __slots__ = ("text", "tree", "exc", "done")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tree = None
+        self.exc: Optional[Exception] = None
+        self.done = False
+
+    def get(self):
+        if not self.done:
+            self.done = True
+            try:
+                self.tree = ast.parse(self.text)
+            except Exception as e:
+                self.exc = e
+        if self.exc is not None:
+            raise self.exc
+        return self.tree
+
+
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
+    shared: dict = {}  # "text", "tree": what _extract read and parsed, reused for the pytest cases
     try:
-        ff = _extract(src, ctx)
+        ff = _extract(src, ctx, shared)
     except Exception as e:  # never raise: report instead
         return _empty(src, (ParseProblem(f"python frontend internal error: {type(e).__name__}: {e}", Span(src.rel, 1)),))
     if testlists.is_pytest_file(src.rel):  # the tests a runner collects (TRT402/TRT403)
-        text, _ = read_text(src)
+        if "text" in shared:
+            text = shared["text"]
+        else:
+            text, _ = read_text(src)
         if text is not None:
-            ff = dataclasses.replace(ff, test_cases=testlists.pytest_cases(src.rel, text))
+            tree = shared.get("tree")
+            ff = dataclasses.replace(
+                ff, test_cases=testlists.pytest_cases(src.rel, text, tree_of=tree.get if tree is not None else None)
+            )
     return ff
 
 
-def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
+def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None) -> FileFacts:
     text, problem = read_text(src)
+    if shared is not None:
+        shared["text"] = text
     if text is None:
         return _empty(src, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
     route_names = tuple(getattr(ctx, "route_call_names", _DEFAULT_ROUTE_CALLS))
     from . import python_stubs
 
-    stubs = python_stubs.extract(text, src.rel)  # custom-op stubs, translation tables and signatures (ast)
+    tree = _Tree(text)
+    if shared is not None:
+        shared["tree"] = tree
+    # custom-op stubs, translation tables and signatures (ast)
+    stubs = python_stubs.extract(text, src.rel, tree_of=tree.get)
     if not might_have_facts(text, route_names):
         return dataclasses.replace(_empty(src), **stubs) if stubs else _empty(src)
-    reduced = _reduce(text, route_names)
+    try:
+        parsed = tree.get()
+    except Exception:
+        parsed = None  # the libcst parse below reports the syntax error
+    if parsed is not None and not _fast.libcst_facts_possible(parsed, text, route_names):
+        # nothing the libcst extractors look for: their facts would all be empty
+        return dataclasses.replace(_empty(src), **stubs) if stubs else _empty(src)
+    reduced = _reduce(text, route_names, parsed) if parsed is not None else None
     module = None
     if reduced is not None and reduced is not text:
         try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from ..facts import PyFunctionSig, Span, StubParam, TorchOpStub, TranslationEntry
 
@@ -129,12 +129,13 @@ def _const_str(node: Optional[ast.AST]) -> Optional[str]:
     return None
 
 
-def extract(text: str, rel: str) -> dict:
-    """Facts for FileFacts: ``torch_stubs``, ``py_functions``, ``translation_entries`` (only the non-empty)."""
+def extract(text: str, rel: str, tree_of: Optional[Callable[[], ast.AST]] = None) -> dict:
+    """Facts for FileFacts: ``torch_stubs``, ``py_functions``, ``translation_entries`` (only the non-empty).
+    ``tree_of``: returns the text's ``ast`` tree (parsed once by the caller) or raises what ``ast.parse`` raised."""
     if not _GATE.search(text):
         return {}
     try:
-        tree = ast.parse(text)
+        tree = tree_of() if tree_of is not None else ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}  # the libcst pass reports the syntax error
     src = _Src(text, rel)
