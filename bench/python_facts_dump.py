@@ -69,14 +69,22 @@ def main() -> int:
             src = SourceFile(path=p, rel=rel, kind="python", digest=_digest(p) or "")
             out[f"{root.name}:{rel}"] = to_json(pyfe.extract(src, ctx))
         print(f"{root.name}: {len(files)} files, {time.process_time() - t0:.2f} s CPU", file=sys.stderr)
-    ctx = ExtractContext(root=Path("/nonexistent"))
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="pyfacts-"))
+    ctx = ExtractContext(root=tmp)
     n = 0
     for rule in all_rules():
         for kind, exs in (("valid", rule.VALID), ("invalid", rule.INVALID)):
             for i, ex in enumerate(exs):
                 for rel, text in ex["files"].items():
                     if rel.endswith(".py"):
-                        src = SourceFile(path=Path("/nonexistent") / rel, rel=rel, kind="python", digest="x", text=text)
+                        if isinstance(text, bytes):  # e.g. a badly encoded file: read from disk, as a run does
+                            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+                            (tmp / rel).write_bytes(text)
+                            src = SourceFile(path=tmp / rel, rel=rel, kind="python", digest="x")
+                        else:
+                            src = SourceFile(path=tmp / rel, rel=rel, kind="python", digest="x", text=text)
                         out[f"{rule.code}-{kind}-{i}:{rel}"] = to_json(pyfe.extract(src, ctx))
                         n += 1
     print(f"rule examples: {n} files", file=sys.stderr)

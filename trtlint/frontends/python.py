@@ -1,8 +1,12 @@
 """Python frontend: ONNX node emissions, direct-route builder calls, creator lookups and plugin API uses.
 
-Only libcst with :class:`PositionProvider` is used; import aliases, string constants and attribute dicts
-are resolved here by a small, flow-insensitive-but-ordered walk (no scope/qualified-name providers, they
-are slow). The analysed code is never imported or executed.
+libcst (with PositionProvider's positions) is the parser behind the facts of this module and python_torchtrt; import
+aliases, string constants and attribute dicts are resolved by a small, flow-insensitive-but-ordered walk (no
+scope/qualified-name providers, they are slow). To keep the cost down (see python_fast): a text pre-filter, one
+stdlib ``ast`` parse shared by the custom-op stubs (python_stubs), the pytest cases and the test below, no libcst
+parse at all when that tree holds nothing the libcst extractors make facts from, and for the rest functions
+without a marker blanked before the parse, positions computed with cheap bookkeeping and visits that do not
+rebuild the tree. The analysed code is never imported or executed.
 """
 
 from __future__ import annotations
@@ -63,7 +67,7 @@ _PREFILTER_CACHE: dict[tuple[str, ...], "_fast.FastSearch"] = {}
 
 
 def _prefilter(route_names: tuple[str, ...]) -> "_fast.FastSearch":
-    """The keywords as one test: ``.search(text)`` is true when any of them matches (see python_fast)."""
+    """The keywords as one test: ``.search(text)`` is None when none of them matches (see python_fast)."""
     pat = _PREFILTER_CACHE.get(route_names)
     if pat is None:
         parts = list(_BASE_KEYWORDS) + list(_torchtrt.prefilter_keywords())
@@ -76,7 +80,7 @@ def _prefilter(route_names: tuple[str, ...]) -> "_fast.FastSearch":
 
 def might_have_facts(text: str, route_names: Sequence[str] = _DEFAULT_ROUTE_CALLS) -> bool:
     """The cheap text test run before parsing."""
-    return _prefilter(tuple(route_names)).search(text)
+    return _prefilter(tuple(route_names)).search(text) is not None
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -242,7 +246,7 @@ class _TableCand:
 # --------------------------------------------------------------------------------------------------------
 
 
-class _Extractor(cst.CSTVisitor):
+class _Extractor(_fast.FastVisitMixin, cst.CSTVisitor):
     def __init__(self, rel: str, module: cst.Module, positions, ctx: ExtractContext) -> None:
         super().__init__()
         self.rel = rel
@@ -267,7 +271,7 @@ class _Extractor(cst.CSTVisitor):
         r = self.positions.get(node)
         if r is None:
             return Span(self.rel, 1, 1, 1, 1)
-        return Span(self.rel, r.start.line, r.start.column + 1, r.end.line, r.end.column + 1)
+        return Span(self.rel, r[0], r[1] + 1, r[2], r[3] + 1)
 
     def text(self, node: cst.CSTNode) -> str:
         try:
@@ -694,7 +698,7 @@ class _Extractor(cst.CSTVisitor):
     def _plugin_fields_in(self, value: cst.CSTNode) -> list[PluginFieldDecl]:
         out: list[PluginFieldDecl] = []
 
-        class _V(cst.CSTVisitor):
+        class _V(_fast.FastVisitMixin, cst.CSTVisitor):
             def visit_Call(v, call: cst.Call) -> None:
                 if (self.qualify(call.func) or "").endswith("PluginField") and call.args:
                     n = self.one_string(call.args[0].value)
@@ -704,7 +708,7 @@ class _Extractor(cst.CSTVisitor):
                             t = (self.qualify(call.args[2].value) or "").rsplit(".", 1)[-1] or None
                         out.append(PluginFieldDecl(name=n, type=("k" + t) if t else None, length=None, span=self.span(call.args[0].value)))
 
-        value.visit(_V())
+        _fast.visit(value, _V())
         return out
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
@@ -1302,21 +1306,18 @@ def _reduce(text: str, route_names: tuple[str, ...], tree=None) -> Optional[str]
 
 
 def _positions(module: cst.Module):
-    """PositionProvider's node -> CodeRange map.
+    """node -> (start line, start column, end line, end column): PositionProvider's numbers (1-based lines,
+    0-based columns).
 
-    ``MetadataWrapper.resolve`` also runs an (empty) batched visit over the whole tree, which costs as much
-    as computing the positions; call the provider directly and fall back to the wrapper if libcst's
-    internals ever change.
+    Computed by python_fast.fast_positions (the provider's codegen pass with cheaper bookkeeping); if libcst's
+    internals ever change so that fails, the provider itself is used.
     """
     try:
-        prov = PositionProvider()
-        prov._computed = {}
-        prov._gen_impl(module)
-        if prov._computed:
-            return prov._computed
+        return _fast.fast_positions(module)
     except Exception:
         pass
-    return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return {n: (r.start.line, r.start.column, r.end.line, r.end.column) for n, r in ranges.items()}
 
 
 def _syntax_problem(src: SourceFile, text: str, e: "cst.ParserSyntaxError") -> ParseProblem:
@@ -1400,7 +1401,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
         parsed = tree.get()
     except Exception:
         parsed = None  # the libcst parse below reports the syntax error
-    if parsed is not None and not _fast.libcst_facts_possible(parsed, text, route_names):
+    if parsed is not None and not _fast.libcst_facts_possible(parsed, text, route_names, src.rel):
         # nothing the libcst extractors look for: their facts would all be empty
         return dataclasses.replace(_empty(src), **stubs) if stubs else _empty(src)
     reduced = _reduce(text, route_names, parsed) if parsed is not None else None
@@ -1422,7 +1423,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
     problems: tuple = ()
     try:
         _prepass(ex, module)
-        module.visit(ex)
+        _fast.visit(module, ex)
     except RecursionError:
         problems = (ParseProblem("analysis stopped: nesting too deep", Span(src.rel, 1), partial=True),)
     extra: dict = {}
