@@ -268,7 +268,7 @@ class _Extractor(_fast.FastVisitMixin, cst.CSTVisitor):
 
     # ---- spans / text -------------------------------------------------------------------------------
     def span(self, node: cst.CSTNode) -> Span:
-        r = self.positions.get(node)
+        r = self.positions.get(id(node))
         if r is None:
             return Span(self.rel, 1, 1, 1, 1)
         return Span(self.rel, r[0], r[1] + 1, r[2], r[3] + 1)
@@ -1306,8 +1306,8 @@ def _reduce(text: str, route_names: tuple[str, ...], tree=None) -> Optional[str]
 
 
 def _positions(module: cst.Module):
-    """node -> (start line, start column, end line, end column): PositionProvider's numbers (1-based lines,
-    0-based columns).
+    """``id(node)`` -> (start line, start column, end line, end column): PositionProvider's numbers (1-based
+    lines, 0-based columns).
 
     Computed by python_fast.fast_positions (the provider's codegen pass with cheaper bookkeeping); if libcst's
     internals ever change so that fails, the provider itself is used.
@@ -1317,7 +1317,7 @@ def _positions(module: cst.Module):
     except Exception:
         pass
     ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    return {n: (r.start.line, r.start.column, r.end.line, r.end.column) for n, r in ranges.items()}
+    return {id(n): (r.start.line, r.start.column, r.end.line, r.end.column) for n, r in ranges.items()}
 
 
 def _syntax_problem(src: SourceFile, text: str, e: "cst.ParserSyntaxError") -> ParseProblem:

@@ -328,9 +328,9 @@ class _Syntactic:
     def __exit__(self, *exc) -> None:
         st = self.state
         computed = st.computed
-        start = computed[self.start_node][:2] if self.start_node is not None else self.start
-        end = computed[self.end_node][2:] if self.end_node is not None else (st.line, st.column)
-        computed[self.node] = start + end
+        start = computed[id(self.start_node)][:2] if self.start_node is not None else self.start
+        end = computed[id(self.end_node)][2:] if self.end_node is not None else (st.line, st.column)
+        computed[id(self.node)] = start + end
 
 
 def _make_state_class():
@@ -376,8 +376,9 @@ def _make_state_class():
         def after_codegen(self, node) -> None:
             start = self.stack.pop()
             computed = self.computed
-            if node not in computed:
-                computed[node] = start + (self.line, self.column)
+            key = id(node)  # CSTNode.__hash__ is id() in Python code: the int key saves a call per lookup
+            if key not in computed:
+                computed[key] = start + (self.line, self.column)
 
         def record_syntactic_position(self, node, *, start_node=None, end_node=None):
             return _Syntactic(self, node, start_node, end_node)
@@ -389,8 +390,8 @@ _STATE_CLASS = None
 
 
 def fast_positions(module) -> dict:
-    """node -> (start line, start column, end line, end column) as libcst's PositionProvider computes them
-    (1-based lines, 0-based columns)."""
+    """``id(node)`` -> (start line, start column, end line, end column) as libcst's PositionProvider computes
+    them (1-based lines, 0-based columns); the nodes stay alive with ``module``, so their ids do not change."""
     global _STATE_CLASS
     if _STATE_CLASS is None:
         _STATE_CLASS = _make_state_class()

@@ -163,14 +163,14 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
 
     # ---- positions / text ---------------------------------------------------------------------------
     def span(self, node) -> Span:
-        r = self.positions.get(node)  # (start line, start column, end line, end column); columns 0-based
+        r = self.positions.get(id(node))  # (start line, start column, end line, end column); columns 0-based
         if r is None:
             return Span(self.rel, 1, 1, 1, 1)
         return Span(self.rel, r[0], r[1] + 1, r[2], r[3] + 1)
 
     def source(self, node) -> str:
         """The node's source text, sliced from the file by its position (no code generation)."""
-        r = self.positions.get(node)
+        r = self.positions.get(id(node))
         if r is None:
             return ""
         l1, c1, l2, c2 = r
