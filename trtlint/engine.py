@@ -136,6 +136,10 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) ->
         slow = float(secs or 30) if src.rel.endswith(name) else 0.0
     else:
         slow = 0.0
+    try:  # importing a frontend (libclang, libcst) is not the file's time
+        frontend_for(src.kind)
+    except ImportError:
+        pass  # extract_one reports it
     if timeout <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         if slow:
             time.sleep(slow)
