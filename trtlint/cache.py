@@ -19,7 +19,6 @@ import io
 import json
 import os
 import pickle
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -91,12 +90,19 @@ class FactCache:
         deps = {rel: digests.get(rel) for rel in facts.includes}
         payload = pickle.dumps({"deps": deps, "facts": facts}, protocol=pickle.HIGHEST_PROTOCOL)
         p = self._path(self._key(src))
+        made = self.__dict__.setdefault("_made_dirs", set())
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            gi = self.dir.parent / ".gitignore"
-            if not gi.exists():
-                gi.write_text("# created by trtlint\n*\n", encoding="utf-8")
-            fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-", suffix=".pkl")
+            if not made:
+                gi = self.dir.parent / ".gitignore"
+                if not gi.exists():
+                    self.dir.mkdir(parents=True, exist_ok=True)
+                    gi.write_text("# created by trtlint\n*\n", encoding="utf-8")
+            if p.parent not in made:  # each shard directory is made once per run, not once per entry
+                p.parent.mkdir(parents=True, exist_ok=True)
+                made.add(p.parent)
+            # a private temporary name (this process, this entry), then an atomic rename
+            tmp = p.parent / f".tmp-{os.getpid()}-{p.name}"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
             with os.fdopen(fd, "wb") as fh:
                 fh.write(payload)
             os.replace(tmp, p)
