@@ -1,4 +1,4 @@
-"""The text reporter: ruff-like, human readable, rendered with rich.
+"""The text reporter: ruff-like, human readable; plain text, or rendered with rich in colour.
 
 ::
 
@@ -20,9 +20,6 @@ from __future__ import annotations
 from io import StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
-
-from rich.console import Console
-from rich.text import Text
 
 from . import is_opaque
 
@@ -81,31 +78,38 @@ def _caret_range(line: str, span: "Span") -> tuple[int, int]:
     return len(prefix), max(width, 1)
 
 
-def _frame(lines: list[str], span: "Span", indent: str, context: int, style: str) -> Optional[tuple[list[Text], int]]:
+Line = tuple  # the parts of one output line: str, or (str, rich style)
+
+
+def _assemble(*parts) -> Line:
+    return parts
+
+
+def _frame(lines: list[str], span: "Span", indent: str, context: int, style: str) -> Optional[tuple[list[Line], int]]:
     """A code frame around ``span``'s first line and its gutter width, or None when the line is not in the file."""
     n = span.line
     if n < 1 or n > len(lines):
         return None
     first, last = max(1, n - context), min(len(lines), n + context)
     w = len(str(last))
-    out: list[Text] = []
+    out: list[Line] = []
     if context:
-        out.append(Text.assemble(indent, (" " * w + " |", _GUTTER)))
+        out.append(_assemble(indent, (" " * w + " |", _GUTTER)))
     for i in range(first, last + 1):
         src = lines[i - 1].expandtabs(TAB)
-        out.append(Text.assemble(indent, (f"{i:>{w}} |", _GUTTER), (" " + src).rstrip() if src.strip() else ""))
+        out.append(_assemble(indent, (f"{i:>{w}} |", _GUTTER), (" " + src).rstrip() if src.strip() else ""))
         if i == n:
             off, width = _caret_range(lines[i - 1], span)
-            out.append(Text.assemble(indent, (" " * w + " |", _GUTTER), " " + " " * off, ("^" * width, style)))
+            out.append(_assemble(indent, (" " * w + " |", _GUTTER), " " + " " * off, ("^" * width, style)))
     return out, w
 
 
-def _diagnostic(d: "Diagnostic", src: _Sources, show_source: bool) -> list[Text]:
+def _diagnostic(d: "Diagnostic", src: _Sources, show_source: bool) -> list[Line]:
     sev = d.severity.value
     style = _SEV_STYLE.get(sev, "bold")
     opaque = is_opaque(d)
     out = [
-        Text.assemble(
+        _assemble(
             (location_str(d.span, d.logical, opaque), "bold"),
             ": ",
             (sev, style),
@@ -127,17 +131,17 @@ def _diagnostic(d: "Diagnostic", src: _Sources, show_source: bool) -> list[Text]
         w = frame[1]
     pad = " " * (w + 1)  # the "=" lines are aligned with the frame's gutter
     for r in d.related:
-        out.append(Text.assemble(pad, ("= ", _GUTTER), ("related", "bold"), f": {location_str(r.span)}: {r.message}"))
+        out.append(_assemble(pad, ("= ", _GUTTER), ("related", "bold"), f": {location_str(r.span)}: {r.message}"))
         if show_source:
             rlines = src.lines(r.span.path)
             snippet = _frame(rlines, r.span, pad + "  ", 0, "bold blue") if rlines is not None else None
             if snippet:
                 out.extend(snippet[0])
     for note in d.notes:
-        out.append(Text.assemble(pad, ("= ", _GUTTER), ("note", "bold"), f": {note}"))
+        out.append(_assemble(pad, ("= ", _GUTTER), ("note", "bold"), f": {note}"))
     if d.fix is not None:
         out.append(
-            Text.assemble(
+            _assemble(
                 pad,
                 ("= ", _GUTTER),
                 ("help", "bold"),
@@ -162,7 +166,35 @@ def summary_line(diags: "list[Diagnostic]", ctx: "ReportContext") -> str:
     )
 
 
+# what rich's Text drops from what it prints (rich.control.strip_control_codes); the plain path does the same
+_STRIP = {7: None, 8: None, 11: None, 12: None, 13: None}
+
+
+def _plain(line: Line) -> str:
+    return "".join(p if isinstance(p, str) else p[0] for p in line).translate(_STRIP).expandtabs(8)
+
+
 def render_text(diags: "list[Diagnostic]", ctx: "ReportContext") -> str:
+    """Without colour the lines are joined as plain text (the same characters rich prints, without importing or
+    running it: rich took most of a warm run's reporting time); with colour rich renders them."""
+    src = _Sources(ctx.root)
+    lines: list = []
+    for k, d in enumerate(diags):
+        if k and ctx.show_source:
+            lines.append(())
+        lines.extend(_diagnostic(d, src, ctx.show_source))
+    summary = None
+    if ctx.problems_summary:
+        if diags:
+            lines.append(())
+        style = "bold red" if any(d.severity.value == "error" for d in diags) else ("bold yellow" if diags else "bold green")
+        summary = (summary_line(diags, ctx), style)
+        lines.append((summary,))
+    if not ctx.color:
+        return "".join(_plain(line) + "\n" for line in lines)
+    from rich.console import Console
+    from rich.text import Text
+
     buf = StringIO()
     console = Console(
         file=buf,
@@ -175,15 +207,11 @@ def render_text(diags: "list[Diagnostic]", ctx: "ReportContext") -> str:
         emoji=False,
         legacy_windows=False,
     )
-    src = _Sources(ctx.root)
-    for k, d in enumerate(diags):
-        if k and ctx.show_source:
+    for line in lines:
+        if not line:
             console.print()
-        for line in _diagnostic(d, src, ctx.show_source):
-            console.print(line, soft_wrap=True)
-    if ctx.problems_summary:
-        if diags:
-            console.print()
-        style = "bold red" if any(d.severity.value == "error" for d in diags) else ("bold yellow" if diags else "bold green")
-        console.print(Text(summary_line(diags, ctx), style=style), soft_wrap=True)
+        elif line[0] is summary:
+            console.print(Text(summary[0], style=summary[1]), soft_wrap=True)
+        else:
+            console.print(Text.assemble(*line), soft_wrap=True)
     return buf.getvalue()
