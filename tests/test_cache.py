@@ -240,3 +240,39 @@ def test_exclude_pattern_answers_are_remembered_per_pattern_set(tmp_path):
     (tmp_path / "gen" / "c.py").write_text("z = 3\n")  # a new path: asked afresh
     assert files(["gen/"]) == ["a.py"]
     assert files(["gen/b.py"]) == ["a.py", "gen/c.py"]
+
+
+def test_expansion_memo_follows_calls_not_bytes(tmp_path):
+    """The call-graph expansion's memo (which lazily skipped units to parse) survives an edit of a plugin unit
+    that leaves its calls alone, and a new call to a function in a skipped unit is followed on the warm run
+    exactly as on a cold one."""
+    import shutil
+    from pathlib import Path
+
+    from trtlint.config import load_settings
+
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "edgellm_mini", root)
+    (root / "cpp/kernels/extraKernels.cu").write_text(
+        '#include <stdexcept>\nnamespace mini\n{\nvoid extraHelper(int n)\n{\n    if (n < 0)\n    {\n'
+        '        throw std::runtime_error("negative");\n    }\n}\n} // namespace mini\n'
+    )
+    bar = root / "cpp/plugins/barPlugin/barPlugin.cpp"
+    memos = root / ".trtlint_cache/v1/expansion"
+
+    def findings(cache: bool = True):
+        res = run(load_settings(root), jobs=1, use_cache=cache)
+        return sorted((d.code, d.span.path, d.span.line, d.message) for d in res.diagnostics)
+
+    findings()
+    before = {p.name for p in memos.glob("*.json")}
+    text = bar.read_text()
+    bar.write_text(text + "// a comment: no call changed\n")
+    findings()
+    assert {p.name for p in memos.glob("*.json")} == before  # same call structure: the memo was reused
+    edited = text.replace("namespace mini\n{\n", "namespace mini\n{\nvoid extraHelper(int n);\n", 1)
+    bar.write_text(edited.replace("checkBarAxis(mAxis);", "checkBarAxis(mAxis);\n        extraHelper(mAxis);"))
+    warm = findings()
+    assert {p.name for p in memos.glob("*.json")} != before  # a new call: searched again
+    assert any(code == "TRT204" and "extraHelper" in msg for code, _p, _l, msg in warm), warm
+    assert warm == findings(cache=False)

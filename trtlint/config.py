@@ -59,6 +59,7 @@ class Settings:
     baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
     config_chain: list = field(default_factory=list)  # the config files read, closest first (``extend`` follows)
     file_timeout: float = 60.0  # seconds one file may take to extract (0: no limit); then TRT001 "timed out"
+    worker_memory: float = 2048.0  # MiB an extraction worker may hold while parsing one file (0: no limit)
 
 
 _KEYS = {
@@ -162,9 +163,10 @@ def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
     elif attr == "severity":
         if not isinstance(value, dict) or not all(v in ("error", "warning", "info") for v in value.values()):
             raise ConfigError(f"{origin}: 'severity' must map rules to error|warning|info")
-    elif attr == "file_timeout":
+    elif attr in ("file_timeout", "worker_memory"):
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-            raise ConfigError(f"{origin}: '{key}' must be a non-negative number of seconds")
+            unit = "seconds" if attr == "file_timeout" else "MiB"
+            raise ConfigError(f"{origin}: '{key}' must be a non-negative number of {unit}")
         value = float(value)
     elif attr in ("max_call_depth", "max_file_size"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:

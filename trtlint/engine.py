@@ -156,12 +156,8 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) ->
 
 # seconds one file may take to extract (0: no limit); set by run() from the file-timeout setting
 FILE_TIMEOUT: float = 0.0
-
-
-def _extract_batch(args) -> list[FileFacts]:
-    files, ctx = args[0], args[1]
-    timeout = args[2] if len(args) > 2 else 0.0
-    return [extract_limited(f, ctx, timeout) for f in files]
+# MiB one extraction worker may hold (0: no limit); set by run() from the worker-memory setting
+WORKER_MEMORY: float = 0.0
 
 
 def make_context(settings: Settings, profile: Profile, root: Path) -> ExtractContext:
@@ -198,33 +194,110 @@ def make_context(settings: Settings, profile: Profile, root: Path) -> ExtractCon
 MP_CONTEXT = None
 
 
+def _use_pool(files: list[SourceFile], jobs: int) -> bool:
+    """Worker processes pay off for a few files; and any C++ parse runs in one (also with ``-j 1``), so the
+    watchdog can stop a parse stuck inside libclang, which no signal handler can."""
+    if not files or jobs < 1:
+        return False
+    return any(f.kind in ("cpp", "cuda", "header") for f in files) or (jobs > 1 and len(files) >= 4)
+
+
 def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, progress=None) -> list[FileFacts]:
     """Extract facts from ``files``; deterministic order (the input order). ``progress(n)`` is told how many
     more files are done."""
-    if jobs <= 1 or len(files) < 4:
+    if not _use_pool(files, jobs):
         out1 = []
         for f in files:
             out1.append(extract_limited(f, ctx, FILE_TIMEOUT))
             if progress is not None:
                 progress(1)
         return out1
-    # heavy C++ files first and spread over the workers; Python/CMake files are cheap
-    order = sorted(range(len(files)), key=lambda i: (files[i].kind not in ("cpp", "cuda", "header"), i))
-    n = max(1, min(jobs * 4, len(files)))
-    buckets: list[list[int]] = [[] for _ in range(n)]
-    for k, i in enumerate(order):
-        buckets[k % n].append(i)
-    out: list[Optional[FileFacts]] = [None] * len(files)
-    from concurrent.futures import ProcessPoolExecutor  # not imported on a warm run
+    from .workers import Pool
 
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=MP_CONTEXT) as ex:
-        results = ex.map(_extract_batch, [([files[i] for i in b], ctx, FILE_TIMEOUT) for b in buckets])
-        for b, res in zip(buckets, results):
-            for i, ff in zip(b, res):
-                out[i] = ff
-            if progress is not None:
-                progress(len(b))
+    with Pool(jobs, ctx, FILE_TIMEOUT, WORKER_MEMORY, MP_CONTEXT, progress) as pool:
+        return _in_order(pool, files)
+
+
+def _heavy_first(files: list[SourceFile]) -> tuple[list[SourceFile], list[int]]:
+    """C++ units before other files, larger first (the longest parses start first); and the permutation."""
+    def size(f: SourceFile) -> int:
+        try:
+            return f.path.stat().st_size
+        except OSError:
+            return 0
+
+    order = sorted(range(len(files)), key=lambda i: (files[i].kind not in ("cpp", "cuda", "header"), -size(files[i]), i))
+    return [files[i] for i in order], order
+
+
+def _in_order(pool, files: list[SourceFile], priority: int = 0) -> list[FileFacts]:
+    heavy, order = _heavy_first(files)
+    got = pool.collect(pool.submit(heavy, priority))
+    out: list[Optional[FileFacts]] = [None] * len(files)
+    for i, ff in zip(order, got):
+        out[i] = ff
     return [x for x in out if x is not None]
+
+
+class _Extraction:
+    """Cached extraction with one worker pool, started when the first file needs parsing: ``submit`` looks
+    files up in the fact cache and queues the rest; ``collect`` waits for them and stores them in the cache."""
+
+    def __init__(self, ctx: ExtractContext, jobs: int, cache, digests: dict, done: list, tick) -> None:
+        self.ctx, self.jobs, self.cache, self.digests, self.done, self.tick = ctx, jobs, cache, digests, done, tick
+        self.pool = None
+        self.parsed = 0
+        self.parsed_kinds: dict[str, int] = {}
+
+    def submit(self, files: list[SourceFile], priority: int):
+        out: list[Optional[FileFacts]] = [None] * len(files)
+        todo = []
+        for i, f in enumerate(files):
+            if f.kind not in FRONTENDS:  # no frontend yet (e.g. ONNX models, YAML): nothing to extract
+                out[i] = FileFacts(path=f.rel, kind=f.kind, digest=f.digest)
+                continue
+            hit = self.cache.get(f, self.digests) if self.cache else None
+            if hit is not None:
+                out[i] = hit
+            else:
+                todo.append(i)
+        self.done[1] += len(todo)
+        batch = order = None
+        if todo and (self.pool is not None or _use_pool([files[i] for i in todo], self.jobs)):
+            if self.pool is None:
+                from .workers import Pool
+
+                self.pool = Pool(self.jobs, self.ctx, FILE_TIMEOUT, WORKER_MEMORY, MP_CONTEXT, self.tick)
+            heavy, perm = _heavy_first([files[i] for i in todo])
+            order = [todo[k] for k in perm]
+            batch = self.pool.submit(heavy, priority)
+        return files, out, todo, batch, order
+
+    def collect(self, handle) -> list[FileFacts]:
+        files, out, todo, batch, order = handle
+        if batch is not None:
+            for i, ff in zip(order, self.pool.collect(batch)):
+                out[i] = ff
+        else:
+            for i in todo:
+                out[i] = extract_limited(files[i], self.ctx, FILE_TIMEOUT)
+                if self.tick is not None:
+                    self.tick(1)
+        self.parsed += len(todo)
+        for i in todo:
+            f, ff = files[i], out[i]
+            self.parsed_kinds[f.kind] = self.parsed_kinds.get(f.kind, 0) + 1
+            if self.cache and not any(
+                ("internal error" in p.message or "unavailable" in p.message or "timed out" in p.message
+                 or "not analysed" in p.message) for p in ff.problems
+            ):
+                self.cache.put(f, ff, self.digests)
+        return [x for x in out if x is not None]
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
 
 def run(*args, **kwargs) -> RunResult:
@@ -296,8 +369,9 @@ def _run(
 
     scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if use_cache else None
     scans = TextScans(scans_dir, has_plugin_marker, gtest_cases)
-    global FILE_TIMEOUT
+    global FILE_TIMEOUT, WORKER_MEMORY
     FILE_TIMEOUT = float(getattr(settings, "file_timeout", 0) or 0)
+    WORKER_MEMORY = float(getattr(settings, "worker_memory", 0) or 0)
     if profile.feature_macros:
         found = _feature_macros(disc.files, profile.feature_macros, scans)
         if found:
@@ -333,39 +407,16 @@ def _run(
         from .cache import FactCache
 
         cache = FactCache(root, ctx, frontend_versions())
-    parsed = 0
-    parsed_kinds: dict[str, int] = {}
     done = [0, 0]  # files parsed, files planned (grows as the lazy call-graph expansion adds files)
 
     def tick(n: int) -> None:
         done[0] += n
         progress("extract", done[0], done[1])
 
+    extraction = _Extraction(ctx, jobs, cache, digests, done, tick if progress is not None else None)
+
     def extract_cached(files: list[SourceFile]) -> list[FileFacts]:
-        nonlocal parsed
-        out: list[Optional[FileFacts]] = [None] * len(files)
-        todo = []
-        for i, f in enumerate(files):
-            if f.kind not in FRONTENDS:  # no frontend yet (e.g. ONNX models, YAML): nothing to extract
-                out[i] = FileFacts(path=f.rel, kind=f.kind, digest=f.digest)
-                continue
-            hit = cache.get(f, digests) if cache else None
-            if hit is not None:
-                out[i] = hit
-            else:
-                todo.append(i)
-        done[1] += len(todo)
-        fresh = extract_all([files[i] for i in todo], ctx, jobs, tick if progress is not None and todo else None)
-        parsed += len(todo)
-        for i in todo:
-            parsed_kinds[files[i].kind] = parsed_kinds.get(files[i].kind, 0) + 1
-        for i, ff in zip(todo, fresh):
-            out[i] = ff
-            if cache and not any(
-                ("internal error" in p.message or "unavailable" in p.message or "timed out" in p.message) for p in ff.problems
-            ):
-                cache.put(files[i], ff, digests)
-        return [x for x in out if x is not None]
+        return extraction.collect(extraction.submit(files, 0))
 
     # C++: parse only translation units that can hold a plugin fact; the others are parsed lazily when
     # the hot-path call graph needs a function they may define (see _expand_call_graph).
@@ -380,16 +431,26 @@ def _run(
             eager.append(f)
         else:
             lazy.append(f)
-    facts = extract_cached(eager + others)
-    lazy_facts = {f.rel: f for f in lazy}
-    for f in lazy:
-        texts.add(f)
-    included = set()
-    for ff in facts:
-        included.update(ff.includes)
-    lone_headers = [f for f in disc.files if f.kind == "header" and f.rel not in included and scans.scan(f)[0]]
-    facts += extract_cached(lone_headers)
-    facts += _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings)
+    # one worker pool for the whole extraction: the C++ units (the call-graph expansion's critical path) go
+    # first, the other files fill the workers while the expansion decides what to parse next
+    try:
+        h_eager = extraction.submit(eager, 0)
+        h_others = extraction.submit(others, 1)
+        cfacts = extraction.collect(h_eager)
+        lazy_facts = {f.rel: f for f in lazy}
+        for f in lazy:
+            texts.add(f)
+        included = set()
+        for ff in cfacts:
+            included.update(ff.includes)
+        lone_headers = [f for f in disc.files if f.kind == "header" and f.rel not in included and scans.scan(f)[0]]
+        lone = extract_cached(lone_headers)
+        expanded = _expand_with_memo(cfacts + lone, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile,
+                                     packs, settings)
+        facts = cfacts + extraction.collect(h_others) + lone + expanded
+    finally:
+        extraction.close()
+    parsed, parsed_kinds = extraction.parsed, extraction.parsed_kinds
     # files that were never parsed still belong to the project (e.g. a .cu file for TRT401)
     seen = {ff.path for ff in facts}
     facts += [FileFacts(path=f.rel, kind=f.kind, digest=f.digest) for f in disc.files if f.rel not in seen]
@@ -549,11 +610,17 @@ def _callish_names(data: bytes) -> frozenset:
     return frozenset(out)
 
 
+_PARAMS = rb"\((?:[^;{}()]|\((?:[^;{}()]|\([^;{}()]*\))*\))*\)"
+# bumped when what the expansion searches for changes (its memo of files to parse is keyed on it)
+_EXPANSION_VERSION = "3"
+
+
 @functools.lru_cache(maxsize=4096)
 def _definition_re(name: str) -> "re.Pattern[bytes]":
-    """``name(...) {``: a definition; the parameter list is followed by a body, not by ';'."""
+    """``name(...) {``: a definition; the parameter list (parentheses balanced to three levels) is followed by a
+    body, not by ';'. Balancing keeps calls such as ``if (name(x))\n{`` and prose in comments out."""
     return re.compile(
-        rb"\b" + re.escape(name).encode() + rb"\s*\([^;{}]*\)\s*"
+        rb"\b" + re.escape(name).encode() + rb"\s*" + _PARAMS + rb"\s*"
         rb"(?:const\s*)?(?:noexcept\s*(?:\([^)]*\)\s*)?)?(?:->\s*[\w:<>,\s\*&]+)?\{"
     )
 
@@ -633,6 +700,23 @@ def _expand_call_graph(
     return added
 
 
+def _call_structure(facts) -> bytes:
+    """What the call-graph expansion reads of parsed files, without positions: classes, functions, calls."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for ff in sorted(facts, key=lambda x: x.path):
+        if not ff.functions and not ff.classes:
+            continue
+        parts: list = [ff.path]
+        parts += [(c.qualname, c.kind, c.family, c.bases, c.abstract) for c in ff.classes]
+        for fn in ff.functions:
+            parts.append((fn.usr, fn.qualname, fn.name, fn.cls))
+            parts += [(c.callee, c.usr, c.kind) for c in fn.calls]
+        h.update(repr(parts).encode())
+    return h.digest()
+
+
 def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings) -> list:
     """The files the call-graph expansion parses depend only on the C++ sources and the settings: a warm run
     with the same inputs reuses the last run's list (kept in the cache) instead of searching again."""
@@ -641,10 +725,17 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     import hashlib
 
     h = hashlib.sha256(cache.ctx_key.encode())
+    # the eagerly parsed files count by what the expansion reads of them (classes, functions, calls: no
+    # positions), so an edit inside a plugin unit that leaves its calls alone keeps the memo; every other C++
+    # file and header counts by content (it may be searched, or parsed by a round)
+    h.update(_call_structure(facts))
+    eager = {ff.path for ff in facts}
     for f in tus + [f for f in disc.files if f.kind == "header"]:
-        h.update(f"{f.rel}\0{f.digest}\0".encode())
+        if f.rel not in eager:
+            h.update(f"{f.rel}\0{f.digest}\0".encode())
     h.update(repr(sorted(frontend_versions().items())).encode())
     h.update(str(settings.max_call_depth).encode())
+    h.update(_EXPANSION_VERSION.encode())
     memo = cache.dir / "expansion" / f"{h.hexdigest()[:32]}.json"
     try:
         known = json.loads(memo.read_text(encoding="utf-8"))

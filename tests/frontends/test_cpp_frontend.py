@@ -308,6 +308,27 @@ void launchScale(half* x, int n, cudaStream_t stream)
     assert any(f.name == "scaleKernel" for f in facts.functions)
 
 
+def test_device_function_bodies_are_not_walked(tmp_path: Path) -> None:
+    """__global__ and __device__-only functions run on the GPU (no throw, exit or host API): they are recorded
+    (a launch resolves to them) but their bodies are not walked; __host__ __device__ bodies still are."""
+    _write(tmp_path, "kernels/d.cu", """
+#include <cuda_runtime.h>
+#include <math.h>
+float hostHelper(float v);
+__device__ float devOnly(float v) { return expf(v) + hostHelper(v); }
+__host__ __device__ float both(float v) { return hostHelper(v); }
+template <typename T>
+__global__ void kern(T* x) { x[0] = devOnly(x[0]) + both(x[0]); }
+void launch(float* x, cudaStream_t s) { kern<<<1, 1, 0, s>>>(x); both(1.f); }
+""")
+    facts = _extract(tmp_path, "kernels/d.cu")
+    assert not facts.problems, facts.problems
+    assert _fn(facts, "devOnly").calls == ()
+    assert _fn(facts, "kern").calls == ()
+    assert [c.callee for c in _fn(facts, "both").calls] == ["hostHelper"]
+    assert [c.callee for c in _fn(facts, "launch").calls] == ["kern", "both"]
+
+
 def test_v2_dynext_with_project_base_creator(tmp_path: Path) -> None:
     _write(tmp_path, "plugin/common/plugin.h", """
 #pragma once

@@ -40,7 +40,7 @@ from ..facts import (
 from . import UNSAVED, ExtractContext, SourceFile, cpp_flow, read_text, unsaved_files
 from . import cpp_lifecycle as _lc
 
-VERSION = "2"
+VERSION = "3"
 KIND_NAMES = ("cpp", "cuda", "header")
 
 PRELUDE_DIR = Path(__file__).resolve().parent / "prelude"
@@ -131,6 +131,10 @@ def _load() -> Any:
     _visit_fn = lib.clang_visitChildren
     _visit_cb = ci.callbacks["cursor_visit"](_visit_collect)
     _index = ci.Index.create(excludeDecls=True)
+    K = ci.CursorKind
+    for attr, tag in (("CUDAGLOBAL_ATTR", "global"), ("CUDADEVICE_ATTR", "device"), ("CUDAHOST_ATTR", "host")):
+        if hasattr(K, attr):
+            _CUDA_FN_ATTRS[getattr(K, attr)] = tag
     _ci = ci
     atexit.register(_drop_index)
     return ci
@@ -140,6 +144,7 @@ def _load() -> Any:
 # every child against the null cursor through clang_equalCursors, which dominated the walk).
 _visit_cb: Any = None
 _visit_fn: Any = None
+_CUDA_FN_ATTRS: dict = {}  # CursorKind -> "global" / "device" / "host" (filled by _load)
 
 
 def _visit_collect(child: Any, _parent: Any, out: list) -> int:
@@ -788,11 +793,19 @@ class _Extractor:
         except Exception:  # noqa: BLE001
             noexc = False
         fc_params = []
+        cuda_attrs = set()
         for ch in _kids(fn):
-            if ch.kind == K.PARM_DECL and "PluginFieldCollection" in (ch.type.spelling or ""):
+            ck = ch.kind
+            if ck == K.PARM_DECL and "PluginFieldCollection" in (ch.type.spelling or ""):
                 fc_params.append(ch)
+            elif ck in _CUDA_FN_ATTRS:
+                cuda_attrs.add(_CUDA_FN_ATTRS[ck])
         w = _BodyWalker(self, fn, name, fc_params)
-        w.walk()
+        # a __global__ or __device__ (not also __host__) function runs on the GPU: it cannot throw, exit,
+        # allocate with the host API or touch a stream, so no rule reads its body; the function is still
+        # recorded (a launch resolves to it). Template kernels are often most of a .cu unit's walk.
+        if not ("global" in cuda_attrs or ("device" in cuda_attrs and "host" not in cuda_attrs)):
+            w.walk()
         md = _lc.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w)
         if md is not None:
             self.lifecycle.append(md)
@@ -1674,6 +1687,13 @@ _PCH_STD_HEADERS = (
     "vector", "string", "memory", "optional", "cstdint", "cstring", "mutex", "unordered_map", "map", "algorithm",
     "functional", "sstream", "iostream", "stdexcept", "cassert", "cmath", "numeric", "array", "tuple", "utility",
     "type_traits", "limits",
+    # the rest of what plugin and runtime sources commonly include (counted over Edge-LLM and TensorRT OSS):
+    # each one outside the PCH is re-parsed by every unit that includes it (<filesystem>, <chrono>, <iomanip>
+    # and the locale facets they pull in were about half of an Edge-LLM plugin unit's parse)
+    "string_view", "cstddef", "cstdlib", "cstdio", "filesystem", "fstream", "unordered_set", "set", "iterator",
+    "chrono", "atomic", "cfloat", "climits", "cerrno", "exception", "variant", "iomanip", "cstdarg", "cctype",
+    "random", "deque", "list", "queue", "stack", "ctime", "condition_variable", "cinttypes", "ostream", "new",
+    "thread", "bitset", "initializer_list",
 )
 _PCH_TRT_HEADERS = ("NvInfer.h", "NvInferRuntime.h", "NvInferPlugin.h")
 _PCH_CUDA_HEADERS = ("cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h")

@@ -1,0 +1,246 @@
+"""The extraction worker pool: one pool for a whole run, with a watchdog in the parent.
+
+Why not ``concurrent.futures.ProcessPoolExecutor``: a worker stuck inside C code (a libclang parse of a
+pathological file) cannot be interrupted by a signal handler, and an executor can neither kill one worker nor
+bound its memory; a worker that dies takes the whole executor down (``BrokenProcessPool``). Here the parent
+owns every worker and watches it:
+
+* **time**: a file still running ``timeout + grace`` seconds after it was handed out gets its worker killed
+  (SIGKILL) and becomes TRT001 "timed out after N s"; a fresh worker takes its place. Inside the worker the
+  same limit is also a SIGALRM timer (:func:`trtlint.engine.extract_limited`), which ends Python-level loops
+  without a restart.
+* **memory**: the resident size of every busy worker is read from ``/proc`` a few times a second; one over
+  ``memory_limit`` MiB is killed and its file becomes TRT001 "needed more than N MiB".
+* **death**: a worker that exits or crashes (a segfault in a parser, the kernel's OOM killer) turns its file
+  into TRT001 naming the signal, and is replaced.
+
+Files are handed out one at a time, highest priority first (the run gives the C++ files on the call-graph
+expansion's critical path priority over Python files), so both cores stay busy across the expansion rounds
+and results come back in the order asked, whatever order they finish in.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import os
+import signal
+import time
+from typing import Any, Callable, Optional
+
+from .facts import FileFacts, ParseProblem, Span
+from .frontends import ExtractContext, SourceFile
+
+_POLL = 0.2  # seconds between memory readings of the busy workers
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def problem_facts(src: SourceFile, message: str) -> FileFacts:
+    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(message, Span(src.rel, 1)),))
+
+
+def _worker_main(conn: Any, ctx: ExtractContext, timeout: float) -> None:  # pragma: no cover - runs in a child
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    from .engine import extract_limited
+
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        tid, src = msg
+        try:
+            ff = extract_limited(src, ctx, timeout)
+        except MemoryError:
+            ff = problem_facts(src, "out of memory while analysing this file; not analysed")
+        try:
+            conn.send((tid, ff))
+        except (OSError, ValueError):
+            return
+
+
+def _rss_mib(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * _PAGE / (1024 * 1024)
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+class _Worker:
+    def __init__(self, mp: Any, ctx: ExtractContext, timeout: float) -> None:
+        parent, child = mp.Pipe(duplex=True)
+        self.proc = mp.Process(target=_worker_main, args=(child, ctx, timeout), daemon=True)
+        self.proc.start()
+        child.close()
+        self.conn = parent
+        self.task: Optional[int] = None  # task id being worked on
+        self.started = 0.0
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+        except (OSError, AttributeError):
+            pass
+        self.proc.join(5)
+        self.conn.close()
+
+
+class Batch:
+    """Files submitted together; :meth:`Pool.collect` returns their facts in this order."""
+
+    def __init__(self, ids: list[int]) -> None:
+        self.ids = ids
+
+
+class Pool:
+    """``jobs`` worker processes started on first use; ``submit`` queues files, ``collect`` waits for a
+    batch. ``on_done(n)`` is told as files finish (progress display). Use as a context manager."""
+
+    def __init__(self, jobs: int, ctx: ExtractContext, timeout: float = 0.0, memory_limit: float = 0.0,
+                 mp_context: Any = None, on_done: Optional[Callable[[int], None]] = None) -> None:
+        import multiprocessing
+
+        self.mp = mp_context or multiprocessing.get_context()
+        self.jobs = max(1, jobs)
+        self.ctx = ctx
+        self.timeout = timeout
+        self.grace = max(2.0, timeout * 0.25)
+        self.memory_limit = memory_limit
+        self.on_done = on_done
+        self.workers: list[_Worker] = []
+        self.queue: list[tuple[int, int, int]] = []  # (priority, seq, task id)
+        self.files: dict[int, SourceFile] = {}
+        self.results: dict[int, FileFacts] = {}
+        self._ids = itertools.count()
+        self.killed = {"timeout": 0, "memory": 0, "died": 0}
+
+    def __enter__(self) -> "Pool":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def submit(self, files: list[SourceFile], priority: int = 0) -> Batch:
+        ids = []
+        for f in files:
+            tid = next(self._ids)
+            self.files[tid] = f
+            heapq.heappush(self.queue, (priority, tid, tid))
+            ids.append(tid)
+        self._dispatch()
+        return Batch(ids)
+
+    def collect(self, batch: Batch) -> list[FileFacts]:
+        while any(t not in self.results for t in batch.ids):
+            self._pump()
+        out = [self.results.pop(t) for t in batch.ids]
+        for t in batch.ids:
+            self.files.pop(t, None)
+        return out
+
+    def close(self) -> None:
+        for w in self.workers:
+            try:
+                w.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        deadline = time.monotonic() + 2
+        for w in self.workers:
+            w.proc.join(max(0.0, deadline - time.monotonic()))
+            if w.proc.is_alive():
+                w.kill()
+            else:
+                w.conn.close()
+        self.workers = []
+
+    # -- internals ---------------------------------------------------------------------------------------
+
+    def _dispatch(self) -> None:
+        while self.queue:
+            idle = next((w for w in self.workers if w.task is None), None)
+            if idle is None:
+                if len(self.workers) >= self.jobs:
+                    return
+                idle = _Worker(self.mp, self.ctx, self.timeout)
+                self.workers.append(idle)
+            _prio, _seq, tid = heapq.heappop(self.queue)
+            try:
+                idle.conn.send((tid, self.files[tid]))
+            except (OSError, ValueError):  # the worker is gone: replace it, the task goes back in the queue
+                heapq.heappush(self.queue, (_prio, _seq, tid))
+                self._replace(idle)
+                continue
+            idle.task = tid
+            idle.started = time.monotonic()
+
+    def _finish(self, tid: int, ff: FileFacts) -> None:
+        self.results[tid] = ff
+        if self.on_done is not None:
+            self.on_done(1)
+
+    def _replace(self, w: _Worker) -> None:
+        w.kill()
+        self.workers.remove(w)
+
+    def _fail(self, w: _Worker, message: str, why: str) -> None:
+        tid = w.task
+        w.task = None
+        self._replace(w)
+        self.killed[why] += 1
+        if tid is not None:
+            self._finish(tid, problem_facts(self.files[tid], message))
+
+    def _pump(self) -> None:
+        from multiprocessing.connection import wait
+
+        self._dispatch()
+        busy = [w for w in self.workers if w.task is not None]
+        if not busy:
+            return
+        now = time.monotonic()
+        wait_for = _POLL if self.memory_limit > 0 else 1.0
+        if self.timeout > 0:
+            nearest = min(w.started + self.timeout + self.grace for w in busy)
+            wait_for = max(0.0, min(wait_for, nearest - now))
+        by_conn = {w.conn: w for w in busy}
+        by_sentinel = {w.proc.sentinel: w for w in busy}
+        ready = wait(list(by_conn) + list(by_sentinel), timeout=wait_for)
+        for r in ready:
+            w = by_conn.get(r)
+            if w is not None and w.task is not None:
+                try:
+                    tid, ff = w.conn.recv()
+                except (EOFError, OSError):
+                    continue  # its sentinel says why below
+                w.task = None
+                self._finish(tid, ff)
+        for r in ready:
+            w = by_sentinel.get(r)
+            if w is None or w not in self.workers:
+                continue
+            if w.conn.poll():  # a last result is still in the pipe
+                try:
+                    tid, ff = w.conn.recv()
+                    w.task = None
+                    self._finish(tid, ff)
+                except (EOFError, OSError):
+                    pass
+            if w.task is None:
+                self._replace(w)
+                continue
+            w.proc.join(1)
+            code = w.proc.exitcode
+            how = f"killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
+            self._fail(w, f"the extraction worker stopped ({how}) while analysing this file; not analysed", "died")
+        now = time.monotonic()
+        for w in list(self.workers):
+            if w.task is None:
+                continue
+            if self.timeout > 0 and now - w.started > self.timeout + self.grace:
+                self._fail(w, f"timed out after {self.timeout:g} s (file-timeout); not analysed", "timeout")
+            elif self.memory_limit > 0 and _rss_mib(w.proc.pid) > self.memory_limit:
+                self._fail(w, f"needed more than {self.memory_limit:g} MiB (worker-memory); not analysed", "memory")
+        self._dispatch()
