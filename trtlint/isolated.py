@@ -3,15 +3,19 @@
 The server re-extracts an edited buffer while it runs (:mod:`trtlint.session`), from an executor thread.
 There a SIGALRM timer cannot fire (only the main thread gets signals), and libclang busy in its own C loops
 could not be interrupted by one anyway. So the extraction runs in one long-lived worker process: the server
-sends it the file (and the open C++ buffers a translation unit may include), waits at most ``file-timeout``
-seconds for the facts, and when they do not come kills the worker and returns TRT001 "timed out after N s"
-for that file. The next extraction starts a fresh worker (its start-up is not counted in the limit).
+sends it the file (and the open C++ buffers a translation unit may include) and watches it, as the run's
+worker pool (:mod:`trtlint.workers`) watches its workers: a worker still busy ``file-timeout`` seconds later
+is killed and the file becomes TRT001 "timed out after N s"; one over ``worker-memory`` MiB is killed too
+("needed more than N MiB"); one that dies costs only its file. The next extraction starts a fresh worker. A
+fresh worker warms up (libclang, the compiler's include paths, the precompiled prelude, which may have to be
+built) before it is given a file, so its start-up is not counted in the limit.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import time
 from typing import Any, Optional
 
@@ -25,14 +29,19 @@ log = logging.getLogger(__name__)
 START_TIMEOUT = 60.0
 
 
-def _serve(conn: Any) -> None:  # pragma: no cover - runs in the worker process
+def _serve(conn: Any, ctx: ExtractContext) -> None:  # pragma: no cover - runs in the worker process
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's to handle
+    from pathlib import Path
+
     from . import frontends
     from .engine import extract_one
 
-    try:  # load libclang now: the first C++ file's time limit should not pay for it
-        from .frontends import cpp
-
-        cpp._load()
+    try:  # warm up on a two-line unit (held in memory, never written): the first file should not pay for it
+        text = "#include <vector>\nint trtlint_warm_up;\n"
+        extract_one(SourceFile(path=Path(ctx.root) / "trtlint-warm-up.cpp", rel="trtlint-warm-up.cpp", kind="cpp",
+                               digest="warm-up", text=text), ctx)
     except Exception:  # noqa: BLE001 - the C++ frontend says so itself when a file needs it
         pass
     conn.send("ready")
@@ -46,7 +55,19 @@ def _serve(conn: Any) -> None:  # pragma: no cover - runs in the worker process
         src, ctx, unsaved = msg
         frontends.UNSAVED.clear()
         frontends.UNSAVED.update(unsaved)
-        conn.send(extract_one(src, ctx))
+        try:
+            ff = extract_one(src, ctx)
+        except MemoryError:
+            ff = _problem(src, "out of memory while analysing this file; not analysed")
+        conn.send(ff)
+
+
+def _rss_mib(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
 
 
 def _problem(src: SourceFile, msg: str) -> FileFacts:
@@ -62,11 +83,11 @@ class IsolatedExtractor:
         self._conn: Any = None
         self.kills = 0  # workers killed for taking too long (for the log and the tests)
 
-    def _start(self) -> bool:
+    def _start(self, ctx: ExtractContext) -> bool:
         # forkserver: the server is multi-threaded (asyncio + executor), and forking it could deadlock
         mp = multiprocessing.get_context("forkserver")
         parent, child = mp.Pipe()
-        proc = mp.Process(target=_serve, args=(child,), daemon=True, name="trtlint-extract")
+        proc = mp.Process(target=_serve, args=(child, ctx), daemon=True, name="trtlint-extract")
         proc.start()
         child.close()
         try:
@@ -92,25 +113,40 @@ class IsolatedExtractor:
         except Exception:  # noqa: BLE001
             pass
 
-    def extract(self, src: SourceFile, ctx: ExtractContext, timeout: float, unsaved: dict[str, str]) -> FileFacts:
-        """The facts of ``src`` within ``timeout`` seconds, or a TRT001 saying it timed out. ``timeout`` <= 0:
-        no limit (extracted in this process)."""
+    def extract(self, src: SourceFile, ctx: ExtractContext, timeout: float, unsaved: dict[str, str],
+                memory_limit: float = 0.0) -> FileFacts:
+        """The facts of ``src``, or a TRT001 saying it took over ``timeout`` seconds or over ``memory_limit``
+        MiB (<= 0: no limit; with neither limit the file is extracted in this process, as without this module)."""
         from .engine import extract_one
 
-        if timeout <= 0:
+        if timeout <= 0 and memory_limit <= 0:
             return extract_one(src, ctx)
-        if (self._proc is None or not self._proc.is_alive()) and not self._start():
+        if (self._proc is None or not self._proc.is_alive()) and not self._start(ctx):
             return extract_one(src, ctx)
         t0 = time.monotonic()
+        deadline = t0 + timeout if timeout > 0 else float("inf")
         try:
             self._conn.send((src, ctx, unsaved))
-            if self._conn.poll(timeout):
-                return self._conn.recv()
-        except (EOFError, OSError, BrokenPipeError) as e:
-            code = self._proc.exitcode if self._proc is not None else None
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                if self._conn.poll(min(left, 0.2 if memory_limit > 0 else 1.0)):
+                    return self._conn.recv()
+                if not self._proc.is_alive():
+                    raise EOFError("the worker exited")
+                if memory_limit > 0 and _rss_mib(self._proc.pid) > memory_limit:
+                    self.kills += 1
+                    log.warning("%s: the extraction worker went over %g MiB; killed", src.rel, memory_limit)
+                    self.close()
+                    return _problem(src, f"needed more than {memory_limit:g} MiB (worker-memory); not analysed")
+        except (EOFError, OSError) as e:
+            proc = self._proc
             self.close()
-            log.warning("the extraction worker died on %s (%s, exit code %s)", src.rel, e, code)
-            return _problem(src, f"the extraction worker died (exit code {code}); not analysed")
+            code = proc.exitcode if proc is not None else None
+            how = f"killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
+            log.warning("the extraction worker stopped on %s (%s: %s)", src.rel, how, e)
+            return _problem(src, f"the extraction worker stopped ({how}) while analysing this file; not analysed")
         self.kills += 1
         log.warning("%s: extraction took over %g s; worker killed", src.rel, time.monotonic() - t0)
         self.close()

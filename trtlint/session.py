@@ -231,7 +231,8 @@ class Session:
         """Re-extract one file within the file-timeout setting (TRT001 "timed out after N s" past it)."""
         timeout = float(getattr(self.settings, "file_timeout", 0) or 0)
         if self._isolated is not None:
-            return self._isolated.extract(src, self.ctx, timeout, dict(UNSAVED))
+            memory = float(getattr(self.settings, "worker_memory", 0) or 0)
+            return self._isolated.extract(src, self.ctx, timeout, dict(UNSAVED), memory)
         return extract_limited(src, self.ctx, timeout)
 
     def close(self) -> None:
