@@ -81,25 +81,35 @@ class IsolatedExtractor:
     def __init__(self) -> None:
         self._proc: Optional[multiprocessing.process.BaseProcess] = None
         self._conn: Any = None
+        self._ready = False  # the worker said "ready" (its warm-up is done)
         self.kills = 0  # workers killed for taking too long (for the log and the tests)
 
-    def _start(self, ctx: ExtractContext) -> bool:
+    def start(self, ctx: ExtractContext) -> None:
+        """Start a worker (when none runs) without waiting for it: it warms up while the server goes on."""
+        if self._proc is not None and self._proc.is_alive():
+            return
+        self.close()
         # forkserver: the server is multi-threaded (asyncio + executor), and forking it could deadlock
         mp = multiprocessing.get_context("forkserver")
         parent, child = mp.Pipe()
         proc = mp.Process(target=_serve, args=(child, ctx), daemon=True, name="trtlint-extract")
         proc.start()
         child.close()
+        self._proc, self._conn, self._ready = proc, parent, False
+
+    def _start(self, ctx: ExtractContext) -> bool:
+        """A worker that has warmed up, started when needed; False when none could be."""
+        self.start(ctx)
+        if self._ready:
+            return True
         try:
-            ok = parent.poll(START_TIMEOUT) and parent.recv() == "ready"
+            self._ready = bool(self._conn.poll(START_TIMEOUT)) and self._conn.recv() == "ready"
         except (EOFError, OSError):
-            ok = False
-        if not ok:
+            self._ready = False
+        if not self._ready:
             log.warning("the extraction worker did not start; extracting in the server process")
-            self._kill(proc, parent)
-            return False
-        self._proc, self._conn = proc, parent
-        return True
+            self.close()
+        return self._ready
 
     @staticmethod
     def _kill(proc: Any, conn: Any) -> None:
@@ -121,7 +131,7 @@ class IsolatedExtractor:
 
         if timeout <= 0 and memory_limit <= 0:
             return extract_one(src, ctx)
-        if (self._proc is None or not self._proc.is_alive()) and not self._start(ctx):
+        if not self._start(ctx):
             return extract_one(src, ctx)
         t0 = time.monotonic()
         deadline = t0 + timeout if timeout > 0 else float("inf")
@@ -150,6 +160,7 @@ class IsolatedExtractor:
         self.kills += 1
         log.warning("%s: extraction took over %g s; worker killed", src.rel, time.monotonic() - t0)
         self.close()
+        self.start(ctx)  # the next one warms up while the user edits
         return _problem(src, f"timed out after {timeout:g} s (file-timeout); not analysed")
 
     def close(self) -> None:
@@ -160,3 +171,4 @@ class IsolatedExtractor:
                 pass
             self._kill(self._proc, self._conn)
         self._proc = self._conn = None
+        self._ready = False

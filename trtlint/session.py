@@ -133,6 +133,8 @@ class Session:
         self._include = globspec(settings.include)
         self._stamp = self._config_stamp()
         self.loaded = True
+        if self._isolated is not None and float(getattr(settings, "file_timeout", 0) or 0) > 0:
+            self._isolated.start(self.ctx)  # warms up in the background: the first edit does not wait for it
         for rel, text in list(self.buffers.items()):
             self._apply(rel, text)
         self.timings = {"load": time.perf_counter() - t0}
