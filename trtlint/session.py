@@ -115,6 +115,7 @@ class Session:
         """(Re)build everything from disk (the fact cache makes this cheap when little changed), then lay the
         open buffers over it. Raises :class:`trtlint.config.ConfigError` on a broken config."""
         t0 = time.perf_counter()
+        before = {p: st for p, *st in self._config_stamp()}  # a config written while this load reads it
         settings = load_settings(self.root, self.overrides, config_path=self.config_path)
         res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache)
         self.settings = settings
@@ -131,7 +132,9 @@ class Session:
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         self._exclude = globspec(exclude)
         self._include = globspec(settings.include)
-        self._stamp = self._config_stamp()
+        stamp = self._config_stamp()
+        # changed during the load (the settings may be the old ones): the next check loads again
+        self._stamp = stamp if all(before.get(p, st) == st for p, *st in stamp) else ()
         self.loaded = True
         if self._isolated is not None and float(getattr(settings, "file_timeout", 0) or 0) > 0:
             self._isolated.start(self.ctx)  # warms up in the background: the first edit does not wait for it

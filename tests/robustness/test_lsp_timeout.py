@@ -1,10 +1,10 @@
 """Bounded time in the LSP server: an edited buffer that takes longer than ``file-timeout`` to extract becomes
 TRT001 "timed out after N s" for that document, and the server keeps serving (a real client, pytest-lsp).
 
-The slow buffer is real: a generated translation unit of a few thousand plugin classes, each with an
-``enqueue`` body, which libclang and the C++ frontend take tens of seconds to go through (about 15 ms a class
-on this machine); the limit here is 3 s. libclang cannot be interrupted by a signal, so only a worker
-process that the server kills bounds it.
+The slow buffer is real: a generated translation unit of 10 000 plugin classes, each with an ``enqueue`` body,
+which the C++ frontend takes 25 s to go through on this machine (idle; more under load) and where it grows to
+about 340 MiB (88 MiB at rest); the limits here are 3 s, and 200 MiB in the memory test. libclang cannot be
+interrupted by a signal, so only a worker process that the server kills bounds it.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _env() -> dict:
     return env
 
 
-def slow_unit(n: int = 3000) -> str:
+def slow_unit(n: int = 10000) -> str:
     parts = ["#include <vector>\n"]
     for i in range(n):
         parts.append(
@@ -117,3 +117,15 @@ async def test_a_buffer_slower_than_file_timeout_is_trt001_and_the_server_keeps_
     hover = await asyncio.wait_for(client.text_document_hover_async(T.HoverParams(
         T.TextDocumentIdentifier(_uri(client, "helpers.py")), T.Position(0, 0))), 30)
     assert hover is None or hover.contents is not None
+
+
+async def test_a_buffer_over_worker_memory_is_trt001_and_the_server_keeps_serving(client):
+    _open(client, "FooPlugin.cpp", "cpp")
+    assert await _pull(client, "FooPlugin.cpp", 120) == []
+    (client.project / "trtlint.toml").write_text("file-timeout = 120\nworker-memory = 200\n")  # noticed on the next check
+    _replace(client, "FooPlugin.cpp", slow_unit(), 2)
+    assert await _pull(client, "FooPlugin.cpp", 100) == [
+        "TRT001 FooPlugin.cpp could not be parsed: needed more than 200 MiB (worker-memory); not analysed"
+    ]
+    _replace(client, "FooPlugin.cpp", "class FooPlugin : public nvinfer1::IPluginV3 {};\n", 3)
+    assert await _pull(client, "FooPlugin.cpp", 60) == []
