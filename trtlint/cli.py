@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_confirm_parser(sub) -> None:
-    from .confirm.cli import add_arguments
+    from .confirm_args import add_arguments
 
     add_arguments(sub.add_parser("confirm", help="reproduce findings with TensorRT (repro folders; runs them where TensorRT and a GPU are)"))
 

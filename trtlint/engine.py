@@ -136,6 +136,10 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) ->
         slow = float(secs or 30) if src.rel.endswith(name) else 0.0
     else:
         slow = 0.0
+    try:  # importing a frontend (libclang, libcst) is not the file's time
+        frontend_for(src.kind)
+    except ImportError:
+        pass  # extract_one reports it
     if timeout <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         if slow:
             time.sleep(slow)
@@ -595,7 +599,9 @@ def _read_bytes(f: SourceFile) -> bytes:
         return b""
 
 
-_CALLISH = re.compile(rb"((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*\(")
+# a name starts where no word character precedes it (2.6x faster than letting the engine try every position
+# inside identifiers, and digits of a literal such as 0xd480d480( are not a name)
+_CALLISH = re.compile(rb"(?<!\w)((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*\(")
 _MAX_SEARCH_BYTES = 1 << 20  # larger C++ files are generated data (cubin arrays): never searched for definitions
 
 
@@ -612,7 +618,7 @@ def _callish_names(data: bytes) -> frozenset:
 
 _PARAMS = rb"\((?:[^;{}()]|\((?:[^;{}()]|\([^;{}()]*\))*\))*\)"
 # bumped when what the expansion searches for changes (its memo of files to parse is keyed on it)
-_EXPANSION_VERSION = "3"
+_EXPANSION_VERSION = "4"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -744,7 +750,7 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     if isinstance(known, list) and all(rel in lazy_facts for rel in known):
         return extract_cached([lazy_facts[rel] for rel in known])
     # the call-like names of each file, by content digest: a changed file is rescanned, the others are not
-    names_path = cache.dir / "expansion" / "names.json"
+    names_path = cache.dir / "expansion" / f"names-{_EXPANSION_VERSION}.json"
     try:
         stored = json.loads(names_path.read_text(encoding="utf-8"))
         names_by_digest = {d: frozenset(v) for d, v in stored.items()} if isinstance(stored, dict) else {}
@@ -760,7 +766,7 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     _write_json(memo, sorted(ff.path for ff in added))
     # keep the few newest memos (the states a developer flips between), not one per edit forever
     try:
-        olds = sorted((p for p in memo.parent.glob("*.json") if p.name != "names.json"), key=lambda p: p.stat().st_mtime)
+        olds = sorted((p for p in memo.parent.glob("*.json") if not p.name.startswith("names")), key=lambda p: p.stat().st_mtime)
         for p in olds[:-8]:
             p.unlink()
     except OSError:

@@ -427,14 +427,30 @@ class Packs:
         if key in memo:
             return memo[key]
         name = normalize_callee(callee)
-        hit = None
-        entries = getattr(self, table)
-        if table in ("macros", "functions"):
-            entries = reversed(entries)  # a user pack's entry overrides a shipped one of the same name
-        for e in entries:
-            if e.matches(name):
-                hit = e
+        # per table: exact names -> (position, entry) of the first such entry, and the prefix entries in order
+        tables = self.__dict__.setdefault("_by_name", {})
+        idx = tables.get(table)
+        if idx is None:
+            entries = list(getattr(self, table))
+            if table in ("macros", "functions"):
+                entries.reverse()  # a user pack's entry overrides a shipped one of the same name
+            exact: dict = {}
+            prefixes: dict = {}
+            for i, e in enumerate(entries):
+                if e.name.endswith("*"):
+                    prefixes.setdefault(e.name[:-1], (i, e))
+                else:
+                    exact.setdefault(e.name, (i, e))
+            idx = tables[table] = (exact, prefixes, sorted({len(k) for k in prefixes}))
+        exact, prefixes, lengths = idx
+        best = exact.get(name)
+        for n in lengths:  # every prefix entry the name starts with; the first in table order wins
+            if n > len(name):
                 break
+            cand = prefixes.get(name[:n])
+            if cand is not None and (best is None or cand[0] < best[0]):
+                best = cand
+        hit = best[1] if best is not None else None
         memo[key] = hit
         return hit
 

@@ -1,8 +1,12 @@
 """Python frontend: ONNX node emissions, direct-route builder calls, creator lookups and plugin API uses.
 
-Only libcst with :class:`PositionProvider` is used; import aliases, string constants and attribute dicts
-are resolved here by a small, flow-insensitive-but-ordered walk (no scope/qualified-name providers, they
-are slow). The analysed code is never imported or executed.
+libcst (with PositionProvider's positions) is the parser behind the facts of this module and python_torchtrt; import
+aliases, string constants and attribute dicts are resolved by a small, flow-insensitive-but-ordered walk (no
+scope/qualified-name providers, they are slow). To keep the cost down (see python_fast): a text pre-filter, one
+stdlib ``ast`` parse shared by the custom-op stubs (python_stubs), the pytest cases and the test below, no libcst
+parse at all when that tree holds nothing the libcst extractors make facts from, and for the rest functions
+without a marker blanked before the parse, positions computed with cheap bookkeeping and visits that do not
+rebuild the tree. The analysed code is never imported or executed.
 """
 
 from __future__ import annotations
@@ -30,9 +34,10 @@ from ..facts import (
     Span,
 )
 from . import ExtractContext, SourceFile, read_text, testlists
+from . import python_fast as _fast
 from . import python_torchtrt as _torchtrt
 
-VERSION = "2"
+VERSION = "3"
 KIND_NAMES = ("python",)
 
 _DEFAULT_ROUTE_CALLS = ("operation",)
@@ -58,16 +63,17 @@ _BASE_KEYWORDS = (
     r"plugin_version",
     r"\.register\s*\(",
 )
-_PREFILTER_CACHE: dict[tuple[str, ...], "re.Pattern[str]"] = {}
+_PREFILTER_CACHE: dict[tuple[str, ...], "_fast.FastSearch"] = {}
 
 
-def _prefilter(route_names: tuple[str, ...]) -> "re.Pattern[str]":
+def _prefilter(route_names: tuple[str, ...]) -> "_fast.FastSearch":
+    """The keywords as one test: ``.search(text)`` is None when none of them matches (see python_fast)."""
     pat = _PREFILTER_CACHE.get(route_names)
     if pat is None:
         parts = list(_BASE_KEYWORDS) + list(_torchtrt.prefilter_keywords())
         if route_names:
             parts.append(r"\b(?:" + "|".join(re.escape(n) for n in route_names) + r")\s*\(")
-        pat = re.compile("|".join(parts))
+        pat = _fast.FastSearch(parts)
         _PREFILTER_CACHE[route_names] = pat
     return pat
 
@@ -240,7 +246,7 @@ class _TableCand:
 # --------------------------------------------------------------------------------------------------------
 
 
-class _Extractor(cst.CSTVisitor):
+class _Extractor(_fast.FastVisitMixin, cst.CSTVisitor):
     def __init__(self, rel: str, module: cst.Module, positions, ctx: ExtractContext) -> None:
         super().__init__()
         self.rel = rel
@@ -262,10 +268,10 @@ class _Extractor(cst.CSTVisitor):
 
     # ---- spans / text -------------------------------------------------------------------------------
     def span(self, node: cst.CSTNode) -> Span:
-        r = self.positions.get(node)
+        r = self.positions.get(id(node))
         if r is None:
             return Span(self.rel, 1, 1, 1, 1)
-        return Span(self.rel, r.start.line, r.start.column + 1, r.end.line, r.end.column + 1)
+        return Span(self.rel, r[0], r[1] + 1, r[2], r[3] + 1)
 
     def text(self, node: cst.CSTNode) -> str:
         try:
@@ -692,7 +698,7 @@ class _Extractor(cst.CSTVisitor):
     def _plugin_fields_in(self, value: cst.CSTNode) -> list[PluginFieldDecl]:
         out: list[PluginFieldDecl] = []
 
-        class _V(cst.CSTVisitor):
+        class _V(_fast.FastVisitMixin, cst.CSTVisitor):
             def visit_Call(v, call: cst.Call) -> None:
                 if (self.qualify(call.func) or "").endswith("PluginField") and call.args:
                     n = self.one_string(call.args[0].value)
@@ -702,7 +708,7 @@ class _Extractor(cst.CSTVisitor):
                             t = (self.qualify(call.args[2].value) or "").rsplit(".", 1)[-1] or None
                         out.append(PluginFieldDecl(name=n, type=("k" + t) if t else None, length=None, span=self.span(call.args[0].value)))
 
-        value.visit(_V())
+        _fast.visit(value, _V())
         return out
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
@@ -1248,7 +1254,7 @@ def _empty(src: SourceFile, problems: tuple = ()) -> FileFacts:
     return FileFacts(path=src.rel, kind=src.kind or "python", digest=src.digest, problems=problems)
 
 
-def _reduce(text: str, route_names: tuple[str, ...]) -> Optional[str]:
+def _reduce(text: str, route_names: tuple[str, ...], tree=None) -> Optional[str]:
     """Blank out functions and methods that cannot hold a fact before the (slow) libcst parse.
 
     CPython's parser (parse only; nothing is executed) gives the line ranges of every def. A def whose
@@ -1258,10 +1264,11 @@ def _reduce(text: str, route_names: tuple[str, ...]) -> Optional[str]:
     """
     if "\r" in text:
         return None
-    try:
-        tree = ast.parse(text)
-    except Exception:
-        return None
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except Exception:
+            return None
     opsets = set()
     for st in tree.body:
         value = getattr(st, "value", None)
@@ -1299,21 +1306,18 @@ def _reduce(text: str, route_names: tuple[str, ...]) -> Optional[str]:
 
 
 def _positions(module: cst.Module):
-    """PositionProvider's node -> CodeRange map.
+    """``id(node)`` -> (start line, start column, end line, end column): PositionProvider's numbers (1-based
+    lines, 0-based columns).
 
-    ``MetadataWrapper.resolve`` also runs an (empty) batched visit over the whole tree, which costs as much
-    as computing the positions; call the provider directly and fall back to the wrapper if libcst's
-    internals ever change.
+    Computed by python_fast.fast_positions (the provider's codegen pass with cheaper bookkeeping); if libcst's
+    internals ever change so that fails, the provider itself is used.
     """
     try:
-        prov = PositionProvider()
-        prov._computed = {}
-        prov._gen_impl(module)
-        if prov._computed:
-            return prov._computed
+        return _fast.fast_positions(module)
     except Exception:
         pass
-    return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return {id(n): (r.start.line, r.start.column, r.end.line, r.end.column) for n, r in ranges.items()}
 
 
 def _syntax_problem(src: SourceFile, text: str, e: "cst.ParserSyntaxError") -> ParseProblem:
@@ -1333,29 +1337,74 @@ def _syntax_problem(src: SourceFile, text: str, e: "cst.ParserSyntaxError") -> P
     return ParseProblem(f"syntax error: {msg}", Span(src.rel, line, col, line, col + 1))
 
 
+class _Tree:
+    """The file's stdlib ``ast`` tree, parsed at most once and shared by the custom-op stubs, the pytest cases,
+    the libcst skip test and ``_reduce`` (each used to parse the text itself). ``get`` raises what
+    ``ast.parse`` raised."""
+
+    __slots__ = ("text", "tree", "exc", "done")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tree = None
+        self.exc: Optional[Exception] = None
+        self.done = False
+
+    def get(self):
+        if not self.done:
+            self.done = True
+            try:
+                self.tree = ast.parse(self.text)
+            except Exception as e:
+                self.exc = e
+        if self.exc is not None:
+            raise self.exc
+        return self.tree
+
+
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
+    shared: dict = {}  # "text", "tree": what _extract read and parsed, reused for the pytest cases
     try:
-        ff = _extract(src, ctx)
+        ff = _extract(src, ctx, shared)
     except Exception as e:  # never raise: report instead
         return _empty(src, (ParseProblem(f"python frontend internal error: {type(e).__name__}: {e}", Span(src.rel, 1)),))
     if testlists.is_pytest_file(src.rel):  # the tests a runner collects (TRT402/TRT403)
-        text, _ = read_text(src)
+        if "text" in shared:
+            text = shared["text"]
+        else:
+            text, _ = read_text(src)
         if text is not None:
-            ff = dataclasses.replace(ff, test_cases=testlists.pytest_cases(src.rel, text))
+            tree = shared.get("tree")
+            ff = dataclasses.replace(
+                ff, test_cases=testlists.pytest_cases(src.rel, text, tree_of=tree.get if tree is not None else None)
+            )
     return ff
 
 
-def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
+def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None) -> FileFacts:
     text, problem = read_text(src)
+    if shared is not None:
+        shared["text"] = text
     if text is None:
         return _empty(src, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
     route_names = tuple(getattr(ctx, "route_call_names", _DEFAULT_ROUTE_CALLS))
     from . import python_stubs
 
-    stubs = python_stubs.extract(text, src.rel)  # custom-op stubs, translation tables and signatures (ast)
+    tree = _Tree(text)
+    if shared is not None:
+        shared["tree"] = tree
+    # custom-op stubs, translation tables and signatures (ast)
+    stubs = python_stubs.extract(text, src.rel, tree_of=tree.get)
     if not might_have_facts(text, route_names):
         return dataclasses.replace(_empty(src), **stubs) if stubs else _empty(src)
-    reduced = _reduce(text, route_names)
+    try:
+        parsed = tree.get()
+    except Exception:
+        parsed = None  # the libcst parse below reports the syntax error
+    if parsed is not None and not _fast.libcst_facts_possible(parsed, text, route_names, src.rel):
+        # nothing the libcst extractors look for: their facts would all be empty
+        return dataclasses.replace(_empty(src), **stubs) if stubs else _empty(src)
+    reduced = _reduce(text, route_names, parsed) if parsed is not None else None
     module = None
     if reduced is not None and reduced is not text:
         try:
@@ -1374,7 +1423,7 @@ def _extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     problems: tuple = ()
     try:
         _prepass(ex, module)
-        module.visit(ex)
+        _fast.visit(module, ex)
     except RecursionError:
         problems = (ParseProblem("analysis stopped: nesting too deep", Span(src.rel, 1), partial=True),)
     extra: dict = {}

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Callable, Optional
+
 from ..facts import DefinedTest, FileFacts, ListedTestEntry, ParseProblem, Span
 from . import ExtractContext, SourceFile, read_text
 
@@ -77,11 +79,12 @@ def is_pytest_file(rel: str) -> bool:
     return base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py"))
 
 
-def pytest_cases(rel: str, text: str) -> tuple[DefinedTest, ...]:
+def pytest_cases(rel: str, text: str, tree_of: Optional[Callable[[], ast.AST]] = None) -> tuple[DefinedTest, ...]:
     """``test_*`` functions (module level, and methods of ``Test*`` classes); empty on a syntax error (the
-    Python frontend reports that)."""
+    Python frontend reports that). ``tree_of``: returns the text's ``ast`` tree (parsed once by the caller) or
+    raises what ``ast.parse`` raised."""
     try:
-        tree = ast.parse(text)
+        tree = tree_of() if tree_of is not None else ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
     out: list[DefinedTest] = []

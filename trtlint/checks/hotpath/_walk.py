@@ -80,7 +80,17 @@ def entries(index, temperatures=("hot", "warm"), creators: bool = False) -> list
 
 
 def reachable(index, temperatures=("hot", "warm"), creators: bool = False) -> Iterator[tuple[Entry, Call, tuple[CppFunction, ...]]]:
-    """Every (entry, call, chain) below the entries; a call site once, for the hottest entry reaching it."""
+    """Every (entry, call, chain) below the entries; a call site once, for the hottest entry reaching it.
+    Several rules ask the same question of one index: the answer is kept on the index."""
+    memo = index.__dict__.setdefault("_trtlint_reachable", {})
+    key = (tuple(temperatures), creators)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = list(_reachable(index, temperatures, creators))
+    return iter(got)
+
+
+def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Call, tuple[CppFunction, ...]]]:
     seen: set[tuple] = set()
     for e in entries(index, temperatures, creators):
         for call, chain in index.walk_calls(e.fn):
