@@ -309,7 +309,8 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
             root = to_fs_path(params.root_uri)
         elif params.root_path:
             root = params.root_path
-        ls.session = Session(Path(root or ".").resolve(), jobs=ls.jobs)
+        # isolate: an edited buffer is re-extracted in a worker process killed past the file-timeout setting
+        ls.session = Session(Path(root or ".").resolve(), jobs=ls.jobs, isolate=True)
 
     @ls.feature(T.INITIALIZED)
     async def initialized(ls: TrtlintServer, params: T.InitializedParams):
@@ -534,5 +535,10 @@ def main(debounce_ms: int = DEFAULT_DEBOUNCE_MS, log_file: Optional[str] = None)
 
     # the initial index is built in a worker thread: fork-starting its process pool there can deadlock
     engine.MP_CONTEXT = multiprocessing.get_context("forkserver")
-    make_server(debounce_ms).start_io()
+    server = make_server(debounce_ms)
+    try:
+        server.start_io()
+    finally:
+        if server.session is not None:
+            server.session.close()
     return 0

@@ -20,7 +20,7 @@ from typing import Optional
 from .config import Settings, load_settings
 from .diagnostics import Diagnostic
 from .discover import globspec, kind_of
-from .engine import FRONTENDS, check_index, config_selectors, extract_one, has_plugin_marker, run
+from .engine import FRONTENDS, check_index, config_selectors, extract_limited, has_plugin_marker, run
 from .facts import FileFacts
 from .frontends import UNSAVED, SourceFile
 from .index import ProjectIndex
@@ -54,6 +54,7 @@ class Session:
         overrides: Optional[dict] = None,
         jobs: Optional[int] = None,
         use_cache: bool = True,
+        isolate: bool = False,
     ):
         self.root = root.resolve()
         self.config_path = config_path
@@ -69,6 +70,13 @@ class Session:
         self.timings: dict[str, float] = {}
         self.loaded = False
         self._stamp: tuple = ()
+        # re-extraction in a worker process killed after file-timeout seconds (the LSP server: it extracts
+        # from a thread, where no timer can interrupt a parser); else a SIGALRM limit in the main thread
+        self._isolated = None
+        if isolate:
+            from .isolated import IsolatedExtractor
+
+            self._isolated = IsolatedExtractor()
 
     # paths ------------------------------------------------------------------------------------------------
     def rel(self, path: Path) -> Optional[str]:
@@ -107,6 +115,7 @@ class Session:
         """(Re)build everything from disk (the fact cache makes this cheap when little changed), then lay the
         open buffers over it. Raises :class:`trtlint.config.ConfigError` on a broken config."""
         t0 = time.perf_counter()
+        before = {p: st for p, *st in self._config_stamp()}  # a config written while this load reads it
         settings = load_settings(self.root, self.overrides, config_path=self.config_path)
         res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache)
         self.settings = settings
@@ -123,8 +132,12 @@ class Session:
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         self._exclude = globspec(exclude)
         self._include = globspec(settings.include)
-        self._stamp = self._config_stamp()
+        stamp = self._config_stamp()
+        # changed during the load (the settings may be the old ones): the next check loads again
+        self._stamp = stamp if all(before.get(p, st) == st for p, *st in stamp) else ()
         self.loaded = True
+        if self._isolated is not None and float(getattr(settings, "file_timeout", 0) or 0) > 0:
+            self._isolated.start(self.ctx)  # warms up in the background: the first edit does not wait for it
         for rel, text in list(self.buffers.items()):
             self._apply(rel, text)
         self.timings = {"load": time.perf_counter() - t0}
@@ -205,7 +218,7 @@ class Session:
             # not parsed by a full run either (no plugin fact, no hot path needed it): keep it that way
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
         else:
-            self.facts[rel] = extract_one(src, self.ctx)
+            self.facts[rel] = self._extract(src)
         if kind == "header":
             self._reextract_includers(rel)
 
@@ -217,7 +230,20 @@ class Session:
             src = self.sources.get(rel)
             if src is None:
                 continue
-            self.facts[rel] = extract_one(src, self.ctx)
+            self.facts[rel] = self._extract(src)
+
+    def _extract(self, src: SourceFile) -> FileFacts:
+        """Re-extract one file within the file-timeout setting (TRT001 "timed out after N s" past it)."""
+        timeout = float(getattr(self.settings, "file_timeout", 0) or 0)
+        if self._isolated is not None:
+            memory = float(getattr(self.settings, "worker_memory", 0) or 0)
+            return self._isolated.extract(src, self.ctx, timeout, dict(UNSAVED), memory)
+        return extract_limited(src, self.ctx, timeout)
+
+    def close(self) -> None:
+        """Stop the extraction worker, if one runs."""
+        if self._isolated is not None:
+            self._isolated.close()
 
     # checking ---------------------------------------------------------------------------------------------
     def check(self) -> list[Diagnostic]:

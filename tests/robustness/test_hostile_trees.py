@@ -176,3 +176,31 @@ def test_cpp_includes_of_devices_and_fifos_are_never_opened(tmp_path):
         'FooPlugin.cpp could only partly be parsed: #include "pipe.h" names a device or special file; not read',
     ]
     assert at(diags, "pipe.h") == ["skipped: not a regular file (a FIFO, socket or device); not read"]
+
+
+def test_devices_and_fifos_included_by_a_pulled_in_header_are_never_opened(tmp_path):
+    """The unit's own includes are clean, but a project header it includes (directly, through another header,
+    or found through an include dir) includes /dev/zero (libclang would read it without end) or a FIFO in
+    the tree (it would block): the header is handed to libclang with that directive blanked, and the unit
+    says which header and line."""
+    (tmp_path / "inc" / "deep").mkdir(parents=True)
+    os.mkfifo(tmp_path / "inc" / "pipe.h")
+    _tree(tmp_path, {
+        "trtlint.toml": 'include-dirs = ["inc"]\n',
+        "inc/a.h": '#pragma once\n#include "deep/c.h"\nint a();\n',
+        "inc/deep/c.h": '#pragma once\n\n#include "/dev/zero"\nint c();\n',
+        "inc/b.h": '#pragma once\n#include "pipe.h"\nint b();\n',
+        "FooPlugin.cpp": '#include "inc/a.h"\n' + PLUGIN + "int f() { return a() + c(); }\n",
+        "BarPlugin.cpp": "// bar\n#include <b.h>\n" + PLUGIN.replace("Foo", "Bar"),
+    })
+    rc, diags, err = check_json(tmp_path, timeout=90)
+    assert rc in (0, 1), err
+    assert at(diags, "FooPlugin.cpp") == [
+        'FooPlugin.cpp could only partly be parsed: #include "/dev/zero" in inc/deep/c.h:3 names a device or special file; not read',
+    ]
+    assert at(diags, "BarPlugin.cpp") == [
+        'BarPlugin.cpp could only partly be parsed: #include "pipe.h" in inc/b.h:2 names a device or special file; not read',
+    ]
+    # each said at the unit's line that pulls the header in
+    lines = {d["location"]["path"]: d["location"]["line"] for d in diags if "in inc/" in d["message"]}
+    assert lines == {"FooPlugin.cpp": 1, "BarPlugin.cpp": 2}

@@ -37,7 +37,7 @@ from ..facts import (
     ResolvedString,
     Span,
 )
-from . import ExtractContext, SourceFile, cpp_flow, read_text, unsaved_files
+from . import UNSAVED, ExtractContext, SourceFile, cpp_flow, read_text, unsaved_files
 from . import cpp_lifecycle as _lc
 
 VERSION = "3"
@@ -2102,29 +2102,40 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
                                                Span(src.rel, 1), partial=False),))
 
 
+def _shown(path: str, root: Path) -> str:
+    """A header's path as a message shows it: project-relative when inside the root."""
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return path
+
+
 def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
     text, problem = read_text(src)
     if text is None:
         return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
     ci = _load()
     args = _compile_args(src, ctx)
-    from .cpp_guard import guard_includes  # devices/FIFOs named by #include are never opened
+    from .cpp_guard import guard_headers, guard_includes  # devices/FIFOs named by #include are never opened
 
-    text, blocked = guard_includes(text, str(src.path.parent), [
+    inc_dirs = [
         b if a in ("-I", "-isystem", "-iquote") else a[2:] for a, b in zip(args, args[1:] + [""])
         if a in ("-I", "-isystem", "-iquote") or (a.startswith("-I") and len(a) > 2)
-    ])
+    ]
+    text, blocked = guard_includes(text, str(src.path.parent), inc_dirs)
+    guarded_headers, blocked_in_headers = guard_headers(text, str(src.path), inc_dirs, UNSAVED)
     # KeepGoing (0x200): a missing header is not fatal, so template instantiation (std::string ==, emplace_back,
     # function templates) keeps working after it.
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE | 0x200
     path = str(src.path)
+    unsaved = [u for u in unsaved_files(path, text) if u[0] not in dict(guarded_headers)] + guarded_headers
     with _lock:
         _STATS["files"] += 1
     pch = _pch_for(args, "cuda" in args[:2])
     tu = None
     if pch is not None:
         try:
-            tu = _index.parse(path, args=pch[1] + ["-include-pch", pch[0]], unsaved_files=unsaved_files(path, text),
+            tu = _index.parse(path, args=pch[1] + ["-include-pch", pch[0]], unsaved_files=unsaved,
                               options=opts)
         except Exception:  # noqa: BLE001
             tu = None
@@ -2136,13 +2147,17 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
                 _PCH_STATS["pch_used"] += 1
     if tu is None:
         try:
-            tu = _index.parse(path, args=args, unsaved_files=unsaved_files(path, text), options=opts)
+            tu = _index.parse(path, args=args, unsaved_files=unsaved, options=opts)
         except Exception as e:  # noqa: BLE001 (TranslationUnitLoadError)
             return _facts(src, kind, (ParseProblem(f"libclang could not parse the file: {e}", Span(src.rel, 1)),))
 
     problems: list[ParseProblem] = [
         ParseProblem(f"#include \"{name}\" names a device or special file; not read", Span(src.rel, line), partial=True)
         for line, name in blocked
+    ] + [
+        ParseProblem(f"#include \"{name}\" in {_shown(hpath, ctx.root)}:{hline} names a device or special file; "
+                     "not read", Span(src.rel, line), partial=True)
+        for line, hpath, hline, name in blocked_in_headers
     ]
     missing = 0
     errors = []

@@ -30,19 +30,33 @@ def _special(path: str) -> bool:
     return not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode))
 
 
-def guard_includes(text: str, file_dir: str, include_dirs: Iterable[str] = ()) -> tuple[str, list[tuple[int, str]]]:
-    """(text with dangerous includes blanked, [(line, included name)])."""
+def _candidates(delim: str, name: str, file_dir: str, include_dirs: list[str]) -> list[str]:
+    if os.path.isabs(name):
+        return [name]
+    return [os.path.join(d, name) for d in ([file_dir, *include_dirs] if delim == '"' else include_dirs)]
+
+
+def _dangerous(text: str, file_dir: str, include_dirs: list[str]) -> list[tuple[int, int, str]]:
+    """[(start, end, name)] of the include directives of ``text`` that name a special file."""
     if "#" not in text:
-        return text, []
+        return []
     found = []
-    dirs = [file_dir, *include_dirs]
     for m in _INCLUDE.finditer(text):
         name = m.group(2).strip()
-        cands = [name] if os.path.isabs(name) else [os.path.join(d, name) for d in (dirs if m.group(1) == '"' else dirs[1:])]
-        if any(_special(c) for c in cands):
+        if any(_special(c) for c in _candidates(m.group(1), name, file_dir, include_dirs)):
             found.append((m.start(), m.end(), name))
+    return found
+
+
+def guard_includes(text: str, file_dir: str, include_dirs: Iterable[str] = ()) -> tuple[str, list[tuple[int, str]]]:
+    """(text with dangerous includes blanked, [(line, included name)])."""
+    found = _dangerous(text, file_dir, list(include_dirs))
     if not found:
         return text, []
+    return _blank(text, found)
+
+
+def _blank(text: str, found: list[tuple[int, int, str]]) -> tuple[str, list[tuple[int, str]]]:
     out, last, where = [], 0, []
     for s, e, name in found:
         out.append(text[last:s])
@@ -51,3 +65,109 @@ def guard_includes(text: str, file_dir: str, include_dirs: Iterable[str] = ()) -
         where.append((text.count("\n", 0, s) + 1, name))
     out.append(text[last:])
     return "".join(out), where
+
+
+# --------------------------------------------------------------- headers the unit pulls in
+
+# Headers are walked for every unit that includes them: what a header includes (the regular files it
+# resolves to, and whether it names a special file) is remembered by (path, mtime, size, include dirs), so a
+# header costs one ``stat`` per unit that pulls it in, and one read and resolution per process.
+_NODE: dict[tuple, tuple[tuple[str, ...], bool]] = {}
+_MAX_HEADERS = 4000  # headers walked per unit (a bound on a hostile tree, far above real units)
+_MAX_SCAN_BYTES = 8 << 20  # larger headers are not looked into
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_SCAN_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > _MAX_SCAN_BYTES:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _resolve(delim: str, name: str, file_dir: str, include_dirs: list[str]) -> str | None:
+    """The regular file an include resolves to (first candidate found, as the preprocessor searches)."""
+    for c in _candidates(delim, name, file_dir, include_dirs):
+        try:
+            st = os.stat(c)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(st.st_mode):
+            return os.path.normpath(c)
+        # a directory: the search goes on; a special file is blanked by the caller, never walked into
+    return None
+
+
+def _node(path: str, text: str | None, dirs: list[str]) -> tuple[tuple[str, ...], bool]:
+    """(the regular files the header's includes resolve to, whether one of its includes is special)."""
+    if not text or "#" not in text:
+        return (), False
+    hdir = os.path.dirname(path)
+    kids, bad = [], False
+    for m in _INCLUDE.finditer(text):
+        delim, name = m.group(1), m.group(2).strip()
+        if any(_special(c) for c in _candidates(delim, name, hdir, dirs)):
+            bad = True
+            continue
+        r = _resolve(delim, name, hdir, dirs)
+        if r:
+            kids.append(r)
+    return tuple(kids), bad
+
+
+def guard_headers(text: str, file_path: str, include_dirs: Iterable[str] = (), unsaved: dict[str, str] | None = None,
+                  ) -> tuple[list[tuple[str, str]], list[tuple[int, str, int, str]]]:
+    """A header the unit includes (directly or through other headers) may itself include a device or FIFO,
+    which libclang would open when it reads that header from disk. The unit's headers found in its own
+    directory and the include dirs are walked (only ``stat`` and reads of regular files); each one that
+    includes a special file is handed to libclang as an unsaved file with the directive blanked.
+
+    ``text`` is the unit's (already guarded) text; ``unsaved``: open editor buffers (path -> text), read
+    instead of the disk. Returns ([(header path, blanked text)], [(unit line that pulls the header in,
+    header path, header line, included name)])."""
+    if "#" not in text:
+        return [], []
+    dirs = list(include_dirs)
+    dkey = tuple(dirs)
+    unsaved = unsaved or {}
+    seen: set[str] = {os.path.normpath(file_path)}
+    todo: list[tuple[str, int]] = []
+    for m in _INCLUDE.finditer(text):
+        r = _resolve(m.group(1), m.group(2).strip(), os.path.dirname(file_path), dirs)
+        if r and r not in seen:
+            seen.add(r)
+            todo.append((r, text.count("\n", 0, m.start()) + 1))
+    replaced: list[tuple[str, str]] = []
+    where: list[tuple[int, str, int, str]] = []
+    walked = 0
+    while todo and walked < _MAX_HEADERS:
+        path, unit_line = todo.pop()
+        walked += 1
+        if path in unsaved:
+            kids, bad = _node(path, unsaved[path], dirs)
+        else:
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            key = (path, st.st_mtime_ns, st.st_size, dkey)
+            got = _NODE.get(key)
+            if got is None:
+                if len(_NODE) > 100_000:  # a long LSP session: edits leave stale entries behind
+                    _NODE.clear()
+                got = _NODE[key] = _node(path, _read(path), dirs)
+            kids, bad = got
+        for k in kids:
+            if k not in seen:
+                seen.add(k)
+                todo.append((k, unit_line))
+        if bad:
+            htext = unsaved.get(path) or _read(path) or ""
+            blanked, lines = _blank(htext, _dangerous(htext, os.path.dirname(path), dirs))
+            if lines:
+                replaced.append((path, blanked))
+                where.extend((unit_line, path, hline, name) for hline, name in lines)
+    return replaced, where
