@@ -115,12 +115,16 @@ def extract_one(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
 
 
-class _FileTimeout(Exception):
-    pass
+class _FileTimeout(BaseException):
+    """Not an ``Exception``: the frontends' own catch-all handlers must not swallow it."""
+
+
+_ALARM_ARMED = False  # whether a file's time limit is running (the handler raises only then)
 
 
 def _on_alarm(signum, frame):  # pragma: no cover - runs in the signal handler
-    raise _FileTimeout()
+    if _ALARM_ARMED:
+        raise _FileTimeout()
 
 
 def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) -> FileFacts:
@@ -144,7 +148,22 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) ->
         if slow:
             time.sleep(slow)
         return extract_one(src, ctx)
+    import sys
+
     old = signal.signal(signal.SIGALRM, _on_alarm)
+    old_hook = sys.unraisablehook
+
+    def unraisable(u) -> None:
+        # the alarm went off inside a __del__ (e.g. a libclang object's), where Python cannot raise it: say
+        # nothing and fire again right away, outside it
+        if isinstance(u.exc_value, _FileTimeout):
+            signal.setitimer(signal.ITIMER_REAL, 0.01)
+        else:
+            old_hook(u)
+
+    global _ALARM_ARMED
+    sys.unraisablehook = unraisable
+    _ALARM_ARMED = True
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         if slow:
@@ -154,8 +173,10 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) ->
         msg = f"timed out after {timeout:g} s (file-timeout); not analysed"
         return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
     finally:
+        _ALARM_ARMED = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        sys.unraisablehook = old_hook
 
 
 # seconds one file may take to extract (0: no limit); set by run() from the file-timeout setting

@@ -66,3 +66,22 @@ def test_a_timed_out_file_is_not_cached(tmp_path):
     ]
     again = run(load_settings(tmp_path), jobs=1, use_cache=True)
     assert [d for d in again.diagnostics if d.span.path == "P0Plugin.cpp" and d.code == "TRT001"] == []
+
+
+def test_the_limit_is_not_swallowed_by_a_frontend(tmp_path, capfd):
+    """In process (as `check -` and -j 1 without C++ do), the timer interrupts libclang's Python side wherever
+    it is, including inside a frontend's own catch-all handler or an object's __del__: the file is TRT001
+    "timed out", never an internal error, and nothing is printed."""
+    from trtlint.engine import extract_limited
+    from trtlint.frontends import ExtractContext, SourceFile
+
+    src = ["#include <NvInferRuntime.h>", "using namespace nvinfer1;"]
+    for i in range(3000):
+        src.append(f"class P{i}Plugin : public IPluginV3 {{ public: IPluginV3* clone() noexcept override {{ return nullptr; }} }};")
+    p = tmp_path / "bigPlugin.cpp"
+    p.write_text("\n".join(src))
+    for limit in (0.5, 1.0, 1.5):
+        ff = extract_limited(SourceFile(path=p, rel="bigPlugin.cpp", kind="cpp", digest="d"), ExtractContext(root=tmp_path), limit)
+        assert [x.message for x in ff.problems] == [f"timed out after {limit:g} s (file-timeout); not analysed"]
+    out, err = capfd.readouterr()
+    assert "Exception ignored" not in err and "Traceback" not in err, err
