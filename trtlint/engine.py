@@ -127,6 +127,17 @@ def _on_alarm(signum, frame):  # pragma: no cover - runs in the signal handler
         raise _FileTimeout()
 
 
+def prepare(src: SourceFile, ctx: ExtractContext) -> None:
+    """What a file's time limit does not count: importing its frontend (libclang, libcst) and building the
+    shared C++ PCH it will use (once per machine and set of flags)."""
+    try:
+        fe = frontend_for(src.kind)
+        if fe is not None and hasattr(fe, "prepare"):
+            fe.prepare(src, ctx)
+    except ImportError:
+        pass  # extract_one reports it
+
+
 def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) -> FileFacts:
     """:func:`extract_one` within ``timeout`` seconds (0: no limit): a file that takes longer becomes TRT001
     "timed out after N s" and the run goes on. The limit is a SIGALRM timer, so it applies where extraction runs
@@ -140,10 +151,8 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) ->
         slow = float(secs or 30) if src.rel.endswith(name) else 0.0
     else:
         slow = 0.0
-    try:  # importing a frontend (libclang, libcst) is not the file's time
-        frontend_for(src.kind)
-    except ImportError:
-        pass  # extract_one reports it
+    if timeout > 0:
+        prepare(src, ctx)
     if timeout <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         if slow:
             time.sleep(slow)

@@ -32,6 +32,7 @@ from .facts import FileFacts, ParseProblem, Span
 from .frontends import ExtractContext, SourceFile
 
 _POLL = 0.2  # seconds between memory readings of the busy workers
+_PREPARE = 120.0  # seconds more a worker may take to import its frontend and build the shared PCH first
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
@@ -41,7 +42,7 @@ def problem_facts(src: SourceFile, message: str) -> FileFacts:
 
 def _worker_main(conn: Any, ctx: ExtractContext, timeout: float) -> None:  # pragma: no cover - runs in a child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    from .engine import extract_limited
+    from .engine import extract_limited, prepare
 
     while True:
         try:
@@ -52,6 +53,9 @@ def _worker_main(conn: Any, ctx: ExtractContext, timeout: float) -> None:  # pra
             return
         tid, src = msg
         try:
+            if timeout > 0:  # the file's time starts after its frontend is imported and the shared PCH built
+                prepare(src, ctx)
+                conn.send(("start", tid))
             ff = extract_limited(src, ctx, timeout)
         except MemoryError:
             ff = problem_facts(src, "out of memory while analysing this file; not analysed")
@@ -78,6 +82,7 @@ class _Worker:
         self.conn = parent
         self.task: Optional[int] = None  # task id being worked on
         self.started = 0.0
+        self.preparing = False  # importing the frontend / building the PCH: the file's time has not started
 
     def kill(self) -> None:
         try:
@@ -175,6 +180,7 @@ class Pool:
                 continue
             idle.task = tid
             idle.started = time.monotonic()
+            idle.preparing = self.timeout > 0
 
     def _finish(self, tid: int, ff: FileFacts) -> None:
         self.results[tid] = ff
@@ -203,7 +209,7 @@ class Pool:
         now = time.monotonic()
         wait_for = _POLL if self.memory_limit > 0 else 1.0
         if self.timeout > 0:
-            nearest = min(w.started + self.timeout + self.grace for w in busy)
+            nearest = min(w.started + self.timeout + self.grace + (_PREPARE if w.preparing else 0) for w in busy)
             wait_for = max(0.0, min(wait_for, nearest - now))
         by_conn = {w.conn: w for w in busy}
         by_sentinel = {w.proc.sentinel: w for w in busy}
@@ -215,19 +221,24 @@ class Pool:
                     tid, ff = w.conn.recv()
                 except (EOFError, OSError):
                     continue  # its sentinel says why below
+                if tid == "start":  # the file's own time starts now
+                    w.preparing = False
+                    w.started = time.monotonic()
+                    continue
                 w.task = None
                 self._finish(tid, ff)
         for r in ready:
             w = by_sentinel.get(r)
             if w is None or w not in self.workers:
                 continue
-            if w.conn.poll():  # a last result is still in the pipe
+            while w.task is not None and w.conn.poll():  # a last message is still in the pipe
                 try:
                     tid, ff = w.conn.recv()
+                except (EOFError, OSError):
+                    break
+                if tid != "start":
                     w.task = None
                     self._finish(tid, ff)
-                except (EOFError, OSError):
-                    pass
             if w.task is None:
                 self._replace(w)
                 continue
@@ -239,7 +250,7 @@ class Pool:
         for w in list(self.workers):
             if w.task is None:
                 continue
-            if self.timeout > 0 and now - w.started > self.timeout + self.grace:
+            if self.timeout > 0 and now - w.started > self.timeout + self.grace + (_PREPARE if w.preparing else 0):
                 self._fail(w, f"timed out after {self.timeout:g} s (file-timeout); not analysed", "timeout")
             elif self.memory_limit > 0 and _rss_mib(w.proc.pid) > self.memory_limit:
                 self._fail(w, f"needed more than {self.memory_limit:g} MiB (worker-memory); not analysed", "memory")

@@ -113,3 +113,24 @@ def test_a_worker_that_dies_costs_only_its_file(tmp_path):
         "this file; not analysed"
     ]
     assert at(diags, "bad.py") == ["bad.py could not be parsed: not valid UTF-8 (byte 0xff at offset 5)"]
+
+
+def test_building_the_shared_pch_is_not_a_files_time(tmp_path):
+    """The first C++ unit on a machine builds the shared PCH (seconds); that is not the file's time, so even a
+    small limit does not time it out, in the worker pool or in process."""
+    import json
+
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "trtlint.toml").write_text("file-timeout = 1\n")
+    (root / "FooPlugin.cpp").write_text("#include <NvInferRuntime.h>\n#include <vector>\n" + PLUGIN.format("FooPlugin"))
+    for jobs in ("1", "2"):
+        pch = tmp_path / f"pch{jobs}"  # empty: the PCH is built in this run
+        r = subprocess.run(
+            [sys.executable, "-m", "trtlint", "check", str(root), "--format", "json", "--no-cache", "--no-progress", "-j", jobs],
+            capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(REPO), "TRTLINT_PCH_DIR": str(pch)},
+        )
+        assert r.returncode in (0, 1), r.stderr
+        assert any(pch.glob("*.pch")), "no PCH was built"
+        assert at(json.loads(r.stdout)["diagnostics"], "FooPlugin.cpp") == []

@@ -2093,6 +2093,17 @@ def _facts(src: SourceFile, kind: str, problems: tuple[ParseProblem, ...] = (), 
     return FileFacts(path=src.rel, kind=kind, digest=src.digest, problems=problems, **kw)
 
 
+def prepare(src: SourceFile, ctx: ExtractContext) -> None:
+    """Build (or load) the shared PCH this unit will use, before its own time limit starts: the PCH is built
+    once per machine and set of flags, and that build is not the file's time. Never raises."""
+    try:
+        _load()
+        args = _compile_args(src, ctx)
+        _pch_for(args, "cuda" in args[:2])
+    except Exception:  # noqa: BLE001 - extract() reports whatever goes wrong
+        pass
+
+
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     kind = src.kind if src.kind in KIND_NAMES else "cpp"
     try:
