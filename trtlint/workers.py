@@ -121,6 +121,7 @@ class Pool:
         self.results: dict[int, FileFacts] = {}
         self._ids = itertools.count()
         self.killed = {"timeout": 0, "memory": 0, "died": 0}
+        self.fallback: Optional[str] = None  # why files were extracted in this process, if they were
 
     def __enter__(self) -> "Pool":
         return self
@@ -141,6 +142,10 @@ class Pool:
     def collect(self, batch: Batch) -> list[FileFacts]:
         while any(t not in self.results for t in batch.ids):
             self._pump()
+            if not self.queue and not any(w.task is not None for w in self.workers):
+                for t in batch.ids:  # defensive: nothing is queued or running, yet a file has no answer
+                    if t not in self.results:
+                        self._finish(t, problem_facts(self.files[t], "the extraction worker lost this file; not analysed"))
         out = [self.results.pop(t) for t in batch.ids]
         for t in batch.ids:
             self.files.pop(t, None)
@@ -169,7 +174,13 @@ class Pool:
             if idle is None:
                 if len(self.workers) >= self.jobs:
                     return
-                idle = _Worker(self.mp, self.ctx, self.timeout)
+                try:
+                    idle = _Worker(self.mp, self.ctx, self.timeout)
+                except (OSError, ValueError) as e:  # cannot start a process (no fork, no PIDs left)
+                    if self.workers:
+                        return  # the running workers take the queue
+                    self._in_process(e)
+                    continue
                 self.workers.append(idle)
             _prio, _seq, tid = heapq.heappop(self.queue)
             try:
@@ -181,6 +192,14 @@ class Pool:
             idle.task = tid
             idle.started = time.monotonic()
             idle.preparing = self.timeout > 0
+
+    def _in_process(self, why: Exception) -> None:
+        """No worker can be started: the next queued file is extracted here (time limit by timer only)."""
+        from .engine import extract_limited
+
+        _prio, _seq, tid = heapq.heappop(self.queue)
+        self.fallback = f"{type(why).__name__}: {why}"
+        self._finish(tid, extract_limited(self.files[tid], self.ctx, self.timeout))
 
     def _finish(self, tid: int, ff: FileFacts) -> None:
         self.results[tid] = ff
