@@ -138,7 +138,7 @@ def prepare(src: SourceFile, ctx: ExtractContext) -> None:
         pass  # extract_one reports it
 
 
-def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) -> FileFacts:
+def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, prepared: bool = False) -> FileFacts:
     """:func:`extract_one` within ``timeout`` seconds (0: no limit): a file that takes longer becomes TRT001
     "timed out after N s" and the run goes on. The limit is a SIGALRM timer, so it applies where extraction runs
     in a process's main thread (the CLI, the pool's workers); a parser busy inside C code (libclang) is
@@ -151,7 +151,7 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0) ->
         slow = float(secs or 30) if src.rel.endswith(name) else 0.0
     else:
         slow = 0.0
-    if timeout > 0:
+    if timeout > 0 and not prepared:
         prepare(src, ctx)
     if timeout <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         if slow:
@@ -236,22 +236,6 @@ def _use_pool(files: list[SourceFile], jobs: int) -> bool:
     return any(f.kind in ("cpp", "cuda", "header") for f in files) or (jobs > 1 and len(files) >= 4)
 
 
-def extract_all(files: list[SourceFile], ctx: ExtractContext, jobs: int = 1, progress=None) -> list[FileFacts]:
-    """Extract facts from ``files``; deterministic order (the input order). ``progress(n)`` is told how many
-    more files are done."""
-    if not _use_pool(files, jobs):
-        out1 = []
-        for f in files:
-            out1.append(extract_limited(f, ctx, FILE_TIMEOUT))
-            if progress is not None:
-                progress(1)
-        return out1
-    from .workers import Pool
-
-    with Pool(jobs, ctx, FILE_TIMEOUT, WORKER_MEMORY, MP_CONTEXT, progress) as pool:
-        return _in_order(pool, files)
-
-
 def _heavy_first(files: list[SourceFile]) -> tuple[list[SourceFile], list[int]]:
     """C++ units before other files, larger first (the longest parses start first); and the permutation."""
     def size(f: SourceFile) -> int:
@@ -262,15 +246,6 @@ def _heavy_first(files: list[SourceFile]) -> tuple[list[SourceFile], list[int]]:
 
     order = sorted(range(len(files)), key=lambda i: (files[i].kind not in ("cpp", "cuda", "header"), -size(files[i]), i))
     return [files[i] for i in order], order
-
-
-def _in_order(pool, files: list[SourceFile], priority: int = 0) -> list[FileFacts]:
-    heavy, order = _heavy_first(files)
-    got = pool.collect(pool.submit(heavy, priority))
-    out: list[Optional[FileFacts]] = [None] * len(files)
-    for i, ff in zip(order, got):
-        out[i] = ff
-    return [x for x in out if x is not None]
 
 
 class _Extraction:

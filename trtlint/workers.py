@@ -56,7 +56,7 @@ def _worker_main(conn: Any, ctx: ExtractContext, timeout: float) -> None:  # pra
             if timeout > 0:  # the file's time starts after its frontend is imported and the shared PCH built
                 prepare(src, ctx)
                 conn.send(("start", tid))
-            ff = extract_limited(src, ctx, timeout)
+            ff = extract_limited(src, ctx, timeout, prepared=True)
         except MemoryError:
             ff = problem_facts(src, "out of memory while analysing this file; not analysed")
         try:
