@@ -12,11 +12,9 @@ run goes on. Prints inputs tried, failures and the slowest input per frontend; e
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 import tempfile
 import time
-import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -37,25 +35,7 @@ def fuzz(label: str, n: int, out: Path) -> dict:
         @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
         @given(data=fuzzlib.inputs("config" if label == "config" else label))
         def one(data):
-            stats["tried"] += 1
-            t = time.perf_counter()
-            try:
-                if label == "config":
-                    fuzzlib.load_config_bytes(data, work)
-                else:
-                    fuzzlib.extract_bytes(label, data, work)
-            except BaseException as e:  # noqa: BLE001 - every failure is a finding
-                if isinstance(e, KeyboardInterrupt):
-                    raise
-                stats["failed"] += 1
-                tb = traceback.extract_tb(e.__traceback__)[-1]
-                key = f"{type(e).__name__} at {Path(tb.filename).name}:{tb.lineno}"
-                stats["kinds"][key] = stats["kinds"].get(key, 0) + 1
-                out.mkdir(parents=True, exist_ok=True)
-                h = hashlib.sha1(data).hexdigest()[:12]
-                (out / f"{label}-{h}.bin").write_bytes(data)
-                (out / f"{label}-{h}.txt").write_text(f"{key}\n{e}\n", encoding="utf-8")
-            stats["slowest"] = max(stats["slowest"], time.perf_counter() - t)
+            fuzzlib.run_oracle(label, data, work, stats, out, prefix=f"{label}-")
 
         one()
     return stats

@@ -23,7 +23,6 @@ frontend; exit 1 when anything failed.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib
 import json
 import os
@@ -32,7 +31,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,23 +80,7 @@ def worker(label: str, out: Path, libfuzzer_args: list[str]) -> None:
         last_flush[0] = time.monotonic()
 
     def one(data: bytes) -> None:
-        stats["tried"] += 1
-        t = time.perf_counter()
-        try:
-            if label == "config":
-                fuzzlib.load_config_bytes(data, work)
-            else:
-                fuzzlib.extract_bytes(label, data, work)
-        except Exception as e:  # noqa: BLE001 - every failure is a finding
-            stats["failed"] += 1
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            key = f"{type(e).__name__} at {Path(tb.filename).name}:{tb.lineno}"
-            stats["kinds"][key] = stats["kinds"].get(key, 0) + 1
-            fail_dir.mkdir(parents=True, exist_ok=True)
-            h = hashlib.sha1(data).hexdigest()[:12]
-            (fail_dir / f"{h}.bin").write_bytes(data)
-            (fail_dir / f"{h}.txt").write_text(f"{key}\n{e}\n{traceback.format_exc()}", encoding="utf-8")
-        stats["slowest"] = max(stats["slowest"], time.perf_counter() - t)
+        fuzzlib.run_oracle(label, data, work, stats, fail_dir)
         if time.monotonic() - last_flush[0] > 2.0:
             flush()
 

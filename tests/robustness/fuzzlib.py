@@ -235,3 +235,31 @@ def load_config_bytes(data: bytes, workdir: Path):
     except ConfigError as e:
         assert str(cfg) in str(e), str(e)
         return None
+
+
+def run_oracle(label: str, data: bytes, workdir: Path, stats: dict, fail_dir: Path, prefix: str = "") -> None:
+    """The long fuzz runs' oracle (bench/fuzz.py, bench/fuzz_atheris.py): extract ``data`` as a ``label`` input;
+    any exception is counted in ``stats`` by type and place and the input is kept in ``fail_dir`` with its
+    traceback. ``stats`` holds tried, failed, kinds and slowest."""
+    import time
+    import traceback
+
+    stats["tried"] += 1
+    t = time.perf_counter()
+    try:
+        if label == "config":
+            load_config_bytes(data, workdir)
+        else:
+            extract_bytes(label, data, workdir)
+    except BaseException as e:  # noqa: BLE001 - every failure is a finding (SystemExit too)
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        stats["failed"] += 1
+        tb = traceback.extract_tb(e.__traceback__)[-1]
+        key = f"{type(e).__name__} at {Path(tb.filename).name}:{tb.lineno}"
+        stats["kinds"][key] = stats["kinds"].get(key, 0) + 1
+        fail_dir.mkdir(parents=True, exist_ok=True)
+        h = prefix + hashlib.sha1(data).hexdigest()[:12]
+        (fail_dir / f"{h}.bin").write_bytes(data)
+        (fail_dir / f"{h}.txt").write_text(f"{key}\n{e}\n{traceback.format_exc()}", encoding="utf-8")
+    stats["slowest"] = max(stats["slowest"], time.perf_counter() - t)
