@@ -162,3 +162,20 @@ def hot_diag(rule, hit: HotHit, verb: str, index=None) -> Diagnostic:
         symbol=f"{hit.plugin}:{hit.call.callee}:{_short(hit.chain[-1])}",
         severity=sev,
     )
+
+
+def reach_diag(rule, index, e: Entry, call: Call, chain: tuple[CppFunction, ...], head: str, tail: str = "",
+               symbol: Optional[str] = None):
+    """The finding of a call reached from a plugin entry: ``{head}{once note}{tail}: {chain}``, at the entry's
+    temperature (lowered for one-time and cleanup paths), with the entry and each step as related locations."""
+    low, once = once_note(call, chain)
+    sev = temperature_severity(index, e.temperature, rule.severity, low)
+    chain_s = " -> ".join([short(f) for f in chain] + [call.callee])
+    return rule.diag(
+        call.span,
+        f"{head}{once}{tail}: {chain_s}",
+        related=[Related(e.fn.span, f"{e.plugin}::{e.fn.name} is defined here")]
+        + [Related(f.span, f"via {short(f)}") for f in chain[1:]],
+        symbol=symbol or f"{e.plugin}:{call.callee}:{short(chain[-1])}",
+        severity=sev,
+    )

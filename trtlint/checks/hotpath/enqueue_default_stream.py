@@ -3,11 +3,11 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Related, Severity
+from ...diagnostics import Diagnostic, Severity
 from ...packs import normalize_callee
 from ..base import Rule
 from ._example import plugin_cpp
-from ._walk import entries, is_error_path, once_note, reachable, short, temperature_severity, where
+from ._walk import entries, is_error_path, reach_diag, reachable, where
 
 _NULL = r"(?:0|0x0|0L|0U|nullptr|NULL|\{\}|cudaStreamLegacy|cudaStreamPerThread|cudaStreamDefault|CU_STREAM_LEGACY|CU_STREAM_PER_THREAD)"
 _CAST = r"(?:\(\s*(?:cudaStream_t|CUstream)\s*\)\s*|(?:static_cast|reinterpret_cast)\s*<\s*(?:cudaStream_t|CUstream)\s*>\s*)"
@@ -163,17 +163,7 @@ class EnqueueDefaultStream(Rule):
         yield from self._handles(index)
 
     def _diag(self, index, e, call, chain, text) -> Diagnostic:
-        low, once = once_note(call, chain)
-        sev = temperature_severity(index, e.temperature, self.severity, low)
-        chain_s = " -> ".join([short(f) for f in chain] + [call.callee])
-        return self.diag(
-            call.span,
-            f"{text}{once}: {chain_s}",
-            related=[Related(e.fn.span, f"{e.plugin}::{e.fn.name} is defined here")]
-            + [Related(f.span, f"via {short(f)}") for f in chain[1:]],
-            symbol=f"{e.plugin}:{call.callee}:{short(chain[-1])}",
-            severity=sev,
-        )
+        return reach_diag(self, index, e, call, chain, text)
 
     def _handles(self, index) -> Iterable[Diagnostic]:
         handles = index.packs.stream_handles

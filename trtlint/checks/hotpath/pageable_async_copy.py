@@ -3,10 +3,10 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Related, Severity
+from ...diagnostics import Diagnostic, Severity
 from ..base import Rule
 from ._example import plugin_cpp
-from ._walk import is_error_path, once_note, reachable, short, temperature_severity, where
+from ._walk import is_error_path, reach_diag, reachable, short, where
 
 _COPY = re.compile(r"^(?:cuda\w*Memcpy\w*Async|cuMemcpy\w*Async\w*)$")
 _KINDS = {"stack": "a local variable on the stack", "vector": "a std::vector's heap buffer", "string": "a std::string's buffer"}
@@ -90,17 +90,11 @@ class PageableAsyncCopy(Rule):
                     continue
                 kind, _, var = src.partition(":")
                 direction = "to" if i == 0 else "from"
-                low, once = once_note(call, chain)
-                sev = temperature_severity(index, e.temperature, self.severity, low)
-                chain_s = " -> ".join([short(f) for f in chain] + [call.callee])
-                yield self.diag(
-                    call.span,
-                    f"{call.callee} copies {direction} pageable host memory (`{var}`, {_KINDS.get(kind, kind)}){once} "
-                    f"{where(e.plugin, e.fn, e.temperature)}: the copy is synchronous with the host and cannot be "
-                    f"captured in a CUDA graph: {chain_s}",
-                    related=[Related(e.fn.span, f"{e.plugin}::{e.fn.name} is defined here")]
-                    + [Related(f.span, f"via {short(f)}") for f in chain[1:]],
+                yield reach_diag(
+                    self, index, e, call, chain,
+                    f"{call.callee} copies {direction} pageable host memory (`{var}`, {_KINDS.get(kind, kind)})",
+                    f" {where(e.plugin, e.fn, e.temperature)}: the copy is synchronous with the host and cannot be "
+                    "captured in a CUDA graph",
                     symbol=f"{e.plugin}:{call.callee}:{var}:{short(chain[-1])}",
-                    severity=sev,
                 )
                 break

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related, Severity
+from ...diagnostics import Diagnostic, Severity
 from ..base import Rule
 from ._example import plugin_cpp
-from ._walk import is_error_path, once_note, reachable, short, temperature_severity, where
+from ._walk import is_error_path, reach_diag, reachable, where
 
 _CHECK = """#define PLUGIN_CHECK_CUDA(call) do { cudaError_t status = call; if (status != cudaSuccess) { return status; } } while (0)"""
 
@@ -64,14 +64,5 @@ class UncheckedCudaStatus(Rule):
             api = packs.lookup("status_apis", call.callee)
             if api is None or packs.lookup("status_except", call.callee):
                 continue
-            low, once = once_note(call, chain)
-            sev = temperature_severity(index, e.temperature, self.severity, low)
-            chain_s = " -> ".join([short(f) for f in chain] + [call.callee])
-            yield self.diag(
-                call.span,
-                f"the status of {call.callee} ({api.what}) is discarded{once} {where(e.plugin, e.fn, e.temperature)}: {chain_s}",
-                related=[Related(e.fn.span, f"{e.plugin}::{e.fn.name} is defined here")]
-                + [Related(f.span, f"via {short(f)}") for f in chain[1:]],
-                symbol=f"{e.plugin}:{call.callee}:{short(chain[-1])}",
-                severity=sev,
-            )
+            yield reach_diag(self, index, e, call, chain, f"the status of {call.callee} ({api.what}) is discarded",
+                             f" {where(e.plugin, e.fn, e.temperature)}")
