@@ -358,6 +358,7 @@ def _run(
         glob_memos=glob_memos,
     )
     _save_glob_memos(stats_file.parent / "globs.json", glob_memos, glob_before)
+    glob_before = sum(len(v) for v in glob_memos.values() if isinstance(v, dict)) if glob_memos is not None else 0
     if use_cache and (disc.hashed or set(disc.stats) != set(known_stats)):
         merged = {**known_stats, **disc.stats} if paths else disc.stats
         _write_json(stats_file, {"trust_before_ns": started_ns - 2_000_000_000, "files": merged})
@@ -433,7 +434,7 @@ def _run(
     eager, lazy = [], []
     gtests: dict[str, tuple] = {}
     for f in tus:
-        marker, _sup, cases, _pp = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
+        marker, _sup, cases, _pp, _pv = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
         if cases:
             gtests[f.rel] = cases
         if marker:
@@ -472,6 +473,8 @@ def _run(
         progress("index", 0, 1)
     index = ProjectIndex.build(root, profile, packs, facts, settings)
     index.suppressions = scan_all_suppressions(disc.files, scans)
+    index.preview_scan = {f.rel: scans.scan(f)[4] for f in disc.files if f.kind in ("cpp", "cuda", "header", "python")}
+    index.glob_memos = glob_memos  # the rules' file patterns are remembered with discovery's
     scans.save(prune=not paths)
     index.config_selectors = config_selectors(settings)
     index.config_globs = config_globs(settings)
@@ -483,6 +486,7 @@ def _run(
     rules = select_rules(settings.select, settings.ignore, settings.extend_select)
     diags = check_index(index, rules, settings, disc.skipped, report_only)
     timings["check"] = time.perf_counter() - t3
+    _save_glob_memos(stats_file.parent / "globs.json", glob_memos, glob_before)
     if memo_key is not None:
         from . import runmemo
 

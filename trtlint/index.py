@@ -123,6 +123,11 @@ class ProjectIndex:
     lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, cpp_lifecycle)
     lifecycle_by_cls: dict = field(default_factory=lambda: defaultdict(list))  # class qualname -> [MethodDetail]
     preview_gates: list = field(default_factory=list)  # (feature, Span): builder preview features turned on
+    # set by the engine from its text-scan cache: path -> ((feature, line, col, end_col), ...) of every
+    # preview-feature switch in the file (scancache.preview_switches); None: search the files themselves
+    preview_scan: Optional[dict] = None
+    # pattern set -> {path: matched}, kept by the engine in .trtlint_cache (globs.json); None: no memo
+    glob_memos: Optional[dict] = None
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -271,26 +276,29 @@ class ProjectIndex:
         (most files are never parsed: builder code holds no plugin fact)."""
         if self.preview_gates:
             return self.preview_gates
-        import re
+        from .scancache import preview_switches
 
-        rx = re.compile(rb"(?:setPreviewFeature|set_preview_feature)\s*\(\s*(?:[\w:.]*?[:.])?k?([A-Z][A-Z0-9_]+)\s*,"
-                        rb"\s*(?:true|True|1)\s*\)")
         found: list = []
         for rel, ff in sorted(self.files.items()):
             if ff.kind not in ("cpp", "cuda", "header", "python"):
                 continue
-            try:
-                data = (self.root / rel).read_bytes()
-            except OSError:
-                continue
-            if b"review" not in data:
-                continue
-            for m in rx.finditer(data):
-                line = data.count(b"\n", 0, m.start()) + 1
-                col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
-                found.append((m.group(1).decode("ascii", "replace"), Span(rel, line, col, line, col + len(m.group(0)))))
+            hits = self.preview_scan.get(rel) if self.preview_scan is not None else None
+            if hits is None:
+                try:
+                    hits = preview_switches((self.root / rel).read_bytes())
+                except OSError:
+                    continue
+            for feat, line, col, end_col in hits:
+                found.append((feat, Span(rel, line, col, line, end_col)))
         self.preview_gates = found or [("", Span(".", 1))]  # a sentinel: searched, none found
         return self.preview_gates
+
+    def glob_matcher(self, patterns):
+        """A matcher (``match_file(path)``) for gitignore-style patterns, or None when there are none; its
+        answers are remembered across runs when the engine keeps glob memos (no pattern compiled on a re-run)."""
+        from .discover import _spec
+
+        return _spec(patterns, self.glob_memos)
 
     def tensorrt_version(self) -> str:
         """The TensorRT release the code targets (setting ``tensorrt-version``, else the rules/ pack's default)."""

@@ -1,8 +1,9 @@
 """Per-file text-scan results, kept by content digest in ``.trtlint_cache/v<N>/scans-<version>.pkl``.
 
 A warm run needs, for every C++ file, whether it can hold a plugin fact (``has_plugin_marker``), its
-googletest cases and the identifiers of its ``#if`` lines (optional-feature macros), and for every source file
-whether it holds a ``trtlint:`` comment. These are pure functions of a file's bytes; this module remembers
+googletest cases and the identifiers of its ``#if`` lines (optional-feature macros), for every source file
+whether it holds a ``trtlint:`` comment, and for C++ and Python files the builder preview features they turn on
+(TRT213 asks; reading every source file again for it cost a one-file re-run ~30 ms). These are pure functions of a file's bytes; this module remembers
 them by ``(path, digest)`` so a warm run reads no file it has not changed (discovery already reuses the
 digests of unchanged files, see ``stats.json``). A changed digest is a miss: the file is read and scanned
 again. The version in the file name is a digest of the scanning code, so a change to it starts afresh.
@@ -46,6 +47,23 @@ def pp_idents(data: bytes) -> tuple[str, ...]:
     return tuple(out)
 
 
+_PREVIEW = re.compile(rb"(?:setPreviewFeature|set_preview_feature)\s*\(\s*(?:[\w:.]*?[:.])?k?([A-Z][A-Z0-9_]+)\s*,"
+                      rb"\s*(?:true|True|1)\s*\)")
+
+
+def preview_switches(data: bytes) -> tuple[tuple[str, int, int, int], ...]:
+    """``(feature, line, col, end_col)`` of every builder preview feature a C++ or Python file turns on:
+    ``setPreviewFeature(PreviewFeature::kX, true)`` / ``set_preview_feature(trt.PreviewFeature.X, True)``."""
+    if b"review" not in data:
+        return ()
+    out = []
+    for m in _PREVIEW.finditer(data):
+        line = data.count(b"\n", 0, m.start()) + 1
+        col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+        out.append((m.group(1).decode("ascii", "replace"), line, col, col + len(m.group(0))))
+    return tuple(out)
+
+
 def _scan_version() -> str:
     here = Path(__file__).parent
     h = hashlib.sha256(b"scan-1")
@@ -58,8 +76,8 @@ def _scan_version() -> str:
 
 
 class TextScans:
-    """``scan(f)`` -> ``(marker, has_trtlint_comment, gtest_cases, pp_idents)``; the first call for a file
-    whose digest is unknown reads it (once) and scans it. ``save()`` writes back what changed."""
+    """``scan(f)`` -> ``(marker, has_trtlint_comment, gtest_cases, pp_idents, preview_switches)``; the first
+    call for a file whose digest is unknown reads it (once) and scans it. ``save()`` writes back what changed."""
 
     def __init__(self, cache_dir: Optional[Path], marker: Callable[[bytes], bool], gtests: Callable):
         self.marker = marker
@@ -83,7 +101,7 @@ class TextScans:
         key = f"{f.rel}\0{f.digest}"
         self.used.add(key)
         hit = self.entries.get(key)
-        if isinstance(hit, tuple) and len(hit) == 4:
+        if isinstance(hit, tuple) and len(hit) == 5:
             return hit
         data = self.read(f)
         if f.kind in CPP_KINDS:
@@ -92,9 +110,11 @@ class TextScans:
                 b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES,
                 tuple(self.gtests(f.rel, data)) if f.kind != "header" else (),
                 pp_idents(data),
+                preview_switches(data),
             )
         else:
-            entry = (False, b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES, (), ())
+            entry = (False, b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES, (), (),
+                     preview_switches(data) if f.kind == "python" else ())
         self.entries[key] = entry
         self.dirty = True
         return entry

@@ -3,7 +3,6 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic
-from ...discover import globspec
 from ..base import Rule
 
 _BACKEND = (
@@ -62,7 +61,7 @@ class CreatorInModelFile(Rule):
         globs = list(getattr(index.settings, "model_files", None) or index.profile.model_files)
         if not globs:
             return
-        spec = globspec(globs)
+        spec = index.glob_matcher(globs)
         # one finding per line, naming every plugin API the line uses
         by_line: dict[tuple[str, int], list] = {}
         for lk in index.lookups:

@@ -90,10 +90,19 @@ def reachable(index, temperatures=("hot", "warm"), creators: bool = False) -> It
     return iter(got)
 
 
+def walk_list(index, fn: CppFunction) -> list[tuple[Call, tuple[CppFunction, ...]]]:
+    """``list(index.walk_calls(fn))``, kept on the index: an entry's walk is asked for by several rules."""
+    memo = index.__dict__.setdefault("_trtlint_walks", {})
+    got = memo.get(fn.usr)
+    if got is None:
+        got = memo[fn.usr] = list(index.walk_calls(fn))
+    return got
+
+
 def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Call, tuple[CppFunction, ...]]]:
     seen: set[tuple] = set()
     for e in entries(index, temperatures, creators):
-        for call, chain in index.walk_calls(e.fn):
+        for call, chain in walk_list(index, e.fn):
             key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
             if key in seen:
                 continue

@@ -7,7 +7,7 @@ from ...diagnostics import Diagnostic, Severity
 from ...packs import normalize_callee
 from ..base import Rule
 from ._example import plugin_cpp
-from ._walk import entries, is_error_path, reach_diag, reachable, where
+from ._walk import entries, is_error_path, reach_diag, reachable, walk_list, where
 
 _NULL = r"(?:0|0x0|0L|0U|nullptr|NULL|\{\}|cudaStreamLegacy|cudaStreamPerThread|cudaStreamDefault|CU_STREAM_LEGACY|CU_STREAM_PER_THREAD)"
 _CAST = r"(?:\(\s*(?:cudaStream_t|CUstream)\s*\)\s*|(?:static_cast|reinterpret_cast)\s*<\s*(?:cudaStream_t|CUstream)\s*>\s*)"
@@ -170,20 +170,53 @@ class EnqueueDefaultStream(Rule):
         if not handles:
             return
         seen: set[tuple] = set()
+        last: dict[str, str] = {}  # callee -> its last name component, normalized
+        binds: dict[tuple[int, str], bool] = {}  # (handle, name) -> does the name bind the handle's stream
+        uses: dict[tuple[int, str], bool] = {}
+
+        def last_of(callee: str) -> str:
+            n = last.get(callee)
+            if n is None:
+                n = last[callee] = normalize_callee(callee).split("::")[-1]
+            return n
+
+        plain: dict[int, bool] = {}  # id(call) -> a library call given no stream (the only kind reported)
+
+        def is_plain(call) -> bool:
+            got = plain.get(id(call))
+            if got is None:
+                # not a project function, nor one given the stream explicitly (cublasGemmWrap(h, stream, ...))
+                got = plain[id(call)] = (
+                    call.kind == "call" and not is_error_path(call) and call.stream_arg is None
+                    and index.resolve_call(call) is None and not any(_STREAMISH.search(a) for a in call.args)
+                )
+            return got
+
         for e in entries(index, ("hot", "warm")):
-            calls = list(index.walk_calls(e.fn))
+            walk = walk_list(index, e.fn)
             # matched by the last name component, so that a wrapper's methods (CublasWrapper::cublasSetStream) count
-            names = [normalize_callee(c.callee).split("::")[-1] for c, _ in calls]
-            for h in handles:
-                if any(h.is_bind(n) for n in names):
+            names = [last_of(c.callee) for c, _ in walk]
+            unique = set(names)
+            calls = None
+            for hi, h in enumerate(handles):
+                bound = False
+                for n in unique:
+                    b = binds.get((hi, n))
+                    if b is None:
+                        b = binds[(hi, n)] = h.is_bind(n)
+                    if b:
+                        bound = True
+                        break
+                if bound:
                     continue
-                for (call, chain), n in zip(calls, names):
-                    if call.kind != "call" or not h.is_use(n) or is_error_path(call):
+                if calls is None:
+                    calls = [(call, chain, n) for (call, chain), n in zip(walk, names) if is_plain(call)]
+                for call, chain, n in calls:
+                    u = uses.get((hi, n))
+                    if u is None:
+                        u = uses[(hi, n)] = h.is_use(n)
+                    if not u:
                         continue
-                    if call.stream_arg is not None or index.resolve_call(call) is not None or any(
-                        _STREAMISH.search(a) for a in call.args
-                    ):
-                        continue  # a project function, or one given the stream explicitly (cublasGemmWrap(h, stream, ...))
                     key = (call.span.path, call.span.line, call.span.col)
                     if key in seen:
                         continue

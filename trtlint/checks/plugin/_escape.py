@@ -40,16 +40,21 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
     got = memo.get(fn.usr)
     if got is not None:
         return got
+    behaviour = index.packs.behaviour
     macros = [c for c in fn.calls if c.kind == "macro"]
-    known = [c for c in macros if index.packs.behaviour(c) is not None]
+    if not macros:
+        out = [(call, behaviour(call), None) for call in fn.calls]
+        memo[fn.usr] = out
+        return out
+    known = [c for c in macros if behaviour(c) is not None]
     out = []
     for call in fn.calls:
-        if call.kind != "macro" and any(_inside(call.span, m.span) for m in known):
-            continue
         unknown = None
         if call.kind != "macro":
+            if any(_inside(call.span, m.span) for m in known):
+                continue
             unknown = next((m.callee for m in macros if _inside(call.span, m.span)), None)
-        out.append((call, index.packs.behaviour(call), unknown))
+        out.append((call, behaviour(call), unknown))
     memo[fn.usr] = out
     return out
 

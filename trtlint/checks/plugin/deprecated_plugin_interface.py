@@ -152,12 +152,20 @@ class DeprecatedPluginInterface(Rule):
                                         severity=sev, symbol=fn.qualname, related=[Related(c.span, f"{c.name} is declared here")])
                     break
         # APIs called
-        apis = [(a, normalize_callee(a.name)) for a in packs.trt_apis]
+        # a call can match an API only when their last name components agree: candidates by that component,
+        # in pack order (the first verdict wins)
+        by_last: dict[str, list] = {}
+        for a in packs.trt_apis:
+            an = normalize_callee(a.name)
+            by_last.setdefault(an.rsplit("::", 1)[-1], []).append((a, an, "::".join(an.split("::")[-2:])))
         for fn in index.functions.values():
             for call in fn.calls:
-                name = normalize_callee(call.callee)
-                for a, an in apis:
-                    short = "::".join(an.split("::")[-2:])
+                callee = call.callee
+                last = callee.rsplit("::", 1)[-1]
+                if last not in by_last and "<" not in callee:  # (normalizing strips template arguments only)
+                    continue
+                name = normalize_callee(callee)
+                for a, an, short in by_last.get(name.rsplit("::", 1)[-1], ()):
                     if name == an or name.endswith("::" + short) or name == short:
                         v = verdict(a.deprecated, a.removed)
                         if v is None:

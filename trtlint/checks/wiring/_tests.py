@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ...discover import globspec
 from ...facts import DefinedTest, ListedTestEntry
 
 
@@ -22,7 +21,7 @@ def test_list_settings(index) -> Optional[dict]:
 
 
 def list_entries(index, cfg: dict) -> list[ListedTestEntry]:
-    spec = globspec(cfg["files"])
+    spec = index.glob_matcher(cfg["files"])
     out: list[ListedTestEntry] = []
     for path, ff in sorted(index.files.items()):
         if ff.test_entries and spec is not None and spec.match_file(path):
@@ -31,12 +30,12 @@ def list_entries(index, cfg: dict) -> list[ListedTestEntry]:
 
 
 def list_files(index, cfg: dict) -> list[str]:
-    spec = globspec(cfg["files"])
+    spec = index.glob_matcher(cfg["files"])
     return sorted(p for p, ff in index.files.items() if ff.kind == "yaml" and spec is not None and spec.match_file(p))
 
 
 def python_tests(index, cfg: dict) -> dict[str, tuple[DefinedTest, ...]]:
-    spec = globspec(cfg["test_files"])
+    spec = index.glob_matcher(cfg["test_files"])
     return {
         p: ff.test_cases
         for p, ff in sorted(index.files.items())

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
+from functools import lru_cache
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
@@ -10,6 +11,7 @@ from ..base import Rule
 _CMAKE = 'file(GLOB_RECURSE PLUGIN_CPP_SRCS "plugins/*.cpp")\nadd_library(plugins SHARED ${PLUGIN_CPP_SRCS})\n'
 
 
+@lru_cache(maxsize=4096)
 def _glob_base(pattern: str) -> tuple[str, str]:
     """Split a resolved glob into (directory without wildcards, the rest)."""
     parts = pattern.split("/")

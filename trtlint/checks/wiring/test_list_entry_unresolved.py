@@ -86,6 +86,7 @@ class TestListEntryUnresolved(Rule):
             return
         tests = python_tests(index, {**cfg, "test_files": ["**/*.py"]})
         function_name = cfg["selector"] == "function-name"
+        case_names: dict[str, set] = {}  # path -> {(name, class), (name, None)} of its test cases
         for e in list_entries(index, cfg):
             path, cls, func, _ = split_entry(e.entry)
             exists = path in index.files or (index.root / path).exists()
@@ -109,7 +110,10 @@ class TestListEntryUnresolved(Rule):
             if not path.endswith(".py"):
                 continue
             cases = tests.get(path, ())
-            if any(t.name == func and (cls is None or t.cls == cls) for t in cases):
+            names_here = case_names.get(path)
+            if names_here is None:
+                names_here = case_names[path] = {(t.name, t.cls) for t in cases} | {(t.name, None) for t in cases}
+            if (func, cls) in names_here:
                 continue
             want = f"{cls}::{func}" if cls else func
             names = sorted({t.name for t in cases})

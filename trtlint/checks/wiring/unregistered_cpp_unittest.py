@@ -112,15 +112,11 @@ class UnregisteredCppUnittest(Rule):
                 continue
             if _bazel_package(index.root, path, bazel):
                 continue  # built by Bazel (a BUILD file above it), not by CMake: not this rule's to judge
+            matching = [g for g in globs if any(glob_matches(p, g.recurse, path) for p in g.patterns)]
             built_by = [
                 t
                 for t in sorted(tested)
-                if path in sources.get(t, ())
-                or any(
-                    g.var in tvars.get(t, ()) or t in g.targets
-                    for g in globs
-                    if any(glob_matches(p, g.recurse, path) for p in g.patterns)
-                )
+                if path in sources.get(t, ()) or any(g.var in tvars.get(t, ()) or t in g.targets for g in matching)
             ]
             if built_by:
                 continue
