@@ -65,6 +65,11 @@ class FactCache:
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.pkl"
 
+    def has(self, src: SourceFile) -> bool:
+        """Whether an entry for the file's content exists (a stat, nothing read); :meth:`get` may still miss
+        (a changed header, a corrupt entry)."""
+        return self._path(self._key(src)).is_file()
+
     def get(self, src: SourceFile, digests: dict[str, str]) -> Optional[FileFacts]:
         p = self._path(self._key(src))
         try:

@@ -259,39 +259,56 @@ class _Extraction:
         self.parsed_kinds: dict[str, int] = {}
 
     def submit(self, files: list[SourceFile], priority: int):
+        """Files without a cache entry are handed to the workers before the cached ones are loaded, so an
+        edited file's parse overlaps the loading of the rest."""
         out: list[Optional[FileFacts]] = [None] * len(files)
-        todo = []
+        todo: list[int] = []
+        cached: list[int] = []
         for i, f in enumerate(files):
             if f.kind not in FRONTENDS:  # no frontend yet (e.g. ONNX models, YAML): nothing to extract
                 out[i] = FileFacts(path=f.rel, kind=f.kind, digest=f.digest)
-                continue
-            hit = self.cache.get(f, self.digests) if self.cache else None
+            elif self.cache and self.cache.has(f):
+                cached.append(i)
+            else:
+                todo.append(i)
+        batches = []
+        if todo:
+            batches.append(self._queue(files, todo, priority))
+        late = []
+        for i in cached:
+            hit = self.cache.get(files[i], self.digests)
             if hit is not None:
                 out[i] = hit
             else:
-                todo.append(i)
+                late.append(i)  # a header it includes changed, or the entry is unreadable
+        if late:
+            batches.append(self._queue(files, late, priority))
+        return files, out, todo + late, batches
+
+    def _queue(self, files: list[SourceFile], todo: list[int], priority: int):
+        """Hand ``files[i] for i in todo`` to the pool (started on first use); (batch, order), or (None, todo)
+        for files extracted in this process at collect time."""
         self.done[1] += len(todo)
-        batch = order = None
-        if todo and (self.pool is not None or _use_pool([files[i] for i in todo], self.jobs)):
+        if self.pool is not None or _use_pool([files[i] for i in todo], self.jobs):
             if self.pool is None:
                 from .workers import Pool
 
                 self.pool = Pool(self.jobs, self.ctx, FILE_TIMEOUT, WORKER_MEMORY, MP_CONTEXT, self.tick)
             heavy, perm = _heavy_first([files[i] for i in todo])
-            order = [todo[k] for k in perm]
-            batch = self.pool.submit(heavy, priority)
-        return files, out, todo, batch, order
+            return self.pool.submit(heavy, priority), [todo[k] for k in perm]
+        return None, todo
 
     def collect(self, handle) -> list[FileFacts]:
-        files, out, todo, batch, order = handle
-        if batch is not None:
-            for i, ff in zip(order, self.pool.collect(batch)):
-                out[i] = ff
-        else:
-            for i in todo:
-                out[i] = extract_limited(files[i], self.ctx, FILE_TIMEOUT)
-                if self.tick is not None:
-                    self.tick(1)
+        files, out, todo, batches = handle
+        for batch, order in batches:
+            if batch is not None:
+                for i, ff in zip(order, self.pool.collect(batch)):
+                    out[i] = ff
+            else:
+                for i in order:
+                    out[i] = extract_limited(files[i], self.ctx, FILE_TIMEOUT)
+                    if self.tick is not None:
+                        self.tick(1)
         self.parsed += len(todo)
         for i in todo:
             f, ff = files[i], out[i]
