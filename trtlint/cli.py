@@ -129,6 +129,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 2
     try:
         if args.command == "check":
+            # a one-shot process: the cyclic collector would only traverse the run's hundreds of thousands of
+            # long-lived fact objects again (in the report phase, and once more at interpreter exit: ~0.1 s each
+            # on Edge-LLM); engine.run pauses it for the run, this keeps it paused until the process ends
+            import gc
+
+            gc.disable()
             return cmd_check(args)
         if args.command == "rule":
             return cmd_rule(args)
