@@ -276,3 +276,32 @@ def test_expansion_memo_follows_calls_not_bytes(tmp_path):
     assert {p.name for p in memos.glob("*.json")} != before  # a new call: searched again
     assert any(code == "TRT204" and "extraHelper" in msg for code, _p, _l, msg in warm), warm
     assert warm == findings(cache=False)
+
+
+def test_prefetched_expansion_units_still_see_header_edits(tmp_path):
+    """While an edited plugin unit is parsed, the units of the last expansion are loaded ahead (prefetch); one
+    whose included header changed in the same edit is a miss there too and is parsed again: the warm run's
+    findings equal a cold run's."""
+    import shutil
+    from pathlib import Path
+
+    from trtlint.config import load_settings
+
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "edgellm_mini", root)
+
+    def check(cache: bool = True):
+        res = run(load_settings(root), jobs=1, use_cache=cache)
+        return sorted((d.code, d.span.path, d.span.line, d.message) for d in res.diagnostics), res.files_parsed
+
+    first, _ = check()
+    assert any(code == "TRT301" and path == "cpp/kernels/fooKernels.cu" for code, path, _l, _m in first), first
+    # the expanded kernel unit's header now hides its allocation behind a macro
+    hdr = root / "cpp/kernels/fooKernels.h"
+    hdr.write_text(hdr.read_text() + "\n#define cudaMalloc(p, n) (0)\n")
+    plugin = root / "cpp/plugins/fooPlugin/fooPlugin.cpp"
+    plugin.write_text(plugin.read_text() + "// edited\n")
+    warm, parsed = check()
+    assert parsed >= 2  # the plugin unit and the kernel unit whose header changed
+    assert warm == check(cache=False)[0]
+    assert warm != first, "the header edit must show in the findings"

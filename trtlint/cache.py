@@ -65,12 +65,31 @@ class FactCache:
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.pkl"
 
+    def prefetch(self, files: list, digests: dict[str, str]) -> None:
+        """Load these files' entries now (while the workers parse), for :meth:`get` to hand out later."""
+        pre = self.__dict__.setdefault("_prefetched", {})
+        for src in files:
+            if (src.rel, src.digest) not in pre:
+                pre[(src.rel, src.digest)] = self._load(src, digests)
+
     def has(self, src: SourceFile) -> bool:
         """Whether an entry for the file's content exists (a stat, nothing read); :meth:`get` may still miss
         (a changed header, a corrupt entry)."""
         return self._path(self._key(src)).is_file()
 
     def get(self, src: SourceFile, digests: dict[str, str]) -> Optional[FileFacts]:
+        pre = self.__dict__.get("_prefetched")
+        if pre is not None and (src.rel, src.digest) in pre:
+            ff = pre.pop((src.rel, src.digest))
+        else:
+            ff = self._load(src, digests)
+        if ff is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return ff
+
+    def _load(self, src: SourceFile, digests: dict[str, str]) -> Optional[FileFacts]:
         p = self._path(self._key(src))
         try:
             data = safe_loads(p.read_bytes())
@@ -78,15 +97,12 @@ class FactCache:
                 raise ValueError("not an entry")
             deps = data.get("deps", {})
             if any(digests.get(rel) != d for rel, d in deps.items()):
-                self.misses += 1
                 return None
             ff = data["facts"]
             if not isinstance(ff, FileFacts):
                 raise ValueError("not facts")
         except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, IndexError, pickle.UnpicklingError, MemoryError):
-            self.misses += 1
             return None
-        self.hits += 1
         return ff
 
     def put(self, src: SourceFile, facts: FileFacts, digests: dict[str, str]) -> None:

@@ -463,6 +463,11 @@ def _run(
     try:
         h_eager = extraction.submit(eager, 0)
         h_others = extraction.submit(others, 1)
+        if cache is not None and extraction.pool is not None:
+            # while a worker parses what changed, load the units the last call-graph expansion parsed: an
+            # edit seldom changes that list (the expansion below takes them from memory)
+            by_rel = {f.rel: f for f in lazy}
+            cache.prefetch([by_rel[r] for r in _last_expansion(cache) if r in by_rel], digests)
         cfacts = extraction.collect(h_eager)
         lazy_facts = {f.rel: f for f in lazy}
         for f in lazy:
@@ -774,6 +779,10 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     except (OSError, ValueError):
         known = None
     if isinstance(known, list) and all(rel in lazy_facts for rel in known):
+        try:
+            os.utime(memo)  # the newest memo is the one the next run prefetches (_last_expansion)
+        except OSError:
+            pass
         return extract_cached([lazy_facts[rel] for rel in known])
     # the call-like names of each file, by content digest: a changed file is rescanned, the others are not
     names_path = cache.dir / "expansion" / f"names-{_EXPANSION_VERSION}.json"
@@ -798,6 +807,17 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     except OSError:
         pass
     return added
+
+
+def _last_expansion(cache) -> list[str]:
+    """The files of the newest expansion memo (see :func:`_expand_with_memo`), or none."""
+    try:
+        memos = [p for p in (cache.dir / "expansion").glob("*.json") if not p.name.startswith("names")]
+        newest = max(memos, key=lambda p: p.stat().st_mtime_ns) if memos else None
+        got = json.loads(newest.read_text(encoding="utf-8")) if newest is not None else []
+    except (OSError, ValueError):
+        return []
+    return [r for r in got if isinstance(r, str)] if isinstance(got, list) else []
 
 
 def _load_stats(path: Path) -> tuple[dict, int]:
