@@ -305,3 +305,29 @@ def test_prefetched_expansion_units_still_see_header_edits(tmp_path):
     assert parsed >= 2  # the plugin unit and the kernel unit whose header changed
     assert warm == check(cache=False)[0]
     assert warm != first, "the header edit must show in the findings"
+
+
+def test_text_scans_find_directives_and_markers_only_where_they_are():
+    """The scans behind the cache (``#if`` identifiers, the plugin marker) on the cases their fast paths must
+    not change: a directive after blanks, a '#' inside a line, each marker literal alone, cubin-like data."""
+    from trtlint.engine import _MARKER_LITERALS, has_plugin_marker
+    from trtlint.scancache import pp_idents, preview_switches
+
+    text = (
+        b"#if defined(ENABLE_FP8) && FOO\n"
+        b"  \t# ifdef BAR_X\n"
+        b"int x = a # if NOT_A_DIRECTIVE\n"
+        b'char const* s = "#if NOR_THIS";\n'
+        b"#elif BAZ\n#ifndef QUX\n#include <x.h>\n#endif\n"
+    )
+    assert pp_idents(text) == ("defined", "ENABLE_FP8", "FOO", "BAR_X", "BAZ", "QUX")
+    assert pp_idents(b"") == ()
+    for lit in _MARKER_LITERALS:
+        assert has_plugin_marker(b"namespace plugin {\n" + lit + b"\n}"), lit
+    cubin = b"namespace nvinfer1 { namespace plugin {\nunsigned char k[] = {" + b"0x7f, 0x45, 0x4c, " * 10000 + b"};\n}}\n"
+    assert not has_plugin_marker(cubin)
+    assert has_plugin_marker(b"int32_t FooPlugin::enqueue(void const* in)\n{\n}")
+    assert not has_plugin_marker(b"// see FooPlugin::enqueue;\n")
+    call = b"setPreviewFeature(PreviewFeature::kALIASED_PLUGIN_IO_10_03, true)"
+    assert preview_switches(b"x\n  config->" + call + b";\n") == (("ALIASED_PLUGIN_IO_10_03", 2, 11, 11 + len(call)),)
+    assert preview_switches(b"config->setPreviewFeature(PreviewFeature::kFOO, false);") == ()

