@@ -248,6 +248,21 @@ def _heavy_first(files: list[SourceFile]) -> tuple[list[SourceFile], list[int]]:
     return [files[i] for i in order], order
 
 
+class _Handle:
+    """Files submitted together (:meth:`_Extraction.submit`): their facts by position, the positions still to
+    load from the cache, those being parsed, and the worker batches they are in."""
+
+    __slots__ = ("files", "priority", "out", "cached", "todo", "batches")
+
+    def __init__(self, files: list[SourceFile], priority: int) -> None:
+        self.files = files
+        self.priority = priority
+        self.out: list[Optional[FileFacts]] = [None] * len(files)
+        self.cached: list[int] = []
+        self.todo: list[int] = []
+        self.batches: list = []
+
+
 class _Extraction:
     """Cached extraction with one worker pool, started when the first file needs parsing: ``submit`` looks
     files up in the fact cache and queues the rest; ``collect`` waits for them and stores them in the cache."""
@@ -258,32 +273,38 @@ class _Extraction:
         self.parsed = 0
         self.parsed_kinds: dict[str, int] = {}
 
-    def submit(self, files: list[SourceFile], priority: int):
+    def submit(self, files: list[SourceFile], priority: int, defer: bool = False) -> "_Handle":
         """Files without a cache entry are handed to the workers before the cached ones are loaded, so an
-        edited file's parse overlaps the loading of the rest."""
-        out: list[Optional[FileFacts]] = [None] * len(files)
-        todo: list[int] = []
-        cached: list[int] = []
+        edited file's parse overlaps the loading of the rest; with ``defer`` the cached ones are loaded only
+        by :meth:`load` (or :meth:`collect`), so that more urgent files can be queued first."""
+        h = _Handle(files, priority)
         for i, f in enumerate(files):
             if f.kind not in FRONTENDS:  # no frontend yet (e.g. ONNX models, YAML): nothing to extract
-                out[i] = FileFacts(path=f.rel, kind=f.kind, digest=f.digest)
+                h.out[i] = FileFacts(path=f.rel, kind=f.kind, digest=f.digest)
             elif self.cache and self.cache.has(f):
-                cached.append(i)
+                h.cached.append(i)
             else:
-                todo.append(i)
-        batches = []
-        if todo:
-            batches.append(self._queue(files, todo, priority))
+                h.todo.append(i)
+        if h.todo:
+            h.batches.append(self._queue(files, list(h.todo), priority))
+        if not defer:
+            self.load(h)
+        return h
+
+    def load(self, h: "_Handle") -> None:
+        """Load the handle's cached files; an entry that misses (a header it includes changed, an unreadable
+        entry) is queued for parsing."""
         late = []
-        for i in cached:
-            hit = self.cache.get(files[i], self.digests)
+        for i in h.cached:
+            hit = self.cache.get(h.files[i], self.digests)
             if hit is not None:
-                out[i] = hit
+                h.out[i] = hit
             else:
-                late.append(i)  # a header it includes changed, or the entry is unreadable
+                late.append(i)
+        h.cached = []
         if late:
-            batches.append(self._queue(files, late, priority))
-        return files, out, todo + late, batches
+            h.todo += late
+            h.batches.append(self._queue(h.files, late, h.priority))
 
     def _queue(self, files: list[SourceFile], todo: list[int], priority: int):
         """Hand ``files[i] for i in todo`` to the pool (started on first use); (batch, order), or (None, todo)
@@ -298,9 +319,10 @@ class _Extraction:
             return self.pool.submit(heavy, priority), [todo[k] for k in perm]
         return None, todo
 
-    def collect(self, handle) -> list[FileFacts]:
-        files, out, todo, batches = handle
-        for batch, order in batches:
+    def collect(self, handle: "_Handle") -> list[FileFacts]:
+        self.load(handle)
+        files, out, todo = handle.files, handle.out, handle.todo
+        for batch, order in handle.batches:
             if batch is not None:
                 for i, ff in zip(order, self.pool.collect(batch)):
                     out[i] = ff
@@ -450,19 +472,22 @@ def _run(
     texts = _LazyTexts(scans)
     eager, lazy = [], []
     gtests: dict[str, tuple] = {}
-    for f in tus:
-        marker, _sup, cases, _pp, _pv = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
-        if cases:
-            gtests[f.rel] = cases
-        if marker:
-            eager.append(f)
-        else:
-            lazy.append(f)
-    # one worker pool for the whole extraction: the C++ units (the call-graph expansion's critical path) go
-    # first, the other files fill the workers while the expansion decides what to parse next
+    # one worker pool for the whole extraction. The Python, CMake and YAML files that need parsing are queued
+    # first, so the workers start while the C++ units are scanned for plugin markers; the C++ units (the
+    # call-graph expansion's critical path) then go ahead of them in the queue, and the other files' cached
+    # facts are loaded once the edited units are on their way
     try:
+        h_others = extraction.submit(others, 1, defer=True)
+        for f in tus:
+            marker, _sup, cases, _pp, _pv = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
+            if cases:
+                gtests[f.rel] = cases
+            if marker:
+                eager.append(f)
+            else:
+                lazy.append(f)
         h_eager = extraction.submit(eager, 0)
-        h_others = extraction.submit(others, 1)
+        extraction.load(h_others)
         if cache is not None and extraction.pool is not None:
             # while a worker parses what changed, load the units the last call-graph expansion parsed: an
             # edit seldom changes that list (the expansion below takes them from memory)
