@@ -62,6 +62,10 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
 def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> Iterator[Escape]:
     seen: set[tuple] = set()
     limit = getattr(index.settings, "max_call_depth", 8)
+    # usr -> the least depth at which a function's body was walked, over all entries: what an entry would find
+    # below a function walked before at that depth or less was found then (every hit is reported once, for
+    # the first entry reaching it), so its body is not walked again
+    walked: dict[str, int] = {}
     for e in entries(index, ("hot", "warm", "cold"), creators=True):
         if noexcept_only and not (e.fn.noexcept or e.fn.name.startswith("~")):
             continue
@@ -71,6 +75,9 @@ def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> Ite
         while frontier and depth <= limit:
             nxt = []
             for fn, chain in frontier:
+                if walked.get(fn.usr, limit + 1) <= depth:
+                    continue
+                walked[fn.usr] = depth
                 for call, beh, unknown in _body(index, fn):
                     if honour_try and call.in_try:
                         continue
