@@ -100,14 +100,34 @@ def walk_list(index, fn: CppFunction) -> list[tuple[Call, tuple[CppFunction, ...
 
 
 def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Call, tuple[CppFunction, ...]]]:
+    """:meth:`ProjectIndex.walk_calls` from each entry, hottest first, each call site once. A function whose
+    body was walked from an earlier entry at the same depth or less is not walked again: every call below it
+    within the depth limit was yielded then (for the earlier, hotter entry)."""
     seen: set[tuple] = set()
+    limit = getattr(index.settings, "max_call_depth", 8)
+    walked: dict[str, int] = {}  # usr -> the least depth its body was walked at
+    resolve = index.resolve_call
     for e in entries(index, temperatures, creators):
-        for call, chain in walk_list(index, e.fn):
-            key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
-            if key in seen:
-                continue
-            seen.add(key)
-            yield e, call, chain
+        visited = {e.fn.usr}
+        frontier: list[tuple[CppFunction, tuple[CppFunction, ...]]] = [(e.fn, (e.fn,))]
+        depth = 0
+        while frontier and depth <= limit:
+            nxt = []
+            for fn, chain in frontier:
+                if walked.get(fn.usr, limit + 1) <= depth:
+                    continue
+                walked[fn.usr] = depth
+                for call in fn.calls:
+                    key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
+                    if key not in seen:
+                        seen.add(key)
+                        yield e, call, chain
+                    target = resolve(call)
+                    if target is not None and target.usr not in visited:
+                        visited.add(target.usr)
+                        nxt.append((target, chain + (target,)))
+            frontier = nxt
+            depth += 1
 
 
 def hot_hits(index, table: str, temperatures=("hot", "warm")) -> Iterator[HotHit]:
