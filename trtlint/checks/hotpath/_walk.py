@@ -99,15 +99,14 @@ def walk_list(index, fn: CppFunction) -> list[tuple[Call, tuple[CppFunction, ...
     return got
 
 
-def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Call, tuple[CppFunction, ...]]]:
-    """:meth:`ProjectIndex.walk_calls` from each entry, hottest first, each call site once. A function whose
-    body was walked from an earlier entry at the same depth or less is not walked again: every call below it
-    within the depth limit was yielded then (for the earlier, hotter entry)."""
-    seen: set[tuple] = set()
+def entry_bodies(index, from_entries) -> Iterator[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]]:
+    """The function bodies reachable from each entry (breadth first, ``max_call_depth``): yields
+    ``(entry, fn, chain, follow)``; the caller appends to ``follow`` the functions ``fn`` leads to. A body
+    already walked from an earlier entry at the same depth or less is not walked again: what lies below it
+    within the depth limit was seen then. For walks that report each finding once, for the first entry."""
     limit = getattr(index.settings, "max_call_depth", 8)
     walked: dict[str, int] = {}  # usr -> the least depth its body was walked at
-    resolve = index.resolve_call
-    for e in entries(index, temperatures, creators):
+    for e in from_entries:
         visited = {e.fn.usr}
         frontier: list[tuple[CppFunction, tuple[CppFunction, ...]]] = [(e.fn, (e.fn,))]
         depth = 0
@@ -117,17 +116,30 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
                 if walked.get(fn.usr, limit + 1) <= depth:
                     continue
                 walked[fn.usr] = depth
-                for call in fn.calls:
-                    key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
-                    if key not in seen:
-                        seen.add(key)
-                        yield e, call, chain
-                    target = resolve(call)
-                    if target is not None and target.usr not in visited:
+                follow: list[CppFunction] = []
+                yield e, fn, chain, follow
+                for target in follow:
+                    if target.usr not in visited:
                         visited.add(target.usr)
                         nxt.append((target, chain + (target,)))
             frontier = nxt
             depth += 1
+
+
+def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Call, tuple[CppFunction, ...]]]:
+    """:meth:`ProjectIndex.walk_calls` from each entry, hottest first, each call site once (for the hottest
+    entry reaching it)."""
+    seen: set[tuple] = set()
+    resolve = index.resolve_call
+    for e, fn, chain, follow in entry_bodies(index, entries(index, temperatures, creators)):
+        for call in fn.calls:
+            key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
+            if key not in seen:
+                seen.add(key)
+                yield e, call, chain
+            target = resolve(call)
+            if target is not None:
+                follow.append(target)
 
 
 def hot_hits(index, table: str, temperatures=("hot", "warm")) -> Iterator[HotHit]:

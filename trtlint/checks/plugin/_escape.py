@@ -14,7 +14,7 @@ from typing import Iterator, Optional
 
 from ...facts import Call, CppFunction, Span
 from ...packs import BehaviourEntry
-from ..hotpath._walk import Entry, entries, short
+from ..hotpath._walk import Entry, entries, entry_bodies, short
 
 
 @dataclass(frozen=True)
@@ -61,43 +61,24 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
 
 def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> Iterator[Escape]:
     seen: set[tuple] = set()
-    limit = getattr(index.settings, "max_call_depth", 8)
-    # usr -> the least depth at which a function's body was walked, over all entries: what an entry would find
-    # below a function walked before at that depth or less was found then (every hit is reported once, for
-    # the first entry reaching it), so its body is not walked again
-    walked: dict[str, int] = {}
-    for e in entries(index, ("hot", "warm", "cold"), creators=True):
-        if noexcept_only and not (e.fn.noexcept or e.fn.name.startswith("~")):
-            continue
-        visited = {e.fn.usr}
-        frontier: list[tuple[CppFunction, tuple[CppFunction, ...]]] = [(e.fn, (e.fn,))]
-        depth = 0
-        while frontier and depth <= limit:
-            nxt = []
-            for fn, chain in frontier:
-                if walked.get(fn.usr, limit + 1) <= depth:
-                    continue
-                walked[fn.usr] = depth
-                for call, beh, unknown in _body(index, fn):
-                    if honour_try and call.in_try:
-                        continue
-                    hit = (call.kind == "throw" and behaviour == "throw") or (
-                        beh is not None and beh.behaviour == behaviour
-                    )
-                    if hit:
-                        key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
-                        if key not in seen:
-                            seen.add(key)
-                            yield Escape(e, call, chain, beh, unknown)
-                        continue
-                    if call.kind != "call" or beh is not None:
-                        continue
-                    target = index.resolve_call(call)
-                    if target is not None and target.usr not in visited:
-                        visited.add(target.usr)
-                        nxt.append((target, chain + (target,)))
-            frontier = nxt
-            depth += 1
+    starts = [e for e in entries(index, ("hot", "warm", "cold"), creators=True)
+              if not noexcept_only or e.fn.noexcept or e.fn.name.startswith("~")]
+    for e, fn, chain, follow in entry_bodies(index, starts):
+        for call, beh, unknown in _body(index, fn):
+            if honour_try and call.in_try:
+                continue
+            hit = (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour)
+            if hit:
+                key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
+                if key not in seen:
+                    seen.add(key)
+                    yield Escape(e, call, chain, beh, unknown)
+                continue
+            if call.kind != "call" or beh is not None:
+                continue
+            target = index.resolve_call(call)
+            if target is not None:
+                follow.append(target)
 
 
 def chain_text(esc: Escape, last: str) -> str:
