@@ -13,6 +13,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from trtlint.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
 from trtlint.frontends import python as pyfe
+from trtlint.frontends import python_cst
 from trtlint.frontends import python_fast as fast
 
 TEXTS = [
@@ -176,7 +177,7 @@ def test_attribute_hooks_are_refused():
 
     with pytest.raises(TypeError):
         fast.check_no_attribute_hooks(Bad)
-    fast.check_no_attribute_hooks(pyfe._MainVisitor)
+    fast.check_no_attribute_hooks(python_cst._MainVisitor)
     from trtlint.frontends import python_torchtrt
 
     fast.check_no_attribute_hooks(python_torchtrt.TorchTrtExtractor)

@@ -40,11 +40,41 @@ def test_module_contract():
     assert pyfe.KIND_NAMES == ("python",)
 
 
+def test_libcst_is_imported_only_for_a_file_that_may_hold_its_facts(tmp_path):
+    """A process that extracts only files the ast skip test lets pass never imports libcst (~0.3 s per
+    worker); the first file that needs it imports it and gets its facts."""
+    import subprocess
+    import sys
+
+    plain = tmp_path / "plain.py"
+    plain.write_text("import numpy as np\n\nclass A:\n    def plugin_version(self):\n        return np.add(1, 2)\n")
+    emits = tmp_path / "emits.py"
+    emits.write_text("def f(g, x):\n    return g.op('trt::FooPlugin', x, plugin_version_s='1')\n")
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from trtlint.frontends import ExtractContext, SourceFile\n"
+        "from trtlint.frontends import python as fe\n"
+        "ctx = ExtractContext(root=Path(sys.argv[1]))\n"
+        "def ex(name):\n"
+        "    return fe.extract(SourceFile(path=Path(sys.argv[1]) / name, rel=name, kind='python', digest='d'), ctx)\n"
+        "ff = ex('plain.py')\n"
+        "print(ff.problems == (), 'libcst' in sys.modules)\n"
+        "ff = ex('emits.py')\n"
+        "print([e.op_type for e in ff.emissions], 'libcst' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["True False", "['FooPlugin'] True"], out.stdout
+
+
 def test_prefilter_skips_parsing(tmp_path, monkeypatch):
     def boom(*a, **k):  # pragma: no cover - must not be called
         raise AssertionError("parsed a file the pre-filter should have rejected")
 
-    monkeypatch.setattr(pyfe.cst, "parse_module", boom)
+    import libcst
+
+    monkeypatch.setattr(libcst, "parse_module", boom)
     f = run(tmp_path, "import numpy as np\n\ndef f(x):\n    return np.add(x, 1)\n")
     assert f.problems == () and f.emissions == () and f.lookups == () and f.api_uses == ()
     # even a syntax error is not reported when nothing interesting is in the file

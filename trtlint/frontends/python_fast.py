@@ -195,14 +195,13 @@ def _triggers(route_names: tuple[str, ...]) -> tuple[frozenset, frozenset, froze
     decorators (``tensorrt.plugin.register``/``impl``/``autotune``/``aot_impl``) and the API uses of the
     deprecation pack (recorded only when the module imports tensorrt).
     """
-    from . import python as _py
-    from . import python_torchtrt as _tt
+    from . import python_names as _tt  # (no libcst: this test decides whether libcst is needed)
 
-    attr_calls = {"op", *_py._API_METHODS}
+    attr_calls = {"op", *_tt._API_METHODS}
     idents = {
-        *_py._CREATOR_METHODS,
+        *_tt._CREATOR_METHODS,
         "get_plugin_registry",
-        *_py._TRT_CLASSES,
+        *_tt._TRT_CLASSES,
         "make_node",
         *route_names,
         *_tt._REGISTRARS,
@@ -545,6 +544,8 @@ def visit(node, visitor) -> None:
     """``node.visit(visitor)`` for a ``libcst.CSTVisitor`` using :class:`FastVisitMixin`: the same hooks in the
     same order, without rebuilding every node (libcst's visit constructs a copy of each node it leaves).
     Recursion is shallower than libcst's (one frame per tree level instead of three or four)."""
+    if _MAYBE is None:
+        _libcst_names()
     orders = _ORDERS if _ORDERS is not None else _child_orders()
     hooks = visitor.__dict__.get("_fv_hooks")
     if hooks is None:
@@ -580,8 +581,15 @@ def _visit(node, visitor, hooks, orders) -> None:
         lv(node)
 
 
-try:
-    from libcst import MaybeSentinel as _MAYBE
-    from libcst._nodes.base import CSTNode as _CSTNode
-except Exception:  # pragma: no cover
-    _CSTNode, _MAYBE = (), None
+_CSTNode: tuple | type = ()  # libcst's CSTNode and MaybeSentinel, set by visit() (libcst is imported lazily)
+_MAYBE = None
+
+
+def _libcst_names() -> None:
+    global _CSTNode, _MAYBE
+    try:
+        from libcst import MaybeSentinel
+        from libcst._nodes.base import CSTNode
+    except Exception:  # pragma: no cover
+        return
+    _CSTNode, _MAYBE = CSTNode, MaybeSentinel

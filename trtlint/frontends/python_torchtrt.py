@@ -22,6 +22,17 @@ from typing import Optional
 import libcst as cst
 
 from . import python_fast as _fast
+from .python_names import (  # noqa: F401 - KEYWORDS, api_names and prefilter_keywords are read through this module too
+    _DEFINE_QUALS,
+    _FAKE_QUALS,
+    _QDP_KINDS,
+    _QDP_MODULES,
+    _REGISTRARS,
+    _TTRT_PLUGINS,
+    KEYWORDS,
+    api_names,
+    prefilter_keywords,
+)
 from ..facts import (
     ConverterRegistration,
     PyEnqueue,
@@ -35,45 +46,6 @@ from ..facts import (
     UnnamedLayer,
 )
 
-# Extra markers for the Python frontend's cheap text pre-filter (a file matching none is never parsed).
-KEYWORDS = (
-    r"_converter\b",
-    r"tensorrt(?:_bindings)?\.plugin",
-    r"generate_plugin",
-    r"custom_op",
-    r"register_fake",
-    r"impl_abstract",
-    r"library\.(?:define|impl)\s*\(",
-    r"\.(?:impl|autotune|aot_impl)\s*\(",
-    r"capability_validator",
-    r"def\s+\w*validator\s*\(",
-    r"def\s+enqueue\s*\(",
-    r"\b(?:net|network)\s*\.\s*add_\w+\s*\(",
-)
-
-
-
-def prefilter_keywords() -> tuple[str, ...]:
-    """:data:`KEYWORDS` plus the TensorRT Python API names of the deprecation pack."""
-    attrs, quals = api_names()
-    out = list(KEYWORDS)
-    if attrs:
-        out.append(r"\.(?:" + "|".join(sorted(map(re.escape, attrs))) + r")\b")
-    if quals:
-        out.append(r"\b(?:" + "|".join(sorted(map(re.escape, quals))) + r")\b")
-    return tuple(out)
-
-
-_REGISTRARS = {"dynamo_tensorrt_converter", "tensorrt_converter"}
-_QDP_KINDS = {"register", "impl", "autotune", "aot_impl"}
-_QDP_MODULES = ("tensorrt.plugin", "tensorrt_bindings.plugin")
-_TTRT_PLUGINS = "torch_tensorrt.dynamo.conversion.plugins"
-_FAKE_QUALS = {
-    "torch.library.register_fake",
-    "torch.library.impl_abstract",
-    "torch._library.register_fake",
-}
-_DEFINE_QUALS = {"torch.library.custom_op", "torch._library.custom_ops.custom_op", "torch.library.define"}
 _VERSION_GUARD = re.compile(r"version|hasattr|_supported|ENABLED_FEATURES", re.I)
 
 _NP_DTYPES = {
@@ -96,23 +68,6 @@ _NP_DTYPES = {
     "bool": "bool",
 }
 _PY_DTYPES = {"int": "int64", "float": "float64", "bool": "bool"}
-
-
-@lru_cache(maxsize=1)
-def api_names() -> tuple[frozenset, frozenset]:
-    """(attr names, qualified names) listed in the shipped ``tensorrt_python.yaml`` pack."""
-    try:
-        import yaml
-
-        from ..packs import shipped_dir
-
-        data = yaml.safe_load((shipped_dir() / "tensorrt_python.yaml").read_text(encoding="utf-8")) or {}
-        entries = data.get("tensorrt_python_api") or []
-    except Exception:  # the pack is validated when packs load; here a broken one only means no facts
-        entries = []
-    attrs = frozenset(e["name"] for e in entries if isinstance(e, dict) and e.get("match") == "attr")
-    quals = frozenset(e["name"] for e in entries if isinstance(e, dict) and e.get("match") == "qualified")
-    return attrs, quals
 
 
 def module_name(rel: str) -> str:
