@@ -14,6 +14,11 @@ owns every worker and watches it:
 * **death**: a worker that exits or crashes (a segfault in a parser, the kernel's OOM killer) turns its file
   into TRT001 naming the signal, and is replaced.
 
+A costly parser import is paid once where it can be: a worker about to import one (libcst, ~0.3 s) says so
+(``("load", module)``); a file that needs it and reaches another worker comes back (``("defer", module)``,
+see :func:`trtlint.frontends.need`) and waits for the worker that has it. Only when nothing else is left to do
+does a second worker take such a file and import the library too, so no core sits idle for it.
+
 Files are handed out one at a time, highest priority first (the run gives the C++ files on the call-graph
 expansion's critical path priority over Python files), so both cores stay busy across the expansion rounds
 and results come back in the order asked, whatever order they finish in.
@@ -33,6 +38,10 @@ from .frontends import ExtractContext, SourceFile
 
 _POLL = 0.2  # seconds between memory readings of the busy workers
 _PREPARE = 120.0  # seconds more a worker may take to import its frontend and build the shared PCH first
+# before anything is measured: seconds a costly module's import takes (libcst: ~0.3 s on a 2-core machine) and
+# seconds a file handed back for it takes (see Pool._pick)
+_IMPORT_GUESS = 0.3
+_HANDED_BACK_GUESS = 0.05
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
@@ -42,8 +51,13 @@ def problem_facts(src: SourceFile, message: str) -> FileFacts:
 
 def _worker_main(conn: Any, ctx: ExtractContext, timeout: float) -> None:  # pragma: no cover - runs in a child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    from . import frontends
     from .engine import extract_limited, prepare
 
+    def on_load(module: str, seconds: Optional[float]) -> None:
+        conn.send(("load", (module, seconds)))
+
+    frontends.ON_LOAD = on_load
     while True:
         try:
             msg = conn.recv()
@@ -51,16 +65,20 @@ def _worker_main(conn: Any, ctx: ExtractContext, timeout: float) -> None:  # pra
             return
         if msg is None:
             return
-        tid, src = msg
+        tid, src, decline = msg
+        frontends.DECLINE = decline
         try:
             if timeout > 0:  # the file's time starts after its frontend is imported and the shared PCH built
                 prepare(src, ctx)
                 conn.send(("start", tid))
             ff = extract_limited(src, ctx, timeout, prepared=True)
+        except frontends.HandBack as back:
+            ff = None
+            reply = ("defer", back.module)
         except MemoryError:
             ff = problem_facts(src, "out of memory while analysing this file; not analysed")
         try:
-            conn.send((tid, ff))
+            conn.send((tid, ff) if ff is not None else reply)
         except (OSError, ValueError):
             return
 
@@ -83,6 +101,8 @@ class _Worker:
         self.task: Optional[int] = None  # task id being worked on
         self.started = 0.0
         self.preparing = False  # importing the frontend / building the PCH: the file's time has not started
+        self.loaded: set[str] = set()  # costly modules it has imported (or is importing): see need()
+        self.waited: Optional[str] = None  # the module its file was handed back for, if it was
 
     def kill(self) -> None:
         try:
@@ -117,6 +137,14 @@ class Pool:
         self.on_done = on_done
         self.workers: list[_Worker] = []
         self.queue: list[tuple[int, int, int]] = []  # (priority, seq, task id)
+        # files handed back for a module some worker has loaded, by module: (priority, seq, task id)
+        self.waiting: dict[str, list[tuple[int, int, int]]] = {}
+        self.priority: dict[int, int] = {}
+        # per module: seconds its import took, and (total seconds, count) of the handed-back files done
+        self.import_time: dict[str, float] = {}
+        self.file_time: dict[str, tuple[float, int]] = {}
+        self.imports: dict[str, int] = {}  # how many workers imported each costly module
+        self.handed_back = 0  # files a worker handed back for a module another worker had
         self.files: dict[int, SourceFile] = {}
         self.results: dict[int, FileFacts] = {}
         self._ids = itertools.count()
@@ -134,6 +162,7 @@ class Pool:
         for f in files:
             tid = next(self._ids)
             self.files[tid] = f
+            self.priority[tid] = priority
             heapq.heappush(self.queue, (priority, tid, tid))
             ids.append(tid)
         self._dispatch()
@@ -142,13 +171,14 @@ class Pool:
     def collect(self, batch: Batch) -> list[FileFacts]:
         while any(t not in self.results for t in batch.ids):
             self._pump()
-            if not self.queue and not any(w.task is not None for w in self.workers):
+            if not self._pending() and not any(w.task is not None for w in self.workers):
                 for t in batch.ids:  # defensive: nothing is queued or running, yet a file has no answer
                     if t not in self.results:
                         self._finish(t, problem_facts(self.files[t], "the extraction worker lost this file; not analysed"))
         out = [self.results.pop(t) for t in batch.ids]
         for t in batch.ids:
             self.files.pop(t, None)
+            self.priority.pop(t, None)
         return out
 
     def close(self) -> None:
@@ -168,36 +198,72 @@ class Pool:
 
     # -- internals ---------------------------------------------------------------------------------------
 
+    def _pending(self) -> bool:
+        return bool(self.queue) or any(self.waiting.values())
+
+    def _pick(self, idle: list[_Worker]) -> Optional[tuple[_Worker, list, frozenset]]:
+        """The next (worker, queue, modules it should hand files back for), or None to wait. A worker that has
+        a costly module loaded takes the files handed back for it first; otherwise each takes the
+        highest-priority file, which it hands back if it needs a module another worker has loaded. When only
+        handed-back files are left and the workers that have their module are busy, an idle worker takes them
+        over (importing the module too) only if that is expected to end sooner: half the files' estimated time
+        must exceed the import's measured time."""
+        for w in sorted(idle, key=lambda w: -len(w.loaded)):
+            heaps = [h for h in [self.waiting.get(m) for m in w.loaded] if h] or ([self.queue] if self.queue else [])
+            if heaps:
+                others = set()
+                for o in self.workers:
+                    if o is not w:
+                        others |= o.loaded
+                return w, min(heaps, key=lambda h: h[0]), frozenset(others - w.loaded)
+        for module, heap in self.waiting.items():
+            if not heap:
+                continue
+            if not any(module in o.loaded for o in self.workers):  # its worker is gone
+                return idle[0], heap, frozenset()
+            total, n = self.file_time.get(module, (0.0, 0))
+            each = total / n if n else _HANDED_BACK_GUESS
+            if len(heap) * each / 2 > self.import_time.get(module, _IMPORT_GUESS):
+                return idle[0], heap, frozenset()
+        return None
+
     def _dispatch(self) -> None:
-        while self.queue:
-            idle = next((w for w in self.workers if w.task is None), None)
-            if idle is None:
+        while self._pending():
+            idle = [w for w in self.workers if w.task is None]
+            if not idle:
                 if len(self.workers) >= self.jobs:
                     return
                 try:
-                    idle = _Worker(self.mp, self.ctx, self.timeout)
+                    idle = [_Worker(self.mp, self.ctx, self.timeout)]
                 except (OSError, ValueError) as e:  # cannot start a process (no fork, no PIDs left)
                     if self.workers:
                         return  # the running workers take the queue
                     self._in_process(e)
                     continue
-                self.workers.append(idle)
-            _prio, _seq, tid = heapq.heappop(self.queue)
+                self.workers.append(idle[0])
+            picked = self._pick(idle)
+            if picked is None:
+                return  # handed-back files wait for the worker that has their module
+            w, heap, decline = picked
+            item = heapq.heappop(heap)
+            tid = item[2]
             try:
-                idle.conn.send((tid, self.files[tid]))
+                w.conn.send((tid, self.files[tid], decline))
             except (OSError, ValueError):  # the worker is gone: replace it, the task goes back in the queue
-                heapq.heappush(self.queue, (_prio, _seq, tid))
-                self._replace(idle)
+                heapq.heappush(self.queue, item)
+                self._replace(w)
                 continue
-            idle.task = tid
-            idle.started = time.monotonic()
-            idle.preparing = self.timeout > 0
+            w.task = tid
+            w.started = time.monotonic()
+            w.preparing = self.timeout > 0
+            w.waited = next((m for m, h in self.waiting.items() if h is heap), None)
 
     def _in_process(self, why: Exception) -> None:
         """No worker can be started: the next queued file is extracted here (time limit by timer only)."""
         from .engine import extract_limited
 
-        _prio, _seq, tid = heapq.heappop(self.queue)
+        heap = self.queue if self.queue else next(h for h in self.waiting.values() if h)
+        _prio, _seq, tid = heapq.heappop(heap)
         self.fallback = f"{type(why).__name__}: {why}"
         self._finish(tid, extract_limited(self.files[tid], self.ctx, self.timeout))
 
@@ -205,6 +271,28 @@ class Pool:
         self.results[tid] = ff
         if self.on_done is not None:
             self.on_done(1)
+
+    def _answer(self, w: _Worker, tid: Any, ff: Any) -> None:
+        """A message that is not "start": the module it is importing, a file handed back, or the file's facts."""
+        if tid == "load":
+            module, seconds = ff
+            w.loaded.add(module)
+            if seconds is None:
+                self.imports[module] = self.imports.get(module, 0) + 1
+            else:
+                self.import_time[module] = max(seconds, self.import_time.get(module, 0.0))
+            return
+        task, w.task = w.task, None
+        if tid == "defer":  # it waits for a worker that has the module (see _pick)
+            if task is not None:
+                self.handed_back += 1
+                item = (self.priority.get(task, 0), task, task)
+                heapq.heappush(self.waiting.setdefault(ff, []), item)
+            return
+        if w.waited is not None:
+            total, n = self.file_time.get(w.waited, (0.0, 0))
+            self.file_time[w.waited] = (total + time.monotonic() - w.started, n + 1)
+        self._finish(tid, ff)
 
     def _replace(self, w: _Worker) -> None:
         w.kill()
@@ -244,8 +332,7 @@ class Pool:
                     w.preparing = False
                     w.started = time.monotonic()
                     continue
-                w.task = None
-                self._finish(tid, ff)
+                self._answer(w, tid, ff)
         for r in ready:
             w = by_sentinel.get(r)
             if w is None or w not in self.workers:
@@ -256,8 +343,7 @@ class Pool:
                 except (EOFError, OSError):
                     break
                 if tid != "start":
-                    w.task = None
-                    self._finish(tid, ff)
+                    self._answer(w, tid, ff)
             if w.task is None:
                 self._replace(w)
                 continue

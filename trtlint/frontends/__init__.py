@@ -51,6 +51,44 @@ def read_text(src: SourceFile) -> tuple[Optional[str], Optional[str]]:
         return None, f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})"
 
 
+# -- heavy imports in a worker pool --------------------------------------------------------------------------
+# A frontend that is about to import a costly parser library for one file (libcst: ~0.3 s) calls
+# ``need("libcst")`` first. In a pool worker, when another worker has already paid for that import, the worker
+# sets ``DECLINE`` and ``need`` raises HandBack instead: the pool gives the file to that worker rather than
+# importing the library a second time (see trtlint.workers). ``ON_LOAD(module, seconds)`` tells the pool that
+# this process is importing it (seconds None) and how long the import took. Outside a pool (the CLI with -j 1
+# for Python, the LSP's in-process path) both stay unset and ``need`` only imports the module.
+HEAVY_MODULES = ("libcst",)
+DECLINE: frozenset = frozenset()
+ON_LOAD = None
+
+
+class HandBack(BaseException):
+    """Raised by :func:`need` in a worker that should not import ``module``; never escapes the worker."""
+
+    def __init__(self, module: str) -> None:
+        super().__init__(module)
+        self.module = module
+
+
+def need(module: str) -> None:
+    """Import ``module`` (a costly one, see HEAVY_MODULES) for the file being extracted, or hand the file back."""
+    import importlib
+    import sys
+    import time
+
+    if module in sys.modules:
+        return
+    if module in DECLINE:
+        raise HandBack(module)
+    if ON_LOAD is not None:
+        ON_LOAD(module, None)
+    t = time.perf_counter()
+    importlib.import_module(module)
+    if ON_LOAD is not None:
+        ON_LOAD(module, time.perf_counter() - t)
+
+
 # Absolute path -> unsaved editor text of C++ files, set by the LSP session in its own process: the C++
 # frontend hands them to libclang, so a translation unit sees the edited (unsaved) header it includes.
 UNSAVED: dict[str, str] = {}

@@ -16,7 +16,7 @@ import re
 from typing import Optional, Sequence
 
 from ..facts import FileFacts, ParseProblem, Span
-from . import ExtractContext, SourceFile, read_text, testlists
+from . import ExtractContext, SourceFile, need, read_text, testlists
 from . import python_fast as _fast
 from .python_names import prefilter_keywords
 
@@ -135,6 +135,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
     if parsed is not None and not _fast.libcst_facts_possible(parsed, text, route_names, src.rel):
         # nothing the libcst extractors look for: their facts would all be empty
         return dataclasses.replace(_empty(src), **stubs) if stubs else _empty(src)
+    need("libcst")  # in a pool worker: hands the file to a worker that has libcst already, if one has
     from . import python_cst  # libcst: only for a file that may hold its facts
 
     return python_cst.extract_parsed(src, ctx, text, parsed, route_names, stubs)
