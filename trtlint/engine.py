@@ -669,16 +669,18 @@ def _read_bytes(f: SourceFile) -> bytes:
 
 
 # a name starts where no word character precedes it (2.6x faster than letting the engine try every position
-# inside identifiers, and digits of a literal such as 0xd480d480( are not a name)
-_CALLISH = re.compile(rb"(?<!\w)((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*\(")
+# inside identifiers, and digits of a literal such as 0xd480d480( are not a name). The quantifiers are
+# possessive: what follows an identifier or a run of blanks is never part of one, so giving characters back
+# cannot make a match; without the backtracking the scan is 4x faster (Edge-LLM's C++: 1.18 -> 0.28 s)
+_CALLISH = re.compile(rb"\b([A-Za-z_]\w*+(?:\s*+::\s*+[A-Za-z_]\w*+)*+)\s*+\(")
 _MAX_SEARCH_BYTES = 1 << 20  # larger C++ files are generated data (cubin arrays): never searched for definitions
 
 
 def _callish_names(data: bytes) -> frozenset:
     """Every ``name(`` and ``Cls::name(`` written in a file: one linear scan, then set look-ups per round."""
     out = set()
-    for m in _CALLISH.finditer(data):
-        parts = [p.strip() for p in m.group(1).decode("ascii", "replace").split("::")]
+    for name in set(_CALLISH.findall(data)):  # each spelling once
+        parts = [p.strip() for p in name.decode("ascii", "replace").split("::")]
         out.add(parts[-1])
         if len(parts) >= 2:
             out.add(parts[-2] + "::" + parts[-1])
