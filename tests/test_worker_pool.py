@@ -60,3 +60,70 @@ def test_with_one_worker_nothing_is_handed_back(tmp_path):
         facts = pool.collect(pool.submit([_src(root, r) for r in NEEDS_LIBCST]))
         assert pool.imports == {"libcst": 1} and pool.handed_back == 0
     assert [to_json(f) for f in facts] == [to_json(extract_one(_src(root, r), ctx)) for r in NEEDS_LIBCST]
+
+
+def test_workers_store_the_facts_they_extract_in_the_cache(tmp_path):
+    from trtlint.cache import FactCache
+    from trtlint.engine import frontend_versions
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURE, root)
+    ctx = ExtractContext(root=root)
+    files = [_src(root, r) for r in NEEDS_LIBCST] + [
+        SourceFile(path=root / "bad.py", rel="bad.py", kind="python", digest="bad")
+    ]
+    (root / "bad.py").write_bytes(b"x = '\xff'\n")
+    digests = {f.rel: f.digest for f in files}
+    cache = FactCache(root, ctx, frontend_versions())
+    assert not any(cache.has(f) for f in files)
+    stored: set[int] = set()
+    with Pool(2, ctx, mp_context=SPAWN, writer=cache.writer(digests)) as pool:
+        facts = pool.collect(pool.submit(files), stored)
+    assert stored == set(range(len(files)))  # a file that cannot be read is a fact too (TRT001), kept
+    assert (root / ".trtlint_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
+    fresh = FactCache(root, ctx, frontend_versions())
+    assert [to_json(fresh.get(f, digests)) for f in files] == [to_json(ff) for ff in facts]
+    assert not list((root / ".trtlint_cache").rglob(".tmp-*"))
+
+
+def test_a_small_file_is_sent_ahead_and_requeued_when_its_worker_dies(tmp_path, monkeypatch):
+    """A worker busy with a small file already holds the next one; when that worker dies, the file it held
+    but never started goes to its replacement, and only the file it was working on becomes TRT001."""
+    import os
+    import signal
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURE, root)
+    (root / "slow.py").write_text("x = 1\n")
+    ctx = ExtractContext(root=root)
+    monkeypatch.setenv("TRTLINT_TEST_SLOW_FILE", "slow.py=60")  # the engine's test hook: sleeps 60 s first
+    files = [_src(root, "slow.py"), _src(root, NEEDS_LIBCST[0]), _src(root, NEEDS_LIBCST[1])]
+    with Pool(1, ctx, mp_context=SPAWN) as pool:
+        batch = pool.submit(files)
+        (w,) = pool.workers
+        assert [pool.files[t].rel for t, _ in w.next] == [NEEDS_LIBCST[0]]  # sent ahead, behind slow.py
+        os.kill(w.proc.pid, signal.SIGKILL)
+        facts = pool.collect(batch)
+        assert pool.killed["died"] == 1
+    assert [p.message for p in facts[0].problems] == [
+        "the extraction worker stopped (killed by signal 9) while analysing this file; not analysed"
+    ]
+    assert [to_json(f) for f in facts[1:]] == [to_json(extract_one(f, ctx)) for f in files[1:]]
+
+
+def test_a_cpp_unit_is_never_sent_ahead(tmp_path):
+    root = tmp_path / "p"
+    root.mkdir()
+    for i in range(2):
+        (root / f"P{i}Plugin.cpp").write_text(f"class P{i}Plugin : public nvinfer1::IPluginV3 {{}};\n")
+    (root / "a.py").write_text("x = 1\n")
+    ctx = ExtractContext(root=root)
+    files = [SourceFile(path=root / r, rel=r, kind="cpp", digest=r) for r in ("P0Plugin.cpp", "P1Plugin.cpp")]
+    files.append(SourceFile(path=root / "a.py", rel="a.py", kind="python", digest="a"))
+    with Pool(1, ctx, mp_context=SPAWN) as pool:
+        batch = pool.submit(files)
+        (w,) = pool.workers
+        assert w.next == []  # a C++ unit neither waits behind another file nor has one queued behind it
+        facts = pool.collect(batch)
+    assert [f.path for f in facts] == ["P0Plugin.cpp", "P1Plugin.cpp", "a.py"]
+    assert all(not f.problems for f in facts) and [c.name for c in facts[0].classes] == ["P0Plugin"]

@@ -49,6 +49,11 @@ def context_key(ctx: ExtractContext) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def _key(src: SourceFile, versions: dict[str, str], ctx_key: str) -> str:
+    v = versions.get(src.kind, "0")
+    return hashlib.sha256(f"{src.rel}\0{src.digest}\0{src.kind}\0{v}\0{ctx_key}\0{_FORMAT}".encode()).hexdigest()
+
+
 class FactCache:
     def __init__(self, root: Path, ctx: ExtractContext, versions: dict[str, str]):
         self.dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}"
@@ -59,8 +64,7 @@ class FactCache:
         self.enabled = True
 
     def _key(self, src: SourceFile) -> str:
-        v = self.versions.get(src.kind, "0")
-        return hashlib.sha256(f"{src.rel}\0{src.digest}\0{src.kind}\0{v}\0{self.ctx_key}\0{_FORMAT}".encode()).hexdigest()
+        return _key(src, self.versions, self.ctx_key)
 
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.pkl"
@@ -108,19 +112,61 @@ class FactCache:
     def put(self, src: SourceFile, facts: FileFacts, digests: dict[str, str]) -> None:
         if not self.enabled:
             return
-        deps = {rel: digests.get(rel) for rel in facts.includes}
-        payload = pickle.dumps({"deps": deps, "facts": facts}, protocol=pickle.HIGHEST_PROTOCOL)
-        p = self._path(self._key(src))
-        made = self.__dict__.setdefault("_made_dirs", set())
+        w = self.writer(digests)
+        if w is None or not w.put(src, facts):
+            self.enabled = False  # a read-only tree: run on without the cache
+
+    def writer(self, digests: dict[str, str]) -> Optional["EntryWriter"]:
+        """What writes entries (a small picklable object: the pool's workers store the facts they extract
+        themselves, in parallel, instead of the parent); None when the cache cannot be written."""
+        w = self.__dict__.get("_writer")
+        if w is not None and w.digests is digests:
+            return w
+        if not self.enabled:
+            return None
         try:
-            if not made:
-                gi = self.dir.parent / ".gitignore"
-                if not gi.exists():
-                    self.dir.mkdir(parents=True, exist_ok=True)
-                    gi.write_text("# created by trtlint\n*\n", encoding="utf-8")
-            if p.parent not in made:  # each shard directory is made once per run, not once per entry
+            gi = self.dir.parent / ".gitignore"
+            if not gi.exists():
+                self.dir.mkdir(parents=True, exist_ok=True)
+                gi.write_text("# created by trtlint\n*\n", encoding="utf-8")
+        except OSError:
+            self.enabled = False
+            return None
+        w = EntryWriter(self.dir, self.ctx_key, self.versions, digests)
+        self.__dict__["_writer"] = w
+        return w
+
+
+def cacheable(ff: FileFacts) -> bool:
+    """Facts worth keeping: not those of a file that failed for a reason of this run (an internal error, a
+    missing frontend, a time or memory limit)."""
+    return not any(
+        ("internal error" in p.message or "unavailable" in p.message or "timed out" in p.message
+         or "not analysed" in p.message) for p in ff.problems
+    )
+
+
+class EntryWriter:
+    """Writes cache entries (atomically: a private temporary file, then a rename). Made by
+    :meth:`FactCache.writer` in the parent; pickled to (or inherited by) the extraction workers."""
+
+    def __init__(self, dir: Path, ctx_key: str, versions: dict[str, str], digests: dict[str, str]) -> None:
+        self.dir, self.ctx_key, self.versions, self.digests = dir, ctx_key, versions, digests
+        self._made: set = set()
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_made": set()}
+
+    def put(self, src: SourceFile, facts: FileFacts) -> bool:
+        """Store the facts; False when the cache directory cannot be written."""
+        deps = {rel: self.digests.get(rel) for rel in facts.includes}
+        payload = pickle.dumps({"deps": deps, "facts": facts}, protocol=pickle.HIGHEST_PROTOCOL)
+        key = _key(src, self.versions, self.ctx_key)
+        p = self.dir / key[:2] / f"{key}.pkl"
+        try:
+            if p.parent not in self._made:  # each shard directory is made once per process, not once per entry
                 p.parent.mkdir(parents=True, exist_ok=True)
-                made.add(p.parent)
+                self._made.add(p.parent)
             # a private temporary name (this process, this entry), then an atomic rename
             tmp = p.parent / f".tmp-{os.getpid()}-{p.name}"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
@@ -128,4 +174,5 @@ class FactCache:
                 fh.write(payload)
             os.replace(tmp, p)
         except OSError:
-            self.enabled = False  # a read-only tree: run on without the cache
+            return False
+        return True

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Optional
 
 from .baseline import attach_snippets
+from .cache import cacheable
 from .checks.base import Rule, find_rule
 from .config import Settings
 from .diagnostics import Diagnostic, Severity
@@ -314,7 +315,8 @@ class _Extraction:
             if self.pool is None:
                 from .workers import Pool
 
-                self.pool = Pool(self.jobs, self.ctx, FILE_TIMEOUT, WORKER_MEMORY, MP_CONTEXT, self.tick)
+                writer = self.cache.writer(self.digests) if self.cache else None
+                self.pool = Pool(self.jobs, self.ctx, FILE_TIMEOUT, WORKER_MEMORY, MP_CONTEXT, self.tick, writer)
             heavy, perm = _heavy_first([files[i] for i in todo])
             return self.pool.submit(heavy, priority), [todo[k] for k in perm]
         return None, todo
@@ -322,10 +324,13 @@ class _Extraction:
     def collect(self, handle: "_Handle") -> list[FileFacts]:
         self.load(handle)
         files, out, todo = handle.files, handle.out, handle.todo
+        stored: set[int] = set()  # positions whose facts a worker already put in the cache
         for batch, order in handle.batches:
             if batch is not None:
-                for i, ff in zip(order, self.pool.collect(batch)):
+                in_batch: set[int] = set()
+                for i, ff in zip(order, self.pool.collect(batch, in_batch)):
                     out[i] = ff
+                stored.update(order[k] for k in in_batch)
             else:
                 for i in order:
                     out[i] = extract_limited(files[i], self.ctx, FILE_TIMEOUT)
@@ -335,10 +340,7 @@ class _Extraction:
         for i in todo:
             f, ff = files[i], out[i]
             self.parsed_kinds[f.kind] = self.parsed_kinds.get(f.kind, 0) + 1
-            if self.cache and not any(
-                ("internal error" in p.message or "unavailable" in p.message or "timed out" in p.message
-                 or "not analysed" in p.message) for p in ff.problems
-            ):
+            if self.cache and i not in stored and cacheable(ff):
                 self.cache.put(f, ff, self.digests)
         return [x for x in out if x is not None]
 

@@ -19,6 +19,11 @@ A costly parser import is paid once where it can be: a worker about to import on
 see :func:`trtlint.frontends.need`) and waits for the worker that has it. Only when nothing else is left to do
 does a second worker take such a file and import the library too, so no core sits idle for it.
 
+Small files (Python, CMake, YAML: a few milliseconds each) are sent one ahead: a worker busy with one already
+holds the next, so it does not wait for the parent (which may be busy loading cached facts or planning the
+call-graph expansion) between them. C++ units are never sent ahead nor queued behind: one that waits behind a
+long parse could leave the other core idle at the end of the run.
+
 Files are handed out one at a time, highest priority first (the run gives the C++ files on the call-graph
 expansion's critical path priority over Python files), so both cores stay busy across the expansion rounds
 and results come back in the order asked, whatever order they finish in.
@@ -41,6 +46,7 @@ _PREPARE = 120.0  # seconds more a worker may take to import its frontend and bu
 # before anything is measured: seconds a costly module's import takes (libcst: ~0.3 s on a 2-core machine) and
 # seconds a file handed back for it takes (see Pool._pick)
 _IMPORT_GUESS = 0.3
+_CPP_KINDS = ("cpp", "cuda", "header")
 _HANDED_BACK_GUESS = 0.05
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -49,9 +55,10 @@ def problem_facts(src: SourceFile, message: str) -> FileFacts:
     return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(message, Span(src.rel, 1)),))
 
 
-def _worker_main(conn: Any, ctx: ExtractContext, timeout: float) -> None:  # pragma: no cover - runs in a child
+def _worker_main(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:  # pragma: no cover - runs in a child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from . import frontends
+    from .cache import cacheable
     from .engine import extract_limited, prepare
 
     def on_load(module: str, seconds: Optional[float]) -> None:
@@ -77,8 +84,10 @@ def _worker_main(conn: Any, ctx: ExtractContext, timeout: float) -> None:  # pra
             reply = ("defer", back.module)
         except MemoryError:
             ff = problem_facts(src, "out of memory while analysing this file; not analysed")
+        if ff is not None:  # the worker stores the facts in the cache itself (in parallel, not in the parent)
+            reply = (tid, (ff, writer is not None and cacheable(ff) and writer.put(src, ff)))
         try:
-            conn.send((tid, ff) if ff is not None else reply)
+            conn.send(reply)
         except (OSError, ValueError):
             return
 
@@ -92,9 +101,9 @@ def _rss_mib(pid: int) -> float:
 
 
 class _Worker:
-    def __init__(self, mp: Any, ctx: ExtractContext, timeout: float) -> None:
+    def __init__(self, mp: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:
         parent, child = mp.Pipe(duplex=True)
-        self.proc = mp.Process(target=_worker_main, args=(child, ctx, timeout), daemon=True)
+        self.proc = mp.Process(target=_worker_main, args=(child, ctx, timeout, writer), daemon=True)
         self.proc.start()
         child.close()
         self.conn = parent
@@ -103,6 +112,9 @@ class _Worker:
         self.preparing = False  # importing the frontend / building the PCH: the file's time has not started
         self.loaded: set[str] = set()  # costly modules it has imported (or is importing): see need()
         self.waited: Optional[str] = None  # the module its file was handed back for, if it was
+        # a file sent ahead, while it works on ``task``, and the module it was handed back for: (task id, module)
+        self.next: list[tuple[int, Optional[str]]] = []
+        self.broken = False  # a send to it failed: no more files; its exit is handled when the parent sees it
 
     def kill(self) -> None:
         try:
@@ -122,10 +134,12 @@ class Batch:
 
 class Pool:
     """``jobs`` worker processes started on first use; ``submit`` queues files, ``collect`` waits for a
-    batch. ``on_done(n)`` is told as files finish (progress display). Use as a context manager."""
+    batch. ``on_done(n)`` is told as files finish (progress display). With a ``writer``
+    (:class:`trtlint.cache.EntryWriter`) the workers store the facts they extract in the cache themselves.
+    Use as a context manager."""
 
     def __init__(self, jobs: int, ctx: ExtractContext, timeout: float = 0.0, memory_limit: float = 0.0,
-                 mp_context: Any = None, on_done: Optional[Callable[[int], None]] = None) -> None:
+                 mp_context: Any = None, on_done: Optional[Callable[[int], None]] = None, writer: Any = None) -> None:
         import multiprocessing
 
         self.mp = mp_context or multiprocessing.get_context()
@@ -135,6 +149,8 @@ class Pool:
         self.grace = max(2.0, timeout * 0.25)
         self.memory_limit = memory_limit
         self.on_done = on_done
+        self.writer = writer
+        self.stored: set[int] = set()  # tasks whose facts a worker stored in the cache
         self.workers: list[_Worker] = []
         self.queue: list[tuple[int, int, int]] = []  # (priority, seq, task id)
         # files handed back for a module some worker has loaded, by module: (priority, seq, task id)
@@ -168,7 +184,9 @@ class Pool:
         self._dispatch()
         return Batch(ids)
 
-    def collect(self, batch: Batch) -> list[FileFacts]:
+    def collect(self, batch: Batch, stored: Optional[set] = None) -> list[FileFacts]:
+        """The batch's facts in order; the positions whose facts a worker stored in the cache are added to
+        ``stored``."""
         while any(t not in self.results for t in batch.ids):
             self._pump()
             if not self._pending() and not any(w.task is not None for w in self.workers):
@@ -176,7 +194,10 @@ class Pool:
                     if t not in self.results:
                         self._finish(t, problem_facts(self.files[t], "the extraction worker lost this file; not analysed"))
         out = [self.results.pop(t) for t in batch.ids]
+        if stored is not None:
+            stored.update(i for i, t in enumerate(batch.ids) if t in self.stored)
         for t in batch.ids:
+            self.stored.discard(t)
             self.files.pop(t, None)
             self.priority.pop(t, None)
         return out
@@ -201,7 +222,7 @@ class Pool:
     def _pending(self) -> bool:
         return bool(self.queue) or any(self.waiting.values())
 
-    def _pick(self, idle: list[_Worker]) -> Optional[tuple[_Worker, list, frozenset]]:
+    def _pick(self, idle: list[_Worker], takeover: bool = True) -> Optional[tuple[_Worker, list, frozenset]]:
         """The next (worker, queue, modules it should hand files back for), or None to wait. A worker that has
         a costly module loaded takes the files handed back for it first; otherwise each takes the
         highest-priority file, which it hands back if it needs a module another worker has loaded. When only
@@ -216,6 +237,8 @@ class Pool:
                     if o is not w:
                         others |= o.loaded
                 return w, min(heaps, key=lambda h: h[0]), frozenset(others - w.loaded)
+        if not takeover:
+            return None
         for module, heap in self.waiting.items():
             if not heap:
                 continue
@@ -227,36 +250,59 @@ class Pool:
                 return idle[0], heap, frozenset()
         return None
 
+    def _small(self, tid: Optional[int]) -> bool:
+        """A file that may be sent ahead or queued behind (see the module docstring): not a C++ unit, and no
+        editor text in the message (a large message could fill the pipe while the worker is busy)."""
+        f = self.files.get(tid) if tid is not None else None
+        return f is not None and f.kind not in _CPP_KINDS and f.text is None
+
     def _dispatch(self) -> None:
         while self._pending():
-            idle = [w for w in self.workers if w.task is None]
+            idle = [w for w in self.workers if w.task is None and not w.broken]
+            ahead = False
             if not idle:
-                if len(self.workers) >= self.jobs:
-                    return
-                try:
-                    idle = [_Worker(self.mp, self.ctx, self.timeout)]
-                except (OSError, ValueError) as e:  # cannot start a process (no fork, no PIDs left)
-                    if self.workers:
-                        return  # the running workers take the queue
-                    self._in_process(e)
-                    continue
-                self.workers.append(idle[0])
-            picked = self._pick(idle)
+                if len(self.workers) < self.jobs:
+                    try:
+                        idle = [_Worker(self.mp, self.ctx, self.timeout, self.writer)]
+                    except (OSError, ValueError) as e:  # cannot start a process (no fork, no PIDs left)
+                        if self.workers:
+                            return  # the running workers take the queue
+                        self._in_process(e)
+                        continue
+                    self.workers.append(idle[0])
+                else:  # every worker is busy: one working on a small file gets the next small one ahead
+                    idle = [w for w in self.workers if not w.broken and not w.next and self._small(w.task)]
+                    ahead = True
+                    if not idle:
+                        return
+            picked = self._pick(idle, takeover=not ahead)
             if picked is None:
                 return  # handed-back files wait for the worker that has their module
             w, heap, decline = picked
+            if ahead and not self._small(heap[0][2]):
+                return  # a C++ unit waits for a worker that is free
             item = heapq.heappop(heap)
             tid = item[2]
+            waited = next((m for m, h in self.waiting.items() if h is heap), None)
             try:
                 w.conn.send((tid, self.files[tid], decline))
-            except (OSError, ValueError):  # the worker is gone: replace it, the task goes back in the queue
+            except (OSError, ValueError):  # the worker is gone: the task goes back in the queue
                 heapq.heappush(self.queue, item)
-                self._replace(w)
+                if w.task is None:
+                    self._replace(w)
+                else:
+                    w.broken = True  # its current file is answered for when its exit is seen (_pump)
                 continue
-            w.task = tid
-            w.started = time.monotonic()
-            w.preparing = self.timeout > 0
-            w.waited = next((m for m, h in self.waiting.items() if h is heap), None)
+            if w.task is None:
+                self._start(w, tid, waited)
+            else:
+                w.next.append((tid, waited))
+
+    def _start(self, w: _Worker, tid: int, waited: Optional[str]) -> None:
+        w.task = tid
+        w.started = time.monotonic()
+        w.preparing = self.timeout > 0
+        w.waited = waited
 
     def _in_process(self, why: Exception) -> None:
         """No worker can be started: the next queued file is extracted here (time limit by timer only)."""
@@ -283,20 +329,28 @@ class Pool:
                 self.import_time[module] = max(seconds, self.import_time.get(module, 0.0))
             return
         task, w.task = w.task, None
+        if w.waited is not None and tid != "defer":
+            total, n = self.file_time.get(w.waited, (0.0, 0))
+            self.file_time[w.waited] = (total + time.monotonic() - w.started, n + 1)
+        if w.next:  # the file sent ahead: the worker is on it now
+            self._start(w, *w.next.pop(0))
         if tid == "defer":  # it waits for a worker that has the module (see _pick)
             if task is not None:
                 self.handed_back += 1
                 item = (self.priority.get(task, 0), task, task)
                 heapq.heappush(self.waiting.setdefault(ff, []), item)
             return
-        if w.waited is not None:
-            total, n = self.file_time.get(w.waited, (0.0, 0))
-            self.file_time[w.waited] = (total + time.monotonic() - w.started, n + 1)
+        ff, stored = ff
+        if stored:
+            self.stored.add(tid)
         self._finish(tid, ff)
 
     def _replace(self, w: _Worker) -> None:
         w.kill()
         self.workers.remove(w)
+        for tid, _waited in w.next:  # sent ahead, never started: back in the queue
+            heapq.heappush(self.queue, (self.priority.get(tid, 0), tid, tid))
+        w.next = []
 
     def _fail(self, w: _Worker, message: str, why: str) -> None:
         tid = w.task
