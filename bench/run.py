@@ -1,6 +1,6 @@
 """Time trtlint on a tree: cold (no cache), warm (cache), and one file changed.
 
-    python bench/run.py TREE [--file REL] [--jobs N] [--clang-tidy]
+    python bench/run.py TREE [--file REL] [--jobs N] [--clang-tidy] [--repeat N]
 
 The tree is copied to a temporary directory first (the original is never written); a changed file is
 simulated by appending a comment to REL (default: the first plugin .cpp found). Prints wall times, peak
@@ -13,6 +13,11 @@ more cold run (cache removed again), sampled every 50 ms.
 With ``--clang-tidy`` (``pip install clang-tidy``, the bench extra) it also times clang-tidy running one
 cheap check (readability-braces-around-statements) over the same C++/CUDA translation units trtlint parsed
 in its cold run, with the same flags (trtlint's own compile arguments), in a pool of --jobs processes.
+
+Each timed figure also gives the CPU time of trtlint and its workers (user + system) and the time the
+hypervisor took the machine's cores away while it ran ("steal", from /proc/stat): on a shared virtual machine
+the wall time moves with the steal, the CPU time much less. ``--repeat N`` runs the cold check (and
+clang-tidy) N times, alternating, and compares the medians.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import resource
 import shutil
 import subprocess
@@ -54,7 +60,39 @@ def _tree_rss_mib(pid: int) -> float:
 PEAK = [0.0]  # the highest process-tree RSS seen over all runs
 
 
+def _steal() -> float:
+    """Seconds of steal time so far, summed over the cores (the 8th value of /proc/stat's cpu line)."""
+    try:
+        with open("/proc/stat") as fh:
+            return int(fh.readline().split()[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+class Meter:
+    """CPU time of the child processes (user + system) and the machine's steal time over a ``with`` block."""
+
+    def __enter__(self) -> "Meter":
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self._cpu, self._steal = ru.ru_utime + ru.ru_stime, _steal()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.cpu = ru.ru_utime + ru.ru_stime - self._cpu
+        self.steal = _steal() - self._steal
+
+    def __str__(self) -> str:
+        return f"cpu {self.cpu:.2f} s, steal {self.steal:.2f} s"
+
+
 def run_check(tree: Path, *extra: str, sample: bool = False) -> tuple[float, dict, str]:
+    with Meter() as m:
+        dt, data, stats = _run_check(tree, *extra, sample=sample)
+    return dt, data, f"{m}; {stats}"
+
+
+def _run_check(tree: Path, *extra: str, sample: bool = False) -> tuple[float, dict, str]:
     t = time.perf_counter()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         p = subprocess.Popen(
@@ -75,7 +113,7 @@ def run_check(tree: Path, *extra: str, sample: bool = False) -> tuple[float, dic
 
 
 def clang_tidy_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, int, int]:
-    """Wall time of clang-tidy over ``rels``; returns (seconds, units, units that failed)."""
+    """Wall time of clang-tidy over ``rels``; returns (seconds, units, units that failed, cpu/steal meter)."""
     import shutil as sh
     from concurrent.futures import ThreadPoolExecutor
 
@@ -101,9 +139,9 @@ def clang_tidy_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, int,
         return subprocess.run(cmd, capture_output=True).returncode
 
     t = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=jobs) as ex:
+    with Meter() as m, ThreadPoolExecutor(max_workers=jobs) as ex:
         codes = list(ex.map(one, cmds))
-    return time.perf_counter() - t, len(cmds), sum(1 for c in codes if c not in (0, 1))
+    return time.perf_counter() - t, len(cmds), sum(1 for c in codes if c not in (0, 1)), m
 
 
 def main() -> int:
@@ -112,6 +150,7 @@ def main() -> int:
     ap.add_argument("--file", help="project-relative file to change for the one-file run")
     ap.add_argument("--jobs", type=int)
     ap.add_argument("--clang-tidy", action="store_true", help="also time clang-tidy over the same units")
+    ap.add_argument("--repeat", type=int, default=1, help="cold runs (and clang-tidy runs) to take the median of")
     a = ap.parse_args()
     extra = ["--jobs", str(a.jobs)] if a.jobs else []
     with tempfile.TemporaryDirectory(prefix="trtlint-bench-") as tmp:
@@ -133,6 +172,11 @@ def main() -> int:
         run_check(tree, *extra, sample=True)  # the memory run: cold again, sampled
         peak_one = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         tidy = None
+        colds = [(cold, stats_cold)]
+        for _ in range(a.repeat - 1):
+            shutil.rmtree(tree / ".trtlint_cache", ignore_errors=True)
+            secs, _, st = run_check(tree, *extra)
+            colds.append((secs, st))
         if a.clang_tidy:
             from trtlint.config import load_settings
             from trtlint.engine import run as trtlint_run
@@ -142,10 +186,14 @@ def main() -> int:
             units = sorted(
                 p for p, f in res.index.files.items() if f.kind in ("cpp", "cuda") and (f.functions or f.classes or f.problems)
             )
-            tidy = clang_tidy_time(tree, units, a.jobs or os.cpu_count() or 1)
+            tidy = [clang_tidy_time(tree, units, a.jobs or os.cpu_count() or 1) for _ in range(a.repeat)]
     by_rule = Counter(d["code"] for d in data["diagnostics"])
     print(f"tree: {a.tree} ({data['summary']['files_checked']} files)")
-    print(f"cold (no cache):      {cold:7.2f} s   [{stats_cold}]")
+    for secs, st in colds:
+        print(f"cold (no cache):      {secs:7.2f} s   [{st}]")
+    cold = statistics.median(secs for secs, _ in colds)
+    if len(colds) > 1:
+        print(f"cold, median of {len(colds)}: {cold:7.2f} s")
     print(f"warm (cache):         {warm:7.2f} s   [{stats_warm}]")
     if one is not None:
         print(f"one file changed:     {one:7.2f} s   ({rel})   [{stats_one}]")
@@ -153,8 +201,10 @@ def main() -> int:
           f"largest single process {peak_one:.0f} MiB")
     print(f"findings: {sum(by_rule.values())}  " + "  ".join(f"{k}={v}" for k, v in sorted(by_rule.items())))
     if tidy is not None:
-        secs, n, failed = tidy
-        print(f"clang-tidy (1 check, same {n} units, {failed} failed): {secs:7.2f} s   -> trtlint cold is {secs / cold:.1f}x faster")
+        for secs, n, failed, m in tidy:
+            print(f"clang-tidy (1 check, same {n} units, {failed} failed): {secs:7.2f} s   [{m}]")
+        secs = statistics.median(t[0] for t in tidy)
+        print(f"clang-tidy median {secs:.2f} s -> trtlint cold (median {cold:.2f} s) is {secs / cold:.1f}x faster")
     same = data["diagnostics"] == data_w["diagnostics"]
     print(f"warm findings identical to cold: {same}")
     return 0 if same else 1

@@ -495,6 +495,10 @@ def _run(
             # edit seldom changes that list (the expansion below takes them from memory)
             by_rel = {f.rel: f for f in lazy}
             cache.prefetch([by_rel[r] for r in _last_expansion(cache) if r in by_rel], digests)
+        if extraction.pool is not None:  # import the rule modules while the workers parse, not after them
+            from .checks.base import all_rules
+
+            all_rules()
         cfacts = extraction.collect(h_eager)
         lazy_facts = {f.rel: f for f in lazy}
         for f in lazy:
