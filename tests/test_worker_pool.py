@@ -127,3 +127,27 @@ def test_a_cpp_unit_is_never_sent_ahead(tmp_path):
         facts = pool.collect(batch)
     assert [f.path for f in facts] == ["P0Plugin.cpp", "P1Plugin.cpp", "a.py"]
     assert all(not f.problems for f in facts) and [c.name for c in facts[0].classes] == ["P0Plugin"]
+
+
+def test_service_keeps_the_workers_fed_while_the_parent_is_busy(tmp_path):
+    """Between submit and collect the parent scans files; calling service() now and then takes the answers
+    and hands out the rest, so all files are done before collect is called."""
+    import time
+
+    root = tmp_path / "p"
+    root.mkdir()
+    files = []
+    for i in range(6):
+        (root / f"m{i}.py").write_text(f"X{i} = {i}\n")
+        files.append(SourceFile(path=root / f"m{i}.py", rel=f"m{i}.py", kind="python", digest=str(i)))
+    ctx = ExtractContext(root=root)
+    with Pool(1, ctx, mp_context=SPAWN) as pool:
+        batch = pool.submit(files)
+        assert len(pool.queue) == 4  # one file on the worker, one sent ahead, the rest queued
+        deadline = time.monotonic() + 60
+        while len(pool.results) < len(files) and time.monotonic() < deadline:
+            pool.service()  # never waits
+            time.sleep(0.01)
+        assert len(pool.results) == len(files) and not pool.queue
+        facts = pool.collect(batch)
+    assert [f.path for f in facts] == [f.rel for f in files] and not any(f.problems for f in facts)

@@ -271,6 +271,7 @@ class _Extraction:
     def __init__(self, ctx: ExtractContext, jobs: int, cache, digests: dict, done: list, tick) -> None:
         self.ctx, self.jobs, self.cache, self.digests, self.done, self.tick = ctx, jobs, cache, digests, done, tick
         self.pool = None
+        self._serviced = 0.0
         self.parsed = 0
         self.parsed_kinds: dict[str, int] = {}
 
@@ -320,6 +321,15 @@ class _Extraction:
             heavy, perm = _heavy_first([files[i] for i in todo])
             return self.pool.submit(heavy, priority), [todo[k] for k in perm]
         return None, todo
+
+    def service(self) -> None:
+        """Keep the workers fed while this process scans files: at most every few milliseconds, take their
+        answers and hand out more files (see Pool.service)."""
+        if self.pool is not None:
+            now = time.perf_counter()
+            if now - self._serviced > 0.005:
+                self._serviced = now
+                self.pool.service()
 
     def collect(self, handle: "_Handle") -> list[FileFacts]:
         self.load(handle)
@@ -481,6 +491,7 @@ def _run(
     try:
         h_others = extraction.submit(others, 1, defer=True)
         for f in tus:
+            extraction.service()  # the scans below can take seconds (TensorRT OSS): the workers go on meanwhile
             marker, _sup, cases, _pp, _pv = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
             if cases:
                 gtests[f.rel] = cases
@@ -506,10 +517,15 @@ def _run(
         included = set()
         for ff in cfacts:
             included.update(ff.includes)
-        lone_headers = [f for f in disc.files if f.kind == "header" and f.rel not in included and scans.scan(f)[0]]
+        lone_headers = []
+        for f in disc.files:
+            if f.kind == "header" and f.rel not in included:
+                extraction.service()
+                if scans.scan(f)[0]:
+                    lone_headers.append(f)
         lone = extract_cached(lone_headers)
         expanded = _expand_with_memo(cfacts + lone, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile,
-                                     packs, settings)
+                                     packs, settings, extraction.service)
         facts = cfacts + extraction.collect(h_others) + lone + expanded
     finally:
         extraction.close()
@@ -723,10 +739,12 @@ def _expansion_roots(idx) -> list:
 
 
 def _expand_call_graph(
-    facts, lazy: dict, texts: dict, extract_cached, root, profile, packs, settings, names_by_digest=None
+    facts, lazy: dict, texts: dict, extract_cached, root, profile, packs, settings, names_by_digest=None,
+    service=None,
 ) -> list:
     """Parse, round by round, the lazily skipped C++ files that may define a function the hot path calls
-    but no parsed file defines. Each round follows one more level of calls; at most max-call-depth rounds."""
+    but no parsed file defines. Each round follows one more level of calls; at most max-call-depth rounds.
+    ``service()`` is called between files searched, to keep the worker pool fed meanwhile."""
     added: list = []
     if not lazy:
         return added
@@ -761,6 +779,8 @@ def _expand_call_graph(
             # a plugin library never links a test's definitions: tests are not searched; nor is generated data
             if _TEST_PATH.search(rel):
                 continue
+            if service is not None:
+                service()
             names = callish.get(rel)
             if names is None:
                 data = texts.get(rel, b"")
@@ -800,11 +820,13 @@ def _call_structure(facts) -> bytes:
     return h.digest()
 
 
-def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings) -> list:
+def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings,
+                      service=None) -> list:
     """The files the call-graph expansion parses depend only on the C++ sources and the settings: a warm run
     with the same inputs reuses the last run's list (kept in the cache) instead of searching again."""
     if cache is None:
-        return _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings)
+        return _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings,
+                                  service=service)
     import hashlib
 
     h = hashlib.sha256(cache.ctx_key.encode())
@@ -839,7 +861,7 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
         names_by_digest = {}
     before = len(names_by_digest)
     added = _expand_call_graph(
-        facts, lazy_facts, texts, extract_cached, root, profile, packs, settings, names_by_digest
+        facts, lazy_facts, texts, extract_cached, root, profile, packs, settings, names_by_digest, service
     )
     if len(names_by_digest) != before:
         live = {f.digest for f in tus}  # files that changed or went away drop out

@@ -360,7 +360,13 @@ class Pool:
         if tid is not None:
             self._finish(tid, problem_facts(self.files[tid], message))
 
-    def _pump(self) -> None:
+    def service(self) -> None:
+        """Take the answers that have arrived and hand out more files, without waiting: for a parent busy with
+        work of its own (scanning files) between :meth:`submit` and :meth:`collect`."""
+        if self.workers or self._pending():
+            self._pump(block=False)
+
+    def _pump(self, block: bool = True) -> None:
         from multiprocessing.connection import wait
 
         self._dispatch()
@@ -369,7 +375,9 @@ class Pool:
             return
         now = time.monotonic()
         wait_for = _POLL if self.memory_limit > 0 else 1.0
-        if self.timeout > 0:
+        if not block:
+            wait_for = 0.0
+        elif self.timeout > 0:
             nearest = min(w.started + self.timeout + self.grace + (_PREPARE if w.preparing else 0) for w in busy)
             wait_for = max(0.0, min(wait_for, nearest - now))
         by_conn = {w.conn: w for w in busy}
