@@ -110,6 +110,35 @@ def test_unchanged_files_are_not_rehashed_but_edits_are_seen(tmp_path):
     assert [c.plugin_name for c in res.index.creators] == ["BarPlugin"]
 
 
+def test_digests_made_with_another_function_are_not_reused(tmp_path):
+    """stats.json names its digest function: a tree last checked by a trtlint that hashed with another one
+    is hashed again, so --fix never compares a file with a digest of a different kind."""
+    import json
+    import os
+
+    from trtlint.discover import DIGEST_NAME, digest_bytes
+    from trtlint.engine import run as run_
+
+    write_project(tmp_path, {"a.py": "x = 1\n", "b.py": "y = 2\n"})
+    for p in tmp_path.rglob("*"):
+        if p.is_file():
+            os.utime(p, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns - 10_000_000_000))
+    res = run_(Settings(root=tmp_path), jobs=1, use_cache=True)
+    assert res.discovery.hashed == 2
+    stats = tmp_path / ".trtlint_cache" / "stats.json"
+    data = json.loads(stats.read_text())
+    assert data["digest"] == DIGEST_NAME
+    assert data["files"]["a.py"][3] == digest_bytes(b"x = 1\n")
+    assert run_(Settings(root=tmp_path), jobs=1, use_cache=True).discovery.hashed == 0
+    data["digest"] = "blake2b-128"  # as an older trtlint would have written it
+    for v in data["files"].values():
+        v[3] = "0" * 32
+    stats.write_text(json.dumps(data))
+    res = run_(Settings(root=tmp_path), jobs=1, use_cache=True)
+    assert res.discovery.hashed == 2
+    assert {f.rel: f.digest for f in res.discovery.files}["a.py"] == digest_bytes(b"x = 1\n")
+
+
 # -- text-scan cache (scancache.py) and whole-run memo (runmemo.py) ------------------------------------------
 
 LAZY_CPP = "int helper(int x) { return x + 1; }\n"

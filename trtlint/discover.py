@@ -58,15 +58,26 @@ class Discovery:
     hashed: int = 0  # files whose content was read and hashed in this run
 
 
+# A file's content digest (the fact cache's key, the check that a file did not change before --fix edits it):
+# SHA-256, cut to 128 bits. With the SHA instructions of current x86 and ARM cores it hashes ~1 GB/s here,
+# against ~350 MB/s for BLAKE2b; a cold run over TensorRT OSS hashes 260 MB. Stored digests name it
+# (DIGEST_NAME), so those made with another function are not reused.
+DIGEST_NAME = "sha256-128"
+
+
+def digest_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
 def _digest(path: Path) -> Optional[str]:
-    h = hashlib.blake2b(digest_size=16)
+    h = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 h.update(chunk)
     except OSError:
         return None
-    return h.hexdigest()
+    return h.hexdigest()[:32]
 
 
 def link_reason(link: Path, root: Path) -> str:

@@ -22,7 +22,7 @@ from .cache import cacheable
 from .checks.base import Rule, find_rule
 from .config import Settings
 from .diagnostics import Diagnostic, Severity
-from .discover import Discovery, discover
+from .discover import DIGEST_NAME, Discovery, discover
 from .facts import FileFacts, ParseProblem, Span
 from .frontends import ExtractContext, SourceFile
 from .frontends.testlists import gtest_cases
@@ -412,7 +412,7 @@ def _run(
     glob_before = sum(len(v) for v in glob_memos.values() if isinstance(v, dict)) if glob_memos is not None else 0
     if use_cache and (disc.hashed or set(disc.stats) != set(known_stats)):
         merged = {**known_stats, **disc.stats} if paths else disc.stats
-        _write_json(stats_file, {"trust_before_ns": started_ns - 2_000_000_000, "files": merged})
+        _write_json(stats_file, {"digest": DIGEST_NAME, "trust_before_ns": started_ns - 2_000_000_000, "files": merged})
         gi = stats_file.parent / ".gitignore"
         if stats_file.exists() and not gi.exists():
             try:
@@ -892,6 +892,8 @@ def _load_stats(path: Path) -> tuple[dict, int]:
     """The last run's ``rel -> (size, mtime_ns, inode, digest)`` and the time before which they are trusted."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("digest") != DIGEST_NAME:  # made with another digest function: hash every file again
+            return {}, 0
         files = {
             k: tuple(v)
             for k, v in data["files"].items()

@@ -20,7 +20,6 @@ Writing is careful:
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from .diagnostics import Diagnostic, Edit, Fix
+from .discover import digest_bytes
 from .facts import Span
 
 SAFE, UNSAFE, DISPLAY = "safe", "unsafe", "display-only"
@@ -58,12 +58,6 @@ def applicable(fix: Optional[Fix], unsafe: bool) -> bool:
     if fix is None or not fix.edits:
         return False
     return fix.applicability == SAFE or (unsafe and fix.applicability == UNSAFE)
-
-
-def digest_bytes(data: bytes) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    h.update(data)
-    return h.hexdigest()
 
 
 class FixError(Exception):

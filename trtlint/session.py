@@ -12,14 +12,13 @@ The session is not thread-safe: one caller at a time (the LSP server serialises 
 
 from __future__ import annotations
 
-import hashlib
 import time
 from pathlib import Path
 from typing import Optional
 
 from .config import Settings, load_settings
 from .diagnostics import Diagnostic
-from .discover import globspec, kind_of
+from .discover import digest_bytes, globspec, kind_of
 from .engine import FRONTENDS, check_index, config_selectors, extract_limited, has_plugin_marker, run
 from .facts import FileFacts
 from .frontends import UNSAVED, SourceFile
@@ -31,7 +30,7 @@ _CPP = ("cpp", "cuda", "header")
 
 
 def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return digest_bytes(text.encode("utf-8", "surrogatepass"))
 
 
 def _has_content(ff: Optional[FileFacts]) -> bool:
@@ -198,7 +197,7 @@ class Session:
             return
         abs_path = self.root / rel
         if from_disk:
-            digest = hashlib.blake2b(abs_path.read_bytes(), digest_size=16).hexdigest()
+            digest = digest_bytes(abs_path.read_bytes())
             src = SourceFile(path=abs_path, rel=rel, kind=kind, digest=digest)
             UNSAVED.pop(str(abs_path), None)
         else:
