@@ -151,3 +151,20 @@ def test_service_keeps_the_workers_fed_while_the_parent_is_busy(tmp_path):
         assert len(pool.results) == len(files) and not pool.queue
         facts = pool.collect(batch)
     assert [f.path for f in facts] == [f.rel for f in files] and not any(f.problems for f in facts)
+
+
+def test_a_cache_that_cannot_be_written_is_left_alone_and_the_run_goes_on(tmp_path):
+    """``.trtlint_cache`` is a file here (as unwritable as it gets for root): the workers store nothing, the
+    run reports what a run without the cache reports, and the file is untouched."""
+    from trtlint.config import load_settings
+    from trtlint.engine import run
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURE, root)
+    (root / ".trtlint_cache").write_text("not a directory\n")
+    with_cache = run(load_settings(root), jobs=2, use_cache=True)
+    without = run(load_settings(root), jobs=2, use_cache=False)
+    assert (root / ".trtlint_cache").read_text() == "not a directory\n"
+    key = lambda d: (d.code, d.span.path, d.span.line, d.message)  # noqa: E731
+    assert sorted(map(key, with_cache.diagnostics)) == sorted(map(key, without.diagnostics))
+    assert with_cache.diagnostics and with_cache.files_parsed == without.files_parsed > 0
