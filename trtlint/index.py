@@ -174,6 +174,9 @@ class ProjectIndex:
         # a plugin or creator unless it names one
         bases_of_others = {q for other in self.classes.values() for b in other.bases for q in [self._resolve_class_name(b)] if q}
         with_reads = [fn for fn in self.functions.values() if fn.field_reads]  # same order as self.functions
+        reads_at: dict[str, list[int]] = defaultdict(list)  # path -> positions in with_reads
+        for i, fn in enumerate(with_reads):
+            reads_at[fn.span.path].append(i)
         for qn, c in sorted(self.classes.items()):
             if c.abstract:
                 continue
@@ -193,7 +196,8 @@ class ProjectIndex:
                 # reads: in the files that define the creator's methods (createPlugin, and the plugin
                 # constructor it hands the field collection to)
                 paths = {fn.span.path for fn in self.class_methods(qn)}
-                info.reads = tuple(r for fn in with_reads if fn.span.path in paths for r in fn.field_reads)
+                at = sorted(i for p in paths for i in reads_at.get(p, ()))  # in with_reads order, as before
+                info.reads = tuple(r for i in at for r in with_reads[i].field_reads)
                 self.creators.append(info)
             else:
                 ser: list[PluginFieldDecl] = []
@@ -233,7 +237,14 @@ class ProjectIndex:
         if w in self.classes:
             out: Optional[str] = w
         else:
-            cands = [q for q in self.classes if q == w or q.endswith("::" + w)]
+            # a class that is ``w`` or ends in ``::w`` has w's last name component as its own: look only at
+            # those (a linear search per name was quadratic with thousands of classes)
+            by_last = memo.get("\0last")
+            if by_last is None:
+                by_last = memo["\0last"] = {}
+                for q in self.classes:
+                    by_last.setdefault(q.rsplit("::", 1)[-1], []).append(q)
+            cands = [q for q in by_last.get(w.rsplit("::", 1)[-1], ()) if q == w or q.endswith("::" + w)]
             out = cands[0] if len(cands) == 1 else None
         memo[written] = out
         return out
@@ -317,7 +328,15 @@ class ProjectIndex:
         return any(c.plugin_name for c in self.creators)
 
     def creators_named(self, name: str) -> list[ClassInfo]:
-        return [c for c in self.creators if c.plugin_name == name]
+        # by name, built on first use (rules ask once per route, emission and spec: a scan of every creator
+        # each time was quadratic, ~40 s of a 2000-plugin project's check)
+        memo = self.__dict__.get("_creators_by_name")
+        if memo is None or memo[0] != len(self.creators):
+            table: dict = {}
+            for c in self.creators:
+                table.setdefault(c.plugin_name, []).append(c)
+            memo = self.__dict__["_creators_by_name"] = (len(self.creators), table)
+        return list(memo[1].get(name, ()))
 
     def specs_named(self, name: str) -> list:
         """The ``*_PluginConfig.yaml`` specs (one per version) of a plugin name."""

@@ -90,5 +90,13 @@ def creator_defaults(index, creator) -> dict:
 
 
 def creators_of(index, plugin) -> list:
-    """The creators whose creating methods make ``plugin``."""
-    return [c for c in index.creators if any(x.plugin is plugin for x in created_plugins(index, c))]
+    """The creators whose creating methods make ``plugin`` (in index order)."""
+
+    def make() -> dict:
+        out: dict[int, list] = {}
+        for c in index.creators:
+            for p in {id(x.plugin) for x in created_plugins(index, c)}:
+                out.setdefault(p, []).append(c)
+        return out
+
+    return list(_memo(index, "creators_of", make).get(id(plugin), ()))
