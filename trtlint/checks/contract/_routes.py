@@ -77,11 +77,14 @@ def _all_requests(index) -> Iterator[Request]:
                 version_default=True,
                 name_span=span,
             )
+    # each table's first creator per operation, looked up per call (a scan of every entry per call was
+    # quadratic in the number of operations)
+    firsts = [(t, {op: cr for op, cr, _ in reversed(t.entries)}) for t in tables] if index.route_calls else []
     for c in index.route_calls:
         creator = None
         via = None
-        for t in tables:
-            hit = next((cr for op, cr, _ in t.entries if op == c.operation), None)
+        for t, first in firsts:
+            hit = first.get(c.operation)
             if hit is not None:
                 creator, via = hit, t
                 break
