@@ -54,6 +54,10 @@ def _key(src: SourceFile, versions: dict[str, str], ctx_key: str) -> str:
     return hashlib.sha256(f"{src.rel}\0{src.digest}\0{src.kind}\0{v}\0{ctx_key}\0{_FORMAT}".encode()).hexdigest()
 
 
+def _entry_path(dir: Path, key: str) -> Path:
+    return dir / key[:2] / f"{key}.pkl"
+
+
 class FactCache:
     def __init__(self, root: Path, ctx: ExtractContext, versions: dict[str, str]):
         self.dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}"
@@ -67,7 +71,7 @@ class FactCache:
         return _key(src, self.versions, self.ctx_key)
 
     def _path(self, key: str) -> Path:
-        return self.dir / key[:2] / f"{key}.pkl"
+        return _entry_path(self.dir, key)
 
     def prefetch(self, files: list, digests: dict[str, str]) -> None:
         """Load these files' entries now (while the workers parse), for :meth:`get` to hand out later."""
@@ -161,8 +165,7 @@ class EntryWriter:
         """Store the facts; False when the cache directory cannot be written."""
         deps = {rel: self.digests.get(rel) for rel in facts.includes}
         payload = pickle.dumps({"deps": deps, "facts": facts}, protocol=pickle.HIGHEST_PROTOCOL)
-        key = _key(src, self.versions, self.ctx_key)
-        p = self.dir / key[:2] / f"{key}.pkl"
+        p = _entry_path(self.dir, _key(src, self.versions, self.ctx_key))
         try:
             if p.parent not in self._made:  # each shard directory is made once per process, not once per entry
                 p.parent.mkdir(parents=True, exist_ok=True)

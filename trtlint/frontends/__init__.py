@@ -58,7 +58,6 @@ def read_text(src: SourceFile) -> tuple[Optional[str], Optional[str]]:
 # importing the library a second time (see trtlint.workers). ``ON_LOAD(module, seconds)`` tells the pool that
 # this process is importing it (seconds None) and how long the import took. Outside a pool (the CLI with -j 1
 # for Python, the LSP's in-process path) both stay unset and ``need`` only imports the module.
-HEAVY_MODULES = ("libcst",)
 DECLINE: frozenset = frozenset()
 ON_LOAD = None
 
@@ -72,7 +71,7 @@ class HandBack(BaseException):
 
 
 def need(module: str) -> None:
-    """Import ``module`` (a costly one, see HEAVY_MODULES) for the file being extracted, or hand the file back."""
+    """Import ``module`` (a costly one, e.g. libcst) for the file being extracted, or hand the file back."""
     import importlib
     import sys
     import time
