@@ -40,7 +40,7 @@ from ..facts import (
 from . import UNSAVED, ExtractContext, SourceFile, cpp_flow, read_text, unsaved_files
 from . import cpp_lifecycle as _lc
 
-VERSION = "3"
+VERSION = "4"
 KIND_NAMES = ("cpp", "cuda", "header")
 
 PRELUDE_DIR = Path(__file__).resolve().parent / "prelude"
@@ -87,7 +87,8 @@ _index: Any = None
 _file_loc_fn: Any = None
 _inline_ns_fn: Any = None
 _binop_fn: Any = None
-_STATS = {"files": 0, "missing_includes": 0, "errors": 0}
+_UNNAMED_AT = re.compile(r"^(\((?:lambda|unnamed \w+|anonymous \w+) at )(.+)(:\d+:\d+\))$")
+_STATS = {"files": 0, "missing_includes": 0, "errors": 0, "blanked_bodies": 0, "blank_retries": 0}
 
 
 def stats() -> dict[str, int]:
@@ -457,6 +458,10 @@ class _Extractor:
         self.class_by_name: dict[str, str] = {}
         self.lifecycle: list = []  # MethodDetail (cpp_lifecycle)
         self._lc_families: dict[str, str] = {}  # plugin/creator class -> family
+        # GPU-only bodies handed to libclang blanked (cpp_device): real path -> opening-brace offsets
+        self.blanked: dict[str, frozenset[int]] = {}
+        self._blanked_offsets: frozenset[int] = frozenset()
+        self.blank_violation = False  # a blanked body belongs to a function libclang does not see as GPU-only
 
     # -- files and locations ------------------------------------------------------------------------------
 
@@ -586,6 +591,9 @@ class _Extractor:
             elif k in (K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
                 pass
             elif name:
+                if name[0] == "(":  # "(lambda at /abs/dir/../x.h:3:5)": the file as the project names it
+                    name = _UNNAMED_AT.sub(lambda m: m.group(1) + (self.rel_of(m.group(2)) or os.path.normpath(m.group(2)))
+                                           + m.group(3), name)
                 parts.append(re.sub(r"<.*>$", "", name))
             cur = cur.semantic_parent
         q = "::".join(reversed(parts))
@@ -804,7 +812,8 @@ class _Extractor:
         # a __global__ or __device__ (not also __host__) function runs on the GPU: it cannot throw, exit,
         # allocate with the host API or touch a stream, so no rule reads its body; the function is still
         # recorded (a launch resolves to it). Template kernels are often most of a .cu unit's walk.
-        if not ("global" in cuda_attrs or ("device" in cuda_attrs and "host" not in cuda_attrs)):
+        gpu = "global" in cuda_attrs or ("device" in cuda_attrs and "host" not in cuda_attrs)
+        if not gpu:
             w.walk()
         md = _lc.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w)
         if md is not None:
@@ -815,6 +824,8 @@ class _Extractor:
                 bf, _a, _b, bo, _d, _e, _g = self.extent_info(ch)
                 if bf == f:
                     body_start = bo
+                    if not gpu and bo in self._blanked_offsets and bo in self.blanked.get(os.path.realpath(f), ()):
+                        self.blank_violation = True
                 break
         self.functions.append(
             _FnBuild(
@@ -828,6 +839,7 @@ class _Extractor:
                 file=f,
                 start=body_start,
                 end=o2,
+                gpu=gpu,
             )  # type: ignore[arg-type]
         )
 
@@ -859,7 +871,7 @@ class _Extractor:
 
         keys = [(m[0], m[1]) for m in self.macro_insts]
         for fb in self.functions:
-            if not isinstance(fb, _FnBuild):
+            if not isinstance(fb, _FnBuild) or fb.gpu:  # a GPU body may reach libclang blanked (cpp_device)
                 continue
             lo = bisect.bisect_left(keys, (fb.file, fb.start))
             hi = bisect.bisect_right(keys, (fb.file, fb.end))
@@ -1058,10 +1070,11 @@ class _FnBuild:
     """A function being built (calls are added by the macro pass before freezing)."""
 
     def __init__(self, usr: str, qualname: str, name: str, span: Span, cls: Optional[str], noexcept: bool,
-                 walker: "_BodyWalker", file: str, start: int, end: int) -> None:
+                 walker: "_BodyWalker", file: str, start: int, end: int, gpu: bool = False) -> None:
         self.usr, self.qualname, self.name, self.span = usr, qualname, name, span
         self.cls, self.noexcept, self.walker = cls, noexcept, walker
         self.file, self.start, self.end = file, start, end
+        self.gpu = gpu  # GPU-only: its body is neither walked nor searched for macro calls
 
     def build(self) -> CppFunction:
         w = self.walker
@@ -1700,6 +1713,11 @@ _PCH_CUDA_HEADERS = ("cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h")
 _PCH_MAX = 8  # distinct PCHs one process builds or loads (per-file defines could otherwise make many)
 _pch_paths: dict[str, Optional[str]] = {}  # key -> PCH file (None: failed / disabled for that key)
 _pch_records: dict[str, tuple[tuple[str, str], ...]] = {}  # key -> (spelling, file) the PCH found by search
+_pch_files: dict[str, frozenset[str]] = {}  # PCH path -> real paths of the project-side headers it holds
+
+
+def _files_of(includes: list, stamps: list) -> frozenset[str]:
+    return frozenset(os.path.realpath(f) for _s, f in includes) | frozenset(p for p, _m, _z in stamps)
 _pch_fit: dict[tuple[str, tuple[str, ...]], bool] = {}  # (key, TU search dirs) -> the TU resolves them alike
 _PCH_STATS = {"pch_built": 0, "pch_loaded": 0, "pch_used": 0, "pch_skipped": 0, "pch_fallback": 0}
 _PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
@@ -2004,6 +2022,7 @@ def _build_pch(key: str, pch_args: list[str], header: str, tops: list[list[str]]
                 rec = json.loads(meta.read_text(encoding="utf-8"))
                 if all(_file_stamp(p) == [p, m, z] for p, m, z in rec["stamps"]):
                     _pch_records[key] = tuple((s, f) for s, f in rec["includes"])
+                    _pch_files[str(target)] = _files_of(rec["includes"], rec["stamps"])
                     _PCH_STATS["pch_loaded"] += 1
                     return str(target)
             except (OSError, ValueError, KeyError, TypeError):
@@ -2028,6 +2047,7 @@ def _build_pch(key: str, pch_args: list[str], header: str, tops: list[list[str]]
         os.replace(mtmp, meta)
         os.replace(tmp, target)
         _pch_records[key] = tuple((s, f) for s, f in includes)
+        _pch_files[str(target)] = _files_of(includes, stamps)
         _PCH_STATS["pch_built"] += 1
         _prune_pch_dir(d)
         return str(target)
@@ -2121,7 +2141,70 @@ def _shown(path: str, root: Path) -> str:
         return path
 
 
-def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
+# GPU-only bodies are blanked before a CUDA-mode parse (cpp_device); TRTLINT_BLANK_DEVICE=0 turns that off
+# (the facts are the same either way: bench/cpp_frontend_bench.py compares them).
+_BLANK_DEVICE = os.environ.get("TRTLINT_BLANK_DEVICE", "1") != "0"
+_BLANK_MEMO: dict[tuple[str, int, int], tuple[Optional[str], tuple[int, ...]]] = {}
+
+
+def _blanked_file(path: str, text: Optional[str]) -> tuple[Optional[str], tuple[int, ...]]:
+    """(the file's text with its GPU-only bodies blanked, their offsets), or (None, ()) when nothing is blanked.
+    ``text``: the file's text when it is not the one on disk (an open buffer, a guarded header); from the
+    disk it is read once per process and version of the file."""
+    from .cpp_device import blank_device_bodies
+
+    if text is not None:
+        out, opened = blank_device_bodies(text)
+        return (out, tuple(opened)) if opened else (None, ())
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None, ()
+    key = (path, st.st_mtime_ns, st.st_size)
+    got = _BLANK_MEMO.get(key)
+    if got is None:
+        if len(_BLANK_MEMO) > 20_000:
+            _BLANK_MEMO.clear()
+        got = (None, ())
+        try:
+            with open(path, "rb") as fh:
+                disk = fh.read().decode("utf-8")  # byte for byte: libclang's offsets are the disk's
+        except (OSError, UnicodeDecodeError):
+            disk = None
+        if disk is not None and ("__global__" in disk or "__device__" in disk):
+            out, opened = blank_device_bodies(disk)
+            if opened:
+                got = (out, tuple(opened))
+        _BLANK_MEMO[key] = got
+    return got
+
+
+def _blank_unit(path: str, text: str, unsaved: list[tuple[str, str]], reached: list[str], root: str,
+                in_pch: frozenset[str]) -> tuple[list[tuple[str, str]], dict[str, frozenset[int]]]:
+    """The unsaved files for a CUDA-mode parse with GPU-only bodies blanked in the unit and in the project
+    headers it reaches (never in a header the shared PCH holds: libclang would refuse the PCH), and the
+    blanked opening-brace offsets by real path."""
+    given = dict(unsaved)
+    blanked: dict[str, frozenset[int]] = {}
+    out = dict(given)
+    t, opened = _blanked_file(path, text)
+    if t is not None:
+        out[path] = t
+        blanked[os.path.realpath(path)] = frozenset(opened)
+    prefix = root + os.sep
+    prelude = str(PRELUDE_DIR) + os.sep
+    for h in dict.fromkeys(reached):
+        real = os.path.realpath(h)
+        if not real.startswith(prefix) or real.startswith(prelude) or real in in_pch or real in blanked:
+            continue
+        t, opened = _blanked_file(h, given.get(h))
+        if t is not None:
+            out[h] = t
+            blanked[real] = frozenset(opened)
+    return list(out.items()), blanked
+
+
+def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True) -> FileFacts:
     text, problem = read_text(src)
     if text is None:
         return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
@@ -2134,7 +2217,11 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
         if a in ("-I", "-isystem", "-iquote") or (a.startswith("-I") and len(a) > 2)
     ]
     text, blocked = guard_includes(text, str(src.path.parent), inc_dirs)
-    guarded_headers, blocked_in_headers = guard_headers(text, str(src.path), inc_dirs, UNSAVED)
+    cuda_mode = "cuda" in args[:2]
+    blank = blank and cuda_mode and _BLANK_DEVICE
+    reached: list[str] = []
+    guarded_headers, blocked_in_headers = guard_headers(text, str(src.path), inc_dirs, UNSAVED,
+                                                        reached if blank else None)
     # KeepGoing (0x200): a missing header is not fatal, so template instantiation (std::string ==, emplace_back,
     # function templates) keeps working after it.
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE | 0x200
@@ -2142,7 +2229,11 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
     unsaved = [u for u in unsaved_files(path, text) if u[0] not in dict(guarded_headers)] + guarded_headers
     with _lock:
         _STATS["files"] += 1
-    pch = _pch_for(args, "cuda" in args[:2])
+    pch = _pch_for(args, cuda_mode)
+    blanked: dict[str, frozenset[int]] = {}
+    if blank:
+        unsaved, blanked = _blank_unit(path, text, unsaved, reached, str(Path(ctx.root).resolve()),
+                                       _pch_files.get(pch[0], frozenset()) if pch is not None else frozenset())
     tu = None
     if pch is not None:
         try:
@@ -2218,7 +2309,17 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str) -> FileFacts:
                                      Span(rel, max(loc.line, 1), max(loc.column, 1)), partial=True))
 
     ex = _Extractor(ci, src, ctx, text)
+    if blanked:
+        ex.blanked = blanked
+        ex._blanked_offsets = frozenset().union(*blanked.values())
     ex.run(tu)
+    if ex.blank_violation:  # a blanked body was not GPU-only after all: parse the unit as it is
+        with _lock:
+            _STATS["blank_retries"] += 1
+        return _extract(src, ctx, kind, blank=False)
+    if blanked:
+        with _lock:
+            _STATS["blanked_bodies"] += sum(len(v) for v in blanked.values())
     from . import cpp_contract
 
     try:

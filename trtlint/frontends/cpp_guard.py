@@ -119,7 +119,7 @@ def _node(path: str, text: str | None, dirs: list[str]) -> tuple[tuple[str, ...]
 
 
 def guard_headers(text: str, file_path: str, include_dirs: Iterable[str] = (), unsaved: dict[str, str] | None = None,
-                  ) -> tuple[list[tuple[str, str]], list[tuple[int, str, int, str]]]:
+                  reached: list[str] | None = None) -> tuple[list[tuple[str, str]], list[tuple[int, str, int, str]]]:
     """A header the unit includes (directly or through other headers) may itself include a device or FIFO,
     which libclang would open when it reads that header from disk. The unit's headers found in its own
     directory and the include dirs are walked (only ``stat`` and reads of regular files); each one that
@@ -127,7 +127,7 @@ def guard_headers(text: str, file_path: str, include_dirs: Iterable[str] = (), u
 
     ``text`` is the unit's (already guarded) text; ``unsaved``: open editor buffers (path -> text), read
     instead of the disk. Returns ([(header path, blanked text)], [(unit line that pulls the header in,
-    header path, header line, included name)])."""
+    header path, header line, included name)]). ``reached``, when given, gets the path of every header walked."""
     if "#" not in text:
         return [], []
     dirs = list(include_dirs)
@@ -146,6 +146,8 @@ def guard_headers(text: str, file_path: str, include_dirs: Iterable[str] = (), u
     while todo and walked < _MAX_HEADERS:
         path, unit_line = todo.pop()
         walked += 1
+        if reached is not None:
+            reached.append(path)
         if path in unsaved:
             kids, bad = _node(path, unsaved[path], dirs)
         else:
