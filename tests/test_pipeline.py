@@ -245,6 +245,35 @@ def test_feature_macros_and_defines_select_the_compiled_code(tmp_path):
     assert [(d.span.path, d.span.line) for d in res.diagnostics] == [("cpp/plugins/foo/foo.cpp", 16)]
 
 
+def test_feature_macros_reach_the_workers_after_the_python_files_are_queued(tmp_path):
+    """The Python files go to the (real, spawned) workers before the scan of the C++ files finds the feature
+    macros; the C++ units are then parsed with them, and the entries the workers write are the ones the next
+    run looks up: a C++ define does not change a Python file's cache key."""
+    from trtlint.cache import context_key
+    from trtlint.checks.hotpath._example import plugin_cpp
+    from trtlint.config import Settings
+    from trtlint.engine import run
+    from trtlint.frontends import ExtractContext
+
+    body = "#ifdef CUTE_DSL_FOO_ENABLED\n    cudaStreamSynchronize(stream);\n#else\n    return -1;\n#endif"
+    files = {"cpp/plugins/foo/foo.cpp": plugin_cpp(body), "tensorrt_edgellm/__init__.py": ""}
+    for i in range(6):
+        files[f"tensorrt_edgellm/ops/op{i}.py"] = f"import torch\n\ndef op{i}(x):\n    return torch.ops.trt.op{i}(x)\n"
+    write_project(tmp_path, files)
+    s = Settings(root=tmp_path.resolve())
+    s.select = ["TRT302"]
+    first = run(s, jobs=2, use_cache=True)
+    assert [(d.span.path, d.span.line) for d in first.diagnostics] == [("cpp/plugins/foo/foo.cpp", 16)]
+    assert "CUTE_DSL_FOO_ENABLED" in first.ctx.defines
+    assert first.parsed_kinds == {"cpp": 1, "python": 7}
+    second = run(s, jobs=2, use_cache=True)
+    assert second.files_parsed == 0 and second.diagnostics == first.diagnostics
+    base = ExtractContext(root=tmp_path)
+    with_define = ExtractContext(root=tmp_path, defines=("CUTE_DSL_FOO_ENABLED",))
+    assert context_key(base, cpp=False) == context_key(with_define, cpp=False)
+    assert context_key(base) != context_key(with_define)
+
+
 def test_shipped_rule_packs_are_valid_against_the_pack_schema():
     """The shipped packs are not validated at run time (that costs a jsonschema import per run): here."""
     from trtlint.packs import load_pack_file, shipped_dir

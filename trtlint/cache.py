@@ -43,14 +43,27 @@ def safe_loads(data: bytes):
     return _FactsUnpickler(io.BytesIO(data)).load()
 
 
-def context_key(ctx: ExtractContext) -> str:
-    data = {k: (list(v) if isinstance(v, tuple) else v) for k, v in ctx.__dict__.items() if k != "root"}
+_CPP_KINDS = frozenset(("cpp", "cuda", "header"))
+_CPP_ONLY = frozenset(("include_dirs", "compile_commands", "defines"))  # context only the C++ frontend reads
+
+
+def context_key(ctx: ExtractContext, cpp: bool = True) -> str:
+    """A digest of the extraction context; with ``cpp=False``, of the part the other frontends read (a C++
+    define or include directory does not make a Python file's entry miss)."""
+    data = {k: (list(v) if isinstance(v, tuple) else v) for k, v in ctx.__dict__.items()
+            if k != "root" and (cpp or k not in _CPP_ONLY)}
     data["root"] = str(ctx.root)
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _key(src: SourceFile, versions: dict[str, str], ctx_key: str) -> str:
+def context_keys(ctx: ExtractContext) -> tuple[str, str]:
+    """(key of C++ entries, key of the others)."""
+    return context_key(ctx), context_key(ctx, cpp=False)
+
+
+def _key(src: SourceFile, versions: dict[str, str], ctx_keys: tuple[str, str]) -> str:
     v = versions.get(src.kind, "0")
+    ctx_key = ctx_keys[0] if src.kind in _CPP_KINDS else ctx_keys[1]
     return hashlib.sha256(f"{src.rel}\0{src.digest}\0{src.kind}\0{v}\0{ctx_key}\0{_FORMAT}".encode()).hexdigest()
 
 
@@ -61,14 +74,27 @@ def _entry_path(dir: Path, key: str) -> Path:
 class FactCache:
     def __init__(self, root: Path, ctx: ExtractContext, versions: dict[str, str]):
         self.dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}"
-        self.ctx_key = context_key(ctx)
+        self.ctx_keys = context_keys(ctx)
         self.versions = versions
         self.hits = 0
         self.misses = 0
         self.enabled = True
 
+    @property
+    def ctx_key(self) -> str:
+        """The key of the C++ context (entries of the other kinds use the part they read)."""
+        return self.ctx_keys[0]
+
+    def set_context(self, ctx: ExtractContext) -> None:
+        """The context changed after the first files were queued (the feature macros found by the scan of the
+        C++ files only change the C++ key): C++ entries from now on use the new one."""
+        self.ctx_keys = context_keys(ctx)
+        w = self.__dict__.get("_writer")
+        if w is not None:
+            w.ctx_keys = self.ctx_keys
+
     def _key(self, src: SourceFile) -> str:
-        return _key(src, self.versions, self.ctx_key)
+        return _key(src, self.versions, self.ctx_keys)
 
     def _path(self, key: str) -> Path:
         return _entry_path(self.dir, key)
@@ -136,7 +162,7 @@ class FactCache:
         except OSError:
             self.enabled = False
             return None
-        w = EntryWriter(self.dir, self.ctx_key, self.versions, digests)
+        w = EntryWriter(self.dir, self.ctx_keys, self.versions, digests)
         self.__dict__["_writer"] = w
         return w
 
@@ -154,8 +180,8 @@ class EntryWriter:
     """Writes cache entries (atomically: a private temporary file, then a rename). Made by
     :meth:`FactCache.writer` in the parent; pickled to (or inherited by) the extraction workers."""
 
-    def __init__(self, dir: Path, ctx_key: str, versions: dict[str, str], digests: dict[str, str]) -> None:
-        self.dir, self.ctx_key, self.versions, self.digests = dir, ctx_key, versions, digests
+    def __init__(self, dir: Path, ctx_keys: tuple[str, str], versions: dict[str, str], digests: dict[str, str]) -> None:
+        self.dir, self.ctx_keys, self.versions, self.digests = dir, ctx_keys, versions, digests
         self._made: set = set()
 
     def __getstate__(self) -> dict:
@@ -165,7 +191,7 @@ class EntryWriter:
         """Store the facts; False when the cache directory cannot be written."""
         deps = {rel: self.digests.get(rel) for rel in facts.includes}
         payload = pickle.dumps({"deps": deps, "facts": facts}, protocol=pickle.HIGHEST_PROTOCOL)
-        p = _entry_path(self.dir, _key(src, self.versions, self.ctx_key))
+        p = _entry_path(self.dir, _key(src, self.versions, self.ctx_keys))
         try:
             if p.parent not in self._made:  # each shard directory is made once per process, not once per entry
                 p.parent.mkdir(parents=True, exist_ok=True)

@@ -322,6 +322,14 @@ class _Extraction:
             return self.pool.submit(heavy, priority), [todo[k] for k in perm]
         return None, todo
 
+    def set_context(self, ctx: ExtractContext) -> None:
+        """Files queued from now on are extracted and cached with ``ctx`` (see Pool.set_context)."""
+        self.ctx = ctx
+        if self.cache:
+            self.cache.set_context(ctx)
+        if self.pool is not None:
+            self.pool.set_context(ctx)
+
     def service(self) -> None:
         """Keep the workers fed while this process scans files: at most every few milliseconds, take their
         answers and hand out more files (see Pool.service)."""
@@ -433,10 +441,17 @@ def _run(
     global FILE_TIMEOUT, WORKER_MEMORY
     FILE_TIMEOUT = float(getattr(settings, "file_timeout", 0) or 0)
     WORKER_MEMORY = float(getattr(settings, "worker_memory", 0) or 0)
-    if profile.feature_macros:
-        found = _feature_macros(disc.files, profile.feature_macros, scans)
-        if found:
-            ctx = dataclasses.replace(ctx, defines=tuple(dict.fromkeys(ctx.defines + found)))
+
+    def with_feature_macros(ctx: ExtractContext, service=None) -> ExtractContext:
+        """The context with the optional-feature macros the project's C++ tests for (a scan of every C++ file;
+        they derive from the files' contents and the profile, so they need not be known for the run memo's
+        key nor for the Python files, which are queued before the scan)."""
+        if profile.feature_macros:
+            found = _feature_macros(disc.files, profile.feature_macros, scans, service)
+            if found:
+                return dataclasses.replace(ctx, defines=tuple(dict.fromkeys(ctx.defines + found)))
+        return ctx
+
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     memo_key = None
     if memo and use_cache and report_only is None and scans_dir is not None:
@@ -456,7 +471,7 @@ def _run(
                 discovery=disc,
                 profile=profile,
                 timings=timings,
-                ctx=ctx,
+                ctx=with_feature_macros(ctx),
             )
 
     tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
@@ -490,6 +505,10 @@ def _run(
     # facts are loaded once the edited units are on their way
     try:
         h_others = extraction.submit(others, 1, defer=True)
+        final = with_feature_macros(ctx, extraction.service)  # the workers parse Python meanwhile
+        if final is not ctx:
+            ctx = final
+            extraction.set_context(ctx)
         for f in tus:
             extraction.service()  # the scans below can take seconds (TensorRT OSS): the workers go on meanwhile
             marker, _sup, cases, _pp, _pv = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
@@ -663,7 +682,7 @@ _TEST_PATH = re.compile(r"(^|/)(tests?|unittests?|testing)/|(^|/)[^/]*(_test|Tes
 _PP_COND = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b([^\n]*)", re.M)
 
 
-def _feature_macros(files: list[SourceFile], patterns, scans=None) -> tuple[str, ...]:
+def _feature_macros(files: list[SourceFile], patterns, scans=None, service=None) -> tuple[str, ...]:
     """Optional-feature macros (profile ``feature_macros`` patterns, e.g. ``CUTE_DSL_*_ENABLED``) tested in the
     project's C++ ``#if``/``#ifdef`` lines: the production build defines them, so trtlint does too and
     analyses the code that is compiled instead of the fallback stubs."""
@@ -677,6 +696,8 @@ def _feature_macros(files: list[SourceFile], patterns, scans=None) -> tuple[str,
     for f in files:
         if f.kind not in ("cpp", "cuda", "header"):
             continue
+        if service is not None:
+            service()
         for name in scans.scan(f)[3]:
             if rx.match(name):
                 out.add(name)

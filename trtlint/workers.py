@@ -72,6 +72,11 @@ def _worker_main(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = N
             return
         if msg is None:
             return
+        if msg[0] == "ctx":  # the context changed (Pool.set_context): for the files sent after this message
+            _tag, ctx, keys = msg
+            if writer is not None:
+                writer.ctx_keys = keys
+            continue
         tid, src, decline = msg
         frontends.DECLINE = decline
         try:
@@ -166,6 +171,22 @@ class Pool:
         self._ids = itertools.count()
         self.killed = {"timeout": 0, "memory": 0, "died": 0}
         self.fallback: Optional[str] = None  # why files were extracted in this process, if they were
+
+    def set_context(self, ctx: ExtractContext) -> None:
+        """Extract the files sent from now on with ``ctx`` (the feature macros the scan of the C++ files found
+        after the Python files were queued); workers started later get it too. The cache writer's keys are
+        the caller's to update (``FactCache.set_context``) before this call."""
+        self.ctx = ctx
+        keys = self.writer.ctx_keys if self.writer is not None else None
+        for w in list(self.workers):
+            if not w.broken:
+                try:
+                    w.conn.send(("ctx", ctx, keys))
+                except (OSError, ValueError):  # the worker is gone, as in _dispatch
+                    if w.task is None:
+                        self._replace(w)  # a new one starts with the new context
+                    else:
+                        w.broken = True  # its current file is answered for when its exit is seen (_pump)
 
     def __enter__(self) -> "Pool":
         return self
