@@ -17,7 +17,9 @@ in its cold run, with the same flags (trtlint's own compile arguments), in a poo
 Each timed figure also gives the CPU time of trtlint and its workers (user + system) and the time the
 hypervisor took the machine's cores away while it ran ("steal", from /proc/stat): on a shared virtual machine
 the wall time moves with the steal, the CPU time much less. ``--repeat N`` runs the cold check (and
-clang-tidy) N times, alternating, and compares the medians.
+clang-tidy) N times, alternating, and compares the medians. The CPU time moves too: the speed a core gives
+changes through the day (the same cold check took 14.5 s and 19.9 s of CPU hours apart), so the first line
+times a fixed pure-Python loop (20 million steps) as a yardstick of the machine at that moment.
 """
 
 from __future__ import annotations
@@ -58,6 +60,15 @@ def _tree_rss_mib(pid: int) -> float:
 
 
 PEAK = [0.0]  # the highest process-tree RSS seen over all runs
+
+
+def _yardstick() -> float:
+    """Seconds a fixed pure-Python loop (20 million steps) takes: how fast a core is right now."""
+    t = time.perf_counter()
+    x = 0
+    for i in range(20_000_000):
+        x += i
+    return time.perf_counter() - t
 
 
 def _steal() -> float:
@@ -160,6 +171,7 @@ def main() -> int:
         if rel is None:
             cands = sorted(p for p in tree.rglob("*.cpp") if "plugin" in p.as_posix().lower())
             rel = cands[0].relative_to(tree).as_posix() if cands else None
+        yard_before = _yardstick()
         cold, data, stats_cold = run_check(tree, *extra)
         warm, data_w, stats_warm = run_check(tree, *extra)
         one = None
@@ -187,8 +199,10 @@ def main() -> int:
                 p for p, f in res.index.files.items() if f.kind in ("cpp", "cuda") and (f.functions or f.classes or f.problems)
             )
             tidy = [clang_tidy_time(tree, units, a.jobs or os.cpu_count() or 1) for _ in range(a.repeat)]
+        yard_after = _yardstick()
     by_rule = Counter(d["code"] for d in data["diagnostics"])
     print(f"tree: {a.tree} ({data['summary']['files_checked']} files)")
+    print(f"machine: a 20-million-step Python loop took {yard_before:.2f} s before the runs, {yard_after:.2f} s after")
     for secs, st in colds:
         print(f"cold (no cache):      {secs:7.2f} s   [{st}]")
     cold = statistics.median(secs for secs, _ in colds)

@@ -208,10 +208,15 @@ class Pool:
     def collect(self, batch: Batch, stored: Optional[set] = None) -> list[FileFacts]:
         """The batch's facts in order; the positions whose facts a worker stored in the cache are added to
         ``stored``."""
-        while any(t not in self.results for t in batch.ids):
+        ids, i = batch.ids, 0  # answers stay in self.results until the end: the first unanswered one only moves on
+        while True:
+            while i < len(ids) and ids[i] in self.results:
+                i += 1
+            if i == len(ids):
+                break
             self._pump()
             if not self._pending() and not any(w.task is not None for w in self.workers):
-                for t in batch.ids:  # defensive: nothing is queued or running, yet a file has no answer
+                for t in ids:  # defensive: nothing is queued or running, yet a file has no answer
                     if t not in self.results:
                         self._finish(t, problem_facts(self.files[t], "the extraction worker lost this file; not analysed"))
         out = [self.results.pop(t) for t in batch.ids]
