@@ -162,3 +162,22 @@ def test_a_body_libclang_sees_as_host_code_is_parsed_again_unblanked(tmp_path):
     assert to_json(on) == to_json(off)
     fn = next(f for f in on.functions if f.name == "notGpu")
     assert [c.callee for c in fn.calls] == ["cudaMalloc"]
+
+
+def test_an_open_header_buffer_is_never_replaced_by_the_disk_text(tmp_path, monkeypatch):
+    """The LSP hands open buffers to libclang as unsaved files; a header the unit reaches under another
+    spelling of its path (here through a symlinked directory) keeps the buffer's text, not a blanked copy of
+    the disk's."""
+    from trtlint.frontends import UNSAVED
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "kernels.h").write_text(
+        "#pragma once\n__device__ inline int onDisk() { return 1; }\n", encoding="utf-8")
+    (tmp_path / "kern.cu").write_text('#include "real/kernels.h"\nvoid host() { fromBuffer(); }\n', encoding="utf-8")
+    buffer = "#pragma once\nvoid fromBuffer() {}\n__device__ inline int inBuffer() { return 2; }\n"
+    monkeypatch.setitem(UNSAVED, str(tmp_path / "link" / "kernels.h"), buffer)
+    src = SourceFile(path=tmp_path / "kern.cu", rel="kern.cu", kind="cuda", digest="d")
+    on = cpp._extract(src, ExtractContext(root=tmp_path), "cuda")
+    off = cpp._extract(src, ExtractContext(root=tmp_path), "cuda", blank=False)
+    assert to_json(on) == to_json(off)

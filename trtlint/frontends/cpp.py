@@ -2193,9 +2193,13 @@ def _blank_unit(path: str, text: str, unsaved: list[tuple[str, str]], reached: l
         blanked[os.path.realpath(path)] = frozenset(opened)
     prefix = root + os.sep
     prelude = str(PRELUDE_DIR) + os.sep
+    # a header open in the editor under another spelling of its path keeps its buffer: never the disk's text
+    open_elsewhere = {os.path.realpath(p) for p in given}
     for h in dict.fromkeys(reached):
         real = os.path.realpath(h)
         if not real.startswith(prefix) or real.startswith(prelude) or real in in_pch or real in blanked:
+            continue
+        if h not in given and real in open_elsewhere:
             continue
         t, opened = _blanked_file(h, given.get(h))
         if t is not None:
