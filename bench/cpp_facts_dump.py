@@ -15,12 +15,11 @@ Example: the facts with and without the blanking of GPU-only bodies (trtlint/fro
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
-from python_facts_dump import _first_diff
+from python_facts_dump import write_and_compare
 
 
 def main() -> int:
@@ -53,19 +52,7 @@ def main() -> int:
         for f in files:
             out[f"{root.name}:{f.rel}"] = to_json(cpp.extract(f, ctx))
         print(f"{root.name}: {len(files)} files, {time.process_time() - t0:.2f} s CPU; {cpp.stats()}", file=sys.stderr)
-    a.out.write_text(json.dumps(out, sort_keys=True, indent=0))
-    if a.against is None:
-        return 0
-    before = json.loads(a.against.read_text())
-    after = json.loads(json.dumps(out))
-    bad = 0
-    for k in sorted(set(before) | set(after)):
-        if before.get(k) != after.get(k):
-            bad += 1
-            print(f"DIFF {k}: {_first_diff(before.get(k), after.get(k))}")
-    print(f"{len(after)} files compared, {bad} differ", file=sys.stderr)
-    return 1 if bad else 0
-
+    return write_and_compare(out, a.out, a.against)
 
 if __name__ == "__main__":
     raise SystemExit(main())

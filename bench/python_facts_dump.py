@@ -88,10 +88,16 @@ def main() -> int:
                         out[f"{rule.code}-{kind}-{i}:{rel}"] = to_json(pyfe.extract(src, ctx))
                         n += 1
     print(f"rule examples: {n} files", file=sys.stderr)
-    a.out.write_text(json.dumps(out, sort_keys=True, indent=0))
-    if a.against is None:
+    return write_and_compare(out, a.out, a.against)
+
+
+def write_and_compare(out: dict, path: Path, against: Path | None) -> int:
+    """Write a dump; with ``against``, print every file whose facts differ from that dump's and return 1 when
+    any does (shared with bench/cpp_facts_dump.py)."""
+    path.write_text(json.dumps(out, sort_keys=True, indent=0))
+    if against is None:
         return 0
-    before = json.loads(a.against.read_text())
+    before = json.loads(against.read_text())
     after = json.loads(json.dumps(out))
     bad = 0
     for k in sorted(set(before) | set(after)):
