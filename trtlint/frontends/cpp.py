@@ -1714,13 +1714,14 @@ _PCH_MAX = 8  # distinct PCHs one process builds or loads (per-file defines coul
 _pch_paths: dict[str, Optional[str]] = {}  # key -> PCH file (None: failed / disabled for that key)
 _pch_records: dict[str, tuple[tuple[str, str], ...]] = {}  # key -> (spelling, file) the PCH found by search
 _pch_files: dict[str, frozenset[str]] = {}  # PCH path -> real paths of the project-side headers it holds
-
-
-def _files_of(includes: list, stamps: list) -> frozenset[str]:
-    return frozenset(os.path.realpath(f) for _s, f in includes) | frozenset(p for p, _m, _z in stamps)
 _pch_fit: dict[tuple[str, tuple[str, ...]], bool] = {}  # (key, TU search dirs) -> the TU resolves them alike
 _PCH_STATS = {"pch_built": 0, "pch_loaded": 0, "pch_used": 0, "pch_skipped": 0, "pch_fallback": 0}
 _PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
+
+
+def _files_of(includes: list, stamps: list) -> frozenset[str]:
+    """The real paths of the headers a PCH records (found by search, and read from the SDK directories)."""
+    return frozenset(os.path.realpath(f) for _s, f in includes) | frozenset(p for p, _m, _z in stamps)
 
 
 @lru_cache(maxsize=1)
@@ -2142,7 +2143,7 @@ def _shown(path: str, root: Path) -> str:
 
 
 # GPU-only bodies are blanked before a CUDA-mode parse (cpp_device); TRTLINT_BLANK_DEVICE=0 turns that off
-# (the facts are the same either way: bench/cpp_frontend_bench.py compares them).
+# (the facts are the same either way: bench/cpp_facts_dump.py compares them).
 _BLANK_DEVICE = os.environ.get("TRTLINT_BLANK_DEVICE", "1") != "0"
 _BLANK_MEMO: dict[tuple[str, int, int], tuple[Optional[str], tuple[int, ...]]] = {}
 
