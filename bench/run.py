@@ -12,7 +12,10 @@ more cold run (cache removed again), sampled every 50 ms.
 
 With ``--clang-tidy`` (``pip install clang-tidy``, the bench extra) it also times clang-tidy running one
 cheap check (readability-braces-around-statements) over the same C++/CUDA translation units trtlint parsed
-in its cold run, with the same flags (trtlint's own compile arguments), in a pool of --jobs processes.
+in its cold run, with the same flags (trtlint's own compile arguments, with the optional-feature macros a check
+finds), in a pool of --jobs processes; and, alternating with it, trtlint extracting only those units in its own
+pool (``bench/units_only.py``: no Python, CMake or YAML files, no index, no rules), so the two tools are
+compared over the same work as well as against the whole cold check.
 
 Each timed figure also gives the CPU time of trtlint and its workers (user + system) and the time the
 hypervisor took the machine's cores away while it ran ("steal", from /proc/stat): on a shared virtual machine
@@ -36,6 +39,8 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+from units_only import unit_context  # bench/ is on sys.path when this script runs
 
 
 def _tree_rss_mib(pid: int) -> float:
@@ -123,23 +128,18 @@ def _run_check(tree: Path, *extra: str, sample: bool = False) -> tuple[float, di
     return dt, json.loads(stdout), stderr.strip().splitlines()[-1] if stderr.strip() else ""
 
 
-def clang_tidy_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, int, int]:
+def clang_tidy_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, int, int, Meter]:
     """Wall time of clang-tidy over ``rels``; returns (seconds, units, units that failed, cpu/steal meter)."""
     import shutil as sh
     from concurrent.futures import ThreadPoolExecutor
 
-    from trtlint.config import load_settings
-    from trtlint.engine import make_context
     from trtlint.frontends import SourceFile
     from trtlint.frontends.cpp import _compile_args
-    from trtlint.packs import detect_profile, load_packs
 
     exe = sh.which("clang-tidy")
     if exe is None:
         raise SystemExit("clang-tidy not found: pip install clang-tidy")
-    settings = load_settings(tree)
-    profile = detect_profile(load_packs(), tree, settings.profile)
-    ctx = make_context(settings, profile, tree)
+    ctx = unit_context(tree)
     cmds = []
     for rel in rels:
         kind = "cuda" if rel.endswith((".cu", ".cuh")) else "cpp"
@@ -153,6 +153,18 @@ def clang_tidy_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, int,
     with Meter() as m, ThreadPoolExecutor(max_workers=jobs) as ex:
         codes = list(ex.map(one, cmds))
     return time.perf_counter() - t, len(cmds), sum(1 for c in codes if c not in (0, 1)), m
+
+
+def units_only_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, dict, Meter]:
+    """Wall time of trtlint extracting only ``rels`` (bench/units_only.py, a fresh process, no cache)."""
+    t = time.perf_counter()
+    with Meter() as m:
+        p = subprocess.run([sys.executable, str(Path(__file__).with_name("units_only.py")), str(tree), str(jobs), *rels],
+                           capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if p.returncode != 0:
+        raise SystemExit(f"units_only.py failed ({p.returncode}): {p.stderr[-2000:]}")
+    return dt, json.loads(p.stdout.strip().splitlines()[-1]), m
 
 
 def main() -> int:
@@ -198,7 +210,11 @@ def main() -> int:
             units = sorted(
                 p for p, f in res.index.files.items() if f.kind in ("cpp", "cuda") and (f.functions or f.classes or f.problems)
             )
-            tidy = [clang_tidy_time(tree, units, a.jobs or os.cpu_count() or 1) for _ in range(a.repeat)]
+            jobs = a.jobs or os.cpu_count() or 1
+            tidy, only = [], []
+            for _ in range(a.repeat):  # alternating, so both see the same machine
+                tidy.append(clang_tidy_time(tree, units, jobs))
+                only.append(units_only_time(tree, units, jobs))
         yard_after = _yardstick()
     by_rule = Counter(d["code"] for d in data["diagnostics"])
     print(f"tree: {a.tree} ({data['summary']['files_checked']} files)")
@@ -219,6 +235,14 @@ def main() -> int:
             print(f"clang-tidy (1 check, same {n} units, {failed} failed): {secs:7.2f} s   [{m}]")
         secs = statistics.median(t[0] for t in tidy)
         print(f"clang-tidy median {secs:.2f} s -> trtlint cold (median {cold:.2f} s) is {secs / cold:.1f}x faster")
+        for osecs, info, m in only:
+            print(f"trtlint, the same {info['units']} units only ({info['with_problems']} with a parse problem, "
+                  f"{info['functions']} functions): {osecs:7.2f} s   [{m}]")
+        osecs = statistics.median(o[0] for o in only)
+        tcpu = statistics.median(t[3].cpu for t in tidy)
+        ocpu = statistics.median(o[2].cpu for o in only)
+        print(f"same units only: clang-tidy {secs:.2f} s / trtlint {osecs:.2f} s = {secs / osecs:.1f}x by wall time, "
+              f"{tcpu / ocpu:.1f}x by CPU time (medians)")
     same = data["diagnostics"] == data_w["diagnostics"]
     print(f"warm findings identical to cold: {same}")
     return 0 if same else 1

@@ -1,0 +1,63 @@
+"""trtlint's cold extraction of the given C++/CUDA units only, in its worker pool: the work a cold check does
+on the units ``bench/run.py --clang-tidy`` times clang-tidy over, without the rest of the project.
+
+    python bench/units_only.py TREE JOBS REL [REL ...]
+
+Prints one JSON line: units, units with a parse problem, functions and classes found. ``bench/run.py`` times the
+whole process (interpreter start, imports, the feature-macro scan, the pool, every parse), as it times each
+clang-tidy process. No cache is read or written; the shared precompiled header is used as in a check (it is
+built on a machine's first run, before the timed runs). ``unit_context`` gives both tools the same flags.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+
+def unit_context(tree: Path):
+    """The extraction context a cold ``trtlint check`` of ``tree`` parses C++ with: the profile's flags and
+    the optional-feature macros found in its C++ files (``engine.run`` adds them the same way)."""
+    from trtlint.config import load_settings
+    from trtlint.discover import discover
+    from trtlint.engine import _feature_macros, make_context
+    from trtlint.packs import detect_profile, load_packs
+
+    settings = load_settings(tree)
+    profile = detect_profile(load_packs(), tree, settings.profile)
+    ctx = make_context(settings, profile, tree)
+    if profile.feature_macros:
+        exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
+        disc = discover(tree, None, include=settings.include, exclude=exclude,
+                        respect_gitignore=settings.respect_gitignore, max_file_size=settings.max_file_size)
+        found = _feature_macros(disc.files, profile.feature_macros)
+        if found:
+            ctx = dataclasses.replace(ctx, defines=tuple(dict.fromkeys(ctx.defines + found)))
+    return ctx
+
+
+def main(argv: list[str]) -> int:
+    tree, jobs, rels = Path(argv[0]).resolve(), int(argv[1]), argv[2:]
+    from trtlint.engine import _heavy_first
+    from trtlint.frontends import SourceFile
+    from trtlint.workers import Pool
+
+    ctx = unit_context(tree)
+    files = [SourceFile(path=tree / r, rel=r, kind="cuda" if r.endswith((".cu", ".cuh")) else "cpp", digest="")
+             for r in rels]
+    files, _order = _heavy_first(files)  # as a check orders them: the longest parses start first
+    with Pool(jobs, ctx) as pool:
+        facts = pool.collect(pool.submit(files))
+    print(json.dumps({
+        "units": len(facts),
+        "with_problems": sum(1 for f in facts if f.problems),
+        "functions": sum(len(f.functions) for f in facts),
+        "classes": sum(len(f.classes) for f in facts),
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
