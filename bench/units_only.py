@@ -3,9 +3,10 @@ on the units ``bench/run.py --clang-tidy`` times clang-tidy over, without the re
 
     python bench/units_only.py TREE JOBS REL [REL ...]
 
-Prints one JSON line: units, units with a parse problem, functions and classes found. ``bench/run.py`` times the
-whole process (interpreter start, imports, the feature-macro scan, the pool, every parse), as it times each
-clang-tidy process. No cache is read or written; the shared precompiled header is used as in a check (it is
+Prints one JSON line: units, headers left to another unit to walk, units with a parse problem, functions and classes found. ``bench/run.py`` times the
+whole process (interpreter start, imports, discovery and the feature-macro scan, the shared-header plan of a
+check (each header several units include is walked by the first of them only), the pool, every parse), as it
+times each clang-tidy process. No cache is read or written; the shared precompiled header is used as in a check (it is
 built on a machine's first run, before the timed runs). ``unit_context`` gives both tools the same flags.
 """
 
@@ -17,9 +18,10 @@ import sys
 from pathlib import Path
 
 
-def unit_context(tree: Path):
+def unit_context(tree: Path, with_headers: bool = False):
     """The extraction context a cold ``trtlint check`` of ``tree`` parses C++ with: the profile's flags and
-    the optional-feature macros found in its C++ files (``engine.run`` adds them the same way)."""
+    the optional-feature macros found in its C++ files (``engine.run`` adds them the same way). With
+    ``with_headers``: (context, the discovered headers by path), for the check's shared-header plan."""
     from trtlint.config import load_settings
     from trtlint.discover import discover
     from trtlint.engine import _feature_macros, make_context
@@ -28,30 +30,39 @@ def unit_context(tree: Path):
     settings = load_settings(tree)
     profile = detect_profile(load_packs(), tree, settings.profile)
     ctx = make_context(settings, profile, tree)
-    if profile.feature_macros:
+    headers = {}
+    if profile.feature_macros or with_headers:
         exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         disc = discover(tree, None, include=settings.include, exclude=exclude,
                         respect_gitignore=settings.respect_gitignore, max_file_size=settings.max_file_size)
-        found = _feature_macros(disc.files, profile.feature_macros)
+        headers = {f.rel: f for f in disc.files if f.kind == "header"}
+        found = _feature_macros(disc.files, profile.feature_macros) if profile.feature_macros else ()
         if found:
             ctx = dataclasses.replace(ctx, defines=tuple(dict.fromkeys(ctx.defines + found)))
-    return ctx
+    return (ctx, headers) if with_headers else ctx
 
 
 def main(argv: list[str]) -> int:
     tree, jobs, rels = Path(argv[0]).resolve(), int(argv[1]), argv[2:]
-    from trtlint.engine import _heavy_first
+    from trtlint.engine import _heavy_first, _shared_header_plan, _walk_unwalked, has_plugin_marker
     from trtlint.frontends import SourceFile
     from trtlint.workers import Pool
 
-    ctx = unit_context(tree)
+    ctx, headers = unit_context(tree, with_headers=True)
     files = [SourceFile(path=tree / r, rel=r, kind="cuda" if r.endswith((".cu", ".cuh")) else "cpp", digest="")
              for r in rels]
-    files, _order = _heavy_first(files)  # as a check orders them: the longest parses start first
+    # as a check plans them: a header several units include is walked by the first of them only
+    files = _shared_header_plan(files, ctx, lambda h: h in headers and not has_plugin_marker(headers[h].path.read_bytes()))
+    heavy, order = _heavy_first(files)  # as a check orders them: the longest parses start first
     with Pool(jobs, ctx) as pool:
-        facts = pool.collect(pool.submit(files))
+        got = pool.collect(pool.submit(heavy))
+        facts = [None] * len(files)
+        for k, ff in zip(order, got):
+            facts[k] = ff
+        facts = _walk_unwalked(files, facts, lambda fs: pool.collect(pool.submit(fs)))
     print(json.dumps({
         "units": len(facts),
+        "headers_left_to_another_unit": sum(len(f.skip) for f in files),
         "with_problems": sum(1 for f in facts if f.problems),
         "functions": sum(len(f.functions) for f in facts),
         "classes": sum(len(f.classes) for f in facts),

@@ -64,7 +64,8 @@ def context_keys(ctx: ExtractContext) -> tuple[str, str]:
 def _key(src: SourceFile, versions: dict[str, str], ctx_keys: tuple[str, str]) -> str:
     v = versions.get(src.kind, "0")
     ctx_key = ctx_keys[0] if src.kind in _CPP_KINDS else ctx_keys[1]
-    return hashlib.sha256(f"{src.rel}\0{src.digest}\0{src.kind}\0{v}\0{ctx_key}\0{_FORMAT}".encode()).hexdigest()
+    skip = ("\0skip:" + "\n".join(src.skip)) if src.skip else ""  # the headers it left to another unit
+    return hashlib.sha256(f"{src.rel}\0{src.digest}\0{src.kind}\0{v}\0{ctx_key}\0{_FORMAT}{skip}".encode()).hexdigest()
 
 
 def _entry_path(dir: Path, key: str) -> Path:

@@ -518,6 +518,9 @@ def _run(
                 eager.append(f)
             else:
                 lazy.append(f)
+        if os.environ.get("TRTLINT_SHARED_HEADERS", "1") != "0":  # 0: every unit walks all its headers (A/B)
+            headers = {f.rel: f for f in disc.files if f.kind == "header"}
+            eager = _shared_header_plan(eager, ctx, lambda rel: rel in headers and not scans.scan(headers[rel])[0])
         h_eager = extraction.submit(eager, 0)
         extraction.load(h_others)
         if cache is not None and extraction.pool is not None:
@@ -529,7 +532,7 @@ def _run(
             from .checks.base import all_rules
 
             all_rules()
-        cfacts = extraction.collect(h_eager)
+        cfacts = _walk_unwalked(eager, extraction.collect(h_eager), extract_cached)
         lazy_facts = {f.rel: f for f in lazy}
         for f in lazy:
             texts.add(f)
@@ -839,6 +842,58 @@ def _call_structure(facts) -> bytes:
             parts += [(c.callee, c.usr, c.kind) for c in fn.calls]
         h.update(repr(parts).encode())
     return h.digest()
+
+
+def _shared_header_plan(units: list[SourceFile], ctx: ExtractContext, candidate) -> list[SourceFile]:
+    """Which unit walks which project header. A header that several units include is parsed with each of them
+    (that is what a translation unit is), but its declarations need walking only once: the first unit (in
+    the units' order, the order the index takes facts in) that pulls the header in walks it, and the others
+    get it in ``SourceFile.skip``. Only headers ``candidate`` accepts (those without a plugin marker: their
+    declarations never feed a unit's own plugin classes) are shared. Who pulls what in is read from the
+    ``#include`` lines (frontends.cpp.reached_headers); :func:`_walk_unwalked` repairs where a parse did not
+    include what the text named."""
+    from .frontends import cpp
+
+    owner: dict[str, str] = {}
+    reached = cpp.reached_headers(units, ctx)
+    for f, r in zip(units, reached):
+        for h in r:
+            if h not in owner and candidate(h):
+                owner[h] = f.rel
+    out = []
+    for f, r in zip(units, reached):
+        skip = tuple(h for h in r if owner.get(h, f.rel) != f.rel)
+        out.append(dataclasses.replace(f, skip=skip) if skip else f)
+    return out
+
+
+def _walk_unwalked(units: list[SourceFile], facts: list[FileFacts], extract_cached) -> list[FileFacts]:
+    """A header some units left to another (``SourceFile.skip``) that no unit walked after all (the unit meant
+    to walk it did not include it: an ``#if`` branch, a failed parse) is walked by the first unit that did
+    include it, extracted again without skipping it. Deterministic: the same plan and facts give the same
+    repair."""
+    if not any(f.skip for f in units) or len(facts) != len(units):
+        return facts
+    walked: set[str] = set()
+    for f, ff in zip(units, facts):
+        skip = set(f.skip)
+        walked.update(h for h in ff.includes if h not in skip)
+    redo: dict[int, set[str]] = {}
+    claimed: set[str] = set()
+    for i, (f, ff) in enumerate(zip(units, facts)):
+        for h in f.skip:
+            if h not in walked and h not in claimed and h in ff.includes:
+                claimed.add(h)
+                redo.setdefault(i, set()).add(h)
+    if not redo:
+        return facts
+    order = sorted(redo)
+    again = extract_cached([dataclasses.replace(units[i], skip=tuple(h for h in units[i].skip if h not in redo[i]))
+                            for i in order])
+    out = list(facts)
+    for i, ff in zip(order, again):
+        out[i] = ff
+    return out
 
 
 def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings,

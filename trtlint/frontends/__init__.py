@@ -20,6 +20,10 @@ class SourceFile:
     digest: str
     # the unsaved text of an editor buffer (the LSP server): extracted instead of the file on disk
     text: Optional[str] = field(default=None, repr=False, compare=False)
+    # C++ units only: project headers whose declarations this unit does not walk, because an earlier unit of the
+    # same run walks them (the engine's shared-header plan, see engine._header_owners); the unit still records
+    # that it includes them. Part of the cache key.
+    skip: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

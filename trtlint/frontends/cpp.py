@@ -462,6 +462,8 @@ class _Extractor:
         self.blanked: dict[str, frozenset[int]] = {}
         self._blanked_offsets: frozenset[int] = frozenset()
         self.blank_violation = False  # a blanked body belongs to a function libclang does not see as GPU-only
+        # project headers another unit of the run walks (SourceFile.skip): their declarations are not visited here
+        self.skip = frozenset(src.skip)
 
     # -- files and locations ------------------------------------------------------------------------------
 
@@ -625,7 +627,8 @@ class _Extractor:
                 if c.location.is_in_system_header:
                     continue
                 f = self.cursor_file(c)
-                if self.rel_of(f) is None:
+                rel = self.rel_of(f)
+                if rel is None or rel in self.skip:
                     continue
                 ext = c.extent
                 o1, o2 = ext.start.offset, ext.end.offset
@@ -639,7 +642,8 @@ class _Extractor:
             loc = c.location
             if loc.is_in_system_header:
                 continue
-            if self.rel_of(self.cursor_file(c)) is None:
+            rel = self.rel_of(self.cursor_file(c))
+            if rel is None or (rel in self.skip and k not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)):
                 continue
             self.visit_decl(c)
         self.macro_insts.sort(key=lambda t: (t[0], t[1]))
@@ -653,7 +657,8 @@ class _Extractor:
             for ch in _kids(c):
                 if ch.kind in (K.MACRO_INSTANTIATION, K.INCLUSION_DIRECTIVE):
                     continue
-                if self.rel_of(self.cursor_file(ch)) is None:
+                rel = self.rel_of(self.cursor_file(ch))
+                if rel is None or (rel in self.skip and ch.kind not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)):
                     continue
                 self.visit_decl(ch)
             return
@@ -2114,6 +2119,38 @@ def _facts(src: SourceFile, kind: str, problems: tuple[ParseProblem, ...] = (), 
     return FileFacts(path=src.rel, kind=kind, digest=src.digest, problems=problems, **kw)
 
 
+def _inc_dirs(args: list[str]) -> list[str]:
+    """The directories a unit's #include lines are searched in, from its compile arguments."""
+    return [
+        b if a in ("-I", "-isystem", "-iquote") else a[2:] for a, b in zip(args, args[1:] + [""])
+        if a in ("-I", "-isystem", "-iquote") or (a.startswith("-I") and len(a) > 2)
+    ]
+
+
+def reached_headers(units: list[SourceFile], ctx: ExtractContext) -> list[tuple[str, ...]]:
+    """For each unit, the project headers it pulls in, directly or through other headers, by a text walk of
+    the ``#include`` lines resolved on its include path (every branch of an ``#if`` counts, so this can name
+    more than a parse includes). Project-relative, sorted; never raises (a unit that cannot be read gets ())."""
+    from .cpp_guard import forget_listings, project_headers
+
+    forget_listings()
+    root = os.path.realpath(ctx.root)
+    res = []
+    for src in units:
+        out: set[str] = set()
+        try:
+            text = src.text if src.text is not None else src.path.read_bytes().decode("utf-8", "replace")
+            for h in project_headers(text, str(src.path), _inc_dirs(_compile_args(src, ctx)), str(ctx.root), UNSAVED):
+                real = os.path.realpath(h)
+                if real.startswith(root + os.sep):
+                    out.add(os.path.relpath(real, root).replace(os.sep, "/"))
+        except Exception:  # noqa: BLE001 - a plan input only: no headers means nothing is left to another unit
+            out = set()
+        out.discard(src.rel)
+        res.append(tuple(sorted(out)))
+    return res
+
+
 def prepare(src: SourceFile, ctx: ExtractContext) -> None:
     """Build (or load) the shared PCH this unit will use, before its own time limit starts: the PCH is built
     once per machine and set of flags, and that build is not the file's time. Never raises."""
@@ -2217,10 +2254,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     args = _compile_args(src, ctx)
     from .cpp_guard import guard_headers, guard_includes  # devices/FIFOs named by #include are never opened
 
-    inc_dirs = [
-        b if a in ("-I", "-isystem", "-iquote") else a[2:] for a, b in zip(args, args[1:] + [""])
-        if a in ("-I", "-isystem", "-iquote") or (a.startswith("-I") and len(a) > 2)
-    ]
+    inc_dirs = _inc_dirs(args)
     text, blocked = guard_includes(text, str(src.path.parent), inc_dirs)
     cuda_mode = "cuda" in args[:2]
     blank = blank and cuda_mode and _BLANK_DEVICE

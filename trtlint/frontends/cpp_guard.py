@@ -173,3 +173,99 @@ def guard_headers(text: str, file_path: str, include_dirs: Iterable[str] = (), u
                 replaced.append((path, blanked))
                 where.extend((unit_line, path, hline, name) for hline, name in lines)
     return replaced, where
+
+
+# --------------------------------------------------------------- project headers a unit pulls in (the plan)
+
+_PNODE: dict[tuple, tuple[str, ...]] = {}
+
+
+def _listing(d: str) -> frozenset[str]:
+    got = _LISTINGS.get(d)
+    if got is None:
+        try:
+            got = frozenset(os.listdir(d))
+        except OSError:
+            got = frozenset()
+        if len(_LISTINGS) > 20_000:
+            _LISTINGS.clear()
+        _LISTINGS[d] = got
+    return got
+
+
+_LISTINGS: dict[str, frozenset[str]] = {}
+
+
+def _resolve_listed(delim: str, name: str, file_dir: str, include_dirs: list[str]) -> str | None:
+    """As :func:`_resolve`, with a directory's listing (read once per :func:`forget_listings`) deciding whether a candidate can exist before it is ``stat``-ed: most angled includes are system headers
+    that no project directory holds."""
+    if os.path.isabs(name):
+        return None
+    first = name.split("/", 1)[0]
+    for d in ([file_dir, *include_dirs] if delim == '"' else include_dirs):
+        if first not in _listing(d):
+            continue
+        c = os.path.join(d, name)
+        try:
+            st = os.stat(c)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(st.st_mode):
+            return os.path.normpath(c)
+    return None
+
+
+def forget_listings() -> None:
+    """Directory listings are trusted from one call of this to the next (one plan of a run): files come and go
+    between runs."""
+    _LISTINGS.clear()
+
+
+def project_headers(text: str, file_path: str, include_dirs: Iterable[str], root: str,
+                    unsaved: dict[str, str] | None = None) -> list[str]:
+    """The headers under ``root`` a unit pulls in through ``#include`` lines, directly or through other such
+    headers, by text (every ``#if`` branch counts). Only regular files are read; headers outside ``root`` are
+    not looked into. Paths as found (normalised, not resolved). Call :func:`forget_listings` first."""
+    if "#" not in text:
+        return []
+    dirs = list(include_dirs)
+    dkey = tuple(dirs)
+    unsaved = unsaved or {}
+    prefix = root.rstrip(os.sep) + os.sep
+    seen: set[str] = {os.path.normpath(file_path)}
+    order: list[str] = []
+    todo = [(os.path.dirname(file_path), text, None)]
+    walked = 0
+    while todo and walked < _MAX_HEADERS:
+        hdir, htext, key = todo.pop()
+        walked += 1
+        kids = _PNODE.get(key) if key is not None else None
+        if kids is None:
+            found = []
+            for m in _INCLUDE.finditer(htext or ""):
+                r = _resolve_listed(m.group(1), m.group(2).strip(), hdir, dirs)
+                if r and r.startswith(prefix):
+                    found.append(r)
+            kids = tuple(found)
+            if key is not None:
+                if len(_PNODE) > 100_000:
+                    _PNODE.clear()
+                _PNODE[key] = kids
+        for k in kids:
+            if k in seen:
+                continue
+            seen.add(k)
+            order.append(k)
+            if k in unsaved:
+                todo.append((os.path.dirname(k), unsaved[k], None))
+                continue
+            try:
+                st = os.stat(k)
+            except OSError:
+                continue
+            nkey = (k, st.st_mtime_ns, st.st_size, dkey)
+            if nkey in _PNODE:
+                todo.append((os.path.dirname(k), None, nkey))
+            else:
+                todo.append((os.path.dirname(k), _read(k), nkey))
+    return order

@@ -1,0 +1,151 @@
+"""The shared-header plan: a project header several C++ units include is walked by the first of them only
+(``SourceFile.skip`` for the others), and the index holds the same facts as when every includer walks it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from trtlint.config import Settings
+from trtlint.engine import _shared_header_plan, run
+from trtlint.facts import to_json
+from trtlint.frontends import ExtractContext, SourceFile
+
+from .helpers import write_project
+
+UTIL = """#pragma once
+#include <cuda_runtime.h>
+namespace demo
+{
+inline void* scratch(size_t n)
+{
+    void* p = nullptr;
+    cudaMalloc(&p, n);
+    return p;
+}
+} // namespace demo
+"""
+
+COND = UTIL.replace("scratch", "condScratch")
+
+
+def plugin(name: str, includes: str, body: str) -> str:
+    return f"""#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+{includes}
+using namespace nvinfer1;
+class {name} : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{{
+public:
+    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc, void const* const* inputs,
+        void* const* outputs, void* workspace, cudaStream_t stream) noexcept override;
+}};
+int32_t {name}::enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
+    void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept
+{{
+{body}
+    return 0;
+}}
+"""
+
+
+# aPlugin comes first and names cond.h only in a branch the parse does not take: the plan gives cond.h to it
+# (by text), the parse does not include it, and bPlugin (which skipped it) must walk it after all
+FILES = {
+    "cpp/common/util.h": UTIL,
+    "cpp/common/cond.h": COND,
+    "cpp/plugins/aPlugin/aPlugin.cpp": plugin(
+        "APlugin", '#include "common/util.h"\n#ifdef DEMO_NEVER_DEFINED\n#include "common/cond.h"\n#endif',
+        "    demo::scratch(16);"),
+    "cpp/plugins/bPlugin/bPlugin.cpp": plugin(
+        "BPlugin", '#include "common/util.h"\n#include "common/cond.h"', "    demo::scratch(8);\n    demo::condScratch(8);"),
+}
+
+
+def _run(root, monkeypatch, shared: bool, cache: bool = False):
+    monkeypatch.setenv("TRTLINT_SHARED_HEADERS", "1" if shared else "0")
+    return run(Settings(root=root), jobs=1, use_cache=cache)
+
+
+def _index_facts(res) -> dict:
+    ix = res.index
+    return {
+        "functions": {k: to_json(v) for k, v in ix.functions.items()},
+        "classes": {k: to_json(v) for k, v in ix.classes.items()},
+        "lifecycle": {k: to_json(v) for k, v in ix.lifecycle.items()},
+        "includes": {p: ff.includes for p, ff in ix.files.items()},
+    }
+
+
+def _findings(res) -> list:
+    return sorted((d.code, d.span.path, d.span.line, d.message) for d in res.diagnostics)
+
+
+def test_plan_leaves_a_shared_header_to_the_first_unit_that_names_it(tmp_path):
+    write_project(tmp_path, FILES)
+    ctx = ExtractContext(root=tmp_path)
+    units = [SourceFile(tmp_path / r, r, "cpp", "") for r in sorted(FILES) if r.endswith(".cpp")]
+    plan = _shared_header_plan(units, ctx, lambda rel: rel.startswith("cpp/common/"))
+    assert [(f.rel, f.skip) for f in plan] == [
+        ("cpp/plugins/aPlugin/aPlugin.cpp", ()),
+        ("cpp/plugins/bPlugin/bPlugin.cpp", ("cpp/common/cond.h", "cpp/common/util.h")),
+    ]
+    # a header the candidate test refuses (e.g. one with a plugin marker) is walked by every includer
+    plan = _shared_header_plan(units, ctx, lambda rel: rel == "cpp/common/util.h")
+    assert plan[1].skip == ("cpp/common/util.h",)
+
+
+def test_index_and_findings_equal_walking_every_header_in_every_unit(tmp_path, monkeypatch):
+    write_project(tmp_path, FILES)
+    shared = _run(tmp_path, monkeypatch, True)
+    every = _run(tmp_path, monkeypatch, False)
+    assert _index_facts(shared) == _index_facts(every)
+    found = _findings(shared)
+    assert found == _findings(every)
+    # an allocation in each header, reached from enqueue (bPlugin reaches cond.h through the header it skipped);
+    # one finding per allocation site, on the first path to it
+    assert found == [
+        ("TRT301", "cpp/common/cond.h", 8, "cudaMalloc (device allocation) allocates on the hot path of "
+         "BPlugin::enqueue: BPlugin::enqueue -> condScratch -> cudaMalloc"),
+        ("TRT301", "cpp/common/util.h", 8, "cudaMalloc (device allocation) allocates on the hot path of "
+         "APlugin::enqueue: APlugin::enqueue -> scratch -> cudaMalloc"),
+        ("TRT304", "cpp/common/cond.h", 8, "the status of cudaMalloc (CUDA runtime) is discarded on the hot path of "
+         "BPlugin::enqueue: BPlugin::enqueue -> condScratch -> cudaMalloc"),
+        ("TRT304", "cpp/common/util.h", 8, "the status of cudaMalloc (CUDA runtime) is discarded on the hot path of "
+         "APlugin::enqueue: APlugin::enqueue -> scratch -> cudaMalloc"),
+    ]
+    files = shared.index.files
+    a, b = files["cpp/plugins/aPlugin/aPlugin.cpp"], files["cpp/plugins/bPlugin/bPlugin.cpp"]
+    # util.h is walked by aPlugin only; cond.h, which aPlugin's parse did not include, by bPlugin after all
+    assert {fn.qualname for fn in a.functions} == {"APlugin::enqueue", "demo::scratch"}
+    assert {fn.qualname for fn in b.functions} == {"BPlugin::enqueue", "demo::condScratch"}
+    assert b.includes == ("cpp/common/cond.h", "cpp/common/util.h")  # skipped headers are still recorded
+    assert a.includes == ("cpp/common/util.h",)
+
+
+def test_owner_dropping_the_include_hands_the_header_to_the_next_unit(tmp_path, monkeypatch):
+    """The plan is part of a unit's cache key: when the unit that walked a header stops including it, the next
+    includer's cached facts (made while skipping it) are not reused, and the header's facts stay in the index."""
+    write_project(tmp_path, FILES)
+    first = _run(tmp_path, monkeypatch, True, cache=True)
+    assert "demo::scratch" in {fn.qualname for fn in first.index.functions.values()}
+    a = tmp_path / "cpp/plugins/aPlugin/aPlugin.cpp"
+    a.write_text(a.read_text().replace('#include "common/util.h"\n', "").replace("    demo::scratch(16);\n", ""))
+    warm = _run(tmp_path, monkeypatch, True, cache=True)
+    cold = _run(tmp_path, monkeypatch, False)
+    assert _index_facts(warm) == _index_facts(cold)
+    assert _findings(warm) == _findings(cold)
+    b = warm.index.files["cpp/plugins/bPlugin/bPlugin.cpp"]
+    assert {fn.qualname for fn in b.functions} == {"BPlugin::enqueue", "demo::scratch", "demo::condScratch"}
+    again = _run(tmp_path, monkeypatch, True, cache=True)  # and the new plan's entries are used from now on
+    assert again.files_parsed == 0
+    assert _findings(again) == _findings(cold)
+
+
+def test_skip_set_is_part_of_the_cache_key(tmp_path):
+    from trtlint.cache import FactCache
+
+    cache = FactCache(tmp_path, ExtractContext(root=tmp_path), {"cpp": "1"})
+    src = SourceFile(tmp_path / "a.cpp", "a.cpp", "cpp", "d1")
+    assert cache._key(src) == cache._key(dataclasses.replace(src, skip=()))
+    assert cache._key(src) != cache._key(dataclasses.replace(src, skip=("common/util.h",)))
+    assert cache._key(dataclasses.replace(src, skip=("x.h",))) != cache._key(dataclasses.replace(src, skip=("y.h",)))
