@@ -149,3 +149,29 @@ def test_skip_set_is_part_of_the_cache_key(tmp_path):
     assert cache._key(src) == cache._key(dataclasses.replace(src, skip=()))
     assert cache._key(src) != cache._key(dataclasses.replace(src, skip=("common/util.h",)))
     assert cache._key(dataclasses.replace(src, skip=("x.h",))) != cache._key(dataclasses.replace(src, skip=("y.h",)))
+
+
+def test_editor_dropping_the_include_keeps_the_header_facts(tmp_path, monkeypatch):
+    """In the language server, a buffer of the unit that walked a shared header stops including it: the first
+    unit that still includes it is extracted again, so the header's findings stay."""
+    from trtlint.session import Session
+
+    write_project(tmp_path, FILES)
+    monkeypatch.setenv("TRTLINT_SHARED_HEADERS", "1")
+    s = Session(tmp_path, jobs=1, use_cache=False)
+    try:
+        s.load()
+        b = s.facts["cpp/plugins/bPlugin/bPlugin.cpp"]
+        assert "demo::scratch" not in {fn.qualname for fn in b.functions}  # left to aPlugin by the full run
+        a = (tmp_path / "cpp/plugins/aPlugin/aPlugin.cpp").read_text()
+        s.set_buffer("cpp/plugins/aPlugin/aPlugin.cpp",
+                     a.replace('#include "common/util.h"\n', "").replace("    demo::scratch(16);\n", ""))
+        found = sorted((d.code, d.span.path, d.message.split(": ")[-1]) for d in s.check())
+        assert found == [
+            ("TRT301", "cpp/common/cond.h", "BPlugin::enqueue -> condScratch -> cudaMalloc"),
+            ("TRT301", "cpp/common/util.h", "BPlugin::enqueue -> scratch -> cudaMalloc"),
+            ("TRT304", "cpp/common/cond.h", "BPlugin::enqueue -> condScratch -> cudaMalloc"),
+            ("TRT304", "cpp/common/util.h", "BPlugin::enqueue -> scratch -> cudaMalloc"),
+        ]
+    finally:
+        s.close()

@@ -220,6 +220,21 @@ class Session:
             self.facts[rel] = self._extract(src)
         if kind == "header":
             self._reextract_includers(rel)
+        elif old is not None and kind in _CPP:
+            self._rewalk_dropped(set(old.includes) - set(self.facts[rel].includes))
+
+    def _rewalk_dropped(self, dropped: set[str]) -> None:
+        """The unit no longer includes these headers. A full run walks a header several units include in one of
+        them only (engine._shared_header_plan): when this unit was that one, no facts hold the header's
+        declarations any more, and the first unit that still includes it is extracted again (whole, as every
+        extraction of the session is)."""
+        for h in sorted(dropped):
+            includers = [r for r, ff in self.facts.items() if h in ff.includes and r in self.sources]
+            if not includers:
+                continue
+            if any(x.span.path == h for r in includers for x in (*self.facts[r].functions, *self.facts[r].classes)):
+                continue
+            self.facts[includers[0]] = self._extract(self.sources[includers[0]])
 
     def _reextract_includers(self, header_rel: str) -> None:
         """A header changed: the translation units that include it carry its classes and functions."""
