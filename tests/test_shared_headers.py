@@ -175,3 +175,82 @@ def test_editor_dropping_the_include_keeps_the_header_facts(tmp_path, monkeypatc
         ]
     finally:
         s.close()
+
+
+# -- the function bodies of a skipped header are blanked before the parse -----------------------------------
+
+def _blanked(text: str) -> list[str]:
+    """The first line of every body blank_function_bodies blanked (the text up to the brace)."""
+    from trtlint.frontends.cpp_device import blank_function_bodies
+
+    out, opened = blank_function_bodies(text)
+    assert len(out.encode()) == len(text.encode()) and out.count("\n") == text.count("\n")
+    return [text[text.rfind("\n", 0, at) + 1:at].strip() for at in opened]
+
+
+def test_function_bodies_are_blanked_in_namespaces_classes_and_linkage_specs():
+    text = (
+        "#pragma once\n"
+        "namespace a { inline namespace v1 {\n"
+        "inline int f(int x) { if (x) { return 1; } return 2; }\n"
+        "template <typename T, int N = 3> T k(T t) { return t; }\n"
+        "struct S : public Base {\n"
+        "  int get() const noexcept override { return m; }\n"
+        "  template <class U> void put(U u) { m = u; }\n"
+        "  int m{0};\n"
+        "};\n"
+        "extern \"C\" { void c() { go(); } }\n"
+        "void withDirective() {\n#ifdef X\n  one();\n#else\n  two();\n#endif\n}\n"
+        "}}\n"
+    )
+    assert _blanked(text) == [
+        "inline int f(int x)", "template <typename T, int N = 3> T k(T t)", "int get() const noexcept override",
+        "template <class U> void put(U u)", 'extern "C" { void c()', "void withDirective()",
+    ]
+    from trtlint.frontends.cpp_device import blank_function_bodies
+
+    out, _ = blank_function_bodies(text)
+    assert "#ifdef X\n" in out and "#else\n" in out and "one()" not in out  # directives stay, code goes
+
+
+def test_bodies_callers_need_or_the_scan_cannot_prove_are_kept():
+    kept = [
+        "constexpr int g() { return 3; }\n",  # callable in constant expressions
+        "inline auto h() { return 4; }\n",  # the body decides the return type
+        "inline auto t() -> int { return 4; }\n",
+        "decltype(auto) d() { return x; }\n",
+        "struct C { C(int v) : m(v) { init(); } int m; };\n",  # an initializer list
+        "enum class E { A, B };\nint arr[] = {1, 2};\n",
+        "auto l = [] (int i) { return i; };\n",
+        "bool operator==(A const& a, B const& b) { return true; }\n",
+        "void sep() { int n = 1'000; }\n",  # a digit separator: beyond the scan
+    ]
+    for text in kept:
+        assert _blanked(text) == [], text
+    # a body stepped over is never looked into: the if inside the constexpr function stays
+    assert _blanked("constexpr int g(int x) { if (x) { return 1; } return 2; }\nvoid after() { x(); }\n") == [
+        "void after()"]
+    # past a body whose end cannot be proved, nothing is blanked
+    assert _blanked("void first() { a(); }\nvoid inc() {\n#include \"body.inc\"\n}\nvoid later() { b(); }\n") == [
+        "void first()"]
+    assert _blanked("void odd() {\n#if A\n  if (a) {\n#else\n  if (b) {\n#endif\n  }\n}\nvoid later() { b(); }\n") == []
+
+
+def test_unit_facts_are_the_same_with_skipped_bodies_blanked(tmp_path, monkeypatch):
+    from trtlint.frontends import cpp
+
+    write_project(tmp_path, FILES)
+    monkeypatch.setenv("TRTLINT_SHARED_HEADERS", "1")
+    monkeypatch.setattr(cpp, "_BLANK_SKIPPED", True)
+    on = run(Settings(root=tmp_path), jobs=1, use_cache=False)
+    monkeypatch.setattr(cpp, "_BLANK_SKIPPED", False)
+    off = run(Settings(root=tmp_path), jobs=1, use_cache=False)
+    assert {p: to_json(ff) for p, ff in on.index.files.items()} == {p: to_json(ff) for p, ff in off.index.files.items()}
+    # and the parse really was handed the blanked header: a unit that skips util.h sees no body in it
+    ctx = ExtractContext(root=tmp_path)
+    units = [SourceFile(tmp_path / r, r, "cpp", "") for r in sorted(FILES) if r.endswith(".cpp")]
+    b = _shared_header_plan(units, ctx, lambda rel: rel.startswith("cpp/common/"))[1]
+    reached = [str(tmp_path / "cpp/common/util.h")]
+    out = dict(cpp._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(b.skip), frozenset()))
+    assert "cudaMalloc" not in out[reached[0]] and "inline void* scratch(size_t n)" in out[reached[0]]
+    assert cpp._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(), frozenset()) == []

@@ -2217,6 +2217,64 @@ def _blanked_file(path: str, text: Optional[str]) -> tuple[Optional[str], tuple[
     return got
 
 
+# The function bodies of the headers a unit leaves to another unit (SourceFile.skip) are blanked before its
+# parse (cpp_device.blank_function_bodies); TRTLINT_BLANK_SKIPPED=0 turns that off (the facts are the same
+# either way: the unit never walks those headers).
+_BLANK_SKIPPED = os.environ.get("TRTLINT_BLANK_SKIPPED", "1") != "0"
+_BODIES_MEMO: dict[tuple[str, int, int], Optional[str]] = {}
+
+
+def _bodies_blanked(path: str, text: Optional[str]) -> Optional[str]:
+    """The header's text with its function bodies blanked, or None when none is (``text``: the header's text
+    when it is not the one on disk; from the disk it is read once per process and version of the file)."""
+    from .cpp_device import blank_function_bodies
+
+    if text is not None:
+        out, opened = blank_function_bodies(text)
+        return out if opened else None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (path, st.st_mtime_ns, st.st_size)
+    if key in _BODIES_MEMO:
+        return _BODIES_MEMO[key]
+    if len(_BODIES_MEMO) > 20_000:
+        _BODIES_MEMO.clear()
+    got = None
+    try:
+        with open(path, "rb") as fh:
+            disk = fh.read().decode("utf-8")  # byte for byte: libclang's offsets are the disk's
+        out, opened = blank_function_bodies(disk)
+        got = out if opened else None
+    except (OSError, UnicodeDecodeError):
+        pass
+    _BODIES_MEMO[key] = got
+    return got
+
+
+def _blank_skipped(unsaved: list[tuple[str, str]], reached: list[str], root: str, skip: frozenset[str],
+                   in_pch: frozenset[str]) -> list[tuple[str, str]]:
+    """The unsaved files for a parse with the function bodies of the unit's skipped headers blanked (never a
+    header the shared PCH holds, nor one open in the editor under another spelling of its path)."""
+    given = dict(unsaved)
+    out = dict(given)
+    open_elsewhere = {os.path.realpath(p) for p in given}
+    prefix = root + os.sep
+    for h in dict.fromkeys(reached):
+        real = os.path.realpath(h)
+        if not real.startswith(prefix) or real in in_pch:
+            continue
+        if os.path.relpath(real, root).replace(os.sep, "/") not in skip:
+            continue
+        if h not in given and real in open_elsewhere:
+            continue
+        t = _bodies_blanked(h, given.get(h))
+        if t is not None:
+            out[h] = t
+    return list(out.items())
+
+
 def _blank_unit(path: str, text: str, unsaved: list[tuple[str, str]], reached: list[str], root: str,
                 in_pch: frozenset[str]) -> tuple[list[tuple[str, str]], dict[str, frozenset[int]]]:
     """The unsaved files for a CUDA-mode parse with GPU-only bodies blanked in the unit and in the project
@@ -2257,10 +2315,11 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     inc_dirs = _inc_dirs(args)
     text, blocked = guard_includes(text, str(src.path.parent), inc_dirs)
     cuda_mode = "cuda" in args[:2]
+    skipped = blank and _BLANK_SKIPPED and bool(src.skip)  # (``blank`` is off in a retry: nothing is blanked)
     blank = blank and cuda_mode and _BLANK_DEVICE
     reached: list[str] = []
     guarded_headers, blocked_in_headers = guard_headers(text, str(src.path), inc_dirs, UNSAVED,
-                                                        reached if blank else None)
+                                                        reached if blank or skipped else None)
     # KeepGoing (0x200): a missing header is not fatal, so template instantiation (std::string ==, emplace_back,
     # function templates) keeps working after it.
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE | 0x200
@@ -2270,9 +2329,11 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         _STATS["files"] += 1
     pch = _pch_for(args, cuda_mode)
     blanked: dict[str, frozenset[int]] = {}
+    in_pch = _pch_files.get(pch[0], frozenset()) if pch is not None else frozenset()
+    if skipped:
+        unsaved = _blank_skipped(unsaved, reached, str(Path(ctx.root).resolve()), frozenset(src.skip), in_pch)
     if blank:
-        unsaved, blanked = _blank_unit(path, text, unsaved, reached, str(Path(ctx.root).resolve()),
-                                       _pch_files.get(pch[0], frozenset()) if pch is not None else frozenset())
+        unsaved, blanked = _blank_unit(path, text, unsaved, reached, str(Path(ctx.root).resolve()), in_pch)
     tu = None
     if pch is not None:
         try:

@@ -189,3 +189,130 @@ def blank_device_bodies(text: str) -> tuple[str, list[int]]:
         return text, []
     out.append(text[last:])
     return "".join(out), opened
+
+
+# -- every function body of a header a unit does not walk --------------------------------------------------
+#
+# A unit that leaves a project header to another unit (SourceFile.skip) never walks that header's functions,
+# so their bodies only cost parse time (most of a parse is bodies and the templates they instantiate). The
+# scan below blanks them, with the rules above for what a body is and with what clang itself keeps when it
+# skips bodies (constexpr functions and deduced return types: callers need them). Namespaces, linkage specs
+# and class bodies are entered; any other braces (initializers, enums, bodies that are kept) are stepped over
+# whole, and the scan stops at the first body whose end it cannot prove.
+
+_SCOPE_KEYS = frozenset(("class", "struct", "union"))
+_HOST_REJECT = _SEGMENT_REJECT - {"__host__", "class", "struct", "union"} | {"operator", "template"}
+
+
+def _strip_template_headers(seg: list[str]) -> Optional[list[str]]:
+    """``seg`` without its leading ``template <...>`` headers, or None when one does not close."""
+    i, n = 0, len(seg)
+    while i < n and seg[i] == "template" and i + 1 < n and seg[i + 1] == "<":
+        d, j = 0, i + 1
+        while j < n:
+            if seg[j] in ("<", "("):
+                d += 1
+            elif seg[j] in (">", ")"):
+                d -= 1
+                if d == 0:
+                    break
+            j += 1
+        if j >= n:
+            return None
+        i = j + 1
+    return seg[i:]
+
+
+def _brace_kind(seg: list[str]) -> str:
+    """What the ``{`` after the tokens ``seg`` opens: "enter" (namespace, linkage spec, class), "blank" (a
+    function body this scan may blank) or "over" (anything else: stepped over whole)."""
+    rest = _strip_template_headers(seg)
+    if rest is None or not rest:
+        return "over"
+    if rest[0] in ("namespace", "inline") and "namespace" in rest and "(" not in rest and "=" not in rest:
+        return "enter"
+    if rest == ["extern"]:  # extern "C" { (the literal is blanked in the scan copy)
+        return "enter"
+    if "enum" in rest:
+        return "over"
+    if rest[-1] not in _TRAILING:
+        if any(t in _SCOPE_KEYS for t in rest) and "=" not in rest and "(" not in rest:
+            return "enter"
+        return "over"
+    if not any(t == "(" for t in rest) or any(t in _HOST_REJECT for t in rest):
+        return "over"
+    depth = 0
+    for t in rest:
+        if t == "(":
+            depth += 1
+        elif t == ")":
+            depth -= 1
+            if depth < 0:
+                return "over"
+        elif depth == 0 and t in ("=", ":", "?"):
+            return "over"
+    return "blank" if depth == 0 else "over"
+
+
+def blank_function_bodies(text: str) -> tuple[str, list[int]]:
+    """(``text`` with the bodies of its function definitions blanked as described above, the offsets of their
+    opening braces); ``text`` itself and ``[]`` when nothing is blanked."""
+    if "{" not in text:
+        return text, []
+    directives: list[tuple[int, int, str]] = []
+    parts: list[str] = []
+    last = 0
+    for m in _NOISE.finditer(text):
+        s, e = m.span()
+        c = text[s]
+        if c == "#":
+            d = _DIRECTIVE_NAME.match(text, s)
+            directives.append((s, e, d.group(1) if d else ""))
+            parts.append(text[last:s])
+            parts.append("\x00" * (e - s))
+        else:
+            if (c == "'" or c == '"') and s > 0 and (text[s - 1].isalnum() or text[s - 1] == "_"):
+                return text, []
+            parts.append(text[last:s])
+            parts.append(" " * (e - s))
+        last = e
+    parts.append(text[last:])
+    clean = "".join(parts)
+    starts = [d[0] for d in directives]
+    out: list[str] = []
+    opened: list[int] = []
+    last = 0  # end of the text copied to out
+    skip_to = 0  # braces before this offset are inside a body stepped over or blanked
+    for m in re.finditer(r"\{", clean):
+        open_at = m.start()
+        if open_at < skip_to:
+            continue
+        seg_start = max(clean.rfind(";", 0, open_at), clean.rfind("{", 0, open_at), clean.rfind("}", 0, open_at),
+                        clean.rfind("\x00", 0, open_at)) + 1
+        kind = _brace_kind(_SEGMENT_TOKEN.findall(clean, seg_start, open_at))
+        if kind == "enter":
+            continue
+        close_at = _body_end(clean, open_at, directives, starts)
+        if close_at is None:
+            break  # where this brace ends is not provable: nothing after it is blanked
+        skip_to = close_at
+        if kind != "blank" or close_at - open_at < 2:
+            continue
+        out.append(text[last:open_at + 1])
+        pos = open_at + 1
+        i = bisect.bisect_right(starts, open_at)
+        while i < len(directives) and directives[i][0] < close_at:
+            ds, de, name = directives[i]
+            i += 1
+            if name == "pragma" and not _KEPT_PRAGMA.match(text, ds):
+                continue
+            out.append(_spaces(text[pos:ds]))
+            out.append(text[ds:de])
+            pos = de
+        out.append(_spaces(text[pos:close_at]))
+        last = close_at
+        opened.append(open_at)
+    if not opened:
+        return text, []
+    out.append(text[last:])
+    return "".join(out), opened
