@@ -109,12 +109,35 @@ def _node(path: str, text: str | None, dirs: list[str]) -> tuple[tuple[str, ...]
     kids, bad = [], False
     for m in _INCLUDE.finditer(text):
         delim, name = m.group(1), m.group(2).strip()
-        if any(_special(c) for c in _candidates(delim, name, hdir, dirs)):
+        # one stat per candidate decides both what it resolves to and whether any candidate is special
+        # (as _special and _resolve each would: a candidate that names a special file leaves the include out)
+        found, special = None, False
+        for c in _candidates(delim, name, hdir, dirs):
+            norm = os.path.normpath(c)
+            if any((norm + "/").startswith(r) for r in _SPECIAL_ROOTS):
+                special = True
+                break
+            try:
+                st = os.stat(c)
+            except (OSError, ValueError):
+                st = None
+            if norm != c:  # "..": the special test reads the normalised path, the search the spelled one
+                try:
+                    st_norm = os.stat(norm)
+                except (OSError, ValueError):
+                    st_norm = None
+            else:
+                st_norm = st
+            if st_norm is not None and not (stat.S_ISREG(st_norm.st_mode) or stat.S_ISDIR(st_norm.st_mode)):
+                special = True
+                break
+            if found is None and st is not None and stat.S_ISREG(st.st_mode):
+                found = norm
+        if special:
             bad = True
             continue
-        r = _resolve(delim, name, hdir, dirs)
-        if r:
-            kids.append(r)
+        if found:
+            kids.append(found)
     return tuple(kids), bad
 
 
