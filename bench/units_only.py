@@ -5,8 +5,9 @@ on the units ``bench/run.py --clang-tidy`` times clang-tidy over, without the re
 
 Prints one JSON line: units, headers left to another unit to walk, units with a parse problem, functions and classes found. ``bench/run.py`` times the
 whole process (interpreter start, imports, discovery and the feature-macro scan, the shared-header plan of a
-check (each header several units include is walked by the first of them only), the pool, every parse), as it
-times each clang-tidy process. No cache is read or written; the shared precompiled header is used as in a check (it is
+check (each header several units include is walked by the first of them only: the units with a plugin marker
+are parsed first, then the others, which leave alone what those walked), the pool, every parse), as it times
+each clang-tidy process. No cache is read or written; the shared precompiled header is used as in a check (it is
 built on a machine's first run, before the timed runs). ``unit_context`` gives both tools the same flags.
 """
 
@@ -44,25 +45,37 @@ def unit_context(tree: Path, with_headers: bool = False):
 
 def main(argv: list[str]) -> int:
     tree, jobs, rels = Path(argv[0]).resolve(), int(argv[1]), argv[2:]
-    from trtlint.engine import _heavy_first, _shared_header_plan, _walk_unwalked, has_plugin_marker
+    from trtlint.engine import _heavy_first, _lazy_plan, _shared_header_plan, _walk_unwalked, has_plugin_marker
     from trtlint.frontends import SourceFile
     from trtlint.workers import Pool
 
     ctx, headers = unit_context(tree, with_headers=True)
     files = [SourceFile(path=tree / r, rel=r, kind="cuda" if r.endswith((".cu", ".cuh")) else "cpp", digest="")
              for r in rels]
-    # as a check plans them: a header several units include is walked by the first of them only
-    files = _shared_header_plan(files, ctx, lambda h: h in headers and not has_plugin_marker(headers[h].path.read_bytes()))
-    heavy, order = _heavy_first(files)  # as a check orders them: the longest parses start first
+
+    def shareable(h: str) -> bool:
+        return h in headers and not has_plugin_marker(headers[h].path.read_bytes())
+
+    # as a check does: the units with a plugin marker first, a header several of them include walked by the
+    # first one only; then the others (a check parses those for the call graph), leaving alone what those walked
+    eager = [f for f in files if has_plugin_marker(f.path.read_bytes())]
+    lazy = [f for f in files if f not in eager]
+    eager = _shared_header_plan(eager, ctx, shareable)
     with Pool(jobs, ctx) as pool:
-        got = pool.collect(pool.submit(heavy))
-        facts = [None] * len(files)
-        for k, ff in zip(order, got):
-            facts[k] = ff
-        facts = _walk_unwalked(files, facts, lambda fs: pool.collect(pool.submit(fs)))
+        def extract(fs):
+            heavy, order = _heavy_first(fs)  # as a check orders them: the longest parses start first
+            out = [None] * len(fs)
+            for k, ff in zip(order, pool.collect(pool.submit(heavy))):
+                out[k] = ff
+            return out
+
+        eager, efacts = _walk_unwalked(eager, extract(eager), extract)
+        extract_lazy, lazy_skips = _lazy_plan(eager, efacts, [], ctx, shareable, extract)
+        facts = efacts + extract_lazy(lazy)
+    skips = sum(len(f.skip) for f in eager) + sum(len(v) for v in lazy_skips.values())
     print(json.dumps({
         "units": len(facts),
-        "headers_left_to_another_unit": sum(len(f.skip) for f in files),
+        "headers_left_to_another_unit": skips,
         "with_problems": sum(1 for f in facts if f.problems),
         "functions": sum(len(f.functions) for f in facts),
         "classes": sum(len(f.classes) for f in facts),

@@ -22,10 +22,15 @@ inline void* scratch(size_t n)
     cudaMalloc(&p, n);
     return p;
 }
+struct Box
+{
+    Box() noexcept = default; // a definition only in a unit that uses it
+    int v{0};
+};
 } // namespace demo
 """
 
-COND = UTIL.replace("scratch", "condScratch")
+COND = UTIL.replace("scratch", "condScratch").replace("Box", "CondBox")
 
 
 def plugin(name: str, includes: str, body: str) -> str:
@@ -57,7 +62,7 @@ FILES = {
         "APlugin", '#include "common/util.h"\n#ifdef DEMO_NEVER_DEFINED\n#include "common/cond.h"\n#endif',
         "    demo::scratch(16);"),
     "cpp/plugins/bPlugin/bPlugin.cpp": plugin(
-        "BPlugin", '#include "common/util.h"\n#include "common/cond.h"', "    demo::scratch(8);\n    demo::condScratch(8);"),
+        "BPlugin", '#include "common/util.h"\n#include "common/cond.h"', "    demo::scratch(8);\n    demo::condScratch(8);\n    demo::Box box;"),
 }
 
 
@@ -117,7 +122,9 @@ def test_index_and_findings_equal_walking_every_header_in_every_unit(tmp_path, m
     a, b = files["cpp/plugins/aPlugin/aPlugin.cpp"], files["cpp/plugins/bPlugin/bPlugin.cpp"]
     # util.h is walked by aPlugin only; cond.h, which aPlugin's parse did not include, by bPlugin after all
     assert {fn.qualname for fn in a.functions} == {"APlugin::enqueue", "demo::scratch"}
-    assert {fn.qualname for fn in b.functions} == {"BPlugin::enqueue", "demo::condScratch"}
+    # bPlugin also has the defaulted constructor of util.h it uses (aPlugin, which walks util.h, does not use
+    # it, so for aPlugin's parse it is no definition)
+    assert {fn.qualname for fn in b.functions} == {"BPlugin::enqueue", "demo::condScratch", "demo::Box::Box"}
     assert b.includes == ("cpp/common/cond.h", "cpp/common/util.h")  # skipped headers are still recorded
     assert a.includes == ("cpp/common/util.h",)
 
@@ -135,7 +142,8 @@ def test_owner_dropping_the_include_hands_the_header_to_the_next_unit(tmp_path, 
     assert _index_facts(warm) == _index_facts(cold)
     assert _findings(warm) == _findings(cold)
     b = warm.index.files["cpp/plugins/bPlugin/bPlugin.cpp"]
-    assert {fn.qualname for fn in b.functions} == {"BPlugin::enqueue", "demo::scratch", "demo::condScratch"}
+    assert {fn.qualname for fn in b.functions} == {"BPlugin::enqueue", "demo::scratch", "demo::condScratch",
+                                                   "demo::Box::Box"}
     again = _run(tmp_path, monkeypatch, True, cache=True)  # and the new plan's entries are used from now on
     assert again.files_parsed == 0
     assert _findings(again) == _findings(cold)
@@ -224,6 +232,8 @@ def test_bodies_callers_need_or_the_scan_cannot_prove_are_kept():
         "auto l = [] (int i) { return i; };\n",
         "bool operator==(A const& a, B const& b) { return true; }\n",
         "void sep() { int n = 1'000; }\n",  # a digit separator: beyond the scan
+        # clang spells a dependent decltype type the way it first met it, and USRs spell it: kept
+        "template <auto L> void load() { static_assert(sizeof(decltype(L)) > 0, \"\"); }\n",
     ]
     for text in kept:
         assert _blanked(text) == [], text
@@ -254,3 +264,28 @@ def test_unit_facts_are_the_same_with_skipped_bodies_blanked(tmp_path, monkeypat
     out = dict(cpp._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(b.skip), frozenset()))
     assert "cudaMalloc" not in out[reached[0]] and "inline void* scratch(size_t n)" in out[reached[0]]
     assert cpp._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(), frozenset()) == []
+
+
+def test_units_the_call_graph_expansion_parses_leave_walked_headers_alone(tmp_path, monkeypatch):
+    """A kernel unit parsed only because the hot path calls into it (the call-graph expansion) leaves alone the
+    shared headers the plugin units walked; the index and the findings equal those of walking every header."""
+    import shutil
+    from pathlib import Path
+
+    from trtlint.config import load_settings
+
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "edgellm_mini", root)
+    monkeypatch.setenv("TRTLINT_SHARED_HEADERS", "1")
+    shared = run(load_settings(root), jobs=1, use_cache=False)
+    monkeypatch.setenv("TRTLINT_SHARED_HEADERS", "0")
+    every = run(load_settings(root), jobs=1, use_cache=False)
+    # barPlugin.cpp comes first and walks the kernel header (and the macros header it includes)
+    assert shared.skips == {
+        "cpp/plugins/fooPlugin/fooPlugin.cpp": ("cpp/common/checkMacros.h", "cpp/kernels/fooKernels.h"),
+        "cpp/kernels/fooKernels.cu": ("cpp/common/checkMacros.h", "cpp/kernels/fooKernels.h"),
+    }
+    assert every.skips == {}
+    assert _index_facts(shared) == _index_facts(every)
+    assert _findings(shared) == _findings(every)
+    assert any(code == "TRT301" and path == "cpp/kernels/fooKernels.cu" for code, path, _l, _m in _findings(shared))

@@ -104,8 +104,8 @@ class FactCache:
         """Load these files' entries now (while the workers parse), for :meth:`get` to hand out later."""
         pre = self.__dict__.setdefault("_prefetched", {})
         for src in files:
-            if (src.rel, src.digest) not in pre:
-                pre[(src.rel, src.digest)] = self._load(src, digests)
+            if (src.rel, src.digest, src.skip) not in pre:  # the skip set is part of the entry's key
+                pre[(src.rel, src.digest, src.skip)] = self._load(src, digests)
 
     def has(self, src: SourceFile) -> bool:
         """Whether an entry for the file's content exists (a stat, nothing read); :meth:`get` may still miss
@@ -114,8 +114,8 @@ class FactCache:
 
     def get(self, src: SourceFile, digests: dict[str, str]) -> Optional[FileFacts]:
         pre = self.__dict__.get("_prefetched")
-        if pre is not None and (src.rel, src.digest) in pre:
-            ff = pre.pop((src.rel, src.digest))
+        if pre is not None and (src.rel, src.digest, src.skip) in pre:
+            ff = pre.pop((src.rel, src.digest, src.skip))
         else:
             ff = self._load(src, digests)
         if ff is None:

@@ -54,6 +54,8 @@ class RunResult:
     files_parsed: int = 0
     parsed_kinds: dict[str, int] = field(default_factory=dict)
     ctx: Optional[ExtractContext] = None  # the extraction context used (the LSP session re-extracts with it)
+    # C++ units -> the project headers they left to another unit to walk (SourceFile.skip; only units with some)
+    skips: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def frontend_for(kind: str):
@@ -518,21 +520,27 @@ def _run(
                 eager.append(f)
             else:
                 lazy.append(f)
-        if os.environ.get("TRTLINT_SHARED_HEADERS", "1") != "0":  # 0: every unit walks all its headers (A/B)
-            headers = {f.rel: f for f in disc.files if f.kind == "header"}
-            eager = _shared_header_plan(eager, ctx, lambda rel: rel in headers and not scans.scan(headers[rel])[0])
+        share = os.environ.get("TRTLINT_SHARED_HEADERS", "1") != "0"  # 0: every unit walks all its headers (A/B)
+        headers = {f.rel: f for f in disc.files if f.kind == "header"}
+
+        def shareable(rel: str) -> bool:
+            return rel in headers and not scans.scan(headers[rel])[0]
+
+        if share:
+            eager = _shared_header_plan(eager, ctx, shareable)
         h_eager = extraction.submit(eager, 0)
         extraction.load(h_others)
         if cache is not None and extraction.pool is not None:
             # while a worker parses what changed, load the units the last call-graph expansion parsed: an
             # edit seldom changes that list (the expansion below takes them from memory)
             by_rel = {f.rel: f for f in lazy}
-            cache.prefetch([by_rel[r] for r in _last_expansion(cache) if r in by_rel], digests)
+            cache.prefetch([dataclasses.replace(by_rel[r], skip=skip) for r, skip in _last_expansion(cache)
+                            if r in by_rel], digests)
         if extraction.pool is not None:  # import the rule modules while the workers parse, not after them
             from .checks.base import all_rules
 
             all_rules()
-        cfacts = _walk_unwalked(eager, extraction.collect(h_eager), extract_cached)
+        eager, cfacts = _walk_unwalked(eager, extraction.collect(h_eager), extract_cached)
         lazy_facts = {f.rel: f for f in lazy}
         for f in lazy:
             texts.add(f)
@@ -546,9 +554,14 @@ def _run(
                 if scans.scan(f)[0]:
                     lone_headers.append(f)
         lone = extract_cached(lone_headers)
-        expanded = _expand_with_memo(cfacts + lone, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile,
-                                     packs, settings, extraction.service)
+        extract_lazy, lazy_skips = extract_cached, {}
+        if share:  # the units the expansion parses leave alone the shared headers the units above walked
+            extract_lazy, lazy_skips = _lazy_plan(eager, cfacts, lone, ctx, shareable, extract_cached)
+        expanded = _expand_with_memo(cfacts + lone, lazy_facts, texts, extract_lazy, cache, tus, disc, root, profile,
+                                     packs, settings, extraction.service, lazy_skips)
         facts = cfacts + extraction.collect(h_others) + lone + expanded
+        skips = {f.rel: f.skip for f in eager if f.skip}
+        skips.update((rel, skip) for rel, skip in lazy_skips.items() if skip)
     finally:
         extraction.close()
     parsed, parsed_kinds = extraction.parsed, extraction.parsed_kinds
@@ -594,6 +607,7 @@ def _run(
         files_parsed=parsed,
         parsed_kinds=parsed_kinds,
         ctx=ctx,
+        skips=skips,
     )
 
 
@@ -735,7 +749,7 @@ def _callish_names(data: bytes) -> frozenset:
 
 _PARAMS = rb"\((?:[^;{}()]|\((?:[^;{}()]|\([^;{}()]*\))*\))*\)"
 # bumped when what the expansion searches for changes (its memo of files to parse is keyed on it)
-_EXPANSION_VERSION = "5"
+_EXPANSION_VERSION = "6"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -873,7 +887,7 @@ def _walk_unwalked(units: list[SourceFile], facts: list[FileFacts], extract_cach
     include it, extracted again without skipping it. Deterministic: the same plan and facts give the same
     repair."""
     if not any(f.skip for f in units) or len(facts) != len(units):
-        return facts
+        return units, facts
     walked: set[str] = set()
     for f, ff in zip(units, facts):
         skip = set(f.skip)
@@ -886,20 +900,54 @@ def _walk_unwalked(units: list[SourceFile], facts: list[FileFacts], extract_cach
                 claimed.add(h)
                 redo.setdefault(i, set()).add(h)
     if not redo:
-        return facts
+        return units, facts
     order = sorted(redo)
-    again = extract_cached([dataclasses.replace(units[i], skip=tuple(h for h in units[i].skip if h not in redo[i]))
-                            for i in order])
+    units = list(units)
+    for i in order:
+        units[i] = dataclasses.replace(units[i], skip=tuple(h for h in units[i].skip if h not in redo[i]))
+    again = extract_cached([units[i] for i in order])
     out = list(facts)
     for i, ff in zip(order, again):
         out[i] = ff
-    return out
+    return units, out
+
+
+def _lazy_plan(units: list[SourceFile], facts: list[FileFacts], lone: list[FileFacts], ctx: ExtractContext,
+               candidate, extract_cached):
+    """(an extract function for the units the call-graph expansion parses, the skip set it gave each unit by
+    path). Such a unit leaves alone every shareable header it pulls in that the eagerly parsed units (or a lone
+    header) walked: their facts are there already, and come first in the index. Which headers those are is
+    read from their facts, so no repair is needed; the expansion's units do not share among themselves (the
+    set of units a round parses depends on the rounds before it)."""
+    from .frontends import cpp
+
+    walked: set[str] = set()
+    for f, ff in zip(units, facts):
+        skip = set(f.skip)
+        walked.update(h for h in ff.includes if h not in skip)
+    for ff in lone:
+        walked.add(ff.path)
+        walked.update(ff.includes)
+    walked = {h for h in walked if candidate(h)}
+    skips: dict[str, tuple[str, ...]] = {}
+
+    def extract(files: list[SourceFile]) -> list[FileFacts]:
+        planned = []
+        for f, r in zip(files, cpp.reached_headers(files, ctx)):
+            skip = tuple(h for h in r if h in walked) if f.kind in ("cpp", "cuda") else ()
+            skips[f.rel] = skip
+            planned.append(dataclasses.replace(f, skip=skip) if skip else f)
+        return extract_cached(planned)
+
+    return extract, skips
 
 
 def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings,
-                      service=None) -> list:
+                      service=None, skips=None) -> list:
     """The files the call-graph expansion parses depend only on the C++ sources and the settings: a warm run
-    with the same inputs reuses the last run's list (kept in the cache) instead of searching again."""
+    with the same inputs reuses the last run's list (kept in the cache) instead of searching again. The memo
+    also keeps the headers each of them left to another unit (``skips``, filled by ``extract_cached``), for
+    the next run's prefetch."""
     if cache is None:
         return _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings,
                                   service=service)
@@ -922,12 +970,17 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
         known = json.loads(memo.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         known = None
-    if isinstance(known, list) and all(rel in lazy_facts for rel in known):
-        try:
-            os.utime(memo)  # the newest memo is the one the next run prefetches (_last_expansion)
-        except OSError:
-            pass
-        return extract_cached([lazy_facts[rel] for rel in known])
+    known = [k[0] for k in _memo_entries(known)] if isinstance(known, list) else None
+    if known is not None and all(rel in lazy_facts for rel in known):
+        got = extract_cached([lazy_facts[rel] for rel in known])
+        if skips:
+            _write_json(memo, [[rel, list(skips.get(rel, ()))] for rel in known])
+        else:
+            try:
+                os.utime(memo)  # the newest memo is the one the next run prefetches (_last_expansion)
+            except OSError:
+                pass
+        return got
     # the call-like names of each file, by content digest: a changed file is rescanned, the others are not
     names_path = cache.dir / "expansion" / f"names-{_EXPANSION_VERSION}.json"
     try:
@@ -942,7 +995,7 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     if len(names_by_digest) != before:
         live = {f.digest for f in tus}  # files that changed or went away drop out
         _write_json(names_path, {d: sorted(v) for d, v in names_by_digest.items() if d in live})
-    _write_json(memo, sorted(ff.path for ff in added))
+    _write_json(memo, [[rel, list((skips or {}).get(rel, ()))] for rel in sorted(ff.path for ff in added)])
     # keep the few newest memos (the states a developer flips between), not one per edit forever
     try:
         olds = sorted((p for p in memo.parent.glob("*.json") if not p.name.startswith("names")), key=lambda p: p.stat().st_mtime)
@@ -953,15 +1006,25 @@ def _expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc
     return added
 
 
-def _last_expansion(cache) -> list[str]:
-    """The files of the newest expansion memo (see :func:`_expand_with_memo`), or none."""
+def _memo_entries(got: list) -> list[tuple[str, tuple[str, ...]]]:
+    """(path, headers it left to another unit) of an expansion memo's entries; malformed ones are dropped."""
+    out = []
+    for e in got:
+        if (isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], list)
+                and all(isinstance(h, str) for h in e[1])):
+            out.append((e[0], tuple(e[1])))
+    return out
+
+
+def _last_expansion(cache) -> list[tuple[str, tuple[str, ...]]]:
+    """(path, skip set) of the files of the newest expansion memo (see :func:`_expand_with_memo`), or none."""
     try:
         memos = [p for p in (cache.dir / "expansion").glob("*.json") if not p.name.startswith("names")]
         newest = max(memos, key=lambda p: p.stat().st_mtime_ns) if memos else None
         got = json.loads(newest.read_text(encoding="utf-8")) if newest is not None else []
     except (OSError, ValueError):
         return []
-    return [r for r in got if isinstance(r, str)] if isinstance(got, list) else []
+    return _memo_entries(got) if isinstance(got, list) else []
 
 
 def _load_stats(path: Path) -> tuple[dict, int]:

@@ -62,6 +62,7 @@ class Session:
         self.use_cache = use_cache
         self.settings: Settings = Settings(root=self.root)
         self.facts: dict[str, FileFacts] = {}
+        self.skips: dict[str, tuple[str, ...]] = {}
         self.sources: dict[str, SourceFile] = {}
         self.suppressions: dict[str, list] = {}
         self.buffers: dict[str, str] = {}  # rel -> unsaved text of an open editor buffer
@@ -126,6 +127,7 @@ class Session:
         self.skipped = list(res.discovery.skipped)
         self.sources = {f.rel: f for f in res.discovery.files}
         self.facts = dict(res.index.files)
+        self.skips = dict(res.skips)  # unit -> shared headers the run left to another unit (they lack its facts)
         self.suppressions = dict(res.index.suppressions)
         self.diagnostics = res.diagnostics
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
@@ -218,6 +220,7 @@ class Session:
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
         else:
             self.facts[rel] = self._extract(src)
+            self.skips.pop(rel, None)  # extracted whole
         if kind == "header":
             self._reextract_includers(rel)
         elif old is not None and kind in _CPP:
@@ -225,16 +228,15 @@ class Session:
 
     def _rewalk_dropped(self, dropped: set[str]) -> None:
         """The unit no longer includes these headers. A full run walks a header several units include in one of
-        them only (engine._shared_header_plan): when this unit was that one, no facts hold the header's
-        declarations any more, and the first unit that still includes it is extracted again (whole, as every
-        extraction of the session is)."""
+        them only (engine._shared_header_plan; the others have it in ``self.skips``): when this unit was that
+        one, no unit's facts hold the header's declarations any more, and the first unit that still includes
+        it is extracted again (whole, as every extraction of the session is)."""
         for h in sorted(dropped):
             includers = [r for r, ff in self.facts.items() if h in ff.includes and r in self.sources]
-            if not includers:
-                continue
-            if any(x.span.path == h for r in includers for x in (*self.facts[r].functions, *self.facts[r].classes)):
+            if not includers or any(h not in self.skips.get(r, ()) for r in includers):
                 continue
             self.facts[includers[0]] = self._extract(self.sources[includers[0]])
+            self.skips.pop(includers[0], None)
 
     def _reextract_includers(self, header_rel: str) -> None:
         """A header changed: the translation units that include it carry its classes and functions."""
@@ -245,6 +247,7 @@ class Session:
             if src is None:
                 continue
             self.facts[rel] = self._extract(src)
+            self.skips.pop(rel, None)
 
     def _extract(self, src: SourceFile) -> FileFacts:
         """Re-extract one file within the file-timeout setting (TRT001 "timed out after N s" past it)."""

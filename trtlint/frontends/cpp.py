@@ -643,7 +643,10 @@ class _Extractor:
             if loc.is_in_system_header:
                 continue
             rel = self.rel_of(self.cursor_file(c))
-            if rel is None or (rel in self.skip and k not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)):
+            if rel is None:
+                continue
+            if rel in self.skip and k not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                self.visit_skipped(c)
                 continue
             self.visit_decl(c)
         self.macro_insts.sort(key=lambda t: (t[0], t[1]))
@@ -658,7 +661,10 @@ class _Extractor:
                 if ch.kind in (K.MACRO_INSTANTIATION, K.INCLUSION_DIRECTIVE):
                     continue
                 rel = self.rel_of(self.cursor_file(ch))
-                if rel is None or (rel in self.skip and ch.kind not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)):
+                if rel is None:
+                    continue
+                if rel in self.skip and ch.kind not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                    self.visit_skipped(ch)
                     continue
                 self.visit_decl(ch)
             return
@@ -677,6 +683,20 @@ class _Extractor:
                 self.registrar_vars[name] = c
             self.scan_creator_list(c, None)
             return
+
+    def visit_skipped(self, c: Any) -> None:
+        """A declaration of a header another unit walks (``SourceFile.skip``). Only what depends on this unit
+        is taken: a defaulted special member is a definition only in a unit that uses it (clang defines it
+        there), so the walking unit may not have it."""
+        K = self.K
+        k = c.kind
+        if k in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+            if c.is_definition():
+                for ch in _kids(c):
+                    self.visit_skipped(ch)
+        elif k in (K.CONSTRUCTOR, K.DESTRUCTOR, K.CXX_METHOD):
+            if c.is_default_method() and c.is_definition():
+                self.visit_function(c)
 
     # -- classes ------------------------------------------------------------------------------------------
 

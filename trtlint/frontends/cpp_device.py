@@ -196,7 +196,8 @@ def blank_device_bodies(text: str) -> tuple[str, list[int]]:
 # A unit that leaves a project header to another unit (SourceFile.skip) never walks that header's functions,
 # so their bodies only cost parse time (most of a parse is bodies and the templates they instantiate). The
 # scan below blanks them, with the rules above for what a body is and with what clang itself keeps when it
-# skips bodies (constexpr functions and deduced return types: callers need them). Namespaces, linkage specs
+# skips bodies (constexpr functions and deduced return types: callers need them), and keeps a body that names
+# ``decltype`` (see _DECLTYPE). Namespaces, linkage specs
 # and class bodies are entered; any other braces (initializers, enums, bodies that are kept) are stepped over
 # whole, and the scan stops at the first body whose end it cannot prove.
 
@@ -254,6 +255,11 @@ def _brace_kind(seg: list[str]) -> str:
     return "blank" if depth == 0 else "over"
 
 
+# clang unifies equal dependent decltype types across the unit under the spelling it met first, and a
+# function template's USR spells that type: a ``decltype`` in a blanked body could change a USR of the unit
+_DECLTYPE = re.compile(r"\bdecltype\b")
+
+
 def blank_function_bodies(text: str) -> tuple[str, list[int]]:
     """(``text`` with the bodies of its function definitions blanked as described above, the offsets of their
     opening braces); ``text`` itself and ``[]`` when nothing is blanked."""
@@ -296,7 +302,7 @@ def blank_function_bodies(text: str) -> tuple[str, list[int]]:
         if close_at is None:
             break  # where this brace ends is not provable: nothing after it is blanked
         skip_to = close_at
-        if kind != "blank" or close_at - open_at < 2:
+        if kind != "blank" or close_at - open_at < 2 or _DECLTYPE.search(clean, open_at, close_at):
             continue
         out.append(text[last:open_at + 1])
         pos = open_at + 1
