@@ -1,14 +1,19 @@
 """trtlint's cold extraction of the given C++/CUDA units only, in its worker pool: the work a cold check does
 on the units ``bench/run.py --clang-tidy`` times clang-tidy over, without the rest of the project.
 
-    python bench/units_only.py TREE JOBS REL [REL ...]
+    python bench/units_only.py [--phases] TREE JOBS REL [REL ...]
 
-Prints one JSON line: units, headers left to another unit to walk, units with a parse problem, functions and classes found. ``bench/run.py`` times the
-whole process (interpreter start, imports, discovery and the feature-macro scan, the shared-header plan of a
-check (each header several units include is walked by the first of them only: the units with a plugin marker
-are parsed first, then the others, which leave alone what those walked), the pool, every parse), as it times
-each clang-tidy process. No cache is read or written; the shared precompiled header is used as in a check (it is
-built on a machine's first run, before the timed runs). ``unit_context`` gives both tools the same flags.
+Prints one JSON line: units, headers left to another unit to walk, units with a parse problem, functions and
+classes found. ``bench/run.py`` times the whole process (interpreter start, imports, discovery and the
+feature-macro scan, the shared-header plan, the pool, every parse), as it times each clang-tidy process.
+
+Each unit leaves alone the headers a check's plan gives another unit (``SourceFile.skip``): the units with a
+plugin marker share the headers they include (the first walks each); the others, which a check parses for the
+call graph, leave alone what those walked. By default all units go to the pool in one batch (a check of a
+project with Python files keeps its workers busy between its phases); with ``--phases`` the others wait until
+the plugin units are done, as in a check of a project without Python. No cache is read or written; the shared
+precompiled header is used as in a check (it is built on a machine's first run, before the timed runs).
+``unit_context`` gives both tools the same flags.
 """
 
 from __future__ import annotations
@@ -44,9 +49,12 @@ def unit_context(tree: Path, with_headers: bool = False):
 
 
 def main(argv: list[str]) -> int:
+    phases = argv[:1] == ["--phases"]
+    if phases:
+        argv = argv[1:]
     tree, jobs, rels = Path(argv[0]).resolve(), int(argv[1]), argv[2:]
     from trtlint.engine import _heavy_first, _lazy_plan, _shared_header_plan, _walk_unwalked, has_plugin_marker
-    from trtlint.frontends import SourceFile
+    from trtlint.frontends import SourceFile, cpp
     from trtlint.workers import Pool
 
     ctx, headers = unit_context(tree, with_headers=True)
@@ -56,11 +64,12 @@ def main(argv: list[str]) -> int:
     def shareable(h: str) -> bool:
         return h in headers and not has_plugin_marker(headers[h].path.read_bytes())
 
-    # as a check does: the units with a plugin marker first, a header several of them include walked by the
-    # first one only; then the others (a check parses those for the call graph), leaving alone what those walked
+    # the skip sets of a check: the units with a plugin marker share the headers they include (the first one
+    # walks each), the others (a check parses those for the call graph) leave alone what those walked
     eager = [f for f in files if has_plugin_marker(f.path.read_bytes())]
     lazy = [f for f in files if f not in eager]
-    eager = _shared_header_plan(eager, ctx, shareable)
+    owners: dict = {}
+    eager = _shared_header_plan(eager, ctx, shareable, owners)
     with Pool(jobs, ctx) as pool:
         def extract(fs):
             heavy, order = _heavy_first(fs)  # as a check orders them: the longest parses start first
@@ -69,9 +78,22 @@ def main(argv: list[str]) -> int:
                 out[k] = ff
             return out
 
-        eager, efacts = _walk_unwalked(eager, extract(eager), extract)
-        extract_lazy, lazy_skips = _lazy_plan(eager, efacts, [], ctx, shareable, extract)
-        facts = efacts + extract_lazy(lazy)
+        if phases:  # as a check of a project without Python schedules them: the others once those are done
+            eager, efacts = _walk_unwalked(eager, extract(eager), extract)
+            extract_lazy, lazy_skips = _lazy_plan(eager, efacts, [], ctx, shareable, extract)
+            lfacts = extract_lazy(lazy)
+        else:  # in one batch, the others' skip sets read from the plan, then checked against the facts
+            planned = [dataclasses.replace(f, skip=tuple(h for h in r if h in owners))
+                       for f, r in zip(lazy, cpp.reached_headers(lazy, ctx))]
+            got = extract(eager + planned)
+            eager, efacts = _walk_unwalked(eager, got[:len(eager)], extract)
+            lfacts = got[len(eager):]
+            check, lazy_skips = _lazy_plan(eager, efacts, [], ctx, shareable, lambda fs: fs)
+            should = check(lazy)
+            redo = [i for i, (a, b) in enumerate(zip(planned, should)) if a.skip != b.skip]
+            for i, ff in zip(redo, extract([should[i] for i in redo])):  # a check would have parsed these so
+                lfacts[i] = ff
+        facts = efacts + lfacts
     skips = sum(len(f.skip) for f in eager) + sum(len(v) for v in lazy_skips.values())
     print(json.dumps({
         "units": len(facts),

@@ -858,17 +858,18 @@ def _call_structure(facts) -> bytes:
     return h.digest()
 
 
-def _shared_header_plan(units: list[SourceFile], ctx: ExtractContext, candidate) -> list[SourceFile]:
+def _shared_header_plan(units: list[SourceFile], ctx: ExtractContext, candidate,
+                        owners: Optional[dict] = None) -> list[SourceFile]:
     """Which unit walks which project header. A header that several units include is parsed with each of them
     (that is what a translation unit is), but its declarations need walking only once: the first unit (in
     the units' order, the order the index takes facts in) that pulls the header in walks it, and the others
     get it in ``SourceFile.skip``. Only headers ``candidate`` accepts (those without a plugin marker: their
     declarations never feed a unit's own plugin classes) are shared. Who pulls what in is read from the
     ``#include`` lines (frontends.cpp.reached_headers); :func:`_walk_unwalked` repairs where a parse did not
-    include what the text named."""
+    include what the text named. ``owners``, when given, gets header -> the unit meant to walk it."""
     from .frontends import cpp
 
-    owner: dict[str, str] = {}
+    owner: dict[str, str] = {} if owners is None else owners
     reached = cpp.reached_headers(units, ctx)
     for f, r in zip(units, reached):
         for h in r:
