@@ -61,8 +61,12 @@ def main(argv: list[str]) -> int:
     files = [SourceFile(path=tree / r, rel=r, kind="cuda" if r.endswith((".cu", ".cuh")) else "cpp", digest="")
              for r in rels]
 
+    marked: dict = {}  # a check reads each header's marker once (its text scans)
+
     def shareable(h: str) -> bool:
-        return h in headers and not has_plugin_marker(headers[h].path.read_bytes())
+        if h not in marked:
+            marked[h] = h in headers and has_plugin_marker(headers[h].path.read_bytes())
+        return h in headers and not marked[h]
 
     # the skip sets of a check: the units with a plugin marker share the headers they include (the first one
     # walks each), the others (a check parses those for the call graph) leave alone what those walked

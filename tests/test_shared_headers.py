@@ -289,3 +289,37 @@ def test_units_the_call_graph_expansion_parses_leave_walked_headers_alone(tmp_pa
     assert _index_facts(shared) == _index_facts(every)
     assert _findings(shared) == _findings(every)
     assert any(code == "TRT301" and path == "cpp/kernels/fooKernels.cu" for code, path, _l, _m in _findings(shared))
+
+
+def test_what_units_include_is_remembered_until_a_header_changes(tmp_path, monkeypatch):
+    """The text walk of the units' #include lines is kept in the cache (reach.json): a re-run after an edit
+    walks again only the units whose text, or a header they reached, changed."""
+    from trtlint.frontends import cpp
+
+    write_project(tmp_path, FILES)
+    walked: list = []
+    real = cpp.reached_headers
+
+    def counting(units, ctx):
+        walked.extend(f.rel for f in units)
+        return real(units, ctx)
+
+    monkeypatch.setattr(cpp, "reached_headers", counting)
+    first = _run(tmp_path, monkeypatch, True, cache=True)
+    assert sorted(walked) == ["cpp/plugins/aPlugin/aPlugin.cpp", "cpp/plugins/bPlugin/bPlugin.cpp"]
+    b = tmp_path / "cpp/plugins/bPlugin/bPlugin.cpp"
+    b.write_text(b.read_text() + "// edited\n")
+    walked.clear()
+    _run(tmp_path, monkeypatch, True, cache=True)
+    assert walked == ["cpp/plugins/bPlugin/bPlugin.cpp"]  # aPlugin's include walk came from the memo
+    # a header both reach now includes another one: both are walked again, and both plans see it
+    write_project(tmp_path, {"cpp/common/extra.h": "#pragma once\nnamespace demo\n{\ninline int extra() { return 1; }\n}\n"})
+    util = tmp_path / "cpp/common/util.h"
+    util.write_text(util.read_text().replace("#include <cuda_runtime.h>\n", '#include <cuda_runtime.h>\n#include "extra.h"\n'))
+    walked.clear()
+    after = _run(tmp_path, monkeypatch, True, cache=True)
+    assert sorted(walked) == ["cpp/plugins/aPlugin/aPlugin.cpp", "cpp/plugins/bPlugin/bPlugin.cpp"]
+    # (cond.h, which aPlugin's parse does not include, was given back to bPlugin both times)
+    assert first.skips == {"cpp/plugins/bPlugin/bPlugin.cpp": ("cpp/common/util.h",)}
+    assert after.skips == {"cpp/plugins/bPlugin/bPlugin.cpp": ("cpp/common/extra.h", "cpp/common/util.h")}
+    assert _index_facts(after) == _index_facts(_run(tmp_path, monkeypatch, False))

@@ -526,8 +526,11 @@ def _run(
         def shareable(rel: str) -> bool:
             return rel in headers and not scans.scan(headers[rel])[0]
 
+        from .cache import context_key
+
+        reach = _ReachMemo(cache.dir / "reach.json" if cache is not None else None, context_key(ctx), disc.files)
         if share:
-            eager = _shared_header_plan(eager, ctx, shareable)
+            eager = _shared_header_plan(eager, ctx, shareable, reached_headers=reach)
         h_eager = extraction.submit(eager, 0)
         extraction.load(h_others)
         if cache is not None and extraction.pool is not None:
@@ -556,10 +559,11 @@ def _run(
         lone = extract_cached(lone_headers)
         extract_lazy, lazy_skips = extract_cached, {}
         if share:  # the units the expansion parses leave alone the shared headers the units above walked
-            extract_lazy, lazy_skips = _lazy_plan(eager, cfacts, lone, ctx, shareable, extract_cached)
+            extract_lazy, lazy_skips = _lazy_plan(eager, cfacts, lone, ctx, shareable, extract_cached, reach)
         expanded = _expand_with_memo(cfacts + lone, lazy_facts, texts, extract_lazy, cache, tus, disc, root, profile,
                                      packs, settings, extraction.service, lazy_skips)
         facts = cfacts + extraction.collect(h_others) + lone + expanded
+        reach.save()
         skips = {f.rel: f.skip for f in eager if f.skip}
         skips.update((rel, skip) for rel, skip in lazy_skips.items() if skip)
     finally:
@@ -859,18 +863,19 @@ def _call_structure(facts) -> bytes:
 
 
 def _shared_header_plan(units: list[SourceFile], ctx: ExtractContext, candidate,
-                        owners: Optional[dict] = None) -> list[SourceFile]:
+                        owners: Optional[dict] = None, reached_headers=None) -> list[SourceFile]:
     """Which unit walks which project header. A header that several units include is parsed with each of them
     (that is what a translation unit is), but its declarations need walking only once: the first unit (in
     the units' order, the order the index takes facts in) that pulls the header in walks it, and the others
     get it in ``SourceFile.skip``. Only headers ``candidate`` accepts (those without a plugin marker: their
     declarations never feed a unit's own plugin classes) are shared. Who pulls what in is read from the
     ``#include`` lines (frontends.cpp.reached_headers); :func:`_walk_unwalked` repairs where a parse did not
-    include what the text named. ``owners``, when given, gets header -> the unit meant to walk it."""
+    include what the text named. ``owners``, when given, gets header -> the unit meant to walk it;
+    ``reached_headers``: frontends.cpp.reached_headers or a memo of it (:class:`_ReachMemo`)."""
     from .frontends import cpp
 
     owner: dict[str, str] = {} if owners is None else owners
-    reached = cpp.reached_headers(units, ctx)
+    reached = (reached_headers or cpp.reached_headers)(units, ctx)
     for f, r in zip(units, reached):
         for h in r:
             if h not in owner and candidate(h):
@@ -913,8 +918,51 @@ def _walk_unwalked(units: list[SourceFile], facts: list[FileFacts], extract_cach
     return units, out
 
 
+class _ReachMemo:
+    """frontends.cpp.reached_headers, remembered across runs (``reach.json`` in the cache): a unit's entry is
+    used while the unit, every header it reached and the set of the project's C/C++ files are as they were,
+    with the same C++ context (a header that could now be found first would be a new file)."""
+
+    def __init__(self, path: Optional[Path], ctx_key: str, files: list[SourceFile]) -> None:
+        import hashlib
+
+        self.path = path
+        self.digests = {f.rel: f.digest for f in files}
+        cfiles = sorted(f.rel for f in files if f.kind in ("cpp", "cuda", "header"))
+        self.key = hashlib.sha256(("\0".join([ctx_key, *cfiles])).encode()).hexdigest()[:24]
+        self.data = _load_json_dict(path) if path is not None else {}
+        self.dirty = False
+
+    def __call__(self, units: list[SourceFile], ctx: ExtractContext) -> list[tuple[str, ...]]:
+        from .frontends import cpp
+
+        out: list = [None] * len(units)
+        miss = []
+        for i, f in enumerate(units):
+            e = self.data.get(f.rel)
+            if (f.text is None and isinstance(e, list) and len(e) == 3 and e[0] == f.digest and e[1] == self.key
+                    and isinstance(e[2], list)
+                    and all(isinstance(x, list) and len(x) == 2 and self.digests.get(x[0]) == x[1] for x in e[2])):
+                out[i] = tuple(x[0] for x in e[2])
+            else:
+                miss.append(i)
+        if miss:
+            for i, r in zip(miss, cpp.reached_headers([units[i] for i in miss], ctx)):
+                out[i] = r
+                f = units[i]
+                if f.text is None and all(h in self.digests for h in r):
+                    self.data[f.rel] = [f.digest, self.key, [[h, self.digests[h]] for h in r]]
+                    self.dirty = True
+        return out
+
+    def save(self) -> None:
+        if self.dirty and self.path is not None:
+            live = {k: v for k, v in self.data.items() if k in self.digests}
+            _write_json(self.path, live)
+
+
 def _lazy_plan(units: list[SourceFile], facts: list[FileFacts], lone: list[FileFacts], ctx: ExtractContext,
-               candidate, extract_cached):
+               candidate, extract_cached, reached_headers=None):
     """(an extract function for the units the call-graph expansion parses, the skip set it gave each unit by
     path). Such a unit leaves alone every shareable header it pulls in that the eagerly parsed units (or a lone
     header) walked: their facts are there already, and come first in the index. Which headers those are is
@@ -934,7 +982,7 @@ def _lazy_plan(units: list[SourceFile], facts: list[FileFacts], lone: list[FileF
 
     def extract(files: list[SourceFile]) -> list[FileFacts]:
         planned = []
-        for f, r in zip(files, cpp.reached_headers(files, ctx)):
+        for f, r in zip(files, (reached_headers or cpp.reached_headers)(files, ctx)):
             skip = tuple(h for h in r if h in walked) if f.kind in ("cpp", "cuda") else ()
             skips[f.rel] = skip
             planned.append(dataclasses.replace(f, skip=skip) if skip else f)
