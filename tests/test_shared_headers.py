@@ -323,3 +323,22 @@ def test_what_units_include_is_remembered_until_a_header_changes(tmp_path, monke
     assert first.skips == {"cpp/plugins/bPlugin/bPlugin.cpp": ("cpp/common/util.h",)}
     assert after.skips == {"cpp/plugins/bPlugin/bPlugin.cpp": ("cpp/common/extra.h", "cpp/common/util.h")}
     assert _index_facts(after) == _index_facts(_run(tmp_path, monkeypatch, False))
+
+
+def test_definitions_only_one_includer_sees_are_walked_by_it(tmp_path, monkeypatch):
+    """A shared header may define more in one unit than in another (an #if on a macro the unit defines before
+    including it): the unit that skipped it notes what its parse defines there, and the engine extracts it
+    again without skipping when the index lacks one of those definitions."""
+    gated = UTIL.replace("struct Box", "#ifdef DEMO_WITH_EXTRA\ninline int extraOnly() { return 2; }\n#endif\nstruct Box")
+    files = dict(FILES, **{
+        "cpp/common/util.h": gated,
+        "cpp/plugins/bPlugin/bPlugin.cpp": "#define DEMO_WITH_EXTRA 1\n" + FILES["cpp/plugins/bPlugin/bPlugin.cpp"],
+    })
+    write_project(tmp_path, files)
+    shared = _run(tmp_path, monkeypatch, True)
+    every = _run(tmp_path, monkeypatch, False)
+    assert _index_facts(shared) == _index_facts(every)
+    assert "demo::extraOnly" in {fn.qualname for fn in shared.index.functions.values()}
+    b = shared.index.files["cpp/plugins/bPlugin/bPlugin.cpp"]
+    assert "demo::extraOnly" in {fn.qualname for fn in b.functions}  # bPlugin walked util.h after all
+    assert shared.skips == {}  # (cond.h went back to it too: aPlugin's parse does not include it)

@@ -544,6 +544,7 @@ def _run(
 
             all_rules()
         eager, cfacts = _walk_unwalked(eager, extraction.collect(h_eager), extract_cached)
+        eager, cfacts = _walk_missing(eager, cfacts, extract_cached, set())
         lazy_facts = {f.rel: f for f in lazy}
         for f in lazy:
             texts.add(f)
@@ -961,6 +962,30 @@ class _ReachMemo:
             _write_json(self.path, live)
 
 
+def _walk_missing(units: list[SourceFile], facts: list[FileFacts], extract_cached, known: set[str]):
+    """A unit that skipped a header may hold definitions of it that the unit walking it does not (``#if`` on
+    macros only this unit defines, another language mode): each such unit is extracted again without skipping
+    the headers whose definitions the facts lack (``known``: USRs from elsewhere). Returns (units, facts)."""
+    have = set(known)
+    for ff in facts:
+        have.update(fn.usr for fn in ff.functions)
+    redo: dict[int, set[str]] = {}
+    for i, (f, ff) in enumerate(zip(units, facts)):
+        for h, usr in getattr(ff, "skipped_defs", ()):
+            if usr and usr not in have and h in f.skip:
+                redo.setdefault(i, set()).add(h)
+    if not redo:
+        return units, facts
+    order = sorted(redo)
+    units = list(units)
+    for i in order:
+        units[i] = dataclasses.replace(units[i], skip=tuple(h for h in units[i].skip if h not in redo[i]))
+    out = list(facts)
+    for i, ff in zip(order, extract_cached([units[i] for i in order])):
+        out[i] = ff
+    return units, out
+
+
 def _lazy_plan(units: list[SourceFile], facts: list[FileFacts], lone: list[FileFacts], ctx: ExtractContext,
                candidate, extract_cached, reached_headers=None):
     """(an extract function for the units the call-graph expansion parses, the skip set it gave each unit by
@@ -979,14 +1004,18 @@ def _lazy_plan(units: list[SourceFile], facts: list[FileFacts], lone: list[FileF
         walked.update(ff.includes)
     walked = {h for h in walked if candidate(h)}
     skips: dict[str, tuple[str, ...]] = {}
+    known = {fn.usr for ff in (*facts, *lone) for fn in ff.functions}
 
     def extract(files: list[SourceFile]) -> list[FileFacts]:
         planned = []
         for f, r in zip(files, (reached_headers or cpp.reached_headers)(files, ctx)):
             skip = tuple(h for h in r if h in walked) if f.kind in ("cpp", "cuda") else ()
-            skips[f.rel] = skip
             planned.append(dataclasses.replace(f, skip=skip) if skip else f)
-        return extract_cached(planned)
+        planned, got = _walk_missing(planned, extract_cached(planned), extract_cached, known)
+        for f, ff in zip(planned, got):
+            skips[f.rel] = f.skip
+            known.update(fn.usr for fn in ff.functions)
+        return got
 
     return extract, skips
 

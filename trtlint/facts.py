@@ -556,6 +556,10 @@ class FileFacts:
     torch_stubs: tuple[TorchOpStub, ...] = ()
     py_functions: tuple[PyFunctionSig, ...] = ()
     translation_entries: tuple[TranslationEntry, ...] = ()
+    # C++: (header, USR) of the function definitions this unit's parse holds in the headers it left to another
+    # unit to walk (SourceFile.skip); the engine checks that the index has each (a header may define more in
+    # one unit than another: #if on the unit's macros, a defaulted member only where used)
+    skipped_defs: tuple[tuple[str, str], ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from ..facts import (
 from . import UNSAVED, ExtractContext, SourceFile, cpp_flow, read_text, unsaved_files
 from . import cpp_lifecycle as _lc
 
-VERSION = "4"
+VERSION = "5"
 KIND_NAMES = ("cpp", "cuda", "header")
 
 PRELUDE_DIR = Path(__file__).resolve().parent / "prelude"
@@ -464,6 +464,7 @@ class _Extractor:
         self.blank_violation = False  # a blanked body belongs to a function libclang does not see as GPU-only
         # project headers another unit of the run walks (SourceFile.skip): their declarations are not visited here
         self.skip = frozenset(src.skip)
+        self.skipped_defs: set[tuple[str, str]] = set()  # (header, usr) of definitions seen in skipped headers
 
     # -- files and locations ------------------------------------------------------------------------------
 
@@ -684,19 +685,28 @@ class _Extractor:
             self.scan_creator_list(c, None)
             return
 
-    def visit_skipped(self, c: Any) -> None:
-        """A declaration of a header another unit walks (``SourceFile.skip``). Only what depends on this unit
-        is taken: a defaulted special member is a definition only in a unit that uses it (clang defines it
-        there), so the walking unit may not have it."""
+    def visit_skipped(self, c: Any, nested: bool = False) -> None:
+        """A declaration of a header another unit walks (``SourceFile.skip``): its functions are not walked,
+        only noted (``skipped_defs``: the engine checks the walking unit has them). A defaulted special member
+        is a definition only in a unit that uses it (clang defines it there), so it is taken here."""
         K = self.K
         k = c.kind
-        if k in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+        # the same declarations visit_decl and visit_class reach
+        if k in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE) or (
+                k == K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION and not nested):
             if c.is_definition():
                 for ch in _kids(c):
-                    self.visit_skipped(ch)
-        elif k in (K.CONSTRUCTOR, K.DESTRUCTOR, K.CXX_METHOD):
-            if c.is_default_method() and c.is_definition():
+                    self.visit_skipped(ch, nested=True)
+        elif k in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION,
+                   K.FUNCTION_TEMPLATE):
+            if not c.is_definition():
+                return
+            if k in (K.CONSTRUCTOR, K.DESTRUCTOR, K.CXX_METHOD) and c.is_default_method():
                 self.visit_function(c)
+                return
+            rel = self.rel_of(self.extent_info(c)[0])
+            if rel is not None:
+                self.skipped_defs.add((rel, c.get_usr() or ""))
 
     # -- classes ------------------------------------------------------------------------------------------
 
@@ -2460,4 +2470,5 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         includes=tuple(sorted(ex.includes)),
         lifecycle=tuple(ex.lifecycle),
         fn_contracts=contracts,
+        skipped_defs=tuple(sorted(ex.skipped_defs)),
     )
