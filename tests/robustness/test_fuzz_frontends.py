@@ -60,3 +60,35 @@ def test_seeds_give_facts(label):
             ff = fuzzlib.extract_bytes(label, seed, Path(d))
             got.append(ff != FileFacts(path=ff.path, kind=ff.kind, digest=ff.digest, problems=ff.problems))
     assert any(got), got
+
+
+def test_function_body_blanking_keeps_every_offset_on_fuzzed_headers():
+    """cpp_device.blank_function_bodies (the bodies of headers a unit leaves to another unit): on any text it
+    returns text of the same UTF-8 length and lines, whose bytes change only to spaces after a brace it reports,
+    and never raises."""
+    from trtlint.frontends.cpp_device import blank_function_bodies
+
+    blanked = []
+
+    @settings(max_examples=300, **_COMMON)
+    @given(data=fuzzlib.inputs("header"))
+    def run(data):
+        text = data.decode("utf-8", "replace")
+        out, opened = blank_function_bodies(text)
+        assert len(out.encode("utf-8", "surrogatepass")) == len(text.encode("utf-8", "surrogatepass"))
+        assert out.count("\n") == text.count("\n")
+        if not opened:
+            assert out is text
+            return
+        blanked.append(len(opened))
+        # libclang's offsets are bytes: a body's non-ASCII character becomes as many spaces as it has bytes
+        tb, ob = text.encode("utf-8", "surrogatepass"), out.encode("utf-8", "surrogatepass")
+        braces = [len(text[:at].encode("utf-8", "surrogatepass")) for at in opened]
+        for at in braces:
+            assert tb[at] == ob[at] == ord("{")
+        for i, (a, b) in enumerate(zip(tb, ob)):
+            if a != b:
+                assert b == ord(" ") and a != ord("\n") and any(at < i for at in braces)
+
+    run()
+    assert blanked, "no fuzzed header had a body to blank: the test would check nothing"
