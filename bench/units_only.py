@@ -53,7 +53,8 @@ def main(argv: list[str]) -> int:
     if phases:
         argv = argv[1:]
     tree, jobs, rels = Path(argv[0]).resolve(), int(argv[1]), argv[2:]
-    from trtlint.engine import _heavy_first, _lazy_plan, _shared_header_plan, _walk_unwalked, has_plugin_marker
+    from trtlint.engine import (_heavy_first, _lazy_plan, _shared_header_plan, _walk_missing, _walk_unwalked,
+                                _walked_headers, has_plugin_marker)
     from trtlint.frontends import SourceFile, cpp
     from trtlint.workers import Pool
 
@@ -87,16 +88,20 @@ def main(argv: list[str]) -> int:
             extract_lazy, lazy_skips = _lazy_plan(eager, efacts, [], ctx, shareable, extract)
             lfacts = extract_lazy(lazy)
         else:  # in one batch, the others' skip sets read from the plan, then checked against the facts
-            planned = [dataclasses.replace(f, skip=tuple(h for h in r if h in owners))
-                       for f, r in zip(lazy, cpp.reached_headers(lazy, ctx))]
+            reached = cpp.reached_headers(lazy, ctx)
+            planned = [dataclasses.replace(f, skip=tuple(h for h in r if h in owners)) for f, r in zip(lazy, reached)]
             got = extract(eager + planned)
             eager, efacts = _walk_unwalked(eager, got[:len(eager)], extract)
+            eager, efacts = _walk_missing(eager, efacts, extract, set())
             lfacts = got[len(eager):]
-            check, lazy_skips = _lazy_plan(eager, efacts, [], ctx, shareable, lambda fs: fs)
-            should = check(lazy)
+            walked = _walked_headers(eager, efacts, [], shareable)
+            should = [dataclasses.replace(f, skip=tuple(h for h in r if h in walked)) for f, r in zip(lazy, reached)]
             redo = [i for i, (a, b) in enumerate(zip(planned, should)) if a.skip != b.skip]
             for i, ff in zip(redo, extract([should[i] for i in redo])):  # a check would have parsed these so
                 lfacts[i] = ff
+            known = {fn.usr for ff in efacts for fn in ff.functions}
+            should, lfacts = _walk_missing(should, lfacts, extract, known)
+            lazy_skips = {f.rel: f.skip for f in should}
         facts = efacts + lfacts
     skips = sum(len(f.skip) for f in eager) + sum(len(v) for v in lazy_skips.values())
     print(json.dumps({

@@ -342,3 +342,32 @@ def test_definitions_only_one_includer_sees_are_walked_by_it(tmp_path, monkeypat
     b = shared.index.files["cpp/plugins/bPlugin/bPlugin.cpp"]
     assert "demo::extraOnly" in {fn.qualname for fn in b.functions}  # bPlugin walked util.h after all
     assert shared.skips == {}  # (cond.h went back to it too: aPlugin's parse does not include it)
+
+
+def test_bench_units_only_gives_the_units_the_skip_sets_of_a_check(tmp_path):
+    """bench/units_only.py (the units-only side of the clang-tidy comparison) extracts the units a check parsed
+    with the skip sets a check gives them, in one batch or in a check's two phases."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from trtlint.config import load_settings
+
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "edgellm_mini", root)
+    res = run(load_settings(root), jobs=1, use_cache=False)
+    units = sorted(p for p, f in res.index.files.items() if f.kind in ("cpp", "cuda") and (f.functions or f.classes))
+    script = Path(__file__).resolve().parents[1] / "bench" / "units_only.py"
+    outs = []
+    for mode in ([], ["--phases"]):
+        p = subprocess.run([sys.executable, str(script), *mode, str(root), "2", *units], capture_output=True, text=True,
+                           timeout=300)
+        assert p.returncode == 0, p.stderr[-2000:]
+        outs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    functions = sum(len(res.index.files[u].functions) for u in units)
+    expect = {"units": len(units), "headers_left_to_another_unit": sum(len(s) for s in res.skips.values()),
+              "with_problems": 0, "functions": functions, "classes": sum(len(res.index.files[u].classes) for u in units)}
+    assert outs == [expect, expect]
+    assert expect["headers_left_to_another_unit"] == 4

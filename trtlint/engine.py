@@ -986,6 +986,18 @@ def _walk_missing(units: list[SourceFile], facts: list[FileFacts], extract_cache
     return units, out
 
 
+def _walked_headers(units: list[SourceFile], facts: list[FileFacts], lone: list[FileFacts], candidate) -> set[str]:
+    """The shareable headers these units (with their skip sets) and lone headers walked."""
+    walked: set[str] = set()
+    for f, ff in zip(units, facts):
+        skip = set(f.skip)
+        walked.update(h for h in ff.includes if h not in skip)
+    for ff in lone:
+        walked.add(ff.path)
+        walked.update(ff.includes)
+    return {h for h in walked if candidate(h)}
+
+
 def _lazy_plan(units: list[SourceFile], facts: list[FileFacts], lone: list[FileFacts], ctx: ExtractContext,
                candidate, extract_cached, reached_headers=None):
     """(an extract function for the units the call-graph expansion parses, the skip set it gave each unit by
@@ -995,14 +1007,7 @@ def _lazy_plan(units: list[SourceFile], facts: list[FileFacts], lone: list[FileF
     set of units a round parses depends on the rounds before it)."""
     from .frontends import cpp
 
-    walked: set[str] = set()
-    for f, ff in zip(units, facts):
-        skip = set(f.skip)
-        walked.update(h for h in ff.includes if h not in skip)
-    for ff in lone:
-        walked.add(ff.path)
-        walked.update(ff.includes)
-    walked = {h for h in walked if candidate(h)}
+    walked = _walked_headers(units, facts, lone, candidate)
     skips: dict[str, tuple[str, ...]] = {}
     known = {fn.usr for ff in (*facts, *lone) for fn in ff.functions}
 
