@@ -895,10 +895,7 @@ def _walk_unwalked(units: list[SourceFile], facts: list[FileFacts], extract_cach
     repair."""
     if not any(f.skip for f in units) or len(facts) != len(units):
         return units, facts
-    walked: set[str] = set()
-    for f, ff in zip(units, facts):
-        skip = set(f.skip)
-        walked.update(h for h in ff.includes if h not in skip)
+    walked = _walked_headers(units, facts, [], lambda h: True)
     redo: dict[int, set[str]] = {}
     claimed: set[str] = set()
     for i, (f, ff) in enumerate(zip(units, facts)):
@@ -906,15 +903,19 @@ def _walk_unwalked(units: list[SourceFile], facts: list[FileFacts], extract_cach
             if h not in walked and h not in claimed and h in ff.includes:
                 claimed.add(h)
                 redo.setdefault(i, set()).add(h)
+    return _extract_again(units, facts, redo, extract_cached)
+
+
+def _extract_again(units: list[SourceFile], facts: list[FileFacts], redo: dict[int, set[str]], extract_cached):
+    """(units, facts) with each unit ``i`` in ``redo`` extracted again without skipping the headers ``redo[i]``."""
     if not redo:
         return units, facts
     order = sorted(redo)
     units = list(units)
     for i in order:
         units[i] = dataclasses.replace(units[i], skip=tuple(h for h in units[i].skip if h not in redo[i]))
-    again = extract_cached([units[i] for i in order])
     out = list(facts)
-    for i, ff in zip(order, again):
+    for i, ff in zip(order, extract_cached([units[i] for i in order])):
         out[i] = ff
     return units, out
 
@@ -974,16 +975,7 @@ def _walk_missing(units: list[SourceFile], facts: list[FileFacts], extract_cache
         for h, usr in getattr(ff, "skipped_defs", ()):
             if usr and usr not in have and h in f.skip:
                 redo.setdefault(i, set()).add(h)
-    if not redo:
-        return units, facts
-    order = sorted(redo)
-    units = list(units)
-    for i in order:
-        units[i] = dataclasses.replace(units[i], skip=tuple(h for h in units[i].skip if h not in redo[i]))
-    out = list(facts)
-    for i, ff in zip(order, extract_cached([units[i] for i in order])):
-        out[i] = ff
-    return units, out
+    return _extract_again(units, facts, redo, extract_cached)
 
 
 def _walked_headers(units: list[SourceFile], facts: list[FileFacts], lone: list[FileFacts], candidate) -> set[str]:

@@ -2212,23 +2212,25 @@ def _shown(path: str, root: Path) -> str:
 # GPU-only bodies are blanked before a CUDA-mode parse (cpp_device); TRTLINT_BLANK_DEVICE=0 turns that off
 # (the facts are the same either way: bench/cpp_facts_dump.py compares them).
 _BLANK_DEVICE = os.environ.get("TRTLINT_BLANK_DEVICE", "1") != "0"
-_BLANK_MEMO: dict[tuple[str, int, int], tuple[Optional[str], tuple[int, ...]]] = {}
+_BLANK_MEMO: dict[tuple[str, str, int, int], tuple[Optional[str], tuple[int, ...]]] = {}
 
 
-def _blanked_file(path: str, text: Optional[str]) -> tuple[Optional[str], tuple[int, ...]]:
-    """(the file's text with its GPU-only bodies blanked, their offsets), or (None, ()) when nothing is blanked.
-    ``text``: the file's text when it is not the one on disk (an open buffer, a guarded header); from the
-    disk it is read once per process and version of the file."""
+def _blanked_file(path: str, text: Optional[str], blank: Any = None) -> tuple[Optional[str], tuple[int, ...]]:
+    """(the file's text with the bodies ``blank`` finds blanked, their offsets), or (None, ()) when nothing is
+    blanked. ``blank``: cpp_device.blank_device_bodies (GPU-only bodies, the default) or blank_function_bodies.
+    ``text``: the file's text when it is not the one on disk (an open buffer, a guarded header); from the disk
+    it is read once per process, version of the file and ``blank``."""
     from .cpp_device import blank_device_bodies
 
+    blank = blank or blank_device_bodies
     if text is not None:
-        out, opened = blank_device_bodies(text)
+        out, opened = blank(text)
         return (out, tuple(opened)) if opened else (None, ())
     try:
         st = os.stat(path)
     except OSError:
         return None, ()
-    key = (path, st.st_mtime_ns, st.st_size)
+    key = (blank.__name__, path, st.st_mtime_ns, st.st_size)
     got = _BLANK_MEMO.get(key)
     if got is None:
         if len(_BLANK_MEMO) > 20_000:
@@ -2239,8 +2241,8 @@ def _blanked_file(path: str, text: Optional[str]) -> tuple[Optional[str], tuple[
                 disk = fh.read().decode("utf-8")  # byte for byte: libclang's offsets are the disk's
         except (OSError, UnicodeDecodeError):
             disk = None
-        if disk is not None and ("__global__" in disk or "__device__" in disk):
-            out, opened = blank_device_bodies(disk)
+        if disk is not None:
+            out, opened = blank(disk)
             if opened:
                 got = (out, tuple(opened))
         _BLANK_MEMO[key] = got
@@ -2251,42 +2253,14 @@ def _blanked_file(path: str, text: Optional[str]) -> tuple[Optional[str], tuple[
 # parse (cpp_device.blank_function_bodies); TRTLINT_BLANK_SKIPPED=0 turns that off (the facts are the same
 # either way: the unit never walks those headers).
 _BLANK_SKIPPED = os.environ.get("TRTLINT_BLANK_SKIPPED", "1") != "0"
-_BODIES_MEMO: dict[tuple[str, int, int], Optional[str]] = {}
-
-
-def _bodies_blanked(path: str, text: Optional[str]) -> Optional[str]:
-    """The header's text with its function bodies blanked, or None when none is (``text``: the header's text
-    when it is not the one on disk; from the disk it is read once per process and version of the file)."""
-    from .cpp_device import blank_function_bodies
-
-    if text is not None:
-        out, opened = blank_function_bodies(text)
-        return out if opened else None
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    key = (path, st.st_mtime_ns, st.st_size)
-    if key in _BODIES_MEMO:
-        return _BODIES_MEMO[key]
-    if len(_BODIES_MEMO) > 20_000:
-        _BODIES_MEMO.clear()
-    got = None
-    try:
-        with open(path, "rb") as fh:
-            disk = fh.read().decode("utf-8")  # byte for byte: libclang's offsets are the disk's
-        out, opened = blank_function_bodies(disk)
-        got = out if opened else None
-    except (OSError, UnicodeDecodeError):
-        pass
-    _BODIES_MEMO[key] = got
-    return got
 
 
 def _blank_skipped(unsaved: list[tuple[str, str]], reached: list[str], root: str, skip: frozenset[str],
                    in_pch: frozenset[str]) -> list[tuple[str, str]]:
     """The unsaved files for a parse with the function bodies of the unit's skipped headers blanked (never a
     header the shared PCH holds, nor one open in the editor under another spelling of its path)."""
+    from .cpp_device import blank_function_bodies
+
     given = dict(unsaved)
     out = dict(given)
     open_elsewhere = {os.path.realpath(p) for p in given}
@@ -2301,7 +2275,7 @@ def _blank_skipped(unsaved: list[tuple[str, str]], reached: list[str], root: str
             continue
         if h not in given and real in open_elsewhere:
             continue
-        t = _bodies_blanked(h, given.get(h))
+        t = _blanked_file(h, given.get(h), blank_function_bodies)[0]
         if t is not None:
             out[h] = t
     return list(out.items())

@@ -60,6 +60,20 @@ def _spaces(s: str) -> str:
     return _NOT_NL.sub(b" ", s.encode("utf-8", "surrogatepass")).decode("ascii")
 
 
+def _template_end(seg: list[str], i: int) -> Optional[int]:
+    """Index just past the ``template <...>`` header starting at ``seg[i]``, or None when it does not close."""
+    d, j, n = 0, i + 1, len(seg)
+    while j < n:
+        if seg[j] in ("<", "("):
+            d += 1
+        elif seg[j] in (">", ")"):
+            d -= 1
+            if d == 0:
+                return j + 1
+        j += 1
+    return None
+
+
 def _qualifies(seg: list[str]) -> bool:
     """Whether the tokens before a ``{`` declare a GPU-only function definition (see the module docstring)."""
     if not seg or not any(t in _GPU for t in seg) or seg[-1] not in _TRAILING:
@@ -72,18 +86,10 @@ def _qualifies(seg: list[str]) -> bool:
     while i < n:
         t = seg[i]
         if t == "template" and i + 1 < n and seg[i + 1] == "<":  # a template header: defaults may use '='
-            d, j = 0, i + 1
-            while j < n:
-                if seg[j] in ("<", "("):
-                    d += 1
-                elif seg[j] in (">", ")"):
-                    d -= 1
-                    if d == 0:
-                        break
-                j += 1
-            if j >= n:
+            j = _template_end(seg, i)
+            if j is None:
                 return False
-            i = j + 1
+            i = j
             continue
         if t == "(":
             depth += 1
@@ -128,12 +134,11 @@ def _body_end(clean: str, open_at: int, directives: list, starts: list) -> Optio
     return None
 
 
-def blank_device_bodies(text: str) -> tuple[str, list[int]]:
-    """(``text`` with the bodies of provably GPU-only function definitions blanked, the offsets of their
-    opening braces). Returns ``text`` itself and ``[]`` when there is nothing to blank."""
-    if "__global__" not in text and "__device__" not in text:
-        return text, []
-    directives: list[tuple[int, int, str]] = []  # (start, end, name) of every preprocessor line
+def _scan_copy(text: str) -> Optional[tuple[str, list[tuple[int, int, str]], list[int]]]:
+    """(the scan copy of ``text``: the same length, comments and literals as spaces, preprocessor lines as NULs;
+    (start, end, name) of every preprocessor line; their starts), or None when the text has a literal this scan
+    does not handle (a digit separator, a prefixed or raw literal)."""
+    directives: list[tuple[int, int, str]] = []
     parts: list[str] = []
     last = 0
     for m in _NOISE.finditer(text):
@@ -146,13 +151,41 @@ def blank_device_bodies(text: str) -> tuple[str, list[int]]:
             parts.append("\x00" * (e - s))
         else:
             if (c == "'" or c == '"') and s > 0 and (text[s - 1].isalnum() or text[s - 1] == "_"):
-                return text, []  # a digit separator, a prefixed or raw literal: not for this scan
+                return None
             parts.append(text[last:s])
             parts.append(" " * (e - s))
         last = e
     parts.append(text[last:])
-    clean = "".join(parts)  # same length as text: code only, preprocessor lines as NULs
-    starts = [d[0] for d in directives]
+    return "".join(parts), directives, [d[0] for d in directives]
+
+
+def _emit_blanked(text: str, out: list[str], last: int, open_at: int, close_at: int, directives: list,
+                  starts: list[int]) -> None:
+    """Append to ``out`` the text from ``last`` through the ``{`` at ``open_at``, then the body up to the ``}`` at
+    ``close_at`` as spaces, keeping its preprocessor lines (and every newline)."""
+    out.append(text[last:open_at + 1])
+    pos = open_at + 1
+    i = bisect.bisect_right(starts, open_at)
+    while i < len(directives) and directives[i][0] < close_at:
+        ds, de, name = directives[i]
+        i += 1
+        if name == "pragma" and not _KEPT_PRAGMA.match(text, ds):
+            continue  # '#pragma unroll' before a blanked loop would be left without its statement
+        out.append(_spaces(text[pos:ds]))
+        out.append(text[ds:de])
+        pos = de
+    out.append(_spaces(text[pos:close_at]))
+
+
+def blank_device_bodies(text: str) -> tuple[str, list[int]]:
+    """(``text`` with the bodies of provably GPU-only function definitions blanked, the offsets of their
+    opening braces). Returns ``text`` itself and ``[]`` when there is nothing to blank."""
+    if "__global__" not in text and "__device__" not in text:
+        return text, []
+    scan = _scan_copy(text)
+    if scan is None:
+        return text, []
+    clean, directives, starts = scan
     out: list[str] = []
     opened: list[int] = []
     last = 0
@@ -171,18 +204,7 @@ def blank_device_bodies(text: str) -> tuple[str, list[int]]:
         close_at = _body_end(clean, open_at, directives, starts)
         if close_at is None:
             continue
-        out.append(text[last:open_at + 1])
-        pos = open_at + 1
-        i = bisect.bisect_right(starts, open_at)
-        while i < len(directives) and directives[i][0] < close_at:
-            ds, de, name = directives[i]
-            i += 1
-            if name == "pragma" and not _KEPT_PRAGMA.match(text, ds):
-                continue  # '#pragma unroll' before the blanked loop would be left without its statement
-            out.append(_spaces(text[pos:ds]))
-            out.append(text[ds:de])
-            pos = de
-        out.append(_spaces(text[pos:close_at]))
+        _emit_blanked(text, out, last, open_at, close_at, directives, starts)
         last = close_at
         opened.append(open_at)
     if not opened:
@@ -209,18 +231,10 @@ def _strip_template_headers(seg: list[str]) -> Optional[list[str]]:
     """``seg`` without its leading ``template <...>`` headers, or None when one does not close."""
     i, n = 0, len(seg)
     while i < n and seg[i] == "template" and i + 1 < n and seg[i + 1] == "<":
-        d, j = 0, i + 1
-        while j < n:
-            if seg[j] in ("<", "("):
-                d += 1
-            elif seg[j] in (">", ")"):
-                d -= 1
-                if d == 0:
-                    break
-            j += 1
-        if j >= n:
+        j = _template_end(seg, i)
+        if j is None:
             return None
-        i = j + 1
+        i = j
     return seg[i:]
 
 
@@ -265,26 +279,10 @@ def blank_function_bodies(text: str) -> tuple[str, list[int]]:
     opening braces); ``text`` itself and ``[]`` when nothing is blanked."""
     if "{" not in text:
         return text, []
-    directives: list[tuple[int, int, str]] = []
-    parts: list[str] = []
-    last = 0
-    for m in _NOISE.finditer(text):
-        s, e = m.span()
-        c = text[s]
-        if c == "#":
-            d = _DIRECTIVE_NAME.match(text, s)
-            directives.append((s, e, d.group(1) if d else ""))
-            parts.append(text[last:s])
-            parts.append("\x00" * (e - s))
-        else:
-            if (c == "'" or c == '"') and s > 0 and (text[s - 1].isalnum() or text[s - 1] == "_"):
-                return text, []
-            parts.append(text[last:s])
-            parts.append(" " * (e - s))
-        last = e
-    parts.append(text[last:])
-    clean = "".join(parts)
-    starts = [d[0] for d in directives]
+    scan = _scan_copy(text)
+    if scan is None:
+        return text, []
+    clean, directives, starts = scan
     out: list[str] = []
     opened: list[int] = []
     last = 0  # end of the text copied to out
@@ -304,18 +302,7 @@ def blank_function_bodies(text: str) -> tuple[str, list[int]]:
         skip_to = close_at
         if kind != "blank" or close_at - open_at < 2 or _DECLTYPE.search(clean, open_at, close_at):
             continue
-        out.append(text[last:open_at + 1])
-        pos = open_at + 1
-        i = bisect.bisect_right(starts, open_at)
-        while i < len(directives) and directives[i][0] < close_at:
-            ds, de, name = directives[i]
-            i += 1
-            if name == "pragma" and not _KEPT_PRAGMA.match(text, ds):
-                continue
-            out.append(_spaces(text[pos:ds]))
-            out.append(text[ds:de])
-            pos = de
-        out.append(_spaces(text[pos:close_at]))
+        _emit_blanked(text, out, last, open_at, close_at, directives, starts)
         last = close_at
         opened.append(open_at)
     if not opened:

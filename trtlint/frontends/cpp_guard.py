@@ -88,9 +88,19 @@ def _read(path: str) -> str | None:
     return data.decode("utf-8", "replace")
 
 
-def _resolve(delim: str, name: str, file_dir: str, include_dirs: list[str]) -> str | None:
-    """The regular file an include resolves to (first candidate found, as the preprocessor searches)."""
-    for c in _candidates(delim, name, file_dir, include_dirs):
+def _resolve(delim: str, name: str, file_dir: str, include_dirs: list[str], listed: bool = False) -> str | None:
+    """The regular file an include resolves to (first candidate found, as the preprocessor searches). With
+    ``listed``, a directory's listing (read once per :func:`forget_listings`) decides whether a candidate can
+    exist before it is ``stat``-ed (most angled includes are system headers no project directory holds), and
+    an absolute name is not followed."""
+    if listed and os.path.isabs(name):
+        return None
+    cands = _candidates(delim, name, file_dir, include_dirs)
+    if listed:
+        first = name.split("/", 1)[0]
+        cands = [c for d, c in zip([file_dir, *include_dirs] if delim == '"' else include_dirs, cands)
+                 if first in _listing(d)]
+    for c in cands:
         try:
             st = os.stat(c)
         except (OSError, ValueError):
@@ -219,25 +229,6 @@ def _listing(d: str) -> frozenset[str]:
 _LISTINGS: dict[str, frozenset[str]] = {}
 
 
-def _resolve_listed(delim: str, name: str, file_dir: str, include_dirs: list[str]) -> str | None:
-    """As :func:`_resolve`, with a directory's listing (read once per :func:`forget_listings`) deciding whether a candidate can exist before it is ``stat``-ed: most angled includes are system headers
-    that no project directory holds."""
-    if os.path.isabs(name):
-        return None
-    first = name.split("/", 1)[0]
-    for d in ([file_dir, *include_dirs] if delim == '"' else include_dirs):
-        if first not in _listing(d):
-            continue
-        c = os.path.join(d, name)
-        try:
-            st = os.stat(c)
-        except (OSError, ValueError):
-            continue
-        if stat.S_ISREG(st.st_mode):
-            return os.path.normpath(c)
-    return None
-
-
 def forget_listings() -> None:
     """Directory listings are trusted from one call of this to the next (one plan of a run): files come and go
     between runs."""
@@ -266,7 +257,7 @@ def project_headers(text: str, file_path: str, include_dirs: Iterable[str], root
         if kids is None:
             found = []
             for m in _INCLUDE.finditer(htext or ""):
-                r = _resolve_listed(m.group(1), m.group(2).strip(), hdir, dirs)
+                r = _resolve(m.group(1), m.group(2).strip(), hdir, dirs, listed=True)
                 if r and r.startswith(prefix):
                     found.append(r)
             kids = tuple(found)
