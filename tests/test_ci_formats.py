@@ -86,12 +86,13 @@ def test_check_stdin_uses_the_given_text_for_that_file(tmp_path):
     assert snapshot(proj) == before  # stdin text is never written anywhere
 
 
-def _run_on_pty(args: list[str], cwd: Path) -> tuple[int, str, str]:
-    """Run trtlint with stderr on a pseudo-terminal (stdout piped): what a user at a terminal would see."""
+def _run_on_pty(args: list[str], cwd: Path, delay: str = "0") -> tuple[int, str, str]:
+    """Run trtlint with stderr on a pseudo-terminal (stdout piped): what a user at a terminal would see.
+    ``delay`` is TRTLINT_PROGRESS_DELAY: "0" shows the display from the first update, so no test races the clock."""
     import pty
 
     master, slave = pty.openpty()
-    env = dict(os.environ, NO_COLOR="1", TERM="xterm", COLUMNS="120")
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm", COLUMNS="120", TRTLINT_PROGRESS_DELAY=delay)
     p = subprocess.Popen([sys.executable, "-m", "trtlint", *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
     os.close(slave)
     chunks = []
@@ -112,7 +113,7 @@ def _run_on_pty(args: list[str], cwd: Path) -> tuple[int, str, str]:
 def test_progress_display_only_on_a_terminal_and_only_for_text(tmp_path):
     proj = tmp_path / "proj"
     shutil.copytree(FIXTURE, proj)
-    # a cold run on one process takes seconds: the progress display shows on the terminal (stderr) ...
+    # with no delay the progress display shows on the terminal (stderr) ...
     rc, out, tty = _run_on_pty(["check", str(proj), "--no-cache", "-j", "1"], tmp_path)
     assert rc == 1 and f"Found {N} problems" in out
     import re
@@ -126,3 +127,33 @@ def test_progress_display_only_on_a_terminal_and_only_for_text(tmp_path):
     # not a terminal: nothing on stderr
     r = trtlint("check", str(proj), "--no-cache", "-j", "1")
     assert r.returncode == 1 and r.stderr == ""
+
+
+def test_progress_display_waits_for_its_delay(tmp_path):
+    """A run shorter than the delay prints no progress: here the delay (an hour) is longer than any run."""
+    proj = tmp_path / "proj"
+    shutil.copytree(FIXTURE, proj)
+    rc, out, tty = _run_on_pty(["check", str(proj), "--no-cache", "-j", "1"], tmp_path, delay="3600")
+    assert rc == 1 and f"Found {N} problems" in out
+    assert "trtlint: " not in tty, tty
+
+
+def test_progress_delay_setting(monkeypatch):
+    from trtlint.progress import DEFAULT_DELAY, ProgressDisplay
+
+    for raw, expected in (("0", 0.0), ("2.5", 2.5), ("", DEFAULT_DELAY), ("soon", DEFAULT_DELAY), ("-1", DEFAULT_DELAY)):
+        monkeypatch.setenv("TRTLINT_PROGRESS_DELAY", raw)
+        assert ProgressDisplay().delay == expected, raw
+    monkeypatch.delenv("TRTLINT_PROGRESS_DELAY")
+    # shown from the first update with no delay; never before the delay has passed
+    import io
+
+    from rich.console import Console
+
+    shown = ProgressDisplay(delay=0, console=Console(file=io.StringIO()))
+    shown("discover", 1, 2)
+    assert shown.shown
+    shown.close()
+    hidden = ProgressDisplay(delay=3600, console=Console(file=io.StringIO()))
+    hidden("discover", 1, 2)
+    assert not hidden.shown and hidden.updates == 1

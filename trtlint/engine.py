@@ -123,10 +123,17 @@ class _FileTimeout(BaseException):
 
 
 _ALARM_ARMED = False  # whether a file's time limit is running (the handler raises only then)
+# whether the running file's limit went off: the timeout is decided by this flag, not by the exception reaching
+# extract_limited, because Python code that C calls back into can wrap it (ctypes turns an exception raised
+# while converting a libclang call's arguments into ``ctypes.ArgumentError``, which a frontend's catch-all
+# then reports as an internal error)
+_ALARM_FIRED = False
 
 
 def _on_alarm(signum, frame):  # pragma: no cover - runs in the signal handler
+    global _ALARM_FIRED
     if _ALARM_ARMED:
+        _ALARM_FIRED = True
         raise _FileTimeout()
 
 
@@ -151,14 +158,16 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, pr
 
     if os.environ.get("TRTLINT_TEST_SLOW_FILE"):  # test-only hook: a file this slow, to test the limit
         name, _, secs = os.environ["TRTLINT_TEST_SLOW_FILE"].partition("=")
+        secs, _, where = secs.partition(":")
         slow = float(secs or 30) if src.rel.endswith(name) else 0.0
+        slow_in_ctypes = where == "ctypes"
     else:
-        slow = 0.0
+        slow, slow_in_ctypes = 0.0, False
     if timeout > 0 and not prepared:
         prepare(src, ctx)
     if timeout <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         if slow:
-            time.sleep(slow)
+            _test_slow(slow, in_ctypes=slow_in_ctypes)
         return extract_one(src, ctx)
     import sys
 
@@ -173,22 +182,50 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, pr
         else:
             old_hook(u)
 
-    global _ALARM_ARMED
+    global _ALARM_ARMED, _ALARM_FIRED
     sys.unraisablehook = unraisable
+    _ALARM_FIRED = False
     _ALARM_ARMED = True
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         if slow:
-            time.sleep(slow)
-        return extract_one(src, ctx)
+            _test_slow(slow, in_ctypes=slow_in_ctypes)
+        facts = extract_one(src, ctx)
+        _ALARM_ARMED = False
+        if not _ALARM_FIRED:
+            return facts
     except _FileTimeout:
-        msg = f"timed out after {timeout:g} s (file-timeout); not analysed"
-        return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
+        pass
     finally:
         _ALARM_ARMED = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
         sys.unraisablehook = old_hook
+    # the limit went off, whether its exception reached here or was wrapped and caught on the way
+    msg = f"timed out after {timeout:g} s (file-timeout); not analysed"
+    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
+
+
+def _test_slow(seconds: float, in_ctypes: bool) -> None:
+    """The test-only slow file: sleep ``seconds``, either plainly or (``in_ctypes``) inside a ctypes call's
+    argument conversion under a catch-all handler, as a frontend busy in a libclang call is."""
+    if not in_ctypes:
+        time.sleep(seconds)
+        return
+    import ctypes
+
+    class _SlowArg:
+        @classmethod
+        def from_param(cls, value):
+            time.sleep(seconds)
+            return ctypes.c_int(value)
+
+    labs = ctypes.CDLL(None).labs
+    labs.argtypes = (_SlowArg,)
+    try:
+        labs(1)
+    except Exception:  # noqa: BLE001 - what a frontend's catch-all does with ctypes.ArgumentError
+        pass
 
 
 # seconds one file may take to extract (0: no limit); set by run() from the file-timeout setting

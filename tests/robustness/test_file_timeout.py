@@ -85,3 +85,25 @@ def test_the_limit_is_not_swallowed_by_a_frontend(tmp_path, capfd):
         assert [x.message for x in ff.problems] == [f"timed out after {limit:g} s (file-timeout); not analysed"]
     out, err = capfd.readouterr()
     assert "Exception ignored" not in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("where", ["", ":ctypes"])
+def test_a_timeout_wrapped_by_ctypes_is_still_a_timeout(tmp_path, monkeypatch, capfd, where):
+    """The race behind a rare "internal error ... ArgumentError: _FileTimeout": when the limit goes off while
+    ctypes converts a libclang call's arguments, ctypes wraps the timeout in ``ctypes.ArgumentError`` and a
+    catch-all handler swallows it. The hook's ``:ctypes`` form sleeps exactly there, so the race is certain;
+    the file must still be "timed out", and a file that finishes in time must keep its facts."""
+    from trtlint.engine import extract_limited
+    from trtlint.frontends import ExtractContext, SourceFile
+
+    p = tmp_path / "smallPlugin.cpp"
+    p.write_text("class SmallPlugin {};\n")
+    src = SourceFile(path=p, rel="smallPlugin.cpp", kind="cpp", digest="d")
+    monkeypatch.setenv("TRTLINT_TEST_SLOW_FILE", f"smallPlugin.cpp=3{where}")
+    ff = extract_limited(src, ExtractContext(root=tmp_path), 0.3)
+    assert [x.message for x in ff.problems] == ["timed out after 0.3 s (file-timeout); not analysed"]
+    monkeypatch.setenv("TRTLINT_TEST_SLOW_FILE", f"smallPlugin.cpp=0.01{where}")
+    ff = extract_limited(src, ExtractContext(root=tmp_path), 30)
+    assert ff.problems == () and ff.path == "smallPlugin.cpp"
+    out, err = capfd.readouterr()
+    assert "Traceback" not in err, err
