@@ -1,7 +1,6 @@
 """The ONNX frontend on models built with onnx.helper (no binary fixtures), and on bad input."""
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -76,9 +75,7 @@ def test_nodes_attributes_subgraphs_and_functions(tmp_path):
 def test_huge_attribute_is_summarised_not_copied(tmp_path):
     big = list(range(1_000_000)) + [2**40, -(2**35)] * 10
     node = helper.make_node("FooPlugin", ["x"], ["y"], name="foo", domain="trt_plugins", big=big, note="x" * 100_000)
-    t0 = time.perf_counter()
-    ff = extract(tmp_path, _model([node]))
-    assert time.perf_counter() - t0 < 10
+    ff = extract(tmp_path, _model([node]))  # its speed is measured by bench/, not asserted here
     a = {x.name: x for x in ff.models[0].nodes[0].attrs}
     assert a["big"].length == len(big) and len(a["big"].ints) == fe.MAX_INTS_KEPT
     assert a["big"].int_overflow == (2**40, -(2**35), 2**40, -(2**35)) and a["big"].value is None
