@@ -20,6 +20,7 @@ def _facts(tmp_path: Path, rel: str, text: str):
     p.write_text(text, encoding="utf-8")
     ff = cpp.extract(SourceFile(path=p, rel=rel, kind="cpp", digest="d"), ExtractContext(root=tmp_path))
     assert from_json(to_json(ff)) == ff
+    assert ff.problems == (), ff.problems  # the facts below are only meaningful for source that parses
     return {md.name: md for md in ff.lifecycle}
 
 

@@ -75,11 +75,21 @@ REGISTER_TENSORRT_PLUGIN(FooCreator);
 """
 
 
+def _statements(code: str) -> str:
+    """``a; if (c) { b; }`` as indented lines ``a;`` / ``if (c) { b;`` / ``}``."""
+    out = []
+    for stmt in code.split(";"):
+        stmt = stmt.strip()
+        if stmt:
+            out.append(f"    {stmt}" + ("" if stmt.endswith("}") else ";"))
+    return "\n".join(out)
+
+
 def _v2(writes: str, reads: str) -> str:
     """A V2 plugin (TensorRT OSS style) whose serialize() writes ``writes`` and whose deserializing
-    constructor reads ``reads`` (statements, one per line)."""
-    w = "\n".join(f"    {s}" for s in writes.split(";") if s.strip())
-    r = "\n".join(f"    {s}" for s in reads.split(";") if s.strip())
+    constructor reads ``reads`` (statements separated by ``;``, written one per line, each ending in ``;``
+    unless it closes a block)."""
+    w, r = _statements(writes), _statements(reads)
     return f"""#include <NvInferRuntime.h>
 #include <cstring>
 using namespace nvinfer1;
@@ -109,12 +119,12 @@ public:
 BarPlugin::BarPlugin(void const* data, size_t length)
 {{
     char const* d = static_cast<char const*>(data);
-{r};
+{r}
 }}
 void BarPlugin::serialize(void* buffer) const noexcept
 {{
     char* d = static_cast<char*>(buffer);
-{w};
+{w}
 }}
 """
 
