@@ -66,6 +66,15 @@ class EnqueueBoolReturn(Rule):
             },
             "expect": [("plugins/foo.cpp", 12, "FooPlugin::enqueue returns the bool `launch(outputs, stream)` as an int32_t status: true converts to 1, which TensorRT reads as failure")],
         },
+        {
+            # `return true;` on the success path: every call fails (the error path's `-1` is a correct status)
+            "files": {
+                "plugins/foo.cpp": plugin_class(
+                    _ENQ + "        if (inputs == nullptr)\n        {\n            return -1;\n        }\n        return true;\n    }"
+                )
+            },
+            "expect": [("plugins/foo.cpp", 15, "FooPlugin::enqueue returns `true` from an int32_t status method: true converts to 1, which TensorRT reads as failure")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
