@@ -13,7 +13,7 @@ _STUB = '''import torch
 
 
 @torch.library.custom_op("trt_edgellm::foo", mutates_args=())
-def foo(x: torch.Tensor, alpha: float = {stub}) -> torch.Tensor:
+def foo(x: torch.Tensor, {name}: {py} = {stub}) -> torch.Tensor:
     return x.clone()
 '''
 
@@ -25,8 +25,8 @@ _trt_edgellm = onnxscript.values.Opset("trt_edgellm", 1)
 
 
 @script()
-def _foo_translation(x: onnxscript.FLOAT16, alpha: float = {tr}) -> onnxscript.FLOAT16:
-    return _trt_edgellm.FooPlugin(x, alpha=alpha)
+def _foo_translation(x: onnxscript.FLOAT16, {name}: {py} = {tr}) -> onnxscript.FLOAT16:
+    return _trt_edgellm.FooPlugin(x, {name}={name})
 
 
 def build_custom_translation_table() -> dict:
@@ -47,7 +47,7 @@ class FooPluginCreator : public IPluginCreatorV3One
 public:
     FooPluginCreator()
     {{
-        mFields.emplace_back(PluginField("alpha", nullptr, PluginFieldType::kFLOAT32, 1));
+        mFields.emplace_back(PluginField("{name}", nullptr, PluginFieldType::{ftype}, 1));
         mFC.nbFields = 1;
         mFC.fields = mFields.data();
     }}
@@ -57,7 +57,7 @@ public:
     PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
     IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
     {{
-        float const alpha = parseField<float>("alpha", fc).value_or({cpp});
+        {ctype} const {name} = parseField<{ctype}>("{name}", fc).value_or({cpp});
         return nullptr;
     }}
 
@@ -69,12 +69,19 @@ REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
 '''
 
 
-def _files(stub: str, tr: str, cpp: str) -> dict:
+def _files(stub: str, tr: str, cpp: str, name: str = "alpha", py: str = "float", ctype: str = "float",
+           ftype: str = "kFLOAT32") -> dict:
+    """The stub's, the translation's and the creator's default (as written) of one attribute ``name``."""
     return {
-        "tensorrt_edgellm/models/ops.py": _STUB.format(stub=stub),
-        "tensorrt_edgellm/onnx/translations.py": _TRANSLATION.format(tr=tr),
-        "cpp/plugins/foo/fooPlugin.cpp": _CREATOR.format(cpp=cpp),
+        "tensorrt_edgellm/models/ops.py": _STUB.format(stub=stub, name=name, py=py),
+        "tensorrt_edgellm/onnx/translations.py": _TRANSLATION.format(tr=tr, name=name, py=py),
+        "cpp/plugins/foo/fooPlugin.cpp": _CREATOR.format(cpp=cpp, name=name, ctype=ctype, ftype=ftype),
     }
+
+
+def _bool_files(stub: str, tr: str, cpp: str) -> dict:
+    """A flag: a Python bool, a kINT32 field in C++ (TensorRT has no bool field type)."""
+    return _files(stub, tr, cpp, name="causal", py="bool", ctype="int32_t", ftype="kINT32")
 
 
 def literal(text: Optional[str]):
@@ -151,6 +158,9 @@ class DefaultValueDrift(Rule):
             # the stub's None means "absent": not compared with the translation's encoding of absent
             "files": _files("None", "1.0", "1.0f"),
         },
+        # a flag: Python's True/False are C++'s true/false and 1/0
+        {"files": _bool_files("True", "True", "true")},
+        {"files": _bool_files("False", "False", "0")},
     ]
     INVALID = [
         {
@@ -163,6 +173,26 @@ class DefaultValueDrift(Rule):
             "files": _files("1.0", "1.0", "2.F"),
             "expect": [
                 ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'alpha' drifts: translation _foo_translation has 1.0, but creator FooPluginCreator falls back to 2.F for field 'alpha'"),
+            ],
+        },
+        {
+            # a flag on in Python, off in C++
+            "files": _bool_files("True", "True", "false"),
+            "expect": [
+                ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'causal' drifts: translation _foo_translation has True, but creator FooPluginCreator falls back to false for field 'causal' when the attribute is absent"),
+            ],
+        },
+        {
+            "files": _bool_files("True", "True", "0"),
+            "expect": [
+                ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'causal' drifts: translation _foo_translation has True, but creator FooPluginCreator falls back to 0 for field 'causal' when the attribute is absent"),
+            ],
+        },
+        {
+            # the stub and the translation disagree; the creator's 0 agrees with the translation's False
+            "files": _bool_files("True", "False", "0"),
+            "expect": [
+                ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'causal' drifts: translation _foo_translation has False, the PyTorch stub trt_edgellm::foo has True: torch.export drops the argument when it equals the stub's default, so the exported node carries False"),
             ],
         },
     ]
