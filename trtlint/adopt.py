@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from .baseline import BaselineError, apply_baseline, describe, load_baseline, updated_baseline, write_baseline
 from .diagnostics import Diagnostic, Edit, Fix
-from .fixes import SAFE, FixResult, applicable, edit_span, plan_fixes, write_fixes
+from .fixes import SAFE, FixResult, edit_span, plan_fixes, unsafe_only, write_fixes
 
 DEFAULT_REASON = "existing finding when trtlint was adopted"
 _COMMENT = {"#": (".py", ".pyi", ".cmake", ".txt", ".yaml", ".yml", ".toml"), "//": (".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc")}
@@ -117,7 +117,14 @@ def process(
                 _err(f"trtlint: {m}")
             sys.stdout.write(plan.diff())
             n = len(plan.fixed)
-            _err(f"Would fix {n} finding{'s' if n != 1 else ''} ({len(plan.files)} file{'s' if len(plan.files) != 1 else ''}); nothing written.")
+            left = 0 if args.unsafe_fixes else unsafe_only(visible(diags))
+            hint = (
+                f" {left} more fix{'es' if left != 1 else ''} available with --unsafe-fixes "
+                f"(--diff --unsafe-fixes shows {'it' if left == 1 else 'them'})."
+                if left
+                else ""
+            )
+            _err(f"Would fix {n} finding{'s' if n != 1 else ''} ({len(plan.files)} file{'s' if len(plan.files) != 1 else ''}); nothing written.{hint}")
             return Outcome([], exit_code=1 if (plan.files or plan.refused) else 0)
         for _round in range(8):  # a fix deferred by an overlapping one lands in a later round
             plan = plan_fixes(visible(diags), root, digests, unsafe=args.unsafe_fixes)
@@ -131,7 +138,7 @@ def process(
             diags, digests = rerun()
             if plan.refused:
                 break
-        unsafe_left = sum(1 for d in visible(diags) if not args.unsafe_fixes and applicable(d.fix, True) and not applicable(d.fix, False))
+        unsafe_left = 0 if args.unsafe_fixes else unsafe_only(visible(diags))
         hint = f"; {unsafe_left} more with --unsafe-fixes" if unsafe_left else ""
         _err(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}{hint}.")
         if args.fix_only:

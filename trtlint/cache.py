@@ -19,6 +19,10 @@ import io
 import json
 import os
 import pickle
+import re
+import shutil
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -206,3 +210,101 @@ class EntryWriter:
         except OSError:
             return False
         return True
+
+
+# `trtlint clean` -------------------------------------------------------------------------------------------
+
+# what trtlint writes in a PCH directory (frontends/cpp.py): <key>.pch/.json/.h/.lock, <key>.<pid>.tmp and
+# <key>.<pid>.json.tmp, the key 32 hex digits; nothing else there is removed
+_PCH_FILE = re.compile(r"[0-9a-f]{32}(?:\.\d+)?\.(?:pch|json|h|lock|tmp|json\.tmp)")
+
+
+@dataclass
+class Removed:
+    """What :func:`remove_project_cache` / :func:`remove_user_cache` removed from one directory."""
+
+    path: Path
+    files: int = 0
+    size: int = 0  # bytes (the files' apparent size)
+    whole: bool = False  # the directory itself is gone
+    kept: int = 0  # files left in it: not trtlint's
+    errors: list = field(default_factory=list)
+
+
+def _tree_size(d: Path) -> tuple[int, int]:
+    """(files, bytes) under ``d``, not following symbolic links."""
+    files = size = 0
+    for dirpath, _dirs, names in os.walk(d):
+        for n in names:
+            try:
+                size += os.lstat(os.path.join(dirpath, n)).st_size
+                files += 1
+            except OSError:
+                pass
+    return files, size
+
+
+def remove_project_cache(root: Path) -> Optional[Removed]:
+    """Remove ``root/.trtlint_cache/``; None when there is none."""
+    d = Path(root) / CACHE_DIR
+    if d.is_symlink() or (d.exists() and not d.is_dir()):
+        return Removed(d, errors=[f"{d}: not a directory trtlint made (a link or a file); left alone"])
+    if not d.is_dir():
+        return None
+    files, size = _tree_size(d)
+    r = Removed(d, files, size)
+    try:
+        shutil.rmtree(d)
+    except OSError as e:
+        r.errors.append(f"{e.filename or d}: {e.strerror or e}")
+    r.whole = not d.exists()
+    if not r.whole:
+        left = _tree_size(d)
+        r.files, r.size = files - left[0], size - left[1]
+        r.errors = r.errors or [f"{d}: could not be removed"]
+    return r
+
+
+def remove_user_cache() -> list[Removed]:
+    """Remove the per-user cache (the shared precompiled headers): in each of the directories that may hold
+    it (:func:`trtlint.frontends.cpp.pch_dir_candidates`), the files trtlint wrote; then the directory and an
+    emptied ``trtlint/`` above it. One entry per directory that exists."""
+    from .frontends.cpp import pch_dir_candidates
+
+    out: list[Removed] = []
+    seen: set = set()
+    for d in pch_dir_candidates():
+        if not d.is_dir() or d.resolve() in seen:
+            continue
+        seen.add(d.resolve())
+        r = Removed(d)
+        for f in sorted(d.iterdir()):
+            try:
+                st = f.lstat()
+                if _PCH_FILE.fullmatch(f.name) and not stat.S_ISDIR(st.st_mode):
+                    f.unlink()
+                    r.files += 1
+                    r.size += st.st_size
+                else:
+                    r.kept += 1
+            except OSError as e:
+                r.errors.append(f"{f}: {e.strerror}")
+        if not r.kept and not r.errors:
+            for empty in (d, d.parent) if d.parent.name == "trtlint" else (d,):
+                try:
+                    empty.rmdir()
+                except OSError:
+                    break
+                r.path, r.whole = empty, True  # (the topmost directory that went)
+        out.append(r)
+    return out
+
+
+def human_size(n: int) -> str:
+    """``1.5 MiB``: bytes in binary units."""
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"  # pragma: no cover - unreachable

@@ -83,7 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--jobs", "-j", type=int, help="parallel extraction processes (default: cores)")
     c.add_argument("--color", choices=["auto", "always", "never"], default="auto")
     c.add_argument("--no-source", action="store_true", help="text: no code frames")
-    c.add_argument("--statistics", action="store_true", help="print timings and counts to stderr")
+    c.add_argument(
+        "--statistics",
+        action="store_true",
+        help="count the findings per rule (with whether --fix fixes them) instead of listing them; "
+        "the timings follow on stderr",
+    )
     c.add_argument("--dump-index", action="store_true", help="print the joined plugin/creator index as JSON")
     from .adopt import add_arguments as add_adoption_arguments
 
@@ -107,8 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--debounce-ms", type=int, default=None, help="wait this long after the last edit before checking (default 100)")
     ls.add_argument("--log-file", help="write the server's log to FILE")
 
-    cl = sub.add_parser("clean", help="remove .trtlint_cache/")
+    cl = sub.add_parser("clean", help="remove .trtlint_cache/ (--all: and the per-user cache)")
     cl.add_argument("path", nargs="?", type=Path, default=Path("."))
+    cl.add_argument(
+        "--all",
+        action="store_true",
+        help="also remove the per-user cache of precompiled headers ($XDG_CACHE_HOME/trtlint/pch, default "
+        "~/.cache/trtlint/pch; $TRTLINT_PCH_DIR when set)",
+    )
     return p
 
 
@@ -305,11 +316,9 @@ def cmd_check(args) -> int:
     if adopted.exit_code is not None:
         return adopted.exit_code
     diags = adopted.diags
-    for fmt, dest in outputs:
-        color = args.color == "always" or (
-            args.color == "auto" and dest is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        )
-        ctx = ReportContext(
+
+    def context(color: bool = False) -> ReportContext:
+        return ReportContext(
             root=root,
             rules=result.rules,
             files_checked=result.files_checked,
@@ -318,7 +327,20 @@ def cmd_check(args) -> int:
             color=color,
             show_source=not args.no_source,
         )
-        out = render(fmt, diags, ctx)
+
+    stats_shown = False
+    for fmt, dest in outputs:
+        if args.statistics and fmt == "text" and dest is None:
+            # --statistics: the per-rule counts take the text report's place on stdout (as in ruff)
+            from .report.text import render_statistics
+
+            sys.stdout.write(render_statistics(diags, context(), args.unsafe_fixes))
+            stats_shown = True
+            continue
+        color = args.color == "always" or (
+            args.color == "auto" and dest is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        )
+        out = render(fmt, diags, context(color))
         text = out if out.endswith("\n") or not out else out + "\n"
         if dest is not None:
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -326,6 +348,11 @@ def cmd_check(args) -> int:
         else:
             sys.stdout.write(text)
     if args.statistics:
+        if not stats_shown:  # stdout holds a machine-readable report (stderr then), or nothing
+            from .report.text import render_statistics
+
+            to = sys.stderr if any(d is None for _f, d in outputs) else sys.stdout
+            to.write(render_statistics(diags, context(), args.unsafe_fixes))
         t = result.timings
         print(
             f"files: {result.files_checked} discovered, {result.files_parsed} extracted ("
@@ -431,15 +458,30 @@ def cmd_rules(args) -> int:
     if args.format == "json":
         print(json.dumps([_rule_json(r) for r in rules], indent=2))
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    head = ("code", "name", "severity", "fixable", "family", "summary")
+    rows = [(r.code, r.name, r.severity.value, "yes" if r.fixable else "no", r.family, r.summary()) for r in rules]
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head) - 1)]
+    tty = sys.stdout.isatty()
+    cols = shutil.get_terminal_size().columns if tty else 0
+    # the table needs every column at full width plus its borders and padding (3 per column and 1)
+    if tty and cols >= sum(widths) + max(len(row[-1]) for row in rows) + 3 * len(head) + 1:
+        from rich.console import Console
+        from rich.table import Table
 
-    t = Table(title="trtlint rules")
-    for col in ("code", "name", "severity", "fixable", "family", "summary"):
-        t.add_column(col)
-    for r in rules:
-        t.add_row(r.code, r.name, r.severity.value, "yes" if r.fixable else "no", r.family, r.summary())
-    Console().print(t)
+        t = Table(title="trtlint rules")
+        for col in head:
+            t.add_column(col, no_wrap=True)
+        for row in rows:
+            t.add_row(*row)
+        Console().print(t)
+        return 0
+    # piped, or a terminal too narrow for the table: one rule per line, columns aligned with spaces; on a
+    # terminal the summary is cut to the width (`trtlint rule CODE` has it whole), never when piped
+    for row in [head, *rows]:
+        line = "  ".join(v.ljust(w) for v, w in zip(row, widths)) + "  " + row[-1]
+        if tty and len(line) > cols:
+            line = line[: max(cols - 1, 0)] + "…"
+        print(line.rstrip())
     return 0
 
 
@@ -464,13 +506,31 @@ def cmd_config(args) -> int:
 
 
 def cmd_clean(args) -> int:
-    d = args.path.resolve() / ".trtlint_cache"
-    if d.is_dir():
-        shutil.rmtree(d)
-        print(f"removed {d}")
-    else:
-        print(f"nothing to remove ({d} does not exist)")
-    return 0
+    from .cache import CACHE_DIR, human_size, remove_project_cache, remove_user_cache
+
+    found = [remove_project_cache(args.path.resolve())]
+    if found[0] is None:
+        print(f"nothing to remove ({args.path.resolve() / CACHE_DIR} does not exist)")
+        found = []
+    if args.all:
+        user = remove_user_cache()
+        if not user:
+            from .frontends.cpp import pch_dir_candidates
+
+            print(f"nothing to remove in the per-user cache ({', '.join(map(str, pch_dir_candidates()))}: none exists)")
+        found += user
+    failed = False
+    for r in found:
+        files = f"{r.files} file{'s' if r.files != 1 else ''}"
+        if r.whole:
+            print(f"removed {r.path} ({human_size(r.size)}, {files})")
+        elif r.files or not r.errors:
+            kept = f"; kept {r.kept} file{'s' if r.kept != 1 else ''} trtlint did not write" if r.kept else ""
+            print(f"removed {files} ({human_size(r.size)}) from {r.path}{kept}")
+        for e in r.errors:
+            print(f"trtlint: error: cannot remove {e}", file=sys.stderr)
+            failed = True
+    return 2 if failed else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

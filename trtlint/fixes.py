@@ -60,6 +60,11 @@ def applicable(fix: Optional[Fix], unsafe: bool) -> bool:
     return fix.applicability == SAFE or (unsafe and fix.applicability == UNSAFE)
 
 
+def unsafe_only(diags: Iterable[Diagnostic]) -> int:
+    """How many of ``diags`` have a fix that only ``--unsafe-fixes`` applies (what a run without it leaves)."""
+    return sum(1 for d in diags if applicable(d.fix, True) and not applicable(d.fix, False))
+
+
 class FixError(Exception):
     pass
 

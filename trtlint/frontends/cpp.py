@@ -1788,7 +1788,10 @@ def _libclang_version() -> str:
             return "unknown"
 
 
-def _pch_dir() -> Optional[Path]:
+def pch_dir_candidates() -> list[Path]:
+    """Where the shared PCHs are kept, in order of preference (the first writable one is used):
+    ``$TRTLINT_PCH_DIR``, ``$XDG_CACHE_HOME/trtlint/pch`` (default ``~/.cache/trtlint/pch``), then a per-user
+    directory in the system temp dir. ``trtlint clean --all`` empties them."""
     env = os.environ.get("TRTLINT_PCH_DIR")
     cands = [Path(env)] if env else []
     xdg = os.environ.get("XDG_CACHE_HOME")
@@ -1797,7 +1800,11 @@ def _pch_dir() -> Optional[Path]:
 
     uid = os.getuid() if hasattr(os, "getuid") else 0
     cands.append(Path(tempfile.gettempdir()) / f"trtlint-pch-{uid}")
-    for d in cands:
+    return cands
+
+
+def _pch_dir() -> Optional[Path]:
+    for d in pch_dir_candidates():
         try:
             d.mkdir(parents=True, exist_ok=True)
             if os.access(d, os.W_OK):

@@ -215,3 +215,45 @@ def render_text(diags: "list[Diagnostic]", ctx: "ReportContext") -> str:
         else:
             console.print(Text.assemble(*line), soft_wrap=True)
     return buf.getvalue()
+
+
+def render_statistics(diags: "list[Diagnostic]", ctx: "ReportContext", unsafe_fixes: bool = False) -> str:
+    """``check --statistics``: one line per rule, most frequent first (ties by code), as ruff prints it:
+    count, code, a fix marker and the rule's name, tab-separated, then the summary line. The marker is shown
+    only when some finding has a fix: ``[*]`` the options given apply one (``--fix``, or ``--fix
+    --unsafe-fixes`` when that was given), ``[-]`` only ``--unsafe-fixes`` would, ``[ ]`` none; a rule is
+    marked by the best fix any of its findings has."""
+    counts: dict[str, int] = {}
+    names: dict[str, str] = {}
+    best: dict[str, int] = {}  # 2 applied with the options given, 1 only with --unsafe-fixes, 0 none
+    for d in diags:
+        counts[d.code] = counts.get(d.code, 0) + 1
+        names.setdefault(d.code, d.name)
+        fix = d.fix
+        level = 0
+        if fix is not None and fix.edits:
+            if fix.applicability == "safe" or (fix.applicability == "unsafe" and unsafe_fixes):
+                level = 2
+            elif fix.applicability == "unsafe":
+                level = 1
+        best[d.code] = max(best.get(d.code, 0), level)
+    rows = sorted(counts, key=lambda c: (-counts[c], c))
+    cw = max((len(str(n)) for n in counts.values()), default=1)
+    kw = max((len(c) for c in counts), default=1)
+    marked = any(best.values())
+    lines = []
+    for code in rows:
+        mark = ("[ ] ", "[-] ", "[*] ")[best[code]] if marked else ""
+        lines.append(f"{counts[code]:>{cw}}\t{code:<{kw}}\t{mark}{names[code]}")
+    if ctx.problems_summary:
+        if lines:
+            lines.append("")
+        lines.append(summary_line(diags, ctx))
+        if marked:
+            legend = []
+            if 2 in best.values():
+                legend.append("[*] fixable with --fix" + (" --unsafe-fixes" if unsafe_fixes else ""))
+            if 1 in best.values():
+                legend.append("[-] fixable with --fix --unsafe-fixes")
+            lines.append("; ".join(legend))
+    return "".join(line + "\n" for line in lines)
