@@ -79,7 +79,9 @@ def _pch_files(xdg: Path) -> list[Path]:
 def test_clean_all_also_removes_the_per_user_cache_and_says_how_much(tmp_path):
     proj = _copy(tmp_path)
     xdg = tmp_path / "xdg"
-    env = dict(os.environ, NO_COLOR="1", XDG_CACHE_HOME=str(xdg))
+    (tmp_path / "tmp").mkdir()
+    # every place the per-user cache may be is under tmp_path (TMPDIR: the last-resort PCH directory)
+    env = dict(os.environ, NO_COLOR="1", XDG_CACHE_HOME=str(xdg), TMPDIR=str(tmp_path / "tmp"))
     env.pop("TRTLINT_PCH_DIR", None)
 
     def run(*args: str) -> subprocess.CompletedProcess:
@@ -112,6 +114,24 @@ def test_clean_all_also_removes_the_per_user_cache_and_says_how_much(tmp_path):
     r = run("clean", "--all", str(proj))
     assert r.returncode == 0 and "nothing to remove in the per-user cache" in r.stdout
     assert "Traceback" not in r.stderr
+
+
+def test_clean_all_empties_a_pch_dir_the_user_named_but_keeps_it(tmp_path):
+    named = tmp_path / "mine"
+    named.mkdir()
+    (named / ("0123456789abcdef" * 2 + ".pch")).write_bytes(b"x" * 2048)
+    (named / ("0123456789abcdef" * 2 + ".json")).write_text("{}")
+    (named / "build.log").write_text("the user's\n")
+    (tmp_path / "tmp").mkdir()
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"), TMPDIR=str(tmp_path / "tmp"), TRTLINT_PCH_DIR=str(named))
+    r = subprocess.run([sys.executable, "-m", "trtlint", "clean", "--all", str(tmp_path)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert f"removed 2 files (2.0 KiB) from {named}; kept 1 file trtlint did not write" in r.stdout
+    assert [f.name for f in named.iterdir()] == ["build.log"]
+    (named / "build.log").unlink()
+    r = subprocess.run([sys.executable, "-m", "trtlint", "clean", "--all", str(tmp_path)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and f"nothing to remove in {named}" in r.stdout
+    assert named.is_dir()  # emptied, never removed: the user named it
 
 
 def test_rules_piped_is_one_rule_per_line_in_plain_columns():

@@ -268,11 +268,13 @@ def remove_project_cache(root: Path) -> Optional[Removed]:
 def remove_user_cache() -> list[Removed]:
     """Remove the per-user cache (the shared precompiled headers): in each of the directories that may hold
     it (:func:`trtlint.frontends.cpp.pch_dir_candidates`), the files trtlint wrote; then the directory and an
-    emptied ``trtlint/`` above it. One entry per directory that exists."""
+    emptied ``trtlint/`` above it (a ``$TRTLINT_PCH_DIR`` the user named is emptied, not removed). One entry
+    per directory that exists."""
     from .frontends.cpp import pch_dir_candidates
 
     out: list[Removed] = []
     seen: set = set()
+    named = os.environ.get("TRTLINT_PCH_DIR")
     for d in pch_dir_candidates():
         if not d.is_dir() or d.resolve() in seen:
             continue
@@ -289,7 +291,7 @@ def remove_user_cache() -> list[Removed]:
                     r.kept += 1
             except OSError as e:
                 r.errors.append(f"{f}: {e.strerror}")
-        if not r.kept and not r.errors:
+        if not r.kept and not r.errors and not (named and d == Path(named)):
             for empty in (d, d.parent) if d.parent.name == "trtlint" else (d,):
                 try:
                     empty.rmdir()

@@ -525,8 +525,11 @@ def cmd_clean(args) -> int:
         if r.whole:
             print(f"removed {r.path} ({human_size(r.size)}, {files})")
         elif r.files or not r.errors:
-            kept = f"; kept {r.kept} file{'s' if r.kept != 1 else ''} trtlint did not write" if r.kept else ""
-            print(f"removed {files} ({human_size(r.size)}) from {r.path}{kept}")
+            kept = f"kept {r.kept} file{'s' if r.kept != 1 else ''} trtlint did not write" if r.kept else ""
+            if r.files:
+                print(f"removed {files} ({human_size(r.size)}) from {r.path}" + (f"; {kept}" if kept else ""))
+            else:
+                print(f"nothing to remove in {r.path}" + (f" ({kept})" if kept else ""))
         for e in r.errors:
             print(f"trtlint: error: cannot remove {e}", file=sys.stderr)
             failed = True
