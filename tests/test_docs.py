@@ -13,3 +13,129 @@ def test_rule_docs_are_up_to_date():
         assert p.read_text(encoding="utf-8") == text, f"docs/rules/{name} is stale: run `python -m trtlint.docsgen`"
     extra = {p.name for p in DOCS.glob("TRT*.md")} - set(pages)
     assert not extra, f"docs for rules that no longer exist: {extra}"
+
+
+# --- every TOML and YAML example in the docs loads --------------------------------------------------------------
+# A ```toml block is a config file: written where its first-line comment says (`# services/vision/trtlint.toml`),
+# else as pyproject.toml (with [tool.trtlint]) or trtlint.toml, and loaded by `trtlint config`. A ```yaml block is
+# loaded by what reads it: a rule pack (`version:`) by the pack validator, a test list (`tests:`) by the test-list
+# frontend, a `.pre-commit-config.yaml` snippet (`repos:`) by yaml with its hook ids checked against
+# .pre-commit-hooks.yaml. A deliberately partial fragment is marked `<!-- not-a-complete-example -->` on the line
+# before its fence.
+
+import re
+from pathlib import PurePosixPath
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+_FENCE = re.compile(r"^```(toml|yaml|yml)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+_PARTIAL = "<!-- not-a-complete-example -->"
+_PATH_COMMENT = re.compile(r"^#\s*([\w./-]+\.(?:toml|ya?ml))\b")
+
+
+def _pages() -> list[Path]:
+    return [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+
+
+def doc_blocks(lang: str) -> list[tuple[str, str]]:
+    """(where, text) of every fenced block of the language in the docs, not marked partial."""
+    out = []
+    for page in _pages():
+        text = page.read_text(encoding="utf-8")
+        for m in _FENCE.finditer(text):
+            if (m.group(1) == "toml") != (lang == "toml"):
+                continue
+            before = text[: m.start()].rstrip().splitlines()
+            if before and before[-1].strip() == _PARTIAL:
+                continue
+            line = text.count("\n", 0, m.start()) + 1
+            out.append((f"{page.relative_to(REPO)}:{line}", m.group(2)))
+    return out
+
+
+def _named_path(block: str):
+    m = _PATH_COMMENT.match(block.lstrip())
+    return PurePosixPath(m.group(1)) if m else None
+
+
+def _page_packs(where: str) -> list[tuple[PurePosixPath, str]]:
+    """The YAML blocks of the same page whose first comment names their path (the packs a TOML example uses)."""
+    page = where.rsplit(":", 1)[0]
+    out = []
+    for w, block in doc_blocks("yaml"):
+        if w.rsplit(":", 1)[0] == page and _named_path(block) is not None:
+            out.append((_named_path(block), block))
+    return out
+
+
+@pytest.mark.parametrize("where,block", doc_blocks("toml"), ids=[w for w, _ in doc_blocks("toml")])
+def test_toml_example_loads_as_config(where, block, tmp_path, monkeypatch, capsys):
+    from trtlint.cli import main
+    from trtlint.config import _KEYS, load_settings
+
+    try:
+        import tomllib
+    except ImportError:  # pragma: no cover
+        import tomli as tomllib
+    data = tomllib.loads(block)  # a TOML error fails here, naming the block
+    named = _named_path(block)
+    name = named or PurePosixPath("pyproject.toml" if "tool" in data else "trtlint.toml")
+    proj = tmp_path / "proj"
+    cfg = proj / name
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(block, encoding="utf-8")
+    table = data.get("tool", {}).get("trtlint", {}) if cfg.name == "pyproject.toml" else data
+    assert table, f"{where}: no trtlint settings in the example"
+    if "extend" in table:  # the file it extends is another file: an empty config of that name
+        ext = (cfg.parent / table["extend"]).resolve()
+        if not ext.exists():
+            ext.parent.mkdir(parents=True, exist_ok=True)
+            ext.write_text("[tool.trtlint]\n" if ext.name == "pyproject.toml" else "", encoding="utf-8")
+    for rel, pack in _page_packs(where):  # the rule packs the example names, as the page shows them
+        (proj / rel).parent.mkdir(parents=True, exist_ok=True)
+        (proj / rel).write_text(pack, encoding="utf-8")
+    monkeypatch.chdir(cfg.parent)
+    rc = main(["config", str(cfg.parent)])
+    out, err = capsys.readouterr()
+    assert rc == 0, f"{where}: `trtlint config` failed: {err}"
+    assert f"config file: {cfg}" in out
+    # every key the example writes is a setting, and the setting came from the example
+    s = load_settings(cfg.parent)
+    for key in table:
+        if key == "extend":
+            continue
+        assert key in _KEYS, f"{where}: unknown key {key!r}"
+        assert s.origins[_KEYS[key]] == str(cfg), f"{where}: {key!r} did not take effect"
+
+
+def _hook_ids() -> set[str]:
+    return {h["id"] for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("where,block", doc_blocks("yaml"), ids=[w for w, _ in doc_blocks("yaml")])
+def test_yaml_example_loads(where, block, tmp_path):
+    data = yaml.safe_load(block)
+    assert isinstance(data, dict), f"{where}: not a YAML mapping"
+    if "repos" in data:  # a .pre-commit-config.yaml snippet
+        for repo in data["repos"]:
+            assert {"repo", "rev", "hooks"} <= set(repo), f"{where}: a repo entry needs repo, rev and hooks"
+            for hook in repo["hooks"]:
+                assert hook["id"] in _hook_ids(), f"{where}: no hook {hook['id']!r} in .pre-commit-hooks.yaml"
+    elif "tests" in data:  # a test list, read by the test-list frontend
+        from trtlint.frontends import ExtractContext, SourceFile
+        from trtlint.frontends.testlists import extract
+
+        p = tmp_path / "list.yml"
+        p.write_text(block, encoding="utf-8")
+        facts = extract(SourceFile(p, "list.yml", "yaml", ""), ExtractContext(root=tmp_path))
+        assert not facts.problems, f"{where}: {facts.problems}"
+        assert len(facts.test_entries) == len(data["tests"]), f"{where}: not every entry was read"
+    else:  # a rule pack
+        from trtlint.packs import load_pack_file, load_packs
+
+        p = tmp_path / "pack.yaml"
+        p.write_text(block, encoding="utf-8")
+        load_pack_file(p)  # the validator: a bad key or value raises ConfigError naming it
+        load_packs([p])

@@ -1,16 +1,12 @@
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable
 
 from ...diagnostics import Diagnostic, Severity
+from ...packs import version_at_least
 from ..base import Rule
 
 _HEAD = "import tensorrt as trt\n"
-
-
-def _v(s: Optional[str]) -> tuple:
-    """"10.8" -> (10, 8); a wildcard part ("10.x", the config allows it) counts as the series' first release."""
-    return tuple(int(x) if x.isdigit() else 0 for x in s.split(".")) if s else ()
 
 
 class DeprecatedTensorrtPythonApi(Rule):
@@ -21,10 +17,10 @@ class DeprecatedTensorrtPythonApi(Rule):
     each was deprecated and removed in, and its replacement) in files that import `tensorrt`: methods and
     attributes by name (`builder.build_engine`, `context.execute_async_v2`, `config.max_workspace_size`) and
     enum members resolved through imports (`trt.BuilderFlag.STRICT_TYPES`). The target comes from the
-    `tensorrt-version` config key (e.g. `"10.8"`): APIs removed at or before it are errors, APIs deprecated
-    at or before it warnings. Without `tensorrt-version`, only APIs removed in some TensorRT release are
-    reported (as warnings). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a
-    `try`/`except` are not reported.
+    `tensorrt-version` config key (`"10.8"`, or `"10.x"` for the newest 10 release, as for TRT207): APIs
+    removed at or before it are errors, APIs deprecated at or before it warnings. Without `tensorrt-version`,
+    only APIs removed in some TensorRT release are reported (as warnings). Uses under a version test
+    (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except` are not reported.
 
     ## Why it matters
     A removed API is an `AttributeError` on the first build with the new TensorRT; a deprecated one is the
@@ -88,12 +84,17 @@ class DeprecatedTensorrtPythonApi(Rule):
             },
             "expect": [("build.py", 3, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; set tensorrt-version")],
         },
+        {
+            # "10.x" is the newest 10 release (as for TRT207): add_plugin_v2, deprecated in 10.8, is reported
+            "files": {"build.py": _HEAD + "def plugin_layer(network, inputs, plugin):\n    return network.add_plugin_v2(inputs, plugin)\n"},
+            "config": {"tensorrt-version": "10.x"},
+            "expect": [("build.py", 3, "add_plugin_v2 is deprecated since TensorRT 10.8")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         table = index.packs.tensorrt_python_api
         target = getattr(index.settings, "tensorrt_version", None) if index.settings is not None else None
-        tv = _v(target)
         for u in index.trt_api_uses:
             e = table.get(u.name)
             if e is None or u.guarded:
@@ -102,7 +103,7 @@ class DeprecatedTensorrtPythonApi(Rule):
             shown = f"trt.{u.name}" if e["match"] == "qualified" else u.name
             use = f"; use {e['use']}" if e.get("use") else ""
             if target:
-                if removed and _v(removed) <= tv:
+                if removed and version_at_least(target, removed):
                     dep = f"deprecated in {deprecated}; " if deprecated else ""
                     yield self.diag(
                         u.span,
@@ -110,7 +111,7 @@ class DeprecatedTensorrtPythonApi(Rule):
                         severity=Severity.ERROR,
                         symbol=u.name,
                     )
-                elif deprecated and _v(deprecated) <= tv:
+                elif deprecated and version_at_least(target, deprecated):
                     gone = f", removed in {removed}" if removed else ""
                     yield self.diag(
                         u.span,
