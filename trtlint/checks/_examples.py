@@ -98,11 +98,13 @@ def onnx_node(op: str, domain: str = "", name: str = "", inputs: tuple[str, ...]
 class OnnxExample:
     """A lazily built ONNX model for a rule example (see the comment above)."""
 
-    def __init__(self, nodes, opsets=(("", 17),), graph: str = "main_graph", functions: tuple[tuple[str, str], ...] = ()):
+    def __init__(self, nodes, opsets=(("", 17),), graph: str = "main_graph", functions: tuple[tuple, ...] = ()):
         self.nodes = tuple(nodes)
         self.opsets = tuple(opsets)
         self.graph = graph
-        self.functions = tuple(functions)  # (domain, name) model-local functions (body: Identity)
+        # model-local functions: (domain, name), whose body is one Identity and which imports only ("", 17), or
+        # (domain, name, node, opsets): a body of one node spec (a -> b) and the function's own opset imports
+        self.functions = tuple(f if len(f) == 4 else (f[0], f[1], None, (("", 17),)) for f in functions)
 
     def __call__(self) -> bytes:
         import numpy as np
@@ -130,8 +132,13 @@ class OnnxExample:
             [helper.make_tensor_value_info(f"{s['name']}_out", TensorProto.FLOAT, None) for s in self.nodes],
         )
         functions = [
-            helper.make_function(dom, name, ["a"], ["b"], [helper.make_node("Identity", ["a"], ["b"])], [helper.make_opsetid("", 17)])
-            for dom, name in self.functions
+            helper.make_function(
+                dom, name, ["a"], ["b"],
+                [helper.make_node("Identity", ["a"], ["b"]) if body is None else
+                 helper.make_node(body["op"], ["a"], ["b"], name=body["name"], domain=body["domain"] or None, **body["attrs"])],
+                [helper.make_opsetid(d, v) for d, v in fn_opsets],
+            )
+            for dom, name, body, fn_opsets in self.functions
         ]
         model = helper.make_model(
             graph, opset_imports=[helper.make_opsetid(d, v) for d, v in self.opsets], functions=functions, producer_name="trtlint-example"
@@ -145,6 +152,11 @@ class OnnxExample:
             op = f"{s['domain']}::{s['op']}" if s["domain"] else s["op"]
             parts.append(f"node '{s['name']}': {op}({attrs})")
         ops = ", ".join(f"'{d}' {v}" for d, v in self.opsets)
+        for dom, name, body, fn_opsets in self.functions:
+            if body is not None:
+                b_op = f"{body['domain']}::{body['op']}" if body["domain"] else body["op"]
+                imports = ", ".join(f"'{d}' {v}" for d, v in fn_opsets)
+                parts.append(f"model-local function {dom + '::' if dom else ''}{name} (opset imports {imports}): {b_op}")
         return f"ONNX model built with onnx.helper (graph '{self.graph}', opset imports {ops}): " + "; ".join(parts)
 
 

@@ -44,6 +44,17 @@ class CustomOpInDefaultDomain(Rule):
                 ),
             }
         },
+        {
+            # a plugin node inside a model-local function: the function's own opset_import lists its domain
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "models/foo.onnx": onnx_model(
+                    onnx_node("Block", "local"),
+                    opsets=(("", 17), ("local", 1)),
+                    functions=(("local", "Block", onnx_node("FooPlugin", "trt_plugins", alpha=1.0), (("", 17), ("trt_plugins", 1))),),
+                ),
+            }
+        },
     ]
     INVALID = [
         {
@@ -59,6 +70,31 @@ class CustomOpInDefaultDomain(Rule):
                 "models/foo.onnx": onnx_model(onnx_node("FooPlugin", "trt_plugins", alpha=1.0), opsets=(("", 17),)),
             },
             "expect": [("models/foo.onnx", 1, "uses domain 'trt_plugins', which the model's opset_import does not list")],
+        },
+        {
+            # a function's opset imports count for its own nodes only: the main graph's node is reported
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "models/foo.onnx": onnx_model(
+                    onnx_node("Block", "local"),
+                    onnx_node("FooPlugin", "trt_plugins", inputs=("Block_0_out",), alpha=1.0),
+                    opsets=(("", 17), ("local", 1)),
+                    functions=(("local", "Block", onnx_node("FooPlugin", "trt_plugins", alpha=1.0), (("", 17), ("trt_plugins", 1))),),
+                ),
+            },
+            "expect": [("models/foo.onnx", 1, "ONNX node 'main_graph/FooPlugin_0' (trt_plugins::FooPlugin) uses domain 'trt_plugins', which the model's opset_import does not list")],
+        },
+        {
+            # neither the function nor the model imports the domain of the function's node
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "models/foo.onnx": onnx_model(
+                    onnx_node("Block", "local"),
+                    opsets=(("", 17), ("local", 1)),
+                    functions=(("local", "Block", onnx_node("FooPlugin", "trt_plugins", alpha=1.0), (("", 17),)),),
+                ),
+            },
+            "expect": [("models/foo.onnx", 1, "ONNX node 'function:local::Block/FooPlugin_0' (trt_plugins::FooPlugin) uses domain 'trt_plugins', which the model's opset_import does not list")],
         },
     ]
 
