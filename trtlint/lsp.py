@@ -8,7 +8,9 @@ Python file when the C++ name constant is edited, and clears when it is changed 
 (``textDocument/diagnostic``) are answered too. Code actions apply a rule's fix where it has one and add a
 suppression comment; hover on a finding, or on a rule code in a suppression comment, shows the rule's docs.
 A config change (``trtlint.toml``, ``[tool.trtlint]`` in ``pyproject.toml``, a rule pack) is picked up
-without a restart.
+without a restart. A broken config is an error diagnostic on the config file (at the line the parser names)
+and a ``window/showMessage``; the project is checked with the built-in defaults until it is fixed. Loading the
+project reports work-done progress (``$/progress``) when the client supports it.
 
 Initialization options (all optional): ``debounceMs`` (default 100), ``diagnosticMode`` (``"push"``,
 ``"pull"`` or ``"auto"``: pull when the client supports it, else push; default ``"auto"``), ``jobs``.
@@ -85,6 +87,9 @@ class TrtlintServer(LanguageServer):
         self._ready: Optional[asyncio.Event] = None
         self._pending_task: Optional[asyncio.Task] = None
         self.checks = 0  # completed checks (tests and the benchmark read it)
+        self.config_diagnostic: Optional[tuple[str, T.Diagnostic]] = None  # (uri, diagnostic) of a broken config
+        self._config_shown: Optional[str] = None  # the config error last shown in a message
+        self._progress_tokens = 0
 
     # plumbing ---------------------------------------------------------------------------------------------
     def _sync_primitives(self) -> None:
@@ -116,17 +121,64 @@ class TrtlintServer(LanguageServer):
     def _has_pending(self) -> bool:
         return bool(self._open or self._closed or self._disk or self._reload)
 
+    # work-done progress -----------------------------------------------------------------------------------
+    def _progress_supported(self) -> bool:
+        w = self.client_capabilities.window if self.client_capabilities else None
+        return bool(w and w.work_done_progress)
+
+    async def progress_begin(self, title: str) -> Optional[str]:
+        """Create a work-done progress token (``window/workDoneProgress/create``) and begin it; None when the
+        client did not declare ``window.workDoneProgress`` or refused the token."""
+        if not self._progress_supported():
+            return None
+        self._progress_tokens += 1
+        token = f"trtlint-load-{self._progress_tokens}"
+        try:
+            await asyncio.wait_for(self.work_done_progress.create_async(token), 30)
+        except Exception as e:  # an error answer, no answer: go on without progress
+            log.info("work-done progress token refused: %r", e)
+            return None
+        self.work_done_progress.begin(token, T.WorkDoneProgressBegin(title=title, cancellable=False, percentage=0))
+        return token
+
+    def progress_callback(self, token: Optional[str]):
+        """A ``progress(phase, done, total)`` callback for :meth:`Session.load` (called from a worker thread)
+        that reports on ``token``, once per phase and whole percent, never going back."""
+        if token is None:
+            return None
+        loop = asyncio.get_running_loop()
+        last = [-1, None]
+
+        def report(phase: str, done: int, total: int) -> None:
+            pct = max(last[0], _percent(phase, done, total))
+            if (pct, phase) == tuple(last):
+                return
+            last[:] = [pct, phase]
+            label = _PHASES.get(phase, phase)
+            message = f"{label} {done}/{total}" if phase == "extract" else label
+            loop.call_soon_threadsafe(
+                self.work_done_progress.report, token, T.WorkDoneProgressReport(message=message, percentage=pct)
+            )
+
+        return report
+
+    def progress_end(self, token: Optional[str], message: Optional[str] = None) -> None:
+        if token is not None:
+            self.work_done_progress.end(token, T.WorkDoneProgressEnd(message=message))
+
     async def load(self) -> None:
         self._sync_primitives()
         loop = asyncio.get_running_loop()
         async with self._lock:
+            token = await self.progress_begin("trtlint: indexing the project")
             try:
-                await loop.run_in_executor(None, self.session.load)
+                await loop.run_in_executor(None, self.session.load, self.progress_callback(token))
             except ConfigError as e:
                 self.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"trtlint: {e}"))
             except Exception as e:  # pragma: no cover - never let the server die
                 log.exception("load failed")
                 self.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"trtlint: internal error: {e}"))
+            self.progress_end(token, f"{len(self.session.sources)} files")
             self._ready.set()
         log.info("project loaded: %d files, %s", len(self.session.sources), self.session.timings)
         await self.run_check()
@@ -147,6 +199,8 @@ class TrtlintServer(LanguageServer):
             self._closed.clear()
             self._disk.clear()
             self._reload = False
+            token = await self.progress_begin("trtlint: reloading the project") if reload else None
+            progress = self.progress_callback(token)
 
             def work() -> list[Diagnostic]:
                 for rel in closed:
@@ -156,7 +210,7 @@ class TrtlintServer(LanguageServer):
                 for rel in disk:
                     s.disk_changed(rel)
                 if reload:
-                    s.load()
+                    s.load(progress)
                 return s.check()
 
             try:
@@ -168,7 +222,10 @@ class TrtlintServer(LanguageServer):
                 log.exception("check failed")
                 self.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"trtlint: internal error: {e}"))
                 return
+            finally:
+                self.progress_end(token)
             self.by_path = s.by_path()
+            self.config_diagnostic = self._config_problem()
             self.checks += 1
             log.info("check %d: %d buffers, %d on disk, reload %s: %s", self.checks, len(buffers), len(disk), reload, s.timings)
             self.publish()
@@ -240,21 +297,72 @@ class TrtlintServer(LanguageServer):
             data={"name": d.name, "fingerprint": d.fingerprint, "fixable": d.fix is not None},
         )
 
-    def lsp_diagnostics(self, rel: str) -> list[T.Diagnostic]:
-        diags = self.by_path.get(rel, [])
+    def _config_problem(self) -> Optional[tuple[str, T.Diagnostic]]:
+        """The session's config error as (uri, diagnostic) on the config file, at the line the parser names (the
+        whole line; from the column on when it names one); shown once more as a message when it is new."""
+        err = self.session.config_error if self.session is not None else None
+        if err is None:
+            self._config_shown = None
+            return None
+        text = f"trtlint: {err} (checking with the default settings until it is fixed)"
+        if text != self._config_shown:
+            self._config_shown = text
+            self.window_show_message(T.ShowMessageParams(T.MessageType.Error, text))
+        at = self.session.config_error_at
+        if at is None:
+            return None
+        path, line, col = at
+        uri = from_fs_path(str(path))
+        doc = self.workspace.text_documents.get(uri)
+        if doc is not None:
+            lines = doc.lines
+        else:
+            try:
+                lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+            except OSError:
+                lines = []
+        ln = max(0, (line or 1) - 1)
+        body = lines[ln].rstrip("\r\n") if ln < len(lines) else ""
+        enc = self.workspace.position_encoding
+        start = min(len(body), col - 1) if col else len(body) - len(body.lstrip())
+        if start >= len(body.rstrip()):  # the column is past the text (the parser points at the end): whole line
+            start = 0
+        rng = T.Range(T.Position(ln, _units(body[:start], enc)), T.Position(ln, _units(body, enc)))
+        message = str(err)
+        prefix = f"{path}:{line}: " if line else f"{path}: "
+        if message.startswith(prefix):
+            message = message[len(prefix):]
+        elif message.startswith(f"{path}: "):
+            message = message[len(f"{path}: "):]
+        return uri, T.Diagnostic(
+            range=rng,
+            message=f"{message} (trtlint goes on with the default settings)",
+            severity=T.DiagnosticSeverity.Error,
+            code="config",
+            source="trtlint",
+        )
+
+    def lsp_diagnostics(self, rel: Optional[str], uri: Optional[str] = None) -> list[T.Diagnostic]:
+        diags = self.by_path.get(rel, []) if rel is not None else []
         lines = self._lines(rel) if diags else []
-        return [self.to_lsp(d, lines) for d in diags]
+        out = [self.to_lsp(d, lines) for d in diags]
+        cd = self.config_diagnostic
+        if cd is not None and cd[0] == (uri or (self.uri_of(rel) if rel is not None else None)):
+            out.append(cd[1])
+        return out
 
     def publish(self) -> None:
-        paths = set(self.by_path)
+        targets = {self.uri_of(rel): rel for rel in self.by_path}
         for uri in list(self.published):
-            rel = self.rel_of(uri)
-            if rel is not None:
-                paths.add(rel)
+            targets.setdefault(uri, self.rel_of(uri))
+        cd = self.config_diagnostic
+        if cd is not None:
+            targets.setdefault(cd[0], self.rel_of(cd[0]))
         changed = False
-        for rel in sorted(paths):
-            uri = self.uri_of(rel)
+        for uri, rel in sorted(targets.items()):
             key = tuple((d.code, d.span, d.message, d.severity.value, d.related) for d in self.by_path.get(rel, []))
+            if cd is not None and cd[0] == uri:
+                key += ((cd[1].code, cd[1].message, cd[1].range.start.line, cd[1].range.start.character),)
             if self.published.get(uri, ()) == key and uri in self.published:
                 continue
             changed = True
@@ -265,7 +373,7 @@ class TrtlintServer(LanguageServer):
             if self.mode == "push":
                 doc = self.workspace.text_documents.get(uri)
                 self.text_document_publish_diagnostics(
-                    T.PublishDiagnosticsParams(uri=uri, diagnostics=self.lsp_diagnostics(rel), version=doc.version if doc else None)
+                    T.PublishDiagnosticsParams(uri=uri, diagnostics=self.lsp_diagnostics(rel, uri), version=doc.version if doc else None)
                 )
         if changed and self.mode == "pull" and self._refresh_support():
             self.workspace_diagnostic_refresh(None)
@@ -309,8 +417,9 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
             root = to_fs_path(params.root_uri)
         elif params.root_path:
             root = params.root_path
-        # isolate: an edited buffer is re-extracted in a worker process killed past the file-timeout setting
-        ls.session = Session(Path(root or ".").resolve(), jobs=ls.jobs, isolate=True)
+        # isolate: an edited buffer is re-extracted in a worker process killed past the file-timeout setting;
+        # a broken config is reported (a diagnostic on it) and the project checked with the defaults meanwhile
+        ls.session = Session(Path(root or ".").resolve(), jobs=ls.jobs, isolate=True, tolerate_config_errors=True)
 
     @ls.feature(T.INITIALIZED)
     async def initialized(ls: TrtlintServer, params: T.InitializedParams):
@@ -350,13 +459,15 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
 
     @ls.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: TrtlintServer, params: T.DidSaveTextDocumentParams):
+        path = to_fs_path(params.text_document.uri) if ls.session is not None else None
+        if path and ls.session.is_config(Path(path)):  # also a config outside the project (extend, a parent dir)
+            ls._reload = True
+            ls.schedule(0)
+            return
         rel = ls.rel_of(params.text_document.uri)
         if rel is None:
             return
-        if ls.session.is_config(ls.session.root / rel):
-            ls._reload = True
-        else:
-            ls._open[rel] = params.text_document.uri
+        ls._open[rel] = params.text_document.uri
         ls.schedule(0)
 
     @ls.feature(T.TEXT_DOCUMENT_DID_CLOSE)
@@ -372,12 +483,11 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
     def did_change_watched(ls: TrtlintServer, params: T.DidChangeWatchedFilesParams):
         for ch in params.changes:
             path = to_fs_path(ch.uri)
-            rel = ls.rel_of(ch.uri) if path else None
-            if rel is None:
-                continue
-            if ls.session.is_config(Path(path)):
+            if path and ls.session is not None and ls.session.is_config(Path(path)):
                 ls._reload = True
-            else:
+                continue
+            rel = ls.rel_of(ch.uri) if path else None
+            if rel is not None:
                 ls._disk.add(rel)
         ls.schedule(0)
 
@@ -393,8 +503,7 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
     async def pull_diagnostics(ls: TrtlintServer, params: T.DocumentDiagnosticParams):
         await ls.settle()
         rel = ls.rel_of(params.text_document.uri)
-        items = ls.lsp_diagnostics(rel) if rel is not None else []
-        return T.RelatedFullDocumentDiagnosticReport(items=items)
+        return T.RelatedFullDocumentDiagnosticReport(items=ls.lsp_diagnostics(rel, params.text_document.uri))
 
     @ls.feature(
         T.TEXT_DOCUMENT_CODE_ACTION,
@@ -464,6 +573,17 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
         return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, "\n\n---\n\n".join(parts)))
 
     return ls
+
+
+_PHASES = {"discover": "discovering files", "extract": "extracting facts", "index": "joining the index", "check": "running the rules"}
+_SPAN = {"discover": (0, 5), "extract": (5, 90), "index": (90, 95), "check": (95, 100)}
+
+
+def _percent(phase: str, done: int, total: int) -> int:
+    """The whole load's percentage at ``done`` of ``total`` in ``phase`` (extraction is most of the work)."""
+    lo, hi = _SPAN.get(phase, (0, 0))
+    frac = min(1.0, done / total) if total > 0 else 1.0
+    return int(lo + (hi - lo) * frac)
 
 
 def fix_changes(fix, uri_of, to_range) -> dict[str, list[T.TextEdit]]:

@@ -12,11 +12,13 @@ The session is not thread-safe: one caller at a time (the LSP server serialises 
 
 from __future__ import annotations
 
+import re
 import time
+from dataclasses import fields
 from pathlib import Path
 from typing import Optional
 
-from .config import Settings, load_settings
+from .config import ConfigError, Settings, key_line, load_settings
 from .diagnostics import Diagnostic
 from .discover import digest_bytes, globspec, kind_of
 from .engine import FRONTENDS, check_index, config_selectors, extract_limited, has_plugin_marker, run
@@ -27,6 +29,34 @@ from .suppress import scan_suppressions, select_rules
 
 CONFIG_NAMES = ("trtlint.toml", ".trtlint.toml", "pyproject.toml")
 _CPP = ("cpp", "cuda", "header")
+# where a ConfigError message says the problem is: "PATH: ...", "PATH:LINE: ...", "rule pack PATH: line N: ..."
+_ERROR_AT = re.compile(r"^(?:rule pack )?(?P<path>.+?)(?::(?P<line>\d+))?(?:: line (?P<yline>\d+))?: ")
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def config_error_location(message: str, fallback: Optional[Path] = None) -> Optional[tuple[Path, Optional[int], Optional[int]]]:
+    """The file, 1-based line and column (each None when unknown) a :class:`ConfigError` message names: the
+    TOML parser's "(at line N, column M)" or "(at end of document)", a "PATH:LINE:" prefix, a rule pack's YAML
+    line; a message without a file (an unknown profile) points at ``fallback`` (the config file), at the
+    ``profile`` key when it is written there."""
+    m = _ERROR_AT.match(message)
+    path = Path(m.group("path")) if m else None
+    if path is None or not path.is_file():
+        if fallback is None or not Path(fallback).is_file():
+            return None
+        line = key_line(str(fallback), "profile") if message.startswith("unknown profile") else None
+        return Path(fallback), line, None
+    line = m.group("line") or m.group("yline")
+    col = None
+    t = _TOML_AT.search(message)
+    if t:
+        line, col = t.group(1), t.group(2)
+    elif "(at end of document)" in message:
+        try:
+            line = max(1, len(path.read_text(encoding="utf-8", errors="replace").splitlines()))
+        except OSError:
+            line = None
+    return path, int(line) if line else None, int(col) if col else None
 
 
 def _digest(text: str) -> str:
@@ -54,6 +84,7 @@ class Session:
         jobs: Optional[int] = None,
         use_cache: bool = True,
         isolate: bool = False,
+        tolerate_config_errors: bool = False,
     ):
         self.root = root.resolve()
         self.config_path = config_path
@@ -70,6 +101,13 @@ class Session:
         self.timings: dict[str, float] = {}
         self.loaded = False
         self._stamp: tuple = ()
+        self._exclude = None  # globspecs of the settings (set by load; None: no pattern)
+        self._include = None
+        # tolerate_config_errors (the LSP server): a broken config (or rule pack) does not stop a load, which
+        # goes on with the built-in defaults; config_error is then the error, config_error_at where it is
+        self.tolerate_config_errors = tolerate_config_errors
+        self.config_error: Optional[ConfigError] = None
+        self.config_error_at: Optional[tuple[Path, Optional[int], Optional[int]]] = None
         # re-extraction in a worker process killed after file-timeout seconds (the LSP server: it extracts
         # from a thread, where no timer can interrupt a parser); else a SIGALRM limit in the main thread
         self._isolated = None
@@ -90,6 +128,10 @@ class Session:
         p = Path(path).resolve()
         if self.settings.config_file is not None and p == Path(self.settings.config_file).resolve():
             return True
+        if self.config_error_at is not None and p == self.config_error_at[0].resolve():
+            return True  # a broken config: the settings in force are the defaults, which name no file
+        if any(p == Path(c).resolve() for c in self.settings.config_chain):
+            return True
         if p.name in CONFIG_NAMES and p.parent == self.root:
             return True
         return any(p == (self.root / rp).resolve() for rp in self.settings.rule_packs)
@@ -101,6 +143,9 @@ class Session:
             cands.append(Path(self.settings.config_file))
         if self.config_path is not None:
             cands.append(Path(self.config_path))
+        cands += [Path(c) for c in self.settings.config_chain[1:]]  # the files it extends
+        if self.config_error_at is not None:
+            cands.append(self.config_error_at[0])
         cands += [Path(p) if Path(p).is_absolute() else self.root / p for p in self.settings.rule_packs]
         for p in cands:
             try:
@@ -111,13 +156,36 @@ class Session:
         return tuple(out)
 
     # the whole project ------------------------------------------------------------------------------------
-    def load(self) -> None:
+    def default_settings(self) -> Settings:
+        """The built-in defaults (with the overrides): what a load goes on with past a broken config."""
+        s = Settings(root=self.root)
+        for f in fields(Settings):
+            s.origins.setdefault(f.name, "default")
+        for k, v in self.overrides.items():
+            if v is not None:
+                setattr(s, k, v)
+                s.origins[k] = "command line"
+        return s
+
+    def load(self, progress=None) -> None:
         """(Re)build everything from disk (the fact cache makes this cheap when little changed), then lay the
-        open buffers over it. Raises :class:`trtlint.config.ConfigError` on a broken config."""
+        open buffers over it. Raises :class:`trtlint.config.ConfigError` on a broken config, unless the session
+        tolerates config errors: then the load goes on with the defaults and :attr:`config_error` says why.
+        ``progress(phase, done, total)`` is told how the run goes (see :func:`trtlint.engine.run`)."""
         t0 = time.perf_counter()
         before = {p: st for p, *st in self._config_stamp()}  # a config written while this load reads it
-        settings = load_settings(self.root, self.overrides, config_path=self.config_path)
-        res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache)
+        settings = None
+        try:
+            settings = load_settings(self.root, self.overrides, config_path=self.config_path)
+            res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache, progress=progress)
+            self.config_error = self.config_error_at = None
+        except ConfigError as e:
+            if not self.tolerate_config_errors:
+                raise
+            found = settings.config_file if settings is not None else None
+            self.config_error, self.config_error_at = e, config_error_location(str(e), found)
+            settings = self.default_settings()
+            res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache, progress=progress)
         self.settings = settings
         self.result = res
         self.profile = res.profile
