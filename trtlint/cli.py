@@ -477,10 +477,14 @@ def cmd_rules(args) -> int:
         return 0
     # piped, or a terminal too narrow for the table: one rule per line, columns aligned with spaces; on a
     # terminal the summary is cut to the width (`trtlint rule CODE` has it whole), never when piped
+    try:
+        ellipsis = "…".encode(sys.stdout.encoding or "ascii") and "…"
+    except (UnicodeEncodeError, LookupError):
+        ellipsis = "..."
     for row in [head, *rows]:
         line = "  ".join(v.ljust(w) for v, w in zip(row, widths)) + "  " + row[-1]
         if tty and len(line) > cols:
-            line = line[: max(cols - 1, 0)] + "…"
+            line = line[: max(cols - len(ellipsis), 0)] + ellipsis
         print(line.rstrip())
     return 0
 
