@@ -231,14 +231,28 @@ def _validate(doc: dict) -> None:
     assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:10])
 
 
-def test_sarif_valid_and_mapped(project: Path) -> None:
+def test_sarif_links_only_to_configured_addresses(project: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TRTLINT_PROJECT_URL", "https://git.example.internal/tools/trtlint")
+    monkeypatch.setenv("TRTLINT_DOCS_URL", "https://git.example.internal/tools/trtlint/-/blob/abc123/docs/rules/")
+    doc = json.loads(render("sarif", make_diags(), ctx_for(project)))
+    _validate(doc)
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://git.example.internal/tools/trtlint"
+    assert driver["rules"][0]["helpUri"] == "https://git.example.internal/tools/trtlint/-/blob/abc123/docs/rules/TRT999.md"
+    assert driver["rules"][0]["help"]["text"] == FakeRule.doc()
+
+
+def test_sarif_valid_and_mapped(project: Path, monkeypatch) -> None:
+    monkeypatch.delenv("TRTLINT_PROJECT_URL", raising=False)
+    monkeypatch.delenv("TRTLINT_DOCS_URL", raising=False)
     diags = make_diags()
     doc = json.loads(render("sarif", diags, ctx_for(project)))
     _validate(doc)
     assert doc["version"] == "2.1.0"
     (run,) = doc["runs"]
     driver = run["tool"]["driver"]
-    assert driver["name"] == "trtlint" and driver["version"] == "0.1.0" and driver["informationUri"]
+    assert driver["name"] == "trtlint" and driver["version"] == "0.1.0"
+    assert "informationUri" not in driver  # trtlint has no published address: none is invented
     rules = driver["rules"]
     assert [r["id"] for r in rules] == ["TRT999", "TRT998"]
     r0 = rules[0]
@@ -246,7 +260,7 @@ def test_sarif_valid_and_mapped(project: Path) -> None:
     assert r0["shortDescription"]["text"] == "Flags test things."
     assert r0["fullDescription"]["text"] == "Checks that tests test."
     assert "## Why it matters" in r0["help"]["markdown"] and r0["help"]["text"] == FakeRule.doc()
-    assert r0["helpUri"] == FakeRule.help_uri()
+    assert "helpUri" not in r0  # no docs address configured: the help text is the rule's documentation
     assert r0["defaultConfiguration"]["level"] == "error"
     assert r0["properties"]["tags"] == ["core"]
     assert rules[1]["defaultConfiguration"]["level"] == "note"

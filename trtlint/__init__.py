@@ -4,7 +4,16 @@ __version__ = "0.1.0"
 
 import os as _os
 
-# Where the project and its rule pages live. The repository's public address is not final yet; set
-# TRTLINT_DOCS_URL to point SARIF helpUri and `trtlint rule` links at a mirror or an internal copy.
-PROJECT_URL = _os.environ.get("TRTLINT_PROJECT_URL", "https://github.com/trtlint/trtlint")
-DOCS_URL = _os.environ.get("TRTLINT_DOCS_URL", PROJECT_URL + "/blob/main/docs/rules/")
+
+def project_url() -> str:
+    """The project's web address for SARIF ``tool.driver.informationUri``: ``$TRTLINT_PROJECT_URL``, else ""
+    (trtlint has no published address yet, and invents none: the field is left out)."""
+    return _os.environ.get("TRTLINT_PROJECT_URL", "").strip()
+
+
+def docs_url() -> str:
+    """Where the rule pages (``docs/rules/TRTxxx.md``) are published, for SARIF ``helpUri``, the LSP
+    ``codeDescription`` and ``trtlint rules --format json``: ``$TRTLINT_DOCS_URL`` (e.g. a repository's
+    ``.../blob/<commit>/docs/rules/`` or an internal copy), else "" and no link is given. The rule's text itself
+    is always carried (SARIF ``help.text``/``help.markdown``, LSP hover)."""
+    return _os.environ.get("TRTLINT_DOCS_URL", "").strip()

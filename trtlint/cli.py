@@ -437,7 +437,7 @@ def _rule_json(r) -> dict:
         "fixable": r.fixable,
         "summary": r.summary(),
         "doc": r.doc(),
-        "help_uri": r.help_uri(),
+        "help_uri": r.help_uri() or None,  # null unless $TRTLINT_DOCS_URL is set
     }
 
 

@@ -291,7 +291,7 @@ class TrtlintServer(LanguageServer):
             message=message,
             severity=_SEVERITY.get(d.severity.value, T.DiagnosticSeverity.Warning),
             code=d.code,
-            code_description=T.CodeDescription(href=rule.help_uri()) if rule else None,
+            code_description=T.CodeDescription(href=rule.help_uri()) if rule and rule.help_uri() else None,
             source="trtlint",
             related_information=related or None,
             data={"name": d.name, "fingerprint": d.fingerprint, "fixable": d.fix is not None},
@@ -597,7 +597,8 @@ def fix_changes(fix, uri_of, to_range) -> dict[str, list[T.TextEdit]]:
 def _rule_doc(rule) -> str:
     from .cli import rule_markdown
 
-    return rule_markdown(rule) + f"\n[{rule.code} documentation]({rule.help_uri()})\n"
+    uri = rule.help_uri()  # "" unless $TRTLINT_DOCS_URL says where the rule pages are published
+    return rule_markdown(rule) + (f"\n[{rule.code} documentation]({uri})\n" if uri else "")
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")

@@ -87,9 +87,11 @@ class Rule:
 
     @classmethod
     def help_uri(cls) -> str:
-        from .. import DOCS_URL
+        """The rule's page under ``$TRTLINT_DOCS_URL``, or "" when that is not set (see ``trtlint.docs_url``)."""
+        from .. import docs_url
 
-        return f"{DOCS_URL.rstrip('/')}/{cls.code}.md"
+        base = docs_url()
+        return f"{base.rstrip('/')}/{cls.code}.md" if base else ""
 
 
 _REGISTRY: dict[str, type[Rule]] = {}

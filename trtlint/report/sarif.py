@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from .. import PROJECT_URL as INFORMATION_URI
+from .. import project_url
 from . import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -169,7 +169,7 @@ def build_sarif(diags: "list[Diagnostic]", ctx: "ReportContext") -> dict:
                 "name": "trtlint",
                 "version": ctx.tool_version,
                 "semanticVersion": ctx.tool_version,
-                "informationUri": INFORMATION_URI,
+                **({"informationUri": project_url()} if project_url() else {}),  # none invented: $TRTLINT_PROJECT_URL
                 "rules": rules,
             }
         },
