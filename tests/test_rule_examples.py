@@ -40,11 +40,17 @@ def test_example(tmp_path, rule, example, invalid):
         return
     expect = list(example["expect"])
     remaining = list(got)
-    for path, line, fragment in expect:
-        match = next((d for d in remaining if d.span.path == path and d.span.line == line and fragment in d.message), None)
+    # (path, line, message fragment) or (path, line, message fragment, symbol): the symbol is part of the
+    # fingerprint that baselines and suppressions key on
+    for path, line, fragment, *symbol in expect:
+        match = next((d for d in remaining if d.span.path == path and d.span.line == line and fragment in d.message
+                      and (not symbol or d.symbol == symbol[0])), None)
         assert match is not None, (
-            f"expected {path}:{line} containing {fragment!r}; got:\n"
-            + "\n".join(f"{d.span.path}:{d.span.line}: {d.message}" for d in got)
+            f"expected {path}:{line} containing {fragment!r}" + (f" (symbol {symbol[0]!r})" if symbol else "") + "; got:\n"
+            + "\n".join(f"{d.span.path}:{d.span.line}: {d.message} (symbol {d.symbol!r})" for d in got)
         )
         remaining.remove(match)
+    # every finding names the symbol involved (else its fingerprint falls back to the message and shifts with it)
+    assert all(d.symbol for d in got), "findings without a symbol:\n" + "\n".join(
+        f"{d.span.path}:{d.span.line}: {d.message}" for d in got if not d.symbol)
     assert not remaining, "unexpected findings:\n" + "\n".join(f"{d.span.path}:{d.span.line}: {d.message}" for d in remaining)

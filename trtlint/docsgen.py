@@ -25,7 +25,7 @@ def _examples(rule) -> str:
                     continue
                 lang = {"py": "python", "cpp": "cpp", "cu": "cpp", "h": "cpp", "txt": "cmake"}.get(path.rsplit(".", 1)[-1], "")
                 out.append(f"`{path}`\n\n```{lang}\n{text.rstrip()}\n```\n")
-            for path, line, frag in ex.get("expect", []):
+            for path, line, frag, *_symbol in ex.get("expect", []):
                 out.append(f"- finding at `{path}:{line}`: …{frag}…")
             out.append("")
     return "\n".join(out)

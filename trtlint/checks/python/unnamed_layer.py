@@ -64,8 +64,8 @@ class UnnamedLayer(Rule):
                 "    return ctx.net.add_identity(layer.get_output(0)).get_output(0)\n"
             },
             "expect": [
-                ("py/impl.py", 5, "layer created by add_shuffle in 'identity' is never named"),
-                ("py/impl.py", 6, "layer created by add_identity in 'identity' is never named"),
+                ("py/impl.py", 5, "layer created by add_shuffle in 'identity' is never named", "identity"),
+                ("py/impl.py", 6, "layer created by add_identity in 'identity' is never named", "identity"),
             ],
         }
     ]
