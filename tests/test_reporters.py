@@ -14,7 +14,7 @@ from trtlint.facts import Span
 from trtlint.report import FORMATS, ReportContext, render
 from trtlint.report.github import escape_data, escape_property
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "shared/schemas/sarif-schema-2.1.0.json"
+from .sarif_schema import validate_sarif
 
 FOO_CPP = """\
 #include "foo.h"
@@ -195,9 +195,17 @@ def test_json(project: Path) -> None:
     diags = make_diags()
     out = render("json", diags, ctx_for(project))
     data = json.loads(out)
-    assert list(data) == ["version", "tool", "summary", "diagnostics"]
+    assert list(data) == ["version", "tool", "project", "summary", "diagnostics"]
     assert data["version"] == 1
     assert data["tool"] == {"name": "trtlint", "version": "0.1.0"}
+    assert data["project"] == {
+        "root": str(project.resolve()),
+        "root_reason": "",
+        "profile": "",
+        "profile_source": "",
+        "paths": None,
+        "files_selected": None,
+    }
     assert data["summary"] == {
         "files_checked": 3,
         "findings": 4,
@@ -220,34 +228,55 @@ def test_json_empty(project: Path) -> None:
 # ------------------------------------------------------------------------------------------------------ sarif
 
 
-def _validate(doc: dict) -> None:
-    if not SCHEMA_PATH.is_file():
-        pytest.skip(f"SARIF 2.1.0 schema not found at {SCHEMA_PATH} (expected beside the repo in shared/schemas)")
-    jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads(SCHEMA_PATH.read_text())
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
-    cls.check_schema(schema)
-    errors = sorted(cls(schema).iter_errors(doc), key=lambda e: list(e.path))
-    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:10])
+UNKNOWN_RULE_DIAG = Diagnostic("TRT000", "internal-error", Severity.ERROR, "parse failed", Span("my dir/a b.py", 3, 0, 0, 0))
+SARIF_CASES = ("configured-links", "mapped", "empty", "unknown-rule")
+
+
+def sarif_doc(case: str, project: Path, monkeypatch) -> dict:
+    """The SARIF documents the mapping tests below check and the schema test validates (one builder, so the
+    mapping asserts never depend on the schema file being present)."""
+    if case == "configured-links":
+        monkeypatch.setenv("TRTLINT_PROJECT_URL", "https://git.example.internal/tools/trtlint")
+        monkeypatch.setenv("TRTLINT_DOCS_URL", "https://git.example.internal/tools/trtlint/-/blob/abc123/docs/rules/")
+    else:
+        monkeypatch.delenv("TRTLINT_PROJECT_URL", raising=False)
+        monkeypatch.delenv("TRTLINT_DOCS_URL", raising=False)
+    if case in ("configured-links", "mapped"):
+        return json.loads(render("sarif", make_diags(), ctx_for(project)))
+    if case == "empty":
+        return json.loads(render("sarif", [], ReportContext(root=project, rules=[])))
+    assert case == "unknown-rule"
+    return json.loads(render("sarif", [UNKNOWN_RULE_DIAG], ctx_for(project)))
+
+
+@pytest.mark.parametrize("case", SARIF_CASES)
+def test_sarif_is_valid_against_the_official_schema(project: Path, monkeypatch, case: str) -> None:
+    validate_sarif(sarif_doc(case, project, monkeypatch))
+
+
+def test_a_missing_sarif_schema_fails_in_ci_and_skips_locally(tmp_path: Path, monkeypatch) -> None:
+    from . import sarif_schema
+
+    monkeypatch.setattr(sarif_schema, "SCHEMA_PATH", tmp_path / "absent" / "sarif-schema-2.1.0.json")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="schema not found .*CI must provide it"):
+        validate_sarif({})
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="schema not found"):
+        validate_sarif({})
 
 
 def test_sarif_links_only_to_configured_addresses(project: Path, monkeypatch) -> None:
-    monkeypatch.setenv("TRTLINT_PROJECT_URL", "https://git.example.internal/tools/trtlint")
-    monkeypatch.setenv("TRTLINT_DOCS_URL", "https://git.example.internal/tools/trtlint/-/blob/abc123/docs/rules/")
-    doc = json.loads(render("sarif", make_diags(), ctx_for(project)))
-    _validate(doc)
+    doc = sarif_doc("configured-links", project, monkeypatch)
     driver = doc["runs"][0]["tool"]["driver"]
     assert driver["informationUri"] == "https://git.example.internal/tools/trtlint"
     assert driver["rules"][0]["helpUri"] == "https://git.example.internal/tools/trtlint/-/blob/abc123/docs/rules/TRT999.md"
     assert driver["rules"][0]["help"]["text"] == FakeRule.doc()
 
 
-def test_sarif_valid_and_mapped(project: Path, monkeypatch) -> None:
-    monkeypatch.delenv("TRTLINT_PROJECT_URL", raising=False)
-    monkeypatch.delenv("TRTLINT_DOCS_URL", raising=False)
+def test_sarif_mapped(project: Path, monkeypatch) -> None:
     diags = make_diags()
-    doc = json.loads(render("sarif", diags, ctx_for(project)))
-    _validate(doc)
+    doc = sarif_doc("mapped", project, monkeypatch)
     assert doc["version"] == "2.1.0"
     (run,) = doc["runs"]
     driver = run["tool"]["driver"]
@@ -304,14 +333,11 @@ def test_sarif_valid_and_mapped(project: Path, monkeypatch) -> None:
         assert arts[al["index"]] == al["uri"]
 
 
-def test_sarif_empty_and_unknown_rule(project: Path) -> None:
-    doc = json.loads(render("sarif", [], ReportContext(root=project, rules=[])))
-    _validate(doc)
+def test_sarif_empty_and_unknown_rule(project: Path, monkeypatch) -> None:
+    doc = sarif_doc("empty", project, monkeypatch)
     assert doc["runs"][0]["results"] == [] and doc["runs"][0]["tool"]["driver"]["rules"] == []
     # a code with no enabled Rule class (e.g. an internal error) still gets a descriptor and a valid ruleIndex
-    d = Diagnostic("TRT000", "internal-error", Severity.ERROR, "parse failed", Span("my dir/a b.py", 3, 0, 0, 0))
-    doc = json.loads(render("sarif", [d], ctx_for(project)))
-    _validate(doc)
+    doc = sarif_doc("unknown-rule", project, monkeypatch)
     run = doc["runs"][0]
     (res,) = run["results"]
     assert run["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == "TRT000"
