@@ -85,6 +85,7 @@ def test_toml_example_loads_as_config(where, block, tmp_path, monkeypatch, capsy
     proj = tmp_path / "proj"
     cfg = proj / name
     cfg.parent.mkdir(parents=True)
+    (proj / ".git").mkdir()  # the example's repository: the project root, where relative rule-packs resolve
     cfg.write_text(block, encoding="utf-8")
     table = data.get("tool", {}).get("trtlint", {}) if cfg.name == "pyproject.toml" else data
     assert table, f"{where}: no trtlint settings in the example"

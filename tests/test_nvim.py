@@ -37,7 +37,9 @@ def neovim_snippet(page: Path) -> str:
 def test_neovim_builtin_lsp_client_receives_trtlint_diagnostics(tmp_path):
     proj = tmp_path / "proj"
     shutil.copytree(FIXTURE, proj)
-    (proj / "trtlint.toml").write_text("# marks the project root\n")
+    (proj / "trtlint.toml").write_text("# the project's config: makes the project root\n")
+    # a nested config (subconfig.py) below it: the Python file's nearest config, not its project root
+    (proj / "tensorrt_edgellm" / "trtlint.toml").write_text("# a nested config\n")
     snippet = tmp_path / "snippet.lua"
     snippet.write_text(neovim_snippet(EDITORS_MD))
     # the snippet runs `trtlint lsp` from PATH: make that this interpreter's trtlint
