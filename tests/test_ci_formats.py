@@ -123,10 +123,10 @@ def test_progress_display_only_on_a_terminal_and_only_for_text(tmp_path):
     # machine formats: no progress even on a terminal
     rc, out, tty = _run_on_pty(["check", str(proj), "--no-cache", "-j", "1", "--format", "json"], tmp_path)
     assert rc == 1 and json.loads(out)["summary"]["findings"] == N
-    assert "trtlint:" not in tty
-    # not a terminal: nothing on stderr
+    assert tty.strip() == f"trtlint: project {proj.resolve()} (profile edgellm, detected)"  # no progress
+    # not a terminal: no progress on stderr, only the line naming the project
     r = trtlint("check", str(proj), "--no-cache", "-j", "1")
-    assert r.returncode == 1 and r.stderr == ""
+    assert r.returncode == 1 and r.stderr == f"trtlint: project {proj.resolve()} (profile edgellm, detected)\n"
 
 
 def test_progress_display_waits_for_its_delay(tmp_path):
@@ -135,7 +135,7 @@ def test_progress_display_waits_for_its_delay(tmp_path):
     shutil.copytree(FIXTURE, proj)
     rc, out, tty = _run_on_pty(["check", str(proj), "--no-cache", "-j", "1"], tmp_path, delay="3600")
     assert rc == 1 and f"Found {N} problems" in out
-    assert "trtlint: " not in tty, tty
+    assert tty.strip() == f"trtlint: project {proj.resolve()} (profile edgellm, detected)", tty  # no progress
 
 
 def test_progress_delay_setting(monkeypatch):

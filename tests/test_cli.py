@@ -112,12 +112,17 @@ def test_usage_and_config_errors_exit_2(tmp_path):
 
 
 def test_unknown_rule_in_config_is_trt003(tmp_path):
-    write_project(tmp_path, {"trtlint.toml": 'ignore = ["TRT999"]\n', "a.py": "x = 1\n"})
+    # per-file-ignores and severity: a finding (TRT003); select/extend-select/ignore: a config error (exit 2)
+    write_project(tmp_path, {"trtlint.toml": '[per-file-ignores]\n"a.py" = ["TRT999"]\n', "a.py": "x = 1\n"})
     r = trtlint("check", str(tmp_path), "--no-cache", "--format", "json")
     data = json.loads(r.stdout)
     assert [(d["code"], d["location"]["path"], d["location"]["line"]) for d in data["diagnostics"]] == [
-        ("TRT003", "trtlint.toml", 1)
+        ("TRT003", "trtlint.toml", 2)
     ]
+    write_project(tmp_path, {"trtlint.toml": 'ignore = ["TRT999"]\n'})
+    r = trtlint("check", str(tmp_path), "--no-cache", "--format", "json")
+    assert r.returncode == 2 and r.stdout == ""
+    assert "trtlint.toml:1: 'ignore': no rule matches 'TRT999' (see `trtlint rules`)" in r.stderr
 
 
 def test_rule_docs_commands():

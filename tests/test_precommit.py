@@ -30,10 +30,11 @@ def test_manifest_is_valid_for_pre_commit():
 
     hooks = {h["id"]: h for h in load_manifest(str(MANIFEST))}
     assert set(hooks) == {"trtlint", "trtlint-onnx", "trtlint-fix"}
-    assert hooks["trtlint"]["entry"] == "trtlint check" and hooks["trtlint"]["require_serial"]
+    assert hooks["trtlint"]["entry"] == "trtlint check --related-findings=new" and hooks["trtlint"]["require_serial"]
     assert set(hooks["trtlint"]["types_or"]) == {"c++", "c", "cuda", "python", "yaml", "cmake"}
     assert hooks["trtlint-onnx"]["files"] == r"\.onnx$"
-    assert hooks["trtlint-fix"]["entry"] == "trtlint check --fix"
+    assert hooks["trtlint-onnx"]["entry"] == "trtlint check --related-findings=new"
+    assert hooks["trtlint-fix"]["entry"] == "trtlint check --fix --related-findings=new"
 
 
 def _git(repo: Path, *args: str, env=None, check=True) -> subprocess.CompletedProcess:
@@ -132,3 +133,42 @@ def test_onnx_hook_runs_on_onnx_files_only(repo):
     lines = {line.split(".")[0].strip(): line for line in out.splitlines() if "...." in line}
     assert lines["trtlint (ONNX models)"].endswith("Passed")
     assert "no files to check" in lines["trtlint"]
+
+
+def test_an_old_finding_whose_other_side_is_committed_does_not_block_but_a_new_one_does(repo):
+    """--related-findings=new (the hooks' entry): a commit touching only the other side (a related location) of
+    a finding that was already there passes; one whose change to that side creates a finding fails."""
+    repo, env = repo
+    p = repo / "py/translate.py"
+    p.write_text(p.read_text().replace("alpha=1.0", "alpha=1.0, beta=2.0"))  # TRT103: no field 'beta'
+    _git(repo, "add", "py/translate.py", env=env)
+    _git(repo, "commit", "-q", "--no-verify", "-m", "a drift committed anyway", env=env)
+    # a comment in the C++ creator: the TRT103 in py/translate.py (related: this file) was there before
+    c = repo / "cpp/plugins/foo/fooPlugin.cpp"
+    c.write_text(c.read_text() + "\n// a comment\n")
+    _git(repo, "add", "cpp/plugins/foo/fooPlugin.cpp", env=env)
+    r = _git(repo, "commit", "-m", "comment in the creator", env=env, check=False)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    assert "TRT103" not in out
+    # renaming the plugin in the creator creates a TRT101 in py/translate.py: the commit is refused
+    c.write_text(c.read_text().replace('kNAME{"FooPlugin"}', 'kNAME{"FooPluginV2"}'))
+    _git(repo, "add", "cpp/plugins/foo/fooPlugin.cpp", env=env)
+    r = _git(repo, "commit", "-m", "rename the plugin", env=env, check=False)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0, out
+    assert "py/translate.py:7" in out and "TRT101" in out and "FooPluginV2" in out
+    # a new file in the commit counts as empty at HEAD: a finding related to it is new
+    (repo / "cpp/plugins/foo/fooPlugin.cpp").write_text(c.read_text().replace('kNAME{"FooPluginV2"}', 'kNAME{"FooPlugin"}'))
+    _git(repo, "add", "cpp/plugins/foo/fooPlugin.cpp", env=env)
+    _git(repo, "commit", "-q", "-m", "rename back", env=env, check=False)
+    (repo / "cpp/plugins/bar").mkdir(parents=True)
+    (repo / "cpp/plugins/bar/barPlugin.cpp").write_text(creator_cpp("BarPlugin", cls="BarPluginCreator"))
+    (repo / "py/bar.py").write_text(onnxscript_py("BarPlugin", attrs="gamma=1.0"))
+    _git(repo, "add", "py/bar.py", env=env)
+    _git(repo, "commit", "-q", "--no-verify", "-m", "a translation before its creator", env=env)
+    _git(repo, "add", "cpp/plugins/bar/barPlugin.cpp", env=env)
+    r = _git(repo, "commit", "-m", "the creator, without the field", env=env, check=False)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0, out
+    assert "py/bar.py:7" in out and "TRT103" in out and "'gamma'" in out

@@ -15,43 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import __version__
-from .config import ConfigError, load_settings
-
-
-def _csv(values: Optional[list[str]]) -> Optional[list[str]]:
-    if values is None:
-        return None
-    out: list[str] = []
-    for v in values:
-        out.extend(x.strip() for x in v.split(",") if x.strip())
-    return out
-
-
-def _project_root(paths: list[Path]) -> tuple[Path, bool]:
-    """(root, whether it is a project). A directory given alone is the project; for files, the nearest
-    ancestor with a config or .git; else the directory that holds them, and only the files given are read
-    (a lone file in /tmp does not make all of /tmp the project)."""
-    if len(paths) == 1 and paths[0].is_dir():
-        return paths[0].resolve(), True
-    dirs = [(p.resolve() if p.is_dir() else p.resolve().parent) for p in paths]
-    common = Path(os.path.commonpath([str(d) for d in dirs]))
-    cur = common
-    while True:
-        if any((cur / n).exists() for n in (".git", "trtlint.toml", ".trtlint.toml")) or (
-            (cur / "pyproject.toml").is_file() and "[tool.trtlint" in (cur / "pyproject.toml").read_text(errors="replace")
-        ):
-            return cur, True
-        if cur.parent == cur:
-            return common, False
-        cur = cur.parent
-
-
-def _is_within(p: Path, root: Path) -> bool:
-    try:
-        p.resolve().relative_to(root.resolve())
-        return True
-    except ValueError:
-        return False
+from .config import ConfigError, load_settings, split_csv
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,7 +39,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--extend-select", action="append")
     c.add_argument("--ignore", action="append", help="rules to disable")
     c.add_argument("--config", type=Path, help="use this config file (trtlint.toml or pyproject.toml)")
-    c.add_argument("--root", type=Path, help="the project root (default: the directory given, or the repository root)")
+    c.add_argument(
+        "--root",
+        type=Path,
+        help="the project root (default: found from each path upwards: a config file, the repository root, a "
+        "profile's markers, else the current directory when it holds the paths)",
+    )
+    c.add_argument(
+        "--related-findings",
+        choices=["all", "new", "none"],
+        default="all",
+        help="a finding located outside the paths given whose related location is under them: all (default) "
+        "are reported; new: only those that the changes since git HEAD to the files under the paths created "
+        "(the pre-commit hook); none: none",
+    )
     c.add_argument("--profile", help="codebase profile (default: detected from the tree)")
     c.add_argument("--fail-level", choices=["error", "warning", "info"])
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
@@ -223,14 +200,26 @@ def cmd_check(args) -> int:
         if not p.exists() and stdin_text is None:
             print(f"trtlint: error: {p}: no such file or directory", file=sys.stderr)
             return 2
+    from .discover import ProjectRootError, project_root
+    from .pathselect import PathSelection, keep_new_related
+
     if args.root:
-        root, is_project = args.root.resolve(), True
+        root, is_project, root_reason = args.root.resolve(), True, "--root"
+        outside = [p for p in paths if root != p.resolve() and root not in p.resolve().parents]
+        if outside:
+            print(f"trtlint: error: {outside[0]}: not under the project root {root} (--root)", file=sys.stderr)
+            return 2
     else:
-        root, is_project = _project_root(paths)  # for stdin: the file's project, even if the file is new
+        try:
+            found = project_root(paths)  # for stdin: the file's project, even if the file is new
+        except ProjectRootError as e:
+            print(f"trtlint: error: {e}", file=sys.stderr)
+            return 2
+        root, is_project, root_reason = found.root, found.is_project, found.reason
     overrides = {
-        "select": _csv(args.select),
-        "ignore": _csv(args.ignore),
-        "extend_select": _csv(args.extend_select),
+        "select": split_csv(args.select),
+        "ignore": split_csv(args.ignore),
+        "extend_select": split_csv(args.extend_select),
         "profile": args.profile,
         "fail_level": args.fail_level,
     }
@@ -257,14 +246,20 @@ def cmd_check(args) -> int:
 
         progress = ProgressDisplay()
 
+    sel = PathSelection(sorted(only)) if only is not None else None
+    notes: dict[str, None] = {}  # said once, also when --fix runs the check again
+
     def inside(path: str) -> bool:
-        return only is None or any(path == o or path.startswith(o.rstrip("/") + "/") or o in ("", ".") for o in only)
+        return sel is None or sel.under(path)
+
+    def session():
+        from .session import Session
+
+        return Session(root, config_path=args.config, overrides=overrides, jobs=args.jobs, use_cache=use_cache)
 
     def check_once():
         if stdin_text is not None:
-            from .session import Session
-
-            sess = Session(root, config_path=args.config, overrides=overrides, jobs=args.jobs, use_cache=use_cache)
+            sess = session()
             sess.load()
             sess.set_buffer(paths[0].resolve().relative_to(root).as_posix(), stdin_text)
             sess.check()
@@ -284,11 +279,20 @@ def cmd_check(args) -> int:
                 if progress is not None:
                     progress.close()
             ds = res.diagnostics
-        if only is not None:
-            ds = [d for d in ds if inside(d.span.path) or any(inside(r.span.path) for r in d.related)]
+        if sel is not None:  # the paths select the findings located under them, or related to them
+            ds = [d for d in ds if sel.selects(d)]
+            if args.related_findings == "none":
+                ds = [d for d in ds if sel.primary(d)]
+            elif args.related_findings == "new" and stdin_text is None:
+                ds, note = keep_new_related(ds, sel, root, session)
+                if note:
+                    notes[note] = None
         return res, ds
 
     result, diags = check_once()
+    selected = _say_what_was_selected(paths, root, is_project, root_reason, settings, result, sel, stdin_text is not None, args)
+    for note in notes:
+        print(f"trtlint: {note}", file=sys.stderr)
     if args.dump_index:
         print(json.dumps(_index_summary(result.index), indent=2))
         return 0
@@ -326,6 +330,11 @@ def cmd_check(args) -> int:
             tool_version=__version__,
             color=color,
             show_source=not args.no_source,
+            profile=result.profile.name,
+            profile_source=_profile_source(settings, args),
+            root_reason=root_reason,
+            paths=sorted(sel.prefixes) if sel is not None else None,
+            files_selected=selected,
         )
 
     stats_shown = False
@@ -370,6 +379,52 @@ def cmd_check(args) -> int:
     return adopted.final_exit(1 if any(d.severity.rank >= level for d in diags) else 0, args)
 
 
+def _profile_source(settings, args) -> str:
+    if settings.profile in ("auto", "", None):
+        return "detected"
+    return "from --profile" if args.profile else "configured"
+
+
+def _say_what_was_selected(paths, root, is_project, root_reason, settings, result, sel, from_stdin, args) -> Optional[int]:
+    """The summary's first line on stderr: the project root and the profile (and for loose files, that no
+    project was found). Then, for a path that selects no file trtlint reads, why. Returns how many project
+    files the paths select (None: the whole project)."""
+    from .discover import kind_of
+
+    line = f"trtlint: project {root} (profile {result.profile.name}, {_profile_source(settings, args)})"
+    if not is_project:
+        line += f"; {root_reason}"
+    print(line, file=sys.stderr)
+    if sel is None:
+        return None
+    rels = [f.rel for f in result.discovery.files]
+    skipped = dict(result.discovery.skipped)
+    total = 0
+    for p, prefix in zip(paths, [_rel_prefix(p, root) for p in paths]):
+        if from_stdin:
+            n = 1 if kind_of(p.name) is not None else 0
+        else:
+            n = sum(1 for r in rels if r == prefix or prefix in ("", ".") or r.startswith(prefix + "/"))
+        total += n
+        if n:
+            continue
+        if p.is_dir():
+            why = "holds no file trtlint reads (C/C++/CUDA sources and headers, Python, ONNX, YAML, CMake) that the project includes"
+        elif kind_of(p.name) is None:
+            why = "not a file trtlint reads (C/C++/CUDA sources and headers, Python, ONNX, YAML, CMake)"
+        elif prefix in skipped:
+            why = f"skipped: {skipped[prefix]}"
+        else:
+            why = "not part of the project (its include/exclude settings, the profile's excludes or .gitignore leave it out)"
+        print(f"trtlint: warning: {p}: {why}; nothing is reported for it", file=sys.stderr)
+    return total
+
+
+def _rel_prefix(p: Path, root: Path) -> str:
+    rp = p.resolve()
+    return "" if rp == root else rp.relative_to(root).as_posix()
+
+
 def _index_summary(index) -> dict:
     def cinfo(c):
         return {
@@ -410,7 +465,9 @@ def cmd_rule(args) -> int:
             return 2
         r = find_rule(args.rule)
         if r is None:
-            print(f"trtlint: error: no rule '{args.rule}' (see `trtlint rules`)", file=sys.stderr)
+            from .suppress import suggestion
+
+            print(f"trtlint: error: no rule '{args.rule}'{suggestion(args.rule)} (see `trtlint rules`)", file=sys.stderr)
             return 2
         rules = [r]
     if args.format == "json":
@@ -494,10 +551,17 @@ def cmd_config(args) -> int:
 
     from .packs import detect_profile, load_packs
 
-    s = load_settings(args.path)
-    packs = load_packs([Path(p) for p in s.rule_packs])
-    prof = detect_profile(packs, s.root, s.profile)
-    print(f"root: {s.root}")
+    from .discover import project_root
+
+    if not args.path.exists():
+        print(f"trtlint: error: {args.path}: no such file or directory", file=sys.stderr)
+        return 2
+    found = project_root([args.path])
+    s = load_settings(args.path)  # the settings for PATH: its closest config (a nested one governs below it)
+    packs = load_packs([Path(p) if Path(p).is_absolute() else s.root / p for p in s.rule_packs])
+    prof = detect_profile(packs, found.root, s.profile)
+    print(f"root: {found.root}")
+    print(f"root found by: {found.reason}")
     print(f"config file: {s.config_file or '(none)'}")
     for ext in s.config_chain[1:]:
         print(f"extends: {ext}")

@@ -84,6 +84,41 @@ _LIST_KEYS = {
 }
 
 
+def split_csv(values: Optional[list[str]]) -> Optional[list[str]]:
+    """Command-line list options (``--select TRT1,TRT2 --select TRT3``): each value split at commas, blanks
+    dropped; None stays None (the option was not given)."""
+    if values is None:
+        return None
+    out: list[str] = []
+    for v in values:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+CONFIG_NAMES = ("trtlint.toml", ".trtlint.toml")
+
+
+def config_in(d: Path) -> Optional[Path]:
+    """The config file directly in directory ``d`` (``trtlint.toml``, ``.trtlint.toml``, or a
+    ``pyproject.toml`` with a ``[tool.trtlint]`` table), or None. A ``pyproject.toml`` that names
+    ``tool.trtlint`` but is not valid TOML counts (loading it then reports the error)."""
+    for name in CONFIG_NAMES:
+        if (d / name).is_file():
+            return d / name
+    pp = d / "pyproject.toml"
+    try:
+        text = pp.read_text(encoding="utf-8", errors="replace") if pp.is_file() else ""
+    except OSError:
+        return None
+    if "tool.trtlint" not in text and "[tool]" not in text:
+        return None
+    try:
+        tool = tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError:
+        return pp if "tool.trtlint" in text else None
+    return pp if isinstance(tool, dict) and "trtlint" in tool else None
+
+
 def find_config(start: Path) -> Optional[tuple[Path, dict]]:
     """The closest config from ``start`` upwards, not crossing a repository root (a dir with ``.git``)."""
     d = start if start.is_dir() else start.parent
@@ -239,13 +274,36 @@ def load_settings(target: Path, overrides: Optional[dict] = None, config_path: O
         s.config_chain = [p for p, _ in chain]
         for p, t in reversed(chain):  # the furthest ancestor first; the closest file wins
             apply_table(s, t, str(p))
+        _check_selectors(s, [a for a in _SELECTOR_KEYS if s.origins.get(a) not in ("default", "command line")])
     if overrides:
         for k, v in overrides.items():
             if v is None:
                 continue
             setattr(s, k, v)
             s.origins[k] = "command line"
+        _check_selectors(s, [a for a in _SELECTOR_KEYS if overrides.get(a) is not None])
     return s
+
+
+_SELECTOR_KEYS = ("select", "extend_select", "ignore")
+
+
+def _check_selectors(s: Settings, attrs: list[str]) -> None:
+    """A rule selector in ``select`` / ``extend-select`` / ``ignore`` that matches no rule is an error (a typo
+    would silently select nothing), with the closest known selectors by edit distance."""
+    if not attrs:
+        return
+    from .suppress import unknown_selectors, suggestion
+
+    for attr in attrs:
+        for sel in unknown_selectors(getattr(s, attr)):
+            origin = s.origins.get(attr, "")
+            key = attr.replace("_", "-")
+            hint = suggestion(sel) or " (see `trtlint rules`)"
+            if origin == "command line":
+                raise ConfigError(f"--{key}: no rule matches '{sel}'{hint}")
+            line = key_line(origin, key)
+            raise ConfigError(f"{origin}{f':{line}' if line else ''}: '{key}': no rule matches '{sel}'{hint}")
 
 
 def _section(path: Path) -> dict:

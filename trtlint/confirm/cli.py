@@ -23,8 +23,8 @@ def _newest_library(root: Path, since: float):
 
 def cmd_confirm(args) -> int:
     from .. import __version__
-    from ..cli import _csv, _project_root
-    from ..config import load_settings
+    from ..config import load_settings, split_csv
+    from ..discover import ProjectRootError, project_root
     from ..engine import run
     from ..report import ReportContext
     from . import ConfirmOptions, confirm_findings
@@ -45,7 +45,10 @@ def cmd_confirm(args) -> int:
             plugin_cfg = load_plugin_config(args.inputs)
         except (ShapeSpecError, ValueError, OSError) as e:
             return _err(f"--inputs: {e}")
-    root, _ = _project_root(paths)
+    try:
+        root = project_root(paths).root
+    except ProjectRootError as e:
+        return _err(str(e))
     settings = load_settings(root, {"profile": args.profile}, config_path=args.config)
     loaded = None
     if args.from_file is not None:
@@ -56,7 +59,7 @@ def cmd_confirm(args) -> int:
     # the index (and, without --from, the findings): static, as `trtlint check` runs it
     result = run(settings, None, report_only=None, jobs=args.jobs, use_cache=not args.no_cache)
     diags = loaded if loaded is not None else list(result.diagnostics)
-    sel = _csv(args.select)
+    sel = split_csv(args.select)
     if sel:
         diags = [d for d in diags if any(d.code.upper().startswith(s.upper()) or d.name == s for s in sel)]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
@@ -27,6 +27,25 @@ class ReportContext:
     color: bool = False  # text: ANSI color or not
     show_source: bool = True  # text: code frames
     problems_summary: bool = True
+    # what the run was: the profile and how it was chosen ("detected", "configured", "from --profile"), how
+    # the root was found, the paths given (project-relative; None: the whole project) and how many project
+    # files they select
+    profile: str = ""
+    profile_source: str = ""
+    root_reason: str = ""
+    paths: Optional[list] = None
+    files_selected: Optional[int] = None
+
+    def project(self) -> dict:
+        """The run's project, as the JSON report and SARIF run properties give it."""
+        return {
+            "root": str(Path(self.root).resolve()),
+            "root_reason": self.root_reason,
+            "profile": self.profile,
+            "profile_source": self.profile_source,
+            "paths": self.paths,
+            "files_selected": self.files_selected,
+        }
 
 
 def render(fmt: str, diags: "list[Diagnostic]", ctx: ReportContext) -> str:

@@ -22,6 +22,7 @@ def build_json(diags: "list[Diagnostic]", ctx: "ReportContext") -> dict:
     return {
         "version": JSON_FORMAT_VERSION,
         "tool": {"name": "trtlint", "version": ctx.tool_version},
+        "project": ctx.project(),
         "summary": {
             "files_checked": ctx.files_checked,
             "findings": len(diags),

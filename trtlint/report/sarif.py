@@ -178,6 +178,7 @@ def build_sarif(diags: "list[Diagnostic]", ctx: "ReportContext") -> dict:
         "artifacts": arts.items,
         "columnKind": "unicodeCodePoints",
         "results": results,
+        "properties": {"project": ctx.project()},
     }
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 

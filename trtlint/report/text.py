@@ -155,6 +155,13 @@ def _diagnostic(d: "Diagnostic", src: _Sources, show_source: bool) -> list[Line]
 
 def summary_line(diags: "list[Diagnostic]", ctx: "ReportContext") -> str:
     files = ctx.files_checked
+    if not diags and not files:
+        return f"Nothing checked: the project holds no file trtlint reads ({ctx.elapsed:.2f} s)."
+    if not diags and ctx.files_selected == 0:
+        return (
+            f"Nothing checked: no file trtlint reads under the paths given ({_plural(files, 'file')} in the "
+            f"project, {ctx.elapsed:.2f} s)."
+        )
     if not diags:
         return f"All checks passed! ({_plural(files, 'file')}, {ctx.elapsed:.2f} s)"
     e = sum(1 for d in diags if d.severity.value == "error")

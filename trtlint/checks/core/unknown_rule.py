@@ -17,9 +17,10 @@ class UnknownRuleInSuppression(Rule):
     """A suppression comment or the config names a rule that does not exist.
 
     ## What it does
-    Checks every rule named in an inline `trtlint: ignore[...]` comment and every selector in the config
-    (`select`, `ignore`, `extend-select`, `per-file-ignores`, `severity`) against the rule catalogue: codes,
-    kebab-case names and code prefixes (`TRT3`) are accepted.
+    Checks every rule named in an inline `trtlint: ignore[...]` comment and every selector in the config's
+    `per-file-ignores` and `severity` against the rule catalogue: codes, kebab-case names and code prefixes
+    (`TRT3`) are accepted. (An unknown selector in `select`, `extend-select` or `ignore`, in the config or on
+    the command line, is an error that stops the run with exit code 2: it would change which rules run.)
 
     ## Why it matters
     A misspelled rule in a suppression suppresses nothing, and the finding it was meant to silence shows up
