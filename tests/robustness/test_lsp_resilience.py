@@ -34,23 +34,33 @@ def test_the_server_survives_bad_traffic_and_keeps_serving(tmp_path):
         lsp.notify("$/unknownNotification", {"a": 1})
         # requests about documents the server does not know
         r = lsp.request("textDocument/diagnostic", {"textDocument": {"uri": (root / "nope.py").as_uri()}}, timeout=30)
-        assert "result" in r or "error" in r
+        assert r["result"] == {"kind": "full", "items": []} and "error" not in r  # nothing is known about it
         r = lsp.request("textDocument/codeAction", {
             "textDocument": {"uri": "file:///elsewhere/x.py"},
             "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
             "context": {"diagnostics": []},
         }, timeout=30)
-        assert "result" in r or "error" in r
+        assert r["result"] is None and "error" not in r  # outside the workspace: no actions, no error
         # a huge document (8 MB) and a burst of rapid edits
         lsp.change(py, "x = 1\n" * 1_400_000, version=2)
         for v in range(3, 40):
             lsp.change(py, f"x = {v}\n" + ("# pad\n" * v), version=v)
+        # the last version alone holds a finding (a suppression that hides nothing, on line 41): the answer is
+        # about it, not about an earlier version of the burst
+        lsp.change(py, "x = 40\n" + "# pad\n" * 40 + "y = 2  # trtlint: ignore[TRT101]\n", version=40)
         final = lsp.pull(py, timeout=60)
         assert final["result"]["kind"] == "full"
+        assert [(i["code"], i["severity"], i["range"]["start"]["line"], i["message"]) for i in final["result"]["items"]] == [
+            ("TRT002", 2, 41, "unused suppression: no TRT101 (plugin-name-mismatch) finding on this line to hide")
+        ]
         # an edit of the C++ file that is nonsense, then still answered
         lsp.open(doc, doc.read_text(), lang="cpp")
         lsp.change(doc, "template<" * 2000 + "\x00\ud7ff", version=2)
         assert lsp.pull(doc, timeout=60)["result"]["kind"] == "full"
-        assert lsp.request("textDocument/hover", {"textDocument": {"uri": py.as_uri()}, "position": {"line": 0, "character": 0}}, timeout=30)
+        # hover still answers from the buffer: the rule named in the suppression comment, and nothing on a pad line
+        hover = lsp.request("textDocument/hover", {"textDocument": {"uri": py.as_uri()}, "position": {"line": 41, "character": 28}}, timeout=30)
+        assert hover["result"]["contents"]["value"].startswith("# TRT101 plugin-name-mismatch\n")
+        hover = lsp.request("textDocument/hover", {"textDocument": {"uri": py.as_uri()}, "position": {"line": 1, "character": 0}}, timeout=30)
+        assert hover["result"] is None and "error" not in hover
         assert lsp.alive(), lsp.stderr()
     assert "/trtlint/" not in lsp.stderr(), lsp.stderr()[-3000:]  # no traceback through trtlint's code
