@@ -3,9 +3,12 @@ every file whole (the old content or the new, never a mix) and no temp file behi
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
+
+import pytest
 
 from trtlint.diagnostics import Diagnostic, Edit, Fix, Severity
 from trtlint.facts import Span
@@ -47,20 +50,51 @@ def test_a_read_only_file_is_refused_and_left_alone(tmp_path):
     assert _leftovers(tmp_path) == []
 
 
-def test_a_read_only_directory_leaves_the_file_whole(tmp_path):
-    d = tmp_path / "ro"
+@pytest.mark.parametrize("why", ["read-only directory", "temp file name too long"])
+def test_a_temp_file_that_cannot_be_created_is_refused_and_leaves_the_file_whole(tmp_path, why):
+    """The temp file beside the target cannot be created: a read-only directory (root ignores permission bits,
+    so that case only runs as another user), or a name at the file-system limit, which leaves no room for
+    the temp file's prefix and suffix (so the refusal is tested as root too)."""
+    d = tmp_path / "dir"
     d.mkdir()
-    p, digests = _setup(d)
-    d.chmod(0o555)
+    rel = "a.py" if why == "read-only directory" else "a" * (os.pathconf(d, "PC_NAME_MAX") - 3) + ".py"
+    p = d / rel
+    p.write_text(BEFORE)
+    digests = {rel: digest_bytes(BEFORE.encode())}
+    if why == "read-only directory":
+        if os.geteuid() == 0:
+            pytest.skip("root ignores a directory's permission bits (the long-name case tests this refusal as root)")
+        d.chmod(0o555)
+        strerror = os.strerror(errno.EACCES)
+    else:
+        strerror = os.strerror(errno.ENAMETOOLONG)
     try:
-        res = plan_fixes([_diag("a.py")], d, digests)
+        res = plan_fixes([_diag(rel)], d, digests)
+        assert len(res.files) == 1
         write_fixes(res, d)
-        if os.geteuid() != 0:  # root may write anyway; then the fix is applied whole
-            assert p.read_text() == BEFORE and res.refused and res.fixed == []
-        assert p.read_text() in (BEFORE, 'register("FooPlugin")\nx = 1\n')
     finally:
         d.chmod(0o755)
-    assert _leftovers(d) == []
+    assert p.read_text() == BEFORE
+    assert res.refused == [f"{rel}: cannot write ({strerror}); its fixes were not applied"]
+    assert res.fixed == [] and res.files == []
+    assert sorted(x.name for x in d.iterdir()) == [rel]  # no temp file left behind
+
+
+def test_a_target_that_is_a_directory_is_refused(tmp_path):
+    """A path that is (or became, between planning and writing) a directory is refused, never replaced."""
+    (tmp_path / "a.py").mkdir()
+    res = plan_fixes([_diag("a.py")], tmp_path, {"a.py": digest_bytes(BEFORE.encode())})
+    assert res.files == [] and res.refused == [f"a.py: cannot read ({os.strerror(errno.EISDIR)}); its fixes were not applied"]
+    (tmp_path / "a.py").rmdir()
+    p, digests = _setup(tmp_path)
+    res = plan_fixes([_diag("a.py")], tmp_path, digests)
+    assert len(res.files) == 1
+    p.unlink()
+    p.mkdir()
+    write_fixes(res, tmp_path)
+    assert p.is_dir() and list(p.iterdir()) == []
+    assert res.refused == [f"a.py: cannot read ({os.strerror(errno.EISDIR)}); its fixes were not applied"]
+    assert res.fixed == [] and res.files == [] and _leftovers(tmp_path) == []
 
 
 def test_a_file_changed_before_planning_or_before_writing_is_refused(tmp_path):
