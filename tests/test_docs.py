@@ -140,3 +140,54 @@ def test_yaml_example_loads(where, block, tmp_path):
         p.write_text(block, encoding="utf-8")
         load_pack_file(p)  # the validator: a bad key or value raises ConfigError naming it
         load_packs([p])
+
+
+# --- the worked example of docs/adoption.md is real output ------------------------------------------------------
+
+_TIME = re.compile(r"\d+(?:\.\d+)? s\)")
+
+
+def _console_steps(page: Path, heading: str) -> list[tuple[str, list[str]]]:
+    """(command, the output lines shown for it) of every ```console block in the page's section ``heading``."""
+    text = page.read_text(encoding="utf-8")
+    section = text[text.index(heading) :]
+    nxt = section.find("\n## ", len(heading))
+    section = section if nxt < 0 else section[:nxt]
+    steps: list[tuple[str, list[str]]] = []
+    for m in re.finditer(r"^```console\n(.*?)^```", section, re.M | re.S):
+        for line in m.group(1).splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            elif line.strip():
+                steps[-1][1].append(line)
+    return steps
+
+
+def _norm(line: str) -> str:
+    return _TIME.sub("T s)", line.rstrip())
+
+
+def test_adoption_worked_example_is_real_output(tmp_path):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    steps = _console_steps(REPO / "docs" / "adoption.md", "## A worked example")
+    assert len(steps) >= 10
+    mini = tmp_path / "mini"
+    shutil.copytree(REPO / "tests" / "fixtures" / "edgellm_mini", mini)
+    bindir = tmp_path / "bin"  # `trtlint` on PATH is this checkout's, run by this interpreter
+    bindir.mkdir()
+    (bindir / "trtlint").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m trtlint "$@"\n')
+    (bindir / "trtlint").chmod(0o755)
+    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}", NO_COLOR="1")
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    for cmd, shown in steps:
+        r = subprocess.run(["bash", "-c", cmd], cwd=mini, env=env, capture_output=True, text=True, timeout=300)
+        got = {_norm(line) for line in (r.stdout + r.stderr).splitlines()}
+        m = re.search(r"#\s*exit (\d+)", cmd)
+        want = int(m.group(1)) if m else 0
+        assert r.returncode == want, f"$ {cmd}\nexit {r.returncode}, the page says {want}:\n{r.stdout}{r.stderr}"
+        missing = [line for line in shown if _norm(line) not in got]
+        assert not missing, f"$ {cmd}\nshown on the page but not printed: {missing}\nprinted:\n{r.stdout}{r.stderr}"
