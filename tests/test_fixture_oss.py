@@ -10,6 +10,8 @@ from pathlib import Path
 from trtlint.config import load_settings
 from trtlint.engine import run
 
+from .test_fixture_project import findings_diff
+
 FIXTURE = Path(__file__).parent / "fixtures" / "oss_mini"
 SYM = "python/export_symbolics.py"
 CLIP = "plugin/clipPlugin/clipPlugin.cpp"
@@ -17,65 +19,52 @@ CLIP_CU = "plugin/clipPlugin/clipPlugin.cu"
 SS = "plugin/scaleShiftPlugin/scaleShiftPlugin.cpp"
 SS_CU = "plugin/scaleShiftPlugin/scaleShiftKernel.cu"
 
+# every finding, exactly: (code, severity, path, line, column, message). Severities follow the method's
+# temperature (hot enqueue: error; warm onShapeChange / V2DynExt configurePlugin: warning; cold: info) and drop to
+# info for one-time initialisation; rules whose default is not error (e.g. TRT207 warning) keep it otherwise
 EXPECTED = [
-    ("TRT102", "plugin/clipPlugin/clipPluginLegacy.cpp", 26, "plugin ClipLegacyPlugin returns version '1' from getPluginVersion(), but its creator ClipLegacyPluginCreator (which creates it in createPlugin) registers version '2'"),
-    ("TRT102", SYM, 13, "ONNX node 'Clip_TRT' asks for 'Clip_TRT' version '1' (the default when plugin_version is absent), but its creator registers version '2'"),
-    ("TRT103", SYM, 9, "attribute 'bias' of ONNX node 'ScaleShift_TRT' is not a field creator ScaleShiftPluginCreator declares"),
+    ("TRT102", "error", "plugin/clipPlugin/clipPluginLegacy.cpp", 26, 16, "plugin ClipLegacyPlugin returns version '1' from getPluginVersion(), but its creator ClipLegacyPluginCreator (which creates it in createPlugin) registers version '2': an engine holding this plugin cannot be deserialized"),
+    ("TRT102", "error", SYM, 13, 12, "ONNX node 'Clip_TRT' asks for 'Clip_TRT' version '1' (the default when plugin_version is absent), but its creator registers version '2'"),
+    ("TRT103", "error", SYM, 9, 68, "attribute 'bias' of ONNX node 'ScaleShift_TRT' is not a field creator ScaleShiftPluginCreator declares (getFieldNames: scale, shift): TensorRT drops it silently"),
     # issue 3: OSS check macros (plugin/vc/checkMacrosPlugin.h), a V2DynExt plugin and a V3 plugin in a .cu file
-    ("TRT204", CLIP, 38, "PLUGIN_VALIDATE (throws PluginError when the condition is false) can throw out of noexcept ClipPluginCreator::createPlugin"),
-    ("TRT204", CLIP_CU, 69, "PLUGIN_CUASSERT (throws CudaError on a CUDA error) can throw out of noexcept ClipPlugin::onShapeChange"),
-    ("TRT204", SS, 55, "PLUGIN_VALIDATE (throws PluginError when the condition is false) can throw out of noexcept ScaleShiftPlugin::configurePlugin"),
-    ("TRT204", SS, 58, "PLUGIN_CUASSERT (throws CudaError on a CUDA error) can throw out of noexcept ScaleShiftPlugin::configurePlugin"),
-    ("TRT205", SS, 65, "PLUGIN_ASSERT (aborts the process when the assertion fails (reportAssertion)) can end the process from ScaleShiftPlugin::supportsFormatCombination"),
-    ("TRT301", SS, 58, "cudaMalloc (device allocation) allocates once (one-time initialisation: guarded by `mScratch == nullptr`) on the warm path"),
-    ("TRT302", SS_CU, 20, "ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpy"),
-    ("TRT303", CLIP_CU, 54, "kernel launch clipKernel<<<...>>> has no stream on the hot path of ClipPlugin::enqueue"),
-    ("TRT303", CLIP_CU, 69, "cudaMemcpyAsync runs on the default stream (`0`) on the warm path"),
-    ("TRT303", SS_CU, 22, "cudaMemsetAsync is given no stream"),
-    ("TRT304", SS, 71, "the status of cudaFree (CUDA runtime) is discarded in ScaleShiftPlugin::~ScaleShiftPlugin"),
-    ("TRT304", SS_CU, 20, "the status of cudaMemcpy (CUDA runtime) is discarded on the hot path of ScaleShiftPlugin::enqueue"),
-    ("TRT304", SS_CU, 22, "the status of cudaMemsetAsync (CUDA runtime) is discarded"),
-    ("TRT305", CLIP_CU, 69, "cudaMemcpyAsync copies from pageable host memory (`bounds`, a local variable on the stack) on the warm path"),
-    ("TRT305", SS_CU, 23, "cudaMemcpyAsync copies from pageable host memory (`host`, a local variable on the stack) on the hot path"),
-    ("TRT201", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 38, "EmbLayerNormPlugin::getCapabilityInterface returns IPluginV3OneCore (the kCORE capability) for PluginCapabilityType::kRUNTIME (it falls through to this return)"),
-    ("TRT202", "plugin/regionPlugin/regionPlugin.cpp", 30, "Region's deserializing constructor reads item 2 as int (4 bytes), but serialize() writes `mThresh` as float (4 bytes)"),
-    ("TRT207", "plugin/common/plugin.h", 9, "BaseCreator implements IPluginCreator, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginCreatorV3One"),
-    ("TRT207", "plugin/regionPlugin/regionPlugin.h", 12, "Region implements IPluginV2Ext, deprecated since TensorRT 8.5"),
-    ("TRT207", "plugin/scaleShiftPlugin/scaleShiftPlugin.h", 13, "ScaleShiftPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0"),
-    ("TRT208", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 74, "PluginField 'output_fp16' is declared kINT32 (TensorRT reads a 4-byte integer), but its data `&output_fp16` points to bool (1 byte)"),
-    ("TRT209", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 74, "PluginField 'output_fp16' points to local `output_fp16` of EmbLayerNormPlugin::getFieldsToSerialize"),
-    ("TRT210", "plugin/regionPlugin/regionPlugin.cpp", 49, "Region::enqueue returns `false` from an int32_t status method"),
+    ("TRT204", "error", CLIP, 38, 9, "PLUGIN_VALIDATE (throws PluginError when the condition is false) can throw out of noexcept ClipPluginCreator::createPlugin, and an exception leaving it calls std::terminate: ClipPluginCreator::createPlugin -> PLUGIN_VALIDATE; no try/catch on the way"),
+    ("TRT204", "error", CLIP_CU, 69, 9, "PLUGIN_CUASSERT (throws CudaError on a CUDA error) can throw out of noexcept ClipPlugin::onShapeChange, and an exception leaving it calls std::terminate: ClipPlugin::onShapeChange -> PLUGIN_CUASSERT; no try/catch on the way"),
+    ("TRT204", "error", SS, 55, 5, "PLUGIN_VALIDATE (throws PluginError when the condition is false) can throw out of noexcept ScaleShiftPlugin::configurePlugin, and an exception leaving it calls std::terminate: ScaleShiftPlugin::configurePlugin -> PLUGIN_VALIDATE; no try/catch on the way"),
+    ("TRT204", "error", SS, 58, 9, "PLUGIN_CUASSERT (throws CudaError on a CUDA error) can throw out of noexcept ScaleShiftPlugin::configurePlugin, and an exception leaving it calls std::terminate: ScaleShiftPlugin::configurePlugin -> PLUGIN_CUASSERT; no try/catch on the way"),
+    ("TRT205", "error", SS, 65, 5, "PLUGIN_ASSERT (aborts the process when the assertion fails (reportAssertion)) can end the process from ScaleShiftPlugin::supportsFormatCombination: ScaleShiftPlugin::supportsFormatCombination -> PLUGIN_ASSERT"),
+    ("TRT301", "info", SS, 58, 25, "cudaMalloc (device allocation) allocates once (one-time initialisation: guarded by `mScratch == nullptr`) on the warm path (runs whenever input shapes change) of ScaleShiftPlugin::configurePlugin: ScaleShiftPlugin::configurePlugin -> cudaMalloc"),
+    ("TRT302", "error", SS_CU, 20, 5, "cudaMemcpy (blocking copy) synchronizes on the hot path of ScaleShiftPlugin::enqueue: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpy"),
+    ("TRT303", "error", CLIP_CU, 54, 13, "kernel launch clipKernel<<<...>>> has no stream on the hot path of ClipPlugin::enqueue: ClipPlugin::enqueue -> clipKernel"),
+    ("TRT303", "warning", CLIP_CU, 69, 25, "cudaMemcpyAsync runs on the default stream (`0`) on the warm path (runs whenever input shapes change) of ClipPlugin::onShapeChange: ClipPlugin::onShapeChange -> cudaMemcpyAsync"),
+    ("TRT303", "error", SS_CU, 22, 5, "cudaMemsetAsync is given no stream (its stream parameter defaults to the legacy default stream) on the hot path of ScaleShiftPlugin::enqueue: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemsetAsync"),
+    ("TRT304", "info", SS, 71, 5, "the status of cudaFree (CUDA runtime) is discarded in ScaleShiftPlugin::~ScaleShiftPlugin: ScaleShiftPlugin::~ScaleShiftPlugin -> cudaFree"),
+    ("TRT304", "error", SS_CU, 20, 5, "the status of cudaMemcpy (CUDA runtime) is discarded on the hot path of ScaleShiftPlugin::enqueue: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpy"),
+    ("TRT304", "error", SS_CU, 22, 5, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of ScaleShiftPlugin::enqueue: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemsetAsync"),
+    ("TRT305", "warning", CLIP_CU, 69, 25, "cudaMemcpyAsync copies from pageable host memory (`bounds`, a local variable on the stack) on the warm path (runs whenever input shapes change) of ClipPlugin::onShapeChange: the copy is synchronous with the host and cannot be captured in a CUDA graph: ClipPlugin::onShapeChange -> cudaMemcpyAsync"),
+    ("TRT305", "error", SS_CU, 23, 21, "cudaMemcpyAsync copies from pageable host memory (`host`, a local variable on the stack) on the hot path of ScaleShiftPlugin::enqueue: the copy is synchronous with the host and cannot be captured in a CUDA graph: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpyAsync"),
+    ("TRT201", "error", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 38, 16, "EmbLayerNormPlugin::getCapabilityInterface returns IPluginV3OneCore (the kCORE capability) for PluginCapabilityType::kRUNTIME (it falls through to this return); it must return IPluginV3OneRuntime"),
+    ("TRT202", "error", "plugin/regionPlugin/regionPlugin.cpp", 30, 15, "Region's deserializing constructor reads item 2 as int (4 bytes), but serialize() writes `mThresh` as float (4 bytes)"),
+    ("TRT207", "warning", "plugin/common/plugin.h", 9, 7, "BaseCreator implements IPluginCreator, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginCreatorV3One"),
+    ("TRT207", "warning", "plugin/regionPlugin/regionPlugin.h", 12, 7, "Region implements IPluginV2Ext, deprecated since TensorRT 8.5 (targeting 11.1); use IPluginV3"),
+    ("TRT207", "warning", "plugin/scaleShiftPlugin/scaleShiftPlugin.h", 13, 7, "ScaleShiftPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginV3"),
+    ("TRT208", "error", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 74, 54, "PluginField 'output_fp16' is declared kINT32 (TensorRT reads a 4-byte integer), but its data `&output_fp16` points to bool (1 byte)"),
+    ("TRT209", "error", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 74, 54, "PluginField 'output_fp16' points to local `output_fp16` of EmbLayerNormPlugin::getFieldsToSerialize, but the field is kept in a member container that TensorRT reads after the function returns: the pointer dangles"),
+    ("TRT210", "error", "plugin/regionPlugin/regionPlugin.cpp", 49, 16, "Region::enqueue returns `false` from an int32_t status method: false converts to 0, which TensorRT reads as success"),
     # rules and fixture parts that landed in parallel meet here: both are right by their rule
-    ("TRT207", "plugin/lReluPlugin/lReluPlugin.cu", 28, "LReluPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0"),
-    ("TRT214", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 117, "EmbLayerNormPluginCreator::createPlugin silently falls back to defaults for fields EmbLayerNormPlugin serializes (so they are required at runtime): output_fp16 -> 0"),
-    ("TRT108", "plugin/clipPlugin/clipPluginLegacy.cpp", 74, "ClipLegacyPluginCreator registers ('Clip_TRT', version '2', namespace ''), which ClipPluginCreator already registers at plugin/clipPlugin/clipPlugin.cpp:46"),
-    ("TRT203", "plugin/lReluPlugin/lReluPlugin.cu", 37, "plugin name 'LReLU_TRT' is written as a string literal in LReluPlugin::getPluginType() and spelled again in LReluPluginCreator::getPluginName()"),
-    ("TRT211", "plugin/lReluPlugin/lReluPlugin.cu", 57, "creator LReluPluginCreator ('LReLU_TRT', version '1') is never registered"),
-    ("TRT212", "plugin/lReluPlugin/lReluPlugin.cu", 88, "LReluPluginCreator::createPlugin creates LReluPlugin without passing it the creator's namespace"),
+    ("TRT207", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 28, 7, "LReluPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginV3"),
+    ("TRT214", "warning", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 117, 5, "EmbLayerNormPluginCreator::createPlugin silently falls back to defaults for fields EmbLayerNormPlugin serializes (so they are required at runtime): output_fp16 -> 0"),
+    ("TRT108", "error", "plugin/clipPlugin/clipPluginLegacy.cpp", 74, 1, "ClipLegacyPluginCreator registers ('Clip_TRT', version '2', namespace ''), which ClipPluginCreator already registers at plugin/clipPlugin/clipPlugin.cpp:46: the registry keeps only one of them"),
+    ("TRT203", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 37, 16, "plugin name 'LReLU_TRT' is written as a string literal in LReluPlugin::getPluginType() and spelled again in LReluPluginCreator::getPluginName(): define it once as a named constant"),
+    ("TRT211", "error", "plugin/lReluPlugin/lReluPlugin.cu", 57, 7, "creator LReluPluginCreator ('LReLU_TRT', version '1') is never registered: no REGISTER_TENSORRT_PLUGIN(LReluPluginCreator), no creator list and no initializePlugin<...> names it, so TensorRT cannot find the plugin"),
+    ("TRT212", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 88, 20, "LReluPluginCreator::createPlugin creates LReluPlugin without passing it the creator's namespace (no setPluginNamespace call, no namespace constructor argument): LReluPlugin::getPluginNamespace() returns its own member, so the engine records the wrong namespace"),
 ]
-# severities follow the method's temperature (hot enqueue: error; warm onShapeChange / V2DynExt configurePlugin:
-# warning; cold: info) and drop to info for one-time initialisation
-SEVERITIES = {
-    ("TRT301", SS, 58): "info",
-    ("TRT303", CLIP_CU, 69): "warning",
-    ("TRT305", CLIP_CU, 69): "warning",
-    ("TRT304", SS, 71): "info",
-}
 
 
 def test_oss_fixture_findings_exact():
     res = run(load_settings(FIXTURE), jobs=1, use_cache=False)
     assert res.profile.name == "generic"
-    got = sorted((d.code, d.span.path, d.span.line, d.message) for d in res.diagnostics)
-    assert len(got) == len(EXPECTED), "\n".join(map(str, got))
-    for (code, path, line, frag), g in zip(sorted(EXPECTED), got):
-        assert (g[0], g[1], g[2]) == (code, path, line) and frag in g[3], g
-    sev = {(d.code, d.span.path, d.span.line): d.severity.value for d in res.diagnostics}
-    from trtlint.checks.base import find_rule
-
-    for key, s in sev.items():
-        # rules whose default is not error (e.g. TRT207 warning) keep it unless the temperature says otherwise
-        assert s == SEVERITIES.get(key, find_rule(key[0]).severity.value), (key, s)
+    got = sorted((d.code, d.severity.value, d.span.path, d.span.line, d.span.col, d.message) for d in res.diagnostics)
+    assert got == sorted(EXPECTED), findings_diff(got, EXPECTED)
 
 
 def test_oss_fixture_index():
