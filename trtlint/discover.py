@@ -171,10 +171,17 @@ def _markers(d: Path) -> Optional[str]:
     return None
 
 
+def _home() -> Optional[Path]:
+    try:
+        return Path.home().resolve()
+    except (RuntimeError, KeyError, OSError):
+        return None
+
+
 def _root_of(path: Path, cwd: Path) -> ProjectRoot:
     from .config import config_in
 
-    p = path.resolve()
+    p = (path if path.is_absolute() else cwd / path).resolve()
     start = p if p.is_dir() else p.parent
     levels = [start, *start.parents]
     for i, d in enumerate(levels):
@@ -196,7 +203,8 @@ def _root_of(path: Path, cwd: Path) -> ProjectRoot:
         prof = _markers(d)
         if prof is not None:
             return ProjectRoot(d, True, f"markers of the {prof} profile")
-    if cwd == p or cwd in p.parents:
+    if (cwd == p or cwd in p.parents) and cwd.parent != cwd and cwd != _home():
+        # (never the filesystem root or the home directory: a container's `/` is not a project)
         return ProjectRoot(cwd, True, "the current directory")
     if p.is_dir():
         return ProjectRoot(p, True, "the directory given")
@@ -207,8 +215,9 @@ def project_root(paths: list[Path], cwd: Optional[Path] = None) -> ProjectRoot:
     """The project the ``paths`` belong to (files or directories; a file need not exist, e.g. the
     ``--stdin-filename`` of a new buffer). From each path upwards, the first directory that holds a config
     file (the outermost of nested ones, up to the repository root), is a repository root (``.git``, ``.hg``)
-    or holds the markers of a profile; else the current directory when it contains the path; else a
-    directory given is its own project, and files given are read alone. The whole project is indexed; the
+    or holds the markers of a profile; else the current directory when it contains the path (unless it is
+    the filesystem root or the home directory); else a directory given is its own project, and files given
+    are read alone. The whole project is indexed; the
     paths only select which findings are reported. Raises :class:`ProjectRootError` when the paths lie in
     different projects."""
     cwd = (cwd or Path.cwd()).resolve()

@@ -95,7 +95,8 @@ def closest_selectors(selector: str, limit: int = 3) -> list[type[Rule] | str]:
     """The known selectors nearest to an unknown one by :func:`edit_distance`, best first: rule codes and
     code prefixes of the same length (``TRT1O`` -> ``TRT10``) for a selector that looks like a code; rule
     names otherwise. Only those within one edit of a code (a quarter of a name's length, at least 2) count;
-    ties are all returned, up to ``limit``. A whole code or name comes back as its Rule class."""
+    ties are all returned, none when more than ``limit`` tie. A whole code or name comes back as its Rule
+    class, a code prefix as a string."""
     s = selector.strip()
     rules = all_rules()
     if s.upper().startswith("TRT"):
@@ -112,7 +113,8 @@ def closest_selectors(selector: str, limit: int = 3) -> list[type[Rule] | str]:
     if not scored or scored[0][0] > limit_d:
         return []
     best = scored[0][0]
-    return [cands[c] for d, c in scored if d == best][:limit]
+    near = [cands[c] for d, c in scored if d == best]
+    return near if len(near) <= limit else []  # many as near: none is a useful guess
 
 
 def suggestion(selector: str) -> str:
