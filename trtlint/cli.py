@@ -397,16 +397,19 @@ def _say_what_was_selected(paths, root, is_project, root_reason, settings, resul
     print(line, file=sys.stderr)
     if sel is None:
         return None
-    rels = [f.rel for f in result.discovery.files]
+    rels = {f.rel for f in result.discovery.files}
     skipped = dict(result.discovery.skipped)
-    total = 0
-    for p, prefix in zip(paths, [_rel_prefix(p, root) for p in paths]):
+    selected: set[str] = set()
+    for p in paths:
+        prefix = _rel_prefix(p, root)
         if from_stdin:
-            n = 1 if kind_of(p.name) is not None else 0
+            hits = {prefix} if kind_of(p.name) is not None else set()
+        elif prefix in rels:
+            hits = {prefix}
         else:
-            n = sum(1 for r in rels if r == prefix or prefix in ("", ".") or r.startswith(prefix + "/"))
-        total += n
-        if n:
+            hits = {r for r in rels if prefix in ("", ".") or r.startswith(prefix + "/")}
+        selected |= hits
+        if hits:
             continue
         if p.is_dir():
             why = "holds no file trtlint reads (C/C++/CUDA sources and headers, Python, ONNX, YAML, CMake) that the project includes"
@@ -417,7 +420,7 @@ def _say_what_was_selected(paths, root, is_project, root_reason, settings, resul
         else:
             why = "not part of the project (its include/exclude settings, the profile's excludes or .gitignore leave it out)"
         print(f"trtlint: warning: {p}: {why}; nothing is reported for it", file=sys.stderr)
-    return total
+    return len(selected)
 
 
 def _rel_prefix(p: Path, root: Path) -> str:
