@@ -181,3 +181,18 @@ def test_rules_on_a_narrow_terminal_is_one_line_per_rule_and_a_wide_one_gets_the
     assert "┃" not in narrow
     wide = _on_terminal(400, "rules")
     assert "┃" in wide and "trtlint rules" in wide
+
+
+def test_clean_from_a_subdirectory_removes_the_project_cache(tmp_path):
+    """The cache lives at the project root (a check of a subdirectory writes it there), so `clean SUBDIR`
+    removes that one, never looks for one inside SUBDIR; a path that does not exist is a usage error."""
+    proj = _copy(tmp_path)
+    (proj / ".git").mkdir()  # the repository root is the project
+    r = trtlint("check", str(proj / "tensorrt_edgellm"))
+    assert r.returncode == 1 and (proj / ".trtlint_cache").is_dir(), r.stderr
+    assert not (proj / "tensorrt_edgellm" / ".trtlint_cache").exists()
+    r = trtlint("clean", str(proj / "tensorrt_edgellm"))
+    assert r.returncode == 0 and f"removed {proj / '.trtlint_cache'} (" in r.stdout, r.stdout + r.stderr
+    assert not (proj / ".trtlint_cache").exists()
+    r = trtlint("clean", str(proj / "missing"))
+    assert r.returncode == 2 and "missing: no such file or directory" in r.stderr

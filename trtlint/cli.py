@@ -579,9 +579,20 @@ def cmd_config(args) -> int:
 def cmd_clean(args) -> int:
     from .cache import CACHE_DIR, human_size, remove_project_cache, remove_user_cache
 
-    found = [remove_project_cache(args.path.resolve())]
+    from .discover import ProjectRootError, project_root
+
+    if not args.path.exists():
+        print(f"trtlint: error: {args.path}: no such file or directory", file=sys.stderr)
+        return 2
+    try:
+        # the cache lives at the project root, whichever path inside the project is given
+        where = project_root([args.path]).root
+    except ProjectRootError as e:  # pragma: no cover - one path lies in one project
+        print(f"trtlint: error: {e}", file=sys.stderr)
+        return 2
+    found = [remove_project_cache(where)]
     if found[0] is None:
-        print(f"nothing to remove ({args.path.resolve() / CACHE_DIR} does not exist)")
+        print(f"nothing to remove ({where / CACHE_DIR} does not exist)")
         found = []
     if args.all:
         user = remove_user_cache()
