@@ -9,7 +9,7 @@ import pytest
 from trtlint.checks._examples import creator_cpp, onnxscript_py
 from trtlint.config import ConfigError, load_settings
 from trtlint.discover import discover
-from trtlint.engine import run
+from trtlint.pipeline.run import run
 from trtlint.packs import load_packs
 
 from .helpers import check_project, write_project
@@ -252,7 +252,7 @@ def test_feature_macros_reach_the_workers_after_the_python_files_are_queued(tmp_
     from trtlint.cache import context_key
     from trtlint.checks.hotpath._example import plugin_cpp
     from trtlint.config import Settings
-    from trtlint.engine import run
+    from trtlint.pipeline.run import run
     from trtlint.frontends import ExtractContext
 
     body = "#ifdef CUTE_DSL_FOO_ENABLED\n    cudaStreamSynchronize(stream);\n#else\n    return -1;\n#endif"

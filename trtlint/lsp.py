@@ -76,6 +76,7 @@ class TrtlintServer(LanguageServer):
         self.session: Optional[Session] = None
         self.mode = "push"
         self.jobs: Optional[int] = None
+        self.mp_context = None  # the extraction pool's multiprocessing context (main(): "forkserver")
         self.published: dict[str, tuple] = {}  # uri -> what was last published there
         self.by_path: dict[str, list[Diagnostic]] = {}
         self._open: dict[str, str] = {}  # rel -> uri of open buffers whose text changed since the last check
@@ -419,7 +420,8 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
             root = params.root_path
         # isolate: an edited buffer is re-extracted in a worker process killed past the file-timeout setting;
         # a broken config is reported (a diagnostic on it) and the project checked with the defaults meanwhile
-        ls.session = Session(Path(root or ".").resolve(), jobs=ls.jobs, isolate=True, tolerate_config_errors=True)
+        ls.session = Session(Path(root or ".").resolve(), jobs=ls.jobs, isolate=True, tolerate_config_errors=True,
+                             mp_context=ls.mp_context)
 
     @ls.feature(T.INITIALIZED)
     async def initialized(ls: TrtlintServer, params: T.InitializedParams):
@@ -652,11 +654,9 @@ def main(debounce_ms: int = DEFAULT_DEBOUNCE_MS, log_file: Optional[str] = None)
     )
     import multiprocessing
 
-    from . import engine
-
-    # the initial index is built in a worker thread: fork-starting its process pool there can deadlock
-    engine.MP_CONTEXT = multiprocessing.get_context("forkserver")
     server = make_server(debounce_ms)
+    # the initial index is built in a worker thread: fork-starting its process pool there can deadlock
+    server.mp_context = multiprocessing.get_context("forkserver")
     try:
         server.start_io()
     finally:
