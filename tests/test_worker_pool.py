@@ -1,4 +1,4 @@
-"""The extraction pool pays for a costly parser import (libcst) once where it can (trtlint/workers.py): real
+"""The extraction pool pays for a costly parser import (libcst) once where it can (trtlint/pipeline/workers.py): real
 worker processes, real libcst, the facts compared with an in-process extraction of the same files."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import multiprocessing
 import shutil
 from pathlib import Path
 
-from trtlint.pipeline.extract import extract_one
 from trtlint.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
+from trtlint.pipeline.extract import extract_one
 from trtlint.pipeline.workers import Pool
 
 FIXTURE = Path(__file__).parent / "fixtures" / "edgellm_mini"
