@@ -31,7 +31,7 @@ def main() -> int:
     a = ap.parse_args()
     from trtlint.config import load_settings
     from trtlint.discover import discover
-    from trtlint.engine import make_context
+    from trtlint.pipeline.extract import make_context
     from trtlint.facts import to_json
     from trtlint.frontends import cpp
     from trtlint.packs import detect_profile, load_packs

@@ -22,7 +22,8 @@ def main() -> int:
     a = ap.parse_args()
     from trtlint.config import load_settings
     from trtlint.discover import discover
-    from trtlint.engine import extract_one, has_plugin_marker, make_context
+    from trtlint.pipeline.extract import extract_one, make_context
+    from trtlint.scancache import has_plugin_marker
     from trtlint.packs import detect_profile, load_packs
 
     root = a.tree.resolve()

@@ -48,7 +48,7 @@ def main() -> int:
     from trtlint.checks.base import all_rules
     from trtlint.config import load_settings
     from trtlint.discover import _digest
-    from trtlint.engine import make_context
+    from trtlint.pipeline.extract import make_context
     from trtlint.facts import to_json
     from trtlint.frontends import ExtractContext, SourceFile
     from trtlint.frontends import python as pyfe

@@ -21,11 +21,12 @@ def main() -> int:
     ap.add_argument("tree", type=Path)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
-    from trtlint import engine
+    from trtlint.pipeline import check as checking
+    from trtlint.pipeline.run import run
     from trtlint.config import load_settings
 
     first: dict[str, float] = {}
-    orig = engine._run_rules
+    orig = checking.run_rules
 
     def timed(rules, index, settings):
         out = []
@@ -35,10 +36,10 @@ def main() -> int:
             first[r.code] = first.get(r.code, 0.0) + time.perf_counter() - t
         return out
 
-    engine._run_rules = timed
+    checking.run_rules = timed
     settings = load_settings(a.tree.resolve())
     t = time.perf_counter()
-    res = engine.run(settings, [a.tree.resolve()])
+    res = run(settings, [a.tree.resolve()])
     print(f"run {time.perf_counter() - t:.2f} s: " + ", ".join(f"{k} {v:.2f}s" for k, v in res.timings.items()))
     gc.disable()
     best: dict[str, float] = {}

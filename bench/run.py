@@ -203,7 +203,7 @@ def main() -> int:
             colds.append((secs, st))
         if a.clang_tidy:
             from trtlint.config import load_settings
-            from trtlint.engine import run as trtlint_run
+            from trtlint.pipeline.run import run as trtlint_run
 
             # the units trtlint parsed: read from its (warm) cache of this copy, in process
             res = trtlint_run(load_settings(tree), use_cache=True)

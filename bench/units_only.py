@@ -26,11 +26,12 @@ from pathlib import Path
 
 def unit_context(tree: Path, with_headers: bool = False):
     """The extraction context a cold ``trtlint check`` of ``tree`` parses C++ with: the profile's flags and
-    the optional-feature macros found in its C++ files (``engine.run`` adds them the same way). With
+    the optional-feature macros found in its C++ files (``trtlint.pipeline.run`` adds them the same way). With
     ``with_headers``: (context, the discovered headers by path), for the check's shared-header plan."""
     from trtlint.config import load_settings
     from trtlint.discover import discover
-    from trtlint.engine import _feature_macros, make_context
+    from trtlint.pipeline.extract import make_context
+    from trtlint.scancache import feature_macros
     from trtlint.packs import detect_profile, load_packs
 
     settings = load_settings(tree)
@@ -42,7 +43,7 @@ def unit_context(tree: Path, with_headers: bool = False):
         disc = discover(tree, None, include=settings.include, exclude=exclude,
                         respect_gitignore=settings.respect_gitignore, max_file_size=settings.max_file_size)
         headers = {f.rel: f for f in disc.files if f.kind == "header"}
-        found = _feature_macros(disc.files, profile.feature_macros) if profile.feature_macros else ()
+        found = feature_macros(disc.files, profile.feature_macros) if profile.feature_macros else ()
         if found:
             ctx = dataclasses.replace(ctx, defines=tuple(dict.fromkeys(ctx.defines + found)))
     return (ctx, headers) if with_headers else ctx
@@ -53,10 +54,11 @@ def main(argv: list[str]) -> int:
     if phases:
         argv = argv[1:]
     tree, jobs, rels = Path(argv[0]).resolve(), int(argv[1]), argv[2:]
-    from trtlint.engine import (_heavy_first, _lazy_plan, _shared_header_plan, _walk_missing, _walk_unwalked,
-                                _walked_headers, has_plugin_marker)
+    from trtlint.pipeline.cpp_headers import lazy_plan, shared_header_plan, walk_missing, walk_unwalked, walked_headers
+    from trtlint.pipeline.extraction import heavy_first
+    from trtlint.scancache import has_plugin_marker
     from trtlint.frontends import SourceFile, cpp
-    from trtlint.workers import Pool
+    from trtlint.pipeline.workers import Pool
 
     ctx, headers = unit_context(tree, with_headers=True)
     files = [SourceFile(path=tree / r, rel=r, kind="cuda" if r.endswith((".cu", ".cuh")) else "cpp", digest="")
@@ -74,33 +76,33 @@ def main(argv: list[str]) -> int:
     eager = [f for f in files if has_plugin_marker(f.path.read_bytes())]
     lazy = [f for f in files if f not in eager]
     owners: dict = {}
-    eager = _shared_header_plan(eager, ctx, shareable, owners)
+    eager = shared_header_plan(eager, ctx, shareable, owners)
     with Pool(jobs, ctx) as pool:
         def extract(fs):
-            heavy, order = _heavy_first(fs)  # as a check orders them: the longest parses start first
+            heavy, order = heavy_first(fs)  # as a check orders them: the longest parses start first
             out = [None] * len(fs)
             for k, ff in zip(order, pool.collect(pool.submit(heavy))):
                 out[k] = ff
             return out
 
         if phases:  # as a check of a project without Python schedules them: the others once those are done
-            eager, efacts = _walk_unwalked(eager, extract(eager), extract)
-            extract_lazy, lazy_skips = _lazy_plan(eager, efacts, [], ctx, shareable, extract)
+            eager, efacts = walk_unwalked(eager, extract(eager), extract)
+            extract_lazy, lazy_skips = lazy_plan(eager, efacts, [], ctx, shareable, extract)
             lfacts = extract_lazy(lazy)
         else:  # in one batch, the others' skip sets read from the plan, then checked against the facts
             reached = cpp.reached_headers(lazy, ctx)
             planned = [dataclasses.replace(f, skip=tuple(h for h in r if h in owners)) for f, r in zip(lazy, reached)]
             got = extract(eager + planned)
-            eager, efacts = _walk_unwalked(eager, got[:len(eager)], extract)
-            eager, efacts = _walk_missing(eager, efacts, extract, set())
+            eager, efacts = walk_unwalked(eager, got[:len(eager)], extract)
+            eager, efacts = walk_missing(eager, efacts, extract, set())
             lfacts = got[len(eager):]
-            walked = _walked_headers(eager, efacts, [], shareable)
+            walked = walked_headers(eager, efacts, [], shareable)
             should = [dataclasses.replace(f, skip=tuple(h for h in r if h in walked)) for f, r in zip(lazy, reached)]
             redo = [i for i, (a, b) in enumerate(zip(planned, should)) if a.skip != b.skip]
             for i, ff in zip(redo, extract([should[i] for i in redo])):  # a check would have parsed these so
                 lfacts[i] = ff
             known = {fn.usr for ff in efacts for fn in ff.functions}
-            should, lfacts = _walk_missing(should, lfacts, extract, known)
+            should, lfacts = walk_missing(should, lfacts, extract, known)
             lazy_skips = {f.rel: f.skip for f in should}
         facts = efacts + lfacts
     skips = sum(len(f.skip) for f in eager) + sum(len(v) for v in lazy_skips.values())

@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from trtlint.config import Settings, apply_table
-from trtlint.engine import run
+from trtlint.pipeline.run import run
 
 
 def write_project(root: Path, files: dict) -> None:

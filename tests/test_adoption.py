@@ -14,7 +14,7 @@ from pathlib import Path
 from trtlint.baseline import Baseline, apply_baseline, load_baseline, normalise_snippet
 from trtlint.config import load_settings
 from trtlint.diagnostics import Edit
-from trtlint.engine import run
+from trtlint.pipeline.run import run
 from trtlint.facts import Span
 from trtlint.fixes import apply_edits, plan_fixes, write_fixes
 

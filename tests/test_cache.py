@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trtlint.config import Settings
-from trtlint.engine import run
+from trtlint.pipeline.run import run
 
 from .helpers import write_project
 
@@ -94,7 +94,7 @@ def test_fact_json_round_trip_both_readers():
 def test_unchanged_files_are_not_rehashed_but_edits_are_seen(tmp_path):
     import os
 
-    from trtlint.engine import run as run_
+    from trtlint.pipeline.run import run as run_
 
     write_project(tmp_path, {"plugins/names.h": HEADER % "FooPlugin", "plugins/foo.cpp": CPP, "a.py": "x = 1\n"})
     # age the files so the last run's stat entries are trusted (an edit within 2 s of a run is re-hashed)
@@ -117,7 +117,7 @@ def test_digests_made_with_another_function_are_not_reused(tmp_path):
     import os
 
     from trtlint.discover import DIGEST_NAME, digest_bytes
-    from trtlint.engine import run as run_
+    from trtlint.pipeline.run import run as run_
 
     write_project(tmp_path, {"a.py": "x = 1\n", "b.py": "y = 2\n"})
     for p in tmp_path.rglob("*"):
@@ -158,7 +158,7 @@ def _codes(res):
 
 
 def test_warm_run_reads_no_unchanged_file_and_sees_edits(tmp_path):
-    from trtlint.engine import run as run_
+    from trtlint.pipeline.run import run as run_
 
     write_project(
         tmp_path,
@@ -197,7 +197,7 @@ def test_warm_run_reads_no_unchanged_file_and_sees_edits(tmp_path):
 
 def test_scan_cache_without_trtlint_comment_after_edit(tmp_path):
     """Removing a suppression comment is seen too (the file's scan result changes with its digest)."""
-    from trtlint.engine import run as run_
+    from trtlint.pipeline.run import run as run_
 
     write_project(tmp_path, {"a.py": "x = 1  # trtlint: ignore[TRT101]\n"})
     _age(tmp_path)
@@ -207,7 +207,7 @@ def test_scan_cache_without_trtlint_comment_after_edit(tmp_path):
 
 
 def test_run_memo_hit_and_invalidation(tmp_path):
-    from trtlint.engine import run as run_
+    from trtlint.pipeline.run import run as run_
 
     write_project(tmp_path, {"plugins/foo.cpp": CPP, "a.py": "x = 1  # trtlint: ignore[TRT101]\n"})
     _age(tmp_path)
@@ -233,7 +233,7 @@ def test_run_memo_hit_and_invalidation(tmp_path):
 def test_planted_run_memo_cannot_call_anything(tmp_path):
     import pickle
 
-    from trtlint.engine import run as run_
+    from trtlint.pipeline.run import run as run_
 
     write_project(tmp_path, {"a.py": "x = 1\n"})
     _age(tmp_path)
@@ -251,7 +251,7 @@ def test_planted_run_memo_cannot_call_anything(tmp_path):
 
 
 def test_exclude_pattern_answers_are_remembered_per_pattern_set(tmp_path):
-    from trtlint.engine import run as run_
+    from trtlint.pipeline.run import run as run_
 
     write_project(tmp_path, {"a.py": "x = 1\n", "gen/b.py": "y = 2\n"})
     _age(tmp_path)
@@ -339,7 +339,7 @@ def test_prefetched_expansion_units_still_see_header_edits(tmp_path):
 def test_text_scans_find_directives_and_markers_only_where_they_are():
     """The scans behind the cache (``#if`` identifiers, the plugin marker) on the cases their fast paths must
     not change: a directive after blanks, a '#' inside a line, each marker literal alone, cubin-like data."""
-    from trtlint.engine import _MARKER_LITERALS, has_plugin_marker
+    from trtlint.scancache import MARKER_LITERALS, has_plugin_marker
     from trtlint.scancache import pp_idents, preview_switches
 
     text = (
@@ -351,7 +351,7 @@ def test_text_scans_find_directives_and_markers_only_where_they_are():
     )
     assert pp_idents(text) == ("defined", "ENABLE_FP8", "FOO", "BAR_X", "BAZ", "QUX")
     assert pp_idents(b"") == ()
-    for lit in _MARKER_LITERALS:
+    for lit in MARKER_LITERALS:
         assert has_plugin_marker(b"namespace plugin {\n" + lit + b"\n}"), lit
     cubin = b"namespace nvinfer1 { namespace plugin {\nunsigned char k[] = {" + b"0x7f, 0x45, 0x4c, " * 10000 + b"};\n}}\n"
     assert not has_plugin_marker(cubin)

@@ -28,7 +28,7 @@ from trtlint.confirm.model import build_model, check_model, io_from_config, io_f
 from trtlint.confirm.recipes import DEFAULT_BY_CODE, RECIPES, recipe_for
 from trtlint.confirm.runner import Environment, probe_environment, run_script
 from trtlint.confirm.scripts import BODIES, render
-from trtlint.engine import run
+from trtlint.pipeline.run import run
 
 from .helpers import check_project, write_project
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from trtlint.config import load_settings
-from trtlint.engine import run
+from trtlint.pipeline.run import run
 
 FIXTURE = Path(__file__).parent / "fixtures" / "edgellm_mini"
 

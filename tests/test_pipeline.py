@@ -9,7 +9,7 @@ import pytest
 from trtlint.checks._examples import creator_cpp, onnxscript_py
 from trtlint.config import ConfigError, load_settings
 from trtlint.discover import discover
-from trtlint.engine import run
+from trtlint.pipeline.run import run
 from trtlint.packs import load_packs
 
 from .helpers import check_project, write_project
@@ -252,7 +252,7 @@ def test_feature_macros_reach_the_workers_after_the_python_files_are_queued(tmp_
     from trtlint.cache import context_key
     from trtlint.checks.hotpath._example import plugin_cpp
     from trtlint.config import Settings
-    from trtlint.engine import run
+    from trtlint.pipeline.run import run
     from trtlint.frontends import ExtractContext
 
     body = "#ifdef CUTE_DSL_FOO_ENABLED\n    cudaStreamSynchronize(stream);\n#else\n    return -1;\n#endif"
@@ -282,3 +282,50 @@ def test_shipped_rule_packs_are_valid_against_the_pack_schema():
     assert packs
     for p in packs:
         assert load_pack_file(p, validate=True)["version"] == 1
+
+
+# -- one check path: the editor's Session and `trtlint check` build and check the index the same way ------------
+
+_FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _keys(diags) -> list[tuple]:
+    return [(d.code, str(d.severity), d.span.path, d.span.line, d.span.col, d.message) for d in diags]
+
+
+def _session_vs_run(root: Path) -> tuple[list, list]:
+    from trtlint.session import Session
+
+    settings = load_settings(root)
+    ran = run(settings, None, jobs=1, use_cache=False)
+    session = Session(root, jobs=1, use_cache=False)
+    session.load()
+    return _keys(ran.diagnostics), _keys(session.check())
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in _FIXTURES.iterdir() if p.is_dir()))
+def test_session_check_after_load_matches_run_on_fixtures(name, tmp_path):
+    """``Session.check()`` right after ``Session.load()`` gives what ``run()`` gives (the editor and the CLI
+    build the index from the same inputs: suppressions, config selectors and globs, preview scans)."""
+    import shutil
+
+    root = tmp_path / name
+    shutil.copytree(_FIXTURES / name, root)
+    ran, checked = _session_vs_run(root)
+    assert ran, "the fixture has findings"
+    assert checked == ran
+
+
+def test_session_check_after_load_matches_run_with_unused_per_file_ignores(tmp_path):
+    """An unused per-file-ignores entry (TRT002) is reported by the editor as by ``trtlint check``."""
+    write_project(
+        tmp_path,
+        {
+            **CREATOR,
+            "py/translate.py": onnxscript_py("FooPlugn"),
+            "trtlint.toml": '[per-file-ignores]\n"nothing/**" = ["TRT101"]\n',
+        },
+    )
+    ran, checked = _session_vs_run(tmp_path)
+    assert any(k[0] == "TRT002" for k in ran)
+    assert checked == ran

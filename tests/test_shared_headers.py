@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 from trtlint.config import Settings
-from trtlint.engine import _shared_header_plan, run
+from trtlint.pipeline.cpp_headers import shared_header_plan
+from trtlint.pipeline.run import run
 from trtlint.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
 
@@ -89,13 +90,13 @@ def test_plan_leaves_a_shared_header_to_the_first_unit_that_names_it(tmp_path):
     write_project(tmp_path, FILES)
     ctx = ExtractContext(root=tmp_path)
     units = [SourceFile(tmp_path / r, r, "cpp", "") for r in sorted(FILES) if r.endswith(".cpp")]
-    plan = _shared_header_plan(units, ctx, lambda rel: rel.startswith("cpp/common/"))
+    plan = shared_header_plan(units, ctx, lambda rel: rel.startswith("cpp/common/"))
     assert [(f.rel, f.skip) for f in plan] == [
         ("cpp/plugins/aPlugin/aPlugin.cpp", ()),
         ("cpp/plugins/bPlugin/bPlugin.cpp", ("cpp/common/cond.h", "cpp/common/util.h")),
     ]
     # a header the candidate test refuses (e.g. one with a plugin marker) is walked by every includer
-    plan = _shared_header_plan(units, ctx, lambda rel: rel == "cpp/common/util.h")
+    plan = shared_header_plan(units, ctx, lambda rel: rel == "cpp/common/util.h")
     assert plan[1].skip == ("cpp/common/util.h",)
 
 
@@ -259,7 +260,7 @@ def test_unit_facts_are_the_same_with_skipped_bodies_blanked(tmp_path, monkeypat
     # and the parse really was handed the blanked header: a unit that skips util.h sees no body in it
     ctx = ExtractContext(root=tmp_path)
     units = [SourceFile(tmp_path / r, r, "cpp", "") for r in sorted(FILES) if r.endswith(".cpp")]
-    b = _shared_header_plan(units, ctx, lambda rel: rel.startswith("cpp/common/"))[1]
+    b = shared_header_plan(units, ctx, lambda rel: rel.startswith("cpp/common/"))[1]
     reached = [str(tmp_path / "cpp/common/util.h")]
     out = dict(cpp._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(b.skip), frozenset()))
     assert "cudaMalloc" not in out[reached[0]] and "inline void* scratch(size_t n)" in out[reached[0]]

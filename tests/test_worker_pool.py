@@ -1,4 +1,4 @@
-"""The extraction pool pays for a costly parser import (libcst) once where it can (trtlint/workers.py): real
+"""The extraction pool pays for a costly parser import (libcst) once where it can (trtlint/pipeline/workers.py): real
 worker processes, real libcst, the facts compared with an in-process extraction of the same files."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import multiprocessing
 import shutil
 from pathlib import Path
 
-from trtlint.engine import extract_one
 from trtlint.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
-from trtlint.workers import Pool
+from trtlint.pipeline.extract import extract_one
+from trtlint.pipeline.workers import Pool
 
 FIXTURE = Path(__file__).parent / "fixtures" / "edgellm_mini"
 # files whose facts need the libcst extractors (they pass the cheap text and ast tests)
@@ -64,7 +64,7 @@ def test_with_one_worker_nothing_is_handed_back(tmp_path):
 
 def test_workers_store_the_facts_they_extract_in_the_cache(tmp_path):
     from trtlint.cache import FactCache
-    from trtlint.engine import frontend_versions
+    from trtlint.pipeline.extract import frontend_versions
 
     root = tmp_path / "p"
     shutil.copytree(FIXTURE, root)
@@ -157,7 +157,7 @@ def test_a_cache_that_cannot_be_written_is_left_alone_and_the_run_goes_on(tmp_pa
     """``.trtlint_cache`` is a file here (as unwritable as it gets for root): the workers store nothing, the
     run reports what a run without the cache reports, and the file is untouched."""
     from trtlint.config import load_settings
-    from trtlint.engine import run
+    from trtlint.pipeline.run import run
 
     root = tmp_path / "p"
     shutil.copytree(FIXTURE, root)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import facts as _facts
+from .discover import DIGEST_NAME
 from .facts import FACTS_SCHEMA_VERSION, FileFacts
 from .frontends import ExtractContext, SourceFile
 
@@ -310,3 +311,54 @@ def human_size(n: int) -> str:
             return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
     return f"{n} B"  # pragma: no cover - unreachable
+
+
+# -- JSON side files of the cache (stats.json, globs.json, reach.json, expansion memos) -------------------------
+
+
+def load_stats(path: Path) -> tuple[dict, int]:
+    """The last run's ``rel -> (size, mtime_ns, inode, digest)`` and the time before which they are trusted."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("digest") != DIGEST_NAME:  # made with another digest function: hash every file again
+            return {}, 0
+        files = {
+            k: tuple(v)
+            for k, v in data["files"].items()
+            if isinstance(v, list) and len(v) == 4 and isinstance(v[3], str)
+        }
+        return files, int(data["trust_before_ns"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}, 0
+
+
+def load_json_dict(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_glob_memos(path: Path, memos: Optional[dict], before: int) -> None:
+    """Keep the include/exclude pattern answers (discover.py) when new ones were added; at most a few
+    pattern sets, and a pattern set's answers only for paths of a bounded count (the newest run's)."""
+    if memos is None:
+        return
+    clean = {k: v for k, v in memos.items() if isinstance(v, dict) and all(isinstance(x, bool) for x in v.values())}
+    if sum(len(v) for v in clean.values()) == before and len(clean) == len(memos):
+        return
+    if len(clean) > 8 or sum(len(v) for v in clean.values()) > 200_000:
+        clean = {}
+    write_json(path, clean)
+
+
+def write_json(path: Path, data) -> None:
+    """Atomic write of a cache side file; a read-only tree just goes without."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass

@@ -119,7 +119,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         if args.command == "check":
             # a one-shot process: the cyclic collector would only traverse the run's hundreds of thousands of
             # long-lived fact objects again (in the report phase, and once more at interpreter exit: ~0.1 s each
-            # on Edge-LLM); engine.run pauses it for the run, this keeps it paused until the process ends
+            # on Edge-LLM); pipeline.run.run pauses it for the run, this keeps it paused until the process ends
             import gc
 
             gc.disable()
@@ -180,7 +180,7 @@ def _outputs(args) -> list[tuple[str, Optional[Path]]]:
 
 
 def cmd_check(args) -> int:
-    from .engine import run
+    from .pipeline.run import run
     from .report import ReportContext, render
 
     try:

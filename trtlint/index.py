@@ -82,6 +82,21 @@ _PY_PLUGIN_FACTS = (
 )
 
 
+@dataclass(frozen=True)
+class CheckInputs:
+    """What the index is handed besides the facts, the same way by every caller (the run, the LSP session):
+    read by the rules, never set on an index after it is built (:func:`trtlint.pipeline.check.check_project`)."""
+
+    suppressions: dict = field(default_factory=dict)  # path -> [Suppression] (inline comments)
+    config_selectors: tuple = ()  # (selector, Span) named in the config file (TRT003)
+    config_globs: dict = field(default_factory=dict)  # per-file-ignores glob -> Span in the config file (TRT002)
+    # path -> ((feature, line, col, end_col), ...) of every preview-feature switch in the file
+    # (scancache.preview_switches); None, or a path missing: the index reads the file itself
+    preview_scan: Optional[dict] = None
+    # pattern set -> {path: matched}, kept in .trtlint_cache (globs.json) and filled by the rules; None: no memo
+    glob_memos: Optional[dict] = None
+
+
 @dataclass
 class ProjectIndex:
     root: Path
@@ -116,23 +131,27 @@ class ProjectIndex:
     py_enqueues: list = field(default_factory=list)
     py_plugin_fields: list = field(default_factory=list)
     trt_api_uses: list = field(default_factory=list)
-    # what the filter used to hide findings (set by the engine before rules with after_filter run):
-    # ("inline", path, line, code-or-*) and ("pfi", glob, selector)
+    # what the filter used to hide findings (in the copy of the index the rules with after_filter are given, see
+    # with_suppression_use): ("inline", path, line, code-or-*) and ("pfi", glob, selector)
     suppression_use: set = field(default_factory=set)
     config_globs: dict = field(default_factory=dict)  # per-file-ignores glob -> Span in the config file
     lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, cpp_lifecycle)
     lifecycle_by_cls: dict = field(default_factory=lambda: defaultdict(list))  # class qualname -> [MethodDetail]
     preview_gates: list = field(default_factory=list)  # (feature, Span): builder preview features turned on
-    # set by the engine from its text-scan cache: path -> ((feature, line, col, end_col), ...) of every
-    # preview-feature switch in the file (scancache.preview_switches); None: search the files themselves
-    preview_scan: Optional[dict] = None
-    # pattern set -> {path: matched}, kept by the engine in .trtlint_cache (globs.json); None: no memo
-    glob_memos: Optional[dict] = None
+    preview_scan: Optional[dict] = None  # CheckInputs.preview_scan
+    glob_memos: Optional[dict] = None  # CheckInputs.glob_memos
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
-    def build(cls, root: Path, profile: Profile, packs: Packs, facts: Iterable[FileFacts], settings=None) -> "ProjectIndex":
+    def build(cls, root: Path, profile: Profile, packs: Packs, facts: Iterable[FileFacts], settings=None,
+              inputs: Optional[CheckInputs] = None) -> "ProjectIndex":
         idx = cls(root=root, profile=profile, packs=packs, settings=settings)
+        if inputs is not None:
+            idx.suppressions = inputs.suppressions
+            idx.config_selectors = list(inputs.config_selectors)
+            idx.config_globs = inputs.config_globs
+            idx.preview_scan = inputs.preview_scan
+            idx.glob_memos = inputs.glob_memos
         for ff in facts:
             idx.files[ff.path] = ff
             for c in ff.classes:
@@ -163,6 +182,15 @@ class ProjectIndex:
                         idx.lifecycle_by_cls[md.cls].append(md)
         idx._join_classes()
         return idx
+
+    def with_suppression_use(self, used: set) -> "ProjectIndex":
+        """A shallow copy of this index that also says what the filter used to hide findings (for the rules
+        that judge the filter, ``Rule.after_filter``); this index is left as it was."""
+        import copy
+
+        out = copy.copy(self)
+        out.suppression_use = set(used)
+        return out
 
     def _join_classes(self) -> None:
         regs_by_class: dict[str, list[Registration]] = defaultdict(list)

@@ -76,6 +76,7 @@ class TrtlintServer(LanguageServer):
         self.session: Optional[Session] = None
         self.mode = "push"
         self.jobs: Optional[int] = None
+        self.mp_context = None  # the extraction pool's multiprocessing context (main(): "forkserver")
         self.published: dict[str, tuple] = {}  # uri -> what was last published there
         self.by_path: dict[str, list[Diagnostic]] = {}
         self._open: dict[str, str] = {}  # rel -> uri of open buffers whose text changed since the last check
@@ -395,21 +396,17 @@ class TrtlintServer(LanguageServer):
             out.append(d)
         return out
 
-
-def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
-    ls = TrtlintServer(debounce_ms)
-
-    @ls.feature(T.INITIALIZE)
-    def initialize(ls: TrtlintServer, params: T.InitializeParams):
+    # handlers (registered by make_server) ------------------------------------------------------------------
+    def on_initialize(self, params: T.InitializeParams):
         opts = params.initialization_options if isinstance(params.initialization_options, dict) else {}
         if isinstance(opts.get("debounceMs"), (int, float)):
-            ls.debounce = max(0.0, opts["debounceMs"] / 1000.0)
+            self.debounce = max(0.0, opts["debounceMs"] / 1000.0)
         if isinstance(opts.get("jobs"), int):
-            ls.jobs = opts["jobs"]
+            self.jobs = opts["jobs"]
         mode = opts.get("diagnosticMode", "auto")
         td = params.capabilities.text_document
         pull_ok = bool(td and td.diagnostic)
-        ls.mode = mode if mode in ("push", "pull") else ("pull" if pull_ok else "push")
+        self.mode = mode if mode in ("push", "pull") else ("pull" if pull_ok else "push")
         root = None
         if params.workspace_folders:
             root = to_fs_path(params.workspace_folders[0].uri)
@@ -419,14 +416,14 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
             root = params.root_path
         # isolate: an edited buffer is re-extracted in a worker process killed past the file-timeout setting;
         # a broken config is reported (a diagnostic on it) and the project checked with the defaults meanwhile
-        ls.session = Session(Path(root or ".").resolve(), jobs=ls.jobs, isolate=True, tolerate_config_errors=True)
+        self.session = Session(Path(root or ".").resolve(), jobs=self.jobs, isolate=True, tolerate_config_errors=True,
+                             mp_context=self.mp_context)
 
-    @ls.feature(T.INITIALIZED)
-    async def initialized(ls: TrtlintServer, params: T.InitializedParams):
-        ws = ls.client_capabilities.workspace
+    async def on_initialized(self, params: T.InitializedParams):
+        ws = self.client_capabilities.workspace
         if ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration:
             watchers = [T.FileSystemWatcher(glob_pattern=g) for g in _WATCH_GLOBS]
-            ls.client_register_capability(
+            self.client_register_capability(
                 T.RegistrationParams(
                     [
                         T.Registration(
@@ -437,92 +434,78 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
                     ]
                 )
             )
-        await ls.load()
+        await self.load()
 
-    @ls.feature(T.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: TrtlintServer, params: T.DidOpenTextDocumentParams):
-        rel = ls.rel_of(params.text_document.uri)
+    def on_did_open(self, params: T.DidOpenTextDocumentParams):
+        rel = self.rel_of(params.text_document.uri)
         if rel is None:
             return
-        ls._open[rel] = params.text_document.uri
-        ls.schedule(0)
+        self._open[rel] = params.text_document.uri
+        self.schedule(0)
 
-    @ls.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: TrtlintServer, params: T.DidChangeTextDocumentParams):
-        rel = ls.rel_of(params.text_document.uri)
+    def on_did_change(self, params: T.DidChangeTextDocumentParams):
+        rel = self.rel_of(params.text_document.uri)
         if rel is None:
             return
-        if ls.session.is_config(ls.session.root / rel):
+        if self.session.is_config(self.session.root / rel):
             return  # a config takes effect when saved
-        ls._open[rel] = params.text_document.uri
-        ls.schedule(ls.debounce)
+        self._open[rel] = params.text_document.uri
+        self.schedule(self.debounce)
 
-    @ls.feature(T.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: TrtlintServer, params: T.DidSaveTextDocumentParams):
-        path = to_fs_path(params.text_document.uri) if ls.session is not None else None
-        if path and ls.session.is_config(Path(path)):  # also a config outside the project (extend, a parent dir)
-            ls._reload = True
-            ls.schedule(0)
+    def on_did_save(self, params: T.DidSaveTextDocumentParams):
+        path = to_fs_path(params.text_document.uri) if self.session is not None else None
+        if path and self.session.is_config(Path(path)):  # also a config outside the project (extend, a parent dir)
+            self._reload = True
+            self.schedule(0)
             return
-        rel = ls.rel_of(params.text_document.uri)
+        rel = self.rel_of(params.text_document.uri)
         if rel is None:
             return
-        ls._open[rel] = params.text_document.uri
-        ls.schedule(0)
+        self._open[rel] = params.text_document.uri
+        self.schedule(0)
 
-    @ls.feature(T.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: TrtlintServer, params: T.DidCloseTextDocumentParams):
-        rel = ls.rel_of(params.text_document.uri)
+    def on_did_close(self, params: T.DidCloseTextDocumentParams):
+        rel = self.rel_of(params.text_document.uri)
         if rel is None:
             return
-        ls._open.pop(rel, None)
-        ls._closed.add(rel)
-        ls.schedule(0)
+        self._open.pop(rel, None)
+        self._closed.add(rel)
+        self.schedule(0)
 
-    @ls.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched(ls: TrtlintServer, params: T.DidChangeWatchedFilesParams):
+    def on_did_change_watched(self, params: T.DidChangeWatchedFilesParams):
         for ch in params.changes:
             path = to_fs_path(ch.uri)
-            if path and ls.session is not None and ls.session.is_config(Path(path)):
-                ls._reload = True
+            if path and self.session is not None and self.session.is_config(Path(path)):
+                self._reload = True
                 continue
-            rel = ls.rel_of(ch.uri) if path else None
+            rel = self.rel_of(ch.uri) if path else None
             if rel is not None:
-                ls._disk.add(rel)
-        ls.schedule(0)
+                self._disk.add(rel)
+        self.schedule(0)
 
-    @ls.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    def did_change_configuration(ls: TrtlintServer, params: T.DidChangeConfigurationParams):
-        ls._reload = True
-        ls.schedule(0)
+    def on_did_change_configuration(self, params: T.DidChangeConfigurationParams):
+        self._reload = True
+        self.schedule(0)
 
-    @ls.feature(
-        T.TEXT_DOCUMENT_DIAGNOSTIC,
-        T.DiagnosticOptions(identifier="trtlint", inter_file_dependencies=True, workspace_diagnostics=False),
-    )
-    async def pull_diagnostics(ls: TrtlintServer, params: T.DocumentDiagnosticParams):
-        await ls.settle()
-        rel = ls.rel_of(params.text_document.uri)
-        return T.RelatedFullDocumentDiagnosticReport(items=ls.lsp_diagnostics(rel, params.text_document.uri))
+    async def on_pull_diagnostics(self, params: T.DocumentDiagnosticParams):
+        await self.settle()
+        rel = self.rel_of(params.text_document.uri)
+        return T.RelatedFullDocumentDiagnosticReport(items=self.lsp_diagnostics(rel, params.text_document.uri))
 
-    @ls.feature(
-        T.TEXT_DOCUMENT_CODE_ACTION,
-        T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]),
-    )
-    def code_action(ls: TrtlintServer, params: T.CodeActionParams):
-        rel = ls.rel_of(params.text_document.uri)
+    def on_code_action(self, params: T.CodeActionParams):
+        rel = self.rel_of(params.text_document.uri)
         if rel is None:
             return None
-        lines = ls._lines(rel)
+        lines = self._lines(rel)
         out = []
         seen_sup = set()
-        for d in ls.by_path.get(rel, []):
-            r = ls.to_range(d.span, lines)
+        for d in self.by_path.get(rel, []):
+            r = self.to_range(d.span, lines)
             if r.end.line < params.range.start.line or r.start.line > params.range.end.line:
                 continue
-            ld = ls.to_lsp(d, lines)
+            ld = self.to_lsp(d, lines)
             if d.fix is not None:
-                changes = fix_changes(d.fix, ls.uri_of, ls.to_range)
+                changes = fix_changes(d.fix, self.uri_of, self.to_range)
                 out.append(
                     T.CodeAction(
                         title=f"{d.code}: {d.fix.message}",
@@ -536,7 +519,7 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
             if key in seen_sup:
                 continue
             seen_sup.add(key)
-            edit = suppression_edit(ls.session.sources.get(rel).kind if rel in ls.session.sources else None, lines, r.start.line, d.code, ls.workspace.position_encoding)
+            edit = suppression_edit(self.session.sources.get(rel).kind if rel in self.session.sources else None, lines, r.start.line, d.code, self.workspace.position_encoding)
             if edit is not None:
                 out.append(
                     T.CodeAction(
@@ -548,19 +531,18 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
                 )
         return out or None
 
-    @ls.feature(T.TEXT_DOCUMENT_HOVER)
-    def hover(ls: TrtlintServer, params: T.HoverParams):
-        rel = ls.rel_of(params.text_document.uri)
+    def on_hover(self, params: T.HoverParams):
+        rel = self.rel_of(params.text_document.uri)
         if rel is None:
             return None
-        lines = ls._lines(rel)
+        lines = self._lines(rel)
         ln = params.position.line
         line = lines[ln].rstrip("\r\n") if ln < len(lines) else ""
-        ch = _from_units(line, params.position.character, ls.workspace.position_encoding)
+        ch = _from_units(line, params.position.character, self.workspace.position_encoding)
         rule = rule_in_suppression(line, ch)
         if rule is not None:
             return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, _rule_doc(rule)))
-        found = ls.diagnostics_at(rel, ln, params.position.character)
+        found = self.diagnostics_at(rel, ln, params.position.character)
         if not found:
             return None
         parts = []
@@ -572,6 +554,30 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
                 parts.append(_rule_doc(r))
         return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, "\n\n---\n\n".join(parts)))
 
+
+def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> TrtlintServer:
+    """A server with its handlers (the ``on_*`` methods of :class:`TrtlintServer`) registered (each through a
+    ``functools.partial``: pygls marks what it registers with attributes, which a bound method cannot take)."""
+    import functools
+
+    ls = TrtlintServer(debounce_ms)
+    on = functools.partial
+    ls.feature(T.INITIALIZE)(on(ls.on_initialize))
+    ls.feature(T.INITIALIZED)(on(ls.on_initialized))
+    ls.feature(T.TEXT_DOCUMENT_DID_OPEN)(on(ls.on_did_open))
+    ls.feature(T.TEXT_DOCUMENT_DID_CHANGE)(on(ls.on_did_change))
+    ls.feature(T.TEXT_DOCUMENT_DID_SAVE)(on(ls.on_did_save))
+    ls.feature(T.TEXT_DOCUMENT_DID_CLOSE)(on(ls.on_did_close))
+    ls.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)(on(ls.on_did_change_watched))
+    ls.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)(on(ls.on_did_change_configuration))
+    ls.feature(
+        T.TEXT_DOCUMENT_DIAGNOSTIC,
+        T.DiagnosticOptions(identifier="trtlint", inter_file_dependencies=True, workspace_diagnostics=False),
+    )(on(ls.on_pull_diagnostics))
+    ls.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))(
+        on(ls.on_code_action)
+    )
+    ls.feature(T.TEXT_DOCUMENT_HOVER)(on(ls.on_hover))
     return ls
 
 
@@ -652,11 +658,9 @@ def main(debounce_ms: int = DEFAULT_DEBOUNCE_MS, log_file: Optional[str] = None)
     )
     import multiprocessing
 
-    from . import engine
-
-    # the initial index is built in a worker thread: fork-starting its process pool there can deadlock
-    engine.MP_CONTEXT = multiprocessing.get_context("forkserver")
     server = make_server(debounce_ms)
+    # the initial index is built in a worker thread: fork-starting its process pool there can deadlock
+    server.mp_context = multiprocessing.get_context("forkserver")
     try:
         server.start_io()
     finally:

@@ -1,10 +1,11 @@
 """An in-memory project for the LSP server and ``trtlint check -`` (text from stdin).
 
-:class:`Session` runs the whole pipeline once (:func:`trtlint.engine.run`, with the fact cache), keeps the
+:class:`Session` runs the whole pipeline once (:func:`trtlint.pipeline.run.run`, with the fact cache), keeps the
 facts of every file in memory, and afterwards re-extracts only what changed: the unsaved text of an editor
 buffer (never the file on disk while a buffer is open), or a file that changed on disk. Each
 :meth:`Session.check` rebuilds the project index from the facts in memory (cheap: no parser runs) and runs
-the rules and filters again, so a finding whose other side is in another file follows edits on either side.
+the rules and filters again (:func:`trtlint.pipeline.check.check_project`, as the run does, with the same
+inputs: suppressions, config selectors and globs, preview scans, glob memos), so a finding whose other side is in another file follows edits on either side.
 A change to the config file (or a rule pack it names) is noticed on the next check and reloads the project.
 
 The session is not thread-safe: one caller at a time (the LSP server serialises its calls).
@@ -21,10 +22,13 @@ from typing import Optional
 from .config import ConfigError, Settings, key_line, load_settings
 from .diagnostics import Diagnostic
 from .discover import digest_bytes, globspec, kind_of
-from .engine import FRONTENDS, check_index, config_selectors, extract_limited, has_plugin_marker, run
 from .facts import FileFacts
 from .frontends import UNSAVED, SourceFile
-from .index import ProjectIndex
+from .index import CheckInputs
+from .pipeline.check import check_project, config_globs, config_selectors
+from .pipeline.extract import FRONTENDS, extract_limited
+from .pipeline.run import run
+from .scancache import has_plugin_marker, preview_switches
 from .suppress import scan_suppressions, select_rules
 
 CONFIG_NAMES = ("trtlint.toml", ".trtlint.toml", "pyproject.toml")
@@ -85,6 +89,7 @@ class Session:
         use_cache: bool = True,
         isolate: bool = False,
         tolerate_config_errors: bool = False,
+        mp_context=None,
     ):
         self.root = root.resolve()
         self.config_path = config_path
@@ -96,6 +101,11 @@ class Session:
         self.skips: dict[str, tuple[str, ...]] = {}
         self.sources: dict[str, SourceFile] = {}
         self.suppressions: dict[str, list] = {}
+        # path -> preview-feature switches of the C++ and Python files (CheckInputs.preview_scan), kept current
+        self.preview_scan: dict[str, tuple] = {}
+        self.glob_memos: Optional[dict] = None  # the run's glob memos (CheckInputs.glob_memos)
+        # the multiprocessing context of the run's extraction pool (the LSP server: "forkserver")
+        self.mp_context = mp_context
         self.buffers: dict[str, str] = {}  # rel -> unsaved text of an open editor buffer
         self.diagnostics: list[Diagnostic] = []
         self.timings: dict[str, float] = {}
@@ -112,7 +122,7 @@ class Session:
         # from a thread, where no timer can interrupt a parser); else a SIGALRM limit in the main thread
         self._isolated = None
         if isolate:
-            from .isolated import IsolatedExtractor
+            from .pipeline.isolated import IsolatedExtractor
 
             self._isolated = IsolatedExtractor()
 
@@ -171,13 +181,14 @@ class Session:
         """(Re)build everything from disk (the fact cache makes this cheap when little changed), then lay the
         open buffers over it. Raises :class:`trtlint.config.ConfigError` on a broken config, unless the session
         tolerates config errors: then the load goes on with the defaults and :attr:`config_error` says why.
-        ``progress(phase, done, total)`` is told how the run goes (see :func:`trtlint.engine.run`)."""
+        ``progress(phase, done, total)`` is told how the run goes (see :func:`trtlint.pipeline.run.run`)."""
         t0 = time.perf_counter()
         before = {p: st for p, *st in self._config_stamp()}  # a config written while this load reads it
         settings = None
         try:
             settings = load_settings(self.root, self.overrides, config_path=self.config_path)
-            res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache, progress=progress)
+            res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache, progress=progress,
+                      mp_context=self.mp_context)
             self.config_error = self.config_error_at = None
         except ConfigError as e:
             if not self.tolerate_config_errors:
@@ -185,7 +196,8 @@ class Session:
             found = settings.config_file if settings is not None else None
             self.config_error, self.config_error_at = e, config_error_location(str(e), found)
             settings = self.default_settings()
-            res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache, progress=progress)
+            res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache, progress=progress,
+                      mp_context=self.mp_context)
         self.settings = settings
         self.result = res
         self.profile = res.profile
@@ -197,6 +209,8 @@ class Session:
         self.facts = dict(res.index.files)
         self.skips = dict(res.skips)  # unit -> shared headers the run left to another unit (they lack its facts)
         self.suppressions = dict(res.index.suppressions)
+        self.preview_scan = dict(res.index.preview_scan or {})
+        self.glob_memos = res.index.glob_memos
         self.diagnostics = res.diagnostics
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         self._exclude = globspec(exclude)
@@ -254,6 +268,7 @@ class Session:
             self.sources.pop(rel, None)
             self.facts.pop(rel, None)
             self.suppressions.pop(rel, None)
+            self.preview_scan.pop(rel, None)
             UNSAVED.pop(str(p), None)
             self._reextract_includers(rel)
             return
@@ -280,6 +295,8 @@ class Session:
             self.suppressions[rel] = sups
         else:
             self.suppressions.pop(rel, None)
+        if kind in (*_CPP, "python"):
+            self.preview_scan[rel] = preview_switches(text.encode("utf-8", "surrogateescape"))
         old = self.facts.get(rel)
         if kind not in FRONTENDS:
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
@@ -296,7 +313,7 @@ class Session:
 
     def _rewalk_dropped(self, dropped: set[str]) -> None:
         """The unit no longer includes these headers. A full run walks a header several units include in one of
-        them only (engine._shared_header_plan; the others have it in ``self.skips``): when this unit was that
+        them only (pipeline.cpp_headers.shared_header_plan; the others have it in ``self.skips``): when this unit was that
         one, no unit's facts hold the header's declarations any more, and the first unit that still includes
         it is extracted again (whole, as every extraction of the session is)."""
         for h in sorted(dropped):
@@ -335,16 +352,23 @@ class Session:
         """Index the facts in memory, run the rules, filter. Reloads first when the config changed."""
         if not self.loaded or self.config_changed():
             self.load()
-        t0 = time.perf_counter()
         self.rules = select_rules(self.settings.select, self.settings.ignore, self.settings.extend_select)
-        index = ProjectIndex.build(self.root, self.profile, self.packs, list(self.facts.values()), self.settings)
-        index.suppressions = self.suppressions
-        index.config_selectors = config_selectors(self.settings)
-        t1 = time.perf_counter()
-        self.diagnostics = check_index(index, self.rules, self.settings, self.skipped)
-        self.index = index
-        self.timings.update(index=t1 - t0, check=time.perf_counter() - t1)
+        checked = check_project(list(self.facts.values()), self.check_inputs(), self.rules, self.settings,
+                                root=self.root, profile=self.profile, packs=self.packs, skipped=self.skipped)
+        self.diagnostics = checked.diagnostics
+        self.index = checked.index
+        self.timings.update(checked.timings)
         return self.diagnostics
+
+    def check_inputs(self) -> CheckInputs:
+        """What the index is handed besides the facts: what a run hands its index, kept current by the edits."""
+        return CheckInputs(
+            suppressions=self.suppressions,
+            config_selectors=tuple(config_selectors(self.settings)),
+            config_globs=config_globs(self.settings),
+            preview_scan=self.preview_scan,
+            glob_memos=self.glob_memos,
+        )
 
     def by_path(self) -> dict[str, list[Diagnostic]]:
         out: dict[str, list[Diagnostic]] = {}

@@ -52,7 +52,7 @@ def test_the_limit_is_configurable_and_zero_disables_it(tmp_path):
 
 def test_a_timed_out_file_is_not_cached(tmp_path):
     from trtlint.config import load_settings
-    from trtlint.engine import run
+    from trtlint.pipeline.run import run
     import os
 
     _tree(tmp_path, 1)
@@ -72,7 +72,7 @@ def test_the_limit_is_not_swallowed_by_a_frontend(tmp_path, capfd):
     """In process (as `check -` and -j 1 without C++ do), the timer interrupts libclang's Python side wherever
     it is, including inside a frontend's own catch-all handler or an object's __del__: the file is TRT001
     "timed out", never an internal error, and nothing is printed."""
-    from trtlint.engine import extract_limited
+    from trtlint.pipeline.extract import extract_limited
     from trtlint.frontends import ExtractContext, SourceFile
 
     src = ["#include <NvInferRuntime.h>", "using namespace nvinfer1;"]
@@ -93,7 +93,7 @@ def test_a_timeout_wrapped_by_ctypes_is_still_a_timeout(tmp_path, monkeypatch, c
     ctypes converts a libclang call's arguments, ctypes wraps the timeout in ``ctypes.ArgumentError`` and a
     catch-all handler swallows it. The hook's ``:ctypes`` form sleeps exactly there, so the race is certain;
     the file must still be "timed out", and a file that finishes in time must keep its facts."""
-    from trtlint.engine import extract_limited
+    from trtlint.pipeline.extract import extract_limited
     from trtlint.frontends import ExtractContext, SourceFile
 
     p = tmp_path / "smallPlugin.cpp"

@@ -1,4 +1,4 @@
-"""Bounded time and memory where a signal cannot help: the worker pool's watchdog (trtlint/workers.py).
+"""Bounded time and memory where a signal cannot help: the worker pool's watchdog (trtlint/pipeline/workers.py).
 
 The pathological input is real: a C++ file whose macros double at every level, so libclang's preprocessor
 expands millions of tokens inside C code (about 30 s and 1.5 GB for the file below on the development

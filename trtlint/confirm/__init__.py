@@ -78,7 +78,7 @@ def _defines(index, src: str) -> tuple:
     """The macros the analysis defines: the profile's and the config's `defines`, and the optional-feature
     macros (profile `feature_macros`) the file tests, which the production build defines. So the compile
     sees the code the finding is in, not a fallback stub."""
-    from ..engine import _feature_macros
+    from ..scancache import feature_macros
     from ..frontends import SourceFile
 
     out = list(getattr(index.profile, "defines", ()) or ())
@@ -86,7 +86,7 @@ def _defines(index, src: str) -> tuple:
     pats = getattr(index.profile, "feature_macros", ())
     if pats:
         kind = "cuda" if src.endswith(".cu") else "cpp"
-        out += _feature_macros([SourceFile(index.root / src, src, kind, "")], pats)
+        out += feature_macros([SourceFile(index.root / src, src, kind, "")], pats)
     return tuple(dict.fromkeys(out))
 
 

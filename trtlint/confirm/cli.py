@@ -25,7 +25,7 @@ def cmd_confirm(args) -> int:
     from .. import __version__
     from ..config import load_settings, split_csv
     from ..discover import ProjectRootError, project_root
-    from ..engine import run
+    from ..pipeline.run import run
     from ..report import ReportContext
     from . import ConfirmOptions, confirm_findings
     from . import report as rep

@@ -245,7 +245,7 @@ def _plugin_subject(d: Diagnostic, index) -> Subject:
 def _extract_functions(index, rel: str) -> tuple:
     """A .cu file with no plugin marker is not extracted by `check` (a cheap text test skips it): run the C++
     frontend on it now for the functions it defines."""
-    from ..engine import extract_one, make_context
+    from ..pipeline.extract import extract_one, make_context
     from ..frontends import SourceFile
 
     if index.settings is None:

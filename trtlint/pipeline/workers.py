@@ -7,7 +7,7 @@ owns every worker and watches it:
 
 * **time**: a file still running ``timeout + grace`` seconds after it was handed out gets its worker killed
   (SIGKILL) and becomes TRT001 "timed out after N s"; a fresh worker takes its place. Inside the worker the
-  same limit is also a SIGALRM timer (:func:`trtlint.engine.extract_limited`), which ends Python-level loops
+  same limit is also a SIGALRM timer (:func:`trtlint.pipeline.extract.extract_limited`), which ends Python-level loops
   without a restart.
 * **memory**: the resident size of every busy worker is read from ``/proc`` a few times a second; one over
   ``memory_limit`` MiB is killed and its file becomes TRT001 "needed more than N MiB".
@@ -38,8 +38,8 @@ import signal
 import time
 from typing import Any, Callable, Optional
 
-from .facts import FileFacts, ParseProblem, Span
-from .frontends import ExtractContext, SourceFile
+from ..facts import FileFacts, ParseProblem, Span
+from ..frontends import ExtractContext, SourceFile
 
 _POLL = 0.2  # seconds between memory readings of the busy workers
 _PREPARE = 120.0  # seconds more a worker may take to import its frontend and build the shared PCH first
@@ -57,9 +57,9 @@ def problem_facts(src: SourceFile, message: str) -> FileFacts:
 
 def _worker_main(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:  # pragma: no cover - runs in a child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    from . import frontends
-    from .cache import cacheable
-    from .engine import extract_limited, prepare
+    from .. import frontends
+    from ..cache import cacheable
+    from .extract import extract_limited, prepare
 
     def on_load(module: str, seconds: Optional[float]) -> None:
         conn.send(("load", (module, seconds)))
@@ -332,7 +332,7 @@ class Pool:
 
     def _in_process(self, why: Exception) -> None:
         """No worker can be started: the next queued file is extracted here (time limit by timer only)."""
-        from .engine import extract_limited
+        from .extract import extract_limited
 
         heap = self.queue if self.queue else next(h for h in self.waiting.values() if h)
         _prio, _seq, tid = heapq.heappop(heap)

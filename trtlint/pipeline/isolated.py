@@ -4,7 +4,7 @@ The server re-extracts an edited buffer while it runs (:mod:`trtlint.session`), 
 There a SIGALRM timer cannot fire (only the main thread gets signals), and libclang busy in its own C loops
 could not be interrupted by one anyway. So the extraction runs in one long-lived worker process: the server
 sends it the file (and the open C++ buffers a translation unit may include) and watches it, as the run's
-worker pool (:mod:`trtlint.workers`) watches its workers: a worker still busy ``file-timeout`` seconds later
+worker pool (:mod:`trtlint.pipeline.workers`) watches its workers: a worker still busy ``file-timeout`` seconds later
 is killed and the file becomes TRT001 "timed out after N s"; one over ``worker-memory`` MiB is killed too
 ("needed more than N MiB"); one that dies costs only its file. The next extraction starts a fresh worker. A
 fresh worker warms up (libclang, the compiler's include paths, the precompiled prelude, which may have to be
@@ -19,8 +19,8 @@ import os
 import time
 from typing import Any, Optional
 
-from .facts import FileFacts, ParseProblem, Span
-from .frontends import ExtractContext, SourceFile
+from ..facts import FileFacts, ParseProblem, Span
+from ..frontends import ExtractContext, SourceFile
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +35,8 @@ def _serve(conn: Any, ctx: ExtractContext) -> None:  # pragma: no cover - runs i
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's to handle
     from pathlib import Path
 
-    from . import frontends
-    from .engine import extract_one
+    from .. import frontends
+    from .extract import extract_one
 
     try:  # warm up on a two-line unit (held in memory, never written): the first file should not pay for it
         text = "#include <vector>\nint trtlint_warm_up;\n"
@@ -127,7 +127,7 @@ class IsolatedExtractor:
                 memory_limit: float = 0.0) -> FileFacts:
         """The facts of ``src``, or a TRT001 saying it took over ``timeout`` seconds or over ``memory_limit``
         MiB (<= 0: no limit; with neither limit the file is extracted in this process, as without this module)."""
-        from .engine import extract_one
+        from .extract import extract_one
 
         if timeout <= 0 and memory_limit <= 0:
             return extract_one(src, ctx)

@@ -1,0 +1,252 @@
+"""check -> filter, the one place an index is built and checked: :func:`check_project` builds the
+:class:`~trtlint.index.ProjectIndex` of a set of facts with its :class:`~trtlint.index.CheckInputs` (the
+inline suppressions, the selectors and per-file-ignores globs the config names, the preview-feature scans, the
+glob memos) and runs the rules, the filter (selection, per-file-ignores, inline suppressions, severities) and
+the rules that judge the filter. The run (:mod:`trtlint.pipeline.run`) and the LSP session
+(:mod:`trtlint.session`) both call it, so they cannot drift apart in what an index is given.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, NamedTuple, Optional
+
+from ..baseline import attach_snippets
+from ..checks.base import Rule, find_rule
+from ..config import Settings
+from ..diagnostics import Diagnostic, Severity
+from ..facts import FileFacts, Span
+from ..frontends import SourceFile
+from ..index import CheckInputs, ProjectIndex
+from ..packs import Packs, Profile
+from ..scancache import SUPPRESSIBLE, TextScans
+from ..suppress import PerFileIgnores, scan_suppressions
+
+__all__ = ["CheckInputs", "Checked", "FilterReport", "check_index", "check_project", "config_globs",
+           "config_selectors", "filter_diagnostics", "run_rules", "scan_all_suppressions"]
+
+
+@dataclass(frozen=True)
+class FilterReport:
+    """What the filter used to hide findings, for the rules that judge it (``Rule.after_filter``, TRT002):
+    ``("inline", path, line, code-or-*)`` and ``("pfi", glob, selector)``."""
+
+    used: frozenset = frozenset()
+
+
+class Checked(NamedTuple):
+    index: ProjectIndex
+    diagnostics: list[Diagnostic]
+    timings: dict  # seconds: "index" (building it), "check" (rules and filter)
+
+
+def check_project(
+    facts: Iterable[FileFacts],
+    inputs: CheckInputs,
+    rules: list[type[Rule]],
+    settings: Settings,
+    *,
+    root: Path,
+    profile: Profile,
+    packs: Packs,
+    skipped: Iterable[tuple[str, str]] = (),
+    report_only: Optional[set[str]] = None,
+    progress=None,
+) -> Checked:
+    """Build the index of ``facts`` with ``inputs``, then :func:`check_index`. ``progress(phase, done, total)``
+    is told of the ``index`` and ``check`` phases."""
+    t0 = time.perf_counter()
+    if progress is not None:
+        progress("index", 0, 1)
+    index = ProjectIndex.build(root, profile, packs, facts, settings, inputs=inputs)
+    t1 = time.perf_counter()
+    if progress is not None:
+        progress("check", 0, 1)
+    diags = check_index(index, rules, settings, list(skipped), report_only)
+    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1})
+
+
+def check_index(
+    index: ProjectIndex,
+    rules: list[type[Rule]],
+    settings: Settings,
+    skipped: list[tuple[str, str]] = (),
+    report_only: Optional[set[str]] = None,
+) -> list[Diagnostic]:
+    """check -> filter: run ``rules`` over a built index, then selection, suppressions and severities; sorted,
+    one finding per (rule, place, message), with snippets attached for line-independent fingerprints.
+    ``index`` is not changed: the rules that judge the filter get a copy that says what it used."""
+    root = index.root
+    # rules that judge the filter itself (TRT002 unused-suppression) run after it; to know whether a
+    # suppression is used, every rule runs then, and the findings of rules not selected are dropped
+    late = [r for r in rules if getattr(r, "after_filter", False)]
+    early = [r for r in rules if r not in late]
+    judge_only: list[type[Rule]] = []
+    if late and (index.suppressions or settings.per_file_ignores):
+        from ..checks.base import all_rules
+
+        judge_only = [r for r in all_rules() if r not in rules and not getattr(r, "after_filter", False)]
+    diags: list[Diagnostic] = run_rules(early + judge_only, index, settings)
+    for rel, reason in skipped:
+        if "limit" in reason or "symbolic link" in reason or "regular file" in reason:  # said, never read
+            sev = Severity.INFO if "symbolic link" in reason else Severity.WARNING
+            diags.append(
+                Diagnostic(code="TRT001", name="parse-error", severity=sev, message=f"skipped: {reason}", span=Span(rel, 1))
+            )
+    used: set = set()
+    diags = filter_diagnostics(diags, settings, root, None, index.suppressions, used)
+    if judge_only:
+        dropped = {r.code for r in judge_only}
+        diags = [d for d in diags if d.code not in dropped]
+    if late:
+        report = FilterReport(frozenset(used))
+        judged = run_rules(late, index.with_suppression_use(set(report.used)), settings)
+        diags += filter_diagnostics(judged, settings, root, None, index.suppressions, used)
+    if report_only is not None:
+        diags = filter_diagnostics(diags, settings, root, report_only, {})
+    diags.sort(key=lambda d: d.sort_key())
+    # one finding per (rule, place, message)
+    uniq: dict[tuple, Diagnostic] = {}
+    for d in diags:
+        uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.message), d)
+    return attach_snippets(list(uniq.values()), root)  # for line-independent fingerprints (baseline.py)
+
+def config_selectors(settings: Settings) -> list[tuple[str, Span]]:
+    """Every rule selector the config file names, with the line it is written on."""
+    if settings.config_file is None:
+        return []
+    try:
+        rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
+    except ValueError:
+        rel = str(settings.config_file)
+    try:
+        lines = settings.config_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    sels = list(settings.select) + list(settings.ignore) + list(settings.extend_select)
+    for rules in settings.per_file_ignores.values():
+        sels.extend(rules)
+    sels.extend(settings.severity.keys())
+    out = []
+    for sel in dict.fromkeys(sels):
+        line = next((i for i, l in enumerate(lines, 1) if sel in l), 1)
+        out.append((sel, Span(rel, line)))
+    return out
+
+
+def config_globs(settings: Settings) -> dict:
+    """The line of each per-file-ignores glob in the config file (for TRT002)."""
+    if settings.config_file is None or not settings.per_file_ignores:
+        return {}
+    try:
+        rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
+    except ValueError:
+        rel = str(settings.config_file)
+    try:
+        lines = settings.config_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    out = {}
+    for glob in settings.per_file_ignores:
+        line = next((i for i, l in enumerate(lines, 1) if f'"{glob}"' in l or f"'{glob}'" in l), None)
+        line = line or next((i for i, l in enumerate(lines, 1) if glob in l), 1)
+        out[glob] = Span(rel, line)
+    return out
+
+
+def scan_all_suppressions(files: list[SourceFile], scans=None) -> dict[str, list]:
+    """Inline suppression comments of every source file: whether a file holds a ``trtlint:`` comment at all
+    is a text scan remembered by content digest (scancache.py); only the files that do are read again."""
+    scans = scans if scans is not None else TextScans(None)
+    out: dict[str, list] = {}
+    for f in files:
+        if f.kind not in SUPPRESSIBLE:
+            continue
+        if not scans.scan(f).has_trtlint_comment:  # no `trtlint:` in it, or generated data over 1 MB
+            continue
+        sups = scan_suppressions(scans.read(f).decode("utf-8", errors="replace"))
+        if sups:
+            out[f.rel] = sups
+    return out
+
+
+def run_rules(rules: list[type[Rule]], index: ProjectIndex, settings: Settings) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    for rule_cls in rules:
+        rule = rule_cls()
+        try:
+            diags.extend(rule.check(index))
+        except Exception as e:  # pragma: no cover - defensive
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            diags.append(
+                Diagnostic(
+                    code="TRT001",
+                    name="parse-error",
+                    severity=Severity.ERROR,
+                    message=f"internal error in rule {rule_cls.code}: {type(e).__name__}: {e} ({Path(tb.filename).name}:{tb.lineno}); its findings are missing",
+                    span=Span(settings.config_file.name if settings.config_file else ".", 1),
+                )
+            )
+    return diags
+
+
+def filter_diagnostics(
+    diags: list[Diagnostic],
+    settings: Settings,
+    root: Path,
+    report_only: Optional[set[str]] = None,
+    suppressions: Optional[dict[str, list]] = None,
+    used: Optional[set] = None,
+) -> list[Diagnostic]:
+    """Drop what per-file-ignores and inline suppressions hide (and, with ``report_only``, what lies outside
+    those paths). ``used`` collects what did the hiding, for TRT002: ``("pfi", glob, selector)`` and
+    ``("inline", path, line, code-or-*)``."""
+    from ..subconfig import NestedConfigs
+
+    pfi = PerFileIgnores(settings.per_file_ignores)
+    nested = NestedConfigs(settings)  # a config in a subdirectory governs the findings below it
+    sup_cache: dict[str, list] = dict(suppressions or {})
+    out = []
+    for d in diags:
+        rule = find_rule(d.code)
+        sub = nested.for_path(d.span.path)
+        if sub is not None and rule is not None:
+            if not sub.selects(rule) or sub.pfi.ignored(sub.rel(d.span.path), rule):
+                continue
+        elif rule is not None:
+            hits: Optional[set] = set() if used is not None else None
+            if pfi.ignored(d.span.path, rule, hits):
+                if used is not None and hits is not None:
+                    used.update(("pfi",) + h for h in hits)
+                continue
+        if report_only is not None:
+            paths = {d.span.path} | {r.span.path for r in d.related}
+            if not (paths & report_only):
+                continue
+        sups = sup_cache.get(d.span.path)
+        if sups is None and suppressions is not None:
+            sups = []  # every file was scanned already
+        if sups is None:
+            try:
+                text = (root / d.span.path).read_text(encoding="utf-8", errors="replace")
+                sups = scan_suppressions(text)
+            except (OSError, ValueError):
+                sups = []
+            sup_cache[d.span.path] = sups
+        # a bare `trtlint: ignore` does not hide the finding that it is itself unused (TRT002)
+        bare_ok = not (rule is not None and getattr(rule, "after_filter", False))
+        hiding = [s for s in sups if d.span.line in s.covers and ((bare_ok and "*" in s.rules) or d.code in s.rules)]
+        if hiding:
+            if used is not None:
+                for s in hiding:
+                    used.add(("inline", d.span.path, s.line, d.code if d.code in s.rules else "*"))
+            continue
+        sevs = sub.settings.severity if sub is not None else settings.severity
+        sev = sevs.get(d.code) or sevs.get(d.name)
+        if sev:
+            d = Diagnostic(**{**d.__dict__, "severity": Severity(sev)})
+        out.append(d)
+    return out

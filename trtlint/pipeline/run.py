@@ -1,0 +1,365 @@
+"""The run: discover -> extract (per file; cached; parallel) -> index -> check -> filter, as named phases over
+one :class:`_RunState`. The CLI, the pre-commit hook and the LSP session are thin shells over :func:`run`.
+
+Phases, in order: :func:`_discover` (files, with the stat and glob memos of the last run), :func:`_from_memo`
+(a warm run with unchanged inputs takes its findings from the run memo), :func:`_extract` (one worker pool for
+the whole extraction: the non-C++ files first, the C++ units with a plugin marker with the shared-header plan,
+lone headers, then the lazy call-graph expansion), :func:`_check` (:func:`trtlint.pipeline.check.check_project`)
+and :func:`_store` (what the next run reuses).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from ..cache import CACHE_DIR, FactCache, context_key, load_json_dict, load_stats, save_glob_memos, write_json
+from ..checks.base import Rule
+from ..config import Settings
+from ..diagnostics import Diagnostic
+from ..discover import DIGEST_NAME, Discovery, discover
+from ..facts import FACTS_SCHEMA_VERSION, FileFacts
+from ..frontends import ExtractContext, SourceFile
+from ..index import CheckInputs, ProjectIndex
+from ..packs import Packs, Profile, detect_profile, load_packs
+from ..scancache import TextScans, feature_macros
+from ..suppress import select_rules
+from .check import check_project, config_globs, config_selectors, scan_all_suppressions
+from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
+from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing, walk_unwalked
+from .extract import frontend_versions, make_context
+from .extraction import Extraction, ExtractLimits
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic]
+    index: ProjectIndex
+    files_checked: int
+    elapsed: float
+    rules: list[type[Rule]]
+    discovery: Discovery
+    profile: Profile
+    timings: dict[str, float] = field(default_factory=dict)
+    files_parsed: int = 0
+    parsed_kinds: dict[str, int] = field(default_factory=dict)
+    ctx: Optional[ExtractContext] = None  # the extraction context used (the LSP session re-extracts with it)
+    # C++ units -> the project headers they left to another unit to walk (SourceFile.skip; only units with some)
+    skips: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass
+class _RunState:
+    """What the phases of one run hand each other."""
+
+    settings: Settings
+    paths: Optional[list[Path]]
+    report_only: Optional[set[str]]
+    jobs: int
+    use_cache: bool
+    progress: Any
+    limits: ExtractLimits
+    t0: float
+    root: Path = None  # type: ignore[assignment]
+    packs: Packs = None  # type: ignore[assignment]
+    profile: Profile = None  # type: ignore[assignment]
+    stats_file: Path = None  # type: ignore[assignment]
+    glob_memos: Optional[dict] = None
+    glob_before: int = 0
+    disc: Discovery = None  # type: ignore[assignment]
+    ctx: ExtractContext = None  # type: ignore[assignment]
+    scans_dir: Optional[Path] = None
+    scans: TextScans = None  # type: ignore[assignment]
+    timings: dict = field(default_factory=dict)
+    memo_key: Optional[str] = None
+    facts: list[FileFacts] = field(default_factory=list)
+    gtests: dict = field(default_factory=dict)
+    skips: dict = field(default_factory=dict)
+    parsed: int = 0
+    parsed_kinds: dict = field(default_factory=dict)
+    rules: list = field(default_factory=list)
+    index: Optional[ProjectIndex] = None
+    diagnostics: list = field(default_factory=list)
+
+
+def run(*args, **kwargs) -> RunResult:
+    """Run the pipeline (see :func:`_run`) with the cyclic garbage collector paused: a run allocates hundreds
+    of thousands of long-lived fact objects and few cycles, and the collector's repeated passes over them
+    cost about half of loading the cached facts. It is switched back on (if it was on) when the run ends."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(*args, **kwargs)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _run(
+    settings: Settings,
+    paths: Optional[list[Path]] = None,
+    *,
+    report_only: Optional[set[str]] = None,
+    jobs: Optional[int] = None,
+    use_cache: bool = True,
+    progress=None,
+    memo: bool = False,
+    mp_context=None,
+) -> RunResult:
+    """``progress``, when given, is told what the run is doing: ``progress(phase, done, total)`` with phase
+    ``discover``, ``extract`` (files parsed so far, of those not in the cache), ``index`` or ``check``.
+    ``mp_context``: the multiprocessing context of the extraction pool (None: the platform default)."""
+    st = _RunState(
+        settings=settings, paths=paths, report_only=report_only,
+        jobs=jobs if jobs is not None else (os.cpu_count() or 1), use_cache=use_cache, progress=progress,
+        limits=ExtractLimits.of(settings, mp_context), t0=time.perf_counter(),
+    )
+    _discover(st)
+    hit = _from_memo(st) if memo else None
+    if hit is not None:
+        return hit
+    _extract(st)
+    _check(st)
+    _store(st)
+    return RunResult(
+        diagnostics=st.diagnostics,
+        index=st.index,  # type: ignore[arg-type]
+        files_checked=len(st.disc.files),
+        elapsed=time.perf_counter() - st.t0,
+        rules=st.rules,
+        discovery=st.disc,
+        profile=st.profile,
+        timings=st.timings,
+        files_parsed=st.parsed,
+        parsed_kinds=st.parsed_kinds,
+        ctx=st.ctx,
+        skips=st.skips,
+    )
+
+
+def _glob_count(memos: Optional[dict]) -> int:
+    return sum(len(v) for v in memos.values() if isinstance(v, dict)) if memos is not None else 0
+
+
+def _discover(st: _RunState) -> None:
+    """The files of the project (the last run's stats spare hashing unchanged ones), the packs and profile, the
+    extraction context and the text scans."""
+    settings = st.settings
+    st.root = root = settings.root
+    st.packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
+    st.profile = profile = detect_profile(st.packs, root, settings.profile)
+    exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
+    st.stats_file = stats_file = root / ".trtlint_cache" / "stats.json"
+    known_stats, trust_before = (load_stats(stats_file) if st.use_cache else ({}, 0))
+    started_ns = time.time_ns()
+    st.glob_memos = load_json_dict(stats_file.parent / "globs.json") if st.use_cache else None
+    st.glob_before = _glob_count(st.glob_memos)
+    disc = discover(
+        root,
+        st.paths,
+        include=settings.include,
+        exclude=exclude,
+        respect_gitignore=settings.respect_gitignore,
+        max_file_size=settings.max_file_size,
+        known_stats=known_stats,
+        trust_before_ns=trust_before,
+        glob_memos=st.glob_memos,
+    )
+    save_glob_memos(stats_file.parent / "globs.json", st.glob_memos, st.glob_before)
+    st.glob_before = _glob_count(st.glob_memos)
+    if st.use_cache and (disc.hashed or set(disc.stats) != set(known_stats)):
+        merged = {**known_stats, **disc.stats} if st.paths else disc.stats
+        write_json(stats_file, {"digest": DIGEST_NAME, "trust_before_ns": started_ns - 2_000_000_000, "files": merged})
+        gi = stats_file.parent / ".gitignore"
+        if stats_file.exists() and not gi.exists():
+            try:
+                gi.write_text("# created by trtlint\n*\n", encoding="utf-8")
+            except OSError:
+                pass
+    st.disc = disc
+    st.timings["discover"] = time.perf_counter() - st.t0
+    if st.progress is not None:
+        st.progress("discover", len(disc.files), len(disc.files))
+    st.ctx = make_context(settings, profile, root)
+    st.scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if st.use_cache else None
+    st.scans = TextScans(st.scans_dir)
+
+
+def _with_feature_macros(st: _RunState, ctx: ExtractContext, service=None) -> ExtractContext:
+    """The context with the optional-feature macros the project's C++ tests for (a scan of every C++ file;
+    they derive from the files' contents and the profile, so they need not be known for the run memo's
+    key nor for the Python files, which are queued before the scan)."""
+    if st.profile.feature_macros:
+        found = feature_macros(st.disc.files, st.profile.feature_macros, st.scans, service)
+        if found:
+            return dataclasses.replace(ctx, defines=tuple(dict.fromkeys(ctx.defines + found)))
+    return ctx
+
+
+def _from_memo(st: _RunState) -> Optional[RunResult]:
+    """A warm run over the whole project whose inputs are those of a run the memo kept: its findings."""
+    if not (st.use_cache and st.report_only is None and st.scans_dir is not None):
+        return None
+    from .. import runmemo
+
+    ctx = st.ctx
+    st.memo_key = runmemo.key(st.settings, st.disc, st.paths, st.profile, context_key(ctx), frontend_versions(),
+                              ctx.compile_commands)
+    hit = runmemo.load(st.scans_dir, st.memo_key)
+    if hit is None:
+        return None
+    st.timings["memo"] = time.perf_counter() - st.t0 - st.timings["discover"]
+    settings = st.settings
+    return RunResult(
+        diagnostics=hit["diagnostics"],
+        index=None,  # type: ignore[arg-type] - not built: the findings come from the memo
+        files_checked=len(st.disc.files),
+        elapsed=time.perf_counter() - st.t0,
+        rules=select_rules(settings.select, settings.ignore, settings.extend_select),
+        discovery=st.disc,
+        profile=st.profile,
+        timings=st.timings,
+        ctx=_with_feature_macros(st, ctx),
+    )
+
+
+def _extract(st: _RunState) -> None:
+    """The facts of every file. C++: only translation units that can hold a plugin fact are parsed; the others
+    are parsed lazily when the hot-path call graph needs a function they may define (cpp_expand.py)."""
+    disc, scans = st.disc, st.scans
+    tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
+    others = [f for f in disc.files if f.kind not in ("cpp", "cuda", "header")]
+    t1 = time.perf_counter()
+    digests = {f.rel: f.digest for f in disc.files}
+    cache = FactCache(st.root, st.ctx, frontend_versions()) if st.use_cache else None
+    done = [0, 0]  # files parsed, files planned (grows as the lazy call-graph expansion adds files)
+    progress = st.progress
+
+    def tick(n: int) -> None:
+        done[0] += n
+        progress("extract", done[0], done[1])
+
+    extraction = Extraction(st.ctx, st.jobs, cache, digests, done, tick if progress is not None else None, st.limits)
+
+    def extract_cached(files: list[SourceFile]) -> list[FileFacts]:
+        return extraction.collect(extraction.submit(files, 0))
+
+    texts = LazyTexts(scans)
+    eager, lazy = [], []
+    # one worker pool for the whole extraction. The Python, CMake and YAML files that need parsing are queued
+    # first, so the workers start while the C++ units are scanned for plugin markers; the C++ units (the
+    # call-graph expansion's critical path) then go ahead of them in the queue, and the other files' cached
+    # facts are loaded once the edited units are on their way
+    try:
+        h_others = extraction.submit(others, 1, defer=True)
+        final = _with_feature_macros(st, st.ctx, extraction.service)  # the workers parse Python meanwhile
+        if final is not st.ctx:
+            st.ctx = final
+            extraction.set_context(final)
+        ctx = st.ctx
+        for f in tus:
+            extraction.service()  # the scans below can take seconds (TensorRT OSS): the workers go on meanwhile
+            scan = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
+            if scan.gtest_cases:
+                st.gtests[f.rel] = scan.gtest_cases
+            if scan.marker:
+                eager.append(f)
+            else:
+                lazy.append(f)
+        share = os.environ.get("TRTLINT_SHARED_HEADERS", "1") != "0"  # 0: every unit walks all its headers (A/B)
+        headers = {f.rel: f for f in disc.files if f.kind == "header"}
+
+        def shareable(rel: str) -> bool:
+            return rel in headers and not scans.scan(headers[rel]).marker
+
+        reach = ReachMemo(cache.dir / "reach.json" if cache is not None else None, context_key(ctx), disc.files)
+        if share:
+            eager = shared_header_plan(eager, ctx, shareable, reached_headers=reach)
+        h_eager = extraction.submit(eager, 0)
+        extraction.load(h_others)
+        if cache is not None and extraction.pool is not None:
+            # while a worker parses what changed, load the units the last call-graph expansion parsed: an
+            # edit seldom changes that list (the expansion below takes them from memory)
+            by_rel = {f.rel: f for f in lazy}
+            cache.prefetch([dataclasses.replace(by_rel[r], skip=skip) for r, skip in last_expansion(cache)
+                            if r in by_rel], digests)
+        if extraction.pool is not None:  # import the rule modules while the workers parse, not after them
+            from ..checks.base import all_rules
+
+            all_rules()
+        eager, cfacts = walk_unwalked(eager, extraction.collect(h_eager), extract_cached)
+        eager, cfacts = walk_missing(eager, cfacts, extract_cached, set())
+        lazy_facts = {f.rel: f for f in lazy}
+        for f in lazy:
+            texts.add(f)
+        included = set()
+        for ff in cfacts:
+            included.update(ff.includes)
+        lone_headers = []
+        for f in disc.files:
+            if f.kind == "header" and f.rel not in included:
+                extraction.service()
+                if scans.scan(f).marker:
+                    lone_headers.append(f)
+        lone = extract_cached(lone_headers)
+        extract_lazy, lazy_skips = extract_cached, {}
+        if share:  # the units the expansion parses leave alone the shared headers the units above walked
+            extract_lazy, lazy_skips = lazy_plan(eager, cfacts, lone, ctx, shareable, extract_cached, reach)
+        expanded = expand_with_memo(cfacts + lone, lazy_facts, texts, extract_lazy, cache, tus, disc, st.root,
+                                    st.profile, st.packs, st.settings, extraction.service, lazy_skips)
+        facts = cfacts + extraction.collect(h_others) + lone + expanded
+        reach.save()
+        st.skips = {f.rel: f.skip for f in eager if f.skip}
+        st.skips.update((rel, skip) for rel, skip in lazy_skips.items() if skip)
+    finally:
+        extraction.close()
+    st.parsed, st.parsed_kinds = extraction.parsed, extraction.parsed_kinds
+    # files that were never parsed still belong to the project (e.g. a .cu file for TRT401)
+    seen = {ff.path for ff in facts}
+    facts += [FileFacts(path=f.rel, kind=f.kind, digest=f.digest) for f in disc.files if f.rel not in seen]
+    if st.gtests:
+        facts = [dataclasses.replace(ff, test_cases=st.gtests[ff.path]) if ff.path in st.gtests else ff for ff in facts]
+    st.facts = facts
+    st.timings["extract"] = time.perf_counter() - t1
+
+
+def check_inputs(settings: Settings, files: list[SourceFile], scans: TextScans,
+                 glob_memos: Optional[dict]) -> CheckInputs:
+    """What the index of a run is handed besides the facts (the LSP session keeps these and updates them)."""
+    return CheckInputs(
+        suppressions=scan_all_suppressions(files, scans),
+        config_selectors=tuple(config_selectors(settings)),
+        config_globs=config_globs(settings),
+        preview_scan={f.rel: scans.scan(f).preview_switches for f in files
+                      if f.kind in ("cpp", "cuda", "header", "python")},
+        glob_memos=glob_memos,  # the rules' file patterns are remembered with discovery's
+    )
+
+
+def _check(st: _RunState) -> None:
+    """Index, rules, filter (:func:`trtlint.pipeline.check.check_project`)."""
+    t0 = time.perf_counter()
+    inputs = check_inputs(st.settings, st.disc.files, st.scans, st.glob_memos)
+    st.scans.save(prune=not st.paths)
+    gathered = time.perf_counter() - t0
+    st.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
+    checked = check_project(st.facts, inputs, st.rules, st.settings, root=st.root, profile=st.profile,
+                            packs=st.packs, skipped=st.disc.skipped, report_only=st.report_only, progress=st.progress)
+    st.index, st.diagnostics = checked.index, checked.diagnostics
+    st.timings.update(checked.timings)
+    st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
+
+
+def _store(st: _RunState) -> None:
+    """What the next run reuses: the glob answers the rules added, the run memo."""
+    save_glob_memos(st.stats_file.parent / "globs.json", st.glob_memos, st.glob_before)
+    if st.memo_key is not None:
+        from .. import runmemo
+
+        runmemo.store(st.scans_dir, st.memo_key, {"diagnostics": st.diagnostics})
