@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trtlint.checks.base import all_rules
+from trtlint.checks.registry import all_rules
 
 from .helpers import check_project, write_project
 

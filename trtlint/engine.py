@@ -19,7 +19,8 @@ from typing import Optional
 
 from .baseline import attach_snippets
 from .cache import cacheable
-from .checks.base import Rule, find_rule
+from .checks.base import Rule
+from .checks.registry import find_rule, select_rules
 from .config import Settings
 from .diagnostics import Diagnostic, Severity
 from .discover import DIGEST_NAME, Discovery, discover
@@ -28,7 +29,7 @@ from .frontends import ExtractContext, SourceFile
 from .frontends.testlists import gtest_cases
 from .index import ProjectIndex
 from .packs import Profile, detect_profile, load_packs
-from .suppress import PerFileIgnores, scan_suppressions, select_rules
+from .suppress import PerFileIgnores, scan_suppressions
 
 FRONTENDS = {
     "cpp": "trtlint.frontends.cpp",
@@ -577,7 +578,7 @@ def _run(
             cache.prefetch([dataclasses.replace(by_rel[r], skip=skip) for r, skip in _last_expansion(cache)
                             if r in by_rel], digests)
         if extraction.pool is not None:  # import the rule modules while the workers parse, not after them
-            from .checks.base import all_rules
+            from .checks.registry import all_rules
 
             all_rules()
         eager, cfacts = _walk_unwalked(eager, extraction.collect(h_eager), extract_cached)
@@ -666,13 +667,13 @@ def check_index(
     root = index.root
     # rules that judge the filter itself (TRT002 unused-suppression) run after it; to know whether a
     # suppression is used, every rule runs then, and the findings of rules not selected are dropped
-    late = [r for r in rules if getattr(r, "after_filter", False)]
+    late = [r for r in rules if r.after_filter]
     early = [r for r in rules if r not in late]
     judge_only: list[type[Rule]] = []
     if late and (index.suppressions or settings.per_file_ignores):
-        from .checks.base import all_rules
+        from .checks.registry import all_rules
 
-        judge_only = [r for r in all_rules() if r not in rules and not getattr(r, "after_filter", False)]
+        judge_only = [r for r in all_rules() if r not in rules and not r.after_filter]
     diags: list[Diagnostic] = _run_rules(early + judge_only, index, settings)
     for rel, reason in skipped:
         if "limit" in reason or "symbolic link" in reason or "regular file" in reason:  # said, never read
@@ -1339,7 +1340,7 @@ def filter_diagnostics(
                 sups = []
             sup_cache[d.span.path] = sups
         # a bare `trtlint: ignore` does not hide the finding that it is itself unused (TRT002)
-        bare_ok = not (rule is not None and getattr(rule, "after_filter", False))
+        bare_ok = not (rule is not None and rule.after_filter)
         hiding = [s for s in sups if d.span.line in s.covers and ((bare_ok and "*" in s.rules) or d.code in s.rules)]
         if hiding:
             if used is not None:

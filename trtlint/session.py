@@ -25,7 +25,8 @@ from .engine import FRONTENDS, check_index, config_selectors, extract_limited, h
 from .facts import FileFacts
 from .frontends import UNSAVED, SourceFile
 from .index import ProjectIndex
-from .suppress import scan_suppressions, select_rules
+from .checks.registry import select_rules
+from .suppress import scan_suppressions
 
 CONFIG_NAMES = ("trtlint.toml", ".trtlint.toml", "pyproject.toml")
 _CPP = ("cpp", "cuda", "header")

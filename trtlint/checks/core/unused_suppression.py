@@ -5,7 +5,8 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Edit, Fix, Severity
 from ...facts import Span
 from .._examples import creator_cpp, onnxscript_py
-from ..base import Rule, find_rule
+from ..base import Rule
+from ..registry import find_rule, unknown_selectors
 
 
 class UnusedSuppression(Rule):
@@ -145,8 +146,6 @@ class UnusedSuppression(Rule):
 
 
 def _known(selector: str) -> bool:
-    from ...suppress import unknown_selectors
-
     return not unknown_selectors([selector])
 
 
