@@ -45,7 +45,7 @@ def main() -> int:
     ap.add_argument("trees", nargs="*")
     ap.add_argument("--against", type=Path)
     a = ap.parse_args()
-    from trtlint.checks.base import all_rules
+    from trtlint.checks.registry import all_rules
     from trtlint.config import load_settings
     from trtlint.discover import _digest
     from trtlint.pipeline.extract import make_context

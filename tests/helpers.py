@@ -10,7 +10,7 @@ def write_project(root: Path, files: dict) -> None:
     for rel, content in files.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
-        if callable(content):  # a lazily built file, e.g. an ONNX model (trtlint.checks._examples.onnx_model)
+        if callable(content):  # a lazily built file, e.g. an ONNX model (trtlint.checks.examples.onnx.onnx_model)
             content = content()
         if isinstance(content, bytes):
             p.write_bytes(content)

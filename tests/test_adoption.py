@@ -142,7 +142,7 @@ def test_baseline_counts_findings_that_share_a_fingerprint(tmp_path):
         "cpp/plugins/foo/fooPlugin.cpp": "",
         "a.py": "import tensorrt as trt\nr = trt.get_plugin_registry()\nr.get_creator('FooPlugn', '1', '')\n",
     }
-    from trtlint.checks._examples import creator_cpp
+    from trtlint.checks.examples.contract import creator_cpp
 
     files["cpp/plugins/foo/fooPlugin.cpp"] = creator_cpp("FooPlugin")
     write_project(tmp_path, files)
@@ -206,7 +206,7 @@ def test_diff_writes_nothing_fix_applies_and_a_second_fix_is_a_no_op(tmp_path):
 
 
 def test_rename_fixes_only_when_one_candidate_is_close(tmp_path):
-    from trtlint.checks._examples import backend_py, creator_cpp, onnxscript_py
+    from trtlint.checks.examples.contract import backend_py, creator_cpp, onnxscript_py
 
     write_project(
         tmp_path,
@@ -254,7 +254,7 @@ def test_fix_only_and_exit_non_zero_on_fix(tmp_path):
 
 
 def test_a_file_changed_since_it_was_read_is_refused(tmp_path):
-    from trtlint.checks._examples import creator_cpp, onnxscript_py
+    from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
 
     write_project(tmp_path, {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "t.py": onnxscript_py("FooPlugn")})
     res = check_project(tmp_path, select=["TRT101"])
@@ -278,7 +278,7 @@ def test_a_file_changed_since_it_was_read_is_refused(tmp_path):
 
 def test_fix_via_cli_on_a_file_changed_meanwhile_says_so(tmp_path):
     # the CLI path: the file changes after discovery (simulated by an edit of the expected text in the fix)
-    from trtlint.checks._examples import creator_cpp, onnxscript_py
+    from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
 
     write_project(tmp_path, {".git/HEAD": "", "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "t.py": onnxscript_py("FooPlugn")})
     res = check_project(tmp_path, select=["TRT101"])
@@ -347,7 +347,7 @@ def test_no_blind_fix_for_a_suppression_inside_a_cpp_string(tmp_path):
 
 
 def test_unused_per_file_ignores_entry_is_reported_at_its_config_line(tmp_path):
-    from trtlint.checks._examples import creator_cpp, onnxscript_py
+    from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
 
     write_project(
         tmp_path,
@@ -391,7 +391,7 @@ def test_add_suppressions_does_not_swallow_a_path_as_its_reason(tmp_path):
 
 
 def test_add_suppressions_goes_on_the_line_of_the_finding_in_a_multiline_call(tmp_path):
-    from trtlint.checks._examples import creator_cpp
+    from trtlint.checks.examples.contract import creator_cpp
 
     write_project(
         tmp_path,
@@ -441,7 +441,7 @@ def test_config_extend_and_show(tmp_path):
 
 
 def test_nested_config_governs_the_findings_below_it(tmp_path):
-    from trtlint.checks._examples import creator_cpp, onnxscript_py
+    from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
 
     write_project(
         tmp_path,
@@ -491,7 +491,7 @@ def test_display_only_fixes_are_never_applied_and_unsafe_needs_the_flag(tmp_path
 
 
 def test_unsafe_fixes_alone_writes_nothing(tmp_path):
-    from trtlint.checks._examples import creator_cpp, onnxscript_py
+    from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
 
     write_project(tmp_path, {".git/HEAD": "", "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "t.py": onnxscript_py("FooPlugn")})
     r = trtlint("check", str(tmp_path), "--unsafe-fixes", "--no-cache")

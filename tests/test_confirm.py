@@ -50,7 +50,7 @@ def _by_code(results):
 
 
 def test_recipes_declared_on_rules_and_keyed_by_code():
-    from trtlint.checks.base import find_rule
+    from trtlint.checks.registry import find_rule
 
     for code, recipe in (("TRT101", "creator-lookup"), ("TRT102", "creator-lookup"), ("TRT103", "attribute-fields"),
                          ("TRT301", "graph-capture"), ("TRT302", "graph-capture"), ("TRT401", "library-symbols")):

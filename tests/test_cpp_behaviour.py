@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import check_project, write_project
-from trtlint.checks.hotpath._example import plugin_cpp
+from trtlint.checks.examples.hotpath import plugin_cpp
 from trtlint.config import ConfigError
 from trtlint.packs import load_packs
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from trtlint.checks._examples import creator_cpp, onnxscript_py
+from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
 from trtlint.config import ConfigError, load_settings
 from trtlint.discover import discover
 from trtlint.pipeline.run import run
@@ -70,7 +70,7 @@ def test_inline_suppressions_same_line_and_line_above(tmp_path):
 
 
 def test_cpp_suppression_comment(tmp_path):
-    from trtlint.checks.hotpath._example import plugin_cpp
+    from trtlint.checks.examples.hotpath import plugin_cpp
 
     write_project(tmp_path, {"p/foo.cpp": plugin_cpp("    cudaStreamSynchronize(stream); // trtlint: ignore[TRT302]")})
     assert check_project(tmp_path, select=["TRT302"]).diagnostics == []
@@ -129,7 +129,7 @@ def test_bad_rule_pack_names_file_and_key(tmp_path):
 
 
 def test_user_rule_pack_extends_tables(tmp_path):
-    from trtlint.checks.hotpath._example import plugin_cpp
+    from trtlint.checks.examples.hotpath import plugin_cpp
 
     write_project(
         tmp_path,
@@ -232,7 +232,7 @@ def test_compile_commands_flags_are_used(tmp_path):
 def test_feature_macros_and_defines_select_the_compiled_code(tmp_path):
     """Edge-LLM guards real enqueue bodies with CUTE_DSL_<GROUP>_ENABLED, which its build defines; without it
     only the fallback stub is analysed (GatedDeltaNetPlugin::enqueue had 0 calls, 339 with it)."""
-    from trtlint.checks.hotpath._example import plugin_cpp
+    from trtlint.checks.examples.hotpath import plugin_cpp
 
     body = "#ifdef CUTE_DSL_FOO_ENABLED\n    cudaStreamSynchronize(stream);\n#else\n    return -1;\n#endif"
     write_project(tmp_path, {"cpp/plugins/foo/foo.cpp": plugin_cpp(body), "tensorrt_edgellm/__init__.py": ""})
@@ -250,7 +250,7 @@ def test_feature_macros_reach_the_workers_after_the_python_files_are_queued(tmp_
     macros; the C++ units are then parsed with them, and the entries the workers write are the ones the next
     run looks up: a C++ define does not change a Python file's cache key."""
     from trtlint.cache import context_key
-    from trtlint.checks.hotpath._example import plugin_cpp
+    from trtlint.checks.examples.hotpath import plugin_cpp
     from trtlint.config import Settings
     from trtlint.pipeline.run import run
     from trtlint.frontends import ExtractContext

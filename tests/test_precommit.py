@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from trtlint.checks._examples import creator_cpp, onnxscript_py
+from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
 
 pytest.importorskip("pre_commit")
 

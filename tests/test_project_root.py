@@ -147,7 +147,7 @@ def test_an_unknown_selector_is_a_usage_error_with_the_closest_rule(proj, args, 
 
 
 def test_rule_command_suggests_by_edit_distance():
-    from trtlint.suppress import closest_selectors, edit_distance
+    from trtlint.checks.registry import closest_selectors, edit_distance
 
     # TRT1O1 is one confusable character from TRT101; TRT111/TRT121/... are one full substitution away
     assert [r.code for r in closest_selectors("TRT1O1")] == ["TRT101"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from trtlint.checks.base import all_rules
+from trtlint.checks.registry import all_rules
+from trtlint.fixes import plan_fixes, write_fixes
 
 from .helpers import check_project, write_project
 
@@ -23,6 +24,8 @@ def test_every_rule_has_examples_and_docs():
         secs = rule.sections()
         for head in ("What it does", "Why it matters", "Example", "Fix"):
             assert head in secs, f"{rule.code} docstring lacks '## {head}'"
+        # a fixable rule shows what its fix leaves: at least one INVALID example states the fixed files
+        assert not rule.fixable or any("fixed" in ex for ex in rule.INVALID), f"{rule.code} is fixable, but no INVALID example has 'fixed'"
 
 
 @pytest.mark.parametrize("rule,example,invalid", CASES)
@@ -54,3 +57,14 @@ def test_example(tmp_path, rule, example, invalid):
     assert all(d.symbol for d in got), "findings without a symbol:\n" + "\n".join(
         f"{d.span.path}:{d.span.line}: {d.message}" for d in got if not d.symbol)
     assert not remaining, "unexpected findings:\n" + "\n".join(f"{d.span.path}:{d.span.line}: {d.message}" for d in remaining)
+    # the fix, applied as `--fix --unsafe-fixes` applies it (trtlint.fixes), leaves exactly the stated files; an
+    # example whose findings carry a fix must state what it leaves
+    if any(d.fix for d in got) or "fixed" in example:
+        assert "fixed" in example, "the findings carry fixes: state the files they leave as 'fixed'"
+        plan = plan_fixes(got, tmp_path, {}, unsafe=True)
+        assert plan.refused == []
+        write_fixes(plan, tmp_path)
+        changed = sorted(f.path for f in plan.files)
+        assert changed == sorted(example["fixed"]), f"the fixes changed {changed}"
+        for path, text in example["fixed"].items():
+            assert (tmp_path / path).read_text(encoding="utf-8") == text, f"{path} after the fix"

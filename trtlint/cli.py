@@ -458,7 +458,8 @@ def _index_summary(index) -> dict:
 
 
 def cmd_rule(args) -> int:
-    from .checks.base import all_rules, find_rule
+    from .checks.docs import rule_json, rule_markdown
+    from .checks.registry import all_rules, find_rule
 
     if args.all:
         rules = all_rules()
@@ -468,13 +469,13 @@ def cmd_rule(args) -> int:
             return 2
         r = find_rule(args.rule)
         if r is None:
-            from .suppress import suggestion
+            from .checks.registry import suggestion
 
             print(f"trtlint: error: no rule '{args.rule}'{suggestion(args.rule)} (see `trtlint rules`)", file=sys.stderr)
             return 2
         rules = [r]
     if args.format == "json":
-        print(json.dumps([_rule_json(r) for r in rules], indent=2))
+        print(json.dumps([rule_json(r) for r in rules], indent=2))
         return 0
     if args.format == "markdown":
         print("\n\n".join(rule_markdown(r) for r in rules))
@@ -488,35 +489,13 @@ def cmd_rule(args) -> int:
     return 0
 
 
-def _rule_json(r) -> dict:
-    return {
-        "code": r.code,
-        "name": r.name,
-        "family": r.family,
-        "severity": r.severity.value,
-        "fixable": r.fixable,
-        "summary": r.summary(),
-        "doc": r.doc(),
-        "help_uri": r.help_uri() or None,  # null unless $TRTLINT_DOCS_URL is set
-    }
-
-
-def rule_markdown(r) -> str:
-    sec = r.sections()
-    parts = [f"# {r.code} {r.name}", "", sec.get("summary", ""), ""]
-    parts.append(f"Default severity: **{r.severity.value}** · family: `{r.family}` · fixable: {'yes' if r.fixable else 'no'}")
-    for head in ("What it does", "Why it matters", "Example", "Fix"):
-        if head in sec:
-            parts += ["", f"## {head}", "", sec[head]]
-    return "\n".join(parts).rstrip() + "\n"
-
-
 def cmd_rules(args) -> int:
-    from .checks.base import all_rules
+    from .checks.docs import rule_json
+    from .checks.registry import all_rules
 
     rules = all_rules()
     if args.format == "json":
-        print(json.dumps([_rule_json(r) for r in rules], indent=2))
+        print(json.dumps([rule_json(r) for r in rules], indent=2))
         return 0
     head = ("code", "name", "severity", "fixable", "family", "summary")
     rows = [(r.code, r.name, r.severity.value, "yes" if r.fixable else "no", r.family, r.summary()) for r in rules]

@@ -293,7 +293,7 @@ def _check_selectors(s: Settings, attrs: list[str]) -> None:
     would silently select nothing), with the closest known selectors by edit distance."""
     if not attrs:
         return
-    from .suppress import unknown_selectors, suggestion
+    from .checks.registry import suggestion, unknown_selectors
 
     for attr in attrs:
         for sel in unknown_selectors(getattr(s, attr)):

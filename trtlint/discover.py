@@ -131,7 +131,9 @@ class _MemoSpec:
         return hit
 
 
-def _spec(patterns: Iterable[str], memos: Optional[dict] = None):
+def globspec_memo(patterns: Iterable[str], memos: Optional[dict] = None):
+    """:func:`globspec` of the non-blank ``patterns`` (None when there are none); with ``memos``, one whose
+    matches are remembered in ``memos`` by pattern list, so a warm run matches each path once."""
     pats = [p for p in patterns if p and p.strip()]
     if not pats:
         return None
@@ -279,8 +281,8 @@ def discover(
     hashed anyway: an edit in the same clock tick as the last run must not go unseen. ``glob_memos`` (pattern
     set -> path -> matched), when given, remembers include/exclude answers across runs; new ones are added."""
     root = root.resolve()
-    inc = _spec(include, glob_memos)
-    exc = _spec(exclude, glob_memos)
+    inc = globspec_memo(include, glob_memos)
+    exc = globspec_memo(exclude, glob_memos)
     out = Discovery()
     # in a git work tree, git decides: tracked files are never ignored (.gitignore applies to untracked ones)
     tracked = git_files(root) if respect_gitignore else None

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .checks.base import all_rules
-from .cli import rule_markdown
+from .checks.docs import rule_markdown
+from .checks.registry import all_rules
 
 
 def _examples(rule) -> str:

@@ -335,9 +335,9 @@ class ProjectIndex:
     def glob_matcher(self, patterns):
         """A matcher (``match_file(path)``) for gitignore-style patterns, or None when there are none; its
         answers are remembered across runs when the engine keeps glob memos (no pattern compiled on a re-run)."""
-        from .discover import _spec
+        from .discover import globspec_memo
 
-        return _spec(patterns, self.glob_memos)
+        return globspec_memo(patterns, self.glob_memos)
 
     def tensorrt_version(self) -> str:
         """The TensorRT release the code targets (setting ``tensorrt-version``, else the rules/ pack's default)."""

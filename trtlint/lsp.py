@@ -29,7 +29,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__
-from .checks.base import find_rule
+from .checks.registry import find_rule
 from .config import ConfigError
 from .diagnostics import Diagnostic
 from .discover import kind_of
@@ -601,7 +601,7 @@ def fix_changes(fix, uri_of, to_range) -> dict[str, list[T.TextEdit]]:
 
 
 def _rule_doc(rule) -> str:
-    from .cli import rule_markdown
+    from .checks.docs import rule_markdown
 
     uri = rule.help_uri()  # "" unless $TRTLINT_DOCS_URL says where the rule pages are published
     return rule_markdown(rule) + (f"\n[{rule.code} documentation]({uri})\n" if uri else "")

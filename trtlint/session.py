@@ -24,12 +24,13 @@ from .diagnostics import Diagnostic
 from .discover import digest_bytes, globspec, kind_of
 from .facts import FileFacts
 from .frontends import UNSAVED, SourceFile
+from .checks.registry import select_rules
 from .index import CheckInputs
 from .pipeline.check import check_project, config_globs, config_selectors
 from .pipeline.extract import FRONTENDS, extract_limited
 from .pipeline.run import run
 from .scancache import has_plugin_marker, preview_switches
-from .suppress import scan_suppressions, select_rules
+from .suppress import scan_suppressions
 
 CONFIG_NAMES = ("trtlint.toml", ".trtlint.toml", "pyproject.toml")
 _CPP = ("cpp", "cuda", "header")

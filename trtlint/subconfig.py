@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Optional
 
 from .config import Settings, find_config, load_settings
-from .suppress import PerFileIgnores, rule_matches
+from .checks.registry import rule_matches
+from .suppress import PerFileIgnores
 
 _NAMES = ("trtlint.toml", ".trtlint.toml")
 

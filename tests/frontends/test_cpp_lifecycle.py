@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
-from trtlint.checks.plugin.serialization_incomplete import _v2, _v3  # noqa: E402
+from trtlint.checks.examples.plugin import serialization_v2, serialization_v3  # noqa: E402
 from trtlint.facts import from_json, to_json  # noqa: E402
 from trtlint.frontends import ExtractContext, SourceFile  # noqa: E402
 from trtlint.frontends import cpp  # noqa: E402
@@ -25,7 +25,7 @@ def _facts(tmp_path: Path, rel: str, text: str):
 
 
 def test_v2_serialize_and_deserializing_constructor(tmp_path):
-    mds = _facts(tmp_path, "p/bar.cpp", _v2("write(d, mAxis); write(d, mScale); if (mFlag) { write(d, mFlag); }",
+    mds = _facts(tmp_path, "p/bar.cpp", serialization_v2("write(d, mAxis); write(d, mScale); if (mFlag) { write(d, mFlag); }",
                                             "mAxis = read<int32_t>(d); mScale = read<float>(d)"))
     ser = mds["serialize"]
     assert [(o.op, o.expr, o.ctype, o.size, o.kind, o.conditional) for o in ser.serial] == [
@@ -39,7 +39,7 @@ def test_v2_serialize_and_deserializing_constructor(tmp_path):
 
 
 def test_capability_returns_and_phase_ranges(tmp_path):
-    src = _v3("alpha", "alpha", build_reads="beta").replace(
+    src = serialization_v3("alpha", "alpha", build_reads="beta").replace(
         "    explicit FooPlugin",
         "    IPluginCapability* getCapabilityInterface(PluginCapabilityType type) noexcept override\n"
         "    {\n"

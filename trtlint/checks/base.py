@@ -1,4 +1,4 @@
-"""The rule base class and the rule registry.
+"""The rule base class (the registry of rules and the selectors are in :mod:`trtlint.checks.registry`).
 
 A rule is a small class: ``code``, kebab-case ``name``, default ``severity``, a docstring with the headings
 *What it does*, *Why it matters*, *Example*, *Fix*, and ``VALID`` / ``INVALID`` examples. Each example is a
@@ -10,10 +10,8 @@ Rules read the :class:`~trtlint.index.ProjectIndex` only, never a parser object.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import re
-from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, ClassVar, Iterable, Optional
 
 from ..diagnostics import Diagnostic, Fix, Related, Severity
 from ..facts import Span
@@ -32,6 +30,14 @@ class Rule:
     #: the `trtlint confirm` recipe that reproduces a finding on a machine with TensorRT (see
     #: trtlint/confirm/recipes.py); "" for the default of the rule's code, if any
     confirm: ClassVar[str] = ""
+    #: whether the rule runs when the config selects nothing: the default rule set. Every rule is in it today;
+    #: a rule whose findings triage on real code does not show worth a reviewer's time sets False and is then
+    #: opt-in (``extend-select``)
+    default: ClassVar[bool] = True
+    #: whether the rule judges the filter itself (TRT002 unused-suppression): the engine runs it after
+    #: selection, suppressions and per-file ignores, with ``index.suppression_use`` set, and a bare
+    #: ``trtlint: ignore`` does not hide its findings (else an unused bare suppression would hide that it is unused)
+    after_filter: ClassVar[bool] = False
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 
@@ -92,43 +98,3 @@ class Rule:
 
         base = docs_url()
         return f"{base.rstrip('/')}/{cls.code}.md" if base else ""
-
-
-_REGISTRY: dict[str, type[Rule]] = {}
-
-
-def _load() -> None:
-    if _REGISTRY:
-        return
-    from .. import checks
-
-    for mod in pkgutil.walk_packages(checks.__path__, checks.__name__ + "."):
-        if mod.ispkg or mod.name.endswith(".base"):
-            continue
-        m = importlib.import_module(mod.name)
-        for obj in vars(m).values():
-            if isinstance(obj, type) and issubclass(obj, Rule) and obj is not Rule and obj.code:
-                if obj.code in _REGISTRY and _REGISTRY[obj.code] is not obj:
-                    raise RuntimeError(f"duplicate rule code {obj.code}")
-                _REGISTRY[obj.code] = obj
-
-
-def all_rules() -> list[type[Rule]]:
-    _load()
-    return [_REGISTRY[c] for c in sorted(_REGISTRY)]
-
-
-def find_rule(key: str) -> Optional[type[Rule]]:
-    """Look a rule up by code (``TRT101``, case-insensitive) or name (``plugin-name-mismatch``)."""
-    _load()
-    k = key.strip()
-    if k.upper() in _REGISTRY:
-        return _REGISTRY[k.upper()]
-    for r in _REGISTRY.values():
-        if r.name == k.lower():
-            return r
-    return None
-
-
-def iter_rules() -> Iterator[type[Rule]]:
-    yield from all_rules()

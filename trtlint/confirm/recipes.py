@@ -93,7 +93,7 @@ EXPECT: dict[str, str] = {
 
 def recipe_for(code: str) -> Optional[Recipe]:
     """The recipe a rule declares (``Rule.confirm``), else the default for its code; None when none applies."""
-    from ..checks.base import find_rule
+    from ..checks.registry import find_rule
 
     rule = find_rule(code)
     name = getattr(rule, "confirm", "") if rule is not None else ""

@@ -122,11 +122,11 @@ def resolve(d: Diagnostic, index) -> Subject:
 
 
 def _route_subject(d: Diagnostic, index) -> Subject:
-    from ..checks.contract._routes import _all_requests
+    from ..checks.contract._routes import all_requests
 
     here = (d.span.path, d.span.line)
     cands = []
-    for r in _all_requests(index):
+    for r in all_requests(index):
         if (r.span.path, r.span.line) == here or (r.version_span and (r.version_span.path, r.version_span.line) == here):
             cands.append((r, None))
             continue

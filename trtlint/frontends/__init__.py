@@ -1,7 +1,10 @@
 """Frontends: the only code that touches a parser library.
 
-Each frontend module exposes ``KIND_NAMES`` (the discovered kinds it handles), ``VERSION`` (bumped when its
-output changes; part of the cache key) and ``extract(src: SourceFile, ctx: ExtractContext) -> FileFacts``.
+Each frontend module exposes ``KIND_NAMES`` (the discovered kinds it handles) and
+``extract(src: SourceFile, ctx: ExtractContext) -> FileFacts``. Cached facts are keyed by the engine's
+``frontend_versions()``: a digest of the frontend's source, of every helper module and prelude header under
+``frontends/``, and of ``facts.py`` (for Python also the TensorRT Python API pack), so any change to them
+invalidates the cache with no version to bump. (The modules' ``VERSION`` constants are not part of that key.)
 ``extract`` must never raise for bad input: it returns a FileFacts with ``problems`` instead.
 """
 
@@ -21,7 +24,7 @@ class SourceFile:
     # the unsaved text of an editor buffer (the LSP server): extracted instead of the file on disk
     text: Optional[str] = field(default=None, repr=False, compare=False)
     # C++ units only: project headers whose declarations this unit does not walk, because an earlier unit of the
-    # same run walks them (the engine's shared-header plan, see engine._header_owners); the unit still records
+    # same run walks them (the engine's shared-header plan, engine._shared_header_plan); the unit still records
     # that it includes them. Part of the cache key.
     skip: tuple[str, ...] = ()
 

@@ -6,7 +6,7 @@
   the literal that follows it (one big alternation of patterns starting with ``\\b`` is scanned character by
   character).
 * :func:`libcst_facts_possible`: whether a file's (stdlib ``ast``) tree holds any construct from which the libcst
-  extractors (``python._MainVisitor`` and ``python_torchtrt``) can make a fact. When it holds none, the slow
+  extractors (``python_cst._MainVisitor`` and ``python_torchtrt``) can make a fact. When it holds none, the slow
   libcst parse, positions and visits are skipped: their facts would all be empty. The test is conservative
   (every fact of those extractors needs one of the triggers listed in :func:`_triggers`); files nested deeper
   than :data:`_MAX_SAFE_DEPTH` always take the libcst path, so its "nesting too deep" problems stay as they are.

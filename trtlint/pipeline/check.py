@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Iterable, NamedTuple, Optional
 
 from ..baseline import attach_snippets
-from ..checks.base import Rule, find_rule
+from ..checks.base import Rule
+from ..checks.registry import find_rule
 from ..config import Settings
 from ..diagnostics import Diagnostic, Severity
 from ..facts import FileFacts, Span
@@ -82,13 +83,13 @@ def check_index(
     root = index.root
     # rules that judge the filter itself (TRT002 unused-suppression) run after it; to know whether a
     # suppression is used, every rule runs then, and the findings of rules not selected are dropped
-    late = [r for r in rules if getattr(r, "after_filter", False)]
+    late = [r for r in rules if r.after_filter]
     early = [r for r in rules if r not in late]
     judge_only: list[type[Rule]] = []
     if late and (index.suppressions or settings.per_file_ignores):
-        from ..checks.base import all_rules
+        from ..checks.registry import all_rules
 
-        judge_only = [r for r in all_rules() if r not in rules and not getattr(r, "after_filter", False)]
+        judge_only = [r for r in all_rules() if r not in rules and not r.after_filter]
     diags: list[Diagnostic] = run_rules(early + judge_only, index, settings)
     for rel, reason in skipped:
         if "limit" in reason or "symbolic link" in reason or "regular file" in reason:  # said, never read
@@ -237,7 +238,7 @@ def filter_diagnostics(
                 sups = []
             sup_cache[d.span.path] = sups
         # a bare `trtlint: ignore` does not hide the finding that it is itself unused (TRT002)
-        bare_ok = not (rule is not None and getattr(rule, "after_filter", False))
+        bare_ok = not (rule is not None and rule.after_filter)
         hiding = [s for s in sups if d.span.line in s.covers and ((bare_ok and "*" in s.rules) or d.code in s.rules)]
         if hiding:
             if used is not None:

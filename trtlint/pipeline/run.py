@@ -27,7 +27,7 @@ from ..frontends import ExtractContext, SourceFile
 from ..index import CheckInputs, ProjectIndex
 from ..packs import Packs, Profile, detect_profile, load_packs
 from ..scancache import TextScans, feature_macros
-from ..suppress import select_rules
+from ..checks.registry import select_rules
 from .check import check_project, config_globs, config_selectors, scan_all_suppressions
 from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
 from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing, walk_unwalked
@@ -290,7 +290,7 @@ def _extract(st: _RunState) -> None:
             cache.prefetch([dataclasses.replace(by_rel[r], skip=skip) for r, skip in last_expansion(cache)
                             if r in by_rel], digests)
         if extraction.pool is not None:  # import the rule modules while the workers parse, not after them
-            from ..checks.base import all_rules
+            from ..checks.registry import all_rules
 
             all_rules()
         eager, cfacts = walk_unwalked(eager, extraction.collect(h_eager), extract_cached)

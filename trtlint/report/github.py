@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import is_opaque
+from .context import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
-    from . import ReportContext
+    from .context import ReportContext
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 

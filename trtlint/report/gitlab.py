@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
-    from . import ReportContext
+    from .context import ReportContext
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
-    from . import ReportContext
+    from .context import ReportContext
 
 #: Bump when the shape of the JSON output changes incompatibly.
 JSON_FORMAT_VERSION = 1

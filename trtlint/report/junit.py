@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
-    from . import ReportContext
+    from .context import ReportContext
 
 
 def render_junit(diags: "list[Diagnostic]", ctx: "ReportContext") -> str:

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from .. import project_url
-from . import is_opaque
+from .context import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
     from ..facts import Span
-    from . import ReportContext
+    from .context import ReportContext
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

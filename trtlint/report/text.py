@@ -21,12 +21,12 @@ from io import StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from . import is_opaque
+from .context import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
     from ..facts import Span
-    from . import ReportContext
+    from .context import ReportContext
 
 TAB = 4
 WIDTH = 240

@@ -40,13 +40,14 @@ def requests(index, judged_once: bool = False) -> Iterator[Request]:
     """Every route that names a creator the project defines or could define (other libraries' creators
     left out). ``judged_once``: leave out route calls whose creator comes from a table entry, for rules that
     judge the name and version at the entry itself (one mismatch, one finding)."""
-    for r in _all_requests(index):
+    for r in all_requests(index):
         if external(index, r) or (judged_once and r.via_table):
             continue
         yield r
 
 
-def _all_requests(index) -> Iterator[Request]:
+def all_requests(index) -> Iterator[Request]:
+    """Every route in the project, other libraries' creators included (:func:`requests` leaves those out)."""
     for e in index.emissions:
         if not index.is_plugin_domain(e.domain):
             continue

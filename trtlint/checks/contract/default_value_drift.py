@@ -7,82 +7,8 @@ from typing import Iterable, Optional
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
+from ..examples.contract import default_drift_bool_files, default_drift_files
 from ._creators import creator_defaults
-
-_STUB = '''import torch
-
-
-@torch.library.custom_op("trt_edgellm::foo", mutates_args=())
-def foo(x: torch.Tensor, {name}: {py} = {stub}) -> torch.Tensor:
-    return x.clone()
-'''
-
-_TRANSLATION = '''import onnxscript
-import torch
-from onnxscript import script
-
-_trt_edgellm = onnxscript.values.Opset("trt_edgellm", 1)
-
-
-@script()
-def _foo_translation(x: onnxscript.FLOAT16, {name}: {py} = {tr}) -> onnxscript.FLOAT16:
-    return _trt_edgellm.FooPlugin(x, {name}={name})
-
-
-def build_custom_translation_table() -> dict:
-    return {{
-        torch.ops.trt_edgellm.foo.default: _foo_translation,
-    }}
-'''
-
-_CREATOR = '''#include <NvInferRuntime.h>
-#include <optional>
-#include <string>
-#include <vector>
-using namespace nvinfer1;
-template <typename T>
-std::optional<T> parseField(char const* name, PluginFieldCollection const* fc);
-class FooPluginCreator : public IPluginCreatorV3One
-{{
-public:
-    FooPluginCreator()
-    {{
-        mFields.emplace_back(PluginField("{name}", nullptr, PluginFieldType::{ftype}, 1));
-        mFC.nbFields = 1;
-        mFC.fields = mFields.data();
-    }}
-    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
-    char const* getPluginVersion() const noexcept override {{ return "1"; }}
-    char const* getPluginNamespace() const noexcept override {{ return ""; }}
-    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
-    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
-    {{
-        {ctype} const {name} = parseField<{ctype}>("{name}", fc).value_or({cpp});
-        return nullptr;
-    }}
-
-private:
-    std::vector<PluginField> mFields;
-    PluginFieldCollection mFC{{}};
-}};
-REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
-'''
-
-
-def _files(stub: str, tr: str, cpp: str, name: str = "alpha", py: str = "float", ctype: str = "float",
-           ftype: str = "kFLOAT32") -> dict:
-    """The stub's, the translation's and the creator's default (as written) of one attribute ``name``."""
-    return {
-        "tensorrt_edgellm/models/ops.py": _STUB.format(stub=stub, name=name, py=py),
-        "tensorrt_edgellm/onnx/translations.py": _TRANSLATION.format(tr=tr, name=name, py=py),
-        "cpp/plugins/foo/fooPlugin.cpp": _CREATOR.format(cpp=cpp, name=name, ctype=ctype, ftype=ftype),
-    }
-
-
-def _bool_files(stub: str, tr: str, cpp: str) -> dict:
-    """A flag: a Python bool, a kINT32 field in C++ (TensorRT has no bool field type)."""
-    return _files(stub, tr, cpp, name="causal", py="bool", ctype="int32_t", ftype="kINT32")
-
 
 def literal(text: Optional[str]):
     """A default's value when it is a plain literal (Python or C++ spelling), else None (not comparable)."""
@@ -153,44 +79,44 @@ class DefaultValueDrift(Rule):
     family = "contract"
 
     VALID = [
-        {"files": _files("1.0", "1.0", "1.F")},
+        {"files": default_drift_files("1.0", "1.0", "1.F")},
         {
             # the stub's None means "absent": not compared with the translation's encoding of absent
-            "files": _files("None", "1.0", "1.0f"),
+            "files": default_drift_files("None", "1.0", "1.0f"),
         },
         # a flag: Python's True/False are C++'s true/false and 1/0
-        {"files": _bool_files("True", "True", "true")},
-        {"files": _bool_files("False", "False", "0")},
+        {"files": default_drift_bool_files("True", "True", "true")},
+        {"files": default_drift_bool_files("False", "False", "0")},
     ]
     INVALID = [
         {
-            "files": _files("1.0", "0.5", "0.5F"),
+            "files": default_drift_files("1.0", "0.5", "0.5F"),
             "expect": [
                 ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'alpha' drifts: translation _foo_translation has 0.5, the PyTorch stub trt_edgellm::foo has 1.0"),
             ],
         },
         {
-            "files": _files("1.0", "1.0", "2.F"),
+            "files": default_drift_files("1.0", "1.0", "2.F"),
             "expect": [
                 ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'alpha' drifts: translation _foo_translation has 1.0, but creator FooPluginCreator falls back to 2.F for field 'alpha'"),
             ],
         },
         {
             # a flag on in Python, off in C++
-            "files": _bool_files("True", "True", "false"),
+            "files": default_drift_bool_files("True", "True", "false"),
             "expect": [
                 ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'causal' drifts: translation _foo_translation has True, but creator FooPluginCreator falls back to false for field 'causal' when the attribute is absent"),
             ],
         },
         {
-            "files": _bool_files("True", "True", "0"),
+            "files": default_drift_bool_files("True", "True", "0"),
             "expect": [
                 ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'causal' drifts: translation _foo_translation has True, but creator FooPluginCreator falls back to 0 for field 'causal' when the attribute is absent"),
             ],
         },
         {
             # the stub and the translation disagree; the creator's 0 agrees with the translation's False
-            "files": _bool_files("True", "False", "0"),
+            "files": default_drift_bool_files("True", "False", "0"),
             "expect": [
                 ("tensorrt_edgellm/onnx/translations.py", 9, "default of 'causal' drifts: translation _foo_translation has False, the PyTorch stub trt_edgellm::foo has True: torch.export drops the argument when it equals the stub's default, so the exported node carries False"),
             ],

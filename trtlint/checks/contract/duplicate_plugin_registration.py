@@ -6,7 +6,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related
 from ...diagnostics import Severity
 from ..base import Rule
-from ._pairs import pair_cpp
+from ..examples.contract import pair_cpp
 
 
 def registered_namespace(creator) -> str:

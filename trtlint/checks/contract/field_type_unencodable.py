@@ -3,8 +3,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
-from .._examples import backend_py, creator_cpp, onnxscript_py
 from ..base import Rule
+from ..examples.contract import backend_py, creator_cpp, onnxscript_py
 from ._routes import requests
 
 # TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type

@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
-from .._examples import backend_py, creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
+from ..examples.contract import backend_py, creator_cpp, onnxscript_py
+from ..examples.onnx import onnx_model, onnx_node
 from ._routes import requests
 
 
@@ -117,6 +118,15 @@ class PluginAttributeMismatch(Rule):
             "expect": [
                 ("py/translate.py", 7, "creator FooPluginCreator reads 'gamma' but does not declare it in getFieldNames() (declared: alpha), so TensorRT's ONNX parser drops it and the plugin silently gets its default")
             ],
+        },
+        {
+            # an undeclared attribute close to a declared field no one emits: the unsafe fix renames it
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "py/translate.py": onnxscript_py("FooPlugin", attrs="alpah=1.0"),
+            },
+            "expect": [("py/translate.py", 7, "attribute 'alpah' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha): TensorRT drops it silently")],
+            "fixed": {"py/translate.py": onnxscript_py("FooPlugin", attrs="alpha=1.0")},
         },
     ]
 

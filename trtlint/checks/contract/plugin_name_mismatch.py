@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
-from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
+from ..examples.contract import creator_cpp, onnxscript_py
+from ..examples.onnx import onnx_model, onnx_node
 from ._routes import requests
 
 
@@ -116,6 +117,8 @@ class PluginNameMismatch(Rule):
                 "py/translate.py": onnxscript_py("FooPlugn"),
             },
             "expect": [("py/translate.py", 7, "names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
+            # the unsafe fix: the op renamed to the close registered name
+            "fixed": {"py/translate.py": onnxscript_py("FooPlugin")},
         },
         {
             "files": {

@@ -3,10 +3,11 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
-from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
+from ..examples.contract import creator_cpp, onnxscript_py
+from ..examples.onnx import onnx_model, onnx_node
+from ..examples.contract import pair_cpp
 from ._creators import created_plugins
-from ._pairs import pair_cpp
 from ._routes import requests
 
 
@@ -126,6 +127,15 @@ class PluginVersionMismatch(Rule):
                 ),
             },
             "expect": [("models/crop.onnx", 1, "asks for 'CropAndResizeDynamic' version '1', but its creator registers version '2'")],
+        },
+        {
+            # an explicit plugin_version and one registered version: the unsafe fix asks for that version
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
+                "py/translate.py": onnxscript_py("FooPlugin", attrs='alpha=1.0, plugin_version="1"'),
+            },
+            "expect": [("py/translate.py", 7, "ONNX node 'trt_edgellm::FooPlugin' asks for 'FooPlugin' version '1', but its creator registers version '2'")],
+            "fixed": {"py/translate.py": onnxscript_py("FooPlugin", attrs='alpha=1.0, plugin_version="2"')},
         },
     ]
 

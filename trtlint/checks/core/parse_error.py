@@ -3,8 +3,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Severity
-from .._examples import Truncated, onnx_model, onnx_node
 from ..base import Rule
+from ..examples.onnx import Truncated, onnx_model, onnx_node
 
 
 class ParseError(Rule):

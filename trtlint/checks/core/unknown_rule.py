@@ -4,12 +4,11 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Severity
 from ...facts import Span
-from ..base import Rule, find_rule
+from ..base import Rule
+from ..registry import all_rules, find_rule, unknown_selectors
 
 
 def _known(selector: str) -> bool:
-    from ...suppress import unknown_selectors
-
     return not unknown_selectors([selector])
 
 
@@ -53,8 +52,6 @@ class UnknownRuleInSuppression(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         import difflib
-
-        from ..base import all_rules
 
         names = [r.name for r in all_rules()] + [r.code for r in all_rules()]
 

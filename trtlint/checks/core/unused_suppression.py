@@ -4,8 +4,9 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Edit, Fix, Severity
 from ...facts import Span
-from .._examples import creator_cpp, onnxscript_py
-from ..base import Rule, find_rule
+from ..base import Rule
+from ..examples.contract import creator_cpp, onnxscript_py
+from ..registry import find_rule, unknown_selectors
 
 
 class UnusedSuppression(Rule):
@@ -78,6 +79,8 @@ class UnusedSuppression(Rule):
                 ("py/translate.py", 7, "unused suppression: no TRT101 (plugin-name-mismatch), TRT103 (plugin-attribute-mismatch) finding on this line to hide"),
                 ("py/stale.py", 1, "unused suppression: this `trtlint: ignore` hides no finding"),
             ],
+            # the safe fix: a comment that hides nothing goes (with its line when it stands alone)
+            "fixed": {"py/translate.py": onnxscript_py("FooPlugin"), "py/stale.py": "x = 1\n"},
         },
         {
             # one of two rules used: only the other is reported
@@ -88,6 +91,8 @@ class UnusedSuppression(Rule):
                 ),
             },
             "expect": [("py/translate.py", 7, "unused suppression: no enqueue-allocation (TRT301) finding on this line to hide")],
+            # the safe fix: the unused rule leaves the bracket, the used one stays
+            "fixed": {"py/translate.py": onnxscript_py("FooPlugn").replace("(x, alpha=1.0)", "(x, alpha=1.0)  # trtlint: ignore[TRT101]")},
         },
     ]
 
@@ -145,8 +150,6 @@ class UnusedSuppression(Rule):
 
 
 def _known(selector: str) -> bool:
-    from ...suppress import unknown_selectors
-
     return not unknown_selectors([selector])
 
 

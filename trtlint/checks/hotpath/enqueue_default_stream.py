@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 from ...diagnostics import Diagnostic, Severity
 from ...packs import normalize_callee
 from ..base import Rule
-from ._example import plugin_cpp
+from ..examples.hotpath import plugin_cpp
 from ._walk import entries, is_error_path, reach_diag, reachable, walk_list, where
 
 _NULL = r"(?:0|0x0|0L|0U|nullptr|NULL|\{\}|cudaStreamLegacy|cudaStreamPerThread|cudaStreamDefault|CU_STREAM_LEGACY|CU_STREAM_PER_THREAD)"

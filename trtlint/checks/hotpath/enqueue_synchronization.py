@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic
 from ..base import Rule
-from ._example import plugin_cpp
+from ..examples.hotpath import plugin_cpp
 from ._walk import hot_diag, hot_hits
 
 

@@ -5,7 +5,7 @@ from typing import Iterable, Optional
 
 from ...diagnostics import Diagnostic, Severity
 from ..base import Rule
-from ._example import plugin_cpp
+from ..examples.hotpath import plugin_cpp
 from ._walk import is_error_path, reach_diag, reachable, short, where
 
 _COPY = re.compile(r"^(?:cuda\w*Memcpy\w*Async|cuMemcpy\w*Async\w*)$")

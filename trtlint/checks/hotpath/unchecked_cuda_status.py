@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Severity
 from ..base import Rule
-from ._example import plugin_cpp
+from ..examples.hotpath import plugin_cpp
 from ._walk import is_error_path, reach_diag, reachable, where
 
 _CHECK = """#define PLUGIN_CHECK_CUDA(call) do { cudaError_t status = call; if (status != cudaSuccess) { return status; } } while (0)"""

@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
-from .._examples import creator_cpp, onnx_model, onnx_node, onnxscript_py
 from ..base import Rule
+from ..examples.contract import creator_cpp, onnxscript_py
+from ..examples.onnx import onnx_model, onnx_node
 from ._nodes import DEFAULT_DOMAINS, builtin_ops, group, known_creators, where
 
 

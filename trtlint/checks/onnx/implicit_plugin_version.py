@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
-from .._examples import creator_cpp, onnx_model, onnx_node
 from ..base import Rule
+from ..examples.contract import creator_cpp
+from ..examples.onnx import onnx_model, onnx_node
 from ._nodes import group, known_creators, plugin_nodes, requested, version_key, where
 
 

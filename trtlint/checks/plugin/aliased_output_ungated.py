@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ._example import plugin_class
+from ..examples.plugin import plugin_class
 
 _V2_BASES = "public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuildV2, public IPluginV3OneRuntime"
 _ALIAS = """    int32_t getAliasedInput(int32_t outputIndex) noexcept{override}

@@ -4,21 +4,10 @@ from typing import Iterable, Optional
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
-from ._example import plugin_class
+from ..examples.plugin import CAPABILITY_DEFAULT, CAPABILITY_IF, capability_interface, plugin_class
 
 _CAPS = ("kCORE", "kBUILD", "kRUNTIME")
 _WANT = {"kCORE": "IPluginV3OneCore", "kBUILD": "IPluginV3OneBuild", "kRUNTIME": "IPluginV3OneRuntime"}
-
-
-def _gci(branches: str) -> str:
-    return (
-        "    IPluginCapability* getCapabilityInterface(PluginCapabilityType type) noexcept override\n"
-        "    {\n" + branches + "    }"
-    )
-
-
-_IF = "        if (type == PluginCapabilityType::{cap})\n        {{\n            return static_cast<{iface}*>(this);\n        }}\n"
-_DEFAULT = "        return static_cast<IPluginV3OneCore*>(this);\n"
 
 
 class CapabilityInterfaceIncomplete(Rule):
@@ -56,14 +45,14 @@ class CapabilityInterfaceIncomplete(Rule):
     VALID = [
         {
             "files": {
-                "plugins/foo.cpp": plugin_class(_gci(
-                    _IF.format(cap="kBUILD", iface="IPluginV3OneBuild")
-                    + _IF.format(cap="kRUNTIME", iface="IPluginV3OneRuntime") + _DEFAULT))
+                "plugins/foo.cpp": plugin_class(capability_interface(
+                    CAPABILITY_IF.format(cap="kBUILD", iface="IPluginV3OneBuild")
+                    + CAPABILITY_IF.format(cap="kRUNTIME", iface="IPluginV3OneRuntime") + CAPABILITY_DEFAULT))
             }
         },
         {
             "files": {
-                "plugins/foo.cpp": plugin_class(_gci(
+                "plugins/foo.cpp": plugin_class(capability_interface(
                     "        switch (type)\n        {\n"
                     "        case PluginCapabilityType::kCORE: return static_cast<IPluginV3OneCore*>(this);\n"
                     "        case PluginCapabilityType::kBUILD: return static_cast<IPluginV3OneBuildV2*>(this);\n"
@@ -76,7 +65,7 @@ class CapabilityInterfaceIncomplete(Rule):
             # a runtime-only plugin (TensorRT OSS samples/sampleSafePluginV3 MaxPoolPluginRuntime) has no build
             # capability: nullptr for kBUILD is the right answer
             "files": {
-                "plugins/foo.cpp": plugin_class(_gci(
+                "plugins/foo.cpp": plugin_class(capability_interface(
                     "        switch (type)\n        {\n"
                     "        case PluginCapabilityType::kRUNTIME: return static_cast<IPluginV3OneRuntime*>(this);\n"
                     "        case PluginCapabilityType::kCORE: return static_cast<IPluginV3OneCore*>(this);\n"
@@ -89,23 +78,23 @@ class CapabilityInterfaceIncomplete(Rule):
     INVALID = [
         {
             "files": {
-                "plugins/foo.cpp": plugin_class(_gci(
-                    _IF.format(cap="kBUILD", iface="IPluginV3OneBuild")
-                    + _IF.format(cap="kRUNTIME", iface="IPluginV3OneCore") + _DEFAULT))
+                "plugins/foo.cpp": plugin_class(capability_interface(
+                    CAPABILITY_IF.format(cap="kBUILD", iface="IPluginV3OneBuild")
+                    + CAPABILITY_IF.format(cap="kRUNTIME", iface="IPluginV3OneCore") + CAPABILITY_DEFAULT))
             },
             "expect": [("plugins/foo.cpp", 16, "FooPlugin::getCapabilityInterface returns IPluginV3OneCore (the kCORE capability) for PluginCapabilityType::kRUNTIME; it must return IPluginV3OneRuntime")],
         },
         {
             "files": {
-                "plugins/foo.cpp": plugin_class(_gci(_IF.format(cap="kBUILD", iface="IPluginV3OneBuild") + _DEFAULT))
+                "plugins/foo.cpp": plugin_class(capability_interface(CAPABILITY_IF.format(cap="kBUILD", iface="IPluginV3OneBuild") + CAPABILITY_DEFAULT))
             },
             "expect": [("plugins/foo.cpp", 14, "FooPlugin::getCapabilityInterface returns IPluginV3OneCore (the kCORE capability) for PluginCapabilityType::kRUNTIME (it falls through to this return); it must return IPluginV3OneRuntime")],
         },
         {
             "files": {
-                "plugins/foo.cpp": plugin_class(_gci(
-                    _IF.format(cap="kCORE", iface="IPluginV3OneCore")
-                    + _IF.format(cap="kBUILD", iface="IPluginV3OneBuild") + "        return nullptr;\n"))
+                "plugins/foo.cpp": plugin_class(capability_interface(
+                    CAPABILITY_IF.format(cap="kCORE", iface="IPluginV3OneCore")
+                    + CAPABILITY_IF.format(cap="kBUILD", iface="IPluginV3OneBuild") + "        return nullptr;\n"))
             },
             "expect": [("plugins/foo.cpp", 18, "FooPlugin::getCapabilityInterface returns nullptr for PluginCapabilityType::kRUNTIME (it falls through to this return)")],
         },

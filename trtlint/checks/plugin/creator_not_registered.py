@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..contract._pairs import pair_cpp
+from ..examples.contract import pair_cpp
 
 
 class CreatorNotRegistered(Rule):

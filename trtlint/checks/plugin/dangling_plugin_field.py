@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
-from ._example import plugin_class
+from ..examples.plugin import plugin_class
 
 _GFS = """    PluginFieldCollection const* getFieldsToSerialize() noexcept override
     {{

@@ -5,7 +5,7 @@ from typing import Iterable, Optional
 from ...diagnostics import Diagnostic, Related, Severity
 from ...packs import normalize_callee, version_at_least
 from ..base import Rule
-from ._example import plugin_class
+from ..examples.plugin import plugin_class
 
 _V2_BODY = """    char const* getPluginType() const noexcept override { return "Foo"; }
     char const* getPluginVersion() const noexcept override { return "1"; }"""

@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..contract._creators import contracts_by_usr, created_plugins
-from ..contract._pairs import pair_cpp
+from ..examples.contract import pair_cpp
 
 
 class NamespaceNotPropagated(Rule):

@@ -5,7 +5,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
-from ._example import plugin_class
+from ..examples.plugin import plugin_class
 
 _GODT = """    int32_t getOutputDataTypes(DataType* outputTypes, int32_t nbOutputs, DataType const* inputTypes,
         int32_t nbInputs) const noexcept override

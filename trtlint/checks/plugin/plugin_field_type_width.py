@@ -4,7 +4,7 @@ from typing import Iterable, Optional
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
-from ._example import plugin_class
+from ..examples.plugin import plugin_class
 
 # PluginFieldType -> (what TensorRT reads, allowed pointee kinds, size in bytes or None for "any")
 _EXPECT: dict[str, tuple[str, tuple[str, ...], Optional[int]]] = {

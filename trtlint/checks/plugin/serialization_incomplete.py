@@ -4,129 +4,7 @@ from typing import Iterable, Optional
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-
-
-def _v3(serialized: str, reads: str, declared: str = '"alpha", "beta"', build_reads: str = "") -> str:
-    """A V3 plugin and its creator in one file; the plugin serializes ``serialized``, createPlugin reads
-    ``reads`` and getFieldNames declares ``declared`` (all kFLOAT32)."""
-    ser = "\n".join(f'        mData.emplace_back("{n}", &mAlpha, PluginFieldType::kFLOAT32, 1);' for n in serialized.split())
-    rd = "\n".join(
-        f'            if (!strcmp(fc->fields[i].name, "{n}")) {{ alpha = *static_cast<float const*>(fc->fields[i].data); }}'
-        for n in reads.split()
-    )
-    decl = "\n".join(
-        f"        mFields.emplace_back(PluginField({n}, nullptr, PluginFieldType::kFLOAT32, 1));"
-        for n in declared.split(", ")
-    )
-    build = "".join(
-        "        if (phase == TensorRTPhase::kBUILD)\n        {\n"
-        "            for (int32_t i = 0; i < fc->nbFields; ++i)\n            {\n"
-        f'                if (!strcmp(fc->fields[i].name, "{n}")) {{ alpha += 0.F; }}\n'
-        "            }\n        }\n"
-        for n in build_reads.split()
-    )
-    return f"""#include <NvInferRuntime.h>
-#include <cstring>
-#include <vector>
-using namespace nvinfer1;
-class FooPlugin : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
-{{
-public:
-    explicit FooPlugin(float alpha) : mAlpha(alpha) {{}}
-    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
-    char const* getPluginVersion() const noexcept override {{ return "1"; }}
-    PluginFieldCollection const* getFieldsToSerialize() noexcept override
-    {{
-        mData.clear();
-{ser}
-        mFC.nbFields = static_cast<int32_t>(mData.size());
-        mFC.fields = mData.data();
-        return &mFC;
-    }}
-    float mAlpha{{}};
-    std::vector<PluginField> mData;
-    PluginFieldCollection mFC{{}};
-}};
-class FooCreator : public IPluginCreatorV3One
-{{
-public:
-    FooCreator()
-    {{
-{decl}
-        mFC.nbFields = static_cast<int32_t>(mFields.size());
-        mFC.fields = mFields.data();
-    }}
-    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
-    char const* getPluginVersion() const noexcept override {{ return "1"; }}
-    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
-    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
-    {{
-        float alpha = 0.F;
-        for (int32_t i = 0; i < fc->nbFields; ++i)
-        {{
-{rd}
-        }}
-{build}        return new FooPlugin(alpha);
-    }}
-    std::vector<PluginField> mFields;
-    PluginFieldCollection mFC{{}};
-}};
-REGISTER_TENSORRT_PLUGIN(FooCreator);
-"""
-
-
-def _statements(code: str) -> str:
-    """``a; if (c) { b; }`` as indented lines ``a;`` / ``if (c) { b;`` / ``}``."""
-    out = []
-    for stmt in code.split(";"):
-        stmt = stmt.strip()
-        if stmt:
-            out.append(f"    {stmt}" + ("" if stmt.endswith("}") else ";"))
-    return "\n".join(out)
-
-
-def _v2(writes: str, reads: str) -> str:
-    """A V2 plugin (TensorRT OSS style) whose serialize() writes ``writes`` and whose deserializing
-    constructor reads ``reads`` (statements separated by ``;``, written one per line, each ending in ``;``
-    unless it closes a block)."""
-    w, r = _statements(writes), _statements(reads)
-    return f"""#include <NvInferRuntime.h>
-#include <cstring>
-using namespace nvinfer1;
-template <typename T>
-void write(char*& buffer, T const& val)
-{{
-    std::memcpy(buffer, &val, sizeof(T));
-    buffer += sizeof(T);
-}}
-template <typename T>
-T read(char const*& buffer)
-{{
-    T val{{}};
-    std::memcpy(&val, buffer, sizeof(T));
-    buffer += sizeof(T);
-    return val;
-}}
-class BarPlugin : public IPluginV2DynamicExt
-{{
-public:
-    BarPlugin(void const* data, size_t length);
-    void serialize(void* buffer) const noexcept override;
-    int32_t mAxis{{}};
-    float mScale{{}};
-    bool mFlag{{}};
-}};
-BarPlugin::BarPlugin(void const* data, size_t length)
-{{
-    char const* d = static_cast<char const*>(data);
-{r}
-}}
-void BarPlugin::serialize(void* buffer) const noexcept
-{{
-    char* d = static_cast<char*>(buffer);
-{w}
-}}
-"""
+from ..examples.plugin import serialization_v2, serialization_v3
 
 
 class SerializationIncomplete(Rule):
@@ -165,31 +43,31 @@ class SerializationIncomplete(Rule):
     family = "plugin"
 
     VALID = [
-        {"files": {"plugins/foo.cpp": _v3("alpha", "alpha")}},
+        {"files": {"plugins/foo.cpp": serialization_v3("alpha", "alpha")}},
         # 'beta' is read only when building (a build-time check): the runtime creator does not need it
-        {"files": {"plugins/foo.cpp": _v3("alpha", "alpha", build_reads="beta")}},
+        {"files": {"plugins/foo.cpp": serialization_v3("alpha", "alpha", build_reads="beta")}},
         # names are read only when building; the runtime branch takes the serialized blob by index
         # (Torch-TensorRT's InterpolatePluginCreator: `fc->fields[0].data`): not judged
-        {"files": {"plugins/foo.cpp": _v3("data", "", build_reads="alpha").replace(
+        {"files": {"plugins/foo.cpp": serialization_v3("data", "", build_reads="alpha").replace(
             "        return new FooPlugin(alpha);", "        alpha = *static_cast<float const*>(fc->fields[0].data);\n        return new FooPlugin(alpha);")}},
-        {"files": {"plugins/bar.cpp": _v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
+        {"files": {"plugins/bar.cpp": serialization_v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
                                           "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)")}},
     ]
     INVALID = [
         {
-            "files": {"plugins/foo.cpp": _v3("alpha", "beta")},
+            "files": {"plugins/foo.cpp": serialization_v3("alpha", "beta")},
             "expect": [
                 ("plugins/foo.cpp", 14, "FooPlugin::getFieldsToSerialize writes 'alpha', but FooCreator::createPlugin never reads it: the deserialized plugin loses it"),
                 ("plugins/foo.cpp", 41, "FooCreator::createPlugin reads 'beta' (declared in getFieldNames), but FooPlugin::getFieldsToSerialize never writes it"),
             ],
         },
         {
-            "files": {"plugins/bar.cpp": _v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
+            "files": {"plugins/bar.cpp": serialization_v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
                                              "mAxis = read<int32_t>(d); mScale = read<int32_t>(d); mFlag = read<bool>(d)")},
             "expect": [("plugins/bar.cpp", 31, "BarPlugin's deserializing constructor reads item 2 as int (4 bytes), but serialize() writes `mScale` as float (4 bytes)")],
         },
         {
-            "files": {"plugins/bar.cpp": _v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
+            "files": {"plugins/bar.cpp": serialization_v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
                                              "mAxis = read<int32_t>(d); mScale = read<float>(d)")},
             "expect": [("plugins/bar.cpp", 38, "BarPlugin::serialize() writes 3 values but the deserializing constructor reads 2: `mFlag` (item 3) is never read back")],
         },

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..hotpath._example import plugin_cpp
+from ..examples.hotpath import plugin_cpp
 from ..hotpath._walk import short
 from ._escape import chain_text, escapes
 

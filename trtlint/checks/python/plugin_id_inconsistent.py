@@ -5,7 +5,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
-from ._examples import QDP_HEADER, qdp_register
+from ..examples.python import QDP_HEADER, qdp_register
 from ._qdp import id_problem
 
 _TTRT = "import torch_tensorrt\n"

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic
 from ..base import Rule
-from ._examples import QDP_HEADER, qdp_register
+from ..examples.python import QDP_HEADER, qdp_register
 
 _PLUGIN = (
     "import tensorrt as trt\n"

@@ -4,7 +4,7 @@ from typing import Iterable, Optional
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
-from ._examples import CONVERTER_HEADER
+from ..examples.python import CONVERTER_HEADER
 
 
 def callable_with_two_positionals(params) -> Optional[str]:

@@ -1,3 +1,5 @@
+"""Example building blocks for the hot-path rules (TRT3xx): a plugin with a given enqueue body."""
+
 from __future__ import annotations
 
 

@@ -1,0 +1,210 @@
+"""The package layout the design states (docs: DESIGN "Layout"), checked over the source with ``ast``:
+
+- no import circle among trtlint's modules (a package's ``__init__`` is a module: a name imported from a
+  package is an edge to its ``__init__``, and the ``__init__``'s own imports count);
+- no module under ``trtlint/checks/`` imports a shell (the CLI, the LSP server, the session, the engine, the
+  confirm stage, the reporters) or the filter and adoption stages (suppress, adopt, baseline): rules read the
+  index, and the stages above them import the rules, never the other way;
+- no module imports another module's underscore-private name (``from x import _y``);
+- no module over 1,100 lines.
+
+Every import counts wherever it is written, in a function too: a function-level import is still a
+dependency, only a later one. Only for circles, an import under ``if TYPE_CHECKING:`` does not count: it never
+runs, and a rule naming the type it reads (``checks/base.py``: ``ProjectIndex``) is the intended direction.
+
+Known cases that other steps of issue 21 remove are listed in ``ALLOWED_*`` below, each with the step that
+removes it; an entry that no longer occurs fails too, so the lists only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[1] / "trtlint"
+MAX_LINES = 1100
+
+SHELLS = ("cli", "lsp", "session", "pipeline", "confirm", "report", "suppress", "adopt", "baseline")
+
+# the issue 21 steps that remove the known cases (the lead empties these lists as they merge)
+_CPP = "issue 21: frontends/cpp/ as a package (frontends are the only parser users)"
+_PYTHON = "issue 21: frontends/python/ as a package"
+
+# circles (as the sorted modules of one strongly connected component) -> the issue 21 step that removes it
+ALLOWED_CIRCLES: dict[tuple[str, ...], str] = {
+    ("trtlint.frontends.cpp", "trtlint.frontends.cpp_flow", "trtlint.frontends.cpp_lifecycle"): _CPP,
+    ("trtlint.frontends.python", "trtlint.frontends.python_cst"): _PYTHON,
+}
+# (importing module, imported module, private name) -> the issue 21 step that removes it
+ALLOWED_PRIVATE: dict[tuple[str, str, str], str] = {
+    **{("trtlint.frontends.cpp_flow", "trtlint.frontends.cpp", n): _CPP for n in ("_kids", "_short")},
+    **{("trtlint.frontends.cpp_lifecycle", "trtlint.frontends.cpp", n): _CPP for n in ("_kids", "_preorder", "_FUNC_KINDS")},
+    **{("trtlint.frontends.python_cst", "trtlint.frontends.python", n): _PYTHON
+       for n in ("_DEFAULT_ROUTE_CALLS", "_DEFAULT_ROUTE_RESERVED", "_empty", "_prefilter")},
+    **{("trtlint.frontends.python_cst", "trtlint.frontends.python_names", n): _PYTHON
+       for n in ("_API_METHODS", "_CREATOR_METHODS", "_TRT_CLASSES")},
+    **{("trtlint.frontends.python_torchtrt", "trtlint.frontends.python_names", n): _PYTHON
+       for n in ("_DEFINE_QUALS", "_FAKE_QUALS", "_QDP_KINDS", "_QDP_MODULES", "_REGISTRARS", "_TTRT_PLUGINS")},
+}
+# module -> the issue 21 step that splits it
+ALLOWED_LONG: dict[str, str] = {
+    "trtlint.frontends.cpp": _CPP,
+    "trtlint.frontends.python_cst": _PYTHON,
+}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for p in sorted(PKG.rglob("*.py")):
+        parts = list(p.relative_to(PKG.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = p
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_package(mod: str) -> bool:
+    return MODULES[mod].name == "__init__.py"
+
+
+def _type_only(tree: ast.AST) -> set[int]:
+    """The ids of the import nodes under ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            test = node.test
+            name = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
+            if name == "TYPE_CHECKING":
+                out |= {id(n) for stmt in node.body for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))}
+    return out
+
+
+def _imports(mod: str, runtime_only: bool = False) -> list[tuple[str, str, int]]:
+    """``(imported module, name or "", line)`` for every trtlint import in ``mod``: ``name`` is the name taken
+    from the module by ``from m import name`` when it is not itself a submodule. ``runtime_only``: leave out
+    the imports under ``if TYPE_CHECKING:``."""
+    path = MODULES[mod]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = mod if _is_package(mod) else mod.rpartition(".")[0]
+    skip = _type_only(tree) if runtime_only else set()
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "trtlint" or a.name.startswith("trtlint."):
+                    out.append((_nearest(a.name), "", node.lineno))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not (target == "trtlint" or target.startswith("trtlint.")):
+                continue
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                if sub in MODULES:
+                    out.append((sub, "", node.lineno))
+                else:
+                    out.append((_nearest(target), a.name, node.lineno))
+    return out
+
+
+def _nearest(name: str) -> str:
+    while name not in MODULES and "." in name:
+        name = name.rpartition(".")[0]
+    return name
+
+
+GRAPH = {m: {t for t, _, _ in _imports(m, runtime_only=True) if t != m} for m in MODULES}
+
+
+def _circles() -> list[tuple[str, ...]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(GRAPH[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(tuple(sorted(comp)))
+
+    for m in sorted(GRAPH):
+        if m not in index:
+            visit(m)
+    return sorted(out)
+
+
+def _is_shell(mod: str) -> bool:
+    rest = mod.split(".")[1:]
+    return bool(rest) and rest[0] in SHELLS
+
+
+def test_no_import_circle():
+    found = _circles()
+    new = [c for c in found if c not in ALLOWED_CIRCLES]
+    assert not new, "import circles:\n" + "\n".join(" <-> ".join(c) for c in new)
+    gone = [c for c in ALLOWED_CIRCLES if c not in found]
+    assert not gone, f"no longer circles, remove them from ALLOWED_CIRCLES: {gone}"
+
+
+def test_checks_import_no_shell():
+    bad = [
+        f"{MODULES[m].relative_to(PKG.parent)}:{line}: imports {t}"
+        for m in MODULES
+        if m.startswith("trtlint.checks.") or m == "trtlint.checks"
+        for t, _, line in _imports(m)
+        if _is_shell(t)
+    ]
+    assert not bad, "upward imports from trtlint/checks/:\n" + "\n".join(bad)
+
+
+def test_no_private_name_imported_from_another_module():
+    found = {
+        (m, t, name): f"{MODULES[m].relative_to(PKG.parent)}:{line}: from {t} import {name}"
+        for m in MODULES
+        for t, name, line in _imports(m)
+        if name.startswith("_") and not (name.startswith("__") and name.endswith("__")) and t != m
+    }
+    new = [v for k, v in sorted(found.items()) if k not in ALLOWED_PRIVATE]
+    assert not new, "private names imported from another module:\n" + "\n".join(new)
+    gone = [k for k in ALLOWED_PRIVATE if k not in found]
+    assert not gone, f"no longer imported, remove them from ALLOWED_PRIVATE: {gone}"
+
+
+def test_no_module_too_long():
+    lengths = {m: len(p.read_text(encoding="utf-8").splitlines()) for m, p in MODULES.items()}
+    new = [f"{MODULES[m].relative_to(PKG.parent)}: {n} lines" for m, n in sorted(lengths.items()) if n > MAX_LINES and m not in ALLOWED_LONG]
+    assert not new, f"modules over {MAX_LINES} lines:\n" + "\n".join(new)
+    gone = [m for m in ALLOWED_LONG if lengths.get(m, 0) <= MAX_LINES]
+    assert not gone, f"no longer over {MAX_LINES} lines, remove them from ALLOWED_LONG: {gone}"
+
+
+def test_the_walk_sees_imports_in_functions():
+    # the CLI imports the run inside cmd_check only: the walk must see it, or circles hide behind them
+    assert "trtlint.pipeline.run" in GRAPH["trtlint.cli"]

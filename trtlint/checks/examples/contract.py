@@ -1,0 +1,231 @@
+"""Example building blocks for the contract rules and those that need a creator and a route: a creator, an
+onnxscript translation, a direct builder backend, a plugin and creator pair, the three sides of a default."""
+
+from __future__ import annotations
+
+
+def creator_cpp(
+    name: str = "FooPlugin",
+    version: str = "1",
+    fields: tuple[tuple[str, str], ...] = (("alpha", "kFLOAT32"),),
+    cls: str = "FooPluginCreator",
+    reads: tuple[str, ...] = (),
+) -> str:
+    """A minimal V3 creator with its name and version in anonymous-namespace constants."""
+    decls = "\n".join(
+        f'        mFields.emplace_back(PluginField("{f}", nullptr, PluginFieldType::{t}, 1));' for f, t in fields
+    )
+    read_lines = "\n".join(
+        f'            if (std::string("{r}") == fc->fields[i].name) {{ ++seen; }}' for r in reads
+    )
+    return f"""#include <NvInferRuntime.h>
+#include <string>
+#include <vector>
+using namespace nvinfer1;
+namespace
+{{
+constexpr char const* kNAME{{"{name}"}};
+constexpr char const* kVERSION{{"{version}"}};
+}} // namespace
+class {cls} : public IPluginCreatorV3One
+{{
+public:
+    {cls}()
+    {{
+{decls}
+        mFC.nbFields = static_cast<int32_t>(mFields.size());
+        mFC.fields = mFields.data();
+    }}
+    char const* getPluginName() const noexcept override {{ return kNAME; }}
+    char const* getPluginVersion() const noexcept override {{ return kVERSION; }}
+    char const* getPluginNamespace() const noexcept override {{ return ""; }}
+    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
+    IPluginV3* createPlugin(char const* n, PluginFieldCollection const* fc, TensorRTPhase p) noexcept override
+    {{
+        int32_t seen = 0;
+        for (int32_t i = 0; i < fc->nbFields; ++i)
+        {{
+{read_lines}
+        }}
+        return nullptr;
+    }}
+
+private:
+    std::vector<PluginField> mFields;
+    PluginFieldCollection mFC{{}};
+}};
+REGISTER_TENSORRT_PLUGIN({cls});
+"""
+
+
+def onnxscript_py(op: str, attrs: str = "alpha=1.0", domain: str = "trt_edgellm") -> str:
+    return f"""import onnxscript
+
+_plugins = onnxscript.values.Opset("{domain}", 1)
+
+
+def translate(x):
+    return _plugins.{op}(x, {attrs})
+"""
+
+
+def backend_py(table: str = '{"foo": "FooPlugin"}') -> str:
+    """A direct builder backend: an operation-to-creator table looked up with version "1", namespace ""."""
+    return (
+        "import tensorrt as trt\n"
+        f"_OPERATION_CREATORS = {table}\n"
+        "def _creator(name):\n"
+        "    creator_name = _OPERATION_CREATORS.get(name, name)\n"
+        '    return trt.get_plugin_registry().get_creator(creator_name, "1", "")\n'
+    )
+
+
+def pair_cpp(
+    plugin_name: str = "kNAME",
+    plugin_version: str = "kVERSION",
+    creator_name: str = "kNAME",
+    creator_version: str = "kVERSION",
+    creator_namespace: str = "mNamespace.c_str()",
+    set_namespace: bool = True,
+    register: str = "macro",
+    fields: tuple[tuple[str, str], ...] = (("alpha", "kFLOAT32"),),
+    plugin: str = "FooPlugin",
+    creator: str = "FooPluginCreator",
+    name: str = "FooPlugin",
+    version: str = "1",
+    create: str = "",
+) -> str:
+    """Example building blocks: a V3 plugin and its creator in one file (data for VALID/INVALID examples).
+    
+    Line numbers are fixed so examples can name them: the plugin's getPluginName is line 16, getPluginVersion
+    line 17, getPluginNamespace line 18; the creator class starts on line 25, its getPluginName is line 28,
+    getPluginVersion line 29, getPluginNamespace line 30, createPlugin line 33, the ``new`` line 36, the
+    registration (when ``register``) line 47.
+    """
+    decl = " ".join(f'mFields.emplace_back(PluginField("{f}", nullptr, PluginFieldType::{t}, 1));' for f, t in fields)
+    ns_line = "        plugin->setPluginNamespace(mNamespace.c_str());" if set_namespace else "        // namespace not set"
+    reg = f"REGISTER_TENSORRT_PLUGIN({creator});" if register == "macro" else "// not registered here"
+    create = create or "        float alpha = 0.5F;"
+    return f"""#include <NvInferRuntime.h>
+#include <string>
+#include <vector>
+using namespace nvinfer1;
+namespace
+{{
+constexpr char const* kNAME{{"{name}"}};
+constexpr char const* kVERSION{{"{version}"}};
+}} // namespace
+class {plugin} : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{{
+public:
+    {plugin}(std::string const& name, float alpha)
+        : mAlpha(alpha)
+    {{}}
+    char const* getPluginName() const noexcept override {{ return {plugin_name}; }}
+    char const* getPluginVersion() const noexcept override {{ return {plugin_version}; }}
+    char const* getPluginNamespace() const noexcept override {{ return mNamespace.c_str(); }}
+    void setPluginNamespace(char const* ns) noexcept {{ mNamespace = ns; }}
+
+private:
+    float mAlpha{{0.5F}};
+    std::string mNamespace;
+}};
+class {creator} : public IPluginCreatorV3One
+{{
+public:
+    char const* getPluginName() const noexcept override {{ return {creator_name}; }}
+    char const* getPluginVersion() const noexcept override {{ return {creator_version}; }}
+    char const* getPluginNamespace() const noexcept override {{ return {creator_namespace}; }}
+    {creator}() {{ {decl} mFC.nbFields = static_cast<int32_t>(mFields.size()); mFC.fields = mFields.data(); }}
+    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
+    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
+    {{
+{create}
+        auto* plugin = new {plugin}(std::string(name), alpha);
+{ns_line}
+        return plugin;
+    }}
+    void setPluginNamespace(char const* ns) noexcept {{ mNamespace = ns; }}
+
+private:
+    std::vector<PluginField> mFields;
+    PluginFieldCollection mFC{{}};
+    std::string mNamespace;
+}};
+{reg}
+"""
+
+
+_DRIFT_STUB = '''import torch
+
+
+@torch.library.custom_op("trt_edgellm::foo", mutates_args=())
+def foo(x: torch.Tensor, {name}: {py} = {stub}) -> torch.Tensor:
+    return x.clone()
+'''
+
+_DRIFT_TRANSLATION = '''import onnxscript
+import torch
+from onnxscript import script
+
+_trt_edgellm = onnxscript.values.Opset("trt_edgellm", 1)
+
+
+@script()
+def _foo_translation(x: onnxscript.FLOAT16, {name}: {py} = {tr}) -> onnxscript.FLOAT16:
+    return _trt_edgellm.FooPlugin(x, {name}={name})
+
+
+def build_custom_translation_table() -> dict:
+    return {{
+        torch.ops.trt_edgellm.foo.default: _foo_translation,
+    }}
+'''
+
+_DRIFT_CREATOR = '''#include <NvInferRuntime.h>
+#include <optional>
+#include <string>
+#include <vector>
+using namespace nvinfer1;
+template <typename T>
+std::optional<T> parseField(char const* name, PluginFieldCollection const* fc);
+class FooPluginCreator : public IPluginCreatorV3One
+{{
+public:
+    FooPluginCreator()
+    {{
+        mFields.emplace_back(PluginField("{name}", nullptr, PluginFieldType::{ftype}, 1));
+        mFC.nbFields = 1;
+        mFC.fields = mFields.data();
+    }}
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    char const* getPluginNamespace() const noexcept override {{ return ""; }}
+    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
+    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
+    {{
+        {ctype} const {name} = parseField<{ctype}>("{name}", fc).value_or({cpp});
+        return nullptr;
+    }}
+
+private:
+    std::vector<PluginField> mFields;
+    PluginFieldCollection mFC{{}};
+}};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+'''
+
+
+def default_drift_files(stub: str, tr: str, cpp: str, name: str = "alpha", py: str = "float", ctype: str = "float",
+           ftype: str = "kFLOAT32") -> dict:
+    """The stub's, the translation's and the creator's default (as written) of one attribute ``name``."""
+    return {
+        "tensorrt_edgellm/models/ops.py": _DRIFT_STUB.format(stub=stub, name=name, py=py),
+        "tensorrt_edgellm/onnx/translations.py": _DRIFT_TRANSLATION.format(tr=tr, name=name, py=py),
+        "cpp/plugins/foo/fooPlugin.cpp": _DRIFT_CREATOR.format(cpp=cpp, name=name, ctype=ctype, ftype=ftype),
+    }
+
+
+def default_drift_bool_files(stub: str, tr: str, cpp: str) -> dict:
+    """A flag: a Python bool, a kINT32 field in C++ (TensorRT has no bool field type)."""
+    return default_drift_files(stub, tr, cpp, name="causal", py="bool", ctype="int32_t", ftype="kINT32")

@@ -1,0 +1,155 @@
+"""Example building blocks for the interface and lifecycle rules (TRT2xx): a plugin class, a
+getCapabilityInterface, V3 and V2 serializing plugins."""
+
+from __future__ import annotations
+
+V3_BASES = "public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime"
+
+
+def plugin_class(body: str, bases: str = V3_BASES, name: str = "FooPlugin") -> str:
+    """A plugin class whose members are ``body`` (written from line 8 on)."""
+    return f"""#include <NvInferRuntime.h>
+#include <string>
+#include <vector>
+using namespace nvinfer1;
+class {name} : {bases}
+{{
+public:
+{body}
+}};
+"""
+
+
+def capability_interface(branches: str) -> str:
+    """A getCapabilityInterface whose body is ``branches`` (``CAPABILITY_IF`` lines, ``CAPABILITY_DEFAULT``)."""
+    return (
+        "    IPluginCapability* getCapabilityInterface(PluginCapabilityType type) noexcept override\n"
+        "    {\n" + branches + "    }"
+    )
+
+
+CAPABILITY_IF = "        if (type == PluginCapabilityType::{cap})\n        {{\n            return static_cast<{iface}*>(this);\n        }}\n"
+CAPABILITY_DEFAULT = "        return static_cast<IPluginV3OneCore*>(this);\n"
+
+
+def serialization_v3(serialized: str, reads: str, declared: str = '"alpha", "beta"', build_reads: str = "") -> str:
+    """A V3 plugin and its creator in one file; the plugin serializes ``serialized``, createPlugin reads
+    ``reads`` and getFieldNames declares ``declared`` (all kFLOAT32)."""
+    ser = "\n".join(f'        mData.emplace_back("{n}", &mAlpha, PluginFieldType::kFLOAT32, 1);' for n in serialized.split())
+    rd = "\n".join(
+        f'            if (!strcmp(fc->fields[i].name, "{n}")) {{ alpha = *static_cast<float const*>(fc->fields[i].data); }}'
+        for n in reads.split()
+    )
+    decl = "\n".join(
+        f"        mFields.emplace_back(PluginField({n}, nullptr, PluginFieldType::kFLOAT32, 1));"
+        for n in declared.split(", ")
+    )
+    build = "".join(
+        "        if (phase == TensorRTPhase::kBUILD)\n        {\n"
+        "            for (int32_t i = 0; i < fc->nbFields; ++i)\n            {\n"
+        f'                if (!strcmp(fc->fields[i].name, "{n}")) {{ alpha += 0.F; }}\n'
+        "            }\n        }\n"
+        for n in build_reads.split()
+    )
+    return f"""#include <NvInferRuntime.h>
+#include <cstring>
+#include <vector>
+using namespace nvinfer1;
+class FooPlugin : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{{
+public:
+    explicit FooPlugin(float alpha) : mAlpha(alpha) {{}}
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    PluginFieldCollection const* getFieldsToSerialize() noexcept override
+    {{
+        mData.clear();
+{ser}
+        mFC.nbFields = static_cast<int32_t>(mData.size());
+        mFC.fields = mData.data();
+        return &mFC;
+    }}
+    float mAlpha{{}};
+    std::vector<PluginField> mData;
+    PluginFieldCollection mFC{{}};
+}};
+class FooCreator : public IPluginCreatorV3One
+{{
+public:
+    FooCreator()
+    {{
+{decl}
+        mFC.nbFields = static_cast<int32_t>(mFields.size());
+        mFC.fields = mFields.data();
+    }}
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
+    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
+    {{
+        float alpha = 0.F;
+        for (int32_t i = 0; i < fc->nbFields; ++i)
+        {{
+{rd}
+        }}
+{build}        return new FooPlugin(alpha);
+    }}
+    std::vector<PluginField> mFields;
+    PluginFieldCollection mFC{{}};
+}};
+REGISTER_TENSORRT_PLUGIN(FooCreator);
+"""
+
+
+def _statements(code: str) -> str:
+    """``a; if (c) { b; }`` as indented lines ``a;`` / ``if (c) { b;`` / ``}``."""
+    out = []
+    for stmt in code.split(";"):
+        stmt = stmt.strip()
+        if stmt:
+            out.append(f"    {stmt}" + ("" if stmt.endswith("}") else ";"))
+    return "\n".join(out)
+
+
+def serialization_v2(writes: str, reads: str) -> str:
+    """A V2 plugin (TensorRT OSS style) whose serialize() writes ``writes`` and whose deserializing
+    constructor reads ``reads`` (statements separated by ``;``, written one per line, each ending in ``;``
+    unless it closes a block)."""
+    w, r = _statements(writes), _statements(reads)
+    return f"""#include <NvInferRuntime.h>
+#include <cstring>
+using namespace nvinfer1;
+template <typename T>
+void write(char*& buffer, T const& val)
+{{
+    std::memcpy(buffer, &val, sizeof(T));
+    buffer += sizeof(T);
+}}
+template <typename T>
+T read(char const*& buffer)
+{{
+    T val{{}};
+    std::memcpy(&val, buffer, sizeof(T));
+    buffer += sizeof(T);
+    return val;
+}}
+class BarPlugin : public IPluginV2DynamicExt
+{{
+public:
+    BarPlugin(void const* data, size_t length);
+    void serialize(void* buffer) const noexcept override;
+    int32_t mAxis{{}};
+    float mScale{{}};
+    bool mFlag{{}};
+}};
+BarPlugin::BarPlugin(void const* data, size_t length)
+{{
+    char const* d = static_cast<char const*>(data);
+{r}
+}}
+void BarPlugin::serialize(void* buffer) const noexcept
+{{
+    char* d = static_cast<char*>(buffer);
+{w}
+}}
+"""
