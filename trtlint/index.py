@@ -120,7 +120,7 @@ class ProjectIndex:
     # ("inline", path, line, code-or-*) and ("pfi", glob, selector)
     suppression_use: set = field(default_factory=set)
     config_globs: dict = field(default_factory=dict)  # per-file-ignores glob -> Span in the config file
-    lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, cpp_lifecycle)
+    lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, frontends/cpp/lifecycle.py)
     lifecycle_by_cls: dict = field(default_factory=lambda: defaultdict(list))  # class qualname -> [MethodDetail]
     preview_gates: list = field(default_factory=list)  # (feature, Span): builder preview features turned on
     # set by the engine from its text-scan cache: path -> ((feature, line, col, end_col), ...) of every
