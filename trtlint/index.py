@@ -107,7 +107,7 @@ class ProjectIndex:
     config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
     models: list = field(default_factory=list)  # OnnxModel: ONNX model files
     plugin_specs: list = field(default_factory=list)  # PluginSpec: TensorRT OSS *_PluginConfig.yaml
-    # Python converters, plugin generation, Python plugins and QDP (frontends/python_torchtrt.py)
+    # Python converters, plugin generation, Python plugins and QDP (frontends/python/torchtrt.py)
     converters: list = field(default_factory=list)
     py_signatures: list = field(default_factory=list)
     unnamed_layers: list = field(default_factory=list)

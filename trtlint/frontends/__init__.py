@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from ..facts import FileFacts, ParseProblem
+
 
 @dataclass(frozen=True)
 class SourceFile:
@@ -37,6 +39,12 @@ class ExtractContext:
     # Python direct-route builders: ``operation("name", inputs, **attrs)``
     route_call_names: tuple[str, ...] = ("operation",)
     route_reserved_kwargs: tuple[str, ...] = ("output_count",)
+
+
+def empty_facts(src: SourceFile, problems: tuple[ParseProblem, ...] = (), kind: str = "") -> FileFacts:
+    """The facts of a file in which a frontend found nothing, or only ``problems`` (``kind``: the kind recorded
+    when ``src`` has none)."""
+    return FileFacts(path=src.rel, kind=src.kind or kind, digest=src.digest, problems=problems)
 
 
 def read_text(src: SourceFile) -> tuple[Optional[str], Optional[str]]:
