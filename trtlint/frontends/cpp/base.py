@@ -27,6 +27,8 @@ CUDA_PRELUDE = PRELUDE_DIR / "cuda"
 Cursor = Any  # a clang.cindex.Cursor
 # (file, line, col, offset, end line, end col, end offset) of a cursor's extent (Unit.extent_info)
 Extent = tuple[Optional[str], int, int, int, int, int, int]
+# a string constant an expression resolves to: (value, the macro or variable it came through, where that is defined)
+Resolved = tuple[Optional[str], Optional[str], Optional[Span]]
 
 
 class Unit(Protocol):
@@ -56,9 +58,10 @@ class Unit(Protocol):
 
     def qualname(self, c: Cursor) -> str: ...
 
-    def resolve_str(self, c: Cursor, depth: int = 0) -> Optional[tuple[Optional[str], Optional[str], Optional[Span]]]: ...
+    def resolve_str(self, c: Cursor, depth: int = 0) -> Optional[Resolved]: ...
 
-    def scan_creator_list(self, var: Cursor, func: Optional[str], local_vars: Optional[dict[str, Any]] = None) -> None: ...
+    def scan_creator_list(self, var: Cursor, func: Optional[str],
+                          local_vars: Optional[dict[str, Cursor]] = None) -> None: ...
 
 
 # libclang plumbing -----------------------------------------------------------------------------------------
