@@ -1,8 +1,10 @@
 """Frontends: the only code that touches a parser library.
 
-Each frontend module exposes ``KIND_NAMES`` (the discovered kinds it handles), ``VERSION`` (bumped when its
-output changes; part of the cache key) and ``extract(src: SourceFile, ctx: ExtractContext) -> FileFacts``.
-``extract`` must never raise for bad input: it returns a FileFacts with ``problems`` instead.
+Each frontend (a module such as ``cmake.py``, or a package: ``cpp/``, ``python/``) exposes ``KIND_NAMES`` (the
+discovered kinds it handles), ``VERSION`` (bumped when its output changes; part of the cache key) and
+``extract(src: SourceFile, ctx: ExtractContext) -> FileFacts``. ``extract`` must never raise for bad input: it
+returns a FileFacts with ``problems`` instead (:func:`empty_facts` when that is all). Every source file under
+``frontends/`` counts in the cache key (``engine.frontend_versions``).
 """
 
 from __future__ import annotations
