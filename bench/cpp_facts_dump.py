@@ -6,7 +6,7 @@ for speed work on the C++ frontend).
 Each file is extracted with its tree's own settings/profile context (as ``trtlint check`` does), in this
 process, without the cache; the tree is only read. Prints the CPU time per tree. With ``--against``, prints
 every file whose facts differ (first differing path inside the JSON) and exits 1 when any does.
-Example: the facts with and without the blanking of GPU-only bodies (trtlint/frontends/cpp_device.py):
+Example: the facts with and without the blanking of GPU-only bodies (trtlint/frontends/cpp/device.py):
 
     TRTLINT_BLANK_DEVICE=0 python bench/cpp_facts_dump.py /tmp/off.json /tmp/el --kinds cuda
     python bench/cpp_facts_dump.py /tmp/on.json /tmp/el --kinds cuda --against /tmp/off.json

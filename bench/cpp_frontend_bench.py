@@ -17,6 +17,7 @@ from pathlib import Path
 from trtlint.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
 from trtlint.frontends import cpp
+from trtlint.frontends.cpp import base as cpp_base
 
 EDGE = Path("/work/repos/edgellm")
 TRT = Path("/work/repos/trt")
@@ -57,9 +58,9 @@ def main() -> None:
     out_path = sys.argv[1]
     files = files_from_args(sys.argv[2:]) if len(sys.argv) > 2 else default_files()
     # time parse separately by wrapping Index.parse
-    cpp._load()
+    cpp_base.load()
     parse_t: dict[str, float] = {}
-    orig = cpp._index.parse
+    orig = cpp_base.libclang.index.parse
 
     def timed_parse(path, *a, **k):
         t = time.perf_counter()
@@ -68,7 +69,7 @@ def main() -> None:
         finally:
             parse_t[path] = parse_t.get(path, 0.0) + time.perf_counter() - t
 
-    cpp._index.parse = timed_parse
+    cpp_base.libclang.index.parse = timed_parse
     res = {}
     tot_p = tot_a = 0.0
     t_all = time.perf_counter()

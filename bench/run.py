@@ -134,7 +134,7 @@ def clang_tidy_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, int,
     from concurrent.futures import ThreadPoolExecutor
 
     from trtlint.frontends import SourceFile
-    from trtlint.frontends.cpp import _compile_args
+    from trtlint.frontends.cpp.flags import compile_args
 
     exe = sh.which("clang-tidy")
     if exe is None:
@@ -143,7 +143,7 @@ def clang_tidy_time(tree: Path, rels: list[str], jobs: int) -> tuple[float, int,
     cmds = []
     for rel in rels:
         kind = "cuda" if rel.endswith((".cu", ".cuh")) else "cpp"
-        args = [a for a in _compile_args(SourceFile(tree / rel, rel, kind, ""), ctx) if a != "-fsyntax-only"]
+        args = [a for a in compile_args(SourceFile(tree / rel, rel, kind, ""), ctx) if a != "-fsyntax-only"]
         cmds.append([exe, "-quiet", "-checks=-*,readability-braces-around-statements", str(tree / rel), "--", *args])
 
     def one(cmd: list[str]) -> int:

@@ -26,31 +26,13 @@ MAX_LINES = 1100
 
 SHELLS = ("cli", "lsp", "session", "pipeline", "confirm", "report", "suppress", "adopt", "baseline")
 
-# the issue 21 steps that remove the known cases (the lead empties these lists as they merge)
-_CPP = "issue 21: frontends/cpp/ as a package (frontends are the only parser users)"
-_PYTHON = "issue 21: frontends/python/ as a package"
-
-# circles (as the sorted modules of one strongly connected component) -> the issue 21 step that removes it
-ALLOWED_CIRCLES: dict[tuple[str, ...], str] = {
-    ("trtlint.frontends.cpp", "trtlint.frontends.cpp_flow", "trtlint.frontends.cpp_lifecycle"): _CPP,
-    ("trtlint.frontends.python", "trtlint.frontends.python_cst"): _PYTHON,
-}
-# (importing module, imported module, private name) -> the issue 21 step that removes it
-ALLOWED_PRIVATE: dict[tuple[str, str, str], str] = {
-    **{("trtlint.frontends.cpp_flow", "trtlint.frontends.cpp", n): _CPP for n in ("_kids", "_short")},
-    **{("trtlint.frontends.cpp_lifecycle", "trtlint.frontends.cpp", n): _CPP for n in ("_kids", "_preorder", "_FUNC_KINDS")},
-    **{("trtlint.frontends.python_cst", "trtlint.frontends.python", n): _PYTHON
-       for n in ("_DEFAULT_ROUTE_CALLS", "_DEFAULT_ROUTE_RESERVED", "_empty", "_prefilter")},
-    **{("trtlint.frontends.python_cst", "trtlint.frontends.python_names", n): _PYTHON
-       for n in ("_API_METHODS", "_CREATOR_METHODS", "_TRT_CLASSES")},
-    **{("trtlint.frontends.python_torchtrt", "trtlint.frontends.python_names", n): _PYTHON
-       for n in ("_DEFINE_QUALS", "_FAKE_QUALS", "_QDP_KINDS", "_QDP_MODULES", "_REGISTRARS", "_TTRT_PLUGINS")},
-}
-# module -> the issue 21 step that splits it
-ALLOWED_LONG: dict[str, str] = {
-    "trtlint.frontends.cpp": _CPP,
-    "trtlint.frontends.python_cst": _PYTHON,
-}
+# known exceptions, each with the reason it is allowed; empty since issue 21 removed every case it listed
+# circles (as the sorted modules of one strongly connected component) -> why it is allowed
+ALLOWED_CIRCLES: dict[tuple[str, ...], str] = {}
+# (importing module, imported module, private name) -> why it is allowed
+ALLOWED_PRIVATE: dict[tuple[str, str, str], str] = {}
+# module -> why it may be longer
+ALLOWED_LONG: dict[str, str] = {}
 
 
 def _modules() -> dict[str, Path]:

@@ -190,7 +190,7 @@ def test_editor_dropping_the_include_keeps_the_header_facts(tmp_path, monkeypatc
 
 def _blanked(text: str) -> list[str]:
     """The first line of every body blank_function_bodies blanked (the text up to the brace)."""
-    from trtlint.frontends.cpp_device import blank_function_bodies
+    from trtlint.frontends.cpp.device import blank_function_bodies
 
     out, opened = blank_function_bodies(text)
     assert len(out.encode()) == len(text.encode()) and out.count("\n") == text.count("\n")
@@ -216,7 +216,7 @@ def test_function_bodies_are_blanked_in_namespaces_classes_and_linkage_specs():
         "inline int f(int x)", "template <typename T, int N = 3> T k(T t)", "int get() const noexcept override",
         "template <class U> void put(U u)", 'extern "C" { void c()', "void withDirective()",
     ]
-    from trtlint.frontends.cpp_device import blank_function_bodies
+    from trtlint.frontends.cpp.device import blank_function_bodies
 
     out, _ = blank_function_bodies(text)
     assert "#ifdef X\n" in out and "#else\n" in out and "one()" not in out  # directives stay, code goes
@@ -248,13 +248,13 @@ def test_bodies_callers_need_or_the_scan_cannot_prove_are_kept():
 
 
 def test_unit_facts_are_the_same_with_skipped_bodies_blanked(tmp_path, monkeypatch):
-    from trtlint.frontends import cpp
+    from trtlint.frontends.cpp import unit
 
     write_project(tmp_path, FILES)
     monkeypatch.setenv("TRTLINT_SHARED_HEADERS", "1")
-    monkeypatch.setattr(cpp, "_BLANK_SKIPPED", True)
+    monkeypatch.setattr(unit, "_BLANK_SKIPPED", True)
     on = run(Settings(root=tmp_path), jobs=1, use_cache=False)
-    monkeypatch.setattr(cpp, "_BLANK_SKIPPED", False)
+    monkeypatch.setattr(unit, "_BLANK_SKIPPED", False)
     off = run(Settings(root=tmp_path), jobs=1, use_cache=False)
     assert {p: to_json(ff) for p, ff in on.index.files.items()} == {p: to_json(ff) for p, ff in off.index.files.items()}
     # and the parse really was handed the blanked header: a unit that skips util.h sees no body in it
@@ -262,9 +262,9 @@ def test_unit_facts_are_the_same_with_skipped_bodies_blanked(tmp_path, monkeypat
     units = [SourceFile(tmp_path / r, r, "cpp", "") for r in sorted(FILES) if r.endswith(".cpp")]
     b = shared_header_plan(units, ctx, lambda rel: rel.startswith("cpp/common/"))[1]
     reached = [str(tmp_path / "cpp/common/util.h")]
-    out = dict(cpp._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(b.skip), frozenset()))
+    out = dict(unit._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(b.skip), frozenset()))
     assert "cudaMalloc" not in out[reached[0]] and "inline void* scratch(size_t n)" in out[reached[0]]
-    assert cpp._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(), frozenset()) == []
+    assert unit._blank_skipped([], reached, str(tmp_path.resolve()), frozenset(), frozenset()) == []
 
 
 def test_units_the_call_graph_expansion_parses_leave_walked_headers_alone(tmp_path, monkeypatch):

@@ -215,7 +215,7 @@ class EntryWriter:
 
 # `trtlint clean` -------------------------------------------------------------------------------------------
 
-# what trtlint writes in a PCH directory (frontends/cpp.py): <key>.pch/.json/.h/.lock, <key>.<pid>.tmp and
+# what trtlint writes in a PCH directory (frontends/cpp/pch.py): <key>.pch/.json/.h/.lock, <key>.<pid>.tmp and
 # <key>.<pid>.json.tmp, the key 32 hex digits; nothing else there is removed
 _PCH_FILE = re.compile(r"[0-9a-f]{32}(?:\.\d+)?\.(?:pch|json|h|lock|tmp|json\.tmp)")
 

@@ -105,7 +105,7 @@ class Call:
     # std::call_once body) or "null-check:<condition>" (then-branch of `if (!mX)` / `if (mX == nullptr)` on a
     # member); None when the call runs every time its function does
     guard: Optional[str] = None
-    # control flow and data flow around the call (trtlint/frontends/cpp_flow.py):
+    # control flow and data flow around the call (trtlint/frontends/cpp/flow.py):
     in_try: bool = False  # inside the body of a try block of its function (a catch handler is not)
     discarded: bool = False  # a whole expression statement whose non-void result is dropped
     # for calls whose callee has a by-value stream parameter (cudaStream_t / CUstream): the argument passed
@@ -192,7 +192,7 @@ class SerialOp:
 
 @dataclass(frozen=True)
 class MethodDetail:
-    """What the interface and lifecycle rules read of one method body (see frontends/cpp_lifecycle.py)."""
+    """What the interface and lifecycle rules read of one method body (see frontends/cpp/lifecycle.py)."""
 
     usr: str
     qualname: str

@@ -122,7 +122,7 @@ class ProjectIndex:
     config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
     models: list = field(default_factory=list)  # OnnxModel: ONNX model files
     plugin_specs: list = field(default_factory=list)  # PluginSpec: TensorRT OSS *_PluginConfig.yaml
-    # Python converters, plugin generation, Python plugins and QDP (frontends/python_torchtrt.py)
+    # Python converters, plugin generation, Python plugins and QDP (frontends/python/torchtrt.py)
     converters: list = field(default_factory=list)
     py_signatures: list = field(default_factory=list)
     unnamed_layers: list = field(default_factory=list)
@@ -135,7 +135,7 @@ class ProjectIndex:
     # with_suppression_use): ("inline", path, line, code-or-*) and ("pfi", glob, selector)
     suppression_use: set = field(default_factory=set)
     config_globs: dict = field(default_factory=dict)  # per-file-ignores glob -> Span in the config file
-    lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, cpp_lifecycle)
+    lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, frontends/cpp/lifecycle.py)
     lifecycle_by_cls: dict = field(default_factory=lambda: defaultdict(list))  # class qualname -> [MethodDetail]
     preview_gates: list = field(default_factory=list)  # (feature, Span): builder preview features turned on
     preview_scan: Optional[dict] = None  # CheckInputs.preview_scan

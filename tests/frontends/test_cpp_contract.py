@@ -1,4 +1,4 @@
-"""The C++ contract helper (frontends/cpp_contract.py) through the real C++ frontend."""
+"""The C++ contract helper (frontends/cpp/contract.py) through the real C++ frontend."""
 
 from __future__ import annotations
 

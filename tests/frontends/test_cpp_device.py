@@ -1,4 +1,4 @@
-"""GPU-only bodies blanked before a CUDA-mode parse (trtlint/frontends/cpp_device.py): what the token scan
+"""GPU-only bodies blanked before a CUDA-mode parse (trtlint/frontends/cpp/device.py): what the token scan
 blanks and what it leaves, and that the facts are the same as without blanking (real libclang)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trtlint.frontends.cpp_device import blank_device_bodies
+from trtlint.frontends.cpp.device import blank_device_bodies
 
 
 def _blanked_names(text: str) -> list[str]:
@@ -101,6 +101,7 @@ pytest.importorskip("clang.cindex")
 from trtlint.facts import to_json  # noqa: E402
 from trtlint.frontends import ExtractContext, SourceFile  # noqa: E402
 from trtlint.frontends import cpp  # noqa: E402
+from trtlint.frontends.cpp import unit as cpp_unit  # noqa: E402
 
 _KERNELS_H = """#pragma once
 #include <cstdio>
@@ -136,9 +137,9 @@ def _both(tmp_path: Path, unit: str, headers: dict[str, str]):
     src = SourceFile(path=tmp_path / "kern.cu", rel="kern.cu", kind="cuda", digest="d")
     ctx = ExtractContext(root=tmp_path)
     before = cpp.stats()
-    on = cpp._extract(src, ctx, "cuda")
+    on = cpp_unit._extract(src, ctx, "cuda")
     mid = cpp.stats()
-    off = cpp._extract(src, ctx, "cuda", blank=False)
+    off = cpp_unit._extract(src, ctx, "cuda", blank=False)
     return on, off, before, mid
 
 
@@ -178,6 +179,6 @@ def test_an_open_header_buffer_is_never_replaced_by_the_disk_text(tmp_path, monk
     buffer = "#pragma once\nvoid fromBuffer() {}\n__device__ inline int inBuffer() { return 2; }\n"
     monkeypatch.setitem(UNSAVED, str(tmp_path / "link" / "kernels.h"), buffer)
     src = SourceFile(path=tmp_path / "kern.cu", rel="kern.cu", kind="cuda", digest="d")
-    on = cpp._extract(src, ExtractContext(root=tmp_path), "cuda")
-    off = cpp._extract(src, ExtractContext(root=tmp_path), "cuda", blank=False)
+    on = cpp_unit._extract(src, ExtractContext(root=tmp_path), "cuda")
+    off = cpp_unit._extract(src, ExtractContext(root=tmp_path), "cuda", blank=False)
     assert to_json(on) == to_json(off)

@@ -1,4 +1,4 @@
-"""Control-flow / data-flow facts of the C++ frontend (trtlint/frontends/cpp_flow.py), with the real libclang."""
+"""Control-flow / data-flow facts of the C++ frontend (trtlint/frontends/cpp/flow.py), with the real libclang."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ pytest.importorskip("clang.cindex")
 from trtlint.facts import FileFacts, from_json, to_json  # noqa: E402
 from trtlint.frontends import ExtractContext, SourceFile  # noqa: E402
 from trtlint.frontends import cpp  # noqa: E402
+from trtlint.frontends.cpp import pch as cpp_pch  # noqa: E402
 
 TRT_INCLUDE = Path("/work/repos/trt/include")
 
@@ -691,7 +692,7 @@ def test_project_sdk_header_is_precompiled(tmp_path: Path, monkeypatch: pytest.M
     """A project's own include/NvInferRuntime.h goes into the shared PCH instead of the stand-in."""
     monkeypatch.delenv("TRTLINT_NO_PCH", raising=False)
     monkeypatch.setenv("TRTLINT_PCH_DIR", str(tmp_path / "pch"))
-    monkeypatch.setattr(cpp, "_pch_paths", {})
+    monkeypatch.setattr(cpp_pch, "_pch_paths", {})
     _write(tmp_path, "include/NvInferRuntime.h", PROJECT_RUNTIME_H)
     src = """
 #include "NvInferRuntime.h"
@@ -717,17 +718,17 @@ public:
     # the PCH holds the project's header, not the stand-in
     (hdr,) = (tmp_path / "pch").glob("*.h")
     assert "#include <NvInferRuntime.h>" in hdr.read_text()
-    (key,) = [k for k, v in cpp._pch_paths.items() if v]
+    (key,) = [k for k, v in cpp_pch._pch_paths.items() if v]
     header = str((tmp_path / "include" / "NvInferRuntime.h").resolve())
-    assert ["NvInferRuntime.h", header] in [list(r) for r in cpp._pch_records[key]]
-    assert not any(str(cpp.PRELUDE_DIR / "trt") in f for _s, f in cpp._pch_records[key])
+    assert ["NvInferRuntime.h", header] in [list(r) for r in cpp_pch._pch_records[key]]
+    assert not any(str(cpp.PRELUDE_DIR / "trt") in f for _s, f in cpp_pch._pch_records[key])
 
 
 def test_pch_not_used_when_the_include_path_shadows_its_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A TU whose include path finds another copy of a header the PCH read is parsed without the PCH."""
     monkeypatch.delenv("TRTLINT_NO_PCH", raising=False)
     monkeypatch.setenv("TRTLINT_PCH_DIR", str(tmp_path / "pch"))
-    monkeypatch.setattr(cpp, "_pch_paths", {})
+    monkeypatch.setattr(cpp_pch, "_pch_paths", {})
     _write(tmp_path, "include/NvInferRuntime.h",
            PROJECT_RUNTIME_H.replace("#include <cstdint>", "#include <cstdint>\n#include <acme_detail.h>"))
     _write(tmp_path, "include/acme_detail.h", "#pragma once\nint acmeSdkDetail();\n")

@@ -1,4 +1,4 @@
-"""The C++ lifecycle facts (frontends/cpp_lifecycle.py), parsed with the real libclang."""
+"""The C++ lifecycle facts (frontends/cpp/lifecycle.py), parsed with the real libclang."""
 
 from __future__ import annotations
 

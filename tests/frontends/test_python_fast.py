@@ -1,4 +1,4 @@
-"""The Python frontend's speed helpers (frontends/python_fast.py) give exactly what they replace."""
+"""The Python frontend's speed helpers (frontends/python/fast.py) give exactly what they replace."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from trtlint.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
+import trtlint
+import trtlint.frontends
 from trtlint.frontends import python as pyfe
-from trtlint.frontends import python_cst
-from trtlint.frontends import python_fast as fast
+from trtlint.frontends.python import cst as python_cst
+from trtlint.frontends.python import fast
 
 TEXTS = [
     "",
@@ -44,7 +46,7 @@ TEXTS = [
 
 
 def _parts():
-    pat = pyfe._prefilter(("operation", "my_op"))
+    pat = fast.prefilter(("operation", "my_op"))
     return pat.parts
 
 
@@ -64,7 +66,7 @@ def test_fast_search_on_real_sources():
     parts = _parts()
     rx = re.compile("|".join(parts))
     fs = fast.FastSearch(parts)
-    files = sorted(Path(pyfe.__file__).parent.parent.rglob("*.py"))
+    files = sorted(Path(trtlint.__file__).parent.rglob("*.py"))
     assert files
     hits = 0
     for f in files:
@@ -177,8 +179,8 @@ def test_attribute_hooks_are_refused():
 
     with pytest.raises(TypeError):
         fast.check_no_attribute_hooks(Bad)
-    fast.check_no_attribute_hooks(python_cst._MainVisitor)
-    from trtlint.frontends import python_torchtrt
+    fast.check_no_attribute_hooks(python_cst.MainVisitor)
+    from trtlint.frontends.python import torchtrt as python_torchtrt
 
     fast.check_no_attribute_hooks(python_torchtrt.TorchTrtExtractor)
 
@@ -249,7 +251,7 @@ def test_deep_nesting_takes_the_libcst_path():
 
 
 def test_walk_is_ast_walk_without_expression_contexts():
-    files = sorted(Path(pyfe.__file__).parent.rglob("*.py")) + [None]
+    files = sorted(Path(trtlint.frontends.__file__).parent.rglob("*.py")) + [None]
     for f in files:
         text = SAMPLE if f is None else f.read_text(encoding="utf-8")
         tree = ast.parse(text)
@@ -259,7 +261,7 @@ def test_walk_is_ast_walk_without_expression_contexts():
 
 
 def test_fast_visit_walks_like_libcst_without_rebuilding():
-    files = [None] + sorted(Path(pyfe.__file__).parent.rglob("*.py"))
+    files = [None] + sorted(Path(trtlint.frontends.__file__).parent.rglob("*.py"))
     for f in files:
         module = cst.parse_module(SAMPLE if f is None else f.read_text(encoding="utf-8"))
         slow, quick = _Recorder(), _FastRecorder()

@@ -1,8 +1,8 @@
-"""The Python stub helper (frontends/python_stubs.py): custom-op stubs, schema strings, translation tables."""
+"""The Python stub helper (frontends/python/stubs.py): custom-op stubs, schema strings, translation tables."""
 
 from __future__ import annotations
 
-from trtlint.frontends import python_stubs
+from trtlint.frontends.python import stubs as python_stubs
 
 SRC = '''import torch
 from torch.library import custom_op

@@ -11,7 +11,7 @@ from trtlint.config import ConfigError, Settings, apply_table
 from trtlint.facts import FileFacts, from_json, to_json
 from trtlint.frontends import ExtractContext, SourceFile
 from trtlint.frontends import python as pyfe
-from trtlint.frontends import python_torchtrt as tt
+from trtlint.frontends.python import torchtrt as tt
 
 from tests.helpers import check_project
 

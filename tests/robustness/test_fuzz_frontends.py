@@ -63,10 +63,10 @@ def test_seeds_give_facts(label):
 
 
 def test_function_body_blanking_keeps_every_offset_on_fuzzed_headers():
-    """cpp_device.blank_function_bodies (the bodies of headers a unit leaves to another unit): on any text it
+    """cpp.device.blank_function_bodies (the bodies of headers a unit leaves to another unit): on any text it
     returns text of the same UTF-8 length and lines, whose bytes change only to spaces after a brace it reports,
     and never raises."""
-    from trtlint.frontends.cpp_device import blank_function_bodies
+    from trtlint.frontends.cpp.device import blank_function_bodies
 
     blanked = []
 

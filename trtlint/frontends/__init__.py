@@ -1,11 +1,12 @@
 """Frontends: the only code that touches a parser library.
 
-Each frontend module exposes ``KIND_NAMES`` (the discovered kinds it handles) and
-``extract(src: SourceFile, ctx: ExtractContext) -> FileFacts``. Cached facts are keyed by the engine's
-``frontend_versions()``: a digest of the frontend's source, of every helper module and prelude header under
-``frontends/``, and of ``facts.py`` (for Python also the TensorRT Python API pack), so any change to them
-invalidates the cache with no version to bump. (The modules' ``VERSION`` constants are not part of that key.)
-``extract`` must never raise for bad input: it returns a FileFacts with ``problems`` instead.
+Each frontend (a module such as ``cmake.py``, or a package: ``cpp/``, ``python/``) exposes ``KIND_NAMES`` (the
+discovered kinds it handles) and ``extract(src: SourceFile, ctx: ExtractContext) -> FileFacts``. Cached facts are
+keyed by ``pipeline.extract.frontend_versions()``: a digest of every source file and prelude header under
+``frontends/`` and of ``facts.py`` (for Python also the TensorRT Python API pack), so any change to them
+invalidates the cache with no version to bump (the modules' ``VERSION`` constants are not part of that key).
+``extract`` must never raise for bad input: it returns a FileFacts with ``problems`` instead (:func:`empty_facts`
+when that is all).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
+
+from ..facts import FileFacts, ParseProblem
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,12 @@ class ExtractContext:
     # Python direct-route builders: ``operation("name", inputs, **attrs)``
     route_call_names: tuple[str, ...] = ("operation",)
     route_reserved_kwargs: tuple[str, ...] = ("output_count",)
+
+
+def empty_facts(src: SourceFile, problems: tuple[ParseProblem, ...] = (), kind: str = "") -> FileFacts:
+    """The facts of a file in which a frontend found nothing, or only ``problems`` (``kind``: the kind recorded
+    when ``src`` has none)."""
+    return FileFacts(path=src.rel, kind=src.kind or kind, digest=src.digest, problems=problems)
 
 
 def read_text(src: SourceFile) -> tuple[Optional[str], Optional[str]]:

@@ -36,6 +36,7 @@ def frontend_for(kind: str):
 
 
 _VERSIONS: dict[str, str] = {}
+# the single-file frontends (frontends/cmake.py...), by path under frontends/: each counts for its own kind only
 _FRONTEND_FILES = {m.rsplit(".", 1)[1] + ".py" for m in FRONTENDS.values()}
 
 
@@ -48,15 +49,18 @@ def frontend_versions() -> dict[str, str]:
 
         here = Path(__file__).parent.parent  # the trtlint package
         base = (here / "facts.py").read_bytes()
-        # helper modules and prelude headers of the frontends (e.g. frontends/cpp_*.py) count for every kind
-        for extra in sorted((here / "frontends").rglob("*")):
-            if extra.is_file() and extra.suffix in (".py", ".h", ".hpp", ".cuh") and extra.name not in _FRONTEND_FILES:
+        # every other source of the frontends (the modules of the frontends/cpp/ and frontends/python/ packages,
+        # helper modules, prelude headers) counts for every kind
+        fdir = here / "frontends"
+        for extra in sorted(fdir.rglob("*")):
+            if (extra.is_file() and extra.suffix in (".py", ".h", ".hpp", ".cuh")
+                    and extra.relative_to(fdir).as_posix() not in _FRONTEND_FILES):
                 base += extra.read_bytes()
         for kind, mod in FRONTENDS.items():
             try:
                 spec = importlib.util.find_spec(mod)
                 src = Path(spec.origin).read_bytes() if spec and spec.origin else b""
-                # (helper modules such as frontends/cpp_flow.py are already in `base`)
+                # (a package's modules, e.g. frontends/cpp/flow.py, are already in `base`)
                 if spec and spec.origin:
                     if kind == "python":  # the TensorRT Python API pack decides which uses are recorded
                         from ..packs import shipped_dir

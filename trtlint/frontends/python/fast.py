@@ -5,8 +5,10 @@
   match without is in the text, and a leading ``\\b`` is checked by hand so the regex engine can skip ahead to
   the literal that follows it (one big alternation of patterns starting with ``\\b`` is scanned character by
   character).
+* :func:`prefilter`: the frontend's cheap text test (the keywords of :mod:`.names` and the direct-route builders'
+  names) as one :class:`FastSearch`.
 * :func:`libcst_facts_possible`: whether a file's (stdlib ``ast``) tree holds any construct from which the libcst
-  extractors (``python_cst._MainVisitor`` and ``python_torchtrt``) can make a fact. When it holds none, the slow
+  extractors (``cst.MainVisitor`` and ``torchtrt``) can make a fact. When it holds none, the slow
   libcst parse, positions and visits are skipped: their facts would all be empty. The test is conservative
   (every fact of those extractors needs one of the triggers listed in :func:`_triggers`); files nested deeper
   than :data:`_MAX_SAFE_DEPTH` always take the libcst path, so its "nesting too deep" problems stay as they are.
@@ -22,6 +24,8 @@ from typing import Iterable, Optional
 
 from re import _parser as _sre_parse  # type: ignore[attr-defined]
 from re._constants import AT, BRANCH, LITERAL, SUBPATTERN  # type: ignore[attr-defined]
+
+from . import names as pynames  # (no libcst: the tests here decide whether libcst is needed)
 
 _WORD = re.compile(r"\w")
 _MAX_LITERALS = 64
@@ -139,6 +143,23 @@ class FastSearch:
         return None
 
 
+_PREFILTER_CACHE: dict[tuple[str, ...], FastSearch] = {}
+
+
+def prefilter(route_names: tuple[str, ...]) -> FastSearch:
+    """The frontend's pre-filter keywords (:data:`.names.BASE_KEYWORDS`, :func:`.names.prefilter_keywords` and
+    the calls of the direct-route builders ``route_names``) as one test: ``.search(text)`` is None when none of
+    them matches."""
+    pat = _PREFILTER_CACHE.get(route_names)
+    if pat is None:
+        parts = list(pynames.BASE_KEYWORDS) + list(pynames.prefilter_keywords())
+        if route_names:
+            parts.append(r"\b(?:" + "|".join(re.escape(n) for n in route_names) + r")\s*\(")
+        pat = FastSearch(parts)
+        _PREFILTER_CACHE[route_names] = pat
+    return pat
+
+
 # --------------------------------------------------------------------------------------------------------
 # stdlib ast walks
 # --------------------------------------------------------------------------------------------------------
@@ -195,16 +216,14 @@ def _triggers(route_names: tuple[str, ...]) -> tuple[frozenset, frozenset, froze
     decorators (``tensorrt.plugin.register``/``impl``/``autotune``/``aot_impl``) and the API uses of the
     deprecation pack (recorded only when the module imports tensorrt).
     """
-    from . import python_names as _tt  # (no libcst: this test decides whether libcst is needed)
-
-    attr_calls = {"op", *_tt._API_METHODS}
+    attr_calls = {"op", *pynames.API_METHODS}
     idents = {
-        *_tt._CREATOR_METHODS,
+        *pynames.CREATOR_METHODS,
         "get_plugin_registry",
-        *_tt._TRT_CLASSES,
+        *pynames.TRT_CLASSES,
         "make_node",
         *route_names,
-        *_tt._REGISTRARS,
+        *pynames.REGISTRARS,
         "generate_plugin",
         "generate_plugin_converter",
         "custom_op",
@@ -212,10 +231,10 @@ def _triggers(route_names: tuple[str, ...]) -> tuple[frozenset, frozenset, froze
         "register_fake",
         "impl_abstract",
         "impl",  # torch.library.impl (a fake kernel when its keys say Meta)
-        *(q.rsplit(".", 1)[-1] for q in _tt._DEFINE_QUALS | _tt._FAKE_QUALS),
+        *(q.rsplit(".", 1)[-1] for q in pynames.DEFINE_QUALS | pynames.FAKE_QUALS),
     }
-    trt_idents = {"register", *_tt._QDP_KINDS}
-    attrs, quals = _tt.api_names()
+    trt_idents = {"register", *pynames.QDP_KINDS}
+    attrs, quals = pynames.api_names()
     trt_idents |= set(attrs) | {q.rsplit(".", 1)[-1] for q in quals}
     return frozenset(attr_calls), frozenset(idents), frozenset(trt_idents - idents)
 

@@ -19,9 +19,9 @@ import ast
 import re
 from typing import Callable, Optional
 
-from ..facts import PyFunctionSig, Span, StubParam, TorchOpStub, TranslationEntry
-from .python_fast import FastSearch as _FastSearch
-from .python_fast import walk as _walk  # ast.walk's order, faster
+from ...facts import PyFunctionSig, Span, StubParam, TorchOpStub, TranslationEntry
+from .fast import FastSearch as _FastSearch
+from .fast import walk as _walk  # ast.walk's order, faster
 
 # ``custom_op|torch\.library|\.define\s*\(|torch\.ops\.|onnxscript|Opset``, searched alternative by alternative
 _GATE = _FastSearch([r"custom_op", r"torch\.library", r"\.define\s*\(", r"torch\.ops\.", r"onnxscript", r"Opset"])

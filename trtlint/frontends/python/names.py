@@ -1,24 +1,40 @@
 """Names the Python frontend's cheap tests share with its libcst extractors, in a module that does not import
-libcst: the text pre-filter (python.py), the libcst skip test (python_fast) and the extractors (python_cst,
-python_torchtrt) read them from here, so a worker that extracts only files without libcst facts never
-imports libcst (~0.3 s per process)."""
+libcst: the text pre-filter and the libcst skip test (:mod:`.fast`) and the extractors (:mod:`.values`,
+:mod:`.onnx_emit`, :mod:`.torchtrt`) read them from here, so a worker that extracts only files without libcst
+facts never imports libcst (~0.3 s per process)."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
-# TensorRT Python API calls and classes the main extractor records (python_cst)
-_CREATOR_METHODS = {"get_creator", "get_plugin_creator"}
-_API_METHODS = {
+# TensorRT Python API calls and classes the main extractor records (onnx_emit)
+CREATOR_METHODS = {"get_creator", "get_plugin_creator"}
+API_METHODS = {
     "add_plugin_v3": "add_plugin_v3",
     "add_plugin_v2": "add_plugin_v2",
     "add_plugin_ext": "add_plugin_ext",
     "add_plugin": "add_plugin",
     "create_plugin": "create_plugin",
 }
-_TRT_CLASSES = {"PluginField", "PluginFieldCollection"}
+TRT_CLASSES = {"PluginField", "PluginFieldCollection"}
 
+# The Python frontend's cheap text pre-filter (fast.prefilter): a file matching none of these, nor KEYWORDS, nor
+# the direct-route builders' names, is never parsed.
+BASE_KEYWORDS = (
+    r"Opset",
+    r"\.op\s*\(",
+    r"make_node",
+    r"get_creator",
+    r"get_plugin_creator",
+    r"PluginField",
+    r"add_plugin",
+    r"create_plugin",
+    r"get_plugin_registry",
+    r"IPluginCreator",
+    r"plugin_version",
+    r"\.register\s*\(",
+)
 # Extra markers for the Python frontend's cheap text pre-filter (a file matching none is never parsed).
 KEYWORDS = (
     r"_converter\b",
@@ -47,16 +63,16 @@ def prefilter_keywords() -> tuple[str, ...]:
     return tuple(out)
 
 
-_REGISTRARS = {"dynamo_tensorrt_converter", "tensorrt_converter"}
-_QDP_KINDS = {"register", "impl", "autotune", "aot_impl"}
-_QDP_MODULES = ("tensorrt.plugin", "tensorrt_bindings.plugin")
-_TTRT_PLUGINS = "torch_tensorrt.dynamo.conversion.plugins"
-_FAKE_QUALS = {
+REGISTRARS = {"dynamo_tensorrt_converter", "tensorrt_converter"}
+QDP_KINDS = {"register", "impl", "autotune", "aot_impl"}
+QDP_MODULES = ("tensorrt.plugin", "tensorrt_bindings.plugin")
+TTRT_PLUGINS = "torch_tensorrt.dynamo.conversion.plugins"
+FAKE_QUALS = {
     "torch.library.register_fake",
     "torch.library.impl_abstract",
     "torch._library.register_fake",
 }
-_DEFINE_QUALS = {"torch.library.custom_op", "torch._library.custom_ops.custom_op", "torch.library.define"}
+DEFINE_QUALS = {"torch.library.custom_op", "torch._library.custom_ops.custom_op", "torch.library.define"}
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +81,7 @@ def api_names() -> tuple[frozenset, frozenset]:
     try:
         import yaml
 
-        from ..packs import shipped_dir
+        from ...packs import shipped_dir
 
         data = yaml.safe_load((shipped_dir() / "tensorrt_python.yaml").read_text(encoding="utf-8")) or {}
         entries = data.get("tensorrt_python_api") or []

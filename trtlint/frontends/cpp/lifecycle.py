@@ -1,4 +1,4 @@
-"""C++ plugin lifecycle facts (part of the C++ frontend; called from :mod:`trtlint.frontends.cpp`).
+"""C++ plugin lifecycle facts (part of the C++ frontend; called from :mod:`.decls` and :mod:`.body`).
 
 For the methods of plugin and creator classes whose bodies matter to the interface and lifecycle rules
 (TRT201/202/206/208/209/210/213) this module records a :class:`~trtlint.facts.MethodDetail`:
@@ -15,15 +15,16 @@ For the methods of plugin and creator classes whose bodies matter to the interfa
 * ``refs``: builder precision state named in ``getOutputDataType(s)`` (``BuilderFlag::kFP16``,
   ``getFlag(...)``, ``platformHasFast*``).
 
-Only this module and ``cpp.py`` touch libclang cursors; what leaves is plain facts.
+Only the modules of this package touch libclang cursors; what leaves is plain facts.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any, Optional, Protocol
 
-from ..facts import FieldData, MethodDetail, ReturnInfo, SerialOp, Span
+from ...facts import FieldData, MethodDetail, PluginFieldDecl, ReturnInfo, SerialOp, Span
+from .base import Cursor, Unit, children, func_kinds, preorder
 
 # methods whose bodies are recorded (the rest only when they build PluginFields)
 STATUS_METHODS = frozenset({
@@ -40,7 +41,16 @@ _PHASE_RE = re.compile(r"(==|!=)?\s*(?:\w+::)*TensorRTPhase\s*::\s*(kBUILD|kRUNT
 _FLAG_RE = re.compile(r"\bBuilderFlag\s*::\s*k\w+|\b(?:getFlag|getFlags|platformHasFast\w+)\s*\(")
 
 
-def _strip(K: Any, c: Any, kids_fn: Any) -> Any:
+class FieldWalker(Protocol):
+    """What :func:`on_field` and :func:`detail` read of the body walker (:class:`.body.BodyWalker`)."""
+
+    ex: Unit
+    field_data: list[FieldData]  # what on_field records, for detail
+
+    def span(self, c: Cursor) -> Span: ...
+
+
+def _strip(K: Any, c: Cursor, kids_fn: Any) -> Cursor:
     """Through implicit conversions and parentheses to the written expression."""
     for _ in range(8):
         if c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
@@ -93,13 +103,11 @@ def _type_info(t: Any, K: Any, TK: Any) -> tuple[Optional[str], Optional[int], O
 class _Walk:
     """One walk of a method body for returns, serialization calls and capability conditions."""
 
-    def __init__(self, ex: Any, fn: Any, name: str, want_returns: bool, want_serial: bool) -> None:
-        from .cpp import _kids
-
+    def __init__(self, ex: Unit, fn: Cursor, name: str, want_returns: bool, want_serial: bool) -> None:
         self.ex = ex
         self.K = ex.K
         self.TK = ex.ci.TypeKind
-        self.kids = _kids
+        self.kids = children
         self.fn = fn
         self.name = name
         self.want_returns = want_returns
@@ -109,7 +117,7 @@ class _Walk:
         self.phase_ranges: list[tuple[str, int, int]] = []
         self.serial: list[tuple[int, Any, str, bool, Any]] = []  # (offset, cursor, op, conditional, callee)
 
-    def span(self, c: Any) -> Span:
+    def span(self, c: Cursor) -> Span:
         return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
 
     def run(self) -> None:
@@ -119,7 +127,7 @@ class _Walk:
                 continue
             self.visit(ch, cap=None, cond=False, catch=False)
 
-    def visit(self, c: Any, cap: Optional[str], cond: bool, catch: bool) -> None:
+    def visit(self, c: Cursor, cap: Optional[str], cond: bool, catch: bool) -> None:
         K = self.K
         k = c.kind
         if k in (K.LAMBDA_EXPR, K.CLASS_DECL, K.STRUCT_DECL):
@@ -182,7 +190,7 @@ class _Walk:
 
     # -- returns --
 
-    def on_return(self, c: Any, kids: list, cap: Optional[str], catch: bool) -> None:
+    def on_return(self, c: Cursor, kids: list, cap: Optional[str], catch: bool) -> None:
         K = self.K
         if not kids:
             return
@@ -216,7 +224,7 @@ class _Walk:
 
     # -- serialization --
 
-    def on_call(self, c: Any, cond: bool) -> None:
+    def on_call(self, c: Cursor, cond: bool) -> None:
         name = c.spelling or ""
         if name in _WRITES or name in _READS:
             op = "write" if name in _WRITES else "read"
@@ -276,12 +284,12 @@ class _Walk:
         return tuple(ops)
 
 
-def _is_deserializing_ctor(ex: Any, fn: Any) -> bool:
+def _is_deserializing_ctor(ex: Unit, fn: Cursor) -> bool:
     """``Plugin(void const* data, size_t length)`` (optionally after a name): a constructor that reads a buffer."""
     K = ex.K
     if fn.kind != K.CONSTRUCTOR:
         return False
-    params = [ch for ch in _kids_of(fn) if ch.kind == K.PARM_DECL]
+    params = [ch for ch in children(fn) if ch.kind == K.PARM_DECL]
     for i, p in enumerate(params[:-1]):
         t = (p.type.spelling or "").replace(" ", "")
         if re.fullmatch(r"(?:void|char|uint8_t|int8_t|unsignedchar|std::byte)const\*(?:const)?|const(?:void|char|uint8_t|int8_t|unsignedchar)\*(?:const)?", t):
@@ -291,18 +299,12 @@ def _is_deserializing_ctor(ex: Any, fn: Any) -> bool:
     return False
 
 
-def _kids_of(c: Any) -> list:
-    from .cpp import _kids
-
-    return _kids(c)
-
-
 # -- PluginField data ------------------------------------------------------------------------------------
 
 _TEMP_OWNER = re.compile(r"\b(?:c_str|data)\s*\(\s*\)\s*$")
 
 
-def on_field(walker: Any, call: Any, args: list, decl: Any, parents: tuple) -> None:
+def on_field(walker: FieldWalker, call: Cursor, args: list, decl: PluginFieldDecl, parents: tuple) -> None:
     """Called by the C++ body walker for each ``PluginField(name, data, type, length)`` / ``emplace_back(...)``
     it records: keep the data argument's pointee type and storage, and where the field goes."""
     ex = walker.ex
@@ -318,7 +320,7 @@ def on_field(walker: Any, call: Any, args: list, decl: Any, parents: tuple) -> N
     for _ in range(8):
         if e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CXX_STATIC_CAST_EXPR, K.CSTYLE_CAST_EXPR,
                       K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR):
-            sub = [s for s in _kids_of(e) if s.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            sub = [s for s in children(e) if s.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
             if len(sub) == 1:
                 try:
                     pk = e.type.get_canonical().get_pointee().kind
@@ -342,14 +344,14 @@ def on_field(walker: Any, call: Any, args: list, decl: Any, parents: tuple) -> N
         pass
     storage, var, var_span = _storage(ex, e, data_text)
     container = _container(ex, call, parents)
-    walker._lc_fields.append(
+    walker.field_data.append(
         FieldData(name=decl.name, span=walker.span(data_c), ftype=decl.type, data=data_text[:100], pointee=pointee,
                   pointee_size=size, pointee_kind=kind, storage=storage, var=var, var_span=var_span,
                   container=container)
     )
 
 
-def _decl_storage(ex: Any, d: Any) -> Optional[str]:
+def _decl_storage(ex: Unit, d: Cursor) -> Optional[str]:
     K = ex.K
     if d is None:
         return None
@@ -369,9 +371,7 @@ def _decl_storage(ex: Any, d: Any) -> Optional[str]:
         except Exception:  # noqa: BLE001
             return None
         p = d.semantic_parent
-        from .cpp import _FUNC_KINDS
-
-        if p is not None and p.kind in _FUNC_KINDS(K):
+        if p is not None and p.kind in func_kinds(K):
             try:
                 if d.storage_class == ex.ci.StorageClass.STATIC:
                     return "static"
@@ -382,18 +382,18 @@ def _decl_storage(ex: Any, d: Any) -> Optional[str]:
     return None
 
 
-def _storage(ex: Any, e: Any, text: str) -> tuple[Optional[str], Optional[str], Optional[Span]]:
+def _storage(ex: Unit, e: Cursor, text: str) -> tuple[Optional[str], Optional[str], Optional[Span]]:
     """Where the memory a PluginField's data points to lives."""
     K = ex.K
     if e.kind == K.STRING_LITERAL or text.startswith('"'):
         return "literal", None, None
     # x.c_str() / x.data() on a temporary (a call result that is not a reference)
     if e.kind == K.CALL_EXPR and _TEMP_OWNER.search(text):
-        sub = _kids_of(e)
+        sub = children(e)
         if sub and sub[0].kind == K.MEMBER_REF_EXPR:
-            obj = [s for s in _kids_of(sub[0])]
+            obj = [s for s in children(sub[0])]
             if obj:
-                o = _strip(K, obj[0], _kids_of)
+                o = _strip(K, obj[0], children)
                 if o.kind in (K.CALL_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR, K.INIT_LIST_EXPR) or (
                     o.kind == K.UNEXPOSED_EXPR and "(" in ex.text_of(o)
                 ):
@@ -414,18 +414,16 @@ def _storage(ex: Any, e: Any, text: str) -> tuple[Optional[str], Optional[str], 
                         return "temporary", " ".join(ex.text_of(o).split())[:80], None
                     return None, None, None
     # the root variable of &x, &x.y, x.data(), &x[0], x (an array or pointer)
-    from .cpp import _preorder
-
-    for sub in _preorder(e):
+    for sub in preorder(e):
         if sub.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
             d = sub.referenced
             if d is None:
                 return None, None, None
             if sub.kind == K.MEMBER_REF_EXPR and d.kind == K.FIELD_DECL:
                 # a member of what? this->x / x: the object; local.x: the local
-                inner = _kids_of(sub)
+                inner = children(sub)
                 if inner:
-                    base = _strip(K, inner[0], _kids_of)
+                    base = _strip(K, inner[0], children)
                     if base.kind == K.DECL_REF_EXPR:
                         st = _decl_storage(ex, base.referenced)
                         if st is not None:
@@ -447,24 +445,24 @@ def _storage(ex: Any, e: Any, text: str) -> tuple[Optional[str], Optional[str], 
     return None, None, None
 
 
-def _is_pointer(ex: Any, d: Any) -> bool:
+def _is_pointer(ex: Unit, d: Cursor) -> bool:
     try:
         return d.type.get_canonical().kind == ex.ci.TypeKind.POINTER
     except Exception:  # noqa: BLE001
         return False
 
 
-def _container(ex: Any, call: Any, parents: tuple) -> Optional[str]:
+def _container(ex: Unit, call: Cursor, parents: tuple) -> Optional[str]:
     """Where the PluginField goes: "member"/"static" (it outlives the function), "local", or None."""
     K = ex.K
     cands = [call] + list(reversed(parents))
     for p in cands[:6]:
         if p.kind == K.CALL_EXPR and p.spelling in ("emplace_back", "push_back", "emplace", "insert"):
-            sub = _kids_of(p)
+            sub = children(p)
             if sub and sub[0].kind == K.MEMBER_REF_EXPR:
-                obj = _kids_of(sub[0])
+                obj = children(sub[0])
                 if obj:
-                    o = _strip(K, obj[0], _kids_of)
+                    o = _strip(K, obj[0], children)
                     if o.kind == K.MEMBER_REF_EXPR and o.referenced is not None and o.referenced.kind == K.FIELD_DECL:
                         return "member"
                     if o.kind == K.DECL_REF_EXPR:
@@ -484,10 +482,10 @@ def _container(ex: Any, call: Any, parents: tuple) -> Optional[str]:
 # -- the per-method detail ---------------------------------------------------------------------------------
 
 
-def detail(ex: Any, fn: Any, name: str, cls: Optional[str], rel: str, span: Span, walker: Any) -> Optional[MethodDetail]:
+def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: Span, walker: FieldWalker) -> Optional[MethodDetail]:
     """The lifecycle detail of one function definition, or None when it holds nothing these rules read."""
-    fields = tuple(getattr(walker, "_lc_fields", ()))
-    plugin_family = ex._lc_families.get(cls) if cls else None
+    fields = tuple(walker.field_data)
+    plugin_family = ex.families.get(cls) if cls else None
     want_returns = plugin_family is not None and name in _DETAIL_METHODS
     role = ""
     want_serial = False

@@ -1,6 +1,6 @@
 """C++ frontend helper: what plugin and creator methods say about the cross-language contract.
 
-Run by :mod:`trtlint.frontends.cpp` after its libclang walk, on the functions it extracted. It reads the
+Run by :mod:`.unit` after the libclang walk (:mod:`.decls`), on the functions it extracted. It reads the
 function's source text (comments blanked), so it also works where the stand-in headers leave an expression
 invalid (``new Plugin(...)`` of a class that looks abstract under the prelude is dropped by libclang):
 
@@ -15,9 +15,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
-from ..facts import CppFunction, CreatedObject, FieldDefault, FieldRead, FnContract, Registration, Span
+from ...facts import CppFunction, CreatedObject, FieldDefault, FieldRead, FnContract, Registration, Span
+from .base import Unit
 
 _CREATING = {"createPlugin", "deserializePlugin"}
 _NEW = re.compile(r"\bnew\s*(?:\([^()]*\)\s*)?((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*(?:<[^;]*?>\s*)?[({]")
@@ -141,7 +142,7 @@ def _short(s: str, limit: int = 60) -> str:
 
 
 class _Scanner:
-    def __init__(self, ex: Any) -> None:
+    def __init__(self, ex: Unit) -> None:
         self.ex = ex
         self.texts: dict[str, _Text] = {}
 
@@ -376,7 +377,7 @@ _REGISTER_CALL = re.compile(r"\bregisterCreator\s*\(\s*\*?\s*&?\s*(" + _IDENT + 
 _NOT_TYPES = {"return", "auto", "const", "static", "else", "case", "new", "delete", "throw", "using", "typedef"}
 
 
-def registrations(ex: Any) -> tuple[Registration, ...]:
+def registrations(ex: Unit) -> tuple[Registration, ...]:
     """``getPluginRegistry()->registerCreator(mCreator, ns)``: a creator registered by a direct call (the
     variable's declared type, found in the same file, names the creator class)."""
     if b"registerCreator" not in ex.main_bytes:
@@ -399,8 +400,8 @@ def registrations(ex: Any) -> tuple[Registration, ...]:
     return tuple(out)
 
 
-def scan(ex: Any) -> tuple[FnContract, ...]:
-    """The contract facts of the creator and plugin methods ``ex`` (a finished cpp._Extractor) extracted."""
+def scan(ex: Unit) -> tuple[FnContract, ...]:
+    """The contract facts of the creator and plugin methods ``ex`` (a finished decls.Extractor) extracted."""
     classes = {c.qualname for c in ex.classes}
     sc = _Scanner(ex)
     out: list[FnContract] = []

@@ -1,6 +1,6 @@
 """Python extraction for Torch-TensorRT converters, plugin generation, TensorRT Python plugins and QDP.
 
-Hooked from :mod:`trtlint.frontends.python`: it runs on the (already parsed) libcst module with the
+Hooked from :mod:`.cst`: it runs on the (already parsed) libcst module with the
 positions the main extractor computed and the imports it resolved, and returns the facts below. Names are
 resolved through imports (``import tensorrt.plugin as trtp``, ``from torch.library import custom_op``,
 relative imports) and module-level aliases (``aten = torch.ops.aten``). Nothing is imported or executed.
@@ -21,19 +21,7 @@ from typing import Optional
 
 import libcst as cst
 
-from . import python_fast as _fast
-from .python_names import (  # noqa: F401 - KEYWORDS, api_names and prefilter_keywords are read through this module too
-    _DEFINE_QUALS,
-    _FAKE_QUALS,
-    _QDP_KINDS,
-    _QDP_MODULES,
-    _REGISTRARS,
-    _TTRT_PLUGINS,
-    KEYWORDS,
-    api_names,
-    prefilter_keywords,
-)
-from ..facts import (
+from ...facts import (
     ConverterRegistration,
     PyEnqueue,
     PyParam,
@@ -44,6 +32,17 @@ from ..facts import (
     TorchOpUse,
     TrtApiUse,
     UnnamedLayer,
+)
+from . import fast
+from .names import (
+    DEFINE_QUALS,
+    FAKE_QUALS,
+    QDP_KINDS,
+    QDP_MODULES,
+    REGISTRARS,
+    TTRT_PLUGINS,
+    api_names,
+    prefilter_keywords,
 )
 
 _VERSION_GUARD = re.compile(r"version|hasattr|_supported|ENABLED_FEATURES", re.I)
@@ -89,7 +88,7 @@ def _string(node) -> Optional[str]:
     return None
 
 
-class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
+class TorchTrtExtractor(fast.FastVisitMixin, cst.CSTVisitor):
     def __init__(self, rel: str, module: cst.Module, positions, imports: dict, text: str = "") -> None:
         super().__init__()
         self.rel = rel
@@ -269,13 +268,13 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
             elif isinstance(st, cst.ClassDef):
                 for b in st.bases:  # ``class P(trt.IPluginV2DynamicExt)``
                     if gate.search(self.source(b)):
-                        _fast.visit(b, self)
+                        fast.visit(b, self)
                 self.visit_ClassDef(st)
                 self._walk_suite(st.body)
                 self.leave_ClassDef(st)
             elif isinstance(st, cst.If):
                 if gate.search(self.source(st.test)):
-                    _fast.visit(st.test, self)
+                    fast.visit(st.test, self)
                 self.visit_If(st)
                 self._walk_suite(st.body)
                 orelse = st.orelse
@@ -298,15 +297,15 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
                 head = st.items if isinstance(st, cst.With) else ([st.iter] if isinstance(st, cst.For) else [st.test])
                 for h in head:
                     if gate.search(self.source(h)):
-                        _fast.visit(h, self)
+                        fast.visit(h, self)
                 self._walk_suite(st.body)
                 if getattr(st, "orelse", None) is not None:
                     self._walk_suite(st.orelse.body)
             elif isinstance(st, cst.SimpleStatementLine):
                 if gate.search(self.source(st)):
-                    _fast.visit(st, self)
+                    fast.visit(st, self)
             elif isinstance(st, cst.CSTNode) and gate.search(self.source(st)):
-                _fast.visit(st, self)  # match statements and anything newer: the full visit
+                fast.visit(st, self)  # match statements and anything newer: the full visit
 
     def _walk_suite(self, suite) -> None:
         if isinstance(suite, cst.IndentedBlock):
@@ -315,7 +314,7 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
             src = " ".join(self.source(x) for x in suite.body)
             if _gate().search(src):
                 for x in suite.body:
-                    _fast.visit(x, self)
+                    fast.visit(x, self)
 
     # ---- classes and functions ----------------------------------------------------------------------
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -344,17 +343,17 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
             last = func.attr.value if isinstance(func, cst.Attribute) else (func.value if isinstance(func, cst.Name) else None)
             q = self.qual(func) or ""
             if q:  # ``from ... import dynamo_tensorrt_converter as reg``: judge the imported name
-                last = q.rsplit(".", 1)[-1] if q.rsplit(".", 1)[-1] in _REGISTRARS else last
-            if last in _REGISTRARS and isinstance(d, cst.Call):
+                last = q.rsplit(".", 1)[-1] if q.rsplit(".", 1)[-1] in REGISTRARS else last
+            if last in REGISTRARS and isinstance(d, cst.Call):
                 regs.append(i)
-            elif isinstance(d, cst.Call) and last in _QDP_KINDS and q.rsplit(".", 1)[0] in _QDP_MODULES:
+            elif isinstance(d, cst.Call) and last in QDP_KINDS and q.rsplit(".", 1)[0] in QDP_MODULES:
                 self._qdp(node, d, last, nested)
-            elif isinstance(d, cst.Call) and (q in _DEFINE_QUALS and q != "torch.library.define"):
+            elif isinstance(d, cst.Call) and (q in DEFINE_QUALS and q != "torch.library.define"):
                 op = _string(d.args[0].value) if d.args else None
                 self.ops.append(TorchOpUse("define", op, self.span(d.args[0].value) if d.args else self.span(d), node.name.value))
                 if op:
                     self.custom_op_funcs[node.name.value] = op
-            elif isinstance(d, cst.Call) and q in _FAKE_QUALS:
+            elif isinstance(d, cst.Call) and q in FAKE_QUALS:
                 op = self._op_arg(d.args[0].value) if d.args else None
                 self.ops.append(TorchOpUse("fake", op, self.span(d), node.name.value))
             elif isinstance(d, cst.Call) and q == "torch.library.impl" and len(d.args) >= 2:
@@ -391,7 +390,7 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
         func = call.func
         registrar = func.attr.value if isinstance(func, cst.Attribute) else func.value  # type: ignore[union-attr]
         q = self.qual(func)
-        if q and q.rsplit(".", 1)[-1] in _REGISTRARS:
+        if q and q.rsplit(".", 1)[-1] in REGISTRARS:
             registrar = q.rsplit(".", 1)[-1]
         key_node = None
         validator = None
@@ -460,7 +459,7 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
         created: list[tuple[Optional[str], str, cst.Call]] = []
         named: set[str] = set()
 
-        class _V(_fast.FastVisitMixin, cst.CSTVisitor):
+        class _V(fast.FastVisitMixin, cst.CSTVisitor):
             def __init__(v) -> None:
                 super().__init__()
                 v.assigned: set[int] = set()
@@ -517,7 +516,7 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
         if not _NET_ADD_TEXT.search(self.text_full(fn)):
             return
         visitor = _V()
-        _fast.visit(fn, visitor)
+        fast.visit(fn, visitor)
         for var, method, call in created:
             if var is not None and var in named:
                 continue
@@ -597,7 +596,7 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
             return
         if last in ("generate_plugin", "generate_plugin_converter", "custom_op"):
             q = self.qual(func) or ""
-            if q.startswith(_TTRT_PLUGINS) or (q == "" and last.startswith("generate_plugin")):
+            if q.startswith(TTRT_PLUGINS) or (q == "" and last.startswith("generate_plugin")):
                 if node.args and node.args[0].keyword is None:
                     a0 = node.args[0].value
                     self.ops.append(TorchOpUse(last, _string(a0), self.span(a0)))
@@ -615,7 +614,7 @@ class TorchTrtExtractor(_fast.FastVisitMixin, cst.CSTVisitor):
                     self.ops.append(TorchOpUse("define", op.split("(", 1)[0].strip(), self.span(node.args[0].value)))
         if last in ("register_fake", "impl_abstract") and node.args and not self._is_decorator_call(node):
             q = self.qual(func) or ""
-            if q in _FAKE_QUALS:
+            if q in FAKE_QUALS:
                 self.ops.append(TorchOpUse("fake", self._op_arg(node.args[0].value), self.span(node)))
 
     def _is_decorator_call(self, node: cst.Call) -> bool:
@@ -751,25 +750,25 @@ def _returned_names(node) -> set:
 def _name_used(body, name: str) -> bool:
     found = False
 
-    class _V(_fast.FastVisitMixin, cst.CSTVisitor):
+    class _V(fast.FastVisitMixin, cst.CSTVisitor):
         def visit_Name(v, n: cst.Name) -> None:
             nonlocal found
             if n.value == name:
                 found = True
 
-    _fast.visit(body, _V())
+    fast.visit(body, _V())
     return found
 
 
 def _has_call(body) -> bool:
     found = False
 
-    class _V(_fast.FastVisitMixin, cst.CSTVisitor):
+    class _V(fast.FastVisitMixin, cst.CSTVisitor):
         def visit_Call(v, n: cst.Call) -> None:
             nonlocal found
             found = True
 
-    _fast.visit(body, _V())
+    fast.visit(body, _V())
     return found
 
 
@@ -821,9 +820,9 @@ def _walk_module_statements(body):
 
 
 @lru_cache(maxsize=1)
-def _gate() -> "_fast.FastSearch":
+def _gate() -> "fast.FastSearch":
     """``.search(text)``: a match of a marker, or None (the same answer as one regex of them all, faster)."""
-    return _fast.FastSearch(prefilter_keywords() + (r"PluginField",))
+    return fast.FastSearch(prefilter_keywords() + (r"PluginField",))
 
 
 def extract(rel: str, module: cst.Module, positions, imports: dict, text: str = "") -> dict:

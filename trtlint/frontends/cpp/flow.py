@@ -1,4 +1,4 @@
-"""Control-flow and data-flow facts of the C++ frontend (called from ``cpp._BodyWalker``).
+"""Control-flow and data-flow facts of the C++ frontend (called from :class:`.body.BodyWalker`).
 
 * ``throw`` expressions become ``Call(kind="throw")``;
 * every call records whether it sits in the body of a ``try`` block (``in_try``), whether it is a whole
@@ -7,7 +7,7 @@
   (``mem_src``: a local variable or array, a ``std::vector`` / ``std::string`` buffer);
 * a call in the then-branch of an ``if`` that ends in a failure ``return`` gets ``guard="error-path:<cond>"``.
 
-Only this module and ``cpp.py`` touch libclang cursors; the output is plain :mod:`trtlint.facts`.
+Only the modules of this package touch libclang cursors; the output is plain :mod:`trtlint.facts`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any, Optional, Protocol
 
-from ..facts import Call
+from ...facts import Call, Span
+from .base import Cursor, Unit, children, short
 
 _FAILURE_RETURN = re.compile(
     r"-\s*\d+|[1-9]\d*|false|nullptr|NULL|[\w:]*(?:FAIL|ERR|Err|INVALID|Invalid|BAD_PARAM)[\w:]*"
@@ -25,6 +26,20 @@ _FAILURE_RETURN = re.compile(
 )
 _SUCCESS_RETURN = re.compile(r"0|true|cudaSuccess|[\w:]*SUCCESS[\w:]*|kSUCCESS|\{\}")
 _STREAM_TYPES = ("cudaStream_t", "CUstream", "CUstream_st *", "struct CUstream_st *")
+
+
+class FlowWalker(Protocol):
+    """What this module reads of the body walker (:class:`.body.BodyWalker`)."""
+
+    K: Any  # clang.cindex.CursorKind
+    ex: Unit
+    flow: FlowState
+
+    def if_parts(self, c: Cursor, kids: list) -> tuple[Optional[int], Optional[int], Optional[int]]: ...
+
+    def add_call(self, c: Cursor, call: Call) -> None: ...
+
+    def span(self, c: Cursor) -> Span: ...
 
 
 class FlowState:
@@ -60,7 +75,7 @@ def _cast_ids(K: Any) -> frozenset:
     ))
 
 
-def visit(w: Any, c: Any, k: int, kids: list) -> None:
+def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
     K = w.K
     st: FlowState = w.flow
     if k == K.CXX_TRY_STMT.value:
@@ -88,7 +103,7 @@ def visit(w: Any, c: Any, k: int, kids: list) -> None:
         _mark_statement(w, body)
 
 
-def _mark_statement(w: Any, s: Any) -> None:
+def _mark_statement(w: FlowWalker, s: Cursor) -> None:
     """An expression statement: remember the call it is (through implicit wrappers)."""
     ids = _wrapper_ids(w.K)
     cur = s
@@ -98,7 +113,7 @@ def _mark_statement(w: Any, s: Any) -> None:
         w.flow.stmt_calls.add(cur.hash)
         if cur._kind_id == w.K.CALL_EXPR.value:
             return
-        sub = _kids_of(cur)
+        sub = children(cur)
         if not sub:
             return
         if cur._kind_id == w.K.UNEXPOSED_EXPR.value and len(sub) > 1:
@@ -106,13 +121,7 @@ def _mark_statement(w: Any, s: Any) -> None:
         cur = sub[0]
 
 
-def _kids_of(c: Any) -> list:
-    from .cpp import _kids
-
-    return _kids(c)
-
-
-def _error_branch(w: Any, if_stmt: Any, cond: Any, then: Any) -> None:
+def _error_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor) -> None:
     """``if (cond) { ...; return <failure>; }``: the branch runs only when something has failed.
 
     An ``if`` expanded from a macro body (``CSC(call, err)``) has the whole expansion as the extent of each of
@@ -122,13 +131,13 @@ def _error_branch(w: Any, if_stmt: Any, cond: Any, then: Any) -> None:
         return
     last = then
     if then.kind == K.COMPOUND_STMT:
-        sub = _kids_of(then)
+        sub = children(then)
         if not sub:
             return
         last = sub[-1]
     if last.kind != K.RETURN_STMT:
         return
-    val = _kids_of(last)
+    val = children(last)
     if not val:
         return
     text = " ".join(w.ex.text_of(val[0]).split())
@@ -136,14 +145,10 @@ def _error_branch(w: Any, if_stmt: Any, cond: Any, then: Any) -> None:
         return
     _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(then)
     if o2 > o1:
-        from .cpp import _short
-
-        w.flow.error_ranges.append((o1, o2, _short(w.ex.text_of(cond), 60)))
+        w.flow.error_ranges.append((o1, o2, short(w.ex.text_of(cond), 60)))
 
 
-def _on_throw(w: Any, c: Any, kids: list) -> None:
-    from .cpp import _short
-
+def _on_throw(w: FlowWalker, c: Cursor, kids: list) -> None:
     what = ""
     if kids:
         try:
@@ -155,13 +160,13 @@ def _on_throw(w: Any, c: Any, kids: list) -> None:
     if not what and kids:
         m = re.match(r"\s*throw\s+((?:::)?[A-Za-z_][\w:]*)", text)
         what = m.group(1) if m else ""
-    w.add_call(c, Call(callee="throw", span=w.span(c), kind="throw", args=(what or "(rethrow)", _short(text, 80))))
+    w.add_call(c, Call(callee="throw", span=w.span(c), kind="throw", args=(what or "(rethrow)", short(text, 80))))
 
 
 # -- per call -------------------------------------------------------------------------------------------------
 
 
-def call_extras(w: Any, c: Any, ref: Any, name: str, args: list, arg_texts: tuple, call: Call) -> Call:
+def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, arg_texts: tuple, call: Call) -> Call:
     """Fill ``discarded``, ``stream_arg`` and ``mem_src`` of a resolved (or unresolved) call."""
     K = w.K
     changes: dict[str, Any] = {}
@@ -195,12 +200,12 @@ def launch_extras(text: str, cfg: list, call: Call) -> Call:
     return dataclasses.replace(call, stream_arg=cfg[3] if len(cfg) >= 4 else "")
 
 
-def unexposed_discarded(w: Any, c: Any) -> bool:
+def unexposed_discarded(w: FlowWalker, c: Cursor) -> bool:
     return c.hash in w.flow.stmt_calls
 
 
-def _stream_param(w: Any, ref: Any, usr: Optional[str]) -> Optional[int]:
-    cache = w.ex.__dict__.setdefault("_stream_params", {})
+def _stream_param(w: FlowWalker, ref: Cursor, usr: Optional[str]) -> Optional[int]:
+    cache = w.ex.stream_params
     key = usr or ref.hash
     if key in cache:
         return cache[key]
@@ -218,21 +223,21 @@ def _stream_param(w: Any, ref: Any, usr: Optional[str]) -> Optional[int]:
     return idx
 
 
-def _strip(w: Any, a: Any) -> Any:
+def _strip(w: FlowWalker, a: Cursor) -> Cursor:
     casts = _cast_ids(w.K)
     skip = (w.K.TYPE_REF, w.K.NAMESPACE_REF, w.K.TEMPLATE_REF)
     cur = a
     for _ in range(8):
         if cur._kind_id not in casts:
             return cur
-        sub = [x for x in _kids_of(cur) if x.kind not in skip]
+        sub = [x for x in children(cur) if x.kind not in skip]
         if len(sub) != 1:
             return cur
         cur = sub[0]
     return cur
 
 
-def _local(w: Any, d: Any) -> bool:
+def _local(w: FlowWalker, d: Cursor) -> bool:
     """A variable with automatic storage (a non-static local or a by-value parameter)."""
     K = w.K
     if d is None or d.kind not in (K.VAR_DECL, K.PARM_DECL):
@@ -252,7 +257,7 @@ def _local(w: Any, d: Any) -> bool:
     return True
 
 
-def _container(w: Any, obj: Any) -> str:
+def _container(w: FlowWalker, obj: Cursor) -> str:
     """"vector:<v>" / "string:<s>" / "stack:<a>" for the object a ``.data()`` / ``[i]`` is applied to."""
     obj = _strip(w, obj)
     try:
@@ -269,12 +274,12 @@ def _container(w: Any, obj: Any) -> str:
     return ""
 
 
-def _pointee(w: Any, a: Any) -> str:
+def _pointee(w: FlowWalker, a: Cursor) -> str:
     K = w.K
     cur = _strip(w, a)
     k = cur.kind
     if k == K.UNARY_OPERATOR and w.ex.text_of(cur).lstrip().startswith("&"):
-        sub = _kids_of(cur)
+        sub = children(cur)
         return _lvalue_home(w, sub[0]) if sub else ""
     if k == K.DECL_REF_EXPR:
         d = cur.referenced
@@ -286,15 +291,15 @@ def _pointee(w: Any, a: Any) -> str:
             return "stack:" + (cur.spelling or "")
         return ""
     if k == K.CALL_EXPR and cur.spelling in ("data", "c_str"):
-        sub = _kids_of(cur)
+        sub = children(cur)
         if sub and sub[0].kind == K.MEMBER_REF_EXPR:
-            inner = _kids_of(sub[0])
+            inner = children(sub[0])
             if inner:
                 return _container(w, inner[0])
     return ""
 
 
-def _lvalue_home(w: Any, e: Any) -> str:
+def _lvalue_home(w: FlowWalker, e: Cursor) -> str:
     """Where ``&e`` points: a local variable (or a member / element of one), a vector element."""
     K = w.K
     cur = _strip(w, e)
@@ -303,7 +308,7 @@ def _lvalue_home(w: Any, e: Any) -> str:
         if k == K.DECL_REF_EXPR:
             return ("stack:" + (cur.spelling or "")) if _local(w, cur.referenced) else ""
         if k in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR):
-            sub = _kids_of(cur)
+            sub = children(cur)
             if not sub:
                 return ""
             if k == K.MEMBER_REF_EXPR:
@@ -315,7 +320,7 @@ def _lvalue_home(w: Any, e: Any) -> str:
             cur = _strip(w, sub[0])
             continue
         if k == K.CALL_EXPR and cur.spelling == "operator[]":
-            sub = _kids_of(cur)
+            sub = children(cur)
             return _container(w, sub[0]) if sub else ""
         return ""
     return ""
@@ -324,7 +329,7 @@ def _lvalue_home(w: Any, e: Any) -> str:
 # -- when the function is frozen ------------------------------------------------------------------------------
 
 
-def finish(w: Any, calls: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
+def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
     """Set ``in_try`` and the error-path guard of each call from the ranges the walk recorded."""
     st: FlowState = w.flow
     if not st.try_ranges and not st.error_ranges:

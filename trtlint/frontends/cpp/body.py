@@ -1,0 +1,630 @@
+"""The C++ frontend's walk of one function body: calls (resolved, unresolved, CUDA launches, ``new``), the
+strings a name getter returns, the ``PluginField``s built and the field names a creator reads, one-time
+initialisation guards; with :mod:`.flow` (throws, try blocks, discarded results, stream arguments, memcpy
+sources) and :mod:`.lifecycle` (``PluginField`` data) on the same walk."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Iterable, Optional
+
+from ...facts import Call, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
+from . import flow, lifecycle
+from .base import Cursor, Unit, children, func_kinds, leaf_ids, libclang, preorder, short, split_top_level
+
+_STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
+_STRCMP_FUNCS = {"strcmp", "strncmp", "strcasecmp", "strncasecmp", "_stricmp", "compare", "equals", "starts_with"}
+_LIST_REGISTER_FUNCS = {"initializePlugin", "addPluginCreator", "registerCreatorType"}
+_CPP_KEYWORDS = {
+    "if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype", "static_cast", "dynamic_cast",
+    "reinterpret_cast", "const_cast", "catch", "throw", "new", "delete", "noexcept", "typeid", "alignas",
+    "static_assert", "do", "else", "case", "default", "void", "int", "char", "float", "double", "bool",
+    "auto", "operator", "template", "typename", "defined", "__attribute__", "__declspec",
+}
+
+
+# Conditions -----------------------------------------------------------------------------------------------
+
+
+def _strip_parens(s: str) -> str:
+    s = s.strip()
+    while s.startswith("(") and s.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(s):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and i < len(s) - 1:
+                return s
+        s = s[1:-1].strip()
+    return s
+
+
+def _split_logical(s: str, op: str) -> list[str]:
+    """Split at top-level ``&&`` / ``||``."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(s):
+        ch = s[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch in "\"'":
+            j = i + 1
+            while j < len(s) and s[j] != ch:
+                j += 2 if s[j] == "\\" else 1
+            i = j
+        elif depth == 0 and s.startswith(op, i):
+            parts.append(s[start:i].strip())
+            start = i + len(op)
+            i += len(op)
+            continue
+        i += 1
+    parts.append(s[start:].strip())
+    return parts
+
+
+_ID = r"((?:this\s*->\s*)?[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*?)"
+_NULLISH = r"(?:nullptr|NULL|0|__null)"
+_UNSET_RES = [
+    re.compile(r"!\s*" + _ID + r"(?:\s*\.\s*get\s*\(\s*\))?"),
+    re.compile(_ID + r"\s*==\s*" + _NULLISH),
+    re.compile(_NULLISH + r"\s*==\s*" + _ID),
+    re.compile(_ID + r"\s*\.\s*empty\s*\(\s*\)"),
+]
+_SET_RES = [
+    re.compile(_ID + r"(?:\s*\.\s*get\s*\(\s*\))?"),
+    re.compile(_ID + r"\s*!=\s*" + _NULLISH),
+    re.compile(_NULLISH + r"\s*!=\s*" + _ID),
+    re.compile(r"!\s*" + _ID + r"\s*\.\s*empty\s*\(\s*\)"),
+]
+
+
+def _unset_ident(term: str, negate: bool) -> Optional[str]:
+    """The variable a condition term tests for being unset (``negate``: for being set), else None."""
+    for rx in (_SET_RES if negate else _UNSET_RES):
+        m = rx.fullmatch(term)
+        if m:
+            ident = re.sub(r"\s+", "", m.group(1))
+            root = ident.split(".")[0]
+            if root.startswith("this->"):
+                root = "this->" + root[6:].split("->")[0]
+            else:
+                root = root.split("->")[0]
+            if root in ("true", "false", "nullptr", "NULL", "this"):
+                return None
+            return root
+    return None
+
+
+class BodyWalker:
+    """The walk of one function body (``walk``): ``calls``, ``returns``, ``field_decls``, ``field_reads`` and the
+    guard ranges; :mod:`.flow` and :mod:`.lifecycle` read it as a ``FlowWalker`` / ``FieldWalker``."""
+
+    def __init__(self, ex: Unit, fn: Cursor, fname: str, fc_params: list[Cursor]) -> None:
+        self.ex = ex
+        self.K = ex.K
+        self.fn = fn
+        self.fname = fname
+        self.fc_usrs = {p.get_usr() for p in fc_params if p.get_usr()}
+        self.fc_names = {p.spelling for p in fc_params if p.spelling}
+        self.calls: list[tuple[int, Call]] = []
+        self.returns: list[ResolvedString] = []
+        self.field_decls: list[PluginFieldDecl] = []
+        self.field_reads: list[FieldRead] = []
+        self._seen_reads: set[tuple[str, int]] = set()
+        self._seen_calls: set[int] = set()
+        self._seen_decls: set[tuple[str, int, int]] = set()
+        self.local_vars: dict[str, Cursor] = {}
+        self._guard: Optional[str] = None
+        self.guard_ranges: list[tuple[str, int, int, str]] = []  # (file, start, end, guard)
+        self.flow = flow.FlowState()
+        self.field_data: list[FieldData] = []  # lifecycle.on_field
+        self.field_parents: tuple = ()  # the parents of the call being walked (lifecycle.on_field)
+
+    def walk(self) -> None:
+        K = self.K
+        stack: list[tuple[Cursor, tuple[Cursor, ...], Optional[str]]] = []
+        for ch in children(self.fn):
+            if ch.kind == K.PARM_DECL:
+                continue
+            stack.append((ch, (), None))
+        stack.reverse()
+        leaves = leaf_ids(K)
+        flow_kinds = flow.flow_ids(K)
+        CALL, NEW, UNEXP, RET, BINOP, VAR, IF, COMP = (
+            K.CALL_EXPR.value, K.CXX_NEW_EXPR.value, K.UNEXPOSED_EXPR.value, K.RETURN_STMT.value,
+            K.BINARY_OPERATOR.value, K.VAR_DECL.value, K.IF_STMT.value, K.COMPOUND_STMT.value)
+        while stack:
+            c, parents, guard = stack.pop()
+            self._guard = guard
+            k = c._kind_id
+            if k in leaves:
+                continue  # references and literals: nothing below them is a call, return or field use
+            kids = children(c)
+            if k in flow_kinds:
+                flow.visit(self, c, k, kids)
+            # guards of the children (None: inherit the parent's)
+            kid_guards: Optional[list[Optional[str]]] = None
+            if k == CALL:
+                self.on_call(c, parents, kids)
+                if c.spelling == "call_once":
+                    kid_guards = [self.guard_range(ch, "static-init") if self._has_lambda(ch) else guard
+                                  for ch in kids]
+            elif k == NEW:
+                self.on_new(c)
+            elif k == UNEXP:
+                self.on_unexposed(c, kids)
+            elif k == RET:
+                if self.fname in _STRING_GETTERS:
+                    self.on_return(c)
+            elif k == BINOP:
+                if self.fc_usrs:
+                    self.on_binop(c)
+            elif k == VAR:
+                self.local_vars[c.spelling] = c
+                self.ex.scan_creator_list(c, self.fname, self.local_vars)
+                if self._is_static_local(c):
+                    kid_guards = [self.guard_range(ch, "static-init") for ch in kids]
+            elif k == IF:
+                kid_guards = self.if_guards(c, kids, guard)
+            elif k == COMP:
+                kid_guards = self.block_guards(c, kids, guard)
+            np = parents + (c,) if len(parents) < 6 else parents[1:] + (c,)
+            if kid_guards is None:
+                for ch in reversed(kids):
+                    stack.append((ch, np, guard))
+            else:
+                for ch, g in zip(reversed(kids), reversed(kid_guards)):
+                    stack.append((ch, np, g))
+
+    # -- one-time initialisation guards --
+
+    def guard_range(self, c: Cursor, guard: str, start: Optional[int] = None, end: Optional[int] = None) -> str:
+        """Record the source range a guard covers (macro calls are matched against it later); return it."""
+        f, _l1, _c1, o1, _l2, _c2, o2 = self.ex.extent_info(c)
+        if f is not None:
+            self.guard_ranges.append((f, o1 if start is None else start, o2 if end is None else end, guard))
+        return guard
+
+    def _has_lambda(self, c: Cursor) -> bool:
+        K = self.K
+        cur = c
+        for _ in range(4):
+            if cur.kind == K.LAMBDA_EXPR:
+                return True
+            if cur.kind not in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CALL_EXPR):
+                return False
+            sub = children(cur)
+            if len(sub) != 1:
+                return False
+            cur = sub[0]
+        return False
+
+    def _is_static_local(self, c: Cursor) -> bool:
+        try:
+            if c.storage_class != self.ex.ci.StorageClass.STATIC:
+                return False
+        except Exception:  # noqa: BLE001
+            return False
+        p = c.semantic_parent
+        return p is not None and p.kind in func_kinds(self.K)
+
+    def if_parts(self, c: Cursor, kids: list[Cursor]) -> tuple[Optional[int], Optional[int], Optional[int]]:
+        """Indexes of (condition, then-branch, else-branch) among an IF_STMT's children."""
+        n = len(kids)
+        if n < 2:
+            return None, None, None
+        if n == 2:
+            return 0, 1, None
+        if n >= 4:
+            return n - 3, n - 2, n - 1
+        # three children: (cond, then, else) or (init/condvar, cond, then)
+        f1, *_r1, e1 = self.ex.extent_info(kids[1])
+        f2, _l, _c, s2, *_r2 = self.ex.extent_info(kids[2])
+        if f1 is not None and f1 == f2 and s2 >= e1:
+            between = self.ex.file_bytes(f1)[e1:s2]
+            if re.search(rb"\belse\b", between):
+                return 0, 1, 2
+        return 1, 2, None
+
+    def if_guards(self, c: Cursor, kids: list[Cursor], guard: Optional[str]) -> Optional[list[Optional[str]]]:
+        ci, ti, _ei = self.if_parts(c, kids)
+        if ci is None or ti is None:
+            return None
+        cond = kids[ci]
+        if not self.is_unset_test(cond, negate=False):
+            return None
+        g = self.guard_range(kids[ti], "null-check:" + short(self.ex.text_of(cond), 60))
+        out: list[Optional[str]] = [guard] * len(kids)
+        out[ti] = g
+        return out
+
+    def block_guards(self, c: Cursor, kids: list[Cursor], guard: Optional[str]) -> Optional[list[Optional[str]]]:
+        """``if (mX) return ...;`` in a block: the statements after it run only while mX is unset."""
+        K = self.K
+        out: Optional[list[Optional[str]]] = None
+        cur = guard
+        for i, ch in enumerate(kids):
+            if out is not None:
+                out[i] = cur
+            if ch.kind != K.IF_STMT:
+                continue
+            sub = children(ch)
+            ci, ti, ei = self.if_parts(ch, sub)
+            if ci is None or ti is None or ei is not None or not self._is_return(sub[ti]):
+                continue
+            cond = sub[ci]
+            if not self.is_unset_test(cond, negate=True):
+                continue
+            if i + 1 >= len(kids):
+                break
+            f, *_a, o2 = self.ex.extent_info(ch)
+            bf, *_b, bo2 = self.ex.extent_info(c)
+            cur = "null-check:" + short(self.ex.text_of(cond), 60)
+            if f is not None and f == bf:
+                self.guard_ranges.append((f, o2, bo2, cur))
+            if out is None:
+                out = [guard] * len(kids)
+        return out
+
+    def guard_at(self, f: str, start: int, end: int) -> Optional[str]:
+        """The innermost recorded guard range holding [start, end) of file ``f``."""
+        best: Optional[tuple[int, str]] = None
+        for gf, s, e, g in self.guard_ranges:
+            if gf == f and s <= start and end <= e and (best is None or e - s < best[0]):
+                best = (e - s, g)
+        return best[1] if best is not None else None
+
+    def _is_return(self, c: Cursor) -> bool:
+        K = self.K
+        if c.kind == K.RETURN_STMT:
+            return True
+        if c.kind == K.COMPOUND_STMT:
+            sub = children(c)
+            return bool(sub) and sub[-1].kind == K.RETURN_STMT
+        return False
+
+    def is_unset_test(self, cond: Cursor, negate: bool) -> bool:
+        """Whether ``cond`` tests that a member / static / global is unset (``negate``: that it is set; then
+        the early-return form). A conjunct of ``&&`` (``||`` when negated) is enough."""
+        text = self.ex.text_of(cond).strip()
+        if not text:
+            return False
+        terms = _split_logical(_strip_parens(text), "||" if negate else "&&")
+        for t in terms:
+            ident = _unset_ident(_strip_parens(t), negate)
+            if ident is not None and self._is_state_var(cond, ident):
+                return True
+        return False
+
+    def _is_state_var(self, cond: Cursor, ident: str) -> bool:
+        """``ident`` (``this->x`` or a name) is a data member, a static or a global, not a local/parameter."""
+        K = self.K
+        name = ident[6:] if ident.startswith("this->") else ident
+        if ident.startswith("this->"):
+            return True
+        for sub in preorder(cond):
+            if sub.kind in (K.MEMBER_REF_EXPR, K.DECL_REF_EXPR) and sub.spelling == name:
+                d = sub.referenced
+                if d is None:
+                    break
+                if d.kind == K.FIELD_DECL:
+                    return True
+                if d.kind == K.VAR_DECL:
+                    p = d.semantic_parent
+                    if p is None or p.kind not in func_kinds(K):
+                        return True  # global, namespace-scope or static data member
+                    return self._is_static_local(d)
+                return False
+        # unresolved (missing headers): naming conventions for members / statics / globals
+        return bool(re.match(r"(?:m|s|g)[A-Z_]|m_|s_|g_", name))
+
+    # -- helpers --
+
+    def span(self, c: Cursor) -> Span:
+        return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
+
+    def arg_texts(self, args: Iterable[Cursor]) -> tuple[str, ...]:
+        out = []
+        for a in args:
+            t = self.ex.text_of(a)
+            out.append(short(t))
+        while out and not out[-1]:
+            out.pop()  # defaulted trailing arguments have no source text
+        return tuple(out)
+
+    def add_call(self, c: Cursor, call: Call) -> None:
+        off = self.ex.extent_info(c)[3]
+        if self._guard is not None:
+            call = dataclasses.replace(call, guard=self._guard)
+        self.calls.append((off, call))
+
+    # -- calls --
+
+    def on_call(self, c: Cursor, parents: tuple[Cursor, ...], kids: Optional[list[Cursor]] = None) -> None:
+        K = self.K
+        ex = self.ex
+        ref = c.referenced
+        name = c.spelling or ""
+        self.field_parents = parents
+        if kids is None:
+            kids = children(c)
+        # CUDA launch: k<<<...>>>(args) has a __cudaPushCallConfiguration child call.
+        if len(kids) >= 2 and kids[1].kind == K.CALL_EXPR and kids[1].spelling == "__cudaPushCallConfiguration":
+            text = ex.text_of(c)
+            cfg: list[str] = []
+            i, j = text.find("<<<"), text.find(">>>")
+            if i >= 0 and j > i:
+                cfg = split_top_level(text[i + 3 : j])
+            stream = cfg[3] if len(cfg) >= 4 and cfg[3] else None
+            callee = ex.qualname(ref) if ref is not None and ref.kind != K.NO_DECL_FOUND else name
+            args = tuple(short(a) for a in split_top_level(text[text.rfind("(", j) + 1 : text.rfind(")")])) if j > 0 else ()
+            if not callee:
+                callee = text[:i].strip() if i > 0 else name
+            self.add_call(c, flow.launch_extras(text, cfg, Call(
+                callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
+                kind="launch", stream=stream, args=tuple(a for a in args if a))))
+            return
+        if name == "__cudaPushCallConfiguration":
+            return
+        if name in _LIST_REGISTER_FUNCS:
+            self.on_list_register(c, kids)
+        if ref is not None and ref.kind == K.CONSTRUCTOR:
+            if ref.is_copy_constructor() or ref.is_move_constructor():
+                return
+            cls_name = ref.spelling
+            if cls_name == "PluginField":
+                self.on_plugin_field(c, list(c.get_arguments()), c)
+            text = ex.text_of(c)
+            real = [t for t in (ex.text_of(a) for a in c.get_arguments()) if t]
+            if len(real) == 1 and text == real[0]:
+                return  # implicit conversion
+            if not real and "(" not in text and "{" not in text:
+                return  # implicit default construction
+            if not text or text[0] in "\"'0123456789":
+                return
+        if ref is not None and ref.kind == K.CONVERSION_FUNCTION:
+            return
+        args = list(c.get_arguments())
+        lambda_call = False
+        if ref is not None and ref.kind == K.CXX_METHOD and name == "operator()":
+            par = ref.semantic_parent
+            lambda_call = par is not None and (par.spelling or "").startswith("(lambda")
+        if lambda_call:
+            callee = self.spelled_callee(c, kids) or "lambda"
+            usr = None
+            args = args[1:]
+        elif ref is not None and ref.kind != K.NO_DECL_FOUND:
+            callee = ex.qualname(ref)
+            usr = ref.get_usr() or None
+        else:
+            callee = self.spelled_callee(c, kids) or name
+            usr = None
+        if not callee:
+            return
+        arg_texts = self.arg_texts(args)
+        if name in ("emplace_back", "push_back", "emplace") and len(args) >= 3:
+            t3 = args[2].type.spelling or ""
+            if "PluginFieldType" in t3 or (len(arg_texts) > 2 and "PluginFieldType" in arg_texts[2]):
+                self.on_plugin_field(c, args, c)
+        stream = None
+        if name.endswith("Async") and arg_texts:
+            stream = arg_texts[-1]
+        call = Call(callee=callee, span=self.span(c), usr=usr, kind="call", stream=stream, args=arg_texts)
+        self.add_call(c, flow.call_extras(self, c, ref, name, args, arg_texts, call))
+        if self.fc_usrs:
+            self.on_call_reads(c, name, args, parents)
+
+    def on_list_register(self, c: Cursor, kids: list[Cursor]) -> None:
+        """``initializePlugin<ns::XCreator>(...)``: a creator registered by a library list."""
+        K = self.K
+        text = self.ex.text_of(c)
+        m = re.match(r"[^<(]*<\s*([^()]+?)\s*>\s*\(", text)
+        if not m:
+            return
+        creator = re.sub(r"\s+", "", m.group(1))
+        qn = None
+        if kids:
+            for sub in preorder(kids[0]):
+                if sub.kind == K.TYPE_REF and sub.referenced is not None:
+                    d = sub.referenced
+                    if d.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+                        qn = self.ex.qualname(d)
+                        break
+                    if d.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                        u = d.underlying_typedef_type.get_declaration()
+                        if u is not None and u.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+                            qn = self.ex.qualname(u)
+                            break
+        if qn is None:
+            qn = self.ex.class_by_name.get(creator.split("::")[-1])
+        self.ex.registrations.append(Registration(creator=creator, qualname=qn, span=self.span(c), how="list"))
+
+    def spelled_callee(self, c: Cursor, kids: list[Cursor]) -> Optional[str]:
+        text = self.ex.text_of(c)
+        m = re.match(r"\s*((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_~]\w*)*)", text)
+        if kids and kids[0].kind == self.K.MEMBER_REF_EXPR:
+            return kids[0].spelling or None
+        return re.sub(r"\s+", "", m.group(1)) if m else None
+
+    def on_unexposed(self, c: Cursor, kids: Optional[list[Cursor]] = None) -> None:
+        """Calls clang could not resolve (undeclared function): UNEXPOSED_EXPR(callee-ref, args...)."""
+        K = self.K
+        if kids is None:
+            kids = children(c)
+        if not kids:
+            return
+        first = kids[0]
+        if first.kind not in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF, K.MEMBER_REF_EXPR, K.UNEXPOSED_EXPR):
+            return
+        if len(kids) == 1 and c.extent == first.extent:
+            return  # an implicit conversion of its only child, not a call
+        ex = self.ex
+        f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(c)
+        ff, _a, _b, fo1, _d, _e, fo2 = ex.extent_info(first)
+        if f is None or ff != f or fo1 != o1:
+            return
+        b = ex.file_bytes(f)
+        rest = b[fo2:o2].decode("utf-8", "replace").lstrip()
+        if rest.startswith("<"):
+            depth = 0
+            for i, ch in enumerate(rest):
+                if ch == "<":
+                    depth += 1
+                elif ch == ">":
+                    depth -= 1
+                    if depth == 0:
+                        rest = rest[i + 1 :].lstrip()
+                        break
+        if not rest.startswith("(") or not rest.rstrip().endswith(")"):
+            return
+        callee_text = b[fo1:fo2].decode("utf-8", "replace")
+        name = first.spelling or ""
+        if not name:
+            for sub in children(first):
+                if sub.kind == K.OVERLOADED_DECL_REF:
+                    name = sub.spelling
+        m = re.match(r"\s*((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_~]\w*)*)", callee_text)
+        callee = re.sub(r"\s+", "", m.group(1)) if m and "." not in callee_text and "->" not in callee_text else name
+        if not callee or callee in _CPP_KEYWORDS:
+            return
+        if o1 in self._seen_calls:
+            return
+        self._seen_calls.add(o1)
+        args = tuple(short(a) for a in split_top_level(rest.rstrip()[1:-1])) if rest.strip() != "()" else ()
+        self.calls.append((o1, Call(callee=callee, span=self.span(c), usr=None, kind="call", args=args,
+                                    guard=self._guard, discarded=flow.unexposed_discarded(self, c))))
+
+    def on_new(self, c: Cursor) -> None:
+        text = self.ex.text_of(c)
+        m = re.match(r"\s*(?:::)?new\s*(?:\([^)]*\)\s*)?([A-Za-z_:][\w:<>, ]*)", text)
+        arg = (m.group(1).strip() if m else "")
+        self.add_call(c, Call(callee="operator new", span=self.span(c), kind="new", args=(arg,) if arg else ()))
+
+    def on_return(self, c: Cursor) -> None:
+        kids = children(c)
+        if not kids:
+            return
+        e = kids[0]
+        r = self.ex.resolve_str(e)
+        expr = short(self.ex.text_of(e))
+        if r is None:
+            self.returns.append(ResolvedString(value=None, span=self.span(e), expr=expr))
+        else:
+            self.returns.append(ResolvedString(value=r[0], span=self.span(e), expr=expr, via=r[1], def_span=r[2]))
+
+    # -- plugin fields --
+
+    def on_plugin_field(self, c: Cursor, args: list[Cursor], whole: Cursor) -> None:
+        ex = self.ex
+        if not args:
+            return
+        key = (ex.text_of(whole)[:40], *ex.extent_info(args[0])[2:4])
+        if key in self._seen_decls:
+            return
+        self._seen_decls.add(key)
+        r = ex.resolve_str(args[0])
+        if r is None or r[0] is None:
+            return
+        texts = self.arg_texts(args)
+        ftype = None
+        if len(texts) >= 3:
+            m = re.search(r"\b(k[A-Z][A-Z0-9_]*)\b", texts[2])
+            ftype = m.group(1) if m else None
+        length = texts[3] if len(texts) >= 4 and texts[3] else None
+        data = texts[1] if len(texts) >= 2 and texts[1] else None
+        self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
+        lifecycle.on_field(self, c, args, self.field_decls[-1], self.field_parents)
+
+    # -- field reads --
+
+    def refs_fc(self, c: Cursor) -> bool:
+        K = self.K
+        for sub in preorder(c):
+            if sub.kind == K.DECL_REF_EXPR:
+                ref = sub.referenced
+                if ref is not None and ref.get_usr() in self.fc_usrs:
+                    return True
+        return False
+
+    def add_read(self, lit: Cursor, parents: tuple[Cursor, ...] = (), call: Cursor = None, style: str = "compare") -> None:
+        r = self.ex.resolve_str(lit)
+        if r is None or r[0] is None:
+            return
+        sp = self.span(lit)
+        key = (r[0], sp.line * 10000 + sp.col)
+        if key in self._seen_reads:
+            return
+        self._seen_reads.add(key)
+        has_default, default = False, None
+        if call is not None and parents:
+            d = self.value_or(parents)
+            if d is not None:
+                has_default, default = True, d
+        self.field_reads.append(FieldRead(name=r[0], span=sp, method=self.fname, has_default=has_default, default=default,
+                                          style=style))
+
+    def value_or(self, parents: tuple[Cursor, ...]) -> Optional[str]:
+        K = self.K
+        for p in reversed(parents[-4:]):
+            if p.kind == K.MEMBER_REF_EXPR and p.spelling == "value_or":
+                continue
+            if p.kind == K.CALL_EXPR and p.spelling == "value_or":
+                args = list(p.get_arguments())
+                return short(self.ex.text_of(args[0])) if args else ""
+            if p.kind not in (K.UNEXPOSED_EXPR, K.MEMBER_REF_EXPR, K.PAREN_EXPR):
+                return None
+        return None
+
+    def string_operands(self, c: Cursor) -> list[Cursor]:
+        out = []
+        for ch in children(c):
+            if self.ex.resolve_str(ch) is not None:
+                out.append(ch)
+        return out
+
+    def on_binop(self, c: Cursor) -> None:
+        op = None
+        if libclang.binary_operator is not None:
+            try:
+                code = libclang.binary_operator(c)
+                op = {15: "==", 16: "!="}.get(code)
+            except Exception:  # noqa: BLE001
+                op = None
+        if op is None:
+            kids = children(c)
+            if len(kids) != 2:
+                return
+            a, b = self.ex.extent_info(kids[0]), self.ex.extent_info(kids[1])
+            if a[0] is None or a[0] != b[0]:
+                return
+            between = self.ex.file_bytes(a[0])[a[6]:b[3]].decode("utf-8", "replace").strip()
+            if between not in ("==", "!="):
+                return
+        for lit in self.string_operands(c):
+            self.add_read(lit)
+
+    def on_call_reads(self, c: Cursor, name: str, args: list[Cursor], parents: tuple[Cursor, ...]) -> None:
+        K = self.K
+        if name in ("operator==", "operator!="):
+            kids = children(c)
+            for lit in self.string_operands(c):
+                self.add_read(lit)
+            del kids
+            return
+        if name in _STRCMP_FUNCS:
+            for a in args:
+                if self.ex.resolve_str(a) is not None:
+                    self.add_read(a)
+            return
+        if args and any(self.refs_fc(a) for a in args):
+            for a in args:
+                if self.refs_fc(a):
+                    continue
+                if self.ex.resolve_str(a) is not None:
+                    self.add_read(a, parents, c, style="call")
+                else:
+                    for sub in preorder(a):
+                        if sub.kind == K.STRING_LITERAL:
+                            self.add_read(sub, parents, c, style="call")

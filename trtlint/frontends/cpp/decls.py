@@ -1,0 +1,747 @@
+"""The C++ frontend's declaration walk of one translation unit: the plugin and creator classes (by the
+TensorRT interfaces they reach), every function defined in a project file (its body walked by
+:class:`~trtlint.frontends.cpp.body.BodyWalker`), the macro calls in those bodies, string constants and the
+creator registrations (``REGISTER_TENSORRT_PLUGIN``, a project's own registration macro, creator lists)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from ...facts import Call, CppClass, CppFunction, Registration, Span
+from .. import ExtractContext, SourceFile
+from . import flow, lifecycle
+from .base import PRELUDE_DIR, Cursor, children, libclang, literal_value, preorder, short, split_top_level
+from .body import BodyWalker
+
+# a project's own plugin registration macro, e.g. REGISTER_TORCHTRT_PLUGIN_V3(Creator)
+_PROJECT_REGISTER = re.compile(r"^REGISTER_\w*PLUGIN\w*$")
+
+# Interfaces -----------------------------------------------------------------------------------------------
+
+PLUGIN_IFACES = {
+    "IPluginV3": "v3",
+    "IPluginV3OneCore": "v3",
+    "IPluginV3OneBuild": "v3",
+    "IPluginV3OneBuildV2": "v3",
+    "IPluginV3OneRuntime": "v3",
+    "IPluginV2DynamicExt": "v2dynext",
+    "IPluginV2IOExt": "v2iox",
+    "IPluginV2Ext": "v2ext",
+    "IPluginV2": "v2",
+}
+CREATOR_IFACES = {
+    "IPluginCreatorV3One": "creator_v3",
+    "IPluginCreator": "creator_v2",
+    "IPluginCreatorInterface": "creator_v3",
+}
+_ALL_IFACES = set(PLUGIN_IFACES) | set(CREATOR_IFACES)
+_PLUGIN_FAMILY_ORDER = ("v3", "v2dynext", "v2iox", "v2ext", "v2")
+_UNNAMED_AT = re.compile(r"^(\((?:lambda|unnamed \w+|anonymous \w+) at )(.+)(:\d+:\d+\))$")
+
+
+class Extractor:
+    """The declaration walk of one unit (``run``), then its facts in ``classes``, ``functions``, ``registrations``,
+    ``includes``, ``lifecycle`` and ``skipped_defs``; the body walks and the helpers read it as a
+    :class:`~.base.Unit`."""
+
+    def __init__(self, ci: Any, src: SourceFile, ctx: ExtractContext, text: str) -> None:
+        self.ci = ci
+        self.K = ci.CursorKind
+        self.src = src
+        self.ctx = ctx
+        self.text = text
+        self.root = str(Path(ctx.root).resolve())
+        self.main = str(src.path)
+        self.main_bytes = text.encode("utf-8")
+        self._file_bytes: dict[str, bytes] = {self.main: self.main_bytes}
+        self._in_project: dict[str, Optional[str]] = {}
+        self._qual_cache: dict[int, str] = {}
+        self._iface_cache: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+        self._sdk_dirs: dict[str, bool] = {}
+        self._file_names: dict[int, str] = {}
+        self._floc_out = (ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
+        self._floc_refs = tuple(ctypes.byref(x) for x in self._floc_out)
+        self.classes: list[CppClass] = []
+        self.functions: list[CppFunction] = []
+        self.registrations: list[Registration] = []
+        self.includes: set[str] = set()
+        self.macro_insts: list[tuple[str, int, int, str, Cursor]] = []  # (file, start, end, name, cursor)
+        self.macro_at: dict[tuple[str, int], Cursor] = {}
+        self.registrar_vars: dict[str, Cursor] = {}
+        self.register_macros: list[Cursor] = []
+        self.class_by_name: dict[str, str] = {}
+        self.lifecycle: list = []  # MethodDetail (lifecycle.detail)
+        self.families: dict[str, str] = {}  # plugin/creator class -> family
+        self.stream_params: dict = {}  # callee -> index of its stream parameter (flow)
+        # GPU-only bodies handed to libclang blanked (device.py): real path -> opening-brace offsets
+        self.blanked: dict[str, frozenset[int]] = {}
+        self._blanked_offsets: frozenset[int] = frozenset()
+        self.blank_violation = False  # a blanked body belongs to a function libclang does not see as GPU-only
+        # project headers another unit of the run walks (SourceFile.skip): their declarations are not visited here
+        self.skip = frozenset(src.skip)
+        self.skipped_defs: set[tuple[str, str]] = set()  # (header, usr) of definitions seen in skipped headers
+
+    # -- files and locations ------------------------------------------------------------------------------
+
+    def rel_of(self, fname: Optional[str]) -> Optional[str]:
+        """Project-relative path of a file name, or None when it is not a project file."""
+        if fname is None:
+            return None
+        r = self._in_project.get(fname)
+        if r is not None or fname in self._in_project:
+            return r
+        res: Optional[str] = None
+        if fname == self.main:
+            res = self.src.rel
+        else:
+            try:
+                p = os.path.realpath(fname)
+            except OSError:
+                p = fname
+            if (p == self.root or p.startswith(self.root + os.sep)) and not p.startswith(str(PRELUDE_DIR)):
+                if not self._is_sdk_file(p):
+                    res = os.path.relpath(p, self.root).replace(os.sep, "/")
+        self._in_project[fname] = res
+        return res
+
+    def _is_sdk_file(self, p: str) -> bool:
+        """Files in a directory holding the TensorRT / CUDA SDK headers are not project code."""
+        d = os.path.dirname(p)
+        v = self._sdk_dirs.get(d)
+        if v is None:
+            v = os.path.isfile(os.path.join(d, "NvInferRuntime.h")) or os.path.isfile(
+                os.path.join(d, "cuda_runtime_api.h")
+            )
+            self._sdk_dirs[d] = v
+        return v
+
+    def floc(self, loc: Any) -> tuple[Optional[str], int, int, int]:
+        """File location (spelling for macro arguments, expansion otherwise): (file, line, col, offset)."""
+        fi, ln, col, off = self._floc_out
+        libclang.file_location(loc, *self._floc_refs)
+        h = fi.value
+        if not h:
+            return None, ln.value, col.value, off.value
+        name = self._file_names.get(h)  # CXFile handles are stable for the TU's lifetime
+        if name is None:
+            name = self._file_names[h] = self.ci.File(ctypes.cast(h, self.ci.c_object_p)).name
+        return name, ln.value, col.value, off.value
+
+    def cursor_file(self, c: Cursor) -> Optional[str]:
+        f = c.location.file
+        return f.name if f is not None else None
+
+    def extent_info(self, c: Cursor) -> tuple[Optional[str], int, int, int, int, int, int]:
+        """(file, line, col, off, end_line, end_col, end_off) of a cursor's extent (cached on the cursor)."""
+        try:
+            return c._trtlint_ei
+        except AttributeError:
+            pass
+        ext = c.extent
+        f1, l1, c1, o1 = self.floc(ext.start)
+        f2, l2, c2, o2 = self.floc(ext.end)
+        if f2 != f1 or o2 < o1:
+            l2, c2, o2 = l1, c1, o1
+        r = (f1, l1, c1, o1, l2, c2, o2)
+        try:
+            c._trtlint_ei = r
+        except AttributeError:
+            pass
+        return r
+
+    def span_of(self, c: Cursor) -> Optional[Span]:
+        f, l1, c1, _o1, l2, c2, _o2 = self.extent_info(c)
+        rel = self.rel_of(f)
+        if rel is None:
+            loc = c.location
+            rel = self.rel_of(loc.file.name if loc.file else None)
+            if rel is None:
+                return None
+            return Span(rel, loc.line, loc.column, loc.line, loc.column)
+        return Span(rel, l1, c1, l2, c2)
+
+    def loc_span(self, c: Cursor) -> Optional[Span]:
+        """Span of a declaration's name location (any file, relative when in project)."""
+        loc = c.location
+        if loc.file is None:
+            return None
+        rel = self.rel_of(loc.file.name)
+        path = rel if rel is not None else loc.file.name
+        end = loc.column + max(len(c.spelling or ""), 0)
+        return Span(path, loc.line, loc.column, loc.line, end)
+
+    def file_bytes(self, fname: str) -> bytes:
+        b = self._file_bytes.get(fname)
+        if b is None:
+            try:
+                b = Path(fname).read_bytes()
+            except OSError:
+                b = b""
+            self._file_bytes[fname] = b
+        return b
+
+    def text_of(self, c: Cursor) -> str:
+        f, _l1, _c1, o1, _l2, _c2, o2 = self.extent_info(c)
+        if f is None:
+            return ""
+        return self.file_bytes(f)[o1:o2].decode("utf-8", "replace")
+
+    # -- names --------------------------------------------------------------------------------------------
+
+    def qualname(self, c: Cursor) -> str:
+        K = self.K
+        try:
+            h = c.hash
+        except Exception:  # noqa: BLE001
+            h = None
+        if h is not None and h in self._qual_cache:
+            return self._qual_cache[h]
+        parts: list[str] = []
+        cur = c
+        depth = 0
+        while cur is not None and cur.kind != K.TRANSLATION_UNIT and depth < 32:
+            depth += 1
+            k = cur.kind
+            name = cur.spelling or ""
+            if k == K.NAMESPACE:
+                if name and not (libclang.inline_namespace is not None and libclang.inline_namespace(cur)):
+                    parts.append(name)
+            elif k in (K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                pass
+            elif name:
+                if name[0] == "(":  # "(lambda at /abs/dir/../x.h:3:5)": the file as the project names it
+                    name = _UNNAMED_AT.sub(lambda m: m.group(1) + (self.rel_of(m.group(2)) or os.path.normpath(m.group(2)))
+                                           + m.group(3), name)
+                parts.append(re.sub(r"<.*>$", "", name))
+            cur = cur.semantic_parent
+        q = "::".join(reversed(parts))
+        if h is not None:
+            self._qual_cache[h] = q
+        return q
+
+    # -- main driver --------------------------------------------------------------------------------------
+
+    def run(self, tu: Cursor) -> None:
+        K = self.K
+        for c in children(tu.cursor):
+            k = c.kind
+            if k == K.MACRO_DEFINITION:
+                continue
+            if k == K.INCLUSION_DIRECTIVE:
+                if self.rel_of(self.cursor_file(c)) is None:
+                    continue
+                try:
+                    inc = c.get_included_file()
+                except Exception:  # noqa: BLE001
+                    inc = None
+                if inc is not None:
+                    rel = self.rel_of(inc.name)
+                    if rel is not None and rel != self.src.rel:
+                        self.includes.add(rel)
+                continue
+            if k == K.MACRO_INSTANTIATION:
+                if c.location.is_in_system_header:
+                    continue
+                f = self.cursor_file(c)
+                rel = self.rel_of(f)
+                if rel is None or rel in self.skip:
+                    continue
+                ext = c.extent
+                o1, o2 = ext.start.offset, ext.end.offset
+                self.macro_insts.append((f, o1, o2, c.spelling, c))
+                self.macro_at.setdefault((f, o1), c)
+                if c.spelling == "REGISTER_TENSORRT_PLUGIN" or _PROJECT_REGISTER.match(c.spelling):
+                    self.register_macros.append(c)
+                continue
+            if k == K.MACRO_DEFINITION:
+                continue
+            loc = c.location
+            if loc.is_in_system_header:
+                continue
+            rel = self.rel_of(self.cursor_file(c))
+            if rel is None:
+                continue
+            if rel in self.skip and k not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                self.visit_skipped(c)
+                continue
+            self.visit_decl(c)
+        self.macro_insts.sort(key=lambda t: (t[0], t[1]))
+        self.attach_macros()
+        self.finish_registrations()
+
+    def visit_decl(self, c: Cursor) -> None:
+        K = self.K
+        k = c.kind
+        if k in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            for ch in children(c):
+                if ch.kind in (K.MACRO_INSTANTIATION, K.INCLUSION_DIRECTIVE):
+                    continue
+                rel = self.rel_of(self.cursor_file(ch))
+                if rel is None:
+                    continue
+                if rel in self.skip and ch.kind not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                    self.visit_skipped(ch)
+                    continue
+                self.visit_decl(ch)
+            return
+        if k in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+            if c.is_definition():
+                self.visit_class(c)
+            return
+        if k in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION,
+                 K.FUNCTION_TEMPLATE):
+            if c.is_definition():
+                self.visit_function(c)
+            return
+        if k == K.VAR_DECL:
+            name = c.spelling or ""
+            if name.startswith("pluginRegistrar"):
+                self.registrar_vars[name] = c
+            self.scan_creator_list(c, None)
+            return
+
+    def visit_skipped(self, c: Cursor, nested: bool = False) -> None:
+        """A declaration of a header another unit walks (``SourceFile.skip``): its functions are not walked,
+        only noted (``skipped_defs``: the engine checks the walking unit has them). A defaulted special member
+        is a definition only in a unit that uses it (clang defines it there), so it is taken here."""
+        K = self.K
+        k = c.kind
+        # the same declarations visit_decl and visit_class reach
+        if k in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE) or (
+                k == K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION and not nested):
+            if c.is_definition():
+                for ch in children(c):
+                    self.visit_skipped(ch, nested=True)
+        elif k in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION,
+                   K.FUNCTION_TEMPLATE):
+            if not c.is_definition():
+                return
+            if k in (K.CONSTRUCTOR, K.DESTRUCTOR, K.CXX_METHOD) and c.is_default_method():
+                self.visit_function(c)
+                return
+            rel = self.rel_of(self.extent_info(c)[0])
+            if rel is not None:
+                self.skipped_defs.add((rel, c.get_usr() or ""))
+
+    # -- classes ------------------------------------------------------------------------------------------
+
+    def visit_class(self, c: Cursor) -> None:
+        K = self.K
+        bases, ifaces = self.class_ifaces(c)
+        if ifaces:
+            plugin_fams = {PLUGIN_IFACES[i] for i in ifaces if i in PLUGIN_IFACES}
+            creator_fams = {CREATOR_IFACES[i] for i in ifaces if i in CREATOR_IFACES}
+            kind = family = None
+            if plugin_fams:
+                kind = "plugin"
+                family = next(f for f in _PLUGIN_FAMILY_ORDER if f in plugin_fams)
+            elif creator_fams:
+                kind = "creator"
+                if "IPluginCreatorV3One" in ifaces:
+                    family = "creator_v3"
+                elif "IPluginCreator" in ifaces:
+                    family = "creator_v2"
+                else:
+                    family = "creator_v3"
+            if kind and family:
+                abstract = any(
+                    ch.kind == K.CXX_METHOD and ch.is_pure_virtual_method() for ch in children(c)
+                )
+                span = self.loc_span(c) or Span(self.src.rel, 1)
+                q = self.qualname(c)
+                self.classes.append(
+                    CppClass(qualname=q, name=c.spelling, kind=kind, family=family, bases=bases, span=span,
+                             abstract=abstract)
+                )
+                self.class_by_name.setdefault(c.spelling, q)
+                self.families[q] = family
+        for ch in children(c):
+            kk = ch.kind
+            if kk in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE,
+                      K.FUNCTION_DECL):
+                if ch.is_definition():
+                    self.visit_function(ch)
+            elif kk in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):
+                if ch.is_definition():
+                    self.visit_class(ch)
+            elif kk == K.VAR_DECL:
+                self.scan_creator_list(ch, None)
+
+    def class_ifaces(self, c: Cursor, depth: int = 0) -> tuple[tuple[str, ...], frozenset[str]]:
+        """(ordered base names: interfaces + intermediates leading to one, set of interfaces reached)."""
+        K = self.K
+        key = c.get_usr() or str(c.hash)
+        if key in self._iface_cache:
+            return self._iface_cache[key]
+        self._iface_cache[key] = ((), frozenset())  # cycle guard
+        names: list[str] = []
+        ifaces: set[str] = set()
+        if depth < 16:
+            for b in children(c):
+                if b.kind != K.CXX_BASE_SPECIFIER:
+                    continue
+                decl = None
+                try:
+                    decl = b.type.get_declaration()
+                except Exception:  # noqa: BLE001
+                    decl = None
+                if decl is None or decl.kind == K.NO_DECL_FOUND:
+                    for ch in children(b):
+                        if ch.kind in (K.TYPE_REF, K.TEMPLATE_REF) and ch.referenced is not None:
+                            decl = ch.referenced
+                if decl is not None and decl.kind == K.TYPE_ALIAS_DECL:
+                    decl = decl.underlying_typedef_type.get_declaration()
+                spelled = re.sub(r"<.*>$", "", (b.type.spelling or b.spelling or "")).split("::")[-1].strip()
+                spelled = spelled.replace("class ", "").replace("struct ", "")
+                dname = decl.spelling if decl is not None and decl.kind != K.NO_DECL_FOUND else ""
+                iface = None
+                if spelled in _ALL_IFACES:
+                    iface = spelled
+                if dname in _ALL_IFACES:
+                    dq = self.qualname(decl)
+                    if dq.startswith("nvinfer1"):
+                        iface = dname
+                        if dname == "IPluginV3OneBuild" and "v_2_0" in self._raw_qual(decl):
+                            iface = "IPluginV3OneBuildV2"
+                if iface is not None:
+                    if iface not in names:
+                        names.append(iface)
+                    ifaces.add(iface)
+                if decl is None or decl.kind == K.NO_DECL_FOUND:
+                    continue
+                defn = decl.get_definition() or decl
+                if defn.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE) or defn.kind == K.TYPEDEF_DECL:
+                    sub_names, sub_ifaces = self.class_ifaces(defn, depth + 1)
+                    if sub_ifaces and iface is None and dname and dname not in names:
+                        names.append(dname)
+                    for n in sub_names:
+                        if n not in names:
+                            names.append(n)
+                    ifaces |= sub_ifaces
+        res = (tuple(names), frozenset(ifaces))
+        self._iface_cache[key] = res
+        return res
+
+    def _raw_qual(self, c: Cursor) -> str:
+        parts = []
+        cur = c
+        while cur is not None and cur.kind != self.K.TRANSLATION_UNIT:
+            parts.append(cur.spelling or "")
+            cur = cur.semantic_parent
+        return "::".join(reversed(parts))
+
+    # -- functions ----------------------------------------------------------------------------------------
+
+    def visit_function(self, fn: Cursor) -> None:
+        K = self.K
+        f, l1, c1, o1, l2, c2, o2 = self.extent_info(fn)
+        rel = self.rel_of(f)
+        if rel is None:
+            return
+        name = fn.spelling or ""
+        parent = fn.semantic_parent
+        cls = None
+        if parent is not None and parent.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE,
+                                                  K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION, K.UNION_DECL):
+            cls = self.qualname(parent)
+        qn = self.qualname(fn)
+        try:
+            esk = fn.exception_specification_kind
+            noexc = esk.name in ("BASIC_NOEXCEPT", "COMPUTED_NOEXCEPT", "DYNAMIC_NONE", "NOTHROW")
+        except Exception:  # noqa: BLE001
+            noexc = False
+        fc_params = []
+        cuda_attrs = set()
+        for ch in children(fn):
+            ck = ch.kind
+            if ck == K.PARM_DECL and "PluginFieldCollection" in (ch.type.spelling or ""):
+                fc_params.append(ch)
+            elif ck in libclang.cuda_fn_attrs:
+                cuda_attrs.add(libclang.cuda_fn_attrs[ck])
+        w = BodyWalker(self, fn, name, fc_params)
+        # a __global__ or __device__ (not also __host__) function runs on the GPU: it cannot throw, exit,
+        # allocate with the host API or touch a stream, so no rule reads its body; the function is still
+        # recorded (a launch resolves to it). Template kernels are often most of a .cu unit's walk.
+        gpu = "global" in cuda_attrs or ("device" in cuda_attrs and "host" not in cuda_attrs)
+        if not gpu:
+            w.walk()
+        md = lifecycle.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w)
+        if md is not None:
+            self.lifecycle.append(md)
+        body_start = o1
+        for ch in children(fn):
+            if ch.kind in (K.COMPOUND_STMT, K.MEMBER_REF, K.CXX_TRY_STMT):
+                bf, _a, _b, bo, _d, _e, _g = self.extent_info(ch)
+                if bf == f:
+                    body_start = bo
+                    if not gpu and bo in self._blanked_offsets and bo in self.blanked.get(os.path.realpath(f), ()):
+                        self.blank_violation = True
+                break
+        self.functions.append(
+            _FnBuild(
+                usr=fn.get_usr() or "",
+                qualname=qn,
+                name=name,
+                span=Span(rel, l1, c1, l2, c2),
+                cls=cls,
+                noexcept=noexc,
+                walker=w,
+                file=f,
+                start=body_start,
+                end=o2,
+                gpu=gpu,
+            )  # type: ignore[arg-type]
+        )
+
+    # -- macros -------------------------------------------------------------------------------------------
+
+    def macro_args(self, fname: str, start: int, end: int, name: str) -> tuple[str, ...]:
+        b = self.file_bytes(fname)
+        s = b[start:end].decode("utf-8", "replace")
+        i = s.find(name)
+        rest = s[i + len(name):] if i >= 0 else s
+        rest = rest.lstrip()
+        if not rest.startswith("("):
+            return ()
+        inner = rest[1:]
+        if inner.endswith(")"):
+            inner = inner[:-1]
+        return tuple(short(a) for a in split_top_level(inner)) if inner.strip() else ()
+
+    def macro_from_prelude(self, m: Cursor) -> bool:
+        try:
+            d = m.referenced
+        except Exception:  # noqa: BLE001
+            return False
+        f = d.location.file if d is not None else None
+        return f is not None and f.name.startswith(str(PRELUDE_DIR))
+
+    def attach_macros(self) -> None:
+        import bisect
+
+        keys = [(m[0], m[1]) for m in self.macro_insts]
+        for fb in self.functions:
+            if not isinstance(fb, _FnBuild) or fb.gpu:  # a GPU body may reach libclang blanked (device.py)
+                continue
+            lo = bisect.bisect_left(keys, (fb.file, fb.start))
+            hi = bisect.bisect_right(keys, (fb.file, fb.end))
+            for f, s, e, name, cur in self.macro_insts[lo:hi]:
+                if e > fb.end or self.macro_from_prelude(cur):
+                    continue
+                rel = self.rel_of(f) or self.src.rel
+                ext = cur.extent
+                span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
+                args = self.macro_args(f, s, e, name)
+                guard = fb.walker.guard_at(f, s, e)
+                fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard)))
+        self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
+
+    # -- string resolution --------------------------------------------------------------------------------
+
+    def macro_name_at(self, c: Cursor) -> Optional[Cursor]:
+        """The macro instantiation an expression was expanded from (the outermost at its start)."""
+        loc = c.extent.start
+        f = loc.file
+        if f is None:
+            return None
+        return self.macro_at.get((f.name, loc.offset))
+
+    def resolve_str(self, c: Cursor, depth: int = 0) -> Optional[tuple[Optional[str], Optional[str], Optional[Span]]]:
+        """Resolve an expression to a string constant: (value, via, def_span), or None if not a constant."""
+        if depth > 12 or c is None:
+            return None
+        via: Optional[str] = None
+        def_span: Optional[Span] = None
+        m = self.macro_name_at(c) if depth == 0 else None
+        if m is not None:
+            via = m.spelling
+            try:
+                md = m.referenced
+                if md is not None:
+                    def_span = self.loc_span(md)
+            except Exception:  # noqa: BLE001
+                pass
+        r = self._resolve_inner(c, depth)
+        if r is None:
+            return None
+        val, v2, d2 = r
+        if via is None:
+            via, def_span = v2, d2
+        return val, via, def_span
+
+    def _resolve_inner(self, c: Cursor, depth: int) -> Optional[tuple[Optional[str], Optional[str], Optional[Span]]]:
+        K = self.K
+        k = c.kind
+        if k == K.STRING_LITERAL:
+            v = literal_value(c.spelling or self.text_of(c))
+            return (v, None, None) if v is not None else None
+        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR,
+                 K.CXX_STATIC_CAST_EXPR, K.CXX_CONST_CAST_EXPR, K.INIT_LIST_EXPR):
+            kids = [ch for ch in children(c) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            if len(kids) == 1:
+                return self.resolve_str(kids[0], depth + 1)
+            return None
+        if k == K.DECL_REF_EXPR:
+            d = c.referenced
+            if d is None or d.kind not in (K.VAR_DECL, K.FIELD_DECL):
+                return None
+            init = self._var_init(d)
+            if init is None:
+                return None
+            r = self.resolve_str(init, depth + 1)
+            if r is None:
+                return None
+            return r[0], d.spelling, self.loc_span(d)
+        if k == K.MEMBER_REF_EXPR:
+            d = c.referenced
+            if d is not None and d.kind == K.VAR_DECL:  # static member via object
+                init = self._var_init(d)
+                if init is not None:
+                    r = self.resolve_str(init, depth + 1)
+                    if r is not None:
+                        return r[0], d.spelling, self.loc_span(d)
+            return None
+        if k == K.CALL_EXPR:
+            ref = c.referenced
+            name = c.spelling or ""
+            kids = [ch for ch in children(c) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            if name.startswith('operator""'):
+                for ch in kids:
+                    r = self.resolve_str(ch, depth + 1)
+                    if r is not None:
+                        return r
+                return None
+            if name in ("c_str", "data") and kids:
+                obj = kids[0]
+                if obj.kind == K.MEMBER_REF_EXPR:
+                    inner = children(obj)
+                    if len(inner) == 1:
+                        return self.resolve_str(inner[0], depth + 1)
+                return None
+            if ref is not None and ref.kind == K.CONSTRUCTOR:
+                args = list(c.get_arguments())
+                real = [a for a in args if a.kind != K.UNEXPOSED_EXPR or self.text_of(a)]
+                if len(real) >= 1:
+                    return self.resolve_str(real[0], depth + 1)
+                if len(kids) == 1:
+                    return self.resolve_str(kids[0], depth + 1)
+            return None
+        return None
+
+    def _var_init(self, d: Cursor) -> Optional[Cursor]:
+        K = self.K
+        init = None
+        dd = d.get_definition() or d
+        for ch in children(dd):
+            if ch.kind in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF, K.ANNOTATE_ATTR, K.UNEXPOSED_ATTR):
+                continue
+            if ch.kind.is_expression() or ch.kind in (K.STRING_LITERAL, K.INIT_LIST_EXPR, K.CALL_EXPR):
+                init = ch
+        return init
+
+    # -- registrations ------------------------------------------------------------------------------------
+
+    def var_class(self, var: Cursor) -> Optional[str]:
+        """Qualified class name of a variable's declared type (also for invalid declarations)."""
+        K = self.K
+        try:
+            d = var.type.get_declaration()
+            if d is not None and d.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+                return self.qualname(d)
+        except Exception:  # noqa: BLE001
+            pass
+        for ch in children(var):
+            if ch.kind == K.TYPE_REF and ch.referenced is not None:
+                return self.qualname(ch.referenced)
+        return None
+
+    def scan_creator_list(self, var: Cursor, func: Optional[str], local_vars: Optional[dict[str, Cursor]] = None) -> None:
+        """``static IPluginCreatorInterface* const kLIST[] = {&sCreator, ...}``: creators registered by list."""
+        K = self.K
+        tsp = var.type.spelling or ""
+        if "IPluginCreator" not in tsp or "[" not in tsp:
+            return
+        for ch in children(var):
+            if ch.kind != K.INIT_LIST_EXPR:
+                continue
+            for el in children(ch):
+                txt = self.text_of(el)
+                qn = None
+                for sub in preorder(el):
+                    if sub.kind == K.DECL_REF_EXPR and sub.referenced is not None:
+                        qn = self.var_class(sub.referenced)
+                        break
+                if qn is None:
+                    m = re.search(r"[A-Za-z_]\w*", txt)
+                    v = (local_vars or {}).get(m.group(0)) if m else None
+                    if v is not None:
+                        qn = self.var_class(v)
+                span = self.span_of(el) or self.loc_span(var)
+                if span is not None:
+                    self.registrations.append(Registration(creator=short(txt), qualname=qn, span=span, how="list"))
+
+    def finish_registrations(self) -> None:
+        K = self.K
+        for m in self.register_macros:
+            f = self.cursor_file(m)
+            ext = m.extent
+            args = self.macro_args(f, ext.start.offset, ext.end.offset, m.spelling) if f else ()
+            creator = args[0] if args else ""
+            rel = self.rel_of(f) or self.src.rel
+            span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
+            qn = None
+            var = self.registrar_vars.get("pluginRegistrar" + creator.split("::")[-1].strip())
+            if var is not None:
+                try:
+                    t = var.type.get_template_argument_type(0)
+                    d = t.get_declaration()
+                    if d is not None and d.kind != K.NO_DECL_FOUND:
+                        qn = self.qualname(d)
+                except Exception:  # noqa: BLE001
+                    qn = None
+                if qn is None:
+                    for ch in preorder(var):
+                        if ch.kind == K.TYPE_REF and ch.referenced is not None and ch.referenced.spelling == creator.split("::")[-1]:
+                            qn = self.qualname(ch.referenced)
+                            break
+            if qn is None:
+                qn = self.class_by_name.get(creator.split("::")[-1].strip())
+            if m.spelling != "REGISTER_TENSORRT_PLUGIN":
+                # a project's own registration macro (Torch-TensorRT's REGISTER_TORCHTRT_PLUGIN_V3 wraps
+                # registerCreator(instance, "torch_tensorrt")): a registration, in a namespace not known here
+                if qn is None:
+                    continue
+                self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="project-macro"))
+                continue
+            self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="macro"))
+
+
+class _FnBuild:
+    """A function being built (calls are added by the macro pass before freezing)."""
+
+    def __init__(self, usr: str, qualname: str, name: str, span: Span, cls: Optional[str], noexcept: bool,
+                 walker: "BodyWalker", file: str, start: int, end: int, gpu: bool = False) -> None:
+        self.usr, self.qualname, self.name, self.span = usr, qualname, name, span
+        self.cls, self.noexcept, self.walker = cls, noexcept, walker
+        self.file, self.start, self.end = file, start, end
+        self.gpu = gpu  # GPU-only: its body is neither walked nor searched for macro calls
+
+    def build(self) -> CppFunction:
+        w = self.walker
+        calls = [c for _o, c in sorted(flow.finish(w, w.calls), key=lambda t: (t[0], t[1].kind != "macro"))]
+        return CppFunction(
+            usr=self.usr,
+            qualname=self.qualname,
+            name=self.name,
+            span=self.span,
+            cls=self.cls,
+            noexcept=self.noexcept,
+            calls=tuple(calls),
+            returns=tuple(w.returns),
+            field_decls=tuple(w.field_decls),
+            field_reads=tuple(w.field_reads),
+        )

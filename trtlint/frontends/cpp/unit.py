@@ -1,0 +1,330 @@
+"""The C++ frontend's entry points for one unit: its compile arguments, the shared PCH, the guarded and blanked
+texts handed to libclang, the parse, what its diagnostics mean for the analysis, the declaration walk and the
+contract scan. ``extract`` never raises: unreadable input, libclang failures and internal errors become
+``ParseProblem``s."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from ...facts import FileFacts, ParseProblem, Span
+from .. import UNSAVED, ExtractContext, SourceFile, read_text, unsaved_files
+from .base import PRELUDE_DIR, libclang, load, lock
+from .decls import Extractor
+from .flags import compile_args, has_real, include_dirs_of
+from .pch import PCH_ERROR, PCH_STATS, drop_pch, headers_in, pch_for
+
+KIND_NAMES = ("cpp", "cuda", "header")
+
+_STATS = {"files": 0, "missing_includes": 0, "errors": 0, "blanked_bodies": 0, "blank_retries": 0}
+
+
+def stats() -> dict[str, int]:
+    """Counters for this process (files parsed, missing includes seen, libclang errors, PCH use)."""
+    return {**_STATS, **PCH_STATS}
+
+
+_TRT_ARTIFACT = re.compile(r"nvinfer1|abstract class")
+_CUDA_ARTIFACT = re.compile(
+    r"'(?:cu|CU|__nv_|__half|half|nv_bfloat|cub::|cutlass|nccl|cudnn|float[1-4]'|int[1-4]'|uint[1-4]'|make_)"
+    r"|undeclared identifier '(?:min|max|__[a-z]\w*|atomic\w*|rsqrtf|__ldg)'"
+)
+_MISSING_RE = re.compile(r"'([^']+)' file not found")
+
+
+def _facts(src: SourceFile, kind: str, problems: tuple[ParseProblem, ...] = (), **kw: Any) -> FileFacts:
+    return FileFacts(path=src.rel, kind=kind, digest=src.digest, problems=problems, **kw)
+
+
+def reached_headers(units: list[SourceFile], ctx: ExtractContext) -> list[tuple[str, ...]]:
+    """For each unit, the project headers it pulls in, directly or through other headers, by a text walk of
+    the ``#include`` lines resolved on its include path (every branch of an ``#if`` counts, so this can name
+    more than a parse includes). Project-relative, sorted; never raises (a unit that cannot be read gets ())."""
+    from .guard import forget_listings, project_headers
+
+    forget_listings()
+    root = os.path.realpath(ctx.root)
+    res = []
+    for src in units:
+        out: set[str] = set()
+        try:
+            text = src.text if src.text is not None else src.path.read_bytes().decode("utf-8", "replace")
+            for h in project_headers(text, str(src.path), include_dirs_of(compile_args(src, ctx)), str(ctx.root), UNSAVED):
+                real = os.path.realpath(h)
+                if real.startswith(root + os.sep):
+                    out.add(os.path.relpath(real, root).replace(os.sep, "/"))
+        except Exception:  # noqa: BLE001 - a plan input only: no headers means nothing is left to another unit
+            out = set()
+        out.discard(src.rel)
+        res.append(tuple(sorted(out)))
+    return res
+
+
+def prepare(src: SourceFile, ctx: ExtractContext) -> None:
+    """Build (or load) the shared PCH this unit will use, before its own time limit starts: the PCH is built
+    once per machine and set of flags, and that build is not the file's time. Never raises."""
+    try:
+        load()
+        args = compile_args(src, ctx)
+        pch_for(args, "cuda" in args[:2])
+    except Exception:  # noqa: BLE001 - extract() reports whatever goes wrong
+        pass
+
+
+def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
+    kind = src.kind if src.kind in KIND_NAMES else "cpp"
+    try:
+        return _extract(src, ctx, kind)
+    except Exception as e:  # noqa: BLE001 - the contract: never raise
+        return _facts(src, kind, (ParseProblem(f"internal error in C++ frontend: {type(e).__name__}: {e}",
+                                               Span(src.rel, 1), partial=False),))
+
+
+def _shown(path: str, root: Path) -> str:
+    """A header's path as a message shows it: project-relative when inside the root."""
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return path
+
+
+# GPU-only bodies are blanked before a CUDA-mode parse (device.py); TRTLINT_BLANK_DEVICE=0 turns that off
+# (the facts are the same either way: bench/cpp_facts_dump.py compares them).
+_BLANK_DEVICE = os.environ.get("TRTLINT_BLANK_DEVICE", "1") != "0"
+_BLANK_MEMO: dict[tuple[str, str, int, int], tuple[Optional[str], tuple[int, ...]]] = {}
+
+
+def _blanked_file(path: str, text: Optional[str], blank: Any = None) -> tuple[Optional[str], tuple[int, ...]]:
+    """(the file's text with the bodies ``blank`` finds blanked, their offsets), or (None, ()) when nothing is
+    blanked. ``blank``: device.blank_device_bodies (GPU-only bodies, the default) or blank_function_bodies.
+    ``text``: the file's text when it is not the one on disk (an open buffer, a guarded header); from the disk
+    it is read once per process, version of the file and ``blank``."""
+    from .device import blank_device_bodies
+
+    blank = blank or blank_device_bodies
+    if text is not None:
+        out, opened = blank(text)
+        return (out, tuple(opened)) if opened else (None, ())
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None, ()
+    key = (blank.__name__, path, st.st_mtime_ns, st.st_size)
+    got = _BLANK_MEMO.get(key)
+    if got is None:
+        if len(_BLANK_MEMO) > 20_000:
+            _BLANK_MEMO.clear()
+        got = (None, ())
+        try:
+            with open(path, "rb") as fh:
+                disk = fh.read().decode("utf-8")  # byte for byte: libclang's offsets are the disk's
+        except (OSError, UnicodeDecodeError):
+            disk = None
+        if disk is not None:
+            out, opened = blank(disk)
+            if opened:
+                got = (out, tuple(opened))
+        _BLANK_MEMO[key] = got
+    return got
+
+
+# The function bodies of the headers a unit leaves to another unit (SourceFile.skip) are blanked before its
+# parse (device.blank_function_bodies); TRTLINT_BLANK_SKIPPED=0 turns that off (the facts are the same
+# either way: the unit never walks those headers).
+_BLANK_SKIPPED = os.environ.get("TRTLINT_BLANK_SKIPPED", "1") != "0"
+
+
+def _blank_skipped(unsaved: list[tuple[str, str]], reached: list[str], root: str, skip: frozenset[str],
+                   in_pch: frozenset[str]) -> list[tuple[str, str]]:
+    """The unsaved files for a parse with the function bodies of the unit's skipped headers blanked (never a
+    header the shared PCH holds, nor one open in the editor under another spelling of its path)."""
+    from .device import blank_function_bodies
+
+    given = dict(unsaved)
+    out = dict(given)
+    open_elsewhere = {os.path.realpath(p) for p in given}
+    prefix = root + os.sep
+    for h in dict.fromkeys(reached):
+        # by the path as spelled first (a realpath per header the unit reaches is most of this function's time);
+        # a header reached through a symlinked directory only misses the blanking
+        if not h.startswith(prefix) or h[len(prefix):].replace(os.sep, "/") not in skip:
+            continue
+        real = os.path.realpath(h)
+        if real in in_pch or os.path.relpath(real, root).replace(os.sep, "/") not in skip:
+            continue
+        if h not in given and real in open_elsewhere:
+            continue
+        t = _blanked_file(h, given.get(h), blank_function_bodies)[0]
+        if t is not None:
+            out[h] = t
+    return list(out.items())
+
+
+def _blank_unit(path: str, text: str, unsaved: list[tuple[str, str]], reached: list[str], root: str,
+                in_pch: frozenset[str]) -> tuple[list[tuple[str, str]], dict[str, frozenset[int]]]:
+    """The unsaved files for a CUDA-mode parse with GPU-only bodies blanked in the unit and in the project
+    headers it reaches (never in a header the shared PCH holds: libclang would refuse the PCH), and the
+    blanked opening-brace offsets by real path."""
+    given = dict(unsaved)
+    blanked: dict[str, frozenset[int]] = {}
+    out = dict(given)
+    t, opened = _blanked_file(path, text)
+    if t is not None:
+        out[path] = t
+        blanked[os.path.realpath(path)] = frozenset(opened)
+    prefix = root + os.sep
+    prelude = str(PRELUDE_DIR) + os.sep
+    # a header open in the editor under another spelling of its path keeps its buffer: never the disk's text
+    open_elsewhere = {os.path.realpath(p) for p in given}
+    for h in dict.fromkeys(reached):
+        real = os.path.realpath(h)
+        if not real.startswith(prefix) or real.startswith(prelude) or real in in_pch or real in blanked:
+            continue
+        if h not in given and real in open_elsewhere:
+            continue
+        t, opened = _blanked_file(h, given.get(h))
+        if t is not None:
+            out[h] = t
+            blanked[real] = frozenset(opened)
+    return list(out.items()), blanked
+
+
+def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True) -> FileFacts:
+    text, problem = read_text(src)
+    if text is None:
+        return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
+    ci = load()
+    args = compile_args(src, ctx)
+    from .guard import guard_headers, guard_includes  # devices/FIFOs named by #include are never opened
+
+    inc_dirs = include_dirs_of(args)
+    text, blocked = guard_includes(text, str(src.path.parent), inc_dirs)
+    cuda_mode = "cuda" in args[:2]
+    skipped = blank and _BLANK_SKIPPED and bool(src.skip)  # (``blank`` is off in a retry: nothing is blanked)
+    blank = blank and cuda_mode and _BLANK_DEVICE
+    reached: list[str] = []
+    guarded_headers, blocked_in_headers = guard_headers(text, str(src.path), inc_dirs, UNSAVED,
+                                                        reached if blank or skipped else None)
+    # KeepGoing (0x200): a missing header is not fatal, so template instantiation (std::string ==, emplace_back,
+    # function templates) keeps working after it.
+    opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE | 0x200
+    path = str(src.path)
+    unsaved = [u for u in unsaved_files(path, text) if u[0] not in dict(guarded_headers)] + guarded_headers
+    with lock:
+        _STATS["files"] += 1
+    pch = pch_for(args, cuda_mode)
+    blanked: dict[str, frozenset[int]] = {}
+    in_pch = headers_in(pch[0]) if pch is not None else frozenset()
+    if skipped:
+        unsaved = _blank_skipped(unsaved, reached, str(Path(ctx.root).resolve()), frozenset(src.skip), in_pch)
+    if blank:
+        unsaved, blanked = _blank_unit(path, text, unsaved, reached, str(Path(ctx.root).resolve()), in_pch)
+    tu = None
+    if pch is not None:
+        try:
+            tu = libclang.index.parse(path, args=pch[1] + ["-include-pch", pch[0]], unsaved_files=unsaved,
+                              options=opts)
+        except Exception:  # noqa: BLE001
+            tu = None
+        if tu is None or any(d.severity >= 3 and PCH_ERROR.search(d.spelling or "") for d in tu.diagnostics):
+            drop_pch(pch[0])
+            tu = None
+        else:
+            with lock:
+                PCH_STATS["pch_used"] += 1
+    if tu is None:
+        try:
+            tu = libclang.index.parse(path, args=args, unsaved_files=unsaved, options=opts)
+        except Exception as e:  # noqa: BLE001 (TranslationUnitLoadError)
+            return _facts(src, kind, (ParseProblem(f"libclang could not parse the file: {e}", Span(src.rel, 1)),))
+
+    problems: list[ParseProblem] = [
+        ParseProblem(f"#include \"{name}\" names a device or special file; not read", Span(src.rel, line), partial=True)
+        for line, name in blocked
+    ] + [
+        ParseProblem(f"#include \"{name}\" in {_shown(hpath, ctx.root)}:{hline} names a device or special file; "
+                     "not read", Span(src.rel, line), partial=True)
+        for line, hpath, hline, name in blocked_in_headers
+    ]
+    missing = 0
+    errors = []
+    for d in tu.diagnostics:
+        if d.severity < 3:
+            continue
+        msg = d.spelling or ""
+        if _MISSING_RE.search(msg):
+            missing += 1
+            continue
+        errors.append(d)
+    with lock:
+        _STATS["missing_includes"] += missing
+        _STATS["errors"] += len(errors)
+    # Errors that name TensorRT / CUDA entities while the stand-in prelude headers are in use are artifacts of
+    # the prelude (it declares only what plugin code commonly touches), not problems of the file.
+    if not has_real(args, "NvInferRuntime.h"):
+        errors = [d for d in errors if not _TRT_ARTIFACT.search(d.spelling or "")]
+    if not has_real(args, "cuda_runtime_api.h"):
+        errors = [d for d in errors if not _CUDA_ARTIFACT.search(d.spelling or "")]
+    # Semantic errors (undeclared names, no matching overload, abstract types) come from parsing without the
+    # project's real build flags and SDK headers: they are the environment's, not the file's. Only syntax
+    # errors ("Parse Issue") in the file itself, with no header missing, make its analysis partial.
+    errors = [
+        d for d in errors
+        if (d.category_name or "") == "Parse Issue" and d.location.file is not None and d.location.file.name == path
+    ]
+    if errors and not (has_real(args, "NvInferRuntime.h") and has_real(args, "cuda_runtime_api.h")):
+        # a syntax error on a line that names an SDK entity the stand-in prelude lacks is the prelude's gap
+        lines = text.splitlines()
+
+        def _sdk_line(d) -> bool:
+            n = d.location.line
+            line = lines[n - 1] if 0 < n <= len(lines) else ""
+            return bool(re.search(r"nvinfer1|\bI[A-Z]\w+|\bcu[A-Za-z]|cuda|__\w+", line))
+
+        errors = [d for d in errors if not _sdk_line(d)]
+    if errors and missing == 0:
+        d = errors[0]
+        loc = d.location
+        fname = loc.file.name if loc.file else None
+        ex0 = Extractor(ci, src, ctx, text)
+        rel = ex0.rel_of(fname) or src.rel
+        where = f"{rel}:{loc.line}:{loc.column}" if fname else src.rel
+        more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+        problems.append(ParseProblem(f"{d.spelling} at {where}{more}",
+                                     Span(rel, max(loc.line, 1), max(loc.column, 1)), partial=True))
+
+    ex = Extractor(ci, src, ctx, text)
+    if blanked:
+        ex.blanked = blanked
+        ex._blanked_offsets = frozenset().union(*blanked.values())
+    ex.run(tu)
+    if ex.blank_violation:  # a blanked body was not GPU-only after all: parse the unit as it is
+        with lock:
+            _STATS["blank_retries"] += 1
+        return _extract(src, ctx, kind, blank=False)
+    if blanked:
+        with lock:
+            _STATS["blanked_bodies"] += sum(len(v) for v in blanked.values())
+    from . import contract
+
+    try:
+        contracts = contract.scan(ex)
+        ex.registrations.extend(contract.registrations(ex))
+    except Exception as e:  # noqa: BLE001 - the contract: never raise
+        contracts = ()
+        problems.append(ParseProblem(f"internal error in C++ contract scan: {type(e).__name__}: {e}", Span(src.rel, 1), partial=True))
+    return _facts(
+        src,
+        kind,
+        tuple(problems),
+        classes=tuple(ex.classes),
+        functions=tuple(ex.functions),
+        registrations=tuple(ex.registrations),
+        includes=tuple(sorted(ex.includes)),
+        lifecycle=tuple(ex.lifecycle),
+        fn_contracts=contracts,
+        skipped_defs=tuple(sorted(ex.skipped_defs)),
+    )
