@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from .helpers import write_project
 from .sarif_schema import validate_sarif

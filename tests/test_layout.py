@@ -190,3 +190,32 @@ def test_no_module_too_long():
 def test_the_walk_sees_imports_in_functions():
     # the CLI imports the run inside cmd_check only: the walk must see it, or circles hide behind them
     assert "trtlint.pipeline.run" in GRAPH["trtlint.cli"]
+
+
+# modules that pass the environment on rather than read a setting from it: the confirm stage's subprocess gets
+# the whole environment, and its repro script (text written for another machine) reads TRTLINT_PLUGIN_LIB there
+ENVIRONMENT_PASSERS = {"trtlint.confirm.runner", "trtlint.confirm.scripts", "trtlint.envvars"}
+
+
+def test_the_environment_is_read_only_through_envvars():
+    """Every environment variable trtlint reads is declared (and documented) in trtlint/envvars.py."""
+    readers = []
+    for mod, path in MODULES.items():
+        if mod in ENVIRONMENT_PASSERS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "environb") and getattr(node.value, "id", "") in ("os", "_os"):
+                readers.append(f"{path.relative_to(PKG.parent)}:{node.lineno}")
+    assert not readers, "read the environment through trtlint.envvars: " + ", ".join(readers)
+
+
+def test_the_environment_variables_are_documented():
+    from trtlint.envvars import VARIABLES, markdown_table
+
+    doc = (PKG.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
+    section = doc.split("<!-- envvars:start -->\n", 1)[1].split("<!-- envvars:end -->", 1)[0]
+    assert section == markdown_table(), "regenerate the table in docs/configuration.md from trtlint.envvars"
+    # and each declared variable is read somewhere (a switch nobody reads is a stale doc)
+    source = "\n".join(p.read_text(encoding="utf-8") for m, p in MODULES.items() if m != "trtlint.envvars")
+    unread = [v.name for v in VARIABLES if f'"{v.name}"' not in source]
+    assert not unread, f"declared but never read: {unread}"

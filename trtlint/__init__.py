@@ -2,13 +2,14 @@
 
 __version__ = "0.1.0"
 
-import os as _os
 
 
 def project_url() -> str:
     """The project's web address for SARIF ``tool.driver.informationUri``: ``$TRTLINT_PROJECT_URL``, else ""
     (trtlint has no published address yet, and invents none: the field is left out)."""
-    return _os.environ.get("TRTLINT_PROJECT_URL", "").strip()
+    from .envvars import text
+
+    return text("TRTLINT_PROJECT_URL")
 
 
 def docs_url() -> str:
@@ -16,4 +17,6 @@ def docs_url() -> str:
     ``codeDescription`` and ``trtlint rules --format json``: ``$TRTLINT_DOCS_URL`` (e.g. a repository's
     ``.../blob/<commit>/docs/rules/`` or an internal copy), else "" and no link is given. The rule's text itself
     is always carried (SARIF ``help.text``/``help.markdown``, LSP hover)."""
-    return _os.environ.get("TRTLINT_DOCS_URL", "").strip()
+    from .envvars import text
+
+    return text("TRTLINT_DOCS_URL")

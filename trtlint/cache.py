@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from . import envvars
 from . import facts as _facts
 from .discover import DIGEST_NAME
 from .facts import FACTS_SCHEMA_VERSION, FileFacts
@@ -275,7 +276,7 @@ def remove_user_cache() -> list[Removed]:
 
     out: list[Removed] = []
     seen: set = set()
-    named = os.environ.get("TRTLINT_PCH_DIR")
+    named = envvars.text("TRTLINT_PCH_DIR")
     for d in pch_dir_candidates():
         if not d.is_dir() or d.resolve() in seen:
             continue

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 import traceback
 from pathlib import Path
 from typing import Optional
 
-from . import __version__
+from . import __version__, envvars
 from .config import ConfigError, load_settings, split_csv
 
 
@@ -347,7 +346,7 @@ def cmd_check(args) -> int:
             stats_shown = True
             continue
         color = args.color == "always" or (
-            args.color == "auto" and dest is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+            args.color == "auto" and dest is None and sys.stdout.isatty() and not envvars.text("NO_COLOR")
         )
         out = render(fmt, diags, context(color))
         text = out if out.endswith("\n") or not out else out + "\n"

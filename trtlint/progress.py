@@ -10,7 +10,6 @@ update (what the tests use, so that they do not race the clock), a large value k
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import Optional
@@ -28,12 +27,10 @@ DEFAULT_DELAY = 0.5
 
 def default_delay() -> float:
     """The delay before the display appears: ``TRTLINT_PROGRESS_DELAY`` when it is a number >= 0, else 0.5 s."""
-    raw = os.environ.get("TRTLINT_PROGRESS_DELAY", "")
-    try:
-        value = float(raw)
-    except ValueError:
-        return DEFAULT_DELAY
-    return value if value >= 0 else DEFAULT_DELAY
+    from .envvars import number
+
+    value = number("TRTLINT_PROGRESS_DELAY")
+    return DEFAULT_DELAY if value is None else value
 
 
 class ProgressDisplay:

@@ -13,6 +13,7 @@ import os
 import re
 
 from ..cache import write_json
+from ..frontends import SourceFile
 from ..index import ProjectIndex
 from .extract import frontend_versions
 

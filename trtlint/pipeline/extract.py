@@ -8,11 +8,11 @@ The time limit is passed in (``timeout``), never read from a module setting.
 from __future__ import annotations
 
 import importlib
-import os
 import time
 import traceback
 from pathlib import Path
 
+from .. import envvars
 from ..config import Settings
 from ..facts import FileFacts, ParseProblem, Span
 from ..frontends import ExtractContext, SourceFile
@@ -130,8 +130,8 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, pr
     import signal
     import threading
 
-    if os.environ.get("TRTLINT_TEST_SLOW_FILE"):  # test-only hook: a file this slow, to test the limit
-        name, _, secs = os.environ["TRTLINT_TEST_SLOW_FILE"].partition("=")
+    if envvars.text("TRTLINT_TEST_SLOW_FILE"):  # test-only hook: a file this slow, to test the limit
+        name, _, secs = envvars.text("TRTLINT_TEST_SLOW_FILE").partition("=")
         secs, _, where = secs.partition(":")
         slow = float(secs or 30) if src.rel.endswith(name) else 0.0
         slow_in_ctypes = where == "ctypes"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from .. import envvars
 from ..cache import CACHE_DIR, FactCache, context_key, load_json_dict, load_stats, save_glob_memos, write_json
 from ..checks.base import Rule
 from ..config import Settings
@@ -272,7 +273,7 @@ def _extract(st: _RunState) -> None:
                 eager.append(f)
             else:
                 lazy.append(f)
-        share = os.environ.get("TRTLINT_SHARED_HEADERS", "1") != "0"  # 0: every unit walks all its headers (A/B)
+        share = envvars.flag("TRTLINT_SHARED_HEADERS")  # 0: every unit walks all its headers (A/B)
         headers = {f.rel: f for f in disc.files if f.kind == "header"}
 
         def shareable(rel: str) -> bool:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
+from ... import envvars
 from .base import CUDA_PRELUDE, PRELUDE_DIR, TRT_PRELUDE, libclang, lock
 from .flags import builtin_include_dir, dir_has
 
@@ -83,9 +84,9 @@ def pch_dir_candidates() -> list[Path]:
     """Where the shared PCHs are kept, in order of preference (the first writable one is used):
     ``$TRTLINT_PCH_DIR``, ``$XDG_CACHE_HOME/trtlint/pch`` (default ``~/.cache/trtlint/pch``), then a per-user
     directory in the system temp dir. ``trtlint clean --all`` empties them."""
-    env = os.environ.get("TRTLINT_PCH_DIR")
+    env = envvars.text("TRTLINT_PCH_DIR")
     cands = [Path(env)] if env else []
-    xdg = os.environ.get("XDG_CACHE_HOME")
+    xdg = envvars.text("XDG_CACHE_HOME")
     cands.append(Path(xdg) / "trtlint" / "pch" if xdg else Path.home() / ".cache" / "trtlint" / "pch")
     import tempfile
 
@@ -186,7 +187,7 @@ def _file_stamp(p: str) -> list:
 def _pch_plan(args: list[str], cuda: bool) -> Optional[tuple[list[str], str, list[str], list, list]]:
     """(PCH build args, prelude header text, the TU's args without what the PCH replaces, stamps of the real SDK
     headers it names, (spelling, file) of the SDK headers it names), or None when this TU cannot share a PCH."""
-    if os.environ.get("TRTLINT_NO_PCH"):
+    if envvars.flag("TRTLINT_NO_PCH"):
         return None
     force = str(CUDA_PRELUDE / "__trtlint_cuda.h")
     dirs: list[str] = []

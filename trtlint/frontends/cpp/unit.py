@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from ... import envvars
 from ...facts import FileFacts, ParseProblem, Span
 from .. import UNSAVED, ExtractContext, SourceFile, read_text, unsaved_files
 from .base import PRELUDE_DIR, libclang, load, lock
@@ -93,7 +94,7 @@ def _shown(path: str, root: Path) -> str:
 
 # GPU-only bodies are blanked before a CUDA-mode parse (device.py); TRTLINT_BLANK_DEVICE=0 turns that off
 # (the facts are the same either way: bench/cpp_facts_dump.py compares them).
-_BLANK_DEVICE = os.environ.get("TRTLINT_BLANK_DEVICE", "1") != "0"
+_BLANK_DEVICE = envvars.flag("TRTLINT_BLANK_DEVICE")
 _BLANK_MEMO: dict[tuple[str, str, int, int], tuple[Optional[str], tuple[int, ...]]] = {}
 
 
@@ -134,7 +135,7 @@ def _blanked_file(path: str, text: Optional[str], blank: Any = None) -> tuple[Op
 # The function bodies of the headers a unit leaves to another unit (SourceFile.skip) are blanked before its
 # parse (device.blank_function_bodies); TRTLINT_BLANK_SKIPPED=0 turns that off (the facts are the same
 # either way: the unit never walks those headers).
-_BLANK_SKIPPED = os.environ.get("TRTLINT_BLANK_SKIPPED", "1") != "0"
+_BLANK_SKIPPED = envvars.flag("TRTLINT_BLANK_SKIPPED")
 
 
 def _blank_skipped(unsaved: list[tuple[str, str]], reached: list[str], root: str, skip: frozenset[str],
