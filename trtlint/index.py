@@ -95,6 +95,10 @@ class CheckInputs:
     preview_scan: Optional[dict] = None
     # pattern set -> {path: matched}, kept in .trtlint_cache (globs.json) and filled by the rules; None: no memo
     glob_memos: Optional[dict] = None
+    # the directories (relative to the root) of the independent programs in the project (the build model's
+    # scopes: CMake projects no other project adds); empty when the project is one program. Each is checked
+    # with its own index (pipeline.check.check_project)
+    scopes: tuple = ()
 
 
 @dataclass
@@ -109,6 +113,7 @@ class ProjectIndex:
     methods: dict[str, list[CppFunction]] = field(default_factory=lambda: defaultdict(list))
     creators: list[ClassInfo] = field(default_factory=list)
     plugins: list[ClassInfo] = field(default_factory=list)
+    scopes: tuple = ()  # the independent programs of the project (CheckInputs.scopes)
     registrations: list[Registration] = field(default_factory=list)
     emissions: list[OnnxEmission] = field(default_factory=list)
     route_tables: list[DirectRouteTable] = field(default_factory=list)
@@ -152,6 +157,7 @@ class ProjectIndex:
             idx.config_globs = inputs.config_globs
             idx.preview_scan = inputs.preview_scan
             idx.glob_memos = inputs.glob_memos
+            idx.scopes = tuple(inputs.scopes)
         for ff in facts:
             idx.files[ff.path] = ff
             for c in ff.classes:

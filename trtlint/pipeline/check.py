@@ -62,12 +62,59 @@ def check_project(
     t0 = time.perf_counter()
     if progress is not None:
         progress("index", 0, 1)
+    facts = list(facts)
     index = ProjectIndex.build(root, profile, packs, facts, settings, inputs=inputs)
+    scoped = scope_indexes(facts, inputs, settings, root=root, profile=profile, packs=packs)
     t1 = time.perf_counter()
     if progress is not None:
         progress("check", 0, 1)
-    diags = check_index(index, rules, settings, list(skipped), report_only)
+    diags = check_index(index, rules, settings, list(skipped), report_only, scoped=scoped)
     return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1})
+
+
+def in_scope(path: str, scope: str) -> bool:
+    return path == scope or path.startswith(scope + "/")
+
+
+def scope_of(path: str, scopes: Iterable[str]) -> str:
+    """The deepest of ``scopes`` that holds ``path``; "" when none does."""
+    best = ""
+    for s in scopes:
+        if in_scope(path, s) and len(s) > len(best):
+            best = s
+    return best
+
+
+def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Settings, *, root: Path,
+                  profile: Profile, packs: Packs) -> dict[str, ProjectIndex]:
+    """One index per scope of ``inputs.scopes`` (an independent program of the project): the facts of the files
+    in that scope plus those of the files in no scope (shared sources, Python, models), never another scope's.
+    So classes, functions, registrations and the call graph of two programs that define the same plugin class
+    do not collapse into one, and a route in a scope resolves against that scope's creators. Empty when the
+    project is one program."""
+    scopes = tuple(inputs.scopes)
+    if len(scopes) < 2:
+        return {}
+    by_scope: dict[str, list[FileFacts]] = {s: [] for s in scopes}
+    shared: list[FileFacts] = []
+    for ff in facts:
+        s = scope_of(ff.path, scopes)
+        (by_scope[s] if s else shared).append(ff)
+    return {s: ProjectIndex.build(root, profile, packs, own + shared, settings, inputs=inputs)
+            for s, own in by_scope.items() if own}
+
+
+def _run_scoped(rules: list[type[Rule]], index: ProjectIndex, scoped: dict[str, ProjectIndex],
+                settings: Settings) -> list[Diagnostic]:
+    """The rules over the whole index, or, when the project holds several programs, each program's findings from
+    its own index and the rest (files in no program) from the whole one."""
+    if not scoped:
+        return run_rules(rules, index, settings)
+    scopes = tuple(scoped)
+    diags = [d for d in run_rules(rules, index, settings) if not scope_of(d.span.path, scopes)]
+    for s, idx in scoped.items():
+        diags += [d for d in run_rules(rules, idx, settings) if scope_of(d.span.path, scopes) == s]
+    return diags
 
 
 def check_index(
@@ -76,8 +123,10 @@ def check_index(
     settings: Settings,
     skipped: list[tuple[str, str]] = (),
     report_only: Optional[set[str]] = None,
+    scoped: Optional[dict[str, ProjectIndex]] = None,
 ) -> list[Diagnostic]:
-    """check -> filter: run ``rules`` over a built index, then selection, suppressions and severities; sorted,
+    """check -> filter: run ``rules`` over a built index (or, with ``scoped``, each program of the project over
+    its own index: :func:`scope_indexes`), then selection, suppressions and severities; sorted,
     one finding per (rule, place, message), with snippets attached for line-independent fingerprints.
     ``index`` is not changed: the rules that judge the filter get a copy that says what it used."""
     root = index.root
@@ -90,7 +139,7 @@ def check_index(
         from ..checks.registry import all_rules
 
         judge_only = [r for r in all_rules() if r not in rules and not r.after_filter]
-    diags: list[Diagnostic] = run_rules(early + judge_only, index, settings)
+    diags: list[Diagnostic] = _run_scoped(early + judge_only, index, scoped or {}, settings)
     for rel, reason in skipped:
         if "limit" in reason or "symbolic link" in reason or "regular file" in reason:  # said, never read
             sev = Severity.INFO if "symbolic link" in reason else Severity.WARNING

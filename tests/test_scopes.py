@@ -1,0 +1,79 @@
+"""Scopes: a repository of independent programs (tests/fixtures/zoo: two CMake projects, each with its own copy of
+the plugin YoloLayer_TRT, same class names and registration) is checked one program at a time. Classes,
+functions and registrations of two programs never collapse into one: no duplicate registration between them,
+and each copy's hot path is judged on its own (only b's allocates)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from trtlint.checks.registry import select_rules
+from trtlint.config import load_settings
+from trtlint.index import CheckInputs
+from trtlint.pipeline.check import check_project, scope_of
+from trtlint.pipeline.run import run
+
+ZOO = Path(__file__).parent / "fixtures" / "zoo"
+
+# every finding in each program, exactly (code, path, line); the message heads show which call
+PER_PROGRAM = [
+    ("TRT304", "a/yololayer.cpp", 13, "the status of cudaMemcpyAsync (CUDA runtime) is discarded"),
+    ("TRT203", "a/yololayer.h", 11, "plugin name 'YoloLayer_TRT' is written as a string literal"),
+    ("TRT203", "a/yololayer.h", 12, "plugin version '1' is written as a string literal"),
+    ("TRT301", "b/yololayer.cpp", 13, "cudaMalloc (device allocation) allocates on the hot path of YoloLayerPlugin::enqueue"),
+    ("TRT304", "b/yololayer.cpp", 13, "the status of cudaMalloc (CUDA runtime) is discarded"),
+    ("TRT304", "b/yololayer.cpp", 14, "the status of cudaMemcpyAsync (CUDA runtime) is discarded"),
+    ("TRT203", "b/yololayer.h", 11, "plugin name 'YoloLayer_TRT' is written as a string literal"),
+    ("TRT203", "b/yololayer.h", 12, "plugin version '1' is written as a string literal"),
+]
+
+
+def _facts(tmp_path: Path):
+    proj = tmp_path / "zoo"
+    shutil.copytree(ZOO, proj)
+    settings = load_settings(proj)
+    res = run(settings, jobs=1, use_cache=False)
+    return proj, settings, res
+
+
+def _rows(diags):
+    return [(d.code, d.span.path, d.span.line, d.message) for d in diags]
+
+
+def test_each_program_is_checked_with_its_own_index(tmp_path):
+    proj, settings, res = _facts(tmp_path)
+    rules = select_rules(settings.select, settings.ignore, settings.extend_select)
+    checked = check_project(res.index.files.values(), CheckInputs(scopes=("a", "b")), rules, settings,
+                            root=proj, profile=res.index.profile, packs=res.index.packs)
+    rows = _rows(checked.diagnostics)
+    assert [(c, p, l) for c, p, l, _ in rows] == [(c, p, l) for c, p, l, _ in PER_PROGRAM]
+    for (_, _, _, msg), (_, _, _, head) in zip(rows, PER_PROGRAM):
+        assert msg.startswith(head), msg
+    # the hot-path chain names b's own helper, and every related location stays in the finding's program
+    (alloc,) = [d for d in checked.diagnostics if d.code == "TRT301"]
+    assert alloc.message.endswith("YoloLayerPlugin::enqueue -> forwardGpu -> cudaMalloc")
+    for d in checked.diagnostics:
+        assert all(scope_of(r.span.path, ("a", "b")) == scope_of(d.span.path, ("a", "b")) for r in d.related), d
+
+
+def test_one_program_is_checked_as_before(tmp_path):
+    """Without scopes (one program) the whole tree is one index: the two copies are one registry, so the
+    second registration is a duplicate there, as TensorRT would see it if both were linked into one process."""
+    proj, settings, res = _facts(tmp_path)
+    rules = select_rules(settings.select, settings.ignore, settings.extend_select)
+    def codes(scopes):
+        checked = check_project(res.index.files.values(), CheckInputs(scopes=scopes), rules, settings,
+                                root=proj, profile=res.index.profile, packs=res.index.packs)
+        return [(d.code, d.span.path, d.span.line) for d in checked.diagnostics]
+
+    whole = codes(())
+    assert ("TRT108", "b/yololayer.cpp", 17) in whole
+    assert codes(("a",)) == whole  # a single scope is one program too
+
+
+def test_scope_of_takes_the_deepest_scope():
+    assert scope_of("a/x.cpp", ("a", "a/sub")) == "a"
+    assert scope_of("a/sub/x.cpp", ("a", "a/sub")) == "a/sub"
+    assert scope_of("ab/x.cpp", ("a",)) == ""
+    assert scope_of("tools/x.py", ("a", "b")) == ""
