@@ -30,6 +30,9 @@ class SourceFile:
     # same run walks them (the engine's shared-header plan, engine._shared_header_plan); the unit still records
     # that it includes them. Part of the cache key.
     skip: tuple[str, ...] = ()
+    # C++/CUDA units only: the extra compile arguments (``-I<abs dir>``, ``-D<define>``) of the CMake target(s)
+    # that compile the unit (trtlint.pipeline.buildmodel); () for a unit in no target. Part of the cache key.
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

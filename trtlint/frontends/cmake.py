@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 from typing import Optional
 
 from ..facts import CMakeGlob, CMakeTarget, FileFacts, ParseProblem, Span
@@ -256,3 +257,67 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     for tgt in sorted(tested - set(tinfo)):  # registered here, defined in another list file
         targets.append(CMakeTarget(name=tgt, span=Span(src.rel, 1), test=True))
     return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, globs=facts, targets=tuple(targets))
+
+
+# -- the commands of a list file, for the build model (trtlint.pipeline.buildmodel) --------------------------
+@dataclass(frozen=True)
+class Command:
+    """One command invocation of a CMake list file: its lower-case name, its arguments as written (each with
+    whether it was quoted: a quoted argument is never split into a list) and its line."""
+
+    name: str
+    args: tuple[tuple[str, bool], ...]
+    line: int
+
+
+_ARG = re.compile(r'"((?:[^"\\]|\\.)*)"|([^\s()"]+)')
+
+
+def decode_list_file(data: bytes) -> str:
+    """A list file's text: UTF-8, else Latin-1 (a legacy encoding never fails to decode)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def list_file_commands(text: str) -> tuple[Command, ...]:
+    """Every command invocation of a list file, in order (comments dropped; an unbalanced parenthesis ends the
+    file's last command at the end of the text). Never raises."""
+    out = []
+    try:
+        for name, _args, line, _c, _el, _ec in _commands(_strip_comments(text)):
+            out.append((name, line))
+    except Exception:  # noqa: BLE001 - a list file the tokenizer cannot read gives no commands
+        return ()
+    # _commands keeps no quoting: read each command's body again with it
+    cmds = []
+    clean = _strip_comments(text)
+    lines = clean.split("\n")
+    offsets = [0]
+    for ln in lines:
+        offsets.append(offsets[-1] + len(ln) + 1)
+    for name, line in out:
+        start = clean.find("(", offsets[line - 1])
+        if start < 0:
+            continue
+        depth, j, n, in_str = 1, start + 1, len(clean), False
+        while j < n and depth:
+            c = clean[j]
+            if in_str:
+                if c == "\\":
+                    j += 2
+                    continue
+                if c == '"':
+                    in_str = False
+            elif c == '"':
+                in_str = True
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            j += 1
+        body = clean[start + 1 : j - 1] if depth == 0 else clean[start + 1 :]
+        args = tuple((m.group(1), True) if m.group(1) is not None else (m.group(2), False) for m in _ARG.finditer(body))
+        cmds.append(Command(name, args, line))
+    return tuple(cmds)
