@@ -517,6 +517,27 @@ class ParseProblem:
 
     message: str
     span: Span
+@dataclass(frozen=True)
+class MissingInclude:
+    """An ``#include`` that did not resolve on the unit's include path (libclang: "'x.h' file not found")."""
+
+    name: str  # as written between the quotes or angle brackets
+    span: Span  # the #include line (in the unit or in a project header it includes)
+
+
+@dataclass(frozen=True)
+class UnresolvedClass:
+    """A project class that declares TensorRT plugin or creator methods (``getPluginName``, ``createPlugin``,
+    ``enqueue`` with ``getOutputDimensions``, ...) but reaches no TensorRT interface: its bases did not resolve
+    (typically a base declared in a header that was not found)."""
+
+    qualname: str
+    name: str
+    kind: str  # "plugin" | "creator": what its methods make it look like
+    bases: tuple[str, ...]  # the base classes as written in its head ("TRTPluginBase"); () when none
+    span: Span
+
+
     partial: bool = False
 
 
@@ -566,6 +587,10 @@ class FileFacts:
 # Python: Torch-TensorRT converters, plugin generation, TensorRT Python plugins and QDP
 # --------------------------------------------------------------------------------------------------------
 
+    # C++: the #includes of project files that did not resolve in this unit's parse, and the classes that look
+    # like plugins or creators but reached no TensorRT interface (TRT004)
+    missing_includes: tuple[MissingInclude, ...] = ()
+    unresolved_classes: tuple[UnresolvedClass, ...] = ()
 
 @dataclass(frozen=True)
 class PyParam:

@@ -12,7 +12,8 @@ class CreatorNotRegistered(Rule):
 
     ## What it does
     Reports every concrete C++ creator class (deriving from `IPluginCreatorV3One` or `IPluginCreator`, not
-    abstract, not a base of other creators) that is named by no `REGISTER_TENSORRT_PLUGIN(...)`, no
+    abstract, not a base of other creators, and defining `getPluginName` or `createPlugin` itself or in a
+    project base: a class that defines neither is a base whose derived creators register) that is named by no `REGISTER_TENSORRT_PLUGIN(...)`, no
     library creator list (`static IPluginCreatorInterface* kLIST[] = {&sCreator, ...}`), no
     `initializePlugin<Creator>(...)` and no `getPluginRegistry()->registerCreator(creator, ns)` call.
 
@@ -87,6 +88,21 @@ class CreatorNotRegistered(Rule):
             }
         },
     ]
+    VALID += [
+        {
+            # an abstract base: no getPluginName, no createPlugin (mmdeploy's TRTPluginCreatorBase), even when
+            # the creators deriving from it are not seen (their header did not resolve: TRT004 says so)
+            "files": {
+                "common/trt_plugin_base.hpp": (
+                    "#pragma once\n#include <NvInferRuntime.h>\n#include <string>\n"
+                    "class TRTPluginCreatorBase : public nvinfer1::IPluginCreator\n{\npublic:\n"
+                    '    char const* getPluginVersion() const noexcept override { return "1"; }\n'
+                    "    nvinfer1::PluginFieldCollection const* getFieldNames() noexcept override { return &mFC; }\n"
+                    "protected:\n    nvinfer1::PluginFieldCollection mFC;\n    std::string mNamespace;\n};\n"
+                ),
+            }
+        },
+    ]
     INVALID = [
         {
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(register="none")},
@@ -99,6 +115,9 @@ class CreatorNotRegistered(Rule):
         bases = {q for other in index.classes.values() for b in other.bases for q in [index._resolve_class_name(b)] if q}
         for c in index.creators:
             if not c.cls.family.startswith("creator_") or c.cls.abstract or c.registrations or c.qualname in bases:
+                continue
+            # a class that defines neither the name nor the factory (here or in a project base) is a base
+            if not index.find_method(c.qualname, "getPluginName") and not index.find_method(c.qualname, "createPlugin"):
                 continue
             # a registration written with a name trtlint could not resolve to one class still counts
             if any(r.qualname is None and r.creator.split("::")[-1].strip() == c.cls.name for r in index.registrations):

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from ...facts import Call, CppClass, CppFunction, Registration, Span
+from ...facts import Call, CppClass, CppFunction, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
 from . import flow, lifecycle
 from .base import PRELUDE_DIR, Cursor, children, libclang, literal_value, preorder, short, split_top_level
@@ -40,6 +40,16 @@ CREATOR_IFACES = {
 }
 _ALL_IFACES = set(PLUGIN_IFACES) | set(CREATOR_IFACES)
 _PLUGIN_FAMILY_ORDER = ("v3", "v2dynext", "v2iox", "v2ext", "v2")
+# methods that make a class that reaches no interface look like a creator (one of the first set and one of
+# the second) or a plugin (two of the third): TRT004's "a plugin or creator class that did not resolve"
+_CREATOR_MAKERS = frozenset({"createPlugin", "deserializePlugin"})
+_CREATOR_OTHERS = frozenset({"getPluginName", "getFieldNames"})
+_PLUGIN_METHODS = frozenset({
+    "getPluginType", "getPluginName", "getOutputDimensions", "getOutputShapes", "getNbOutputs",
+    "supportsFormatCombination", "getSerializationSize", "getFieldsToSerialize", "getCapabilityInterface",
+    "getOutputDataType", "getOutputDataTypes", "enqueue",
+})
+_BASE_ACCESS = re.compile(r"^(?:(?:public|protected|private|virtual)\s+)*")
 _UNNAMED_AT = re.compile(r"^(\((?:lambda|unnamed \w+|anonymous \w+) at )(.+)(:\d+:\d+\))$")
 
 
@@ -66,6 +76,7 @@ class Extractor:
         self._floc_out = (ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
         self._floc_refs = tuple(ctypes.byref(x) for x in self._floc_out)
         self.classes: list[CppClass] = []
+        self.unresolved_classes: list[UnresolvedClass] = []
         self.functions: list[CppFunction] = []
         self.registrations: list[Registration] = []
         self.includes: set[str] = set()
@@ -359,6 +370,8 @@ class Extractor:
                 )
                 self.class_by_name.setdefault(c.spelling, q)
                 self.families[q] = family
+        else:
+            self.note_unresolved(c)
         for ch in children(c):
             kk = ch.kind
             if kk in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE,
@@ -370,6 +383,33 @@ class Extractor:
                     self.visit_class(ch)
             elif kk == K.VAR_DECL:
                 self.scan_creator_list(ch, None)
+
+    def note_unresolved(self, c: Cursor) -> None:
+        """A class that reaches no TensorRT interface but declares a creator's or a plugin's methods: its
+        bases did not resolve (a header not found drops them). Noted with its bases as written."""
+        K = self.K
+        names = {ch.spelling for ch in children(c) if ch.kind in (K.CXX_METHOD, K.FUNCTION_TEMPLATE)}
+        if names & _CREATOR_MAKERS and names & _CREATOR_OTHERS:
+            kind = "creator"
+        elif len(names & _PLUGIN_METHODS) >= 2:
+            kind = "plugin"
+        else:
+            return
+        if any(ch.kind == K.CXX_METHOD and ch.is_pure_virtual_method() for ch in children(c)):
+            return  # an abstract class: a base, whatever its own bases are
+        span = self.loc_span(c)
+        if span is None or self.rel_of(self.cursor_file(c)) is None:
+            return
+        head = self.text_of(c).split("{", 1)[0]
+        bases: list[str] = []
+        m = re.search(r"\b" + re.escape(c.spelling or "") + r"\b(?:\s+final)?\s*:(?!:)(.*)$", head, re.S)
+        if m:
+            for part in split_top_level(m.group(1), ","):
+                b = _BASE_ACCESS.sub("", " ".join(part.split())).strip()
+                if b:
+                    bases.append(b)
+        self.unresolved_classes.append(UnresolvedClass(qualname=self.qualname(c), name=c.spelling, kind=kind,
+                                                       bases=tuple(bases), span=span))
 
     def class_ifaces(self, c: Cursor, depth: int = 0) -> tuple[tuple[str, ...], frozenset[str]]:
         """(ordered base names: interfaces + intermediates leading to one, set of interfaces reached)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ... import envvars
-from ...facts import FileFacts, ParseProblem, Span
+from ...facts import FileFacts, MissingInclude, ParseProblem, Span
 from .. import UNSAVED, ExtractContext, SourceFile, read_text, unsaved_files
 from .base import PRELUDE_DIR, libclang, load, lock
 from .decls import Extractor
@@ -252,12 +252,16 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     ]
     missing = 0
     errors = []
+    not_found: list[tuple[Optional[str], int, int, str]] = []  # (file, line, column, name as written)
     for d in tu.diagnostics:
         if d.severity < 3:
             continue
         msg = d.spelling or ""
-        if _MISSING_RE.search(msg):
+        m = _MISSING_RE.search(msg)
+        if m:
             missing += 1
+            loc = d.location
+            not_found.append((loc.file.name if loc.file else None, loc.line, loc.column, m.group(1)))
             continue
         errors.append(d)
     with lock:
@@ -302,6 +306,11 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         ex.blanked = blanked
         ex._blanked_offsets = frozenset().union(*blanked.values())
     ex.run(tu)
+    missing_includes = []
+    for fname, line, col, name in not_found:
+        rel = ex.rel_of(fname)
+        if rel is not None:
+            missing_includes.append(MissingInclude(name, Span(rel, max(line, 1), max(col, 1))))
     if ex.blank_violation:  # a blanked body was not GPU-only after all: parse the unit as it is
         with lock:
             _STATS["blank_retries"] += 1
@@ -328,4 +337,6 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         lifecycle=tuple(ex.lifecycle),
         fn_contracts=contracts,
         skipped_defs=tuple(sorted(ex.skipped_defs)),
+        missing_includes=tuple(dict.fromkeys(missing_includes)),
+        unresolved_classes=tuple(dict.fromkeys(ex.unresolved_classes)),
     )

@@ -1,0 +1,207 @@
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ..base import Rule
+
+_CPP = ("cpp", "cuda", "header")
+
+_BASE_H = """#pragma once
+#include <NvInferRuntime.h>
+namespace acme {
+class PluginBase : public nvinfer1::IPluginV2DynamicExt
+{
+};
+class PluginCreatorBase : public nvinfer1::IPluginCreator
+{
+};
+} // namespace acme
+"""
+
+_ROI_H = """#pragma once
+#include <NvInferRuntime.h>
+#include "plugin_base.h"
+namespace acme {
+class RoiPlugin : public PluginBase
+{
+public:
+    char const* getPluginType() const noexcept;
+    int getNbOutputs() const noexcept;
+    int enqueue(void const* const* inputs, void* const* outputs, void* workspace, void* stream) noexcept;
+};
+class RoiPluginCreator : public PluginCreatorBase
+{
+public:
+    char const* getPluginName() const noexcept;
+    void* createPlugin(char const* name, nvinfer1::PluginFieldCollection const* fc) noexcept;
+};
+} // namespace acme
+"""
+
+_ROI_CPP = """#include "roiPlugin.h"
+namespace acme {
+char const* RoiPlugin::getPluginType() const noexcept { return "Roi"; }
+int RoiPlugin::getNbOutputs() const noexcept { return 1; }
+char const* RoiPluginCreator::getPluginName() const noexcept { return "Roi"; }
+} // namespace acme
+REGISTER_TENSORRT_PLUGIN(acme::RoiPluginCreator);
+"""
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", s.lower())
+
+
+class AnalysisIncomplete(Rule):
+    """A plugin or creator class did not resolve, because an include did not: that part of the project is unchecked.
+
+    ## What it does
+    Reports every file that defines a class with a plugin's or a creator's methods (`createPlugin` and
+    `getPluginName`; `enqueue`, `getOutputDimensions`, `getNbOutputs`, ...) that reaches no TensorRT
+    interface, when an `#include` of the units that parse it was not found: the class's base is declared in
+    a header trtlint could not find, so it is no plugin or creator to any rule. One finding per file, at
+    the `#include` that most likely declares the base (in the class's own file when there is one), naming
+    the other includes that were not found, and the setting that fixes it. A class that still resolves in
+    another unit (one with the right include path) is analysed there and is not reported. An abstract class
+    (pure virtual methods) is a base, not a plugin.
+
+    ## Why it matters
+    Every rule is silent about a plugin trtlint cannot see: "All checks passed" would hide that nothing in
+    the file was checked. Plugins of a project whose headers live in a directory only CMake adds to the
+    include path are the common case (mmdeploy's `TRTPluginBase` in `common/`).
+
+    ## Example
+    ```cpp
+    #include "trt_plugin_base.hpp"                 // not found: the directory is not on the include path
+    class TRTRoIAlign : public TRTPluginBase { ... };
+    ```
+
+    ## Fix
+    Add the header's directory to `include-dirs` in the config, or give `compile-commands`
+    (a `compile_commands.json` from CMake's `-DCMAKE_EXPORT_COMPILE_COMMANDS=ON`) so each unit is parsed
+    with its real flags.
+    """
+
+    code = "TRT004"
+    name = "analysis-incomplete"
+    family = "core"
+    severity = Severity.WARNING
+
+    VALID = [
+        {
+            # the base header is found: the plugin and its creator resolve
+            "files": {
+                "plugins/common/plugin_base.h": _BASE_H,
+                "plugins/roi/plugin_base.h": '#include "../common/plugin_base.h"\n',
+                "plugins/roi/roiPlugin.h": _ROI_H,
+                "plugins/roi/roiPlugin.cpp": _ROI_CPP,
+            }
+        },
+        {
+            # an include that is not found, but the plugin in the file resolves: nothing is missing from it
+            "files": {
+                "plugins/roi/plugin_base.h": _BASE_H,
+                "plugins/roi/roiPlugin.h": _ROI_H.replace('#include "plugin_base.h"', '#include "plugin_base.h"\n#include <cub/cub.cuh>'),
+                "plugins/roi/roiPlugin.cpp": _ROI_CPP,
+            }
+        },
+        {
+            # an abstract class with a plugin's methods is a base, whatever its own base is
+            "files": {
+                "plugins/roi/roiBase.h": (
+                    '#pragma once\n#include "missing_base.h"\nclass RoiBase : public MissingBase\n{\npublic:\n'
+                    "    virtual char const* getPluginName() const noexcept = 0;\n"
+                    "    virtual int getNbOutputs() const noexcept = 0;\n};\n"
+                ),
+            }
+        },
+    ]
+    INVALID = [
+        {
+            # the base header is in ../common, which nothing puts on the include path
+            "files": {
+                "plugins/common/plugin_base.h": _BASE_H,
+                "plugins/roi/roiPlugin.h": _ROI_H,
+                "plugins/roi/roiPlugin.cpp": _ROI_CPP,
+            },
+            "expect": [(
+                "plugins/roi/roiPlugin.h", 3,
+                "plugin RoiPlugin and creator RoiPluginCreator did not resolve to a TensorRT interface (bases "
+                "PluginBase, PluginCreatorBase are unknown), so no rule checks them: #include \"plugin_base.h\" "
+                "was not found; add its directory to `include-dirs` or give `compile-commands`",
+                "plugins/roi/roiPlugin.h",
+            )],
+        },
+        {
+            # the class and the includes in one .cpp: the include whose name matches the base is named first
+            "files": {
+                "plugins/nms/nmsPlugin.cpp": (
+                    '#include "cuda_helpers.h"\n#include "nms_plugin_base.h"\n'
+                    "class NmsPluginCreator : public NmsPluginBase\n{\npublic:\n"
+                    '    char const* getPluginName() const noexcept { return "Nms"; }\n'
+                    "    void* createPlugin(char const* name, void const* fc) noexcept { return nullptr; }\n};\n"
+                ),
+            },
+            "expect": [(
+                "plugins/nms/nmsPlugin.cpp", 2,
+                "creator NmsPluginCreator did not resolve to a TensorRT interface (base NmsPluginBase is unknown), "
+                "so no rule checks it: #include \"nms_plugin_base.h\" was not found (also not found: "
+                "cuda_helpers.h); add its directory to `include-dirs` or give `compile-commands`",
+            )],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        # the classes that reached no interface, by the file defining them, with the includes not found in
+        # the units that parsed them (a class another unit resolved is analysed there)
+        by_file: dict[str, dict] = defaultdict(dict)
+        missing_of: dict[str, dict] = defaultdict(dict)
+        for path, ff in sorted(index.files.items()):
+            if ff.kind not in _CPP or not ff.unresolved_classes or not ff.missing_includes:
+                continue
+            for uc in ff.unresolved_classes:
+                if uc.qualname in index.classes:
+                    continue
+                by_file[uc.span.path].setdefault(uc.qualname, uc)
+                for mi in ff.missing_includes:
+                    missing_of[uc.span.path].setdefault((mi.name, mi.span.path, mi.span.line), mi)
+        regs = defaultdict(list)
+        for r in index.registrations:
+            regs[r.creator.split("::")[-1].strip()].append(r)
+        for path in sorted(by_file):
+            classes = sorted(by_file[path].values(), key=lambda u: (u.span.line, u.span.col))
+            missing = list(missing_of[path].values())
+            bases = list(dict.fromkeys(b for u in classes for b in u.bases))
+            keys = [_norm(b) for b in bases if _norm(b)]
+
+            def rank(mi) -> tuple:
+                stem = _norm(mi.name.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+                matches = any(k == stem or k in stem or (len(stem) > 3 and stem in k) for k in keys)
+                return (not matches, mi.span.path != path, mi.span.path, mi.span.line, mi.span.col)
+
+            missing.sort(key=rank)
+            first = missing[0]
+            others = list(dict.fromkeys(m.name for m in missing[1:] if m.name != first.name))
+            where = first.span if first.span.path == path else classes[0].span
+            names = " and ".join(", ".join(f"{u.kind} {u.name}" for u in classes).rsplit(", ", 1))
+            them = "them" if len(classes) > 1 else "it"
+            btxt = ""
+            if bases:
+                btxt = (f" (bases {', '.join(bases)} are unknown)" if len(bases) > 1 else f" (base {bases[0]} is unknown)")
+            at = "" if first.span.path == path else f" in {first.span.path}:{first.span.line}"
+            also = f" (also not found: {', '.join(others)})" if others else ""
+            related = [Related(u.span, f"{u.kind} {u.name} is defined here") for u in classes]
+            for u in classes:
+                for r in regs.get(u.name, ()):
+                    related.append(Related(r.span, f"{r.creator} is registered here"))
+            yield self.diag(
+                where,
+                f"{names} did not resolve to a TensorRT interface{btxt}, so no rule checks {them}: "
+                f"#include \"{first.name}\"{at} was not found{also}; add its directory to `include-dirs` or give "
+                "`compile-commands`",
+                related=related,
+                symbol=path,
+            )
