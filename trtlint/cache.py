@@ -71,6 +71,8 @@ def _key(src: SourceFile, versions: dict[str, str], ctx_keys: tuple[str, str]) -
     v = versions.get(src.kind, "0")
     ctx_key = ctx_keys[0] if src.kind in _CPP_KINDS else ctx_keys[1]
     skip = ("\0skip:" + "\n".join(src.skip)) if src.skip else ""  # the headers it left to another unit
+    if src.flags:  # the include dirs and defines of the CMake target compiling it
+        skip += "\0flags:" + "\n".join(src.flags)
     return hashlib.sha256(f"{src.rel}\0{src.digest}\0{src.kind}\0{v}\0{ctx_key}\0{_FORMAT}{skip}".encode()).hexdigest()
 
 

@@ -282,12 +282,14 @@ class Session:
         if kind is None:
             return
         abs_path = self.root / rel
+        prev = self.sources.get(rel)
+        flags = prev.flags if prev is not None else ()  # the unit's CMake target flags (the build model's)
         if from_disk:
             digest = digest_bytes(abs_path.read_bytes())
-            src = SourceFile(path=abs_path, rel=rel, kind=kind, digest=digest)
+            src = SourceFile(path=abs_path, rel=rel, kind=kind, digest=digest, flags=flags)
             UNSAVED.pop(str(abs_path), None)
         else:
-            src = SourceFile(path=abs_path, rel=rel, kind=kind, digest=_digest(text), text=text)
+            src = SourceFile(path=abs_path, rel=rel, kind=kind, digest=_digest(text), text=text, flags=flags)
             if kind in _CPP:
                 UNSAVED[str(abs_path)] = text  # other translation units that include it see the buffer
         self.sources[rel] = src

@@ -1,4 +1,4 @@
-"""The run: discover -> extract (per file; cached; parallel) -> index -> check -> filter, as named phases over
+"""The run: discover -> build model -> extract (per file; cached; parallel) -> index -> check -> filter, as named phases over
 one :class:`_RunState`. The CLI, the pre-commit hook and the LSP session are thin shells over :func:`run`.
 
 Phases, in order: :func:`_discover` (files, with the stat and glob memos of the last run), :func:`_from_memo`
@@ -34,6 +34,7 @@ from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
 from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing, walk_unwalked
 from .extract import frontend_versions, make_context
 from .extraction import Extraction, ExtractLimits
+from .buildmodel import BuildModel, build_model, with_unit_flags
 
 
 @dataclass
@@ -51,6 +52,7 @@ class RunResult:
     ctx: Optional[ExtractContext] = None  # the extraction context used (the LSP session re-extracts with it)
     # C++ units -> the project headers they left to another unit to walk (SourceFile.skip; only units with some)
     skips: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    build: Optional[BuildModel] = None  # targets, per-unit flags, scopes (the LSP session gives buffers their flags)
 
 
 @dataclass
@@ -85,6 +87,7 @@ class _RunState:
     rules: list = field(default_factory=list)
     index: Optional[ProjectIndex] = None
     diagnostics: list = field(default_factory=list)
+    build: Optional[BuildModel] = None
 
 
 def run(*args, **kwargs) -> RunResult:
@@ -141,6 +144,7 @@ def _run(
         parsed_kinds=st.parsed_kinds,
         ctx=st.ctx,
         skips=st.skips,
+        build=st.build,
     )
 
 
@@ -188,6 +192,11 @@ def _discover(st: _RunState) -> None:
     if st.progress is not None:
         st.progress("discover", len(disc.files), len(disc.files))
     st.ctx = make_context(settings, profile, root)
+    # the build model: each C++/CUDA unit gets the include dirs and defines of the CMake target compiling it
+    # (a run over some paths reads the whole tree's list files: discovery has only the paths)
+    st.build = build_model(root, [f.rel for f in disc.files] if st.paths is None else None, st.ctx.compile_commands)
+    disc.files = with_unit_flags(disc.files, st.build)
+    st.timings["build model"] = time.perf_counter() - st.t0 - st.timings["discover"]
     st.scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if st.use_cache else None
     st.scans = TextScans(st.scans_dir)
 

@@ -1,5 +1,6 @@
 """The C++ frontend's compile arguments for one unit: ``compile_commands.json`` (include, define and standard
-flags only), the profile's include dirs, the directories a plugin layout implies, the system compiler's
+flags only), the profile's include dirs, the include dirs and defines of the CMake target compiling the unit
+(``SourceFile.flags``, from trtlint.pipeline.buildmodel), the directories a plugin layout implies, the system compiler's
 builtin headers and the stand-in SDK headers of ``prelude/``."""
 
 from __future__ import annotations
@@ -123,6 +124,12 @@ def compile_args(src: SourceFile, ctx: ExtractContext) -> list[str]:
         inc(str(root / "include"))
     for d in ctx.include_dirs:
         inc(str(d))
+    unit_defines = []
+    for a in src.flags:  # the include dirs and defines of the CMake target(s) compiling this unit
+        if a.startswith("-I") and len(a) > 2:
+            inc(a[2:])
+        elif a.startswith("-D") and len(a) > 2:
+            unit_defines.append(a)
     try:
         rp = path.resolve()
         for anc in rp.parents:
@@ -137,6 +144,7 @@ def compile_args(src: SourceFile, ctx: ExtractContext) -> list[str]:
         pass
     for d in ctx.defines:
         args.append("-D" + d)
+    args += unit_defines
     builtin = builtin_include_dir()
     if builtin:
         args += ["-isystem", builtin]

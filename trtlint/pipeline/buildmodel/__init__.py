@@ -258,7 +258,8 @@ class _Evaluator:
             s = s[: m.start()] + ";".join(v) + s[m.end():]
         if "${" in s:
             return None
-        return [s] if quoted else [x for x in s.split(";") if x]
+        # a quoted argument is one value, but a list of sources or dirs is split by the command anyway
+        return [x for x in s.split(";") if x]
 
     def _values(self, args, vars) -> list[str]:
         out: list[str] = []
