@@ -4,8 +4,9 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import creator_cpp, onnxscript_py
+from ..examples.contract import creator_cpp, onnxscript_py, pair_cpp
 from ..examples.onnx import onnx_model, onnx_node
+from ._creators import created_plugins
 from ._routes import requests
 
 
@@ -32,10 +33,16 @@ class PluginNameMismatch(Rule):
     registers under (TensorRT-LLM's `tensorrt_llm`), or a name the rules/ packs list as shipped by TensorRT's
     own plugin library (`EfficientNMS_TRT`, ...).
 
+    Between a plugin and its own creator: the plugin class a creator's `createPlugin`/`deserializePlugin`
+    makes (`new FooPlugin(...)`) must return from `getPluginName()` (`getPluginType()` for `IPluginV2*`) the
+    name the creator returns from its `getPluginName()`: TensorRT writes the plugin's name into the engine
+    and looks the creator up by it when the engine is deserialized.
+
     ## Why it matters
     Nothing fails at commit time. TensorRT fails at engine build, on a GPU machine: the ONNX parser reports
     "Plugin not found, are the plugin name, version, and namespace correct?", the direct builder gets `None`
-    from `get_creator`.
+    from `get_creator`. A plugin renamed on one side only builds an engine that cannot be deserialized:
+    the registry has no creator of the name the plugin wrote into it.
 
     ## Example
     ```python
@@ -43,10 +50,16 @@ class PluginNameMismatch(Rule):
     _plugins.FooPlugn(x, alpha=a)      # the creator registers "FooPlugin"
     ```
 
+    ```cpp
+    char const* FooPlugin::getPluginType() const noexcept { return "Foo_TRt"; }         // the plugin
+    char const* FooPluginCreator::getPluginName() const noexcept { return "Foo_TRT"; } // its creator
+    ```
+
     ## Fix
     Use the registered name (or rename the creator, and every other route with it). When exactly one
     registered name is close, `trtlint check --fix --unsafe-fixes` renames it (unsafe: the engine may be
-    built against a creator that is not in this tree).
+    built against a creator that is not in this tree). Return one name constant from both a plugin and its
+    creator.
     """
 
     code = "TRT101"
@@ -112,6 +125,11 @@ class PluginNameMismatch(Rule):
     ]
     INVALID = [
         {
+            # a plugin and the creator that creates it name different plugins (the creator's name is registered)
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_name='"Foo_TRt"', creator_name='"Foo_TRT"')},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 16, "plugin FooPlugin returns 'Foo_TRt' from getPluginName(), but its creator FooPluginCreator (which creates it in createPlugin) registers 'Foo_TRT'", "FooPlugin")],
+        },
+        {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
                 "py/translate.py": onnxscript_py("FooPlugn"),
@@ -167,6 +185,31 @@ class PluginNameMismatch(Rule):
                 logical=r.logical,
                 fix=_rename_fix(r, registered),
             )
+        yield from self.check_plugins(index)
+
+    def check_plugins(self, index) -> Iterable[Diagnostic]:
+        """A plugin and the creator that creates it return different names (TRT102 does the same for versions)."""
+        seen = set()
+        for c in index.creators:
+            if c.plugin_name is None:
+                continue
+            for x in created_plugins(index, c):
+                p = x.plugin
+                if p.plugin_name is None or p.plugin_name == c.plugin_name or (p.qualname, c.qualname) in seen:
+                    continue
+                seen.add((p.qualname, c.qualname))
+                method = "getPluginName" if index.find_method(p.qualname, "getPluginName") or not index.find_method(p.qualname, "getPluginType") else "getPluginType"
+                yield self.diag(
+                    p.name.def_span or p.name.span,
+                    f"plugin {p.cls.name} returns '{p.plugin_name}' from {method}(), but its creator {c.cls.name} "
+                    f"(which creates it in {x.method.name}) registers '{c.plugin_name}': an engine holding this plugin "
+                    "cannot be deserialized (no creator of that name)",
+                    related=[
+                        Related(c.name_span, f"{c.cls.name}::getPluginName() returns '{c.plugin_name}'"),
+                        Related(x.obj.span, f"{c.cls.name}::{x.method.name} creates {p.cls.name} here"),
+                    ],
+                    symbol=p.qualname,
+                )
 
 
 def _rename_fix(r, registered) -> "Fix | None":
