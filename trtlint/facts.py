@@ -512,12 +512,6 @@ class TranslationEntry:
 
 
 @dataclass(frozen=True)
-class ParseProblem:
-    """The file could not be parsed (or only partly)."""
-
-    message: str
-    span: Span
-@dataclass(frozen=True)
 class MissingInclude:
     """An ``#include`` that did not resolve on the unit's include path (libclang: "'x.h' file not found")."""
 
@@ -538,6 +532,12 @@ class UnresolvedClass:
     span: Span
 
 
+@dataclass(frozen=True)
+class ParseProblem:
+    """The file could not be parsed (or only partly)."""
+
+    message: str
+    span: Span
     partial: bool = False
 
 
@@ -581,16 +581,16 @@ class FileFacts:
     # unit to walk (SourceFile.skip); the engine checks that the index has each (a header may define more in
     # one unit than another: #if on the unit's macros, a defaulted member only where used)
     skipped_defs: tuple[tuple[str, str], ...] = ()
+    # C++: the #includes of project files that did not resolve in this unit's parse, and the classes that look
+    # like plugins or creators but reached no TensorRT interface (TRT004)
+    missing_includes: tuple[MissingInclude, ...] = ()
+    unresolved_classes: tuple[UnresolvedClass, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------
 # Python: Torch-TensorRT converters, plugin generation, TensorRT Python plugins and QDP
 # --------------------------------------------------------------------------------------------------------
 
-    # C++: the #includes of project files that did not resolve in this unit's parse, and the classes that look
-    # like plugins or creators but reached no TensorRT interface (TRT004)
-    missing_includes: tuple[MissingInclude, ...] = ()
-    unresolved_classes: tuple[UnresolvedClass, ...] = ()
 
 @dataclass(frozen=True)
 class PyParam:
