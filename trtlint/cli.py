@@ -84,6 +84,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_confirm_parser(sub)
 
+    cv = sub.add_parser("coverage", help="will ONNX models import into TensorRT: every node classified (docs/coverage.md)")
+    cv.add_argument("models", nargs="+", type=Path, metavar="MODEL", help="ONNX model files, or directories to search for *.onnx")
+    cv.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    cv.add_argument("--output", type=Path, help="write the report to FILE")
+    cv.add_argument("--tensorrt", metavar="X.Y", help="the TensorRT version to judge restrictions against (default: the pack's)")
+    cv.add_argument("--no-project", action="store_true", help="ignore the project around the models: built-in importers and TensorRT's plugin library only")
+    cv.add_argument("--root", type=Path, help="the project root whose creators are known (default: found from the models)")
+    cv.add_argument("--profile", help="codebase profile (default: detected)")
+    cv.add_argument("--jobs", "-j", type=int, default=None)
+    cv.add_argument("--no-cache", action="store_true")
+
     ls = sub.add_parser("lsp", help="run the language server (LSP over stdio)")
     ls.add_argument("--debounce-ms", type=int, default=None, help="wait this long after the last edit before checking (default 100)")
     ls.add_argument("--log-file", help="write the server's log to FILE")
@@ -123,6 +134,8 @@ def main(argv: Optional[list[str]] = None) -> int:
 
             gc.disable()
             return cmd_check(args)
+        if args.command == "coverage":
+            return cmd_coverage(args)
         if args.command == "rule":
             return cmd_rule(args)
         if args.command == "rules":
@@ -181,6 +194,7 @@ def _outputs(args) -> list[tuple[str, Optional[Path]]]:
 def cmd_check(args) -> int:
     from .pipeline.run import run
     from .report import ReportContext, render
+    from .report.context import Analysis
 
     try:
         outputs = _outputs(args)
@@ -334,6 +348,7 @@ def cmd_check(args) -> int:
             root_reason=root_reason,
             paths=sorted(sel.prefixes) if sel is not None else None,
             files_selected=selected,
+            analysis=Analysis.from_dict(result.analysis) if getattr(result, "analysis", None) is not None else None,
         )
 
     stats_shown = False
@@ -454,6 +469,52 @@ def _index_summary(index) -> dict:
         "lookups": len(index.lookups),
         "globs": [{"var": g.var, "patterns": list(g.patterns), "targets": list(g.targets)} for g in index.globs],
     }
+
+
+def cmd_coverage(args) -> int:
+    """`trtlint coverage MODEL...`: exit 0 when every node imports, 1 when a node is unsupported, restricted or has
+    a problem (or a model cannot be read), 2 on a usage error."""
+    from .coverage import render_text, to_json, to_markdown
+    from .coverage_run import coverage
+    from .discover import ProjectRootError
+
+    for p in args.models:
+        if not p.exists():
+            print(f"trtlint: error: {p}: no such file or directory", file=sys.stderr)
+            return 2
+    if args.root is not None and not args.root.is_dir():
+        print(f"trtlint: error: --root {args.root}: not a directory", file=sys.stderr)
+        return 2
+    try:
+        report = coverage(args.models, tensorrt=args.tensorrt, no_project=args.no_project,
+                          root=args.root.resolve() if args.root else None, jobs=args.jobs,
+                          use_cache=not args.no_cache, profile=args.profile)
+    except ProjectRootError as e:
+        print(f"trtlint: error: {e} (give --root or --no-project)", file=sys.stderr)
+        return 2
+    if not report.models:
+        print("trtlint: error: no .onnx model found in the paths given", file=sys.stderr)
+        return 2
+    if args.format == "text" and args.output is None:
+        from rich.console import Console
+
+        render_text(report, Console())
+    else:
+        if args.format == "text":
+            import io
+
+            from rich.console import Console
+
+            buf = io.StringIO()
+            render_text(report, Console(file=buf, width=160, no_color=True))
+            text = buf.getvalue()
+        else:
+            text = to_json(report) + "\n" if args.format == "json" else to_markdown(report)
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            args.output.write_text(text, encoding="utf-8")
+    return 1 if report.failed else 0
 
 
 def cmd_rule(args) -> int:

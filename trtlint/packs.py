@@ -99,6 +99,46 @@ _TRT_SCHEMA = {
     "additionalProperties": False,
 }
 
+_STR_LIST = {"type": "array", "items": {"type": "string"}}
+# what the ONNX parser's built-in importers restrict (rules/onnx_tensorrt_restrictions.yaml; trtlint coverage)
+_ONNX_RESTRICTIONS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "source": {"type": "string"},
+        "tensorrt": {"type": "string"},
+        "opsets": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}, "additionalProperties": False},
+        "type_inputs": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "types": {"type": "object", "additionalProperties": _STR_LIST},
+        "checks": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["op", "kind", "reason"],
+                "properties": {
+                    "op": {"type": "string", "minLength": 1},
+                    "kind": {"enum": ["attribute", "constant_input"]},
+                    "reason": {"type": "string"},
+                    "attribute": {"type": "string"},
+                    "allowed": {"type": "array"},
+                    "all_equal": {},
+                    "length_in": {"type": "array", "items": {"type": "integer"}},
+                    "absent": {"type": "boolean"},
+                    "input": {"type": "integer", "minimum": 0},
+                    "name": {"type": "string"},
+                    "since": {"type": "string"},
+                    "until": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "unchecked": {
+            "type": "array",
+            "items": {"type": "object", "required": ["op", "what"], "properties": {"op": {"type": "string"}, "what": {"type": "string"}}, "additionalProperties": False},
+        },
+    },
+    "additionalProperties": False,
+}
+
 PACK_SCHEMA = {
     "type": "object",
     "required": ["version"],
@@ -187,6 +227,7 @@ PACK_SCHEMA = {
             },
             "additionalProperties": False,
         },
+        "onnx_restrictions": _ONNX_RESTRICTIONS_SCHEMA,
         "profiles": {
             "type": "object",
             "additionalProperties": {
@@ -398,6 +439,8 @@ class Packs:
     # op_types TensorRT's ONNX parser imports itself (rules/onnx_tensorrt.yaml), and which parser that is
     onnx_builtin_ops: set[str] = field(default_factory=set)
     onnx_parser: str = ""
+    # what the built-in importers restrict (rules/onnx_tensorrt_restrictions.yaml): the pack's mapping, merged
+    onnx_restrictions: dict = field(default_factory=dict)
     # the TensorRT C++ plugin interfaces (rules/tensorrt_interfaces.yaml)
     trt_interfaces: dict[str, TrtInterface] = field(default_factory=dict)
     trt_apis: list[TrtApi] = field(default_factory=list)
@@ -553,6 +596,16 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     if imp:
         p.onnx_builtin_ops.update(imp["ops"])
         p.onnx_parser = imp.get("parser", p.onnx_parser)
+    res = data.get("onnx_restrictions")
+    if res:
+        cur = p.onnx_restrictions
+        for k, v in res.items():
+            if isinstance(v, list):
+                cur[k] = list(cur.get(k, [])) + list(v)
+            elif isinstance(v, dict):
+                cur[k] = {**cur.get(k, {}), **v}
+            else:
+                cur[k] = v
     for name, prof in (data.get("profiles") or {}).items():
         p.profiles[name] = Profile(
             name=name,

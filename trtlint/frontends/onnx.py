@@ -234,6 +234,11 @@ def _pb2():
     return _PB2
 
 
+def pb2():
+    """onnx's generated protobuf module (see :func:`_pb2`), for the other ONNX readers among the frontends."""
+    return _pb2()
+
+
 @functools.lru_cache(maxsize=1)
 def standard_ops() -> dict[str, frozenset]:
     """The ONNX standard's op_types by domain, from the shipped rules/ pack ``onnx_standard_ops.yaml``."""

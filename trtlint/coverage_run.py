@@ -1,0 +1,116 @@
+"""The run behind ``trtlint coverage`` (and the language server's hover): gather what :func:`trtlint.coverage.classify`
+needs and call it per model.
+
+- The project: unless ``no_project``, the project the models belong to (found as ``trtlint check`` finds it) is
+  run through the normal pipeline (cached) so that its creators, plugin specs and findings are known. Models
+  outside any project, or with ``no_project``, are judged against the built-in importers and TensorRT's own
+  plugin library only.
+- Each model is read twice from its bytes: by the ONNX frontend (the facts the TRT5xx rules judge, run over an
+  index that holds the model) and by :mod:`trtlint.frontends.onnx_detail` (attributes, constant inputs, types).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from .coverage import CoverageReport, ModelCoverage, classify, knowledge_of, problems_by_node, unchecked_for
+from .frontends.onnx_detail import ModelError, read_model
+
+
+def model_paths(paths: list[Path]) -> list[Path]:
+    """The .onnx files named, and those under the directories named (sorted), without duplicates."""
+    out: dict[Path, None] = {}
+    for p in paths:
+        if p.is_dir():
+            for f in sorted(p.rglob("*.onnx")):
+                if f.is_file() and ".trtlint_cache" not in f.parts:
+                    out[f.resolve()] = None
+        else:
+            out[p.resolve()] = None
+    return list(out)
+
+
+def project_index(paths: list[Path], *, no_project: bool = False, root: Optional[Path] = None, jobs: Optional[int] = None,
+                  use_cache: bool = True, profile: Optional[str] = None):
+    """(index, settings, root, is_project) of the project the paths belong to; with ``no_project`` (or outside any
+    project) an index of no file: only the packs."""
+    from .config import load_settings
+    from .discover import project_root
+    from .index import ProjectIndex
+    from .packs import detect_profile, load_packs
+
+    is_project = False
+    if root is None and not no_project:
+        found = project_root(paths)
+        root, is_project = found.root, found.is_project
+    elif root is not None:
+        is_project = True
+    if root is None:
+        root = _common_parent(paths)
+    overrides = {"profile": profile} if profile else {}
+    settings = load_settings(root, overrides)
+    if is_project:
+        from .pipeline.run import run
+
+        res = run(settings, None, jobs=jobs, use_cache=use_cache, memo=False)
+        return res.index, settings, root, True
+    packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
+    prof = detect_profile(packs, root, "generic" if no_project else settings.profile)
+    return ProjectIndex.build(root, prof, packs, [], settings=settings), settings, root, False
+
+
+def _common_parent(paths: list[Path]) -> Path:
+    parents = [p.resolve() if p.is_dir() else p.resolve().parent for p in paths] or [Path.cwd()]
+    base = parents[0]
+    for p in parents[1:]:
+        while base != p and base not in p.parents:
+            base = base.parent
+    return base
+
+
+def coverage(paths: list[Path], *, tensorrt: Optional[str] = None, no_project: bool = False, root: Optional[Path] = None,
+             jobs: Optional[int] = None, use_cache: bool = True, profile: Optional[str] = None) -> CoverageReport:
+    models = model_paths(paths)
+    index, settings, root, is_project = project_index(models or paths, no_project=no_project, root=root, jobs=jobs,
+                                                      use_cache=use_cache, profile=profile)
+    know = knowledge_of(index, tensorrt)
+    details = []
+    for path in models:
+        label = _rel(path, root)
+        details.append((path, label, read_model(path, label)))
+    findings = _findings(index, settings, root, [(p, lab) for p, lab, d in details if not isinstance(d, ModelError)])
+    out: list[ModelCoverage] = []
+    for path, label, detail in details:
+        if isinstance(detail, ModelError):
+            out.append(ModelCoverage(label, error=detail.reason))
+            continue
+        out.append(classify(detail, know, problems_by_node(findings, label, detail)))
+    return CoverageReport(out, know.tensorrt, unchecked_for(out, know), str(root) if is_project else None)
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _findings(index, settings, root: Path, models: list[tuple[Path, str]]) -> list:
+    """The TRT5xx findings on the models: the ONNX rules run once over the project's facts plus the models'."""
+    from .checks.registry import all_rules
+    from .frontends import SourceFile
+    from .frontends.onnx import extract
+    from .index import ProjectIndex
+    from .pipeline.check import run_rules
+    from .pipeline.extract import make_context
+
+    if not models:
+        return []
+    ctx = make_context(settings, index.profile, root)
+    facts = [f for f in index.files.values() if f.kind != "onnx"]
+    for path, label in models:
+        src = SourceFile(path=path, rel=label, kind="onnx", digest="")  # the digest keys the cache; none is used here
+        facts.append(extract(src, ctx))
+    idx = ProjectIndex.build(root, index.profile, index.packs, facts, settings=settings)
+    return run_rules([r for r in all_rules() if r.code.startswith("TRT5")], idx, settings)
