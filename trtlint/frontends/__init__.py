@@ -11,6 +11,8 @@ when that is all).
 
 from __future__ import annotations
 
+import codecs
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -54,8 +56,14 @@ def empty_facts(src: SourceFile, problems: tuple[ParseProblem, ...] = (), kind: 
     return FileFacts(path=src.rel, kind=src.kind or kind, digest=src.digest, problems=problems)
 
 
-def read_text(src: SourceFile) -> tuple[Optional[str], Optional[str]]:
-    """Read a source file as UTF-8 (or its unsaved buffer text, when it has one). Returns (text, problem)."""
+def read_text(src: SourceFile, legacy: bool = False) -> tuple[Optional[str], Optional[str]]:
+    """Read a source file as UTF-8 (or its unsaved buffer text, when it has one). Returns (text, problem).
+
+    A file that is not UTF-8 is read in the encoding its PEP 263 cookie (``# -*- coding: gbk -*-`` on one of
+    its first two lines) names, when that decodes it. With ``legacy`` (C++, CUDA and CMake, whose compilers
+    read a GBK comment or a Latin-1 string as bytes), every byte that is not part of valid UTF-8 is read as
+    ``?``: the text keeps the file's length in UTF-8 bytes, so libclang's byte offsets stay the file's; the
+    cookie is not used there (it would move them)."""
     if src.text is not None:
         return src.text, None
     try:
@@ -67,7 +75,26 @@ def read_text(src: SourceFile) -> tuple[Optional[str], Optional[str]]:
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as e:
+        if legacy:
+            return data.decode("utf-8-sig", "trtlint-bytes"), None
+        cookie = _CODING.search(b"\n".join(data.split(b"\n", 2)[:2]))
+        if cookie is not None:
+            try:
+                return data.decode(cookie.group(1).decode("ascii")), None
+            except (LookupError, UnicodeDecodeError):
+                pass
         return None, f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})"
+
+
+# PEP 263: ``coding[:=]`` on a comment line among a file's first two lines
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.M)
+
+
+def _one_mark_per_byte(e: UnicodeDecodeError) -> tuple[str, int]:
+    return "?" * (e.end - e.start), e.end
+
+
+codecs.register_error("trtlint-bytes", _one_mark_per_byte)
 
 
 # -- heavy imports in a worker pool --------------------------------------------------------------------------

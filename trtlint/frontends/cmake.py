@@ -131,7 +131,7 @@ def _resolve(pattern: str, list_dir: str) -> Optional[str]:
 
 
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
-    text, problem = read_text(src)
+    text, problem = read_text(src, legacy=True)  # CMake reads a GBK or Latin-1 comment as bytes
     if text is None:
         return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(problem or "unreadable", Span(src.rel, 1)),))
     if not _INTERESTING.search(text):

@@ -89,6 +89,9 @@ class EnqueueDefaultStream(Rule):
     VALID = [
         {"files": {"plugins/foo.cu": plugin_cpp("    launchScale(static_cast<float*>(outputs[0]), stream);", _LAUNCHER)}},
         {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")}},
+        # spaced chevrons on the given stream (nvcc accepts them; the unit parses cleanly once they are joined)
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    scaleKernel<< <1, 256, 0, stream>> >(static_cast<float*>(outputs[0]));", _LAUNCHER)}},
         # launches and async calls written in a macro's body (TensorRT OSS instanceNormFwdImpl.cu KERNEL_RUN):
         # their arguments are not visible in the source, so nothing is claimed about their stream
         {"files": {"plugins/foo.cu": plugin_cpp("    RUN_SCALE(static_cast<float*>(outputs[0]));", _LAUNCHER + _RUN_MACRO)}},
@@ -105,6 +108,12 @@ class EnqueueDefaultStream(Rule):
         {
             "files": {"plugins/foo.cu": plugin_cpp(
                 "    scaleKernel<<<1, 256>>>(static_cast<float*>(outputs[0]));", _LAUNCHER)},
+            "expect": [("plugins/foo.cu", 22, "kernel launch scaleKernel<<<...>>> has no stream")],
+        },
+        {
+            # nvcc's spaced chevrons (MSVC's formatter writes them): the same launch, found the same way
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    scaleKernel << <1, 256 >> > (static_cast<float*>(outputs[0]));", _LAUNCHER)},
             "expect": [("plugins/foo.cu", 22, "kernel launch scaleKernel<<<...>>> has no stream")],
         },
         {

@@ -309,3 +309,42 @@ def blank_function_bodies(text: str) -> tuple[str, list[int]]:
         return text, []
     out.append(text[last:])
     return "".join(out), opened
+
+
+# -- spaced launch chevrons ----------------------------------------------------------------------------------
+# nvcc accepts a launch written ``kernel<< <grid, block, 0, stream>> >(args)`` (MSVC's formatter writes it so),
+# clang does not: the launch parses as an error and vanishes from the unit. :func:`join_launch_chevrons` joins
+# the chevrons before the parse, moving the whitespace after them, so every byte offset of every other token
+# stays. Only a launch shape is touched: a name or a template's ``>`` before ``<< <``, and the first
+# ``>> >`` (or ``> > >``) after it, before the statement's ``;``, followed by ``(``.
+_LAUNCH_OPEN = re.compile(r"(?<=[\w>])([ \t]*)<([ \t\r\n]*)<([ \t\r\n]*)<(?!<)")
+_LAUNCH_CLOSE = re.compile(r">([ \t\r\n]*)>([ \t\r\n]*)>(?=[ \t\r\n]*\()")
+
+
+def join_launch_chevrons(text: str) -> str:
+    """``text`` with every spaced launch configuration ``<< <...>> >`` written ``<<<...>>>`` (the whitespace
+    moved after the chevrons, so the length and every newline stay); ``text`` itself when there is none."""
+    if "<" not in text or not re.search(r"<\s+<|<<\s+<", text):
+        return text
+    out = list(text)
+    pos = 0
+    changed = False
+    while True:
+        m = _LAUNCH_OPEN.search(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        if not (m.group(2) or m.group(3)):
+            continue  # already <<<
+        end = text.find(";", m.end())
+        c = _LAUNCH_CLOSE.search(text, m.end(), end if end >= 0 else len(text))
+        if c is None:
+            continue
+        for a, b in ((m.start(2) - 1, m.end()), (c.start(), c.end())):
+            seg = text[a:b]
+            chev = seg[0]
+            ws = seg.replace(chev, "")
+            out[a:b] = list(chev * 3 + ws)
+        changed = True
+        pos = c.end()
+    return "".join(out) if changed else text

@@ -194,7 +194,7 @@ def _blank_unit(path: str, text: str, unsaved: list[tuple[str, str]], reached: l
 
 
 def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True) -> FileFacts:
-    text, problem = read_text(src)
+    text, problem = read_text(src, legacy=True)  # a GBK comment is bytes to the compiler: read, offsets kept
     if text is None:
         return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
     ci = load()
@@ -204,6 +204,10 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     inc_dirs = include_dirs_of(args)
     text, blocked = guard_includes(text, str(src.path.parent), inc_dirs)
     cuda_mode = "cuda" in args[:2]
+    if cuda_mode:  # nvcc's spaced launch chevrons (``k<< <g, b>> >(x)``) joined, every offset kept
+        from .device import join_launch_chevrons
+
+        text = join_launch_chevrons(text)
     skipped = blank and _BLANK_SKIPPED and bool(src.skip)  # (``blank`` is off in a retry: nothing is blanked)
     blank = blank and cuda_mode and _BLANK_DEVICE
     reached: list[str] = []
@@ -333,6 +337,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         classes=tuple(ex.classes),
         functions=tuple(ex.functions),
         registrations=tuple(ex.registrations),
+        lookups=tuple(ex.lookups),
         includes=tuple(sorted(ex.includes)),
         lifecycle=tuple(ex.lifecycle),
         fn_contracts=contracts,
