@@ -276,6 +276,12 @@ class CreatorLookup:
     namespace: Optional[str]
     span: Span
     name_span: Optional[Span] = None
+    # C++ model code (``getPluginRegistry()->getPluginCreator(name, version[, ns])`` / ``getCreator``): the call
+    # as written, and the ``PluginField``s the same function builds after it (field-by-field or constructed),
+    # which it hands to ``createPlugin`` in one collection; ``open_attrs``: fields not all followed
+    form: str = "get_creator"
+    attrs: tuple[AttrFact, ...] = ()
+    open_attrs: bool = True
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ MARKER_LITERALS = (
     b"initializePlugin",
     b"addPluginCreator",
     b"registerCreator",
+    b"getPluginCreator",  # C++ model code looking a creator up (a route: issue 23)
+    b"getCreator",
 )
 _ENQUEUE_DEF = re.compile(rb"\w::enqueue\s*\(")
 

@@ -52,6 +52,9 @@ class RunResult:
     ctx: Optional[ExtractContext] = None  # the extraction context used (the LSP session re-extracts with it)
     # C++ units -> the project headers they left to another unit to walk (SourceFile.skip; only units with some)
     skips: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # what the run analysed (report.context.Analysis.to_dict: plugins, creators, targets, partly analysed units);
+    # kept in the run memo with the findings
+    analysis: Optional[dict] = None
     build: Optional[BuildModel] = None  # targets, per-unit flags, scopes (the LSP session gives buffers their flags)
 
 
@@ -87,6 +90,7 @@ class _RunState:
     rules: list = field(default_factory=list)
     index: Optional[ProjectIndex] = None
     diagnostics: list = field(default_factory=list)
+    analysis: Optional[dict] = None
     build: Optional[BuildModel] = None
 
 
@@ -144,6 +148,7 @@ def _run(
         parsed_kinds=st.parsed_kinds,
         ctx=st.ctx,
         skips=st.skips,
+        analysis=st.analysis,
         build=st.build,
     )
 
@@ -236,6 +241,7 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
         profile=st.profile,
         timings=st.timings,
         ctx=_with_feature_macros(st, ctx),
+        analysis=hit.get("analysis"),
     )
 
 
@@ -362,6 +368,9 @@ def _check(st: _RunState) -> None:
     checked = check_project(st.facts, inputs, st.rules, st.settings, root=st.root, profile=st.profile,
                             packs=st.packs, skipped=st.disc.skipped, report_only=st.report_only, progress=st.progress)
     st.index, st.diagnostics = checked.index, checked.diagnostics
+    from ..report.context import Analysis
+
+    st.analysis = Analysis.of_index(st.index, st.build).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 
@@ -372,4 +381,4 @@ def _store(st: _RunState) -> None:
     if st.memo_key is not None:
         from .. import runmemo
 
-        runmemo.store(st.scans_dir, st.memo_key, {"diagnostics": st.diagnostics})
+        runmemo.store(st.scans_dir, st.memo_key, {"diagnostics": st.diagnostics, "analysis": st.analysis})

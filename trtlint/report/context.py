@@ -11,6 +11,91 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..diagnostics import Diagnostic
 
 
+_PARTLY_KINDS = ("cpp", "cuda", "header")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What a run analysed, for the summary: the plugin and creator classes it resolved, the build targets
+    (None: not known), and the C++ units it could analyse only partly, each with the ``#include``s that did
+    not resolve in it as ``(name, path, line)``. Built from the index (:meth:`of_index`); a plain value, so
+    the run memo keeps it with the findings (:meth:`to_dict` / :meth:`from_dict`)."""
+
+    plugins: int = 0
+    creators: int = 0
+    targets: Optional[int] = None
+    partly: tuple = ()  # ((unit, ((name, path, line), ...)), ...), by unit
+
+    @classmethod
+    def of_index(cls, index, build=None) -> "Analysis":
+        """``build``: the run's build model (``trtlint.pipeline.buildmodel.BuildModel``); its targets count
+        when they compile a file that defines an analysed plugin or creator (or its methods)."""
+        # a class that defines none of a plugin's (a creator's) naming or working methods, here or in a project
+        # base, is a base of classes that were not seen (TRT004 reports them): not counted as analysed
+        def counts(c, methods) -> bool:
+            return c.cls.family in ("python", "qdp") or any(index.find_method(c.qualname, m) for m in methods)
+
+        plugins = [c for c in index.plugins if counts(c, ("getPluginName", "getPluginType", "enqueue"))]
+        creators = [c for c in index.creators if counts(c, ("getPluginName", "createPlugin"))]
+        targets = None
+        if build is not None and getattr(build, "targets", ()):
+            files = set()
+            for c in plugins + creators:
+                files.add(c.cls.span.path)
+                files.update(fn.span.path for fn in index.class_methods(c.qualname))
+            targets = sum(1 for t in build.targets if files.intersection(t.sources))
+        partly = []
+        for path, ff in sorted(index.files.items()):
+            if ff.kind not in _PARTLY_KINDS or not getattr(ff, "missing_includes", ()):
+                continue
+            partly.append((path, tuple(dict.fromkeys((m.name, m.span.path, m.span.line) for m in ff.missing_includes))))
+        return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly))
+
+    def missing_names(self) -> list[str]:
+        """The includes that did not resolve, most units first (ties by name)."""
+        count: dict[str, int] = {}
+        for _unit, missing in self.partly:
+            for name in dict.fromkeys(n for n, _p, _l in missing):
+                count[name] = count.get(name, 0) + 1
+        return sorted(count, key=lambda n: (-count[n], n))
+
+    def line(self, shown: int = 5) -> str:
+        """``analysed 14 plugins, 14 creators in 3 targets; 2 units partly (missing: foo.h, bar.h)``."""
+        def n(k: int, word: str) -> str:
+            return f"{k} {word}" + ("" if k == 1 else "s")
+
+        out = f"analysed {n(self.plugins, 'plugin')}, {n(self.creators, 'creator')}"
+        if self.targets is not None:
+            out += f" in {n(self.targets, 'target')}"
+        if self.partly:
+            names = self.missing_names()
+            more = f", +{len(names) - shown} more" if len(names) > shown else ""
+            out += f"; {n(len(self.partly), 'unit')} partly (missing: {', '.join(names[:shown])}{more})"
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "plugins": self.plugins,
+            "creators": self.creators,
+            "targets": self.targets,
+            "partly_analysed_units": [
+                {"unit": unit, "missing_includes": [{"name": nm, "path": p, "line": ln} for nm, p, ln in missing]}
+                for unit, missing in self.partly
+            ],
+            "missing_includes": self.missing_names(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Analysis":
+        return cls(
+            plugins=d.get("plugins", 0),
+            creators=d.get("creators", 0),
+            targets=d.get("targets"),
+            partly=tuple((u["unit"], tuple((m["name"], m["path"], m["line"]) for m in u["missing_includes"]))
+                         for u in d.get("partly_analysed_units", ())),
+        )
+
+
 @dataclass
 class ReportContext:
     root: Path  # project root; spans are relative to it
@@ -29,6 +114,7 @@ class ReportContext:
     root_reason: str = ""
     paths: Optional[list] = None
     files_selected: Optional[int] = None
+    analysis: Optional[Analysis] = None  # what the run analysed (None: not known, e.g. a run on unsaved text)
 
     def project(self) -> dict:
         """The run's project, as the JSON report and SARIF run properties give it."""

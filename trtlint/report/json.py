@@ -28,6 +28,7 @@ def build_json(diags: "list[Diagnostic]", ctx: "ReportContext") -> dict:
             "findings": len(diags),
             "by_severity": by_sev,
             "by_rule": {code: rule_counts[code] for code in sorted(rule_counts)},
+            **({"analysis": ctx.analysis.to_dict()} if ctx.analysis is not None else {}),
         },
         "diagnostics": [d.to_dict() for d in diags],
     }

@@ -154,6 +154,33 @@ def _result(d: "Diagnostic", rule_index: int, arts: _Artifacts) -> dict:
     return res
 
 
+def _invocation(ctx: "ReportContext", arts: _Artifacts) -> dict:
+    """The run's invocation: it succeeded (findings are results, not failures); what it analysed in its
+    properties, and one warning notification per C++ unit it could analyse only partly, located at the
+    first ``#include`` that did not resolve in it."""
+    inv: dict = {"executionSuccessful": True, "properties": {"filesChecked": ctx.files_checked}}
+    a = ctx.analysis
+    if a is None:
+        return inv
+    inv["properties"]["analysis"] = {"plugins": a.plugins, "creators": a.creators, "targets": a.targets,
+                                     "partlyAnalysedUnits": len(a.partly), "missingIncludes": a.missing_names()}
+    notes = []
+    for unit, missing in a.partly:
+        names = list(dict.fromkeys(n for n, _p, _l in missing))
+        _n, path, line = missing[0]
+        notes.append({
+            "level": "warning",
+            "message": {"text": f"{unit} was analysed only partly: not found: {', '.join(names)}; add the "
+                                "directories to `include-dirs` or give `compile-commands`"},
+            "locations": [{"physicalLocation": {"artifactLocation": arts.location(path),
+                                                "region": {"startLine": max(line, 1)}}}],
+            "descriptor": {"id": "TRT004"},
+        })
+    if notes:
+        inv["toolExecutionNotifications"] = notes
+    return inv
+
+
 def build_sarif(diags: "list[Diagnostic]", ctx: "ReportContext") -> dict:
     rules = [rule_descriptor(r) for r in ctx.rules]
     index = {r["id"]: i for i, r in enumerate(rules)}
@@ -173,7 +200,7 @@ def build_sarif(diags: "list[Diagnostic]", ctx: "ReportContext") -> dict:
                 "rules": rules,
             }
         },
-        "invocations": [{"executionSuccessful": True, "properties": {"filesChecked": ctx.files_checked}}],
+        "invocations": [_invocation(ctx, arts)],
         "originalUriBaseIds": {SRCROOT: {"uri": root_uri(ctx.root)}},
         "artifacts": arts.items,
         "columnKind": "unicodeCodePoints",

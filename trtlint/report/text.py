@@ -197,6 +197,8 @@ def render_text(diags: "list[Diagnostic]", ctx: "ReportContext") -> str:
         style = "bold red" if any(d.severity.value == "error" for d in diags) else ("bold yellow" if diags else "bold green")
         summary = (summary_line(diags, ctx), style)
         lines.append((summary,))
+        if ctx.analysis is not None:  # what was analysed, so "All checks passed" never hides blindness
+            lines.append((ctx.analysis.line(),))
     if not ctx.color:
         return "".join(_plain(line) + "\n" for line in lines)
     from rich.console import Console
@@ -256,6 +258,8 @@ def render_statistics(diags: "list[Diagnostic]", ctx: "ReportContext", unsafe_fi
         if lines:
             lines.append("")
         lines.append(summary_line(diags, ctx))
+        if ctx.analysis is not None:
+            lines.append(ctx.analysis.line())
         if marked:
             legend = []
             if 2 in best.values():

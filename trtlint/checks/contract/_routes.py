@@ -122,6 +122,16 @@ def all_requests(index) -> Iterator[Request]:
             version=lk.version,
             namespace=lk.namespace,
             span=lk.name_span or lk.span,
-            what=f"get_creator('{lk.name}', {lk.version!r}, {lk.namespace!r})",
+            what=lookup_what(lk),
             name_span=lk.name_span,
+            attrs=getattr(lk, "attrs", ()),
         )
+
+
+def lookup_what(lk) -> str:
+    form = getattr(lk, "form", "get_creator")
+    if form == "get_creator":
+        return f"get_creator('{lk.name}', {lk.version!r}, {lk.namespace!r})"
+    # C++ model code: written as C++ (a version or namespace not known statically shows as ?)
+    q = [f'"{v}"' if v is not None else "?" for v in (lk.name, lk.version, lk.namespace)]
+    return f"{form}({', '.join(q)})"

@@ -4,6 +4,8 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic
 from ..base import Rule
+from ..examples.contract import cpp_model
+from ._routes import lookup_what
 
 _BACKEND = (
     "import tensorrt as trt\n"
@@ -21,7 +23,10 @@ class CreatorInModelFile(Rule):
     In files the profile marks as model files (TensorRT Edge-LLM: `tensorrt_edgellm/models/**`,
     `experimental/builder/models/**`; configurable with `model-files`), reports
     `get_plugin_registry()`/`get_creator(...)`, `trt.PluginField`, `trt.PluginFieldCollection`,
-    `create_plugin` and `add_plugin_v3`/`add_plugin_v2`.
+    `create_plugin` and `add_plugin_v3`/`add_plugin_v2`, and in C++ model files the registry's
+    `getPluginCreator(...)`/`getCreator(...)`. Without a profile or setting naming model files nothing is
+    reported: a codebase that builds its networks with the C++ API looks creators up by design, and those
+    lookups are routes the other contract rules judge (TRT101 to TRT105).
 
     ## Why it matters
     Model files describe a network with semantic operations; the one place that turns an operation into a
@@ -43,6 +48,8 @@ class CreatorInModelFile(Rule):
     family = "contract"
 
     VALID = [
+        # no profile or setting names model files: C++ model code looking creators up is a route, not a finding
+        {"files": {"src/model.cpp": cpp_model("FooPlugin")}},
         {"files": {"experimental/builder/ops/backend.py": _BACKEND}, "config": {"model-files": ["experimental/builder/models/**"]}},
     ]
     INVALID = [
@@ -66,9 +73,7 @@ class CreatorInModelFile(Rule):
         by_line: dict[tuple[str, int], list] = {}
         for lk in index.lookups:
             if spec.match_file(lk.span.path):
-                by_line.setdefault((lk.span.path, lk.span.line), []).append(
-                    (lk.span, f"get_creator({lk.name!r}, {lk.version!r}, {lk.namespace!r})")
-                )
+                by_line.setdefault((lk.span.path, lk.span.line), []).append((lk.span, lookup_what(lk)))
         for u in index.api_uses:
             if spec.match_file(u.span.path):
                 by_line.setdefault((u.span.path, u.span.line), []).append((u.span, u.api))

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
-from ..examples.contract import backend_py, creator_cpp, onnxscript_py
+from ..examples.contract import backend_py, cpp_model, creator_cpp, onnxscript_py
 from ._routes import requests
 
 # TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type
@@ -25,7 +25,9 @@ class FieldTypeUnencodable(Rule):
       `kINT32`, FLOAT and FLOATS to `kFLOAT32`, STRING to `kCHAR`), judged where trtlint knows the
       attribute's type (a literal, an annotated parameter, a `g.op` `_i`/`_f`/`_s` suffix);
     - a direct route: encodes only the profile's `encodable` types (TensorRT Edge-LLM: `kINT32` and
-      `kFLOAT32`, chosen by the value's numpy kind).
+      `kFLOAT32`, chosen by the value's numpy kind);
+    - C++ model code (`getPluginRegistry()->getPluginCreator(...)` and the `PluginField`s it builds for
+      `createPlugin`, constructed or filled field by field): the `PluginFieldType` written for each field.
 
     ## Why it matters
     The creator reads `fields[i].data` as the type it declared. A field declared `kFLOAT16` or `kINT64`
@@ -65,6 +67,14 @@ class FieldTypeUnencodable(Rule):
     ]
     INVALID = [
         {
+            # C++ model code: the PluginFieldType written where the field is built
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": cpp_model("FooPlugin", ftype="kFLOAT16"),
+            },
+            "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as kFLOAT16, but creator FooPluginCreator declares 'alpha' as kFLOAT32")],
+        },
+        {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("axis", "kINT64"))),
                 "py/translate.py": onnxscript_py("FooPlugin", "alpha=1, axis=2"),
@@ -94,7 +104,7 @@ class FieldTypeUnencodable(Rule):
         dr = index.profile.direct_route or {}
         encodable = tuple(dr.get("encodable") or ("kINT32", "kFLOAT32"))
         for r in requests(index):
-            if not r.attrs or r.kind not in ("onnx", "route-call"):
+            if not r.attrs or r.kind not in ("onnx", "route-call", "lookup"):
                 continue
             creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
             declared: dict[str, tuple] = {}
@@ -108,7 +118,15 @@ class FieldTypeUnencodable(Rule):
                     continue
                 c, f = hit
                 related = [Related(f.span, f"{c.cls.name} declares '{f.name}' as {f.type} here")]
-                if r.kind == "onnx":
+                if r.kind == "lookup":
+                    # C++ model code builds the PluginField itself: its PluginFieldType is written
+                    if a.type not in FIELD_TYPES or a.type == f.type:
+                        continue
+                    msg = (
+                        f"field '{a.name}' passed to {r.what} is built as {a.type}, but creator {c.cls.name} "
+                        f"declares '{f.name}' as {f.type}: the plugin reads the wrong type"
+                    )
+                elif r.kind == "onnx":
                     got = ONNX_TO_FIELD.get(a.type or "")
                     if got is None or got == f.type:
                         continue

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import backend_py, creator_cpp, onnxscript_py
+from ..examples.contract import backend_py, cpp_model, creator_cpp, onnxscript_py
 from ..examples.onnx import onnx_model, onnx_node
 from ._routes import requests
 
@@ -69,6 +69,14 @@ class PluginAttributeMismatch(Rule):
         },
     ]
     INVALID = [
+        {
+            # C++ model code: the PluginFields handed to createPlugin after a registry lookup
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": cpp_model("FooPlugin", field="alfa"),
+            },
+            "expect": [("src/model.cpp", 6, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
         {
             # an ONNX model node: the parser passes only declared fields; the plugin spec's required ones must be set
             "files": {

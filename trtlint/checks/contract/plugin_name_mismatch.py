@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import creator_cpp, onnxscript_py, pair_cpp
+from ..examples.contract import cpp_model, creator_cpp, onnxscript_py, pair_cpp
 from ..examples.onnx import onnx_model, onnx_node
 from ._creators import created_plugins
 from ._routes import requests
@@ -25,7 +25,8 @@ class PluginNameMismatch(Rule):
     ## What it does
     Collects every place that names a plugin creator: ONNX node emission in a plugin domain (onnxscript
     opset calls, `g.op("dom::Op")`, `onnx.helper.make_node`), a direct builder's operation-to-creator table
-    and its `operation(...)` calls, and `get_creator(name, version, namespace)` lookups. Each name must be
+    and its `operation(...)` calls, `get_creator(name, version, namespace)` lookups, and in C++ model code
+    `getPluginRegistry()->getPluginCreator(...)`/`getCreator(...)`. Each name must be
     one that a C++ creator returns from `getPluginName()`. The message lists the closest registered names.
     Creators defined in Python (`tensorrt.IPluginCreator*` subclasses, `@tensorrt.plugin.register`) count
     as registered. The rule only runs when the project's creators were found (otherwise it cannot know the
@@ -161,6 +162,15 @@ class PluginNameMismatch(Rule):
                 "models/foo.onnx": onnx_model(onnx_node("FooPlugn", "trt_plugins", alpha=1.0), opsets=(("", 17), ("trt_plugins", 1))),
             },
             "expect": [("models/foo.onnx", 1, "ONNX node 'main_graph/FooPlugn_0' (trt_plugins::FooPlugn) names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
+        },
+        {
+            # C++ model code: a registry lookup (getPluginCreator / getCreator) is a route too
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": cpp_model("FooPlugn"),
+            },
+            "expect": [("src/model.cpp", 5, 'getCreator("FooPlugn", "1", "") names plugin \'FooPlugn\', but no creator registers it; closest registered: \'FooPlugin\'')],
+            "fixed": {"src/model.cpp": cpp_model("FooPlugin")},
         },
     ]
 

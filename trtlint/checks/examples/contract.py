@@ -229,3 +229,20 @@ def default_drift_files(stub: str, tr: str, cpp: str, name: str = "alpha", py: s
 def default_drift_bool_files(stub: str, tr: str, cpp: str) -> dict:
     """A flag: a Python bool, a kINT32 field in C++ (TensorRT has no bool field type)."""
     return default_drift_files(stub, tr, cpp, name="causal", py="bool", ctype="int32_t", ftype="kINT32")
+
+
+def cpp_model(name: str = "FooPlugin", field: str = "alpha", ftype: str = "kFLOAT32") -> str:
+    """C++ model code (the way networks built with the C++ API use a plugin): the registry lookup and the
+    ``PluginField``s handed to ``createPlugin``."""
+    return f"""#include <NvInferRuntime.h>
+using namespace nvinfer1;
+IPluginV3* makeFoo(float alpha)
+{{
+    auto* creator = static_cast<IPluginCreatorV3One*>(getPluginRegistry()->getCreator("{name}", "1"));
+    PluginField pf("{field}", &alpha, PluginFieldType::{ftype}, 1);
+    PluginFieldCollection pfc;
+    pfc.nbFields = 1;
+    pfc.fields = &pf;
+    return creator->createPlugin("foo", &pfc, TensorRTPhase::kBUILD);
+}}
+"""

@@ -9,13 +9,14 @@ import dataclasses
 import re
 from typing import Iterable, Optional
 
-from ...facts import Call, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
+from ...facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
 from . import flow, lifecycle
 from .base import Cursor, Unit, children, func_kinds, leaf_ids, libclang, preorder, short, split_top_level
 
 _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
 _STRCMP_FUNCS = {"strcmp", "strncmp", "strcasecmp", "strncasecmp", "_stricmp", "compare", "equals", "starts_with"}
 _LIST_REGISTER_FUNCS = {"initializePlugin", "addPluginCreator", "registerCreatorType"}
+_LOOKUP_FUNCS = {"getPluginCreator", "getCreator"}  # IPluginRegistry's lookups (namespace defaults to "")
 _CPP_KEYWORDS = {
     "if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype", "static_cast", "dynamic_cast",
     "reinterpret_cast", "const_cast", "catch", "throw", "new", "delete", "noexcept", "typeid", "alignas",
@@ -121,6 +122,11 @@ class BodyWalker:
         self.flow = flow.FlowState()
         self.field_data: list[FieldData] = []  # lifecycle.on_field
         self.field_parents: tuple = ()  # the parents of the call being walked (lifecycle.on_field)
+        # C++ model code: registry lookups and the PluginFields built (constructed or field by field) around
+        # them, by offset; joined into the unit's ``lookups`` when the walk ends
+        self._lookups: list[tuple[int, CreatorLookup]] = []
+        self._pf_built: list[tuple[int, AttrFact]] = []
+        self._pf_by_base: dict[str, int] = {}  # `pf` / `fields[0]` -> index in _pf_built (field by field)
 
     def walk(self) -> None:
         K = self.K
@@ -161,6 +167,7 @@ class BodyWalker:
             elif k == BINOP:
                 if self.fc_usrs:
                     self.on_binop(c)
+                self.on_field_assign(c, kids)
             elif k == VAR:
                 self.local_vars[c.spelling] = c
                 self.ex.scan_creator_list(c, self.fname, self.local_vars)
@@ -177,6 +184,7 @@ class BodyWalker:
             else:
                 for ch, g in zip(reversed(kids), reversed(kid_guards)):
                     stack.append((ch, np, g))
+        self.join_lookups()
 
     # -- one-time initialisation guards --
 
@@ -370,6 +378,8 @@ class BodyWalker:
             return
         if name in _LIST_REGISTER_FUNCS:
             self.on_list_register(c, kids)
+        if name in _LOOKUP_FUNCS:
+            self.on_lookup(c, ref, name)
         if ref is not None and ref.kind == K.CONSTRUCTOR:
             if ref.is_copy_constructor() or ref.is_move_constructor():
                 return
@@ -535,7 +545,80 @@ class BodyWalker:
         length = texts[3] if len(texts) >= 4 and texts[3] else None
         data = texts[1] if len(texts) >= 2 and texts[1] else None
         self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
+        self._pf_built.append((ex.extent_info(c)[3], AttrFact(r[0], self.span(args[0]), data, ftype)))
         lifecycle.on_field(self, c, args, self.field_decls[-1], self.field_parents)
+
+    # -- registry lookups in C++ model code --
+
+    def on_lookup(self, c: Cursor, ref: Optional[Cursor], name: str) -> None:
+        """``getPluginRegistry()->getPluginCreator("X", "1"[, ns])`` / ``getCreator(...)``: a lookup of
+        ``IPluginRegistry`` (a method of another class of that name is not one)."""
+        ex = self.ex
+        if ref is not None and ref.kind != self.K.NO_DECL_FOUND:
+            par = ref.semantic_parent
+            if par is None or (par.spelling or "") != "IPluginRegistry":
+                return
+        args = list(c.get_arguments())
+        if len(args) < 2:
+            return
+        vals: list[Optional[str]] = []
+        for i, a in enumerate(args[:3]):
+            if not ex.text_of(a):
+                vals.append("" if i == 2 else None)  # a defaulted namespace: ""
+                continue
+            r = ex.resolve_str(a)
+            vals.append(r[0] if r is not None else None)
+        if len(vals) == 2:
+            vals.append("")
+        lit = ex.text_of(args[0]).lstrip()
+        name_span = self.span(args[0]) if lit.startswith('"') else None
+        self._lookups.append((ex.extent_info(c)[3], CreatorLookup(vals[0], vals[1], vals[2], self.span(c), name_span, form=name)))
+
+    def on_field_assign(self, c: Cursor, kids: list[Cursor]) -> None:
+        """``pf.name = "anchors";`` / ``pf.type = PluginFieldType::kFLOAT32;``: a PluginField filled field by field."""
+        if len(kids) != 2 or kids[0].kind != self.K.MEMBER_REF_EXPR or kids[0].spelling not in ("name", "type", "data"):
+            return
+        ex = self.ex
+        base = children(kids[0])
+        btype = (base[0].type.spelling or "") if base else ""
+        if "PluginField" not in btype or "Collection" in btype:
+            return
+        f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(kids[0])
+        f2, _a, _b, r1, _d, _e, _g = ex.extent_info(kids[1])
+        if f is None or f2 != f or ex.file_bytes(f)[o2:r1].decode("utf-8", "replace").strip() != "=":
+            return  # not an assignment (a comparison)
+        key = re.sub(r"\s+", "", ex.text_of(base[0]))
+        field = kids[0].spelling
+        if field == "name":
+            r = ex.resolve_str(kids[1])
+            if r is None or r[0] is None:
+                return
+            self._pf_by_base[key] = len(self._pf_built)
+            self._pf_built.append((o1, AttrFact(r[0], self.span(kids[1]))))
+            return
+        i = self._pf_by_base.get(key)
+        if i is None:
+            return
+        off, a = self._pf_built[i]
+        val = short(ex.text_of(kids[1]))
+        if field == "type":
+            m = re.search(r"\b(k[A-Z][A-Z0-9_]*)\b", val)
+            if m:
+                self._pf_built[i] = (off, dataclasses.replace(a, type=m.group(1)))
+        else:
+            self._pf_built[i] = (off, dataclasses.replace(a, value=val))
+
+    def join_lookups(self) -> None:
+        """Each PluginField the function builds goes with the nearest lookup before it (the first lookup when
+        it is built before any): the fields the collection handed to that creator's ``createPlugin`` carries."""
+        if not self._lookups:
+            return
+        lks = sorted(self._lookups, key=lambda t: t[0])
+        per: list[list[AttrFact]] = [[] for _ in lks]
+        for off, a in sorted(self._pf_built, key=lambda t: t[0]):
+            i = max((j for j, (lo, _) in enumerate(lks) if lo <= off), default=0)
+            per[i].append(a)
+        self.ex.lookups.extend(dataclasses.replace(lk, attrs=tuple(per[i])) for i, (_o, lk) in enumerate(lks))
 
     # -- field reads --
 

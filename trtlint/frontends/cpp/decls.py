@@ -79,6 +79,7 @@ class Extractor:
         self.unresolved_classes: list[UnresolvedClass] = []
         self.functions: list[CppFunction] = []
         self.registrations: list[Registration] = []
+        self.lookups: list = []  # CreatorLookup: registry lookups in C++ model code (BodyWalker.join_lookups)
         self.includes: set[str] = set()
         self.macro_insts: list[tuple[str, int, int, str, Cursor]] = []  # (file, start, end, name, cursor)
         self.macro_at: dict[tuple[str, int], Cursor] = {}

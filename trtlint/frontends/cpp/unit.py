@@ -337,6 +337,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         classes=tuple(ex.classes),
         functions=tuple(ex.functions),
         registrations=tuple(ex.registrations),
+        lookups=tuple(ex.lookups),
         includes=tuple(sorted(ex.includes)),
         lifecycle=tuple(ex.lifecycle),
         fn_contracts=contracts,

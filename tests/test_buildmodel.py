@@ -1,0 +1,125 @@
+"""The build model (trtlint.pipeline.buildmodel): targets, per-unit flags and scopes read from the CMake files
+(never run) and from compile_commands.json, and what they change in a check: a plugin whose base class or
+helper header is found only through the include directories of its CMake target resolves."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from trtlint.config import load_settings
+from trtlint.pipeline.buildmodel import build_model
+from trtlint.pipeline.run import run
+
+FIX = Path(__file__).parent / "fixtures"
+TARGETINC = FIX / "buildmodel" / "targetinc"
+SIBLING = FIX / "buildmodel" / "sibling"
+
+
+def _copy(src: Path, tmp_path: Path) -> Path:
+    proj = tmp_path / src.name
+    shutil.copytree(src, proj)
+    subprocess.run(["git", "init", "-q", str(proj)], check=True)  # the project root
+    return proj
+
+
+def _check(proj: Path):
+    res = run(load_settings(proj), jobs=1, use_cache=False)
+    return res, [(d.code, d.span.path, d.span.line) for d in res.diagnostics]
+
+
+def test_target_include_dirs_of_a_globbed_object_library(tmp_path):
+    proj = _copy(TARGETINC, tmp_path)
+    m = build_model(proj)
+    (t,) = [t for t in m.targets if t.name == "demo_ops_obj"]
+    assert t.dir == "ops" and t.scope == ""
+    assert t.sources == ("ops/foo/foo.cpp",)  # GLOB_RECURSE through a quoted list variable
+    assert t.include_dirs == (str(proj.resolve() / "ops" / "common"),)
+    assert t.defines == ("DEMO_OPS=1",)
+    assert t.links == ("nvinfer",)  # the generator expression is skipped
+    assert m.flags_for("ops/foo/foo.cpp").args() == ("-I" + str(proj.resolve() / "ops" / "common"), "-DDEMO_OPS=1")
+    assert m.cmake_args("tools/export.py") == () and m.scopes == ()
+
+
+def test_check_resolves_a_base_class_found_only_through_the_target(tmp_path):
+    proj = _copy(TARGETINC, tmp_path)
+    res, rows = _check(proj)
+    assert [c.cls.name for c in res.index.creators] == ["DemoScaleCreator"]
+    assert [p.cls.name for p in res.index.plugins] == ["DemoScalePlugin"]
+    # the misspelled attribute is judged against the creator's fields: the creator resolved
+    assert ("TRT103", "tools/export.py", 6) in rows
+    assert not any(code == "TRT101" for code, _, _ in rows)
+
+
+def test_helper_header_in_a_sibling_include_directory(tmp_path):
+    proj = _copy(SIBLING, tmp_path)
+    m = build_model(proj)
+    assert m.flags_for("plugin/bar.cpp").include_dirs == (str(proj.resolve() / "helpers"),)
+    _res, rows = _check(proj)
+    assert ("TRT102", "tools/export.py", 6) in rows  # the version is judged: the plugin and its creator resolved
+
+
+def test_public_include_dirs_propagate_through_links(tmp_path):
+    (tmp_path / "core" / "inc").mkdir(parents=True)
+    (tmp_path / "core" / "priv").mkdir()
+    (tmp_path / "app").mkdir()
+    (tmp_path / "CMakeLists.txt").write_text(
+        "project(p)\nadd_subdirectory(core)\nadd_subdirectory(app)\nadd_definitions(-DLATE)\n")
+    (tmp_path / "core" / "CMakeLists.txt").write_text(
+        "add_library(core STATIC core.cpp)\n"
+        "target_include_directories(core PUBLIC inc PRIVATE priv)\n"
+        "target_compile_definitions(core INTERFACE USE_CORE PRIVATE BUILDING_CORE)\n"
+        "add_library(core::core ALIAS core)\n")
+    (tmp_path / "app" / "CMakeLists.txt").write_bytes(
+        b"# caf\xe9: a Latin-1 comment\nadd_executable(app main.cpp)\n"
+        b"target_link_libraries(app PRIVATE core::core ${UNKNOWN_LIBS})\nunknown_command(x (\n")
+    m = build_model(tmp_path)
+    core = str(tmp_path.resolve() / "core")
+    assert m.flags_for("core/core.cpp").include_dirs == (core + "/inc", core + "/priv")
+    assert m.flags_for("core/core.cpp").defines == ("BUILDING_CORE",)
+    assert m.flags_for("app/main.cpp").include_dirs == (core + "/inc",)
+    assert m.flags_for("app/main.cpp").defines == ("USE_CORE",)  # add_definitions after the targets: not theirs
+
+
+def test_scopes_are_the_independent_projects(tmp_path):
+    m = build_model(FIX / "zoo")
+    assert m.scopes == ("a", "b")
+    assert m.scope_of("a/yololayer.cpp") == "a" and m.scope_of("README.md") == ""
+    assert {(t.name, t.scope) for t in m.targets} >= {("myplugins", "a"), ("myplugins", "b")}
+    # one project (its subdirectories and a sample project inside it included): no scopes
+    assert build_model(TARGETINC).scopes == ()
+    (tmp_path / "sample").mkdir()
+    (tmp_path / "CMakeLists.txt").write_text("project(top)\n")
+    (tmp_path / "sample" / "CMakeLists.txt").write_text("project(sample)\n")
+    assert build_model(tmp_path).scopes == ()
+
+
+def test_compile_commands_take_precedence(tmp_path):
+    proj = _copy(TARGETINC, tmp_path)
+    (proj / "build").mkdir()
+    unit = proj / "ops" / "foo" / "foo.cpp"
+    (proj / "build" / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(proj / "build"), "file": str(unit),
+         "command": f"c++ -I../ops/common -isystem /opt/x -DFROM_CC=2 -D OTHER -c {unit}"},
+    ]))
+    m = build_model(proj, compile_commands=proj / "build" / "compile_commands.json")
+    f = m.flags_for("ops/foo/foo.cpp")
+    assert f.origin == ("compile_commands.json",)
+    assert f.include_dirs == (str(proj / "ops" / "common"), "/opt/x") and f.defines == ("FROM_CC=2", "OTHER")
+    assert m.cmake_args("ops/foo/foo.cpp") == ()  # the C++ frontend reads compile_commands.json itself
+    _res, rows = _check(proj)  # found at build/compile_commands.json with no configuration
+    assert ("TRT103", "tools/export.py", 6) in rows
+
+
+def test_unit_flags_are_part_of_the_cache_key(tmp_path):
+    import dataclasses
+
+    from trtlint.cache import _key
+    from trtlint.discover import discover
+
+    proj = _copy(TARGETINC, tmp_path)
+    (src,) = [f for f in discover(proj).files if f.rel == "ops/foo/foo.cpp"]
+    keys = ("c", "o")
+    assert _key(src, {}, keys) != _key(dataclasses.replace(src, flags=("-I/x",)), {}, keys)
