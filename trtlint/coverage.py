@@ -381,3 +381,27 @@ def render_text(report: CoverageReport, console) -> None:
     console.print(f"{len(report.models)} model(s), {sum(tot.values())} nodes: {_counts_line(tot)} (TensorRT {report.tensorrt})")
     if report.unchecked:
         console.print(f"not checked statically: {'; '.join(u['op'] + ': ' + u['what'] for u in report.unchecked)}", style="dim")
+
+
+def hover_text(index, rel: str, line: int) -> Optional[str]:
+    """What the language server shows on a node-emitting Python line (``g.op``, onnxscript, ``make_node``): how
+    TensorRT's ONNX parser would take the node it emits, from the same :func:`classify_op` (1-based ``line``)."""
+    if index is None:
+        return None
+    ems = [e for e in index.emissions if e.span.path == rel and e.span.line <= line <= max(e.span.end_line, e.span.line)]
+    if not ems:
+        return None
+    know = index.__dict__.get("_coverage_knowledge")
+    if know is None:
+        know = index.__dict__["_coverage_knowledge"] = knowledge_of(index)
+    parts = []
+    for e in ems:
+        attrs = {}
+        if e.plugin_version is not None:
+            attrs["plugin_version"] = ("STRING", e.plugin_version)
+        if e.plugin_namespace is not None:
+            attrs["plugin_namespace"] = ("STRING", e.plugin_namespace)
+        cls, detail = classify_op(e.op_type, e.domain or "", know, attrs)
+        op = f"{e.domain}::{e.op_type}" if e.domain else e.op_type
+        parts.append(f"**TensorRT ONNX parser** — `{op}`: {LABELS[cls]}" + ("" if cls == "builtin" else f": {detail}"))
+    return "\n\n".join(parts)

@@ -543,9 +543,12 @@ class TrtlintServer(LanguageServer):
         if rule is not None:
             return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, _rule_doc(rule)))
         found = self.diagnostics_at(rel, ln, params.position.character)
-        if not found:
+        from .coverage import hover_text  # how the ONNX parser takes a node this line emits (trtlint coverage)
+
+        node = hover_text(getattr(self.session, "index", None), rel, ln + 1) if self.session is not None else None
+        if not found and node is None:
             return None
-        parts = []
+        parts = [node] if node else []
         for d in found:
             parts.append(f"**{d.code} {d.name}** ({d.severity.value}): {d.message}")
         for code in dict.fromkeys(d.code for d in found):
