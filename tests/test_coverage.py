@@ -96,10 +96,10 @@ def test_project_plugin(tmp_path):
 
 
 def test_restriction_attribute_value(tmp_path):
-    nodes = [helper.make_node("Resize", ["x", "", "s"], ["y"], name="rs", mode="cubic")]
+    nodes = [helper.make_node("Resize", ["x", "", "s"], ["y"], name="rs", coordinate_transformation_mode="tf_crop_and_resize")]
     s = helper.make_tensor("s", F, [4], [1, 1, 2, 2])
     n = nodes_of(cov(save(tmp_path / "m.onnx", nodes, inits=[s])))["rs"]
-    assert n.cls == "restricted" and n.detail.startswith("attribute: mode='cubic'")
+    assert n.cls == "restricted" and n.detail.startswith("attribute: coordinate_transformation_mode='tf_crop_and_resize'"), n.detail
     ok = [helper.make_node("Resize", ["x", "", "s"], ["y"], name="rs", mode="linear")]
     assert nodes_of(cov(save(tmp_path / "ok.onnx", ok, inits=[s])), "ok.onnx")["rs"].cls == "builtin"
 
@@ -131,10 +131,22 @@ def test_restriction_dtype(tmp_path):
     assert n.cls == "builtin"
 
 
-def test_restriction_opset_and_tensorrt_version(tmp_path):
+def test_restriction_opset(tmp_path):
+    # ArgMax's select_last_index needs opset 12: the same node is restricted in opset 11, imported in 12
+    node = [helper.make_node("ArgMax", ["x"], ["y"], name="am", select_last_index=1)]
+    n = nodes_of(cov(save(tmp_path / "m11.onnx", node, opset=11)), "m11.onnx")["am"]
+    assert n.cls == "restricted" and n.detail.startswith("opset: the model imports ONNX opset 11 (select_last_index"), n.detail
+    assert nodes_of(cov(save(tmp_path / "m12.onnx", node, opset=12)), "m12.onnx")["am"].cls == "builtin"
+    # broadcasting before opset 7
+    add = [helper.make_node("Add", ["x", "x"], ["y"], name="add")]
+    assert nodes_of(cov(save(tmp_path / "a6.onnx", add, opset=6)), "a6.onnx")["add"].cls == "restricted"
+
+
+def test_opset_outside_the_documented_range_is_a_note_and_tensorrt_version(tmp_path):
     model = save(tmp_path / "m.onnx", [helper.make_node("Relu", ["x"], ["y"], name="relu")], opset=23)
-    n = nodes_of(cov(model))["relu"]
-    assert n.cls == "restricted" and n.detail.startswith("opset: the model imports ONNX opset 23"), n.detail
+    r = cov(model)
+    assert nodes_of(r)["relu"].cls == "builtin" and not r.failed
+    assert any("opset 23 is outside the range 9 to 20" in note for note in r.models[0].notes)
     assert cov(model, tensorrt="9.3").tensorrt == "9.3"
 
 

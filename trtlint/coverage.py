@@ -211,11 +211,6 @@ def restriction_of(node: NodeDetail, opset: Optional[int], know: Knowledge) -> O
     res = know.restrictions
     trt = version_tuple(know.tensorrt)
     op = node.op_type
-    if node.domain in DEFAULT_DOMAINS and opset is not None and not node.in_function:
-        rng = res.get("opsets") or {}
-        lo, hi = rng.get("min"), rng.get("max")
-        if (lo is not None and opset < lo) or (hi is not None and opset > hi):
-            return f"opset: the model imports ONNX opset {opset}; TensorRT {know.tensorrt}'s parser supports opsets {lo} to {hi}"
     for c in res.get("checks", ()):
         if c["op"] != op:
             continue
@@ -238,6 +233,15 @@ def restriction_of(node: NodeDetail, opset: Optional[int], know: Knowledge) -> O
                 return f"attribute: {c['attribute']}={list(val)} ({c['reason']})"
             if "length_in" in c and isinstance(val, tuple) and len(val) not in c["length_in"]:
                 return f"attribute: {c['attribute']} has {len(val)} values ({c['reason']})"
+        elif c["kind"] == "opset":
+            if opset is None or node.domain not in DEFAULT_DOMAINS:
+                continue
+            if "attribute" in c:
+                a = node.attrs.get(c["attribute"])
+                if a is None or not a[1]:
+                    continue
+            if ("min" in c and opset < c["min"]) or ("max" in c and opset > c["max"]):
+                return f"opset: the model imports ONNX opset {opset} ({c['reason']})"
         elif c["kind"] == "constant_input":
             i = c["input"]
             if i < len(node.inputs) and node.inputs[i].name and not node.inputs[i].constant:
@@ -256,7 +260,12 @@ def classify(model: ModelDetail, know: Knowledge, problems: Optional[dict] = Non
     problems = problems or {}
     functions = frozenset(name for _dom, name in model.functions)
     opset = model.opsets.get("")
-    out = ModelCoverage(model.path, opset=opset, notes=model.notes)
+    notes = list(model.notes)
+    rng = know.restrictions.get("opsets") or {}
+    if opset is not None and (opset < rng.get("min", opset) or opset > rng.get("max", opset)):
+        notes.append(f"opset {opset} is outside the range {rng.get('min')} to {rng.get('max')} the parser's operator list "
+                     "documents: a warning, not a failure (ops whose semantics changed may still be restricted)")
+    out = ModelCoverage(model.path, opset=opset, notes=tuple(notes))
     for n in model.nodes:
         cls, detail = classify_op(n.op_type, n.domain, know, n.attrs, functions)
         codes: tuple[str, ...] = ()
@@ -344,6 +353,7 @@ def to_markdown(report: CoverageReport) -> str:
             lines += [f"**{mark} `{m.path}`**: not read: {m.error}", ""]
             continue
         lines += [f"**{mark} `{m.path}`**: {len(m.nodes)} nodes: {_counts_line(m.counts())}", ""]
+        lines += [f"> note: {note}" for note in m.notes] + ([""] if m.notes else [])
         lines += ["| op | class | nodes | example | why / where |", "| --- | --- | ---: | --- | --- |"]
         for r in m.by_op():
             op = f"{r['domain']}::{r['op_type']}" if r["domain"] else r["op_type"]

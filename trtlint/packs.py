@@ -116,7 +116,9 @@ _ONNX_RESTRICTIONS_SCHEMA = {
                 "required": ["op", "kind", "reason"],
                 "properties": {
                     "op": {"type": "string", "minLength": 1},
-                    "kind": {"enum": ["attribute", "constant_input"]},
+                    "kind": {"enum": ["attribute", "constant_input", "opset"]},
+                    "min": {"type": "integer"},
+                    "max": {"type": "integer"},
                     "reason": {"type": "string"},
                     "attribute": {"type": "string"},
                     "allowed": {"type": "array"},
