@@ -118,6 +118,18 @@ class AnalysisIncomplete(Rule):
                 ),
             }
         },
+        {
+            # a class template deriving from its parameter (a pybind11 trampoline): its interface is the
+            # instantiation's, whatever the includes
+            "files": {
+                "python/src/pyPlugin.cpp": (
+                    '#include <NvInferRuntime.h>\n#include <pybind11/pybind11.h>\n'
+                    "template <class T>\nclass PyPluginImpl : public T\n{\npublic:\n"
+                    "    int getNbOutputs() const noexcept { return 1; }\n"
+                    '    char const* getPluginName() const noexcept { return "Py"; }\n};\n'
+                ),
+            }
+        },
     ]
     INVALID = [
         {
@@ -175,11 +187,15 @@ class AnalysisIncomplete(Rule):
             classes = sorted(by_file[path].values(), key=lambda u: (u.span.line, u.span.col))
             missing = list(missing_of[path].values())
             bases = list(dict.fromkeys(b for u in classes for b in u.bases))
-            keys = [_norm(b) for b in bases if _norm(b)]
+            # a base's name in the include's (trt_plugin_base.hpp declares TRTPluginBase); a TensorRT interface
+            # (IPluginV3QuickRuntime, nvinfer1::...) in a TensorRT header's
+            keys = [k for b in bases for k in [_norm(b.split("<", 1)[0].split("::")[-1])] if len(k) >= 3]
+            sdk = any(b.startswith("nvinfer1::") or re.match(r"^I\w*Plugin\w*$", b) for b in bases)
 
             def rank(mi) -> tuple:
                 stem = _norm(mi.name.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-                matches = any(k == stem or k in stem or (len(stem) > 3 and stem in k) for k in keys)
+                matches = any(k == stem or k in stem or (len(stem) > 3 and stem in k) for k in keys) or (
+                    sdk and mi.name.rsplit("/", 1)[-1].startswith("NvInfer"))
                 return (not matches, mi.span.path != path, mi.span.path, mi.span.line, mi.span.col)
 
             missing.sort(key=rank)

@@ -409,6 +409,9 @@ class Extractor:
                 b = _BASE_ACCESS.sub("", " ".join(part.split())).strip()
                 if b:
                     bases.append(b)
+        params = {ch.spelling for ch in children(c) if ch.kind == K.TEMPLATE_TYPE_PARAMETER}
+        if params.intersection(bases):
+            return  # ``template <class T> class X : public T``: the interface is the instantiation's
         self.unresolved_classes.append(UnresolvedClass(qualname=self.qualname(c), name=c.spelling, kind=kind,
                                                        bases=tuple(bases), span=span))
 
