@@ -7,6 +7,34 @@ from ..base import Rule
 from ..examples.hotpath import plugin_cpp
 from ._walk import hot_diag, hot_hits
 
+_TRT7_PLUGIN = """#include <NvInfer.h>
+#include <cuda_runtime.h>
+using namespace nvinfer1;
+static void prepare(DimsCHW dims, void* out, cudaStream_t stream)
+{
+    void* scratch = nullptr;
+    cudaMalloc(&scratch, dims.c() * dims.h() * dims.w() * sizeof(float));
+    cudaMemsetAsync(out, 0, 16, stream);
+}
+class OldPlugin : public IPluginV2IOExt
+{
+public:
+    int enqueue(int batchSize, void const* const* inputs, void* const* outputs, void* workspace,
+        cudaStream_t stream) noexcept override
+    {
+        prepare(mDims, outputs[0], stream);
+        return 0;
+    }
+    bool supportsFormat(DataType type, PluginFormat format) const noexcept override
+    {
+        return type == DataType::kFLOAT && format == PluginFormat::kNCHW;
+    }
+
+private:
+    DimsCHW mDims;
+};
+"""
+
 _HELPER = """static void launchFoo(void* out, cudaStream_t s)
 {
     void* tmp = nullptr;
@@ -54,6 +82,12 @@ class EnqueueAllocation(Rule):
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    launchFoo(outputs[0], stream);", _HELPER)},
             "expect": [("plugins/foo.cpp", 8, "FooPlugin::enqueue -> launchFoo -> cudaMalloc")],
+        },
+        {
+            # code still on TensorRT 7: an IPluginV2IOExt plugin, a helper taking a DimsCHW (removed in TensorRT 8;
+            # the stand-in headers declare it, else the call would be dropped and its callee never followed)
+            "files": {"plugins/old.cu": _TRT7_PLUGIN},
+            "expect": [("plugins/old.cu", 7, "OldPlugin::enqueue -> prepare -> cudaMalloc")],
         },
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v;\n    v.push_back(1);")},

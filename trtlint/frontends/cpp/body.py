@@ -17,6 +17,16 @@ _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "g
 _STRCMP_FUNCS = {"strcmp", "strncmp", "strcasecmp", "strncasecmp", "_stricmp", "compare", "equals", "starts_with"}
 _LIST_REGISTER_FUNCS = {"initializePlugin", "addPluginCreator", "registerCreatorType"}
 _LOOKUP_FUNCS = {"getPluginCreator", "getCreator"}  # IPluginRegistry's lookups (namespace defaults to "")
+# on_dropped: comments and string literals, conditional preprocessor lines, other directive lines, and a
+# statement that is one call (``x = a->b::f<T>(args)``)
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:[^\"\\\n]|\\.)*\"", re.S)
+_CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b", re.M)
+_DIRECTIVE_LINE = re.compile(r"^[ \t]*#[^\n]*", re.M)
+_DROPPED_CALL = re.compile(
+    r"\s*(?:return\s+)?(?:[\w:.\[\]<>*&\s-]+?=\s*)?"
+    r"(?P<callee>(?:[A-Za-z_]\w*\s*(?:\.|->|::)\s*)*(?P<name>[A-Za-z_]\w*))\s*(?:<[^;()]*>)?\s*\((?P<args>.*)\)\s*\Z",
+    re.S,
+)
 _CPP_KEYWORDS = {
     "if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype", "static_cast", "dynamic_cast",
     "reinterpret_cast", "const_cast", "catch", "throw", "new", "delete", "noexcept", "typeid", "alignas",
@@ -177,6 +187,7 @@ class BodyWalker:
                 kid_guards = self.if_guards(c, kids, guard)
             elif k == COMP:
                 kid_guards = self.block_guards(c, kids, guard)
+                self.on_dropped(c, kids)
             np = parents + (c,) if len(parents) < 6 else parents[1:] + (c,)
             if kid_guards is None:
                 for ch in reversed(kids):
@@ -505,6 +516,52 @@ class BodyWalker:
         args = tuple(short(a) for a in split_top_level(rest.rstrip()[1:-1])) if rest.strip() != "()" else ()
         self.calls.append((o1, Call(callee=callee, span=self.span(c), usr=None, kind="call", args=args,
                                     guard=self._guard, discarded=flow.unexposed_discarded(self, c))))
+
+    def on_dropped(self, c: Cursor, kids: list[Cursor]) -> None:
+        """Calls libclang dropped: a statement whose call names a function declared with a type that did not
+        resolve (``prepare(mDims, out)`` with ``void prepare(DimsCHW d, void* out)`` and no ``DimsCHW``) is
+        an invalid expression, left out of the block altogether. Its text is still between the block's
+        statements: each ``[obj. | obj-> | ns::]name(args);`` found there is kept as a call by name (no USR),
+        so the call graph still follows it. A gap holding a conditional preprocessor line is left alone (its
+        text may be a branch the preprocessor skipped)."""
+        ex = self.ex
+        f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(c)
+        if f is None or o2 - o1 < 4:
+            return
+        cuts = [o1 + 1]
+        for ch in kids:
+            kf, _a, _b, k1, _d, _e, k2 = ex.extent_info(ch)
+            if kf != f or k1 < cuts[-1] - 1 or k2 > o2:
+                return  # a statement from a macro or another file: the gaps cannot be told
+            cuts += [k1, k2]
+        cuts.append(o2 - 1)
+        b = ex.file_bytes(f)
+        for g1, g2 in zip(cuts[::2], cuts[1::2]):
+            if g2 - g1 < 3:
+                continue
+            # one character per byte (latin-1): an index in the gap is a byte offset from g1
+            gap = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), b[g1:g2].decode("latin-1"))
+            if gap.isspace() or "(" not in gap or _CONDITIONAL.search(gap):
+                continue
+            gap = _DIRECTIVE_LINE.sub(lambda m: " " * len(m.group(0)), gap)
+            pos = 0
+            for stmt in gap.split(";")[:-1]:  # statements end with ';' (the gap after the last one holds none)
+                start, pos = pos, pos + len(stmt) + 1
+                m = _DROPPED_CALL.match(stmt)
+                if m is None or m.group("name") in _CPP_KEYWORDS or "<<<" in stmt:
+                    continue
+                at = g1 + start + m.start("callee")
+                if at in self._seen_calls:
+                    continue
+                self._seen_calls.add(at)
+                callee = re.sub(r"\s+", "", m.group("callee"))
+                if "." in callee or "->" in callee:
+                    callee = m.group("name")
+                line = b.count(b"\n", 0, at) + 1
+                col = at - (b.rfind(b"\n", 0, at) + 1) + 1
+                args = tuple(short(a) for a in split_top_level(m.group("args"))) if m.group("args").strip() else ()
+                self.calls.append((at, Call(callee=callee, span=Span(ex.rel_of(f) or ex.src.rel, line, col, line, col + len(callee)),
+                                            kind="call", args=args, guard=self._guard)))
 
     def on_new(self, c: Cursor) -> None:
         text = self.ex.text_of(c)

@@ -41,7 +41,8 @@ enum class DataType : int32_t
 enum class TensorFormat : int32_t
 {
     kLINEAR = 0, kCHW2 = 1, kHWC8 = 2, kCHW4 = 3, kCHW16 = 4, kCHW32 = 5, kDHWC8 = 6, kCDHW32 = 7, kHWC = 8,
-    kDLA_LINEAR = 9, kDLA_HWC4 = 10, kHWC16 = 11, kDHWC = 12
+    kDLA_LINEAR = 9, kDLA_HWC4 = 10, kHWC16 = 11, kDHWC = 12,
+    kNCHW = kLINEAR, kNC2HW2 = kCHW2, kNHWC8 = kHWC8 // TensorRT 5-7 names (PluginFormat::kNCHW)
 };
 using PluginFormat = TensorFormat;
 
@@ -58,6 +59,21 @@ class Dims2 : public Dims { public: Dims2(); Dims2(int64_t d0, int64_t d1); };
 class DimsHW : public Dims2 { public: DimsHW(); DimsHW(int64_t height, int64_t width); int64_t& h(); int64_t& w(); };
 class Dims3 : public Dims2 { public: Dims3(); Dims3(int64_t d0, int64_t d1, int64_t d2); };
 class Dims4 : public Dims3 { public: Dims4(); Dims4(int64_t d0, int64_t d1, int64_t d2, int64_t d3); };
+// removed in TensorRT 8: still written by code on TensorRT 7 (a call with such an argument must resolve)
+enum class DimensionType : int32_t { kSPATIAL = 0, kCHANNEL = 1, kINDEX = 2, kSEQUENCE = 3 };
+class DimsCHW : public Dims3
+{
+public:
+    DimsCHW(); DimsCHW(int64_t channels, int64_t height, int64_t width);
+    int64_t& c(); int64_t c() const; int64_t& h(); int64_t h() const; int64_t& w(); int64_t w() const;
+};
+class DimsNCHW : public Dims4
+{
+public:
+    DimsNCHW(); DimsNCHW(int64_t batchSize, int64_t channels, int64_t height, int64_t width);
+    int64_t& n(); int64_t n() const; int64_t& c(); int64_t c() const; int64_t& h(); int64_t h() const;
+    int64_t& w(); int64_t w() const;
+};
 
 enum class TensorIOMode : int32_t { kNONE = 0, kINPUT = 1, kOUTPUT = 2 };
 enum class ActivationType : int32_t
