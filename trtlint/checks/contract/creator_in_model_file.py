@@ -48,9 +48,9 @@ class CreatorInModelFile(Rule):
     family = "contract"
 
     VALID = [
+        {"files": {"experimental/builder/ops/backend.py": _BACKEND}, "config": {"model-files": ["experimental/builder/models/**"]}},
         # no profile or setting names model files: C++ model code looking creators up is a route, not a finding
         {"files": {"src/model.cpp": cpp_model("FooPlugin")}},
-        {"files": {"experimental/builder/ops/backend.py": _BACKEND}, "config": {"model-files": ["experimental/builder/models/**"]}},
     ]
     INVALID = [
         {

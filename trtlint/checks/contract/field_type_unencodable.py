@@ -67,14 +67,6 @@ class FieldTypeUnencodable(Rule):
     ]
     INVALID = [
         {
-            # C++ model code: the PluginFieldType written where the field is built
-            "files": {
-                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
-                "src/model.cpp": cpp_model("FooPlugin", ftype="kFLOAT16"),
-            },
-            "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as kFLOAT16, but creator FooPluginCreator declares 'alpha' as kFLOAT32")],
-        },
-        {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("axis", "kINT64"))),
                 "py/translate.py": onnxscript_py("FooPlugin", "alpha=1, axis=2"),
@@ -97,6 +89,14 @@ class FieldTypeUnencodable(Rule):
             "expect": [
                 ("builder/functional.py", 3, "creator FooPluginCreator declares 'alpha' as kFLOAT16, which the direct route cannot encode (it encodes kINT32, kFLOAT32)"),
             ],
+        },
+        {
+            # C++ model code: the PluginFieldType written where the field is built
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": cpp_model("FooPlugin", ftype="kFLOAT16"),
+            },
+            "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as kFLOAT16, but creator FooPluginCreator declares 'alpha' as kFLOAT32")],
         },
     ]
 

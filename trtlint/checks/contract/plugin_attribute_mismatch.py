@@ -70,14 +70,6 @@ class PluginAttributeMismatch(Rule):
     ]
     INVALID = [
         {
-            # C++ model code: the PluginFields handed to createPlugin after a registry lookup
-            "files": {
-                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
-                "src/model.cpp": cpp_model("FooPlugin", field="alfa"),
-            },
-            "expect": [("src/model.cpp", 6, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
-        },
-        {
             # an ONNX model node: the parser passes only declared fields; the plugin spec's required ones must be set
             "files": {
                 "plugin/fooPlugin/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("n", "kINT32"))),
@@ -135,6 +127,14 @@ class PluginAttributeMismatch(Rule):
             },
             "expect": [("py/translate.py", 7, "attribute 'alpah' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha): TensorRT drops it silently")],
             "fixed": {"py/translate.py": onnxscript_py("FooPlugin", attrs="alpha=1.0")},
+        },
+        {
+            # C++ model code: the PluginFields handed to createPlugin after a registry lookup
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": cpp_model("FooPlugin", field="alfa"),
+            },
+            "expect": [("src/model.cpp", 6, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
         },
     ]
 
