@@ -115,6 +115,9 @@ class Call:
     # variable or array), "vector:<var>" / "string:<var>" (a std::vector / std::string's pageable heap
     # buffer); "" when unknown. One entry per argument (trailing unknowns dropped)
     mem_src: tuple[str, ...] = ()
+    # for a macro use: where the project defines the macro (its #define in a project file), when visible; the
+    # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen)
+    defined_at: Optional[Span] = None
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,11 @@
 Unlike the hot-path walk, this one knows about `try`: a call inside the body of a try block is caught there
 (with everything below it), so it is neither reported nor followed when ``honour_try`` is set. Calls a
 rules/ pack macro expands to (the `throw` inside `ELLM_CHECK`, the `throwPluginError` call inside
-`PLUGIN_VALIDATE`) are reported as the macro, once. Kernel launches are not followed: device code neither
-throws nor exits the process.
+`PLUGIN_VALIDATE`) are reported as the macro, once. The project's own definition wins over the pack: when a
+project file defines a pack macro and what its expansion visibly does (a `throw`, `abort()`, `assert(0)`)
+is not what the pack says (TensorRT Edge-LLM's `CUDA_CHECK` throws; another codebase's calls `assert`), the
+expansion decides: the macro is not taken as the pack says, and what it expands to is reported at its use,
+naming the definition. Kernel launches are not followed: device code neither throws nor exits the process.
 """
 
 from __future__ import annotations
@@ -47,16 +50,44 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
         memo[fn.usr] = out
         return out
     known = [c for c in macros if behaviour(c) is not None]
+    overridden = {id(m): _own_definition(m, fn.calls, behaviour) for m in known}
+    known = [m for m in known if overridden[id(m)] is None]
     out = []
     for call in fn.calls:
         unknown = None
         if call.kind != "macro":
             if any(_inside(call.span, m.span) for m in known):
                 continue
-            unknown = next((m.callee for m in macros if _inside(call.span, m.span)), None)
+            m = next((m for m in macros if _inside(call.span, m.span)), None)
+            if m is not None:
+                unknown = overridden.get(id(m)) or m.callee
+        elif overridden.get(id(call)) is not None:
+            out.append((call, None, None))  # its definition decides: the calls it expands to are judged
+            continue
         out.append((call, behaviour(call), unknown))
     memo[fn.usr] = out
     return out
+
+
+def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
+    """When the project defines the pack macro ``m`` and its expansion visibly does something else than the pack
+    says: how the finding names it ("CUDA_CHECK as defined at common/macros.h:12, not as rules/... say").
+    None: the pack decides (no visible definition, or nothing in the expansion contradicts the pack)."""
+    if m.defined_at is None:
+        return None
+    table = behaviour(m)
+    seen = set()
+    for c in calls:
+        if c.kind == "macro" or not _inside(c.span, m.span):
+            continue
+        b = "throw" if c.kind == "throw" else (behaviour(c).behaviour if behaviour(c) is not None else None)
+        if b in ("throw", "exit"):
+            seen.add(b)
+    if not seen or table.behaviour in seen:
+        return None
+    d = m.defined_at
+    return (f"{m.callee} as defined at {d.path}:{d.line}, which decides over the rules/ packs' "
+            f"'{table.behaviour}' entry")
 
 
 def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> Iterator[Escape]:

@@ -37,7 +37,10 @@ class ThrowAcrossBoundary(Rule):
     (in the interface method itself or in any function on the way) clears it. Which macros and functions
     throw is data: the `macros` and `functions` tables of the rules/ packs (`rules/cpp_behaviour.yaml`, with
     the TensorRT Edge-LLM and TensorRT OSS check macros); add your own with `rule-packs`. A throw expanded from
-    a macro the packs do not know is reported at the macro's use, naming it.
+    a macro the packs do not know is reported at the macro's use, naming it. The project's own definition wins
+    over the packs: a pack macro the project defines visibly, whose expansion does something else (a
+    `CUDA_CHECK` that calls `assert(0)` where the pack says it throws), is judged by what it expands to, and
+    the finding names the definition.
 
     ## Why it matters
     Every TensorRT plugin interface method is `noexcept`: an exception that reaches its boundary calls

@@ -556,6 +556,16 @@ class Extractor:
             inner = inner[:-1]
         return tuple(short(a) for a in split_top_level(inner)) if inner.strip() else ()
 
+    def macro_def_span(self, m: Cursor) -> Optional[Span]:
+        """Where a project file defines the macro a use expands (None: defined outside the project)."""
+        try:
+            d = m.referenced
+            loc = d.location if d is not None else None
+        except Exception:  # noqa: BLE001
+            return None
+        rel = self.rel_of(loc.file.name) if loc is not None and loc.file is not None else None
+        return Span(rel, loc.line, loc.column) if rel is not None else None
+
     def macro_from_prelude(self, m: Cursor) -> bool:
         try:
             d = m.referenced
@@ -581,7 +591,8 @@ class Extractor:
                 span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
                 args = self.macro_args(f, s, e, name)
                 guard = fb.walker.guard_at(f, s, e)
-                fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard)))
+                fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard,
+                                                defined_at=self.macro_def_span(cur))))
         self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
 
     # -- string resolution --------------------------------------------------------------------------------
