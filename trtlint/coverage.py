@@ -199,7 +199,8 @@ def classify_op(op_type: str, domain: str, know: Knowledge, attrs: Optional[dict
         k = same[0]
         return "unsupported", (f"asks for namespace '{namespace}' (then its domain '{domain}'), but {k.source} "
                                f"registers '{op_type}' in namespace '{k.namespace}'")
-    k = next((k for k in found if k.in_project), found[0])
+    # the creator that answers: the project's before the library's, a known version before an unknown one
+    k = min(found, key=lambda k: (not k.in_project, k.version is None))
     where = f" ({k.location})" if k.location else ""
     if k.in_project:
         return "project", f"plugin {op_type} v{k.version or '?'}: {k.source}{where}"
