@@ -66,7 +66,9 @@ class AnalysisIncomplete(Rule):
     the `#include` that most likely declares the base (in the class's own file when there is one), naming
     the other includes that were not found, and the setting that fixes it. A class that still resolves in
     another unit (one with the right include path) is analysed there and is not reported. An abstract class
-    (pure virtual methods) is a base, not a plugin.
+    (pure virtual methods) is a base, not a plugin; a class template deriving from its own parameter gets its
+    interface from the instantiation. When every base is a TensorRT interface and no TensorRT header is among
+    the includes not found, the cause named is the TensorRT headers in use (trtlint's stand-ins lack it).
 
     ## Why it matters
     Every rule is silent about a plugin trtlint cannot see: "All checks passed" would hide that nothing in
@@ -132,6 +134,23 @@ class AnalysisIncomplete(Rule):
         },
     ]
     INVALID = [
+        {
+            # a TensorRT interface the SDK headers in use (here trtlint's stand-ins) do not declare
+            "files": {
+                "python/src/pyPlugin.cpp": (
+                    '#include <NvInferRuntime.h>\n#include <pybind11/pybind11.h>\nusing namespace nvinfer1;\n'
+                    "class PyQuickRuntimeImpl : public IPluginV3QuickRuntime\n{\npublic:\n"
+                    "    int getNbOutputs() const noexcept { return 1; }\n"
+                    '    char const* getPluginName() const noexcept { return "Py"; }\n};\n'
+                ),
+            },
+            "expect": [(
+                "python/src/pyPlugin.cpp", 4,
+                "plugin PyQuickRuntimeImpl did not resolve to a TensorRT interface (IPluginV3QuickRuntime is not "
+                "declared by the TensorRT headers in use: the real ones were not found), so no rule checks it; add "
+                "the TensorRT include directory to `include-dirs` or give `compile-commands`",
+            )],
+        },
         {
             # the base header is in ../common, which nothing puts on the include path
             "files": {
@@ -200,6 +219,20 @@ class AnalysisIncomplete(Rule):
 
             missing.sort(key=rank)
             first = missing[0]
+            if sdk and rank(first)[0] and all(b.startswith("nvinfer1::") or re.match(r"^I\w*Plugin\w*$", b) for b in bases):
+                # every base is a TensorRT interface and no TensorRT header is missing: the SDK headers in use
+                # (trtlint's stand-ins) do not declare it
+                names = " and ".join(", ".join(f"{u.kind} {u.name}" for u in classes).rsplit(", ", 1))
+                yield self.diag(
+                    classes[0].span,
+                    f"{names} did not resolve to a TensorRT interface ({', '.join(bases)} is not declared by the "
+                    "TensorRT headers in use: the real ones were not found), so no rule checks "
+                    f"{'them' if len(classes) > 1 else 'it'}; add the TensorRT include directory to `include-dirs` "
+                    "or give `compile-commands`",
+                    related=[Related(u.span, f"{u.kind} {u.name} is defined here") for u in classes[1:]],
+                    symbol=path,
+                )
+                continue
             others = list(dict.fromkeys(m.name for m in missing[1:] if m.name != first.name))
             where = first.span if first.span.path == path else classes[0].span
             names = " and ".join(", ".join(f"{u.kind} {u.name}" for u in classes).rsplit(", ", 1))
