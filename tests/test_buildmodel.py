@@ -123,3 +123,15 @@ def test_unit_flags_are_part_of_the_cache_key(tmp_path):
     (src,) = [f for f in discover(proj).files if f.rel == "ops/foo/foo.cpp"]
     keys = ("c", "o")
     assert _key(src, {}, keys) != _key(dataclasses.replace(src, flags=("-I/x",)), {}, keys)
+
+
+def test_a_cmake_edit_reaches_a_warm_run(tmp_path):
+    # the unit's flags are part of its cache key: dropping the include dir from the target is seen next run
+    proj = _copy(TARGETINC, tmp_path)
+    settings = load_settings(proj)
+    rows = lambda res: {(d.code, d.span.path) for d in res.diagnostics}  # noqa: E731
+    assert ("TRT103", "tools/export.py") in rows(run(settings, jobs=1, use_cache=True))
+    lists = proj / "ops" / "CMakeLists.txt"
+    lists.write_text(lists.read_text().replace("target_include_directories(demo_ops_obj PRIVATE", "# (none)\nset(X"))
+    res = run(load_settings(proj), jobs=1, use_cache=True)
+    assert ("TRT103", "tools/export.py") not in rows(res) and res.index.creators == []

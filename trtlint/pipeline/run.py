@@ -294,7 +294,9 @@ def _extract(st: _RunState) -> None:
         def shareable(rel: str) -> bool:
             return rel in headers and not scans.scan(headers[rel]).marker
 
-        reach = ReachMemo(cache.dir / "reach.json" if cache is not None else None, context_key(ctx), disc.files)
+        # (the units' CMake flags decide which headers they reach too)
+        reach = ReachMemo(cache.dir / "reach.json" if cache is not None else None,
+                          context_key(ctx) + st.build.digest(), disc.files)
         if share:
             eager = shared_header_plan(eager, ctx, shareable, reached_headers=reach)
         h_eager = extraction.submit(eager, 0)
@@ -346,7 +348,7 @@ def _extract(st: _RunState) -> None:
 
 
 def check_inputs(settings: Settings, files: list[SourceFile], scans: TextScans,
-                 glob_memos: Optional[dict]) -> CheckInputs:
+                 glob_memos: Optional[dict], scopes: tuple = ()) -> CheckInputs:
     """What the index of a run is handed besides the facts (the LSP session keeps these and updates them)."""
     return CheckInputs(
         suppressions=scan_all_suppressions(files, scans),
@@ -355,13 +357,15 @@ def check_inputs(settings: Settings, files: list[SourceFile], scans: TextScans,
         preview_scan={f.rel: scans.scan(f).preview_switches for f in files
                       if f.kind in ("cpp", "cuda", "header", "python")},
         glob_memos=glob_memos,  # the rules' file patterns are remembered with discovery's
+        scopes=tuple(scopes),  # the independent programs the build model found (each checked on its own)
     )
 
 
 def _check(st: _RunState) -> None:
     """Index, rules, filter (:func:`trtlint.pipeline.check.check_project`)."""
     t0 = time.perf_counter()
-    inputs = check_inputs(st.settings, st.disc.files, st.scans, st.glob_memos)
+    inputs = check_inputs(st.settings, st.disc.files, st.scans, st.glob_memos,
+                          st.build.scopes if st.build is not None else ())
     st.scans.save(prune=not st.paths)
     gathered = time.perf_counter() - t0
     st.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
@@ -370,7 +374,7 @@ def _check(st: _RunState) -> None:
     st.index, st.diagnostics = checked.index, checked.diagnostics
     from ..report.context import Analysis
 
-    st.analysis = Analysis.of_index(st.index, st.build).to_dict()
+    st.analysis = Analysis.of_index(st.index, st.build, checked.scoped).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 

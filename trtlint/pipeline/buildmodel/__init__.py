@@ -91,6 +91,15 @@ class BuildModel:
                 best = s
         return best
 
+    def digest(self) -> str:
+        """A digest of every unit's CMake flags (what a memo of include resolution must be keyed by)."""
+        import hashlib
+
+        h = hashlib.sha256()
+        for rel in sorted(self.units):
+            h.update(("\0".join((rel,) + self.cmake_args(rel)) + "\n").encode())
+        return h.hexdigest()[:16]
+
     def flags_for(self, rel_path: str) -> Optional[UnitFlags]:
         return self.units.get(rel_path)
 
