@@ -77,3 +77,22 @@ def test_scope_of_takes_the_deepest_scope():
     assert scope_of("a/sub/x.cpp", ("a", "a/sub")) == "a/sub"
     assert scope_of("ab/x.cpp", ("a",)) == ""
     assert scope_of("tools/x.py", ("a", "b")) == ""
+
+
+def test_the_build_model_names_the_programs_and_the_check_uses_them(tmp_path):
+    """End to end: zoo/a and zoo/b are two CMake projects no other project adds, so the build model makes them
+    two scopes, `trtlint check` checks each on its own (exactly the per-program findings above, no duplicate
+    registration) and the summary counts both copies."""
+    import json
+    import subprocess
+    import sys
+
+    proj = tmp_path / "zoo"
+    shutil.copytree(ZOO, proj)
+    r = subprocess.run([sys.executable, "-m", "trtlint", "check", str(proj), "--format", "json", "--no-cache"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stderr
+    data = json.loads(r.stdout)
+    got = [(d["code"], d["location"]["path"], d["location"]["line"]) for d in data["diagnostics"]]
+    assert got == [(c, p, l) for c, p, l, _ in PER_PROGRAM]
+    assert data["summary"]["analysis"]["plugins"] == 2 and data["summary"]["analysis"]["creators"] == 2

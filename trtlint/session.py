@@ -105,6 +105,7 @@ class Session:
         # path -> preview-feature switches of the C++ and Python files (CheckInputs.preview_scan), kept current
         self.preview_scan: dict[str, tuple] = {}
         self.glob_memos: Optional[dict] = None  # the run's glob memos (CheckInputs.glob_memos)
+        self.scopes: tuple = ()  # the independent programs of the project (CheckInputs.scopes), from the run
         # the multiprocessing context of the run's extraction pool (the LSP server: "forkserver")
         self.mp_context = mp_context
         self.buffers: dict[str, str] = {}  # rel -> unsaved text of an open editor buffer
@@ -212,6 +213,7 @@ class Session:
         self.suppressions = dict(res.index.suppressions)
         self.preview_scan = dict(res.index.preview_scan or {})
         self.glob_memos = res.index.glob_memos
+        self.scopes = tuple(res.index.scopes)  # the build model's independent programs, as the run had them
         self.diagnostics = res.diagnostics
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         self._exclude = globspec(exclude)
@@ -371,6 +373,7 @@ class Session:
             config_globs=config_globs(self.settings),
             preview_scan=self.preview_scan,
             glob_memos=self.glob_memos,
+            scopes=self.scopes,
         )
 
     def by_path(self) -> dict[str, list[Diagnostic]]:

@@ -42,6 +42,7 @@ class Checked(NamedTuple):
     index: ProjectIndex
     diagnostics: list[Diagnostic]
     timings: dict  # seconds: "index" (building it), "check" (rules and filter)
+    scoped: dict = {}  # scope -> its own index, when the project holds several programs (scope_indexes)
 
 
 def check_project(
@@ -69,7 +70,7 @@ def check_project(
     if progress is not None:
         progress("check", 0, 1)
     diags = check_index(index, rules, settings, list(skipped), report_only, scoped=scoped)
-    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1})
+    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped)
 
 
 def in_scope(path: str, scope: str) -> bool:

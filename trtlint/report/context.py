@@ -27,22 +27,32 @@ class Analysis:
     partly: tuple = ()  # ((unit, ((name, path, line), ...)), ...), by unit
 
     @classmethod
-    def of_index(cls, index, build=None) -> "Analysis":
+    def of_index(cls, index, build=None, scoped=None) -> "Analysis":
         """``build``: the run's build model (``trtlint.pipeline.buildmodel.BuildModel``); its targets count
-        when they compile a file that defines an analysed plugin or creator (or its methods)."""
+        when they compile a file that defines an analysed plugin or creator (or its methods). ``scoped``: scope
+        -> index of each independent program (pipeline.check.scope_indexes); each program's classes are counted
+        from its own index (the whole one holds one class per name)."""
+        from ..pipeline.check import scope_of
+
         # a class that defines none of a plugin's (a creator's) naming or working methods, here or in a project
         # base, is a base of classes that were not seen (TRT004 reports them): not counted as analysed
-        def counts(c, methods) -> bool:
-            return c.cls.family in ("python", "qdp") or any(index.find_method(c.qualname, m) for m in methods)
+        def counts(idx, c, methods) -> bool:
+            return c.cls.family in ("python", "qdp") or any(idx.find_method(c.qualname, m) for m in methods)
 
-        plugins = [c for c in index.plugins if counts(c, ("getPluginName", "getPluginType", "enqueue"))]
-        creators = [c for c in index.creators if counts(c, ("getPluginName", "createPlugin"))]
+        scopes = tuple(scoped or ())
+        plugins, creators, files = [], [], set()
+        for s, idx in [("", index), *(scoped or {}).items()]:
+            mine = [c for c in idx.plugins if scope_of(c.cls.span.path, scopes) == s
+                    and counts(idx, c, ("getPluginName", "getPluginType", "enqueue"))]
+            made = [c for c in idx.creators if scope_of(c.cls.span.path, scopes) == s
+                    and counts(idx, c, ("getPluginName", "createPlugin"))]
+            plugins += mine
+            creators += made
+            for c in mine + made:
+                files.add(c.cls.span.path)
+                files.update(fn.span.path for fn in idx.class_methods(c.qualname))
         targets = None
         if build is not None and getattr(build, "targets", ()):
-            files = set()
-            for c in plugins + creators:
-                files.add(c.cls.span.path)
-                files.update(fn.span.path for fn in index.class_methods(c.qualname))
             targets = sum(1 for t in build.targets if files.intersection(t.sources))
         partly = []
         for path, ff in sorted(index.files.items()):
