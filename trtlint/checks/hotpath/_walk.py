@@ -40,6 +40,7 @@ class HotHit:
     chain: tuple[CppFunction, ...]
     entry: Optional[ApiEntry]
     temperature: str = "hot"
+    also: tuple[Entry, ...] = ()  # other plugins' entries of the same temperature that reach the same call site
 
 
 def short(fn: CppFunction) -> str:
@@ -99,11 +100,12 @@ def walk_list(index, fn: CppFunction) -> list[tuple[Call, tuple[CppFunction, ...
     return got
 
 
-def entry_bodies(index, from_entries) -> Iterator[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]]:
+def entry_bodies(index, from_entries, on_skip=None) -> Iterator[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]]:
     """The function bodies reachable from each entry (breadth first, ``max_call_depth``): yields
     ``(entry, fn, chain, follow)``; the caller appends to ``follow`` the functions ``fn`` leads to. A body
     already walked from an earlier entry at the same depth or less is not walked again: what lies below it
-    within the depth limit was seen then. For walks that report each finding once, for the first entry."""
+    within the depth limit was seen then. For walks that report each finding once, for the first entry;
+    ``on_skip(entry, fn)`` hears of a body an entry reaches that is not walked again."""
     limit = getattr(index.settings, "max_call_depth", 8)
     walked: dict[str, int] = {}  # usr -> the least depth its body was walked at
     for e in from_entries:
@@ -114,6 +116,8 @@ def entry_bodies(index, from_entries) -> Iterator[tuple[Entry, CppFunction, tupl
             nxt = []
             for fn, chain in frontier:
                 if walked.get(fn.usr, limit + 1) <= depth:
+                    if on_skip is not None:
+                        on_skip(e, fn)
                     continue
                 walked[fn.usr] = depth
                 follow: list[CppFunction] = []
@@ -131,7 +135,18 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
     entry reaching it)."""
     seen: set[tuple] = set()
     resolve = index.resolve_call
-    for e, fn, chain, follow in entry_bodies(index, entries(index, temperatures, creators)):
+    # who reaches each body: the entries that walked or would have walked it, and the calls between bodies
+    direct: dict[str, list[Entry]] = {}
+    edges: dict[str, set[str]] = {}
+    index.__dict__.setdefault("_trtlint_reach_graph", {})[(tuple(temperatures), creators)] = (direct, edges)
+
+    def skipped(e: Entry, fn: CppFunction) -> None:
+        direct.setdefault(fn.usr, []).append(e)
+
+    for e, fn, chain, follow in entry_bodies(index, entries(index, temperatures, creators), skipped):
+        if fn is e.fn:
+            direct.setdefault(fn.usr, []).append(e)
+        out = edges.setdefault(fn.usr, set())
         for call in fn.calls:
             key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
             if key not in seen:
@@ -140,6 +155,30 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
             target = resolve(call)
             if target is not None:
                 follow.append(target)
+                out.add(target.usr)
+
+
+def reached_by(index, fn: CppFunction, temperatures=("hot", "warm"), creators: bool = False) -> list[Entry]:
+    """Every entry whose walk reaches ``fn`` (a helper shared by several plugins' ``enqueue``s), in walk order."""
+    reachable(index, temperatures, creators)
+    direct, edges = index.__dict__["_trtlint_reach_graph"][(tuple(temperatures), creators)]
+    memo = index.__dict__.setdefault("_trtlint_reached_by", {}).setdefault((tuple(temperatures), creators), None)
+    if memo is None:
+        memo = {}
+        for start, es in direct.items():
+            todo, seen_usr = [start], {start}
+            while todo:
+                u = todo.pop()
+                for e in es:
+                    lst = memo.setdefault(u, [])
+                    if e not in lst:
+                        lst.append(e)
+                for v in edges.get(u, ()):
+                    if v not in seen_usr:
+                        seen_usr.add(v)
+                        todo.append(v)
+        index.__dict__["_trtlint_reached_by"][(tuple(temperatures), creators)] = memo
+    return memo.get(fn.usr, [])
 
 
 def hot_hits(index, table: str, temperatures=("hot", "warm")) -> Iterator[HotHit]:
@@ -147,7 +186,12 @@ def hot_hits(index, table: str, temperatures=("hot", "warm")) -> Iterator[HotHit
         entry = index.packs.lookup(table, call.callee)
         if entry is None or is_error_path(call):
             continue
-        yield HotHit(e.plugin, e.fn, call, chain, entry, e.temperature)
+        also: list[Entry] = []
+        if len(chain) > 1:  # a helper: other plugins' entries of the same temperature may reach it too
+            for x in reached_by(index, chain[-1], temperatures):
+                if x.plugin != e.plugin and x.temperature == e.temperature and all(x.plugin != y.plugin for y in also):
+                    also.append(x)
+        yield HotHit(e.plugin, e.fn, call, chain, entry, e.temperature, tuple(also))
 
 
 def is_error_path(call: Call) -> bool:
@@ -195,11 +239,14 @@ def hot_diag(rule, hit: HotHit, verb: str, index=None) -> Diagnostic:
     if low is not None:
         sev = low
     what = f" ({hit.entry.what})" if hit.entry is not None else ""
+    # one finding for a helper several plugins reach, naming every one of them
+    others = "".join(f", {x.plugin}::{x.fn.name}" for x in hit.also)
     return rule.diag(
         hit.call.span,
-        f"{hit.call.callee}{what} {verb}{once} {where(hit.plugin, hit.enqueue, hit.temperature)}: {chain_text(hit)}",
+        f"{hit.call.callee}{what} {verb}{once} {where(hit.plugin, hit.enqueue, hit.temperature)}{others}: {chain_text(hit)}",
         related=[Related(hit.enqueue.span, f"{hit.plugin}::{hit.enqueue.name} is defined here")]
-        + [Related(f.span, f"via {_short(f)}") for f in hit.chain[1:]],
+        + [Related(f.span, f"via {_short(f)}") for f in hit.chain[1:]]
+        + [Related(x.fn.span, f"{x.plugin}::{x.fn.name} reaches it too") for x in hit.also],
         symbol=f"{hit.plugin}:{hit.call.callee}:{_short(hit.chain[-1])}",
         severity=sev,
     )

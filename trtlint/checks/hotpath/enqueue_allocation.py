@@ -50,8 +50,10 @@ class EnqueueAllocation(Rule):
     Follows the call graph from every plugin's `enqueue` into project functions (same file, headers, other
     files, `.cu` launchers) up to `max-call-depth`, and reports calls listed as allocating in the
     `allocating` table of the rules/ packs: `cudaMalloc*`, `cudaMallocHost`, `malloc`, `new`,
-    `std::vector::push_back`/`resize`, handle creation (`cublasCreate`, `cudaStreamCreate`, ...). The message
-    shows the chain, e.g. `FooPlugin::enqueue -> launchFoo -> cudaMalloc`. Stream-ordered allocation
+    `std::vector::push_back`/`resize`, allocation by construction (`std::vector<float> v(n)`,
+    `thrust::device_vector`), handle creation (`cublasCreate`, `cudaStreamCreate`, ...). The message
+    shows the chain, e.g. `FooPlugin::enqueue -> launchFoo -> cudaMalloc`; a helper several plugins'
+    `enqueue`s reach is one finding naming every one of them. Stream-ordered allocation
     (`cudaMallocAsync`) is a warning. One-time guarded initialisation (in a function-local static's
     initializer, a `std::call_once` body, or under `if (mX == nullptr)` on a member) is reported as info,
     saying so: it still runs inside the first `enqueue`, which may be under CUDA-graph capture.
