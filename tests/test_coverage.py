@@ -222,3 +222,23 @@ def test_unreadable_model_is_reported_not_raised(tmp_path, capsys, content, reas
     assert main(["coverage", "--no-project", str(p), "--format", "json"]) == 1
     m = json.loads(capsys.readouterr().out)["models"][0]
     assert reason in m["error"]
+
+
+def test_a_check_applies_only_to_the_tensorrt_versions_it_names(tmp_path):
+    """`since`/`until` in a restriction pack: judged against --tensorrt (a user pack's check here)."""
+    import dataclasses
+
+    from trtlint.coverage import classify, knowledge_of
+    from trtlint.coverage_run import project_index
+    from trtlint.frontends.onnx_detail import read_model
+
+    model = save(tmp_path / "m.onnx", [helper.make_node("Gelu", ["x"], ["y"], name="gelu", approximate="tanh")], opset=20)
+    index = project_index([model], no_project=True)[0]
+    base = knowledge_of(index)
+    check = {"op": "Gelu", "kind": "attribute", "attribute": "approximate", "allowed": ["none"], "reason": "test", "since": "11.0"}
+    res = {**base.restrictions, "checks": [check]}
+    detail = read_model(model)
+    old = classify(detail, dataclasses.replace(base, restrictions=res, tensorrt="10.1"))
+    new = classify(detail, dataclasses.replace(base, restrictions=res, tensorrt="11.0"))
+    assert old.nodes[0].cls == "builtin"
+    assert new.nodes[0].cls == "restricted" and new.nodes[0].detail == "attribute: approximate='tanh' (test)"

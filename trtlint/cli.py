@@ -498,7 +498,7 @@ def cmd_coverage(args) -> int:
     if args.format == "text" and args.output is None:
         from rich.console import Console
 
-        render_text(report, Console())
+        render_text(report, Console() if sys.stdout.isatty() else Console(width=200))  # piped: no wrapping at 80
     else:
         if args.format == "text":
             import io
