@@ -54,11 +54,16 @@ def test_library_plugin(tmp_path):
 
 
 def test_problem_plugin_node(tmp_path):
-    # TensorRT's library answers EfficientNMS_TRT, but the shape-input index is out of range (TRT505)
-    node = helper.make_node("EfficientNMS_TRT", ["x"], ["y"], name="nms", domain="trt", tensorrt_plugin_shape_input_indices=[5])
-    r = cov(save(tmp_path / "m.onnx", [node]))
-    n = nodes_of(r)["nms"]
-    assert n.cls == "problem" and n.codes == ("TRT505",), n.detail
+    # TensorRT's library answers EfficientNMS_TRT, but the shape-input index is out of range (TRT505); the rule
+    # reports the first node "and 1 more node like it": both nodes have the problem
+    nodes = [
+        helper.make_node("EfficientNMS_TRT", ["x"], ["t"], name="nms", domain="trt", tensorrt_plugin_shape_input_indices=[5]),
+        helper.make_node("EfficientNMS_TRT", ["t"], ["y"], name="nms2", domain="trt", tensorrt_plugin_shape_input_indices=[5]),
+    ]
+    r = cov(save(tmp_path / "m.onnx", nodes))
+    ns = nodes_of(r)
+    for name in ("nms", "nms2"):
+        assert ns[name].cls == "problem" and ns[name].codes == ("TRT505",), ns[name].detail
     assert r.failed
 
 
@@ -82,11 +87,18 @@ def test_project_plugin(tmp_path):
     (tmp_path / "trtlint.toml").write_text("", encoding="utf-8")
     (tmp_path / "cpp").mkdir()
     (tmp_path / "cpp" / "fooPlugin.cpp").write_text(creator_cpp("FooPlugin"), encoding="utf-8")
-    model = save(tmp_path / "models" / "m.onnx", [helper.make_node("FooPlugin", ["x"], ["y"], name="foo", domain="acme", alpha=1.0)])
+    nodes = [
+        helper.make_node("FooPlugin", ["x"], ["t"], name="foo", domain="acme", alpha=1.0),
+        # the same creator, but a shape-input index out of range: a problem (TRT505), with the creator named
+        helper.make_node("FooPlugin", ["t"], ["y"], name="foo_bad", domain="acme", alpha=1.0, tensorrt_plugin_shape_input_indices=[4]),
+    ]
+    model = save(tmp_path / "models" / "m.onnx", nodes)
     r = coverage([model], root=tmp_path, jobs=1, use_cache=False)
-    n = nodes_of(r)["foo"]
+    ns = nodes_of(r)
+    n = ns["foo"]
     assert n.cls == "project", n.detail
     assert "creator FooPluginCreator" in n.detail and "cpp/fooPlugin.cpp:" in n.detail
+    assert ns["foo_bad"].cls == "problem" and "TRT505" in ns["foo_bad"].codes and "creator FooPluginCreator" in ns["foo_bad"].detail
     # without the project, the same node is unsupported
     assert nodes_of(cov(model))["foo"].cls == "unsupported"
 
