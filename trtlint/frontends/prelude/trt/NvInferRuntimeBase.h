@@ -59,20 +59,21 @@ class Dims2 : public Dims { public: Dims2(); Dims2(int64_t d0, int64_t d1); };
 class DimsHW : public Dims2 { public: DimsHW(); DimsHW(int64_t height, int64_t width); int64_t& h(); int64_t& w(); };
 class Dims3 : public Dims2 { public: Dims3(); Dims3(int64_t d0, int64_t d1, int64_t d2); };
 class Dims4 : public Dims3 { public: Dims4(); Dims4(int64_t d0, int64_t d1, int64_t d2, int64_t d3); };
-// removed in TensorRT 8: still written by code on TensorRT 7 (a call with such an argument must resolve)
+// removed in TensorRT 8: still written by code on TensorRT 7 (a call with such an argument must resolve); their
+// dimensions were int32_t then (serialize() writes dims.c() as 4 bytes)
 enum class DimensionType : int32_t { kSPATIAL = 0, kCHANNEL = 1, kINDEX = 2, kSEQUENCE = 3 };
 class DimsCHW : public Dims3
 {
 public:
-    DimsCHW(); DimsCHW(int64_t channels, int64_t height, int64_t width);
-    int64_t& c(); int64_t c() const; int64_t& h(); int64_t h() const; int64_t& w(); int64_t w() const;
+    DimsCHW(); DimsCHW(int32_t channels, int32_t height, int32_t width);
+    int32_t& c(); int32_t c() const; int32_t& h(); int32_t h() const; int32_t& w(); int32_t w() const;
 };
 class DimsNCHW : public Dims4
 {
 public:
-    DimsNCHW(); DimsNCHW(int64_t batchSize, int64_t channels, int64_t height, int64_t width);
-    int64_t& n(); int64_t n() const; int64_t& c(); int64_t c() const; int64_t& h(); int64_t h() const;
-    int64_t& w(); int64_t w() const;
+    DimsNCHW(); DimsNCHW(int32_t batchSize, int32_t channels, int32_t height, int32_t width);
+    int32_t& n(); int32_t n() const; int32_t& c(); int32_t c() const; int32_t& h(); int32_t h() const;
+    int32_t& w(); int32_t w() const;
 };
 
 enum class TensorIOMode : int32_t { kNONE = 0, kINPUT = 1, kOUTPUT = 2 };
