@@ -16,8 +16,9 @@ class SerializationIncomplete(Rule):
     the creator never reads, and a field the creator reads (and declares) outside a build-phase-only branch
     (`if (phase == TensorRTPhase::kBUILD)`) that is never serialized.
     `IPluginV2*`: compares, in order, the values `serialize()` writes (`write(d, x)`, `serialize_value`,
-    `writeToBuffer`) with the values the deserializing constructor (`Plugin(void const* data, size_t
-    length)`) reads (`read<T>(d)`, `deserialize_value`, `readFromBuffer`), up to the first write or read
+    `writeToBuffer`, `memcpy(d, &x, n)` and `memcpy(d, arr, n)`) with the values the deserializing
+    constructor (`Plugin(void const* data, size_t length)`) reads (`read<T>(d)`, `read(d, x)` with an output
+    parameter, `deserialize_value`, `readFromBuffer`, `memcpy(&x, d, n)`), up to the first write or read
     under a branch or loop, or handed to a helper: the first pair whose C++ types differ in size or in kind
     (float vs integer), and, when both are straight-line, a count mismatch.
 

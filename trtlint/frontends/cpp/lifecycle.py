@@ -241,6 +241,23 @@ class _Walk:
             off = self.ex.extent_info(c)[3]
             self.serial.append((off, c, "call", cond, name))
 
+    def _copied_value(self, value: Cursor, other: Cursor):
+        """((ctype, size, kind), text) of the value a ``memcpy`` (de)serializes: ``&x`` or an array, the other
+        side being the buffer; None otherwise."""
+        K = self.K
+        a = _strip(K, value, self.kids)
+        text = self.ex.text_of(a).strip()
+        if text.startswith("&"):
+            sub = self.kids(a)
+            if len(sub) != 1:
+                return None
+            a = _strip(K, sub[0], self.kids)
+        elif a.type.get_canonical().kind != self.TK.CONSTANTARRAY:
+            return None  # neither &x nor an array: not a value being (de)serialized
+        if self.ex.text_of(other).strip().startswith("&"):
+            return None  # value to value: not the buffer
+        return _type_info(a.type, K, self.TK), self.ex.text_of(a)
+
     def serial_ops(self) -> tuple[SerialOp, ...]:
         K = self.K
         ops: list[SerialOp] = []
@@ -254,6 +271,16 @@ class _Walk:
         for _off, c, op, cond, name in items:
             args = list(c.get_arguments())
             texts = [re.sub(r"[\s&*()]", "", self.ex.text_of(a)) for a in args]
+            if name == "memcpy" and len(args) >= 2:
+                # serialization by copying a value or an array: memcpy(d, &mX, n) in serialize(),
+                # memcpy(&mX, d, n) / memcpy(mArr, d, n) in the deserializing constructor
+                w = self.name == "serialize"
+                val = self._copied_value(args[1] if w else args[0], args[0] if w else args[1])
+                if val is not None:
+                    (ctype, size, kind), expr = val
+                    ops.append(SerialOp(op="write" if w else "read", span=self.span(c), expr=expr[:100], ctype=ctype,
+                                        size=size, kind=kind, conditional=cond))
+                    continue
             if op in ("opaque", "call"):
                 if not any(t in buffers for t in texts):
                     continue
@@ -278,6 +305,11 @@ class _Walk:
             else:
                 ctype, size, kind = _type_info(c.type, K, self.TK)
                 expr = self.ex.text_of(c)
+                if len(args) >= 2 and (c.type.spelling or "") == "void":
+                    # a helper with an output parameter: read(d, mX) fills mX
+                    a = _strip(K, args[1], self.kids)
+                    ctype, size, kind = _type_info(a.type, K, self.TK)
+                    expr = self.ex.text_of(args[1])
             expr = " ".join(expr.split())
             ops.append(SerialOp(op=op, span=self.span(c), expr=expr[:100], ctype=ctype, size=size, kind=kind,
                                 conditional=cond))
