@@ -186,19 +186,26 @@ class AnalysisIncomplete(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        # the classes that reached no interface, by the file defining them, with the includes not found in
-        # the units that parsed them (a class another unit resolved is analysed there)
+        # (a class another unit resolved is analysed there: not reported)
+        # the classes that reached no interface, by the file defining them
         by_file: dict[str, dict] = defaultdict(dict)
-        missing_of: dict[str, dict] = defaultdict(dict)
         for path, ff in sorted(index.files.items()):
-            if ff.kind not in _CPP or not ff.unresolved_classes or not ff.missing_includes:
+            if ff.kind not in _CPP:
                 continue
             for uc in ff.unresolved_classes:
-                if uc.qualname in index.classes:
+                if uc.qualname not in index.classes:
+                    by_file[uc.span.path].setdefault(uc.qualname, uc)
+        # with the includes not found in every unit that parses that file (whichever unit walked the header
+        # and recorded its classes: the shared-header plan leaves a header's classes to one unit)
+        missing_of: dict[str, dict] = defaultdict(dict)
+        if by_file:
+            for path, ff in sorted(index.files.items()):
+                if ff.kind not in _CPP or not ff.missing_includes:
                     continue
-                by_file[uc.span.path].setdefault(uc.qualname, uc)
-                for mi in ff.missing_includes:
-                    missing_of[uc.span.path].setdefault((mi.name, mi.span.path, mi.span.line), mi)
+                for f in {path, *ff.includes} & by_file.keys():
+                    for mi in ff.missing_includes:
+                        missing_of[f].setdefault((mi.name, mi.span.path, mi.span.line), mi)
+        by_file = {f: v for f, v in by_file.items() if missing_of.get(f)}
         regs = defaultdict(list)
         for r in index.registrations:
             regs[r.creator.split("::")[-1].strip()].append(r)
