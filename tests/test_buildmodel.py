@@ -65,12 +65,16 @@ def test_public_include_dirs_propagate_through_links(tmp_path):
     (tmp_path / "core" / "inc").mkdir(parents=True)
     (tmp_path / "core" / "priv").mkdir()
     (tmp_path / "app").mkdir()
+    (tmp_path / "cmake").mkdir()
+    (tmp_path / "cmake" / "defs.cmake").write_text(
+        "set(EXTRA_DEF FROM_INCLUDE)\nfunction(never_called)\n  add_definitions(-DBOGUS)\nendfunction()\n")
     (tmp_path / "CMakeLists.txt").write_text(
-        "project(p)\nadd_subdirectory(core)\nadd_subdirectory(app)\nadd_definitions(-DLATE)\n")
+        "project(p)\ninclude(${CMAKE_CURRENT_SOURCE_DIR}/cmake/defs.cmake)\ninclude(CheckCXXCompilerFlag)\n"
+        "add_subdirectory(core)\nadd_subdirectory(app)\nadd_definitions(-DLATE)\n")
     (tmp_path / "core" / "CMakeLists.txt").write_text(
         "add_library(core STATIC core.cpp)\n"
         "target_include_directories(core PUBLIC inc PRIVATE priv)\n"
-        "target_compile_definitions(core INTERFACE USE_CORE PRIVATE BUILDING_CORE)\n"
+        "target_compile_definitions(core INTERFACE USE_CORE PRIVATE BUILDING_CORE ${EXTRA_DEF})\n"
         "add_library(core::core ALIAS core)\n")
     (tmp_path / "app" / "CMakeLists.txt").write_bytes(
         b"# caf\xe9: a Latin-1 comment\nadd_executable(app main.cpp)\n"
@@ -78,7 +82,7 @@ def test_public_include_dirs_propagate_through_links(tmp_path):
     m = build_model(tmp_path)
     core = str(tmp_path.resolve() / "core")
     assert m.flags_for("core/core.cpp").include_dirs == (core + "/inc", core + "/priv")
-    assert m.flags_for("core/core.cpp").defines == ("BUILDING_CORE",)
+    assert m.flags_for("core/core.cpp").defines == ("BUILDING_CORE", "FROM_INCLUDE")  # set in an include()d file
     assert m.flags_for("app/main.cpp").include_dirs == (core + "/inc",)
     assert m.flags_for("app/main.cpp").defines == ("USE_CORE",)  # add_definitions after the targets: not theirs
 

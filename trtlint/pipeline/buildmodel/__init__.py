@@ -329,8 +329,9 @@ class _Evaluator:
         vars = dict(vars)
         vars["CMAKE_CURRENT_SOURCE_DIR"] = [cur]
         vars["CMAKE_CURRENT_LIST_DIR"] = [cur]
-        incs = list(incs)
-        defs = list(defs)
+        self._run(cmds, d, top, cur, vars, list(incs), list(defs), stack)
+
+    def _run(self, cmds, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
         skip_depth = 0
         for c in cmds:
             name = c.name
@@ -393,6 +394,20 @@ class _Evaluator:
                 rel = _rel(self._abs(v[0], cur), self.root)
                 if rel is not None:
                     self._eval_dir(rel, top, vars, incs, defs, stack)
+        elif name == "include" and args and len(stack) < 64:
+            # a project .cmake file: its commands run here (CMAKE_CURRENT_LIST_DIR is its own directory)
+            v = self._expand(args[0][0], args[0][1], vars)
+            path = self._abs(v[0], cur) if v and v[0].endswith(".cmake") else None
+            rel = _rel(path, self.root) if path else None
+            if rel is not None and rel not in stack and os.path.isfile(path):
+                try:
+                    cmds = list_file_commands(decode_list_file(Path(path).read_bytes()))
+                except OSError:
+                    cmds = ()
+                saved = vars.get("CMAKE_CURRENT_LIST_DIR")
+                vars["CMAKE_CURRENT_LIST_DIR"] = [os.path.dirname(path)]
+                self._run(cmds, d, top, cur, vars, incs, defs, stack | {rel})
+                vars["CMAKE_CURRENT_LIST_DIR"] = saved or [cur]
         elif name in ("include_directories", "cuda_include_directories"):
             before = any(a == "BEFORE" for a, _ in args)
             new = [self._abs(v, cur) for v in self._values(args, vars) if v not in ("AFTER", "BEFORE", "SYSTEM")]
