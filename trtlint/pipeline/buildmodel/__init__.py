@@ -207,6 +207,9 @@ def _read_compile_commands(path: str, root: str) -> dict[str, UnitFlags]:
 def _walk(root: str) -> list[str]:
     out = []
     for dp, dns, fns in os.walk(root):
+        if "CMakeCache.txt" in fns:  # a build tree (its _deps hold other projects' list files)
+            dns[:] = []
+            continue
         dns[:] = sorted(d for d in dns if d not in _SKIP_DIRS and not d.startswith("."))
         rd = os.path.relpath(dp, root)
         rd = "" if rd == "." else rd.replace(os.sep, "/")
