@@ -124,7 +124,8 @@ class FieldTypeUnencodable(Rule):
                         continue
                     msg = (
                         f"field '{a.name}' passed to {r.what} is built as {a.type}, but creator {c.cls.name} "
-                        f"declares '{f.name}' as {f.type}: the plugin reads the wrong type"
+                        f"declares '{f.name}' as {f.type} in getFieldNames(): the two disagree, so either createPlugin "
+                        "reads this field as the wrong type or every route that trusts the declaration does"
                     )
                 elif r.kind == "onnx":
                     got = ONNX_TO_FIELD.get(a.type or "")
