@@ -443,13 +443,14 @@ def test_partial_parse_problem(tmp_path: Path) -> None:
     assert "bad.cpp:" in facts.problems[0].message
 
 
-def test_non_utf8_file(tmp_path: Path) -> None:
+def test_non_utf8_file_is_read(tmp_path: Path) -> None:
+    # a Latin-1 comment is bytes to the compiler (issue 23): the file is read, columns stay byte columns
     p = tmp_path / "latin.cpp"
-    p.write_bytes(b"// caf\xe9\nint x;\n")
+    p.write_bytes(b"// caf\xe9\n/* \xe9\xe9 */ int f() { return 1; }\n")
     facts = _extract(tmp_path, "latin.cpp")
-    assert facts.problems and not facts.problems[0].partial
-    assert "UTF-8" in facts.problems[0].message
-    assert facts.functions == ()
+    assert facts.problems == ()
+    fn = _fn(facts, "f")
+    assert (fn.span.line, fn.span.col) == (2, 10)  # `int` after 9 bytes
 
 
 @pytest.mark.parametrize(
