@@ -108,12 +108,12 @@ def test_index_and_findings_equal_walking_every_header_in_every_unit(tmp_path, m
     found = _findings(shared)
     assert found == _findings(every)
     # an allocation in each header, reached from enqueue (bPlugin reaches cond.h through the header it skipped);
-    # one finding per allocation site, on the first path to it
+    # one finding per allocation site, naming every plugin that reaches it, on the first path to it
     assert found == [
         ("TRT301", "cpp/common/cond.h", 8, "cudaMalloc (device allocation) allocates on the hot path of "
          "BPlugin::enqueue: BPlugin::enqueue -> condScratch -> cudaMalloc"),
         ("TRT301", "cpp/common/util.h", 8, "cudaMalloc (device allocation) allocates on the hot path of "
-         "APlugin::enqueue: APlugin::enqueue -> scratch -> cudaMalloc"),
+         "APlugin::enqueue, BPlugin::enqueue: APlugin::enqueue -> scratch -> cudaMalloc"),
         ("TRT304", "cpp/common/cond.h", 8, "the status of cudaMalloc (CUDA runtime) is discarded on the hot path of "
          "BPlugin::enqueue: BPlugin::enqueue -> condScratch -> cudaMalloc"),
         ("TRT304", "cpp/common/util.h", 8, "the status of cudaMalloc (CUDA runtime) is discarded on the hot path of "
