@@ -52,7 +52,7 @@ def test_oversize_file_is_skipped_with_trt001_and_the_limit_is_configurable(tmp_
     assert at(diags, "big.py") == []
 
 
-def test_non_utf8_and_mixed_encodings_are_trt001_and_the_run_goes_on(tmp_path):
+def test_non_utf8_and_mixed_encodings_are_read_or_trt001_and_the_run_goes_on(tmp_path):
     _tree(
         tmp_path,
         {
@@ -66,7 +66,8 @@ def test_non_utf8_and_mixed_encodings_are_trt001_and_the_run_goes_on(tmp_path):
     )
     rc, diags, _ = check_json(tmp_path)
     assert rc in (0, 1)
-    assert at(diags, "latin1.cpp") == ["latin1.cpp could not be parsed: not valid UTF-8 (byte 0xe9 at offset 6)"]
+    # C++ in a legacy encoding is read (a Latin-1 comment: nvcc takes it); Python without a coding cookie is not
+    assert at(diags, "latin1.cpp") == []
     assert at(diags, "mixed.py") == ["mixed.py could not be parsed: not valid UTF-8 (byte 0xff at offset 17)"]
     # UTF-16 text shows no plugin marker to the byte scan: the header is not parsed, and so not reported
     assert at(diags, "utf16.h") == []
