@@ -96,3 +96,22 @@ def test_the_build_model_names_the_programs_and_the_check_uses_them(tmp_path):
     got = [(d["code"], d["location"]["path"], d["location"]["line"]) for d in data["diagnostics"]]
     assert got == [(c, p, l) for c, p, l, _ in PER_PROGRAM]
     assert data["summary"]["analysis"]["plugins"] == 2 and data["summary"]["analysis"]["creators"] == 2
+
+
+def test_dump_index_lists_each_program_with_its_own_classes(tmp_path):
+    """--dump-index keeps the whole-tree lists (one class per name: 1 plugin here) and lists each program with the
+    plugins and creators of its own index, so a reader can count them against the tree."""
+    import json
+    import subprocess
+    import sys
+
+    proj = tmp_path / "zoo"
+    shutil.copytree(ZOO, proj)
+    r = subprocess.run([sys.executable, "-m", "trtlint", "check", str(proj), "--dump-index", "--no-cache"],
+                       capture_output=True, text=True, timeout=300)
+    data = json.loads(r.stdout)
+    assert len(data["plugins"]) == 1
+    assert [(p["scope"], [c["at"] for c in p["plugins"]], [c["at"] for c in p["creators"]]) for p in data["programs"]] == [
+        ("a", ["a/yololayer.h:8"], ["a/yololayer.h:18"]),
+        ("b", ["b/yololayer.h:8"], ["b/yololayer.h:18"]),
+    ]

@@ -468,7 +468,26 @@ def _index_summary(index) -> dict:
         "route_calls": len(index.route_calls),
         "lookups": len(index.lookups),
         "globs": [{"var": g.var, "patterns": list(g.patterns), "targets": list(g.targets)} for g in index.globs],
+        "programs": _programs_summary(index, cinfo),
     }
+
+
+def _programs_summary(index, cinfo) -> list:
+    """The independent programs the build model found (scopes), each with the plugins and creators its own index
+    holds (the whole-tree lists above keep one class per name); empty when the project is one program."""
+    if len(index.scopes) < 2:
+        return []
+    from .index import CheckInputs
+    from .pipeline.check import scope_indexes, scope_of
+
+    scoped = scope_indexes(list(index.files.values()), CheckInputs(scopes=index.scopes), index.settings,
+                           root=index.root, profile=index.profile, packs=index.packs)
+    out = []
+    for s in index.scopes:
+        idx = scoped.get(s)
+        mine = (lambda cs: [cinfo(c) for c in cs if scope_of(c.cls.span.path, index.scopes) == s])
+        out.append({"scope": s, "creators": mine(idx.creators) if idx else [], "plugins": mine(idx.plugins) if idx else []})
+    return out
 
 
 def cmd_coverage(args) -> int:
