@@ -81,12 +81,7 @@ def _imports(mod: str, runtime_only: bool = False) -> list[tuple[str, str, int]]
                 if a.name == "trtlint" or a.name.startswith("trtlint."):
                     out.append((_nearest(a.name), "", node.lineno))
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = _from_target(package, node)
             if not (target == "trtlint" or target.startswith("trtlint.")):
                 continue
             for a in node.names:
@@ -96,6 +91,15 @@ def _imports(mod: str, runtime_only: bool = False) -> list[tuple[str, str, int]]
                 else:
                     out.append((_nearest(target), a.name, node.lineno))
     return out
+
+
+def _from_target(package: str, node: ast.ImportFrom) -> str:
+    """The absolute module a ``from ... import`` in ``package`` names."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
 
 
 def _nearest(name: str) -> str:
@@ -177,6 +181,41 @@ def test_no_private_name_imported_from_another_module():
     assert not new, "private names imported from another module:\n" + "\n".join(new)
     gone = [k for k in ALLOWED_PRIVATE if k not in found]
     assert not gone, f"no longer imported, remove them from ALLOWED_PRIVATE: {gone}"
+
+
+def _private(attr: str) -> bool:
+    return attr.startswith("_") and not (attr.startswith("__") and attr.endswith("__"))
+
+
+def test_no_private_name_read_through_another_module():
+    """``from . import flow`` then ``flow._kids``: a private name read through the module is as private as one
+    imported from it."""
+    bad = []
+    for mod, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = mod if _is_package(mod) else mod.rpartition(".")[0]
+        bound: dict[str, str] = {}  # local name -> the trtlint module it is bound to
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                target = _from_target(package, node)
+                bound.update({a.asname or a.name: f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in MODULES})
+            elif isinstance(node, ast.Import):
+                bound.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
+                    and bound[node.value.id] != mod and _private(node.attr)):
+                bad.append(f"{path.relative_to(PKG.parent)}:{node.lineno} reads {bound[node.value.id]}.{node.attr}")
+    assert not bad, "private names read through another module:\n" + "\n".join(bad)
+
+
+def test_the_frontend_packages_keep_their_entry_points():
+    from trtlint.frontends import cpp, python
+
+    for fe in (cpp, python):
+        assert callable(fe.extract) and isinstance(fe.VERSION, str) and fe.KIND_NAMES
+    assert callable(cpp.prepare) and callable(cpp.reached_headers) and callable(cpp.pch_dir_candidates)
+    assert not hasattr(python, "prepare")  # the run calls prepare only where a frontend has one
+    assert (cpp.PRELUDE_DIR / "trt" / "NvInferRuntime.h").is_file()
 
 
 def test_no_module_too_long():

@@ -32,6 +32,30 @@ _INTERESTING = re.compile(r"GLOB|add_executable|add_library|add_test|gtest_", re
 _SOURCE_EXT = re.compile(r"\.(c|cc|cpp|cxx|cu|h|hh|hpp|cuh|inl)$", re.I)
 
 
+
+def _args_end(text: str, j: int) -> int:
+    """Where a command's arguments that start at ``j`` (just after its ``(``) end: the index of the matching
+    ``)``, skipping quoted strings and nested parentheses; the end of the text when it never closes."""
+    depth, n, in_str = 1, len(text), False
+    while j < n:
+        c = text[j]
+        if in_str:
+            if c == "\\":
+                j += 2
+                continue
+            if c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return n
+
 def _strip_comments(text: str) -> str:
     out = []
     i, n = 0, len(text)
@@ -84,25 +108,9 @@ def _commands(text: str):
         if text[ls : m.start()].strip():
             i = m.end()
             continue
-        depth = 1
-        j = m.end()
-        in_str = False
-        while j < n and depth:
-            c = text[j]
-            if in_str:
-                if c == "\\":
-                    j += 2
-                    continue
-                if c == '"':
-                    in_str = False
-            elif c == '"':
-                in_str = True
-            elif c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-            j += 1
-        body = text[m.end() : j - 1] if depth == 0 else text[m.end() :]
+        end = _args_end(text, m.end())
+        body = text[m.end() : end]
+        j = min(end + 1, n)  # just after the closing parenthesis
         args = re.findall(r'"((?:[^"\\]|\\.)*)"|([^\s()"]+)', body)
         line = text.count("\n", 0, m.start()) + 1
         col = m.start() - ls + 1
@@ -301,23 +309,7 @@ def list_file_commands(text: str) -> tuple[Command, ...]:
         start = clean.find("(", offsets[line - 1])
         if start < 0:
             continue
-        depth, j, n, in_str = 1, start + 1, len(clean), False
-        while j < n and depth:
-            c = clean[j]
-            if in_str:
-                if c == "\\":
-                    j += 2
-                    continue
-                if c == '"':
-                    in_str = False
-            elif c == '"':
-                in_str = True
-            elif c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-            j += 1
-        body = clean[start + 1 : j - 1] if depth == 0 else clean[start + 1 :]
+        body = clean[start + 1 : _args_end(clean, start + 1)]
         args = tuple((m.group(1), True) if m.group(1) is not None else (m.group(2), False) for m in _ARG.finditer(body))
         cmds.append(Command(name, args, line))
     return tuple(cmds)
