@@ -33,6 +33,22 @@ _SOURCE_EXT = re.compile(r"\.(c|cc|cpp|cxx|cu|h|hh|hpp|cuh|inl)$", re.I)
 
 
 
+def glob_pattern_args(args: list[str]) -> list[str]:
+    """The patterns among the arguments of ``file(GLOB[_RECURSE] VAR ...)`` after the variable: the options
+    (``LIST_DIRECTORIES x``, ``RELATIVE dir``, ``CONFIGURE_DEPENDS``, ``FOLLOW_SYMLINKS``) left out."""
+    out: list[str] = []
+    k = 0
+    while k < len(args):
+        a = args[k].upper()
+        if a in ("LIST_DIRECTORIES", "RELATIVE"):
+            k += 2
+            continue
+        if a not in _GLOB_FLAGS:
+            out.append(args[k])
+        k += 1
+    return out
+
+
 def _args_end(text: str, j: int) -> int:
     """Where a command's arguments that start at ``j`` (just after its ``(``) end: the index of the matching
     ``)``, skipping quoted strings and nested parentheses; the end of the text when it never closes."""
@@ -156,20 +172,7 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         if name == "file" and args and args[0].upper() in ("GLOB", "GLOB_RECURSE") and len(args) >= 2:
             recurse = args[0].upper() == "GLOB_RECURSE"
             var = args[1]
-            pats = []
-            k = 2
-            while k < len(args):
-                a = args[k]
-                if a.upper() in ("LIST_DIRECTORIES", "RELATIVE"):
-                    k += 2
-                    continue
-                if a.upper() in _GLOB_FLAGS:
-                    k += 1
-                    continue
-                r = _resolve(a, list_dir)
-                if r is not None:
-                    pats.append(r)
-                k += 1
+            pats = [r for r in (_resolve(a, list_dir) for a in glob_pattern_args(args[2:])) if r is not None]
             globs.append((var, recurse, tuple(pats), Span(src.rel, line, col, el, ec)))
         elif name in _TARGET_CMDS and args:
             tgt = args[0]

@@ -165,10 +165,8 @@ def check_index(
         uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.message), d)
     return attach_snippets(list(uniq.values()), root)  # for line-independent fingerprints (baseline.py)
 
-def config_selectors(settings: Settings) -> list[tuple[str, Span]]:
-    """Every rule selector the config file names, with the line it is written on."""
-    if settings.config_file is None:
-        return []
+def _config_text(settings: Settings) -> tuple[str, list[str]]:
+    """The config file's path as findings name it (project-relative when inside the root) and its lines."""
     try:
         rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
     except ValueError:
@@ -177,6 +175,14 @@ def config_selectors(settings: Settings) -> list[tuple[str, Span]]:
         lines = settings.config_file.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         lines = []
+    return rel, lines
+
+
+def config_selectors(settings: Settings) -> list[tuple[str, Span]]:
+    """Every rule selector the config file names, with the line it is written on."""
+    if settings.config_file is None:
+        return []
+    rel, lines = _config_text(settings)
     sels = list(settings.select) + list(settings.ignore) + list(settings.extend_select)
     for rules in settings.per_file_ignores.values():
         sels.extend(rules)
@@ -192,14 +198,7 @@ def config_globs(settings: Settings) -> dict:
     """The line of each per-file-ignores glob in the config file (for TRT002)."""
     if settings.config_file is None or not settings.per_file_ignores:
         return {}
-    try:
-        rel = settings.config_file.resolve().relative_to(settings.root).as_posix()
-    except ValueError:
-        rel = str(settings.config_file)
-    try:
-        lines = settings.config_file.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        lines = []
+    rel, lines = _config_text(settings)
     out = {}
     for glob in settings.per_file_ignores:
         line = next((i for i, l in enumerate(lines, 1) if f'"{glob}"' in l or f"'{glob}'" in l), None)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
-from ...frontends.cmake import Command, decode_list_file, list_file_commands
+from ...frontends.cmake import Command, decode_list_file, glob_pattern_args, list_file_commands
 
 _UNIT_EXT = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
 _SOURCE_EXT = re.compile(r"\.(c|cc|cpp|cxx|c\+\+|cu|h|hh|hpp|hxx|cuh|inl)$", re.I)
@@ -379,17 +379,8 @@ class _Evaluator:
             var = args[1][0]
             vals = self._values(args[2:], vars)
             out: list[str] = []
-            k = 0
-            while k < len(vals):
-                a = vals[k]
-                if a.upper() in ("LIST_DIRECTORIES", "RELATIVE"):
-                    k += 2
-                    continue
-                if a.upper() in ("CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"):
-                    k += 1
-                    continue
+            for a in glob_pattern_args(vals):
                 out.extend(self._glob(self._abs(a, cur), recurse))
-                k += 1
             vars[var] = out
         elif name == "add_subdirectory" and args:
             v = self._expand(args[0][0], args[0][1], vars)
