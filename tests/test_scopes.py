@@ -11,7 +11,8 @@ from pathlib import Path
 from trtlint.checks.registry import select_rules
 from trtlint.config import load_settings
 from trtlint.index import CheckInputs
-from trtlint.pipeline.check import check_project, scope_of
+from trtlint.index import scope_of
+from trtlint.pipeline.check import check_project
 from trtlint.pipeline.run import run
 
 ZOO = Path(__file__).parent / "fixtures" / "zoo"

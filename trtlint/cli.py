@@ -478,7 +478,8 @@ def _programs_summary(index, cinfo) -> list:
     if len(index.scopes) < 2:
         return []
     from .index import CheckInputs
-    from .pipeline.check import scope_indexes, scope_of
+    from .index import scope_of
+    from .pipeline.check import scope_indexes
 
     scoped = scope_indexes(list(index.files.values()), CheckInputs(scopes=index.scopes), index.settings,
                            root=index.root, profile=index.profile, packs=index.packs)

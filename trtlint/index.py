@@ -82,6 +82,16 @@ _PY_PLUGIN_FACTS = (
 )
 
 
+def scope_of(path: str, scopes: Iterable[str]) -> str:
+    """The deepest of ``scopes`` (the project's independent programs, CheckInputs.scopes) that holds ``path``;
+    "" when none does."""
+    best = ""
+    for s in scopes:
+        if (path == s or path.startswith(s + "/")) and len(s) > len(best):
+            best = s
+    return best
+
+
 @dataclass(frozen=True)
 class CheckInputs:
     """What the index is handed besides the facts, the same way by every caller (the run, the LSP session):

@@ -21,7 +21,7 @@ from ..config import Settings
 from ..diagnostics import Diagnostic, Severity
 from ..facts import FileFacts, Span
 from ..frontends import SourceFile
-from ..index import CheckInputs, ProjectIndex
+from ..index import CheckInputs, ProjectIndex, scope_of
 from ..packs import Packs, Profile
 from ..scancache import SUPPRESSIBLE, TextScans
 from ..suppress import PerFileIgnores, scan_suppressions
@@ -71,19 +71,6 @@ def check_project(
         progress("check", 0, 1)
     diags = check_index(index, rules, settings, list(skipped), report_only, scoped=scoped)
     return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped)
-
-
-def in_scope(path: str, scope: str) -> bool:
-    return path == scope or path.startswith(scope + "/")
-
-
-def scope_of(path: str, scopes: Iterable[str]) -> str:
-    """The deepest of ``scopes`` that holds ``path``; "" when none does."""
-    best = ""
-    for s in scopes:
-        if in_scope(path, s) and len(s) > len(best):
-            best = s
-    return best
 
 
 def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Settings, *, root: Path,
