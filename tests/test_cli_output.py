@@ -140,12 +140,13 @@ def test_rules_piped_is_one_rule_per_line_in_plain_columns():
     lines = r.stdout.splitlines()
     codes = json.loads(trtlint("rules", "--format", "json").stdout)
     assert len(lines) == 1 + len(codes)  # a header and one line per rule: nothing wrapped
-    assert lines[0].split() == ["code", "name", "severity", "fixable", "family", "summary"]
+    assert lines[0].split() == ["code", "name", "severity", "default", "fixable", "family", "summary"]
     assert not any(ch in r.stdout for ch in "┏┃│━─…")  # no box drawing, nothing cut
     by_code = {line.split()[0]: line for line in lines[1:]}
     for rule in codes:
         line = by_code[rule["code"]]
-        assert line.split()[:5] == [rule["code"], rule["name"], rule["severity"], "yes" if rule["fixable"] else "no", rule["family"]]
+        assert line.split()[:6] == [rule["code"], rule["name"], rule["severity"], "yes" if rule["default"] else "opt-in",
+                                    "yes" if rule["fixable"] else "no", rule["family"]]
         assert line.endswith(rule["summary"])
     starts = {line.find(rule["summary"]) for line, rule in zip(lines[1:], codes) if rule["summary"]}
     assert len(starts) == 1 and lines[0].find("summary") in starts  # the summaries start in one column

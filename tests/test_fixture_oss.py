@@ -52,10 +52,14 @@ EXPECTED = [
     ("TRT210", "error", "plugin/regionPlugin/regionPlugin.cpp", 49, 16, "Region::enqueue returns `false` from an int32_t status method: false converts to 0, which TensorRT reads as success"),
     # rules and fixture parts that landed in parallel meet here: both are right by their rule
     ("TRT207", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 28, 7, "LReluPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginV3"),
-    ("TRT214", "warning", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 117, 5, "EmbLayerNormPluginCreator::createPlugin silently falls back to defaults for fields EmbLayerNormPlugin serializes (so they are required at runtime): output_fp16 -> 0"),
     ("TRT108", "error", "plugin/clipPlugin/clipPluginLegacy.cpp", 74, 1, "ClipLegacyPluginCreator registers ('Clip_TRT', version '2', namespace ''), which ClipPluginCreator already registers at plugin/clipPlugin/clipPlugin.cpp:46: the registry keeps only one of them"),
-    ("TRT203", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 37, 16, "plugin name 'LReLU_TRT' is written as a string literal in LReluPlugin::getPluginType() and spelled again in LReluPluginCreator::getPluginName(): define it once as a named constant"),
     ("TRT211", "error", "plugin/lReluPlugin/lReluPlugin.cu", 57, 7, "creator LReluPluginCreator ('LReLU_TRT', version '1') is never registered: no REGISTER_TENSORRT_PLUGIN(LReluPluginCreator), no creator list and no initializePlugin<...> names it, so TensorRT cannot find the plugin"),
+]
+
+# opt-in rules (not in the default set, issue 24): reported only when selected
+OPT_IN_EXPECTED = [
+    ("TRT214", "warning", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 117, 5, "EmbLayerNormPluginCreator::createPlugin silently falls back to defaults for fields EmbLayerNormPlugin serializes (so they are required at runtime): output_fp16 -> 0"),
+    ("TRT203", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 37, 16, "plugin name 'LReLU_TRT' is written as a string literal in LReluPlugin::getPluginType() and spelled again in LReluPluginCreator::getPluginName(): define it once as a named constant"),
     ("TRT212", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 88, 20, "LReluPluginCreator::createPlugin creates LReluPlugin without passing it the creator's namespace (no setPluginNamespace call, no namespace constructor argument): LReluPlugin::getPluginNamespace() returns its own member, so the engine records the wrong namespace"),
 ]
 
@@ -65,6 +69,14 @@ def test_oss_fixture_findings_exact():
     assert res.profile.name == "generic"
     got = sorted((d.code, d.severity.value, d.span.path, d.span.line, d.span.col, d.message) for d in res.diagnostics)
     assert got == sorted(EXPECTED), findings_diff(got, EXPECTED)
+
+
+def test_oss_fixture_opt_in_rules_report_when_selected():
+    s = load_settings(FIXTURE)
+    s.extend_select = ["TRT203", "TRT212", "TRT214"]
+    res = run(s, jobs=1, use_cache=False)
+    got = sorted((d.code, d.severity.value, d.span.path, d.span.line, d.span.col, d.message) for d in res.diagnostics)
+    assert got == sorted(EXPECTED + OPT_IN_EXPECTED), findings_diff(got, EXPECTED + OPT_IN_EXPECTED)
 
 
 def test_oss_fixture_index():

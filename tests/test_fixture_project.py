@@ -29,9 +29,7 @@ EXPECTED = [
     ("TRT107", "error", "experimental/builder/models/tiny/model.py", 9, 15, "model file uses the TensorRT plugin API (get_creator('FooPlugin', '1', '')); model files call operations and leave creator lookup, field encoding and plugin creation to the backend"),
     ("TRT210", "error", "cpp/plugins/kvUpdatePlugin/kvUpdatePlugin.cpp", 74, 16, "KvUpdatePlugin::configurePlugin returns the bool `shapesAreValid(in, nbInputs)` as an int32_t status: true converts to 1, which TensorRT reads as failure, and false to 0 (success)"),
     ("TRT213", "warning", "cpp/plugins/kvUpdatePlugin/kvUpdatePlugin.cpp", 79, 16, "KvUpdatePlugin::getAliasedInput aliases an output to an input (`outputIndex == kOUT_CACHE_IDX ? kIN_CACHE_IDX : -1`), but nothing in the project turns on PreviewFeature::kALIASED_PLUGIN_IO_10_03: builders without it ignore the alias and give the output a buffer of its own"),
-    ("TRT212", "warning", "cpp/plugins/fooPlugin/fooPlugin.cpp", 119, 20, "FooPluginCreator::createPlugin creates FooPlugin without passing it the creator's namespace (no setPluginNamespace call, no namespace constructor argument): FooPlugin::getPluginNamespace() returns its own member, so the engine records the wrong namespace"),
     # num_heads is validated (ELLM_CHECK in the constructor), so only alpha's silent default is reported
-    ("TRT214", "warning", "cpp/plugins/fooPlugin/fooPlugin.cpp", 115, 1, "FooPluginCreator::createPlugin silently falls back to defaults for fields FooPlugin serializes (so they are required at runtime): alpha -> 1.F"),
     ("TRT301", "error", "cpp/kernels/fooKernels.cu", 17, 5, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
     ("TRT302", "error", "cpp/kernels/fooKernels.cu", 24, 5, "cudaStreamSynchronize (stream synchronization) synchronizes on the hot path of BarPlugin::enqueue: BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
     # issue 3: Edge-LLM check macros (cpp/common/checkMacros.h); the ELLM_CHECK in FooPlugin's constructor is
@@ -52,6 +50,12 @@ EXPECTED = [
     ("TRT404", "warning", "unittests/kernels/ropeKernelTests.cu", 4, 1, "no CMake test target builds ropeKernelTests.cu: its googletest cases (RopeKernel.Matches) never run; add it to a test target's sources (unitTest)"),
 ]
 
+# opt-in rules (not in the default set, issue 24): reported only when selected
+OPT_IN_EXPECTED = [
+    ("TRT212", "warning", "cpp/plugins/fooPlugin/fooPlugin.cpp", 119, 20, "FooPluginCreator::createPlugin creates FooPlugin without passing it the creator's namespace (no setPluginNamespace call, no namespace constructor argument): FooPlugin::getPluginNamespace() returns its own member, so the engine records the wrong namespace"),
+    ("TRT214", "warning", "cpp/plugins/fooPlugin/fooPlugin.cpp", 115, 1, "FooPluginCreator::createPlugin silently falls back to defaults for fields FooPlugin serializes (so they are required at runtime): alpha -> 1.F"),
+]
+
 
 def test_fixture_project_findings_exact():
     settings = load_settings(FIXTURE)
@@ -59,6 +63,14 @@ def test_fixture_project_findings_exact():
     assert res.profile.name == "edgellm"
     got = sorted((d.code, d.severity.value, d.span.path, d.span.line, d.span.col, d.message) for d in res.diagnostics)
     assert got == sorted(EXPECTED), findings_diff(got, EXPECTED)
+
+
+def test_fixture_project_opt_in_rules_report_when_selected():
+    settings = load_settings(FIXTURE)
+    settings.extend_select = ["TRT212", "TRT214"]
+    res = run(settings, jobs=1, use_cache=False)
+    got = sorted((d.code, d.severity.value, d.span.path, d.span.line, d.span.col, d.message) for d in res.diagnostics)
+    assert got == sorted(EXPECTED + OPT_IN_EXPECTED), findings_diff(got, EXPECTED + OPT_IN_EXPECTED)
 
 
 def findings_diff(got: list, expected: list) -> str:

@@ -577,8 +577,9 @@ def cmd_rules(args) -> int:
     if args.format == "json":
         print(json.dumps([rule_json(r) for r in rules], indent=2))
         return 0
-    head = ("code", "name", "severity", "fixable", "family", "summary")
-    rows = [(r.code, r.name, r.severity.value, "yes" if r.fixable else "no", r.family, r.summary()) for r in rules]
+    head = ("code", "name", "severity", "default", "fixable", "family", "summary")
+    rows = [(r.code, r.name, r.severity.value, "yes" if r.default else "opt-in", "yes" if r.fixable else "no", r.family,
+             r.summary()) for r in rules]
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head) - 1)]
     tty = sys.stdout.isatty()
     cols = shutil.get_terminal_size().columns if tty else 0

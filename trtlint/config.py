@@ -29,7 +29,7 @@ class Settings:
     root: Path = Path(".")
     config_file: Optional[Path] = None
     profile: str = "auto"  # "auto" | a profile name
-    select: list[str] = field(default_factory=lambda: ["ALL"])
+    select: list[str] = field(default_factory=lambda: ["DEFAULT"])  # the default rule set; "ALL" adds the opt-in rules
     ignore: list[str] = field(default_factory=list)
     extend_select: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)

@@ -24,11 +24,19 @@ def rule_json(r: "type[Rule]") -> dict:
     }
 
 
+def default_text(r: "type[Rule]") -> str:
+    """Whether a rule is in the default set, and how to turn an opt-in rule on."""
+    if r.default:
+        return "on by default"
+    return f'opt-in: not in the default set; enable with `extend-select = ["{r.code}"]`'
+
+
 def rule_markdown(r: "type[Rule]") -> str:
     """A rule's page: `trtlint rule --format markdown`, the LSP hover, the head of ``docs/rules/TRTxxx.md``."""
     sec = r.sections()
     parts = [f"# {r.code} {r.name}", "", sec.get("summary", ""), ""]
-    parts.append(f"Default severity: **{r.severity.value}** · family: `{r.family}` · fixable: {'yes' if r.fixable else 'no'}")
+    parts.append(f"Default severity: **{r.severity.value}** · family: `{r.family}` · fixable: {'yes' if r.fixable else 'no'}"
+                 f" · {default_text(r)}")
     for head in ("What it does", "Why it matters", "Example", "Fix"):
         if head in sec:
             parts += ["", f"## {head}", "", sec[head]]

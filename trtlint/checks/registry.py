@@ -2,9 +2,10 @@
 
 Every :class:`~trtlint.checks.base.Rule` subclass with a ``code`` in a module under ``trtlint/checks/`` is a
 rule; :func:`all_rules` imports them once, sorted by code. A *selector* (in ``select``, ``ignore``,
-``extend-select``, ``per-file-ignores``, ``trtlint: ignore[...]``) is ``ALL``, a rule's kebab-case name, or a
-prefix of its code (``TRT1`` selects TRT101..TRT199); an unknown selector gets the closest known ones by edit
-distance as a suggestion.
+``extend-select``, ``per-file-ignores``, ``trtlint: ignore[...]``) is ``ALL`` (every rule, the opt-in ones too),
+``DEFAULT`` (the default rule set: the rules whose ``default`` is True; what ``select`` is when nothing sets it), a
+rule's kebab-case name, or a prefix of its code (``TRT1`` selects TRT101..TRT199, opt-in ones included); an unknown
+selector gets the closest known ones by edit distance as a suggestion.
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def rule_matches(rule: type[Rule], selector: str) -> bool:
     s = selector.strip()
     if s.upper() == "ALL":
         return True
+    if s.upper() == "DEFAULT":
+        return rule.default
     if s.lower() == rule.name:
         return True
     return rule.code.upper().startswith(s.upper())

@@ -35,6 +35,7 @@ class UnnamedLayer(Rule):
     name = "unnamed-layer"
     family = "python"
     severity = Severity.INFO
+    default = False  # opt-in; style: a missing layer name costs readability of engine inspection, not correctness (docs/real-code.md)
 
     VALID = [
         {
