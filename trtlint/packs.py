@@ -189,6 +189,9 @@ PACK_SCHEMA = {
         "status_except": {"type": "array", "items": _ENTRY},
         "stream_exempt": {"type": "array", "items": _ENTRY},
         "size_queries": {"type": "array", "items": _ENTRY},
+        "status_queries": {"type": "array", "items": _ENTRY},
+        "status_teardown": {"type": "array", "items": _ENTRY},
+        "teardown_methods": _NAMES,
         "stream_handles": {
             "type": "array",
             "items": {
@@ -420,6 +423,9 @@ class Packs:
     status_except: list[ApiEntry] = field(default_factory=list)
     stream_exempt: list[ApiEntry] = field(default_factory=list)
     size_queries: list[ApiEntry] = field(default_factory=list)
+    status_queries: list[ApiEntry] = field(default_factory=list)  # TRT304: queries whose status is not reported
+    status_teardown: list[ApiEntry] = field(default_factory=list)  # TRT304: releases not reported in teardown
+    teardown_methods: list[str] = field(default_factory=list)  # plugin methods that tear down (and destructors)
     stream_handles: list[StreamHandle] = field(default_factory=list)
 
     def temperature(self, method: str, family: str) -> str:
@@ -564,9 +570,10 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     for e in data.get("temperatures", []):
         p.temperatures.append((e["method"], e["temperature"], tuple(e.get("families", ()))))
     p.temperature_severity.update(data.get("temperature_severity", {}))
-    for table in ("status_apis", "status_except", "stream_exempt", "size_queries"):
+    for table in ("status_apis", "status_except", "stream_exempt", "size_queries", "status_queries", "status_teardown"):
         for e in data.get(table, []):
             getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
+    p.teardown_methods.extend(data.get("teardown_methods", []))
     for e in data.get("stream_handles", []):
         p.stream_handles.append(
             StreamHandle(e["library"], tuple(e["uses"]), tuple(e["bind"]), tuple(e.get("except", ())))
