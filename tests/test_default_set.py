@@ -61,7 +61,7 @@ def test_rules_lists_the_default_column_and_docs_say_how_to_enable(tmp_path):
     for rule in all_rules():
         assert rows[rule.code]["default"] is rule.default
     for rule in OPT_IN:
-        page = subprocess.run([sys.executable, "-m", "trtlint", "rule", rule.code], capture_output=True, text=True, timeout=120).stdout
+        page = subprocess.run([sys.executable, "-m", "trtlint", "rule", rule.code, "--format", "markdown"], capture_output=True, text=True, timeout=120).stdout
         assert f'extend-select = ["{rule.code}"]' in page
 
 
@@ -70,3 +70,13 @@ def test_default_is_a_known_selector_in_config(tmp_path):
     r = subprocess.run([sys.executable, "-m", "trtlint", "config", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "select = ['DEFAULT', 'TRT604']" in r.stdout
+
+
+def test_every_opt_in_rule_says_why_and_the_rules_index_lists_it():
+    from trtlint.docsgen import render_all
+
+    index = render_all()["README.md"]
+    assert "## The opt-in rules" in index
+    for rule in OPT_IN:
+        assert rule.opt_in_why, f"{rule.code} is opt-in but does not say why (opt_in_why)"
+        assert f"| [{rule.code}]({rule.code}.md) {rule.name} |" in index and rule.opt_in_why in index

@@ -40,6 +40,11 @@ def render_all() -> dict[str, str]:
     for r in all_rules():
         pages[f"{r.code}.md"] = rule_markdown(r) + "\n" + _examples(r).rstrip() + "\n"
         rows.append(f"| [{r.code}]({r.code}.md) | {r.name} | {r.severity.value} | {'yes' if r.default else 'opt-in'} | {r.family} | {r.summary()} |")
+    opt = [r for r in all_rules() if not r.default]
+    if opt:
+        rows += ["", "## The opt-in rules", "", "What each adds if you enable it, and why triage on real code kept it out of the "
+                 "default set ([real-code.md](../real-code.md)):", "", "| rule | adds | why opt-in |", "| --- | --- | --- |"]
+        rows += [f"| [{r.code}]({r.code}.md) {r.name} | {r.summary()} | {r.opt_in_why} |" for r in opt]
     pages["README.md"] = "\n".join(rows) + "\n"
     return pages
 

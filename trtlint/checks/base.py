@@ -30,14 +30,17 @@ class Rule:
     #: the `trtlint confirm` recipe that reproduces a finding on a machine with TensorRT (see
     #: trtlint/confirm/recipes.py); "" for the default of the rule's code, if any
     confirm: ClassVar[str] = ""
-    #: whether the rule runs when the config selects nothing: the default rule set. Every rule is in it today;
-    #: a rule whose findings triage on real code does not show worth a reviewer's time sets False and is then
-    #: opt-in (``extend-select``)
+    #: whether the rule is in the default rule set (what runs when ``select`` is unset, ``["DEFAULT"]``); a rule
+    #: whose findings triage on real code does not show worth a reviewer's time sets False and is then opt-in
+    #: (``extend-select``, ``select = ["ALL"]``)
     default: ClassVar[bool] = True
+    #: for an opt-in rule (``default = False``): why triage kept it out of the default set (shown in its docs)
+    opt_in_why: ClassVar[str] = ""
     #: whether the rule judges the filter itself (TRT002 unused-suppression): the engine runs it after
     #: selection, suppressions and per-file ignores, with ``index.suppression_use`` set, and a bare
     #: ``trtlint: ignore`` does not hide its findings (else an unused bare suppression would hide that it is unused)
     after_filter: ClassVar[bool] = False
+    applies_to_tests: ClassVar[bool] = True  # False: findings in test files (index.is_test_path) are dropped (route rules)
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 

@@ -28,7 +28,8 @@ def default_text(r: "type[Rule]") -> str:
     """Whether a rule is in the default set, and how to turn an opt-in rule on."""
     if r.default:
         return "on by default"
-    return f'opt-in: not in the default set; enable with `extend-select = ["{r.code}"]`'
+    why = f" ({r.opt_in_why})" if r.opt_in_why else ""
+    return f'opt-in: not in the default set{why}; enable with `extend-select = ["{r.code}"]`'
 
 
 def rule_markdown(r: "type[Rule]") -> str:

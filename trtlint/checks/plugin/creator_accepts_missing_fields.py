@@ -81,7 +81,8 @@ class CreatorAcceptsMissingFields(Rule):
     name = "creator-accepts-missing-fields"
     family = "plugin"
     severity = Severity.WARNING
-    default = False  # opt-in; hygiene: TensorRT hands createPlugin exactly what getFieldsToSerialize wrote, so a default for a serialized field is not exercised; the triaged findings were deliberate back-compat defaults (docs/real-code.md)
+    default = False
+    opt_in_why = "hygiene: TensorRT hands createPlugin exactly what getFieldsToSerialize wrote, so a default for a serialized field is not exercised; the triaged findings were deliberate back-compat defaults"
 
     VALID = [
         {

@@ -37,7 +37,8 @@ class NameVersionLiteral(Rule):
     name = "name-version-literal"
     family = "plugin"
     severity = Severity.WARNING
-    default = False  # opt-in; style: literals that agree are not a defect; triage found every finding on real trees was agreeing literals (docs/real-code.md)
+    default = False
+    opt_in_why = "style: literals that agree are not a defect; triage found every finding on real trees was agreeing literals"
 
     VALID = [
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp()}},

@@ -37,7 +37,8 @@ class NamespaceNotPropagated(Rule):
     name = "namespace-not-propagated"
     family = "plugin"
     severity = Severity.WARNING
-    default = False  # opt-in; latent: harmless while the library registers its creators under the empty namespace, as every tree triaged does (docs/real-code.md)
+    default = False
+    opt_in_why = "latent: harmless while the library registers its creators under the empty namespace, as every tree triaged does"
 
     VALID = [
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp()}},

@@ -35,7 +35,8 @@ class UnnamedLayer(Rule):
     name = "unnamed-layer"
     family = "python"
     severity = Severity.INFO
-    default = False  # opt-in; style: a missing layer name costs readability of engine inspection, not correctness (docs/real-code.md)
+    default = False
+    opt_in_why = "style: a missing layer name costs readability of engine inspection, not correctness"
 
     VALID = [
         {
