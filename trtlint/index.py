@@ -93,6 +93,32 @@ def scope_of(path: str, scopes: Iterable[str]) -> str:
 
 
 @dataclass(frozen=True)
+class TensorRTTarget:
+    """The TensorRT release a program is judged against, and why: ``source`` "configured" (the
+    ``tensorrt-version`` setting), "inferred" (``reason`` names the evidence, e.g. "find_package(TensorRT 8.6) in
+    CMakeLists.txt:12"; ``others`` the other versions the tree names, by evidence) or "" (none known: ``version``
+    is None). Inference: :mod:`trtlint.pipeline.trtversion`."""
+
+    version: Optional[str] = None
+    source: str = ""
+    reason: str = ""
+    others: tuple = ()  # ("7.2 (TensorRT-7.2.3.4 in a/CMakeLists.txt:3)", ...)
+
+    def why(self) -> str:
+        """How the version is known, as messages quote it: "inferred from CMakeLists.txt:12"."""
+        if self.source == "configured":
+            return "configured"
+        return f"inferred from {self.reason.rsplit(' in ', 1)[-1]}" if self.source == "inferred" else "none known"
+
+    def to_dict(self) -> dict:
+        return {"version": self.version, "source": self.source, "reason": self.reason, "others": list(self.others)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TensorRTTarget":
+        return cls(d.get("version"), d.get("source", ""), d.get("reason", ""), tuple(d.get("others", ())))
+
+
+@dataclass(frozen=True)
 class CheckInputs:
     """What the index is handed besides the facts, the same way by every caller (the run, the LSP session):
     read by the rules, never set on an index after it is built (:func:`trtlint.pipeline.check.check_project`)."""
@@ -109,6 +135,9 @@ class CheckInputs:
     # scopes: CMake projects no other project adds); empty when the project is one program. Each is checked
     # with its own index (pipeline.check.check_project)
     scopes: tuple = ()
+    # scope ("" the project, or one of ``scopes``) -> the TensorRT release inferred from the tree for it
+    # (pipeline.trtversion.infer); a scope missing: none was found. The tensorrt-version setting wins over it
+    tensorrt: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -155,11 +184,14 @@ class ProjectIndex:
     preview_gates: list = field(default_factory=list)  # (feature, Span): builder preview features turned on
     preview_scan: Optional[dict] = None  # CheckInputs.preview_scan
     glob_memos: Optional[dict] = None  # CheckInputs.glob_memos
+    tensorrt_targets: dict = field(default_factory=dict)  # CheckInputs.tensorrt (every scope's)
+    tensorrt_inferred: Optional[TensorRTTarget] = None  # this index's scope's, from tensorrt_targets
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
     def build(cls, root: Path, profile: Profile, packs: Packs, facts: Iterable[FileFacts], settings=None,
-              inputs: Optional[CheckInputs] = None) -> "ProjectIndex":
+              inputs: Optional[CheckInputs] = None, scope: str = "") -> "ProjectIndex":
+        """``scope``: the program (one of ``inputs.scopes``) the facts are of, "" for the whole project."""
         idx = cls(root=root, profile=profile, packs=packs, settings=settings)
         if inputs is not None:
             idx.suppressions = inputs.suppressions
@@ -168,6 +200,8 @@ class ProjectIndex:
             idx.preview_scan = inputs.preview_scan
             idx.glob_memos = inputs.glob_memos
             idx.scopes = tuple(inputs.scopes)
+            idx.tensorrt_targets = dict(inputs.tensorrt)
+            idx.tensorrt_inferred = inputs.tensorrt.get(scope)
         for ff in facts:
             idx.files[ff.path] = ff
             for c in ff.classes:
@@ -355,10 +389,18 @@ class ProjectIndex:
 
         return globspec_memo(patterns, self.glob_memos)
 
-    def tensorrt_version(self) -> str:
-        """The TensorRT release the code targets (setting ``tensorrt-version``, else the rules/ pack's default)."""
+    def tensorrt_target(self) -> TensorRTTarget:
+        """The TensorRT release the code targets: the ``tensorrt-version`` setting, else the one inferred from the
+        tree for this index's program, else none (``version`` None)."""
         v = getattr(self.settings, "tensorrt_version", None)
-        return v or self.packs.trt_default_version
+        if v:
+            return TensorRTTarget(v, "configured", "tensorrt-version")
+        return self.tensorrt_inferred or TensorRTTarget()
+
+    def tensorrt_version(self) -> str:
+        """The TensorRT release to judge against: :meth:`tensorrt_target`, else the rules/ pack's default (the
+        newest release; a rule says when it judged against it for want of a known version)."""
+        return self.tensorrt_target().version or self.packs.trt_default_version
 
     def _first_return(self, qualname: str, method: str) -> Optional[ResolvedString]:
         for fn in self.find_method(qualname, method):

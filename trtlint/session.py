@@ -106,6 +106,7 @@ class Session:
         self.preview_scan: dict[str, tuple] = {}
         self.glob_memos: Optional[dict] = None  # the run's glob memos (CheckInputs.glob_memos)
         self.scopes: tuple = ()  # the independent programs of the project (CheckInputs.scopes), from the run
+        self.tensorrt: dict = {}  # CheckInputs.tensorrt, from the run
         # the multiprocessing context of the run's extraction pool (the LSP server: "forkserver")
         self.mp_context = mp_context
         self.buffers: dict[str, str] = {}  # rel -> unsaved text of an open editor buffer
@@ -214,6 +215,7 @@ class Session:
         self.preview_scan = dict(res.index.preview_scan or {})
         self.glob_memos = res.index.glob_memos
         self.scopes = tuple(res.index.scopes)  # the build model's independent programs, as the run had them
+        self.tensorrt = dict(res.index.tensorrt_targets)  # each program's inferred TensorRT release, from the run
         self.diagnostics = res.diagnostics
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         self._exclude = globspec(exclude)
@@ -374,6 +376,7 @@ class Session:
             preview_scan=self.preview_scan,
             glob_memos=self.glob_memos,
             scopes=self.scopes,
+            tensorrt=self.tensorrt,
         )
 
     def by_path(self) -> dict[str, list[Diagnostic]]:

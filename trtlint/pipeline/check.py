@@ -88,7 +88,7 @@ def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Setting
     for ff in facts:
         s = scope_of(ff.path, scopes)
         (by_scope[s] if s else shared).append(ff)
-    return {s: ProjectIndex.build(root, profile, packs, own + shared, settings, inputs=inputs)
+    return {s: ProjectIndex.build(root, profile, packs, own + shared, settings, inputs=inputs, scope=s)
             for s, own in by_scope.items() if own}
 
 

@@ -38,6 +38,8 @@ def frontend_for(kind: str):
 _VERSIONS: dict[str, str] = {}
 # the single-file frontends (frontends/cmake.py...), by path under frontends/: each counts for its own kind only
 _FRONTEND_FILES = {m.rsplit(".", 1)[1] + ".py" for m in FRONTENDS.values()}
+# frontends whose results are never cached as facts (the run reads them itself): not part of any kind's key
+_FRONTEND_FILES.add("trtversion.py")
 
 
 def frontend_versions() -> dict[str, str]:

@@ -35,6 +35,7 @@ from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing,
 from .extract import frontend_versions, make_context
 from .extraction import Extraction, ExtractLimits
 from .buildmodel import BuildModel, build_model, with_unit_flags
+from .trtversion import extras_key, infer as infer_tensorrt
 
 
 @dataclass
@@ -224,8 +225,10 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
     from .. import runmemo
 
     ctx = st.ctx
-    st.memo_key = runmemo.key(st.settings, st.disc, st.paths, st.profile, context_key(ctx), frontend_versions(),
-                              ctx.compile_commands)
+    # (the files outside discovery that may pin a TensorRT version count too: pipeline.trtversion)
+    scopes = st.build.scopes if st.build is not None else ()
+    st.memo_key = runmemo.key(st.settings, st.disc, st.paths, st.profile,
+                              context_key(ctx) + extras_key(st.root, scopes), frontend_versions(), ctx.compile_commands)
     hit = runmemo.load(st.scans_dir, st.memo_key)
     if hit is None:
         return None
@@ -358,6 +361,7 @@ def check_inputs(settings: Settings, files: list[SourceFile], scans: TextScans,
                       if f.kind in ("cpp", "cuda", "header", "python")},
         glob_memos=glob_memos,  # the rules' file patterns are remembered with discovery's
         scopes=tuple(scopes),  # the independent programs the build model found (each checked on its own)
+        tensorrt=infer_tensorrt(settings.root, files, tuple(scopes), scans),  # each program's TensorRT release
     )
 
 

@@ -25,6 +25,9 @@ class Analysis:
     creators: int = 0
     targets: Optional[int] = None
     partly: tuple = ()  # ((unit, ((name, path, line), ...)), ...), by unit
+    # the TensorRT release judged against and why (index.TensorRTTarget.to_dict), with "programs": scope -> the
+    # same, when the project holds several programs; None: not known (an older run memo)
+    tensorrt: Optional[dict] = None
 
     @classmethod
     def of_index(cls, index, build=None, scoped=None) -> "Analysis":
@@ -59,7 +62,37 @@ class Analysis:
             if ff.kind not in _PARTLY_KINDS or not getattr(ff, "missing_includes", ()):
                 continue
             partly.append((path, tuple(dict.fromkeys((m.name, m.span.path, m.span.line) for m in ff.missing_includes))))
-        return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly))
+        tensorrt = index.tensorrt_target().to_dict()
+        if scoped:
+            tensorrt["programs"] = {s: idx.tensorrt_target().to_dict() for s, idx in sorted(scoped.items())}
+        return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
+                   tensorrt=tensorrt)
+
+    def tensorrt_line(self) -> Optional[str]:
+        """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
+        programs, the versions by how many programs assume them."""
+        t = self.tensorrt
+        if t is None:
+            return None
+        programs = t.get("programs") or {}
+        if t.get("source") != "configured" and programs:
+            count: dict = {}
+            for p in programs.values():
+                count[p.get("version")] = count.get(p.get("version"), 0) + 1
+            if len(count) > 1 or None in count:
+                parts = [f"{v or 'none known'} in {n} program{'' if n == 1 else 's'}"
+                         for v, n in sorted(count.items(), key=lambda kv: (-kv[1], str(kv[0])))]
+                return ("TensorRT versions assumed per program (inferred from each program's files): " + ", ".join(parts)
+                        + "; where none is known, removed APIs are warnings (set tensorrt-version)")
+            t = next(iter(programs.values()))
+        if t.get("source") == "configured":
+            return f"TensorRT {t['version']} assumed: configured (tensorrt-version)"
+        if t.get("source") == "inferred":
+            others = t.get("others") or []
+            also = f"; the tree also names {', '.join(o.split(' (', 1)[0] for o in others[:3])}" if others else ""
+            return f"TensorRT {t['version']} assumed: inferred from {t['reason']}{also}"
+        return ("no TensorRT version known: removed APIs are warnings, not errors (set tensorrt-version, or pin "
+                "TensorRT in CMake or requirements)")
 
     def missing_names(self) -> list[str]:
         """The includes that did not resolve, most units first (ties by name)."""
@@ -93,6 +126,7 @@ class Analysis:
                 for unit, missing in self.partly
             ],
             "missing_includes": self.missing_names(),
+            **({"tensorrt_version": self.tensorrt} if self.tensorrt is not None else {}),
         }
 
     @classmethod
@@ -103,6 +137,7 @@ class Analysis:
             targets=d.get("targets"),
             partly=tuple((u["unit"], tuple((m["name"], m["path"], m["line"]) for m in u["missing_includes"]))
                          for u in d.get("partly_analysed_units", ())),
+            tensorrt=d.get("tensorrt_version"),
         )
 
 

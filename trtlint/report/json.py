@@ -29,6 +29,9 @@ def build_json(diags: "list[Diagnostic]", ctx: "ReportContext") -> dict:
             "by_severity": by_sev,
             "by_rule": {code: rule_counts[code] for code in sorted(rule_counts)},
             **({"analysis": ctx.analysis.to_dict()} if ctx.analysis is not None else {}),
+            # the TensorRT release judged against and why ({version, source, reason, others[, programs]})
+            **({"tensorrt_version": ctx.analysis.tensorrt}
+               if ctx.analysis is not None and ctx.analysis.tensorrt is not None else {}),
         },
         "diagnostics": [d.to_dict() for d in diags],
     }

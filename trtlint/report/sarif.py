@@ -205,7 +205,10 @@ def build_sarif(diags: "list[Diagnostic]", ctx: "ReportContext") -> dict:
         "artifacts": arts.items,
         "columnKind": "unicodeCodePoints",
         "results": results,
-        "properties": {"project": ctx.project()},
+        "properties": {"project": ctx.project(),
+                       # the TensorRT release judged against and why ({version, source, reason, others[, programs]})
+                       **({"tensorrtVersion": ctx.analysis.tensorrt}
+                          if ctx.analysis is not None and ctx.analysis.tensorrt is not None else {})},
     }
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 

@@ -199,6 +199,8 @@ def render_text(diags: "list[Diagnostic]", ctx: "ReportContext") -> str:
         lines.append((summary,))
         if ctx.analysis is not None:  # what was analysed, so "All checks passed" never hides blindness
             lines.append((ctx.analysis.line(),))
+            if ctx.analysis.tensorrt_line():  # and the TensorRT release it judged against
+                lines.append((ctx.analysis.tensorrt_line(),))
     if not ctx.color:
         return "".join(_plain(line) + "\n" for line in lines)
     from rich.console import Console
@@ -260,6 +262,8 @@ def render_statistics(diags: "list[Diagnostic]", ctx: "ReportContext", unsafe_fi
         lines.append(summary_line(diags, ctx))
         if ctx.analysis is not None:
             lines.append(ctx.analysis.line())
+            if ctx.analysis.tensorrt_line():
+                lines.append(ctx.analysis.tensorrt_line())
         if marked:
             legend = []
             if 2 in best.values():

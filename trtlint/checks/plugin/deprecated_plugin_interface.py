@@ -18,10 +18,13 @@ class DeprecatedPluginInterface(Rule):
     Compares each plugin and creator class's TensorRT interfaces, the interface methods it overrides and the
     TensorRT APIs the plugin code calls with the deprecation and removal versions in the
     `tensorrt` table of the rules/ packs (`rules/tensorrt_interfaces.yaml`, taken from the `TRT_DEPRECATED`
-    markers of the TensorRT headers), for the TensorRT release set by `tensorrt-version` (default: the
-    pack's newest release). An interface or API removed in the target is an error; a deprecated one is a
-    warning; an interface newer than the target (e.g. `IPluginV3OneBuildV2` before 10.3) is an error. The
-    class is reported where it names the interface, not in every class that inherits it.
+    markers of the TensorRT headers), for the TensorRT release set by `tensorrt-version`, else the one
+    inferred from the tree (`find_package(TensorRT 8.6)`, a `TensorRT-8.6.1.6` path, a `tensorrt==8.6.1` pin,
+    an in-tree `NvInferVersion.h`; the message names where). An interface or API removed in the target is an
+    error; a deprecated one is a warning; an interface newer than the target (e.g. `IPluginV3OneBuildV2`
+    before 10.3) is an error. With no version set or found, the pack's newest release is the target and a
+    removal is only a warning. The class is reported where it names the interface, not in every class that
+    inherits it.
 
     ## Why it matters
     `IPluginV2`, `IPluginV2Ext`, `IPluginV2IOExt`, `IPluginV2DynamicExt` and `IPluginCreator` are deprecated
@@ -57,7 +60,15 @@ class DeprecatedPluginInterface(Rule):
     INVALID = [
         {
             "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
-            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginV3")],
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (no TensorRT version known, judged against 11.1; set tensorrt-version); use IPluginV3")],
+        },
+        {
+            # no tensorrt-version: the CMake file's find_package says the code builds with TensorRT 8.6
+            "files": {
+                "CMakeLists.txt": "cmake_minimum_required(VERSION 3.18)\nproject(foo)\nfind_package(TensorRT 8.6 REQUIRED)\n",
+                "plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2Ext"),
+            },
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 (targeting 8.6, inferred from CMakeLists.txt:3)")],
         },
         {
             "files": {
@@ -98,7 +109,15 @@ class DeprecatedPluginInterface(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
-        target = index.tensorrt_version()
+        known = index.tensorrt_target()
+        target = index.tensorrt_version()  # without a known version, the pack's newest release
+        # how the message names the target; without a known one a removal is only a warning
+        if known.source == "inferred":
+            against = f"targeting {target}, {known.why()}"
+        elif known.version:
+            against = f"targeting {target}"
+        else:
+            against = f"no TensorRT version known, judged against {target}; set tensorrt-version"
         ifaces = packs.trt_interfaces
 
         def ancestors_of(name: str) -> set[str]:
@@ -110,7 +129,7 @@ class DeprecatedPluginInterface(Rule):
 
         def verdict(deprecated: Optional[str], removed: Optional[str], since: Optional[str] = None):
             if removed and version_at_least(target, removed):
-                return Severity.ERROR, f"removed in TensorRT {removed}"
+                return (Severity.ERROR if known.version else Severity.WARNING), f"removed in TensorRT {removed}"
             if since and not version_at_least(target, since):
                 return Severity.ERROR, f"added in TensorRT {since}"
             if deprecated and version_at_least(target, deprecated):
@@ -135,7 +154,7 @@ class DeprecatedPluginInterface(Rule):
                     continue
                 sev, why = v
                 repl = f"; use {it.replacement}" if it.replacement else ""
-                yield self.diag(c.span, f"{c.name} implements {b}, {why} (targeting {target}){repl}",
+                yield self.diag(c.span, f"{c.name} implements {b}, {why} ({against}){repl}",
                                 severity=sev, symbol=qn)
             # overridden interface methods that are deprecated / removed
             all_ifaces = set(own) | set().union(*(ancestors_of(b) for b in own)) if own else set()
@@ -148,7 +167,7 @@ class DeprecatedPluginInterface(Rule):
                     if v is not None:
                         sev, why = v
                         repl = f"; use {m.replacement}" if m.replacement else ""
-                        yield self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} (targeting {target}){repl}",
+                        yield self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} ({against}){repl}",
                                         severity=sev, symbol=fn.qualname, related=[Related(c.span, f"{c.name} is declared here")])
                     break
         # APIs called
@@ -173,5 +192,5 @@ class DeprecatedPluginInterface(Rule):
                         sev, why = v
                         why = why.replace("removed in", "was removed in").replace("deprecated since", "is deprecated since")
                         repl = f"; use {a.replacement}" if a.replacement else ""
-                        yield self.diag(call.span, f"{short} {why} (targeting {target}){repl}", severity=sev, symbol=short)
+                        yield self.diag(call.span, f"{short} {why} ({against}){repl}", severity=sev, symbol=short)
                         break

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Severity
+from ...diagnostics import Diagnostic, Related, Severity
 from ...packs import version_at_least
 from ..base import Rule
 
@@ -17,10 +17,12 @@ class DeprecatedTensorrtPythonApi(Rule):
     each was deprecated and removed in, and its replacement) in files that import `tensorrt`: methods and
     attributes by name (`builder.build_engine`, `context.execute_async_v2`, `config.max_workspace_size`) and
     enum members resolved through imports (`trt.BuilderFlag.STRICT_TYPES`). The target comes from the
-    `tensorrt-version` config key (`"10.8"`, or `"10.x"` for the newest 10 release, as for TRT207): APIs
-    removed at or before it are errors, APIs deprecated at or before it warnings. Without `tensorrt-version`,
-    only APIs removed in some TensorRT release are reported (as warnings). Uses under a version test
-    (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except` are not reported.
+    `tensorrt-version` config key (`"10.8"`, or `"10.x"` for the newest 10 release, as for TRT207), else from
+    the version inferred from the tree (a `tensorrt==8.6.1` pin in `requirements.txt`, `find_package(TensorRT
+    8.6)`, ...; the message names where): APIs removed at or before it are errors, APIs deprecated at or
+    before it warnings. With no version set or found, only APIs removed in some TensorRT release are reported
+    (as warnings). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except`
+    are not reported. One finding per API and file: the other uses in the file are its related locations.
 
     ## Why it matters
     A removed API is an `AttributeError` on the first build with the new TensorRT; a deprecated one is the
@@ -82,7 +84,18 @@ class DeprecatedTensorrtPythonApi(Rule):
                 "    config.max_workspace_size = 1 << 30\n"
                 "    return network.add_plugin_v2([], None)\n"
             },
-            "expect": [("build.py", 3, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; set tensorrt-version")],
+            "expect": [("build.py", 3, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; no TensorRT version is known: set tensorrt-version")],
+        },
+        {
+            # no tensorrt-version: requirements.txt pins TensorRT 10.3; one finding for the two uses in the file
+            "files": {
+                "requirements.txt": "numpy\ntensorrt==10.3.0\n",
+                "build.py": _HEAD
+                + "def build(builder, network, config):\n"
+                "    config.max_workspace_size = 1 << 30\n"
+                "    config.max_workspace_size = 1 << 31\n",
+            },
+            "expect": [("build.py", 3, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.3, inferred from requirements.txt:2) (and 1 more use in this file)")],
         },
         {
             # "10.x" is the newest 10 release (as for TRT207): add_plugin_v2, deprecated in 10.8, is reported
@@ -94,35 +107,37 @@ class DeprecatedTensorrtPythonApi(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         table = index.packs.tensorrt_python_api
-        target = getattr(index.settings, "tensorrt_version", None) if index.settings is not None else None
+        known = index.tensorrt_target()
+        target = known.version
+        targets = f"the project targets {target}" + (f", {known.why()}" if known.source == "inferred" else "")
+        # one finding per (API, file): the first use, the others as related locations
+        uses: dict[tuple, list] = {}
         for u in index.trt_api_uses:
-            e = table.get(u.name)
-            if e is None or u.guarded:
-                continue
+            if u.name in table and not u.guarded:
+                uses.setdefault((u.span.path, u.name), []).append(u)
+        for (_path, name), group in uses.items():
+            group.sort(key=lambda u: (u.span.line, u.span.col))
+            u, rest = group[0], group[1:]
+            e = table[name]
             removed, deprecated = e.get("removed"), e.get("deprecated")
             shown = f"trt.{u.name}" if e["match"] == "qualified" else u.name
             use = f"; use {e['use']}" if e.get("use") else ""
+            more = (f" (and {len(rest)} more use{'s' if len(rest) > 1 else ''} in this file)" if rest else "")
+            related = [Related(r.span, f"{shown} is also used here") for r in rest]
             if target:
                 if removed and version_at_least(target, removed):
                     dep = f"deprecated in {deprecated}; " if deprecated else ""
-                    yield self.diag(
-                        u.span,
-                        f"{shown} was removed in TensorRT {removed} ({dep}the project targets {target}){use}",
-                        severity=Severity.ERROR,
-                        symbol=u.name,
-                    )
+                    yield self.diag(u.span, f"{shown} was removed in TensorRT {removed} ({dep}{targets}){more}{use}",
+                                    severity=Severity.ERROR, symbol=u.name, related=related)
                 elif deprecated and version_at_least(target, deprecated):
                     gone = f", removed in {removed}" if removed else ""
-                    yield self.diag(
-                        u.span,
-                        f"{shown} is deprecated since TensorRT {deprecated}{gone} (the project targets {target}){use}",
-                        symbol=u.name,
-                    )
+                    yield self.diag(u.span, f"{shown} is deprecated since TensorRT {deprecated}{gone} ({targets}){more}{use}",
+                                    symbol=u.name, related=related)
             elif removed:
                 dep = f"deprecated in {deprecated}; " if deprecated else ""
                 yield self.diag(
                     u.span,
-                    f"{shown} was removed in TensorRT {removed} ({dep}set tensorrt-version to judge it against the "
-                    f"version you target){use}",
-                    symbol=u.name,
+                    f"{shown} was removed in TensorRT {removed} ({dep}no TensorRT version is known: set tensorrt-version "
+                    f"to judge it against the version you target){more}{use}",
+                    symbol=u.name, related=related,
                 )

@@ -1,0 +1,129 @@
+"""The TensorRT release judged against when `tensorrt-version` is not set: inferred from the tree (issue 24 item 3).
+
+Each project of tests/fixtures/trt_version holds the same plugin (IPluginV2Ext, deprecated in 8.5, overriding
+canBroadcastInputAcrossBatch, removed in 11.0) and the same builder script (max_workspace_size twice and
+build_engine: deprecated in 8.4 / 8.0, removed in 10.0); only what says the version differs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from trtlint.config import load_settings
+from trtlint.pipeline.run import run
+from trtlint.report.context import Analysis, ReportContext
+from trtlint.report.json import build_json
+from trtlint.report.sarif import build_sarif
+from trtlint.report.text import render_text
+
+FIXTURES = Path(__file__).parent / "fixtures" / "trt_version"
+
+
+def _run(tmp_path: Path, name: str):
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / name, root)
+    settings = load_settings(root)
+    settings.select = ["TRT207", "TRT610"]
+    res = run(settings, jobs=1, use_cache=False)
+    got = sorted((d.code, d.span.path, d.span.line, d.severity.value, d.message) for d in res.diagnostics)
+    return res, got
+
+
+def _ctx(res) -> ReportContext:
+    return ReportContext(root=res.index.root, analysis=Analysis.from_dict(res.analysis), show_source=False)
+
+
+def test_find_package_version_is_the_target(tmp_path):
+    res, got = _run(tmp_path, "find_package")
+    why = "targeting 8.6, inferred from CMakeLists.txt:3"
+    assert got == [
+        ("TRT207", "plugins/foo.cpp", 5, "warning",
+         f"FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 ({why}); use IPluginV3"),
+        # canBroadcastInputAcrossBatch (removed in 11.0) and the Python APIs (removed in 10.0) are still there in 8.6
+        ("TRT610", "build.py", 3, "warning",
+         "max_workspace_size is deprecated since TensorRT 8.4, removed in 10.0 (the project targets 8.6, inferred from "
+         "CMakeLists.txt:3) (and 1 more use in this file); use config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, size)"),
+        ("TRT610", "build.py", 4, "warning",
+         "build_engine is deprecated since TensorRT 8.0, removed in 10.0 (the project targets 8.6, inferred from "
+         "CMakeLists.txt:3); use builder.build_serialized_network(network, config)"),
+    ]
+    # the other use of max_workspace_size is a related location of its one finding
+    ws = next(d for d in res.diagnostics if d.symbol == "max_workspace_size")
+    assert [(r.span.line, r.message) for r in ws.related] == [(5, "max_workspace_size is also used here")]
+    assert res.analysis["tensorrt_version"] == {
+        "version": "8.6", "source": "inferred", "reason": "find_package(TensorRT 8.6) in CMakeLists.txt:3", "others": []}
+    text = render_text(res.diagnostics, _ctx(res))
+    assert "TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3\n" in text
+    doc = build_json(res.diagnostics, _ctx(res))
+    assert doc["summary"]["tensorrt_version"]["version"] == "8.6"
+    sarif = build_sarif(res.diagnostics, _ctx(res))
+    assert sarif["runs"][0]["properties"]["tensorrtVersion"]["reason"] == "find_package(TensorRT 8.6) in CMakeLists.txt:3"
+
+
+def test_requirements_pin_is_the_target(tmp_path):
+    # tensorrt>=10,<11 is the newest 10 release: the 10.0 removals are errors; torch-tensorrt is another package
+    res, got = _run(tmp_path, "requirements")
+    why = "the project targets 10.x, inferred from requirements.txt:3"
+    assert got == [
+        ("TRT207", "plugins/foo.cpp", 5, "warning",
+         "FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 (targeting 10.x, inferred from "
+         "requirements.txt:3); use IPluginV3"),
+        ("TRT207", "plugins/foo.cpp", 10, "warning",
+         "FooPlugin::canBroadcastInputAcrossBatch overrides IPluginV2Ext::canBroadcastInputAcrossBatch, deprecated "
+         "since TensorRT 10.0 (targeting 10.x, inferred from requirements.txt:3)"),
+        ("TRT610", "build.py", 3, "error",
+         f"max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; {why}) (and 1 more use in this file); "
+         "use config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, size)"),
+        ("TRT610", "build.py", 4, "error",
+         f"build_engine was removed in TensorRT 10.0 (deprecated in 8.0; {why}); use builder.build_serialized_network(network, config)"),
+    ]
+    assert res.analysis["tensorrt_version"]["reason"] == "tensorrt>=10,<11 in requirements.txt:3"
+
+
+def test_in_tree_nvinferversion_header_is_the_target(tmp_path):
+    res, got = _run(tmp_path, "nvinferversion")
+    assert [(c, line, sev) for c, _p, line, sev, _m in got] == [("TRT207", 5, "warning"), ("TRT610", 3, "warning"),
+                                                               ("TRT610", 4, "warning")]
+    assert "(targeting 8.6, inferred from third_party/trt/include/NvInferVersion.h:3)" in got[0][4]
+    assert res.analysis["tensorrt_version"]["reason"] == (
+        "NV_TENSORRT_MAJOR 8, NV_TENSORRT_MINOR 6 in third_party/trt/include/NvInferVersion.h:3")
+
+
+def test_no_version_known_removals_are_warnings(tmp_path):
+    res, got = _run(tmp_path, "nothing")
+    assert {sev for _c, _p, _l, sev, _m in got} == {"warning"}
+    removed = [m for c, _p, line, _s, m in got if c == "TRT207" and line == 10]
+    assert removed == ["FooPlugin::canBroadcastInputAcrossBatch overrides IPluginV2Ext::canBroadcastInputAcrossBatch, "
+                       "removed in TensorRT 11.0 (no TensorRT version known, judged against 11.1; set tensorrt-version)"]
+    assert [(c, line) for c, _p, line, _s, _m in got if c == "TRT610"] == [("TRT610", 3), ("TRT610", 4)]
+    assert "no TensorRT version is known: set tensorrt-version" in got[-1][4]
+    assert res.analysis["tensorrt_version"] == {"version": None, "source": "", "reason": "", "others": []}
+    assert "no TensorRT version known: removed APIs are warnings" in render_text(res.diagnostics, _ctx(res))
+
+
+def test_configured_version_wins_over_the_tree(tmp_path):
+    res, got = _run(tmp_path, "configured")  # trtlint.toml: 11.0; CMakeLists.txt: find_package(TensorRT 8.6)
+    assert [(c, line, sev) for c, _p, line, sev, _m in got] == [
+        ("TRT207", 5, "warning"), ("TRT207", 10, "error"), ("TRT610", 3, "error"), ("TRT610", 4, "error")]
+    assert got[1][4].endswith("removed in TensorRT 11.0 (targeting 11.0)")
+    assert res.analysis["tensorrt_version"]["source"] == "configured"
+    assert "TensorRT 11.0 assumed: configured (tensorrt-version)" in render_text(res.diagnostics, _ctx(res))
+
+
+def test_each_program_has_its_own_version(tmp_path):
+    """Two independent CMake projects: one pins 8.6, the other names nothing (and the root nothing either)."""
+    for prog, pin in (("a", "find_package(TensorRT 8.6 REQUIRED)\n"), ("b", "")):
+        shutil.copytree(FIXTURES / "nothing" / "plugins", tmp_path / prog / "plugins")
+        (tmp_path / prog / "CMakeLists.txt").write_text(
+            f"cmake_minimum_required(VERSION 3.18)\nproject({prog} LANGUAGES CXX)\n{pin}"
+            f"add_library({prog} SHARED plugins/foo.cpp)\n")
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207"]
+    res = run(settings, jobs=1, use_cache=False)
+    removed = {(d.span.path, d.severity.value) for d in res.diagnostics if d.span.line == 10}
+    assert removed == {("b/plugins/foo.cpp", "warning")}  # 8.6 still has the method; b: no version known
+    programs = res.analysis["tensorrt_version"]["programs"]
+    assert {s: p["version"] for s, p in programs.items()} == {"a": "8.6", "b": None}
+    assert "8.6 in 1 program, none known in 1 program" in json.dumps(render_text([], _ctx(res)))

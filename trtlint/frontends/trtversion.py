@@ -1,0 +1,192 @@
+"""The TensorRT release a tree says it builds against, read from text (no parser library, no cached facts).
+
+:func:`evidence` turns one file's bytes into :class:`Evidence` items; the pipeline
+(:mod:`trtlint.pipeline.trtversion`) chooses one version per program from them. What is read, by strength
+(``tier``, lower is stronger):
+
+0. an in-tree ``NvInferVersion.h``: ``#define NV_TENSORRT_MAJOR 10`` / ``NV_TENSORRT_MINOR 1`` (a value that is
+   another macro of the same file, as ``TRT_MAJOR_ENTERPRISE``, is followed): the headers the code compiles with;
+1. build pins: CMake ``find_package(TensorRT 8.6 ...)``, a ``TensorRT-8.6.1.6`` directory named in a CMake file,
+   a ``tensorrt`` requirement (``tensorrt==8.6.1``, ``tensorrt>=10,<11``, ``tensorrt-cu12~=10.3``) in
+   ``requirements*.txt``, ``pyproject.toml``, ``setup.py`` or ``setup.cfg``;
+2. what scripts and documents install: ``TensorRT-10.9.0.34`` in a ``Dockerfile``, a shell script or a README;
+3. version tests in C++ (``#if NV_TENSORRT_MAJOR >= 8``, ``NV_TENSORRT_MAJOR > 10 || (... MINOR > 3)``). A test
+   pins nothing: it says the code is written to build on both sides of a release, so that release is one the
+   code claims to support: a floor (``>= 8``, ``> 7``, ``== 8``, ``< 8`` all name 8.0; ``MAJOR > 10 || (MAJOR ==
+   10 && MINOR > 3)`` names 10.4). The newest floor is taken, and only when nothing above is found.
+
+A requirement's bounds: ``==``/``~=``/``>=`` give that release; ``<11`` (with or without a lower bound) gives
+``10.x``, the newest release below it; ``<=10.3`` gives 10.3.
+
+The files of tiers 1 and 2 that discovery does not list (``requirements*.txt``, ``pyproject.toml``,
+``setup.cfg``, ``Dockerfile*``, ``*.sh``, ``README*``) are read only in the project root and each program's
+directory (:data:`EXTRA_NAMES`), never searched for.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import NamedTuple
+
+__all__ = ["EXTRA_NAMES", "Evidence", "evidence", "is_extra_name", "may_hold_evidence"]
+
+
+class Evidence(NamedTuple):
+    version: str  # "8.6", "10.x": major.minor, or major.x (the newest release of that major)
+    tier: int  # 0 in-tree headers, 1 build pin, 2 scripts and documents, 3 C++ version tests (a floor)
+    what: str  # "find_package(TensorRT 8.6)", as the summary quotes it
+    path: str  # project-relative
+    line: int
+
+
+# files outside discovery's kinds that can pin a version, read where a program's root is (never searched for)
+EXTRA_NAMES = ("requirements*.txt", "pyproject.toml", "setup.cfg", "Dockerfile*", "*.dockerfile", "*.sh", "README*")
+
+_NUM = rb"(\d+(?:\.\d+)*)"
+_FIND_PACKAGE = re.compile(rb"find_package\s*\(\s*TensorRT\s+" + _NUM, re.I)
+_TARBALL = re.compile(rb"(?<![\w.])TensorRT-(\d+\.\d+(?:\.\d+)*)")
+# a tensorrt requirement: the package, then one or two comparisons (torch-tensorrt and tensorrt_llm are other
+# packages: no word character, '-' or '.' before it, and after it only the CUDA-flavour suffixes)
+_REQ = re.compile(
+    rb"(?<![\w.\-/])(?:nvidia-)?tensorrt(?:[-_]cu\d+)?(?:[-_](?:libs|bindings))?\s*(?:\[[^\]]*\])?\s*"
+    rb"(==|~=|>=|<=|<|>)\s*(\d+(?:\.(?:\d+|\*))*)(?:\s*,\s*(<=|<|>=|>|!=)\s*(\d+(?:\.\d+)*))?",
+    re.I,
+)
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)", re.M)
+_PP_LINE = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif)\b[^\n]*NV_TENSORRT_MAJOR[^\n]*", re.M)
+_MAJOR_TEST = re.compile(rb"NV_TENSORRT_MAJOR\s*(>=|>|==|<=|<|!=)\s*(\d+)")
+_MINOR_TEST = re.compile(rb"NV_TENSORRT_MINOR\s*(>=|>|==|<=|<|!=)\s*(\d+)")
+
+
+def _name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def is_extra_name(name: str) -> bool:
+    """A file discovery does not list that may pin a version (:data:`EXTRA_NAMES`)."""
+    return any(fnmatch.fnmatch(name, p) for p in EXTRA_NAMES)
+
+
+def may_hold_evidence(path: str, kind: str) -> bool:
+    """Whether a discovered file is read for evidence: CMake files, ``NvInferVersion.h``, ``setup.py``. (C++
+    files are read for version tests only when their ``#if`` identifiers name ``NV_TENSORRT_MAJOR``.)"""
+    name = _name(path)
+    return kind == "cmake" or name == "NvInferVersion.h" or name == "setup.py"
+
+
+def _mm(v: str) -> str:
+    """major.minor of a release number ("8.6.1.6" -> "8.6", "10" -> "10.0")."""
+    parts = v.split(".")
+    return f"{int(parts[0])}.{int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0}"
+
+
+def _line(data: bytes, at: int) -> int:
+    return data.count(b"\n", 0, at) + 1
+
+
+def _commented(data: bytes, at: int, marks: tuple[bytes, ...]) -> bool:
+    start = data.rfind(b"\n", 0, at) + 1
+    head = data[start:at].lstrip()
+    return any(head.startswith(m) for m in marks)
+
+
+def _below(v: str) -> str:
+    """The newest release below ``v`` ("11" -> "10.x", "10.4" -> "10.3")."""
+    parts = [int(x) for x in v.split(".") if x.isdigit()]
+    if len(parts) > 1 and parts[1] > 0:
+        return f"{parts[0]}.{parts[1] - 1}"
+    return f"{parts[0] - 1}.x"
+
+
+def _requirement(op: str, v: str, op2: str, v2: str) -> str:
+    bounds = [(op, v)] + ([(op2, v2)] if op2 else [])
+    for o, x in bounds:  # an upper bound says the newest release allowed
+        if o == "<":
+            return _below(x)
+        if o == "<=":
+            return _mm(x)
+    x = bounds[0][1]
+    if x.endswith(".*"):
+        x = x[:-2]
+        if "." not in x:
+            return f"{int(x)}.x"
+    return _mm(x)
+
+
+def _version_header(path: str, data: bytes) -> list[Evidence]:
+    defs = {m.group(1).decode(): (m.group(2).decode(), m.start()) for m in _DEFINE.finditer(data)}
+
+    def value(name: str):
+        v = defs.get(name)
+        if v is not None and not v[0].isdigit():
+            v = defs.get(v[0], (None, v[1]))[0], v[1]  # one macro further (TRT_MAJOR_ENTERPRISE)
+        return v if v is not None and v[0] is not None and v[0].isdigit() else None
+
+    major, minor = value("NV_TENSORRT_MAJOR"), value("NV_TENSORRT_MINOR")
+    if major is None:
+        return []
+    version = f"{int(major[0])}.{int(minor[0]) if minor else 0}"
+    return [Evidence(version, 0, f"NV_TENSORRT_MAJOR {version.split('.')[0]}"
+                     + (f", NV_TENSORRT_MINOR {version.split('.')[1]}" if minor else ""),
+                     path, _line(data, major[1]))]
+
+
+def _threshold(op: bytes, n: int) -> int:
+    """The release a comparison with ``n`` turns at: ``>= 8``, ``< 8``, ``== 8`` at 8; ``> 7``, ``<= 7`` at 8."""
+    return n + 1 if op in (b">", b"<=") else n
+
+
+def _version_tests(path: str, data: bytes) -> list[Evidence]:
+    out = []
+    for m in _PP_LINE.finditer(data):
+        text = m.group(0)
+        majors = _MAJOR_TEST.findall(text)
+        if not majors:
+            continue
+        minors = _MINOR_TEST.findall(text)
+        exact = [int(v) for op, v in majors if op == b"=="]
+        if minors and exact:  # MAJOR > 10 || (MAJOR == 10 && MINOR > 3): the release 10.4
+            version = f"{max(exact)}.{max(_threshold(op, int(v)) for op, v in minors)}"
+        else:
+            version = f"{max(_threshold(op, int(v)) for op, v in majors)}.0"
+        cond = b" ".join(text.split()).decode("utf-8", "replace")
+        out.append(Evidence(version, 3, cond, path, _line(data, m.start())))
+    return out
+
+
+def evidence(path: str, data: bytes) -> list[Evidence]:
+    """The version evidence in one file's bytes (``path`` is project-relative; its name chooses what is looked
+    for). C++ files give their version tests; other kinds as the module docstring lists."""
+    name = _name(path)
+    out: list[Evidence] = []
+    if name == "NvInferVersion.h":
+        return _version_header(path, data)
+    low = name.lower()
+    if low.endswith((".h", ".hpp", ".cuh", ".cpp", ".cc", ".cxx", ".cu", ".c", ".inl", ".hh", ".hxx")):
+        return _version_tests(path, data) if b"NV_TENSORRT_MAJOR" in data else []
+    if name == "CMakeLists.txt" or low.endswith(".cmake"):
+        for m in _FIND_PACKAGE.finditer(data):
+            if not _commented(data, m.start(), (b"#",)):
+                out.append(Evidence(_mm(m.group(1).decode()), 1, f"find_package(TensorRT {m.group(1).decode()})",
+                                    path, _line(data, m.start())))
+        for m in _TARBALL.finditer(data):
+            if not _commented(data, m.start(), (b"#",)):
+                out.append(Evidence(_mm(m.group(1).decode()), 1, f"TensorRT-{m.group(1).decode()}", path,
+                                    _line(data, m.start())))
+        return out
+    if fnmatch.fnmatch(name, "requirements*.txt") or name in ("pyproject.toml", "setup.py", "setup.cfg"):
+        for m in _REQ.finditer(data):
+            if _commented(data, m.start(), (b"#",)):
+                continue
+            op, v, op2, v2 = (g.decode() if g else "" for g in m.groups())
+            if v.startswith("*"):
+                continue
+            shown = " ".join(m.group(0).decode("utf-8", "replace").split())
+            out.append(Evidence(_requirement(op, v, op2, v2), 1, shown, path, _line(data, m.start())))
+        return out
+    if is_extra_name(name):
+        for m in _TARBALL.finditer(data):
+            out.append(Evidence(_mm(m.group(1).decode()), 2, f"TensorRT-{m.group(1).decode()}", path,
+                                _line(data, m.start())))
+    return out

@@ -1,0 +1,114 @@
+"""The TensorRT release each program of the tree targets, when the ``tensorrt-version`` setting does not say it.
+
+The evidence is read by :mod:`trtlint.frontends.trtversion` from files discovery lists (CMake files, an in-tree
+``NvInferVersion.h``, ``setup.py``, and the C++ files whose ``#if`` lines name ``NV_TENSORRT_MAJOR``, known from
+the text scans without reading the others) and from the few files of :data:`~trtlint.frontends.trtversion.EXTRA_NAMES`
+in the project root and each program's directory.
+
+Choosing, per program (``CheckInputs.scopes``; the whole project when it is one program): the evidence in the
+program's directory, else that of the files in no program (the root). Of it, the strongest tier present (in-tree
+``NvInferVersion.h``, then build pins, then scripts and documents, then the floors of C++ version tests), and in
+that tier the newest release (a tree that pins 8.6 in one CMake file and 10.3 in another is judged as 10.3: the
+code is meant to build with it). The other versions the tree names are kept as ``others`` for the summary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Iterable, Optional
+
+from ..frontends import SourceFile
+from ..frontends.trtversion import Evidence, evidence, is_extra_name, may_hold_evidence
+from ..index import TensorRTTarget, scope_of
+from ..packs import parse_version
+
+__all__ = ["choose", "extras_key", "gather", "infer"]
+
+_MAX_EXTRA = 1 << 20  # a larger README or script is not read
+
+
+def _extras(root: Path, scopes: Iterable[str]) -> list[tuple[str, Path]]:
+    """(rel, path) of the files of EXTRA_NAMES in the root and each program's directory (a listing, no walk)."""
+    out = []
+    for d in ("", *scopes):
+        try:
+            entries = sorted(os.scandir(root / d), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                if is_extra_name(e.name) and e.is_file(follow_symlinks=False) and e.stat().st_size <= _MAX_EXTRA:
+                    out.append((f"{d}/{e.name}" if d else e.name, Path(e.path)))
+            except OSError:
+                continue
+    return out
+
+
+def extras_key(root: Path, scopes: Iterable[str]) -> str:
+    """A key of those files (names, sizes, mtimes) for the run memo: discovery's digests do not cover them."""
+    h = hashlib.sha256(b"trtversion-1\0")
+    for rel, p in _extras(root, scopes):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def gather(root: Path, files: list[SourceFile], scopes: tuple, scans) -> list[Evidence]:
+    """Every piece of evidence in the tree. ``scans`` (scancache.TextScans) says which C++ files hold a
+    ``NV_TENSORRT_MAJOR`` test, so only those are read."""
+    out: list[Evidence] = []
+    for f in files:
+        if f.kind in ("cpp", "cuda", "header") and f.rel.rsplit("/", 1)[-1] != "NvInferVersion.h":
+            if "NV_TENSORRT_MAJOR" not in scans.scan(f).pp_idents:
+                continue
+        elif not may_hold_evidence(f.rel, f.kind):
+            continue
+        data = f.text.encode("utf-8") if f.text is not None else scans.read(f)
+        out.extend(evidence(f.rel, data))
+    for rel, p in _extras(root, scopes):
+        try:
+            out.extend(evidence(rel, p.read_bytes()))
+        except OSError:
+            continue
+    return out
+
+
+def _order(v: str) -> tuple:
+    return parse_version(v.replace(".x", ".999")) or (0,)  # "10.x": the newest 10 release
+
+
+def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
+    """One version from ``found``: the strongest tier, the newest release in it (module docstring)."""
+    if not found:
+        return None
+    tier = min(e.tier for e in found)
+    best = max((e for e in found if e.tier == tier), key=lambda e: _order(e.version))  # the first such
+    kind = "floor: the code tests for it" if tier == 3 else ""
+    reason = f"{best.what} in {best.path}:{best.line}" + (f" ({kind})" if kind else "")
+    others: dict[str, Evidence] = {}
+    for e in sorted(found, key=lambda e: (e.tier, e.path, e.line)):
+        if e.version != best.version:
+            others.setdefault(e.version, e)
+    return TensorRTTarget(best.version, "inferred", reason,
+                          tuple(f"{v} ({e.what} in {e.path}:{e.line})" for v, e in sorted(
+                              others.items(), key=lambda kv: _order(kv[0]), reverse=True)))
+
+
+def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str, TensorRTTarget]:
+    """scope -> the release inferred for it ("" the files in no program, or the whole project when it is one
+    program); a scope with no evidence, and no root evidence to fall back on, is missing."""
+    found = gather(root, files, scopes, scans)
+    by_scope: dict[str, list[Evidence]] = {}
+    for e in found:
+        by_scope.setdefault(scope_of(e.path, scopes) if scopes else "", []).append(e)
+    out: dict[str, TensorRTTarget] = {}
+    for s in ("", *scopes):
+        t = choose(by_scope.get(s) or ([] if not s else by_scope.get("", [])))
+        if t is not None:
+            out[s] = t
+    return out
