@@ -118,6 +118,12 @@ class Call:
     # for a macro use: where the project defines the macro (its #define in a project file), when visible; the
     # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen)
     defined_at: Optional[Span] = None
+    # size-query mode: the indexes of the pointer parameters of its function that the call runs only with set
+    # (it follows `if (!p) { ...; return ...; }` / `if (p == nullptr) return ...;` on a parameter p)
+    needs_args: tuple[int, ...] = ()
+    # per argument (resolved calls): "null" (a null pointer: a literal, or a local initialised to null and never
+    # written again), "p<j>" (the caller's own pointer parameter j passed on), "" otherwise; trailing "" dropped
+    arg_null: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

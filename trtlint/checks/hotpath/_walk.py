@@ -8,6 +8,7 @@ or teardown. A finding's severity follows the hottest method that reaches it (`t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
@@ -132,7 +133,9 @@ def entry_bodies(index, from_entries, on_skip=None) -> Iterator[tuple[Entry, Cpp
 
 def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Call, tuple[CppFunction, ...]]]:
     """:meth:`ProjectIndex.walk_calls` from each entry, hottest first, each call site once (for the hottest
-    entry reaching it)."""
+    entry reaching it), in the context each body is reached in (:func:`_contexts`): a call that never runs there
+    (size-query mode) is left out, with what only it leads to, and a call in a body reached only under a
+    one-time or error-path guard carries that guard."""
     seen: set[tuple] = set()
     resolve = index.resolve_call
     # who reaches each body: the entries that walked or would have walked it, and the calls between bodies
@@ -143,19 +146,71 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
     def skipped(e: Entry, fn: CppFunction) -> None:
         direct.setdefault(fn.usr, []).append(e)
 
+    walked: list[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]] = []
     for e, fn, chain, follow in entry_bodies(index, entries(index, temperatures, creators), skipped):
         if fn is e.fn:
             direct.setdefault(fn.usr, []).append(e)
+        targets = [resolve(call) for call in fn.calls]
+        follow.extend(t for t in targets if t is not None)
+        walked.append((e, fn, chain, targets))
+    ctx = _contexts(walked, [x.fn.usr for x in entries(index, temperatures, creators)])
+    for e, fn, chain, targets in walked:
+        here = ctx.get(fn.usr)
+        if here is None:
+            continue  # reached only through calls that never run (a size query's)
+        guard, nulls = here
         out = edges.setdefault(fn.usr, set())
-        for call in fn.calls:
+        for call, target in zip(fn.calls, targets):
+            if nulls.intersection(call.needs_args):
+                continue  # after `if (!p) return size;` with p null on every way here: never runs
             key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
             if key not in seen:
                 seen.add(key)
-                yield e, call, chain
-            target = resolve(call)
+                yield e, (call if call.guard or guard is None else dataclasses.replace(call, guard=guard)), chain
             if target is not None:
-                follow.append(target)
                 out.add(target.usr)
+
+
+def _guard_rank(guard: Optional[str]) -> int:
+    """How much of the time a body under ``guard`` runs: an error path (0) < one-time initialisation (1) < always (2)."""
+    return 2 if guard is None else 0 if guard.startswith("error-path:") else 1
+
+
+def _contexts(walked, roots: list[str]) -> dict[str, tuple[Optional[str], frozenset]]:
+    """The context each walked body is reached in, over every way the walk reaches it (a fixpoint from the
+    entries): ``(guard, nulls)``, where ``guard`` is None when some way reaches it unguarded, else the one-time
+    (or, failing that, error-path) guard of a call on the way (a guard in a caller is carried into its callees),
+    and ``nulls`` the indexes of its pointer parameters that are null on every way (a caller's null argument, or
+    its own null parameter passed on: size-query mode). A body absent from the result is reached only through
+    calls that never run. ``roots``: the entries' bodies."""
+    body: dict[str, tuple[CppFunction, list]] = {}
+    for e, fn, _chain, targets in walked:
+        body.setdefault(fn.usr, (fn, targets))
+    ctx: dict[str, tuple[Optional[str], frozenset]] = {}
+    todo: list[str] = []
+    for u in roots:  # the entries: reached by TensorRT, unguarded
+        if u in body and u not in ctx:
+            ctx[u] = (None, frozenset())
+            todo.append(u)
+    while todo:
+        u = todo.pop()
+        fn, targets = body[u]
+        guard, nulls = ctx[u]
+        for call, target in zip(fn.calls, targets):
+            if target is None or target.usr not in body or nulls.intersection(call.needs_args):
+                continue
+            g = call.guard if call.guard is not None else guard
+            n = frozenset(i for i, a in enumerate(call.arg_null)
+                          if a == "null" or (a.startswith("p") and a[1:].isdigit() and int(a[1:]) in nulls))
+            old = ctx.get(target.usr)
+            if old is not None:
+                g = old[0] if _guard_rank(old[0]) >= _guard_rank(g) else g
+                n = old[1] & n
+                if (g, n) == old:
+                    continue
+            ctx[target.usr] = (g, n)
+            todo.append(target.usr)
+    return ctx
 
 
 def reached_by(index, fn: CppFunction, temperatures=("hot", "warm"), creators: bool = False) -> list[Entry]:

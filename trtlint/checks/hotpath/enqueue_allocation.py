@@ -35,6 +35,26 @@ private:
 };
 """
 
+_SCAN = """static size_t scan(void* temp, size_t& bytes, cudaStream_t stream)
+{
+    if (temp == nullptr)
+    {
+        bytes = 512;
+        return bytes;
+    }
+    std::vector<char> staging(bytes);
+    return bytes;
+}
+"""
+
+_SETUP = """static bool mReady = false;
+static void setup()
+{
+    void* p = nullptr;
+    cudaMalloc(&p, 64);
+}
+"""
+
 _HELPER = """static void launchFoo(void* out, cudaStream_t s)
 {
     void* tmp = nullptr;
@@ -55,8 +75,17 @@ class EnqueueAllocation(Rule):
     shows the chain, e.g. `FooPlugin::enqueue -> launchFoo -> cudaMalloc`; a helper several plugins'
     `enqueue`s reach is one finding naming every one of them. Stream-ordered allocation
     (`cudaMallocAsync`) is a warning. One-time guarded initialisation (in a function-local static's
-    initializer, a `std::call_once` body, or under `if (mX == nullptr)` on a member) is reported as info,
-    saying so: it still runs inside the first `enqueue`, which may be under CUDA-graph capture.
+    initializer, a `std::call_once` body, or under `if (!mX)` / `if (mX == nullptr)` / `if (!mX.get())` /
+    `if (mX.empty())` on a member, static or global, or after `if (mX) return;`) is reported as info, saying
+    so: it still runs inside the first `enqueue`, which may be under CUDA-graph capture. The guard is carried
+    into callees: a helper or constructor reached only under it (`if (!mRunner) mRunner = new Runner();`) is
+    one-time too; reached on another way without it, it is not. A test on a local variable is no such guard.
+    Size-query mode: a helper that returns early when its pointer parameter is null (`if (!workspace) {
+    size = ...; return; }`) and is called with a null pointer there (a literal, a local initialised to null, or
+    the caller's own parameter passed on from such a call) does none of the work after that return on that
+    call: it is not reported, unless some other way calls it with a real buffer.
+    When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
+    "also TRT304": moving the allocation out of `enqueue` removes both.
 
     ## Why it matters
     `enqueue` runs for every inference. An allocation there costs latency on every call, can fail at run
@@ -75,10 +104,14 @@ class EnqueueAllocation(Rule):
     code = "TRT301"
     name = "enqueue-allocation"
     family = "hotpath"
+    supersedes = ("TRT304",)
     confirm = "graph-capture"
 
     VALID = [
         {"files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")}},
+        # size-query mode: scan is only asked for its size (a null temp buffer); the vector after the return never
+        # allocates on this call
+        {"files": {"plugins/foo.cpp": plugin_cpp("    size_t bytes = 0;\n    scan(nullptr, bytes, stream);", _SCAN)}},
     ]
     INVALID = [
         {
@@ -103,6 +136,17 @@ class EnqueueAllocation(Rule):
                 )
             },
             "expect": [("plugins/foo.cpp", 17, "allocates once (one-time initialisation: guarded by `mScratch == nullptr`)")],
+        },
+        {
+            # the guard in enqueue is carried into setup(), reached only under it
+            "files": {"plugins/foo.cpp": plugin_cpp("    if (!mReady)\n    {\n        setup();\n        mReady = true;\n    }", _SETUP)},
+            "expect": [("plugins/foo.cpp", 9, "allocates once (one-time initialisation: guarded by `!mReady`) on the hot path of FooPlugin::enqueue: FooPlugin::enqueue -> setup -> cudaMalloc")],
+        },
+        {
+            # a null test on a local variable is no one-time guard: the allocation runs on every call
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    void* tmp = nullptr;\n    if (tmp == nullptr)\n    {\n        cudaMalloc(&tmp, 64);\n    }")},
+            "expect": [("plugins/foo.cpp", 18, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue")],
         },
     ]
 

@@ -119,6 +119,12 @@ class BodyWalker:
         self.fname = fname
         self.fc_usrs = {p.get_usr() for p in fc_params if p.get_usr()}
         self.fc_names = {p.spelling for p in fc_params if p.spelling}
+        # the function's own parameters, by cursor hash -> index (size-query mode: flow.needs_ranges, arg_null)
+        self.params: dict[int, int] = {}
+        for ch in children(fn):
+            if ch.kind == ex.K.PARM_DECL:
+                self.params[ch.hash] = len(self.params)
+        self._written: Optional[str] = None  # the body's text, for flow.arg_null (read on first need)
         self.calls: list[tuple[int, Call]] = []
         self.returns: list[ResolvedString] = []
         self.field_decls: list[PluginFieldDecl] = []
@@ -186,7 +192,7 @@ class BodyWalker:
             elif k == IF:
                 kid_guards = self.if_guards(c, kids, guard)
             elif k == COMP:
-                kid_guards = self.block_guards(c, kids, guard)
+                kid_guards = self.block_guards(c, kids, guard, parents)
                 self.on_dropped(c, kids)
             np = parents + (c,) if len(parents) < 6 else parents[1:] + (c,)
             if kid_guards is None:
@@ -259,8 +265,10 @@ class BodyWalker:
         out[ti] = g
         return out
 
-    def block_guards(self, c: Cursor, kids: list[Cursor], guard: Optional[str]) -> Optional[list[Optional[str]]]:
-        """``if (mX) return ...;`` in a block: the statements after it run only while mX is unset."""
+    def block_guards(self, c: Cursor, kids: list[Cursor], guard: Optional[str],
+                     parents: tuple[Cursor, ...] = ()) -> Optional[list[Optional[str]]]:
+        """``if (mX) return ...;`` in a block: the statements after it run only while mX is unset.
+        ``if (!p) return ...;`` on a pointer parameter p: they run only when p is set (``flow.needs_ranges``)."""
         K = self.K
         out: Optional[list[Optional[str]]] = None
         cur = guard
@@ -274,6 +282,10 @@ class BodyWalker:
             if ci is None or ti is None or ei is not None or not self._is_return(sub[ti]):
                 continue
             cond = sub[ci]
+            p = self.null_param_test(cond)
+            if p is not None:
+                self.size_query_return(ch, c, parents, p)
+                continue
             if not self.is_unset_test(cond, negate=True):
                 continue
             if i + 1 >= len(kids):
@@ -286,6 +298,50 @@ class BodyWalker:
             if out is None:
                 out = [guard] * len(kids)
         return out
+
+    def null_param_test(self, cond: Cursor) -> Optional[int]:
+        """The index of the pointer parameter whose being null makes ``cond`` true (``!p``, ``p == nullptr``, a
+        term of ``||``), else None."""
+        K = self.K
+        if not self.params:
+            return None
+        text = self.ex.text_of(cond).strip()
+        for t in _split_logical(_strip_parens(text), "||") if text else ():
+            t = _strip_parens(t)
+            if not any(rx.fullmatch(t) for rx in _UNSET_RES[:3]):
+                continue
+            ident = _unset_ident(t, negate=False)
+            if ident is None or not re.fullmatch(r"[A-Za-z_]\w*", ident):
+                continue
+            for sub in preorder(cond):
+                if sub.kind == K.DECL_REF_EXPR and sub.spelling == ident:
+                    d = sub.referenced
+                    if d is not None and d.kind == K.PARM_DECL and d.hash in self.params:
+                        try:
+                            ptr = d.type.get_canonical().kind == self.ex.ci.TypeKind.POINTER
+                        except Exception:  # noqa: BLE001
+                            ptr = False
+                        if ptr:
+                            return self.params[d.hash]
+                    break
+        return None
+
+    def size_query_return(self, if_stmt: Cursor, block: Cursor, parents: tuple[Cursor, ...], p: int) -> None:
+        """Everything after ``if (!p) return ...;`` in its block runs only when parameter ``p`` is set, and so does
+        the rest of each enclosing block the block is a plain statement of (``{ ...; if (!buf) return; }``)."""
+        K = self.K
+        f, *_a, start = self.ex.extent_info(if_stmt)
+        bf, *_b, end = self.ex.extent_info(block)
+        if f is None or f != bf:
+            return
+        for anc in reversed(parents):
+            if anc.kind != K.COMPOUND_STMT:
+                break
+            af, *_c, aend = self.ex.extent_info(anc)
+            if af != f:
+                break
+            end = max(end, aend)
+        self.flow.needs_ranges.append((start, end, p))
 
     def guard_at(self, f: str, start: int, end: int) -> Optional[str]:
         """The innermost recorded guard range holding [start, end) of file ``f``."""

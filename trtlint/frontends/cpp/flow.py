@@ -5,7 +5,10 @@
   expression statement whose non-void result is dropped (``discarded``), the argument it passes for its
   callee's stream parameter (``stream_arg``) and, for memory copies, where its pointer arguments point
   (``mem_src``: a local variable or array, a ``std::vector`` / ``std::string`` buffer);
-* a call in the then-branch of an ``if`` that ends in a failure ``return`` gets ``guard="error-path:<cond>"``.
+* a call in the then-branch of an ``if`` that ends in a failure ``return`` gets ``guard="error-path:<cond>"``;
+* size-query mode: a call after ``if (!p) return ...;`` on a pointer parameter ``p`` records ``needs_args``, and
+  every resolved call records which of its arguments are null pointers or the caller's own pointer parameters
+  (``arg_null``), so the walk can tell a helper called with a null workspace only to compute its size.
 
 Only the modules of this package touch libclang cursors; the output is plain :mod:`trtlint.facts`.
 """
@@ -34,6 +37,9 @@ class FlowWalker(Protocol):
     K: Any  # clang.cindex.CursorKind
     ex: Unit
     flow: FlowState
+    fn: Cursor  # the function walked
+    params: dict  # its parameters: cursor hash -> index
+    _written: Optional[str]
 
     def if_parts(self, c: Cursor, kids: list) -> tuple[Optional[int], Optional[int], Optional[int]]: ...
 
@@ -45,12 +51,13 @@ class FlowWalker(Protocol):
 class FlowState:
     """What the walk of one function body records for this module."""
 
-    __slots__ = ("try_ranges", "stmt_calls", "error_ranges")
+    __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges")
 
     def __init__(self) -> None:
         self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
         self.stmt_calls: set[int] = set()  # cursor hashes of expression statements (and their wrappers)
         self.error_ranges: list[tuple[int, int, str]] = []  # then-branches ending in a failure return
+        self.needs_ranges: list[tuple[int, int, int]] = []  # after `if (!p) return`: (start, end, parameter index)
 
 
 @lru_cache(maxsize=4)
@@ -189,7 +196,49 @@ def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, ar
             src = src[:-1]
         if src:
             changes["mem_src"] = src
+    if args:
+        nulls = tuple(_arg_null(w, a) for a in args)
+        while nulls and not nulls[-1]:
+            nulls = nulls[:-1]
+        if nulls:
+            changes["arg_null"] = nulls
     return dataclasses.replace(call, **changes) if changes else call
+
+
+_NULL_INIT = re.compile(r"(?:=\s*(?:nullptr|NULL|0|__null)|\{\s*(?:nullptr|NULL|0)?\s*\})\s*\Z")
+
+
+def _arg_null(w: FlowWalker, a: Cursor) -> str:
+    """"null" for a null pointer argument (a literal, or a local pointer initialised to null and never assigned or
+    taken the address of again in the function), "p<j>" for the caller's own pointer parameter j, else ""."""
+    K = w.K
+    cur = _strip(w, a)
+    k = cur.kind
+    if k in (K.CXX_NULL_PTR_LITERAL_EXPR, K.GNU_NULL_EXPR):
+        return "null"
+    if k != K.DECL_REF_EXPR:
+        return ""
+    d = cur.referenced
+    if d is None:
+        return ""
+    try:
+        if d.type.get_canonical().kind != w.ex.ci.TypeKind.POINTER:
+            return ""
+    except Exception:  # noqa: BLE001
+        return ""
+    if d.kind == K.PARM_DECL:
+        j = w.params.get(d.hash)
+        return f"p{j}" if j is not None else ""
+    if not _local(w, d) or not _NULL_INIT.search(w.ex.text_of(d)):
+        return ""
+    if w._written is None:
+        w._written = w.ex.text_of(w.fn)
+    name = re.escape(d.spelling or "")
+    # one `name = ...` (its declaration), no other assignment, no `&name` (an out-parameter)
+    writes = re.findall(r"(?<![\w.>])" + name + r"\s*(?:[-+*/|&]?=(?!=)|\+\+|--)", w._written)
+    if not name or len(writes) > 1 or re.search(r"&\s*" + name + r"\b", w._written):
+        return ""
+    return "null"
 
 
 def launch_extras(text: str, cfg: list, call: Call) -> Call:
@@ -332,13 +381,16 @@ def _lvalue_home(w: FlowWalker, e: Cursor) -> str:
 def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
     """Set ``in_try`` and the error-path guard of each call from the ranges the walk recorded."""
     st: FlowState = w.flow
-    if not st.try_ranges and not st.error_ranges:
+    if not st.try_ranges and not st.error_ranges and not st.needs_ranges:
         return calls
     out = []
     for off, call in calls:
         changes: dict[str, Any] = {}
         if any(s <= off < e for s, e in st.try_ranges):
             changes["in_try"] = True
+        needs = tuple(sorted({p for s, e, p in st.needs_ranges if s <= off < e}))
+        if needs:
+            changes["needs_args"] = needs
         if call.guard is None:
             best = None
             for s, e, cond in st.error_ranges:

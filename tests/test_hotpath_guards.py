@@ -1,0 +1,118 @@
+"""Issue 24 item 5: guards and paths on the hot path (real libclang). A one-time guard in a caller is carried
+into its callees (a constructor reached only through a guarded creation, a helper called only under a flag);
+a helper called with a null workspace only to compute its size (``if (!buf) { size = ...; return; }``) does
+none of the work after that return on that call."""
+
+from __future__ import annotations
+
+from trtlint.checks.examples.hotpath import plugin_cpp
+
+from .helpers import check_project, write_project
+
+_RUNNER = """class Runner
+{
+public:
+    Runner()
+    {
+        cudaMalloc(&mBuf, 64);
+    }
+    void* mBuf{nullptr};
+};
+static Runner* mRunner = nullptr;
+static bool mReady = false;
+static void setup()
+{
+    void* p = nullptr;
+    cudaMalloc(&p, 64);
+}
+static void prepare()
+{
+    void* p = nullptr;
+    cudaMalloc(&p, 64);
+}"""
+
+
+def _findings(tmp_path, files, select):
+    write_project(tmp_path, files)
+    res = check_project(tmp_path, select=select)
+    return sorted((d.code, d.span.line, str(d.severity.value), d.message) for d in res.diagnostics)
+
+
+def test_guard_in_caller_is_carried_into_callees(tmp_path):
+    body = ("    if (!mRunner)\n    {\n        mRunner = new Runner();\n    }\n"  # the constructor: once
+            "    if (!mReady)\n    {\n        setup();\n        prepare();\n        mReady = true;\n    }\n"  # once
+            "    prepare();")  # prepare() also runs on every call: hot
+    got = _findings(tmp_path, {"plugins/foo.cpp": plugin_cpp(body, _RUNNER)}, ["TRT301"])
+    by_line = {(line, sev): msg for _c, line, sev, msg in got}
+    assert set(by_line) == {(10, "info"), (19, "info"), (24, "error"), (37, "info")}, got
+    assert "allocates once (one-time initialisation: guarded by `!mRunner`)" in by_line[(10, "info")]
+    assert "FooPlugin::enqueue -> Runner::Runner -> cudaMalloc" in by_line[(10, "info")]
+    assert "allocates once (one-time initialisation: guarded by `!mReady`)" in by_line[(19, "info")]
+    assert "FooPlugin::enqueue -> setup -> cudaMalloc" in by_line[(19, "info")]
+    assert "once" not in by_line[(24, "error")]
+
+
+_TOPK = """static void radixTopk(void* buf, size_t& bufSize, void* out, cudaStream_t stream)
+{
+    size_t total = 4096;
+    {
+        if (!buf)
+        {
+            bufSize = total;
+            return;
+        }
+    }
+    std::vector<void*> parts;
+    parts.push_back(buf);
+    cudaMemsetAsync(buf, 0, total, stream);
+}
+static void topk(void* buf, size_t& bufSize, void* out, cudaStream_t stream)
+{
+    radixTopk(buf, bufSize, out, stream);
+}
+static size_t topkWorkspaceSize()
+{
+    size_t size = 0;
+    void* workspace = nullptr;
+    topk(workspace, size, nullptr, 0);
+    return size;
+}
+static void fill(void* out, cudaStream_t stream)
+{
+    void* tmp = out;
+    if (!tmp)
+    {
+        return;
+    }
+    cudaMalloc(&tmp, 64);
+}
+static size_t scan(void* temp, size_t& bytes, cudaStream_t stream)
+{
+    if (temp == nullptr)
+    {
+        bytes = 512;
+        return bytes;
+    }
+    cudaMemsetAsync(temp, 0, bytes, stream);
+    return bytes;
+}"""
+
+
+def test_size_query_call_does_not_reach_the_work(tmp_path):
+    # enqueue asks radixTopk for its size with a null workspace (a local, passed on by topk): the push_back and the
+    # unchecked memset after `if (!buf) return` never run on that call; a null test on a local (fill's tmp) is
+    # not a size query
+    body = "    size_t need = topkWorkspaceSize();\n    fill(nullptr, stream);"
+    got = _findings(tmp_path, {"plugins/foo.cpp": plugin_cpp(body, _TOPK)}, ["TRT301", "TRT304"])
+    assert [(c, line, sev) for c, line, sev, _m in got] == [("TRT301", 37, "error")], got
+
+
+def test_size_query_helper_also_called_with_the_workspace_does_the_work(tmp_path):
+    # radixTopk is asked for its size and then called with the workspace: its work runs on the hot path; scan is
+    # only ever asked for its size (a literal nullptr)
+    body = ("    size_t need = topkWorkspaceSize();\n"
+            "    topk(workspace, need, outputs[0], stream);\n"
+            "    size_t bytes = 0;\n"
+            "    scan(nullptr, bytes, stream);")
+    got = _findings(tmp_path, {"plugins/foo.cpp": plugin_cpp(body, _TOPK)}, ["TRT301", "TRT304"])
+    assert [(c, line, sev) for c, line, sev, _m in got] == [("TRT301", 16, "error"), ("TRT304", 17, "error")], got
