@@ -27,19 +27,17 @@ EXPECTED = [
     ("TRT102", "error", SYM, 13, 12, "ONNX node 'Clip_TRT' asks for 'Clip_TRT' version '1' (the default when plugin_version is absent), but its creator registers version '2'"),
     ("TRT103", "error", SYM, 9, 68, "attribute 'bias' of ONNX node 'ScaleShift_TRT' is not a field creator ScaleShiftPluginCreator declares (getFieldNames: scale, shift): TensorRT drops it silently"),
     # issue 3: OSS check macros (plugin/vc/checkMacrosPlugin.h), a V2DynExt plugin and a V3 plugin in a .cu file
-    ("TRT204", "error", CLIP, 38, 9, "PLUGIN_VALIDATE (throws PluginError when the condition is false) can throw out of noexcept ClipPluginCreator::createPlugin, and an exception leaving it calls std::terminate: ClipPluginCreator::createPlugin -> PLUGIN_VALIDATE; no try/catch on the way"),
-    ("TRT204", "error", CLIP_CU, 69, 9, "PLUGIN_CUASSERT (throws CudaError on a CUDA error) can throw out of noexcept ClipPlugin::onShapeChange, and an exception leaving it calls std::terminate: ClipPlugin::onShapeChange -> PLUGIN_CUASSERT; no try/catch on the way"),
-    ("TRT204", "error", SS, 55, 5, "PLUGIN_VALIDATE (throws PluginError when the condition is false) can throw out of noexcept ScaleShiftPlugin::configurePlugin, and an exception leaving it calls std::terminate: ScaleShiftPlugin::configurePlugin -> PLUGIN_VALIDATE; no try/catch on the way"),
-    ("TRT204", "error", SS, 58, 9, "PLUGIN_CUASSERT (throws CudaError on a CUDA error) can throw out of noexcept ScaleShiftPlugin::configurePlugin, and an exception leaving it calls std::terminate: ScaleShiftPlugin::configurePlugin -> PLUGIN_CUASSERT; no try/catch on the way"),
-    ("TRT205", "error", SS, 65, 5, "PLUGIN_ASSERT (aborts the process when the assertion fails (reportAssertion)) can end the process from ScaleShiftPlugin::supportsFormatCombination: ScaleShiftPlugin::supportsFormatCombination -> PLUGIN_ASSERT"),
+    # TRT204: one finding per noexcept method, at its definition (issue 24 item 4); the sites are related locations
+    ("TRT204", "error", CLIP, 36, 5, "noexcept ClipPluginCreator::createPlugin can throw at 1 site with no try/catch on the way, and an exception leaving it calls std::terminate: PLUGIN_VALIDATE (throws PluginError when the condition is false) via ClipPluginCreator::createPlugin -> PLUGIN_VALIDATE"),
+    ("TRT204", "error", CLIP_CU, 65, 5, "noexcept ClipPlugin::onShapeChange can throw at 1 site with no try/catch on the way, and an exception leaving it calls std::terminate: PLUGIN_CUASSERT (throws CudaError on a CUDA error) via ClipPlugin::onShapeChange -> PLUGIN_CUASSERT"),
+    ("TRT204", "error", SS, 52, 1, "noexcept ScaleShiftPlugin::configurePlugin can throw at 2 sites with no try/catch on the way, and an exception leaving it calls std::terminate: PLUGIN_VALIDATE (throws PluginError when the condition is false) via ScaleShiftPlugin::configurePlugin -> PLUGIN_VALIDATE; PLUGIN_CUASSERT (throws CudaError on a CUDA error) via ScaleShiftPlugin::configurePlugin -> PLUGIN_CUASSERT"),
     ("TRT301", "info", SS, 58, 25, "cudaMalloc (device allocation) allocates once (one-time initialisation: guarded by `mScratch == nullptr`) on the warm path (runs whenever input shapes change) of ScaleShiftPlugin::configurePlugin: ScaleShiftPlugin::configurePlugin -> cudaMalloc"),
     ("TRT302", "error", SS_CU, 20, 5, "cudaMemcpy (blocking copy) synchronizes on the hot path of ScaleShiftPlugin::enqueue: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpy"),
     ("TRT303", "error", CLIP_CU, 54, 13, "kernel launch clipKernel<<<...>>> has no stream on the hot path of ClipPlugin::enqueue: ClipPlugin::enqueue -> clipKernel"),
     ("TRT303", "warning", CLIP_CU, 69, 25, "cudaMemcpyAsync runs on the default stream (`0`) on the warm path (runs whenever input shapes change) of ClipPlugin::onShapeChange: ClipPlugin::onShapeChange -> cudaMemcpyAsync"),
     ("TRT303", "error", SS_CU, 22, 5, "cudaMemsetAsync is given no stream (its stream parameter defaults to the legacy default stream) on the hot path of ScaleShiftPlugin::enqueue: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemsetAsync"),
     ("TRT304", "info", SS, 71, 5, "the status of cudaFree (CUDA runtime) is discarded in ScaleShiftPlugin::~ScaleShiftPlugin: ScaleShiftPlugin::~ScaleShiftPlugin -> cudaFree"),
-    ("TRT304", "error", SS_CU, 20, 5, "the status of cudaMemcpy (CUDA runtime) is discarded on the hot path of ScaleShiftPlugin::enqueue: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpy"),
-    ("TRT304", "error", SS_CU, 22, 5, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of ScaleShiftPlugin::enqueue: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemsetAsync"),
+    # the discarded statuses of the cudaMemcpy (20) and the stream-less cudaMemsetAsync (22) are notes of TRT302 / TRT303
     ("TRT305", "warning", CLIP_CU, 69, 25, "cudaMemcpyAsync copies from pageable host memory (`bounds`, a local variable on the stack) on the warm path (runs whenever input shapes change) of ClipPlugin::onShapeChange: the copy is synchronous with the host and cannot be captured in a CUDA graph: ClipPlugin::onShapeChange -> cudaMemcpyAsync"),
     ("TRT305", "error", SS_CU, 23, 21, "cudaMemcpyAsync copies from pageable host memory (`host`, a local variable on the stack) on the hot path of ScaleShiftPlugin::enqueue: the copy is synchronous with the host and cannot be captured in a CUDA graph: ScaleShiftPlugin::enqueue -> scaleShiftInference -> cudaMemcpyAsync"),
     ("TRT201", "error", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 38, 16, "EmbLayerNormPlugin::getCapabilityInterface returns IPluginV3OneCore (the kCORE capability) for PluginCapabilityType::kRUNTIME (it falls through to this return); it must return IPluginV3OneRuntime"),
@@ -58,6 +56,8 @@ EXPECTED = [
 
 # opt-in rules (not in the default set, issue 24): reported only when selected
 OPT_IN_EXPECTED = [
+    # an invariant assert in supportsFormatCombination: TRT215, no longer TRT205 (which reports aborts on a runtime status)
+    ("TRT215", "info", SS, 65, 5, "1 check in ScaleShiftPlugin can end the process (PLUGIN_ASSERT(nbInputs == 1 && nbOutputs == 1) in ScaleShiftPlugin::supportsFormatCombination, an invariant), where a failure could be an error status TensorRT reports"),
     ("TRT214", "warning", "plugin/embLayerNormPlugin/embLayerNormPlugin.cu", 117, 5, "EmbLayerNormPluginCreator::createPlugin silently falls back to defaults for fields EmbLayerNormPlugin serializes (so they are required at runtime): output_fp16 -> 0"),
     ("TRT203", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 37, 16, "plugin name 'LReLU_TRT' is written as a string literal in LReluPlugin::getPluginType() and spelled again in LReluPluginCreator::getPluginName(): define it once as a named constant"),
     ("TRT212", "warning", "plugin/lReluPlugin/lReluPlugin.cu", 88, 20, "LReluPluginCreator::createPlugin creates LReluPlugin without passing it the creator's namespace (no setPluginNamespace call, no namespace constructor argument): LReluPlugin::getPluginNamespace() returns its own member, so the engine records the wrong namespace"),
@@ -73,7 +73,7 @@ def test_oss_fixture_findings_exact():
 
 def test_oss_fixture_opt_in_rules_report_when_selected():
     s = load_settings(FIXTURE)
-    s.extend_select = ["TRT203", "TRT212", "TRT214"]
+    s.extend_select = ["TRT203", "TRT212", "TRT214", "TRT215"]
     res = run(s, jobs=1, use_cache=False)
     got = sorted((d.code, d.severity.value, d.span.path, d.span.line, d.span.col, d.message) for d in res.diagnostics)
     assert got == sorted(EXPECTED + OPT_IN_EXPECTED), findings_diff(got, EXPECTED + OPT_IN_EXPECTED)

@@ -34,13 +34,11 @@ EXPECTED = [
     ("TRT302", "error", "cpp/kernels/fooKernels.cu", 24, 5, "cudaStreamSynchronize (stream synchronization) synchronizes on the hot path of BarPlugin::enqueue: BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
     # issue 3: Edge-LLM check macros (cpp/common/checkMacros.h); the ELLM_CHECK in FooPlugin's constructor is
     # caught by the try in FooPluginCreator::createPlugin and not reported
-    ("TRT204", "error", KERNELS, 29, 5, "ELLM_CHECK (throws std::runtime_error when the condition is false) can throw out of noexcept FooPlugin::enqueue, and an exception leaving it calls std::terminate: FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooTail -> ELLM_CHECK; no try/catch on the way"),
-    ("TRT204", "error", KERNELS, 30, 5, "CUDA_CHECK (throws std::runtime_error on a CUDA error (check::_checkCuda)) can throw out of noexcept FooPlugin::enqueue, and an exception leaving it calls std::terminate: FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooTail -> CUDA_CHECK; no try/catch on the way"),
-    ("TRT205", "warning", KERNELS, 38, 5, "assert (aborts the process when the assertion fails (in builds without NDEBUG)) can end the process from BarPlugin::enqueue: BarPlugin::enqueue -> checkBarAxis -> assert"),
+    # one finding per method (issue 24 item 4), at enqueue's definition; the two sites are its related locations
+    ("TRT204", "error", "cpp/plugins/fooPlugin/fooPlugin.cpp", 69, 1, "noexcept FooPlugin::enqueue can throw at 2 sites with no try/catch on the way, and an exception leaving it calls std::terminate: ELLM_CHECK (throws std::runtime_error when the condition is false) via FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooTail -> ELLM_CHECK; CUDA_CHECK (throws std::runtime_error on a CUDA error (check::_checkCuda)) via FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooTail -> CUDA_CHECK"),
     ("TRT303", "error", KERNELS, 31, 5, "kernel launch mini::fooKernel<<<...>>> has no stream on the hot path of FooPlugin::enqueue: FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooTail -> mini::fooKernel"),
-    ("TRT304", "error", KERNELS, 17, 5, "the status of cudaMalloc (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue: FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooKernel -> cudaMalloc"),
-    ("TRT304", "error", KERNELS, 24, 5, "the status of cudaStreamSynchronize (CUDA runtime) is discarded on the hot path of BarPlugin::enqueue: BarPlugin::enqueue -> launchBarKernel -> cudaStreamSynchronize"),
-    ("TRT304", "error", KERNELS, 33, 5, "the status of cudaMemcpyAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue: FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooTail -> cudaMemcpyAsync"),
+    # the discarded statuses of the cudaMalloc (17), cudaStreamSynchronize (24) and pageable cudaMemcpyAsync (33)
+    # are TRT301/TRT302/TRT305's notes ("also TRT304"): one finding per call, the most specific rule
     ("TRT305", "error", KERNELS, 33, 5, "cudaMemcpyAsync copies from pageable host memory (`scale`, a local variable on the stack) on the hot path of FooPlugin::enqueue: the copy is synchronous with the host and cannot be captured in a CUDA graph: FooPlugin::enqueue -> FooPlugin::runFoo -> launchFooTail -> cudaMemcpyAsync"),
     ("TRT401", "error", "cpp/plugins/barPlugin/barReduce.cu", 1, 1, "barReduce.cu is never compiled: the CMake glob PLUGIN_CPP_SRCS (target NvInfer_edgellm_plugin) walks this directory but collects only 'cpp/plugins/*.cpp', and no other glob or list names this .cu file"),
     ("TRT402", "warning", "tests/python-unittests/test_bar_plugin.py", 1, 1, "none of the 2 tests in tests/python-unittests/test_bar_plugin.py is named by any test list (tests/test_lists/*.yml, tests/test_lists/*.yaml): CI selects tests by list, so this file never runs there; add its tests ('tests/python-unittests/test_bar_plugin.py::test_bar_axis', ...) to a list"),
@@ -53,6 +51,8 @@ EXPECTED = [
 # opt-in rules (not in the default set, issue 24): reported only when selected
 OPT_IN_EXPECTED = [
     ("TRT212", "warning", "cpp/plugins/fooPlugin/fooPlugin.cpp", 119, 20, "FooPluginCreator::createPlugin creates FooPlugin without passing it the creator's namespace (no setPluginNamespace call, no namespace constructor argument): FooPlugin::getPluginNamespace() returns its own member, so the engine records the wrong namespace"),
+    # an invariant assert (axis >= 0) below enqueue: TRT215, no longer TRT205 (which reports aborts on a runtime status)
+    ("TRT215", "info", KERNELS, 38, 5, "1 check in BarPlugin can end the process (assert(axis >= 0) in BarPlugin::enqueue via checkBarAxis, an invariant), where a failure could be an error status TensorRT reports"),
     ("TRT214", "warning", "cpp/plugins/fooPlugin/fooPlugin.cpp", 115, 1, "FooPluginCreator::createPlugin silently falls back to defaults for fields FooPlugin serializes (so they are required at runtime): alpha -> 1.F"),
 ]
 
@@ -67,7 +67,7 @@ def test_fixture_project_findings_exact():
 
 def test_fixture_project_opt_in_rules_report_when_selected():
     settings = load_settings(FIXTURE)
-    settings.extend_select = ["TRT212", "TRT214"]
+    settings.extend_select = ["TRT212", "TRT214", "TRT215"]
     res = run(settings, jobs=1, use_cache=False)
     got = sorted((d.code, d.severity.value, d.span.path, d.span.line, d.span.col, d.message) for d in res.diagnostics)
     assert got == sorted(EXPECTED + OPT_IN_EXPECTED), findings_diff(got, EXPECTED + OPT_IN_EXPECTED)

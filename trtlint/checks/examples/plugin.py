@@ -153,3 +153,43 @@ void BarPlugin::serialize(void* buffer) const noexcept
 {w}
 }}
 """
+
+
+def exits_plugin(enqueue: str = "", supports: str = "", create: str = "", helpers: str = "") -> str:
+    """A V3 plugin and its creator in one file, for the process-exit rules (TRT205, TRT215): ``helpers`` (macros,
+    functions) from line 5 on, then the bodies of supportsFormatCombination, enqueue and the creator's
+    createPlugin before their own return statements."""
+    return f"""#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+#include <cstdlib>
+using namespace nvinfer1;
+{helpers}
+class FooPlugin : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{{
+public:
+    bool supportsFormatCombination(int32_t pos, DynamicPluginTensorDesc const* inOut, int32_t nbInputs,
+        int32_t nbOutputs) noexcept override
+    {{
+{supports}
+        return true;
+    }}
+    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
+        void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override
+    {{
+{enqueue}
+        return 0;
+    }}
+}};
+class FooPluginCreator : public IPluginCreatorV3One
+{{
+public:
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override
+    {{
+{create}
+        return new FooPlugin();
+    }}
+}};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+"""

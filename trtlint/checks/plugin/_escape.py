@@ -13,7 +13,7 @@ naming the definition. Kernel launches are not followed: device code neither thr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from ...facts import Call, CppFunction, Span
 from ...packs import BehaviourEntry
@@ -90,10 +90,13 @@ def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
             f"'{table.behaviour}' entry")
 
 
-def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> Iterator[Escape]:
+def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
+            start: Optional[Callable[[Entry], bool]] = None) -> Iterator[Escape]:
+    """What ``behaviour`` ("throw" / "exit") reaches from plugin and creator methods, each site once (for the first
+    entry reaching it); ``start``, when given, keeps only the entries it accepts."""
     seen: set[tuple] = set()
     starts = [e for e in entries(index, ("hot", "warm", "cold"), creators=True)
-              if not noexcept_only or e.fn.noexcept or e.fn.name.startswith("~")]
+              if (not noexcept_only or e.fn.noexcept or e.fn.name.startswith("~")) and (start is None or start(e))]
     for e, fn, chain, follow in entry_bodies(index, starts):
         for call, beh, unknown in _body(index, fn):
             if honour_try and call.in_try:

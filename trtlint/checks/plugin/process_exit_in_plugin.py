@@ -4,12 +4,14 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.hotpath import plugin_cpp
+from ..examples.plugin import exits_plugin
 from ..hotpath._walk import short
-from ._escape import chain_text, escapes
+from ._escape import chain_text
+from ._exits import exit_sites
 
-_ASSERT = """#include <cstdlib>
-#define PLUGIN_ASSERT(a) do { if (!(a)) { abort(); } } while (0)
+_ASSERT = "#define PLUGIN_ASSERT(a) do { if (!(a)) { abort(); } } while (0)"
+_CHECK = "#define CHECK(e) do { if ((e) != cudaSuccess) { exit(1); } } while (0)"
+_RANK = _ASSERT + """
 static void checkRank(int n)
 {
     PLUGIN_ASSERT(n == 3);
@@ -17,28 +19,44 @@ static void checkRank(int n)
 
 
 class ProcessExitInPlugin(Rule):
-    """`exit`, `abort` or an assert-and-exit macro reachable from a plugin or creator method.
+    """A check on a runtime status that ends the process when TensorRT loads or runs a plugin.
 
     ## What it does
-    Follows the call graph from every method of a plugin or creator class into project functions and macros,
-    and reports calls that end the process: `exit`, `abort`, `std::terminate`, `quick_exit`, and macros and
-    functions listed with behaviour `exit` in the rules/ packs (`PLUGIN_ASSERT`, `PLUGIN_FAIL`,
-    `PLUGIN_CHECK` of TensorRT OSS; `assert`, at warning severity, since builds with `NDEBUG` drop it). A
-    `try` block does not help here. Kernel launches are not followed (a device-side `assert` traps the
-    kernel, it does not exit the process).
+    Follows the call graph from the methods TensorRT calls while it deserializes an engine, creates an
+    execution context or runs inference, into project functions and macros, and reports the checks there that
+    end the process on a *runtime status*. The runtime entries: a plugin's `enqueue` (every plugin
+    generation), `setTactic`, `onShapeChange`, `attachToContext`, `configurePlugin`, `initialize`, `clone`
+    and its constructors, and a creator's `createPlugin` / `deserializePlugin`. What ends the process:
+    `exit`, `abort`, `std::terminate`, `quick_exit`, and macros and functions listed with behaviour `exit`
+    in the rules/ packs (`PLUGIN_ASSERT`, `PLUGIN_FAIL`, `PLUGIN_CHECK` of TensorRT OSS; `assert`, at warning
+    severity, since builds with `NDEBUG` drop it), or a project macro that expands to one of them. A runtime
+    status is what the check tests: the result of a CUDA / cuBLAS / cuDNN / NCCL call
+    (`CHECK(cudaMalloc(...))`), a status compared with its success value (`status == cudaSuccess`,
+    `st == STATUS_SUCCESS`), one call or status variable handed to a check macro that is not an assert
+    (`PLUGIN_CHECK(status)`); and a plain `exit()` / `abort()` / `std::terminate()`, which tests nothing.
+    Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
+    `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
+    or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
+    device-side `assert` traps the kernel, it does not exit the process).
 
     ## Why it matters
-    A plugin lives inside someone else's process: an inference server, a builder, a Python session. A failed
-    check that exits or aborts takes all of it down, with no error status for TensorRT to report.
+    A plugin lives inside someone else's process: an inference server, a Python session. A runtime status
+    fails for reasons outside the plugin (out of memory, a sticky CUDA error from another kernel, a lost
+    device): a check that exits or aborts on it takes the whole process down, every other model and request
+    with it, with no error status for TensorRT to report.
 
     ## Example
     ```cpp
-    PLUGIN_ASSERT(nbInputs == 2);   // in configurePlugin: aborts the process when false
+    int32_t FooPlugin::enqueue(...) noexcept
+    {
+        cudaError_t status = cudaMemsetAsync(outputs[0], 0, bytes, stream);
+        PLUGIN_ASSERT(status == cudaSuccess);   // aborts the server when the device fails
     ```
 
     ## Fix
-    Report the failure through the method's status (return `-1`/`nullptr`, `PLUGIN_VALIDATE` inside a
-    `try`, log with the plugin logger) instead of ending the process.
+    Report the failure through the method's status (return the error / `-1` from `enqueue`, `nullptr` from
+    `createPlugin`; `PLUGIN_CHECK_CUDA` returns it), and log it with the plugin logger, instead of ending the
+    process.
     """
 
     code = "TRT205"
@@ -47,39 +65,68 @@ class ProcessExitInPlugin(Rule):
     severity = Severity.ERROR
 
     VALID = [
-        {"files": {"plugins/foo.cpp": plugin_cpp("    if (!inputs[0])\n    {\n        return -1;\n    }", "#include <cstdlib>")}},
+        {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (!inputs[0])\n        {\n            return -1;\n        }")}},
+        # an invariant TensorRT guarantees, asserted in a build-time query: TRT215's, not this rule's
+        {"files": {"plugins/foo.cpp": exits_plugin(supports="        PLUGIN_ASSERT(pos >= 0 && pos < 2);", helpers=_ASSERT)}},
+        # an invariant asserted on enqueue's path: nothing outside the plugin makes it fail
+        {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        checkRank(inputDesc[0].dims.nbDims);", helpers=_RANK)}},
+        # the branch a plugin does not expect to reach (TensorRT only hands enqueue the types it accepted)
+        {"files": {"plugins/foo.cpp": exits_plugin(
+            enqueue="        switch (inputDesc[0].type)\n        {\n        case DataType::kFLOAT: break;\n"
+                    "        default: PLUGIN_FAIL(\"unsupported type\");\n        }",
+            helpers="#define PLUGIN_FAIL(msg) do { abort(); } while (0)")}},
+        # a CUDA status checked with an abort, but only in a build-time query
+        {"files": {"plugins/foo.cpp": exits_plugin(
+            supports="        int32_t device = 0;\n        CHECK(cudaGetDevice(&device));", helpers=_CHECK)}},
     ]
     INVALID = [
         {
-            "files": {"plugins/foo.cpp": plugin_cpp("    checkRank(2);", _ASSERT)},
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        void* scratch = nullptr;\n        cudaError_t status = cudaMalloc(&scratch, 16);\n"
+                        "        PLUGIN_ASSERT(status == cudaSuccess);",
+                helpers=_ASSERT)},
             "expect": [(
-                "plugins/foo.cpp", 9,
+                "plugins/foo.cpp", 20,
                 "PLUGIN_ASSERT (aborts the process when the assertion fails (reportAssertion)) can end the process "
-                "from FooPlugin::enqueue: FooPlugin::enqueue -> checkRank -> PLUGIN_ASSERT",
+                "on a status (compared with cudaSuccess) from FooPlugin::enqueue: FooPlugin::enqueue -> PLUGIN_ASSERT",
             )],
         },
         {
-            "files": {"plugins/foo.cpp": plugin_cpp("    if (!inputs[0])\n    {\n        exit(1);\n    }", "#include <cstdlib>")},
-            "expect": [("plugins/foo.cpp", 17, "exit (ends the process) can end the process from FooPlugin::enqueue")],
+            "files": {"plugins/foo.cpp": exits_plugin(
+                create="        static float const kScale[4] = {1.F, 1.F, 1.F, 1.F};\n        void* scale = nullptr;\n"
+                       "        CHECK(cudaMemcpy(scale, kScale, sizeof(kScale), cudaMemcpyHostToDevice));",
+                helpers=_CHECK)},
+            "expect": [(
+                "plugins/foo.cpp", 31,
+                "exit (ends the process) (expanded from macro CHECK) can end the process on the status cudaMemcpy "
+                "returns from FooPluginCreator::createPlugin",
+            )],
+        },
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (!inputs[0])\n        {\n            exit(1);\n        }")},
+            "expect": [("plugins/foo.cpp", 20, "exit (ends the process) can end the process unconditionally from FooPlugin::enqueue")],
         },
         {
             # a project macro no pack names (TensorRT OSS checkCudaErrors): the exit it expands to, at its use
-            "files": {"plugins/foo.cpp": plugin_cpp(
-                "    checkCudaErrors(cudaGetLastError());",
-                "#include <cstdlib>\n#define checkCudaErrors(e) do { if ((e) != cudaSuccess) { exit(1); } } while (0)")},
-            "expect": [("plugins/foo.cpp", 16, "exit (ends the process) (expanded from macro checkCudaErrors) can end the process")],
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        checkCudaErrors(cudaGetLastError());",
+                helpers="#define checkCudaErrors(e) do { if ((e) != cudaSuccess) { exit(1); } } while (0)")},
+            "expect": [("plugins/foo.cpp", 18, "exit (ends the process) (expanded from macro checkCudaErrors) can end the process")],
         },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        for esc in escapes(index, "exit", honour_try=False, noexcept_only=False):
+        for site in exit_sites(index):
+            if not site.reported_by_trt205:
+                continue
+            esc = site.esc
             call = esc.call
             method = f"{esc.entry.plugin}::{esc.entry.fn.name}"
             sev = Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity else None
             via = f" (expanded from macro {esc.in_macro})" if esc.in_macro else ""
             yield self.diag(
                 call.span,
-                f"{call.callee} ({esc.behaviour.what}){via} can end the process from {method}: "
+                f"{call.callee} ({esc.behaviour.what}){via} can end the process {site.status} from {method}: "
                 f"{chain_text(esc, call.callee)}",
                 related=[Related(esc.entry.fn.span, f"{method} is defined here")]
                 + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]],

@@ -1,0 +1,190 @@
+"""Where a plugin can end the process, split the way TRT205 and TRT215 report it.
+
+Every site the exit walk of :mod:`._escape` finds (`exit`, `abort`, an assert-and-exit macro, reachable from a
+plugin or creator method) is one of two kinds:
+
+* a **runtime abort** (TRT205): reachable from a *runtime entry* and failing on a *runtime status*;
+* everything else (TRT215): an assert of an invariant TensorRT or the plugin itself guarantees (`pos < 4` in
+  `supportsFormatCombination`, `nbOutputs == 1`, `inputs != nullptr`), or a status check reached only from
+  build-time or teardown methods.
+
+Every site is exactly one of the two, so together the rules report what TRT205 reported before the split.
+
+Runtime entries (the methods TensorRT calls while it deserializes an engine, creates an execution context or
+runs inference): a plugin's `enqueue` (every generation), `setTactic`, `onShapeChange`, `attachToContext`,
+`configurePlugin` (V2DynamicExt's runs whenever input shapes change), `initialize`, `clone` and its
+constructors (a plugin object is built by its creator's `createPlugin` / `deserializePlugin` or by `clone`),
+and a creator's `createPlugin`, `createPluginV3`, `deserializePlugin`. Destructors, `terminate`, `destroy` and
+`detachFromContext` (teardown), and the build-time queries (`supportsFormatCombination`, `getOutput*`,
+`getWorkspaceSize`, `serialize`, `getFieldsToSerialize`, ...) are not runtime entries.
+
+A runtime status is judged on the expression the check tests (the first argument of the macro the exit is, or
+is expanded from, as the C++ frontend records it):
+
+* it holds a call of a status API (the `status_apis` table of the rules/ packs: `cuda*`, `cublas*`, `cudnn*`,
+  `nccl*`, ...): `PLUGIN_ASSERT(cudaMalloc(&p, n) == cudaSuccess)`;
+* it compares with a status constant (`cudaSuccess`, `CUBLAS_STATUS_SUCCESS`, `STATUS_SUCCESS`, `kSUCCESS`,
+  ...): `PLUGIN_ASSERT(status == cudaSuccess)`;
+* it tests a variable named as a status (`status`, `st`, `err`, `error`, `ret`, `result`, `rc`):
+  `assert(err == 0)`;
+* it is one call, or one variable, checked by a macro that is not an assert (`CHECK(launchFoo(...))`,
+  `PLUGIN_CHECK(status)`: such macros test the value as a status);
+* or there is nothing to test: `exit()`, `abort()`, `std::terminate()` called directly, an exit macro without
+  arguments. A failure macro with only a message (`PLUGIN_FAIL("unsupported type")`, in the `default:` of a
+  switch over data types) is an invariant: `PLUGIN_ASSERT(false)` by another name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from ...facts import Call, Span
+from ..hotpath._walk import Entry
+from ._escape import Escape, escapes
+
+RUNTIME_METHODS = frozenset({"enqueue", "setTactic", "onShapeChange", "attachToContext", "configurePlugin",
+                             "initialize", "clone"})
+RUNTIME_CREATOR_METHODS = frozenset({"createPlugin", "createPluginV3", "deserializePlugin"})
+
+_STATUS_CONST = re.compile(
+    r"\b(?:\w*Success|\w*_SUCCESS|kSUCCESS|cudaError\w*|CUDA_ERROR_\w+|\w*_STATUS_\w+|STATUS_\w+|ncclSuccess)\b")
+_STATUS_VAR = re.compile(r"\b(?:status|stat|st|err|error|ret|result|res|rc)\b", re.I)
+_CALL = re.compile(r"(?<![\w.>:])((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\(|(?:\.|->)\s*([A-Za-z_]\w*)\s*\(")
+_NOT_CALLS = frozenset({"sizeof", "alignof", "decltype", "static_cast", "reinterpret_cast", "const_cast",
+                        "dynamic_cast", "defined", "if", "while", "for", "return", "switch"})
+_ONE_CALL = re.compile(r"(?:[A-Za-z_][\w:]*(?:\.|->))*[A-Za-z_][\w:]*\s*(?:<[^()]*>)?\s*\(.*\)", re.S)
+_ONE_NAME = re.compile(r"[A-Za-z_][\w.>:-]*")
+_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+_STRING = re.compile(r'\s*(?:[A-Za-z0-9_]*")')
+_STRING_GETTERS = frozenset({"cudaGetErrorString", "cudaGetErrorName", "cublasGetStatusString", "cudnnGetErrorString",
+                             "ncclGetErrorString", "cuGetErrorString", "cuGetErrorName"})
+
+
+@dataclass(frozen=True)
+class ExitSite:
+    esc: Escape
+    runtime: bool  # reached from a runtime entry (esc.entry is then the first runtime entry reaching it)
+    checked: Optional[str]  # the expression the check tests; None when it ends the process unconditionally
+    status: Optional[str]  # why the check is on a runtime status ("the result of cudaMalloc"); None: an invariant
+
+    @property
+    def reported_by_trt205(self) -> bool:
+        return self.runtime and self.status is not None
+
+
+def is_runtime_entry(index, e: Entry) -> bool:
+    """Whether TensorRT calls the method ``e`` while it loads an engine or runs inference (see the module doc)."""
+    name = e.fn.name.split("<")[0]
+    if e.plugin in {c.cls.name for c in index.creators}:
+        return name in RUNTIME_CREATOR_METHODS
+    return name in RUNTIME_METHODS or name == e.plugin.split("<")[0]
+
+
+def exit_sites(index) -> list[ExitSite]:
+    """Every process-exit site below a plugin or creator method, once, classified (kept on the index)."""
+    memo = index.__dict__.get("_trtlint_exit_sites")
+    if memo is not None:
+        return memo
+    at_runtime = {_key(x): x for x in escapes(index, "exit", honour_try=False, noexcept_only=False,
+                                              start=lambda e: is_runtime_entry(index, e))}
+    out = []
+    for esc in escapes(index, "exit", honour_try=False, noexcept_only=False):
+        rt = at_runtime.get(_key(esc))
+        checked = checked_expression(esc)
+        out.append(ExitSite(rt or esc, rt is not None, checked, runtime_status(index, esc, checked)))
+    index.__dict__["_trtlint_exit_sites"] = out
+    return out
+
+
+def _key(esc: Escape) -> tuple:
+    c = esc.call
+    return (c.span.path, c.span.line, c.span.col, c.kind, c.callee)
+
+
+def _within(s: Span, outer: Span) -> bool:
+    return (s.path == outer.path and (outer.line, outer.col) <= (s.line, s.col)
+            and (s.line, s.col) <= (outer.end_line, outer.end_col))
+
+
+def check_macro(esc: Escape) -> Optional[Call]:
+    """The macro use that does the check: the site itself when it is a macro, else the outermost macro use
+    around the exit call (`CHECK(cudaMalloc(...))` expanding to `exit(1)`); None for a direct call."""
+    if esc.call.kind == "macro":
+        return esc.call
+    fn = esc.chain[-1]
+    around = [c for c in fn.calls if c.kind == "macro" and _within(esc.call.span, c.span)]
+    if not around:
+        return None
+    return min(around, key=lambda c: (c.span.line, c.span.col, -c.span.end_line, -c.span.end_col))
+
+
+def checked_expression(esc: Escape) -> Optional[str]:
+    """The expression the check tests: the first argument of its macro; None when the exit is unconditional (a
+    direct `exit()` / `abort()`, an exit macro without arguments) or a failure macro (see :func:`is_failure_macro`)."""
+    m = check_macro(esc)
+    if m is None or not m.args or is_failure_macro(m):
+        return None
+    return m.args[0]
+
+
+def is_failure_macro(m: Call) -> bool:
+    """A macro that fails unconditionally with a message (`PLUGIN_FAIL("unsupported type")`, `PLUGIN_FAIL(msg.c_str())`):
+    named `*FAIL*`, or given only a string literal. It stands in the branch a plugin does not expect to reach (the
+    `default:` of a switch over data types): `PLUGIN_ASSERT(false)` by another name, an invariant."""
+    return "FAIL" in m.callee.upper() or (len(m.args) == 1 and bool(_STRING.match(m.args[0])))
+
+
+def _strip(expr: str) -> str:
+    e = expr.strip()
+    while True:
+        if e.startswith("!"):
+            e = e[1:].strip()
+        elif e.startswith("(") and e.endswith(")") and _balanced(e[1:-1]):
+            e = e[1:-1].strip()
+        else:
+            return e
+
+
+def _balanced(s: str) -> bool:
+    depth = 0
+    for ch in s:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
+    """Why the check ``esc`` ends the process on a runtime status, or None when it asserts an invariant."""
+    if checked is None:
+        m = check_macro(esc)
+        return None if m is not None and is_failure_macro(m) else "unconditionally"
+    checked = _LITERAL.sub('""', checked)  # `assert(ok && "error: ...")`: the message is not the condition
+    for m in _CALL.finditer(checked):
+        name = (m.group(1) or m.group(2) or "").split("::")[-1]
+        if name in _NOT_CALLS or name in _STRING_GETTERS:
+            continue
+        if index.packs.lookup("status_apis", name) is not None:
+            return f"on the status {name} returns"
+    m = _STATUS_CONST.search(checked)
+    if m is not None:
+        return f"on a status (compared with {m.group(0)})"
+    m = _STATUS_VAR.search(checked)
+    if m is not None and not re.search(r"[.>]\s*" + re.escape(m.group(0)) + r"\b", checked):
+        return f"on the status in `{m.group(0)}`"
+    macro = check_macro(esc)
+    if macro is not None and not _is_assert(macro.callee):
+        e = _strip(checked)
+        if _ONE_CALL.fullmatch(e):
+            name = re.match(r"[\w:.>-]*?([A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\(", e)
+            return f"on the status {name.group(1) if name else 'the call'} returns"
+        if _ONE_NAME.fullmatch(e):
+            return f"on the status in `{e}`"
+    return None
+
+
+def _is_assert(macro: str) -> bool:
+    return macro == "assert" or "ASSERT" in macro.upper()

@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ..base import Rule
+from ..examples.plugin import exits_plugin
+from ..hotpath._walk import short
+from ._exits import ExitSite, check_macro, exit_sites
+
+_ASSERT = "#include <cassert>\n#define PLUGIN_ASSERT(a) do { if (!(a)) { abort(); } } while (0)"
+_CHECK = "#define CHECK(e) do { if ((e) != cudaSuccess) { exit(1); } } while (0)"
+
+
+class InvariantAssertInPlugin(Rule):
+    """Checks that end the process on a failed invariant, one finding per plugin.
+
+    ## What it does
+    Reports, once per plugin or creator class, the places below its methods that end the process (`exit`,
+    `abort`, `PLUGIN_ASSERT`, `assert`, a project macro expanding to one of them) and that TRT205
+    (process-exit-in-plugin) does not report: asserts of invariants on arguments, dimensions or members
+    (`PLUGIN_ASSERT(pos >= 0 && pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)` in
+    `getOutputDataTypes`, `PLUGIN_ASSERT(inputs != nullptr)`), and checks of a CUDA status reached only from
+    build-time or teardown methods. The finding is at the first such place; every other one is a related
+    location, named with the method that reaches it. Together with TRT205 it covers every process exit in the
+    plugin's code. Opt-in: select it with `extend-select = ["TRT215"]`.
+
+    ## Why it matters
+    Most of these asserts state what TensorRT already guarantees (it asks `supportsFormatCombination` only for
+    `pos < nbInputs + nbOutputs`; it creates the outputs `getNbOutputs` declares): they never fire in a correct
+    build and are not worth a finding each. But an assert is still an `abort()` inside someone else's process:
+    when one does fire (a plugin used with a new TensorRT version, a model wired wrongly), the whole server
+    ends instead of a layer reporting an error. The per-plugin count shows how much of a plugin fails that way.
+
+    ## Example
+    ```cpp
+    bool FooPlugin::supportsFormatCombination(int32_t pos, ...) noexcept
+    {
+        PLUGIN_ASSERT(pos >= 0 && pos < 2);   // an abort(), never a `false`
+    ```
+
+    ## Fix
+    Where the method can say no, say no: return `false` from `supportsFormatCombination`, `-1` from
+    `enqueue`, a status from `getOutputDataTypes`, after logging the reason; use `PLUGIN_VALIDATE` inside the
+    method's `try` / `catch`. Asserts that only document what TensorRT guarantees can stay.
+    """
+
+    code = "TRT215"
+    name = "invariant-assert-in-plugin"
+    family = "plugin"
+    severity = Severity.INFO
+    default = False
+    opt_in_why = ("noise: most asserts state what TensorRT guarantees (a format position in range, the output count) "
+                  "and never fire; on TensorRT OSS they were ~700 of TRT205's 755 findings, against a few dozen "
+                  "aborts on a runtime status")
+
+    VALID = [
+        {"files": {"plugins/foo.cpp": exits_plugin(
+            supports="        if (pos < 0 || pos >= 2)\n        {\n            return false;\n        }")}},
+        # a check on a runtime status in enqueue: TRT205's finding, not this rule's
+        {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        CHECK(cudaMemsetAsync(outputs[0], 0, 16, stream));",
+                                                   helpers=_CHECK)}},
+    ]
+    INVALID = [
+        {
+            # three invariant asserts in one plugin: one finding, at the first, naming the other two
+            "files": {"plugins/foo.cpp": exits_plugin(
+                supports="        PLUGIN_ASSERT(pos >= 0 && pos < 2);\n        assert(nbOutputs == 1);",
+                enqueue="        PLUGIN_ASSERT(inputs != nullptr);",
+                helpers=_ASSERT)},
+            "expect": [(
+                "plugins/foo.cpp", 13,
+                "3 checks in FooPlugin can end the process (PLUGIN_ASSERT(pos >= 0 && pos < 2) in "
+                "FooPlugin::supportsFormatCombination, an invariant, and 2 more)",
+                "FooPlugin:invariant-asserts",
+            )],
+        },
+        {
+            # a CUDA status checked with exit, but only in a build-time query
+            "files": {"plugins/foo.cpp": exits_plugin(
+                supports="        int32_t device = 0;\n        CHECK(cudaGetDevice(&device));", helpers=_CHECK)},
+            "expect": [(
+                "plugins/foo.cpp", 13,
+                "1 check in FooPlugin can end the process (CHECK(cudaGetDevice(&device)) in "
+                "FooPlugin::supportsFormatCombination, a status checked only at build time or teardown)",
+            )],
+        },
+    ]
+
+    def check(self, index) -> Iterable[Diagnostic]:
+        by_class: dict[str, list[ExitSite]] = {}
+        for site in exit_sites(index):
+            if not site.reported_by_trt205:
+                by_class.setdefault(site.esc.entry.plugin, []).append(site)
+        for cls, sites in by_class.items():
+            sites.sort(key=lambda s: (s.esc.call.span.path, s.esc.call.span.line, s.esc.call.span.col))
+            first, rest = sites[0], sites[1:]
+            n = len(sites)
+            what = _what(first)
+            more = f", and {len(rest)} more" if rest else ""
+            yield self.diag(
+                first.esc.call.span,
+                f"{n} check{'s' if n > 1 else ''} in {cls} can end the process ({what}{more}), where a failure "
+                f"could be an error status TensorRT reports",
+                related=[Related(s.esc.call.span, _what(s)) for s in rest],
+                symbol=f"{cls}:invariant-asserts",
+            )
+
+
+def _what(site: ExitSite) -> str:
+    esc = site.esc
+    m = check_macro(esc) or esc.call
+    text = f"{m.callee}({site.checked})" if site.checked is not None else m.callee
+    where = f"{esc.entry.plugin}::{esc.entry.fn.name}"
+    if len(esc.chain) > 1:
+        where += " via " + short(esc.chain[-1])
+    note = ", a status checked only at build time or teardown" if site.status is not None else ", an invariant"
+    return f"{text} in {where}{note}"
