@@ -69,6 +69,24 @@ def has_plugin_marker(data: bytes) -> bool:
     return b"::enqueue" in data and _ENQUEUE_DEF.search(data) is not None
 
 
+# a function-like `#define` with its continuation lines: the macro's name and its replacement text
+_DEFINE_FN = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
+
+
+def marker_macros(data: bytes) -> tuple[str, ...]:
+    """The function-like macros a C++ file defines whose replacement holds a plugin marker: a project's own
+    macro that writes a creator class and its REGISTER_TENSORRT_PLUGIN, or a plugin's methods. A file that only
+    uses such a macro holds no marker of its own, yet the expansion puts plugin facts in it (see
+    :meth:`TextScans.uses_any`). Only a file with a marker can define one, so the others cost one test."""
+    if b"define" not in data or not has_plugin_marker(data):
+        return ()
+    out: dict[str, None] = {}
+    for m in _DEFINE_FN.finditer(data):
+        if has_plugin_marker(m.group(2)):
+            out.setdefault(m.group(1).decode("ascii"), None)
+    return tuple(out)
+
+
 # callees that are never project functions: no need to look for their definitions
 
 
@@ -120,13 +138,14 @@ def _scan_version() -> str:
 
 
 class ScanResult(NamedTuple):
-    """What the text scans found in one file (kept in the scan cache as a plain tuple of these five)."""
+    """What the text scans found in one file (kept in the scan cache as a plain tuple of these six)."""
 
     marker: bool  # has_plugin_marker (C++ kinds; False for the others)
     has_trtlint_comment: bool  # a `trtlint:` comment, in a file of at most MAX_SEARCH_BYTES
     gtest_cases: tuple  # googletest cases (C++ units)
     pp_idents: tuple[str, ...]  # identifiers of the #if lines (C++ kinds)
     preview_switches: tuple  # preview_switches (C++ kinds and Python)
+    marker_macros: tuple[str, ...] = ()  # marker_macros (C++ kinds)
 
 
 class TextScans:
@@ -156,7 +175,7 @@ class TextScans:
         key = f"{f.rel}\0{f.digest}"
         self.used.add(key)
         hit = self.entries.get(key)
-        if isinstance(hit, tuple) and len(hit) == 5:
+        if isinstance(hit, tuple) and len(hit) == 6:
             return ScanResult(*hit)
         data = self.read(f)
         if f.kind in CPP_KINDS:
@@ -166,13 +185,41 @@ class TextScans:
                 tuple(self.gtests(f.rel, data)) if f.kind != "header" else (),
                 pp_idents(data),
                 preview_switches(data),
+                marker_macros(data),
             )
         else:
             entry = (False, b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES, (), (),
-                     preview_switches(data) if f.kind == "python" else ())
+                     preview_switches(data) if f.kind == "python" else (), ())
         self.entries[key] = entry  # stored as a plain tuple (the cache's unpickler loads no class of ours)
         self.dirty = True
         return ScanResult(*entry)
+
+    def uses_any(self, f: SourceFile, macros: tuple[str, ...]) -> bool:
+        """Whether the file calls one of ``macros`` (the project's :func:`marker_macros`): such a file can hold
+        plugin facts without a marker of its own. Remembered by file digest and the macro set."""
+        if not macros:
+            return False
+        key = f"{f.rel}\0{f.digest}\0uses\0{chr(0).join(macros)}"
+        self.used.add(key)
+        hit = self.entries.get(key)
+        if isinstance(hit, bool):
+            return hit
+        rx = re.compile(rb"\b(?:" + b"|".join(re.escape(m.encode("ascii")) for m in macros) + rb")\s*\(")
+        found = rx.search(self.read(f)) is not None
+        self.entries[key] = found
+        self.dirty = True
+        return found
+
+    def project_marker_macros(self, files, service: Optional[Callable[[], None]] = None) -> tuple[str, ...]:
+        """The marker macros (:func:`marker_macros`) the project's C++ files define, sorted (``service`` is
+        called before each file: a cold scan of a large tree takes seconds)."""
+        out: set[str] = set()
+        for f in files:
+            if f.kind in CPP_KINDS:
+                if service is not None:
+                    service()
+                out.update(self.scan(f).marker_macros)
+        return tuple(sorted(out))
 
     def read(self, f: SourceFile) -> bytes:
         self.reads += 1

@@ -282,12 +282,15 @@ def _extract(st: _RunState) -> None:
             st.ctx = final
             extraction.set_context(final)
         ctx = st.ctx
+        # a unit that only calls a project macro whose replacement holds a marker (one that writes a creator
+        # class and its REGISTER_TENSORRT_PLUGIN) holds plugin facts too
+        macros = scans.project_marker_macros(disc.files, extraction.service)
         for f in tus:
             extraction.service()  # the scans below can take seconds (TensorRT OSS): the workers go on meanwhile
             scan = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
             if scan.gtest_cases:
                 st.gtests[f.rel] = scan.gtest_cases
-            if scan.marker:
+            if scan.marker or scans.uses_any(f, macros):
                 eager.append(f)
             else:
                 lazy.append(f)
@@ -326,7 +329,7 @@ def _extract(st: _RunState) -> None:
         for f in disc.files:
             if f.kind == "header" and f.rel not in included:
                 extraction.service()
-                if scans.scan(f).marker:
+                if scans.scan(f).marker or scans.uses_any(f, macros):
                     lone_headers.append(f)
         lone = extract_cached(lone_headers)
         extract_lazy, lazy_skips = extract_cached, {}

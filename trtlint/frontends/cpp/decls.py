@@ -741,6 +741,7 @@ class Extractor:
 
     def finish_registrations(self) -> None:
         K = self.K
+        claimed: set[str] = set()
         for m in self.register_macros:
             f = self.cursor_file(m)
             ext = m.extent
@@ -749,6 +750,7 @@ class Extractor:
             rel = self.rel_of(f) or self.src.rel
             span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
             qn = None
+            claimed.add("pluginRegistrar" + creator.split("::")[-1].strip())
             var = self.registrar_vars.get("pluginRegistrar" + creator.split("::")[-1].strip())
             if var is not None:
                 try:
@@ -773,6 +775,36 @@ class Extractor:
                 self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="project-macro"))
                 continue
             self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="macro"))
+        for name, var in self.registrar_vars.items():
+            if name not in claimed:
+                self.expanded_registration(var)
+
+    def expanded_registration(self, var: Cursor) -> None:
+        """A ``PluginRegistrar<Creator>`` variable no written ``REGISTER_TENSORRT_PLUGIN`` produced: the
+        expansion of a project macro that writes it (with the creator class) for its argument. libclang
+        reports no cursor for a macro used inside another's replacement, so the variable is the registration,
+        located at the project macro's use (the line the user wrote)."""
+        try:
+            d = var.type.get_template_argument_type(0).get_declaration()
+        except Exception:  # noqa: BLE001
+            return
+        if d is None or d.kind == self.K.NO_DECL_FOUND or "PluginRegistrar" not in (var.type.spelling or ""):
+            return
+        qn = self.qualname(d)
+        span = self.expansion_site(var) or self.span_of(var)
+        if span is not None:
+            self.registrations.append(Registration(creator=d.spelling or qn.split("::")[-1], qualname=qn,
+                                                   span=span, how="macro"))
+
+    def expansion_site(self, c: Cursor) -> Optional[Span]:
+        """The span of the project macro use whose expansion produced ``c``, or None."""
+        f, _l1, _c1, o1, _l2, _c2, _o2 = self.extent_info(c)
+        for mf, m1, m2, _name, m in self.macro_insts:
+            if mf == f and m1 <= o1 <= m2:
+                ext = m.extent
+                return Span(self.rel_of(mf) or self.src.rel, ext.start.line, ext.start.column, ext.end.line,
+                            ext.end.column)
+        return None
 
 
 class _FnBuild:
