@@ -44,6 +44,11 @@ def test_bad_behaviour_names_file_and_key(tmp_path):
 _MY_CHECK = '#include "myChecks.h"'
 
 
+def _sites(d):
+    """A TRT204 finding's throw sites (its related locations): (line, what throws)."""
+    return [(r.span.line, r.message.split(": ")[0]) for r in d.related]
+
+
 def test_user_pack_adds_a_throwing_macro_whose_definition_is_not_visible(tmp_path):
     # myChecks.h is not in the tree (an SDK header): MY_CHECK is only known from the user's pack
     write_project(
@@ -55,7 +60,8 @@ def test_user_pack_adds_a_throwing_macro_whose_definition_is_not_visible(tmp_pat
     )
     assert check_project(tmp_path, select=["TRT204"]).diagnostics == []
     res = check_project(tmp_path, select=["TRT204"], config={"rule-packs": ["rules/mine.yaml"]})
-    assert [(d.span.line, d.message.split(" can ")[0]) for d in res.diagnostics] == [(15, "MY_CHECK (throws MyError)")]
+    # TRT204 is one finding per method, at its definition; the throw site is a related location
+    assert [(d.span.line, _sites(d)) for d in res.diagnostics] == [(12, [(15, "MY_CHECK (throws MyError)")])]
 
 
 def test_user_pack_overrides_a_shipped_macro(tmp_path):
@@ -76,8 +82,8 @@ def test_unknown_throwing_macro_is_reported_at_its_use_naming_it(tmp_path):
     macro = '#include <stdexcept>\n#define REQUIRE(c) do { if (!(c)) { throw std::invalid_argument(#c); } } while (0)'
     write_project(tmp_path, {"p/foo.cpp": plugin_cpp("    REQUIRE(inputs[0] != nullptr);", macro)})
     res = check_project(tmp_path, select=["TRT204"])
-    assert [(d.span.line, d.message.split(" can ")[0]) for d in res.diagnostics] == [
-        (16, "`throw std::invalid_argument` (expanded from macro REQUIRE)")
+    assert [(d.span.line, _sites(d)) for d in res.diagnostics] == [
+        (13, [(16, "`throw std::invalid_argument` (expanded from macro REQUIRE)")])
     ]
 
 
@@ -106,5 +112,8 @@ def test_throw_in_a_lazily_parsed_helper_reached_from_a_cold_method(tmp_path):
         },
     )
     res = check_project(tmp_path, select=["TRT204"])
-    assert [(d.span.path, d.span.line) for d in res.diagnostics] == [("helpers/shape.cpp", 6)]
-    assert "FooPlugin::getNbOutputs -> checkedRank -> throw" in res.diagnostics[0].message
+    # the finding is at the interface method (where the try goes); the throw in the helper is its related location
+    (d,) = res.diagnostics
+    assert (d.span.path, d.span.line) == ("p/foo.cpp", 11)
+    assert [(r.span.path, r.span.line) for r in d.related] == [("helpers/shape.cpp", 6)]
+    assert "FooPlugin::getNbOutputs -> checkedRank -> throw" in d.message and "getNbOutputs -> checkedRank" in d.related[0].message

@@ -28,5 +28,8 @@ def test_table_decides_without_a_definition(tmp_path):
     shutil.copytree(FIXTURE, tmp_path / "p")
     (tmp_path / "p" / "common" / "macros.h").write_text("#pragma once\n#include <cuda_runtime.h>\n")
     got = _found(tmp_path / "p")
-    assert [(c, p, ln) for c, p, ln, _ in got] == [("TRT204", "plugins/foo.cpp", 15)], got
-    assert got[0][3].startswith("CUDA_CHECK (throws std::runtime_error on a CUDA error")
+    # TRT204 is reported at the noexcept method (line 12), naming the CUDA_CHECK use on line 15 as its throw site
+    assert [(c, p, ln) for c, p, ln, _ in got] == [("TRT204", "plugins/foo.cpp", 12)], got
+    assert ": CUDA_CHECK (throws std::runtime_error on a CUDA error" in got[0][3]
+    (d,) = check_project(tmp_path / "p", select=["TRT204"]).diagnostics
+    assert [(r.span.path, r.span.line) for r in d.related] == [("plugins/foo.cpp", 15)]

@@ -23,7 +23,7 @@ PER_PROGRAM = [
     ("TRT203", "a/yololayer.h", 11, "plugin name 'YoloLayer_TRT' is written as a string literal"),
     ("TRT203", "a/yololayer.h", 12, "plugin version '1' is written as a string literal"),
     ("TRT301", "b/yololayer.cpp", 13, "cudaMalloc (device allocation) allocates on the hot path of YoloLayerPlugin::enqueue"),
-    ("TRT304", "b/yololayer.cpp", 13, "the status of cudaMalloc (CUDA runtime) is discarded"),
+    # the discarded status of that cudaMalloc is the TRT301 finding's note "also TRT304" (one finding per call)
     ("TRT304", "b/yololayer.cpp", 14, "the status of cudaMemcpyAsync (CUDA runtime) is discarded"),
     ("TRT203", "b/yololayer.h", 11, "plugin name 'YoloLayer_TRT' is written as a string literal"),
     ("TRT203", "b/yololayer.h", 12, "plugin version '1' is written as a string literal"),

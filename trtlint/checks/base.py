@@ -41,6 +41,10 @@ class Rule:
     #: ``trtlint: ignore`` does not hide its findings (else an unused bare suppression would hide that it is unused)
     after_filter: ClassVar[bool] = False
     applies_to_tests: ClassVar[bool] = True  # False: findings in test files (index.is_test_path) are dropped (route rules)
+    #: the codes of less specific rules this one takes over on the same call: when findings of both point at one
+    #: call (same span and callee), the check stage keeps this rule's finding and notes "also TRTxxx" on it
+    #: (among the selected rules only, after suppressions; never over a more severe finding). Must not form a cycle
+    supersedes: ClassVar[tuple[str, ...]] = ()
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 

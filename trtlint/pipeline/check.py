@@ -8,9 +8,10 @@ the rules that judge the filter. The run (:mod:`trtlint.pipeline.run`) and the L
 
 from __future__ import annotations
 
+import re
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, NamedTuple, Optional
 
@@ -27,7 +28,7 @@ from ..scancache import SUPPRESSIBLE, TextScans
 from ..suppress import PerFileIgnores, scan_suppressions
 
 __all__ = ["CheckInputs", "Checked", "FilterReport", "check_index", "check_project", "config_globs",
-           "config_selectors", "filter_diagnostics", "run_rules", "scan_all_suppressions"]
+           "config_selectors", "filter_diagnostics", "merge_same_call", "run_rules", "scan_all_suppressions"]
 
 
 @dataclass(frozen=True)
@@ -146,11 +147,76 @@ def check_index(
     if report_only is not None:
         diags = filter_diagnostics(diags, settings, root, report_only, {})
     diags.sort(key=lambda d: d.sort_key())
-    # one finding per (rule, place, message)
+    # one finding per (rule, spelling location, symbol): a call a macro expands twice is one finding
     uniq: dict[tuple, Diagnostic] = {}
     for d in diags:
-        uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.message), d)
-    return attach_snippets(list(uniq.values()), root)  # for line-independent fingerprints (baseline.py)
+        uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.symbol or d.message), d)
+    # several selected rules on one call: the most specific one (Rule.supersedes)
+    return attach_snippets(merge_same_call(list(uniq.values())), root)  # for line-independent fingerprints
+
+
+_SYMBOL_PARTS = re.compile(r"(?<!:):(?!:)")  # "FooPlugin:std::vector::at:FooPlugin::enqueue": the single colons
+
+
+def _call_key(d: Diagnostic) -> tuple:
+    """The call a finding points at: its span and callee (the hot-path rules' symbols read
+    ``{plugin}:{callee}:...``; two calls a macro's body makes share the span of its use, not the callee)."""
+    parts = _SYMBOL_PARTS.split(d.symbol)
+    s = d.span
+    return (s.path, s.line, s.col, s.end_line, s.end_col, parts[1] if len(parts) > 1 else d.symbol)
+
+
+def merge_same_call(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """When findings of several rules point at one call, keep those no other rule there supersedes
+    (:attr:`Rule.supersedes`, followed transitively) and note on each kept one the findings it took over
+    ("also TRT304 unchecked-cuda-status: ..."). A finding is never dropped for a less severe one. Only the
+    findings given are weighed: a rule not selected (or a finding suppressed) takes nothing over."""
+    over: dict[str, set[str]] = {}
+    for code in {d.code for d in diags}:
+        rule = find_rule(code)
+        if rule is not None and rule.supersedes:
+            over[code] = _closure(code)
+    if not over:
+        return diags
+    by_call: dict[tuple, list[Diagnostic]] = {}
+    for d in diags:
+        by_call.setdefault(_call_key(d), []).append(d)
+
+    def takes(d: Diagnostic, e: Diagnostic) -> bool:
+        return e.code in over.get(d.code, ()) and d.severity.rank >= e.severity.rank
+
+    dropped: set[int] = set()
+    notes: dict[int, list[str]] = {}
+    for group in by_call.values():
+        if len(group) < 2:
+            continue
+        gone = [e for e in group if any(takes(d, e) for d in group if d is not e)]
+        kept = [d for d in group if all(d is not e for e in gone)]
+        for e in gone:
+            dropped.add(id(e))
+            d = next(d for d in kept if takes(d, e))
+            notes.setdefault(id(d), []).append(f"also {e.code} {e.name}: {e.message}")
+    out = []
+    for d in diags:
+        if id(d) in dropped:
+            continue
+        if id(d) in notes:
+            d = replace(d, notes=d.notes + tuple(notes[id(d)]))
+        out.append(d)
+    return out
+
+
+def _closure(code: str) -> set[str]:
+    """The codes ``code`` supersedes, directly or through a rule it supersedes."""
+    out: set[str] = set()
+    todo = [code]
+    while todo:
+        rule = find_rule(todo.pop())
+        for c in (rule.supersedes if rule is not None else ()):
+            if c not in out and c != code:
+                out.add(c)
+                todo.append(c)
+    return out
 
 def _config_text(settings: Settings) -> tuple[str, list[str]]:
     """The config file's path as findings name it (project-relative when inside the root) and its lines."""

@@ -62,6 +62,8 @@ class EnqueueDefaultStream(Rule):
     (a function named `...WorkspaceSize`) do no work and are not reported; one-time guarded
     initialisation is reported as info, saying so; calls on an error path that ends in a failure `return`
     are not reported.
+    When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
+    "also TRT304" (pass the stream and check the status).
 
     ## Why it matters
     TensorRT gives `enqueue` the stream to work on. Work on the legacy default stream synchronises with every
@@ -84,6 +86,7 @@ class EnqueueDefaultStream(Rule):
     code = "TRT303"
     name = "enqueue-default-stream"
     family = "hotpath"
+    supersedes = ("TRT304",)
     severity = Severity.ERROR
 
     VALID = [

@@ -33,6 +33,8 @@ class EnqueueSynchronization(Rule):
     shows the chain. A call reached only through a destructor or an assignment operator (releasing what an
     object owns, e.g. a tensor view being reassigned) is reported as info, saying so: whether the object owns
     anything on that path is not known statically.
+    When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
+    "also TRT304": removing the synchronization removes both.
 
     ## Why it matters
     A synchronization in `enqueue` stalls the host until the GPU drains, serialises TensorRT's streams and
@@ -51,6 +53,7 @@ class EnqueueSynchronization(Rule):
     code = "TRT302"
     name = "enqueue-synchronization"
     family = "hotpath"
+    supersedes = ("TRT304",)
     confirm = "graph-capture"
 
     VALID = [

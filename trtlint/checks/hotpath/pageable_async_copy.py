@@ -36,6 +36,8 @@ class PageableAsyncCopy(Rule):
     can see: the address of a local variable or array (`&params`, `buf`), or the buffer of a `std::vector`
     / `std::string` (`v.data()`, `&v[0]`). The copy direction (`cudaMemcpyHostToDevice`, ...) decides which
     argument is the host side. Pinned memory (`cudaMallocHost`, `cudaHostAlloc`) is not reported.
+    When TRT302 (a blocking copy) or TRT304 (its status discarded) also applies to the same call, one finding
+    is reported, this one, with a note "also TRT302" / "also TRT304".
 
     ## Why it matters
     An async copy from pageable memory is staged by the driver and synchronous with the host: the `enqueue`
@@ -56,6 +58,7 @@ class PageableAsyncCopy(Rule):
     code = "TRT305"
     name = "pageable-async-copy"
     family = "hotpath"
+    supersedes = ("TRT302", "TRT304")
     severity = Severity.ERROR
 
     VALID = [

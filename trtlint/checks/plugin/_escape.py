@@ -117,3 +117,51 @@ def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
 
 def chain_text(esc: Escape, last: str) -> str:
     return " -> ".join([short(f) for f in esc.chain] + [last])
+
+
+@dataclass(frozen=True)
+class MethodEscapes:
+    """Every escape below one interface method definition, for one finding per method (TRT204). ``entries``: the
+    plugin or creator classes that use this definition (a base class's method serves each derived plugin)."""
+
+    entries: tuple[Entry, ...]
+    escapes: tuple[Escape, ...]  # in walk order (the method's own body first), each call site once
+
+    @property
+    def fn(self) -> CppFunction:
+        return self.entries[0].fn
+
+
+def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> list[MethodEscapes]:
+    """Like :func:`escapes`, grouped by the interface method definition they escape from. Each method is walked
+    on its own (a helper two methods call counts for both: each needs its own try), and a call site counts
+    once per method however often a macro expands it (same spelling location, kind and callee)."""
+    starts = [e for e in entries(index, ("hot", "warm", "cold"), creators=True)
+              if not noexcept_only or e.fn.noexcept or e.fn.name.startswith("~")]
+    by_fn: dict[str, list[Entry]] = {}
+    for e in starts:
+        group = by_fn.setdefault(e.fn.usr, [])
+        if all(x.plugin != e.plugin for x in group):
+            group.append(e)
+    out = []
+    for group in by_fn.values():
+        seen: set[tuple] = set()
+        found: list[Escape] = []
+        for e, fn, chain, follow in entry_bodies(index, group[:1]):
+            for call, beh, unknown in _body(index, fn):
+                if honour_try and call.in_try:
+                    continue
+                if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
+                    key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
+                    if key not in seen:
+                        seen.add(key)
+                        found.append(Escape(e, call, chain, beh, unknown))
+                    continue
+                if call.kind != "call" or beh is not None:
+                    continue
+                target = index.resolve_call(call)
+                if target is not None:
+                    follow.append(target)
+        if found:
+            out.append(MethodEscapes(tuple(group), tuple(found)))
+    return out

@@ -6,7 +6,7 @@ from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
 from ..hotpath._walk import short
-from ._escape import chain_text, escapes
+from ._escape import chain_text, escapes_by_method
 
 _CHECK = """#include <stdexcept>
 #define ELLM_CHECK(cond, msg) do { if (!(cond)) { throw std::runtime_error(msg); } } while (0)
@@ -42,6 +42,16 @@ class ThrowAcrossBoundary(Rule):
     `CUDA_CHECK` that calls `assert(0)` where the pack says it throws), is judged by what it expands to, and
     the finding names the definition.
 
+    One finding per interface method definition, the root cause: the method has no try/catch around what can
+    throw. It is located at the method's definition, where the fix goes, and says how many throw sites it has
+    (a site counts once however often a macro expands it, and a helper's once however often it is called); the
+    message lists the kinds of site with their call chains, and every site is a related location (SARIF
+    `relatedLocations`) with its chain from the method. A helper that two methods reach counts for both: each
+    needs its own try. A method a base class defines for several plugin classes is one finding that names them.
+    The severity is the highest of its sites'. A `trtlint: ignore[TRT204]` applies where the finding is, on
+    (or above) the method's definition line, and silences the whole method; one on a throw site no longer
+    does (TRT002 then reports it unused).
+
     ## Why it matters
     Every TensorRT plugin interface method is `noexcept`: an exception that reaches its boundary calls
     `std::terminate` and ends the whole process (the inference server, not just the request), instead of the
@@ -75,41 +85,87 @@ class ThrowAcrossBoundary(Rule):
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    checkShape(1);", _CHECK)},
             "expect": [(
-                "plugins/foo.cpp", 9,
-                "ELLM_CHECK (throws std::runtime_error when the condition is false) can throw out of noexcept "
+                "plugins/foo.cpp", 17,
+                "noexcept FooPlugin::enqueue can throw at 1 site with no try/catch on the way, and an exception "
+                "leaving it calls std::terminate: ELLM_CHECK (throws std::runtime_error when the condition is false) "
+                "via FooPlugin::enqueue -> checkShape -> ELLM_CHECK",
                 "FooPlugin::enqueue",
             )],
         },
         {
             "files": {"plugins/foo.cpp": plugin_cpp('    throw std::runtime_error("unsupported");', "#include <stdexcept>")},
-            "expect": [("plugins/foo.cpp", 15, "`throw std::runtime_error` can throw out of noexcept FooPlugin::enqueue")],
+            "expect": [("plugins/foo.cpp", 12, "`throw std::runtime_error` via FooPlugin::enqueue -> throw")],
         },
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v{1};\n    int x = v.at(2);", "#include <stdexcept>")},
-            "expect": [("plugins/foo.cpp", 16, "std::vector::at (throws std::out_of_range)")],
+            "expect": [("plugins/foo.cpp", 12, "std::vector::at (throws std::out_of_range)")],
+        },
+        {
+            # one finding for the method, at its definition (where the try/catch goes): four sites, the helper's
+            # once however often it is called; each site is a related location
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                '    checkShape(1);\n    ELLM_CHECK(inputs[0] != nullptr, "no input");\n    checkShape(2);\n'
+                '    ELLM_CHECK(outputs[0] != nullptr, "no output");\n    throw std::runtime_error("unsupported");', _CHECK)},
+            "expect": [(
+                "plugins/foo.cpp", 17,
+                "FooPlugin::enqueue can throw at 4 sites with no try/catch on the way, and an exception leaving it calls "
+                "std::terminate: ELLM_CHECK (throws std::runtime_error when the condition is false) at 2 sites via "
+                "FooPlugin::enqueue -> ELLM_CHECK; `throw std::runtime_error` via FooPlugin::enqueue -> throw; "
+                "ELLM_CHECK (throws std::runtime_error when the condition is false) via FooPlugin::enqueue -> "
+                "checkShape -> ELLM_CHECK",
+            )],
+        },
+        {
+            # a helper two interface methods reach: each method is a finding of its own (each needs its try)
+            "files": {"plugins/foo.cpp": plugin_cpp("    checkShape(1);", _CHECK).replace(
+                "cudaStream_t stream) noexcept override;",
+                "cudaStream_t stream) noexcept override;\n    int32_t getNbOutputs() const noexcept override\n"
+                "    {\n        checkShape(2);\n        return 1;\n    }", 1)},
+            "expect": [
+                ("plugins/foo.cpp", 16, "noexcept FooPlugin::getNbOutputs can throw at 1 site", "FooPlugin::getNbOutputs"),
+                ("plugins/foo.cpp", 22, "noexcept FooPlugin::enqueue can throw at 1 site", "FooPlugin::enqueue"),
+            ],
         },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        for esc in escapes(index, "throw", honour_try=True, noexcept_only=True):
-            call = esc.call
-            if call.kind == "throw":
-                thrown = call.args[0] if call.args else ""
-                what = "`throw;` (a rethrow)" if thrown in ("", "(rethrow)") else f"`throw {thrown}`"
-                if esc.in_macro:
-                    what += f" (expanded from macro {esc.in_macro})"
-                last = "throw"
-            else:
-                what = f"{call.callee} ({esc.behaviour.what})"
-                last = call.callee
-            method = f"{esc.entry.plugin}::{esc.entry.fn.name}"
-            sev = Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity else None
+        for group in escapes_by_method(index, "throw", honour_try=True, noexcept_only=True):
+            fn = group.fn
+            method = short(fn)
+            sites = [(esc, *_site(esc)) for esc in group.escapes]
+            # one item per kind of site and chain, in walk order, with how many sites it stands for
+            items: dict[str, int] = {}
+            for _esc, what, chain in sites:
+                key = f"{what} via {chain}"
+                items[key] = items.get(key, 0) + 1
+            shown = [k if n == 1 else k.replace(" via ", f" at {n} sites via ", 1) for k, n in list(items.items())[:_SHOWN]]
+            more = len(items) - len(shown)
+            listed = "; ".join(shown) + (f"; and {more} more (see the related locations)" if more > 0 else "")
+            n = len(sites)
+            others = [e.plugin for e in group.entries if e.plugin != (fn.cls or "").split("::")[-1]]
+            used_by = f" (the definition {', '.join(others)} use{'s' if len(others) == 1 else ''})" if others else ""
+            sevs = [Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity
+                    else self.severity for esc, _w, _c in sites]
             yield self.diag(
-                call.span,
-                f"{what} can throw out of noexcept {method}, and an exception leaving it calls std::terminate: "
-                f"{chain_text(esc, last)}; no try/catch on the way",
-                related=[Related(esc.entry.fn.span, f"{method} is noexcept")]
-                + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]],
-                symbol=f"{esc.entry.plugin}:{last}:{short(esc.chain[-1])}",
-                severity=sev,
+                fn.span,
+                f"noexcept {method}{used_by} can throw at {n} site{'s' if n != 1 else ''} with no try/catch on the "
+                f"way, and an exception leaving it calls std::terminate: {listed}",
+                related=[Related(esc.call.span, f"{what}: {chain}") for esc, what, chain in sites],
+                symbol=method,
+                severity=max(sevs, key=lambda s: s.rank),
             )
+
+
+_SHOWN = 3  # kinds of throw site the message lists; the related locations carry every site
+
+
+def _site(esc) -> tuple[str, str]:
+    """What throws at an escape's site, and the call chain from the interface method to it."""
+    call = esc.call
+    if call.kind == "throw":
+        thrown = call.args[0] if call.args else ""
+        what = "`throw;` (a rethrow)" if thrown in ("", "(rethrow)") else f"`throw {thrown}`"
+        if esc.in_macro:
+            what += f" (expanded from macro {esc.in_macro})"
+        return what, chain_text(esc, "throw")
+    return f"{call.callee} ({esc.behaviour.what})", chain_text(esc, call.callee)
