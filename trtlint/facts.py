@@ -251,6 +251,9 @@ class OnnxEmission:
     # where the op type is written (for fixes): the attribute name of an onnxscript call, or the string
     # literal of make_node / g.op (whose text may carry a "domain::" prefix); None when not a plain literal
     op_span: Optional[Span] = None
+    # the backend the enclosing function is registered for: the ``backend=`` argument of its decorators (or of
+    # an enclosing function's), a string or an enum member's name lowercased (``Backend.NCNN.value``: "ncnn")
+    backend: Optional[str] = None
 
 
 @dataclass(frozen=True)

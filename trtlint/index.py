@@ -440,15 +440,51 @@ class ProjectIndex:
         return close
 
     def is_plugin_domain(self, domain: Optional[str]) -> bool:
+        """Whether ONNX nodes of ``domain`` are routes to TensorRT plugins. With domains configured
+        (``onnx-plugin-domains``, or the profile's): those, and the default domain (the Python frontend keeps only
+        non-standard op types there, and the ONNX parser falls back to the plugin registry for an op type it does
+        not import). Without (the generic profile): a domain that is not built in and where at least one node,
+        emitted or in a model, outside the test files and not registered for another backend, names a creator of
+        the project or of TensorRT's plugin library; a multi-backend exporter's other domains (``ncnn``) are not."""
         if domain is None:
             return False
-        if domain in ("", "ai.onnx"):
-            # the Python frontend keeps only non-standard op types here: the ONNX parser falls back to the
-            # plugin registry for an op type it does not import
-            return True
-        if self.profile.onnx_plugin_domains:
-            return domain in self.profile.onnx_plugin_domains
-        return domain not in self.profile.builtin_domains
+        configured = self.configured_plugin_domains()
+        if configured:
+            return domain in ("", "ai.onnx") or domain in configured
+        if domain not in ("", "ai.onnx") and domain in self.profile.builtin_domains:
+            return False
+        return _default_domain(domain) in self._resolving_domains()
+
+    def is_model_plugin_domain(self, domain: str) -> bool:
+        """For a node of an ONNX model: with domains configured, every domain (the model is read by TensorRT's
+        parser); without, ``trt`` (where exporters put TensorRT plugin nodes) and :meth:`is_plugin_domain`'s."""
+        return bool(self.configured_plugin_domains()) or domain == "trt" or self.is_plugin_domain(domain)
+
+    def configured_plugin_domains(self) -> tuple:
+        """The ONNX plugin domains the config (``onnx-plugin-domains``) or else the profile names; () for none."""
+        return tuple(getattr(self.settings, "onnx_plugin_domains", None) or self.profile.onnx_plugin_domains)
+
+    def _resolving_domains(self) -> frozenset:
+        """The ONNX domains where a node (emitted outside the test files, not for another backend, or in a model
+        outside the test files) names a creator TensorRT can find: the project's or its plugin library's."""
+        memo = self.__dict__.get("_resolving")
+        if memo is None:
+            names = {c.plugin_name for c in self.creators if c.plugin_name} | {s.name for s in self.plugin_specs}
+
+            def known(op: str) -> bool:
+                return op in names or self.packs.external_creator(op) is not None
+
+            doms = {_default_domain(e.domain) for e in self.emissions if e.domain is not None and known(e.op_type)
+                    and not other_backend(e) and not is_test_path(e.span.path)}
+            doms |= {_default_domain(n.domain) for m in self.models if not is_test_path(m.span.path)
+                     for n in m.nodes if known(n.op_type)}
+            memo = self.__dict__["_resolving"] = frozenset(doms)
+        return memo
+
+    def onnx_routes(self) -> list[OnnxEmission]:
+        """The emitted ONNX nodes that are routes to TensorRT plugins: in a plugin domain
+        (:meth:`is_plugin_domain`) and not inside a function registered for another backend (:func:`other_backend`)."""
+        return [e for e in self.emissions if self.is_plugin_domain(e.domain) and not other_backend(e)]
 
     # ------------------------------------------------------------------------------------------------
     def resolve_call(self, call: Call) -> Optional[CppFunction]:
@@ -477,6 +513,35 @@ class ProjectIndex:
                         nxt.append((target, chain + (target,)))
             frontier = nxt
             depth += 1
+
+
+def _default_domain(domain: str) -> str:
+    return "" if domain == "ai.onnx" else domain
+
+
+#: the values of a registration decorator's ``backend=`` argument that include TensorRT ("default": every backend)
+TENSORRT_BACKENDS = ("tensorrt", "default", "")
+
+
+def other_backend(e: OnnxEmission) -> bool:
+    """An emission inside a function registered for another backend than TensorRT (a decorator's ``backend=``
+    argument, e.g. ``@SYMBOLIC_REWRITER.register_symbolic('gelu', backend='ncnn')``): a node for that backend's
+    runtime, not a route to a TensorRT plugin."""
+    b = getattr(e, "backend", None)
+    return b is not None and b.lower() not in TENSORRT_BACKENDS
+
+
+_TEST_DIRS = ("tests", "test")
+
+
+def is_test_path(path: str) -> bool:
+    """A test file: under a directory named ``tests`` or ``test``, or a ``test_*.py``, ``*_test.py`` or
+    ``conftest.py``. Only the rules meant for tests judge them (``Rule.applies_to_tests``)."""
+    parts = path.split("/")
+    name = parts[-1]
+    if any(p in _TEST_DIRS for p in parts[:-1]):
+        return True
+    return name == "conftest.py" or (name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")))
 
 
 def _dedupe_fields(decls: Iterable[PluginFieldDecl]) -> tuple[PluginFieldDecl, ...]:

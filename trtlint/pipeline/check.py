@@ -22,7 +22,7 @@ from ..config import Settings
 from ..diagnostics import Diagnostic, Severity
 from ..facts import FileFacts, Span
 from ..frontends import SourceFile
-from ..index import CheckInputs, ProjectIndex, scope_of
+from ..index import CheckInputs, ProjectIndex, is_test_path, scope_of
 from ..packs import Packs, Profile
 from ..scancache import SUPPRESSIBLE, TextScans
 from ..suppress import PerFileIgnores, scan_suppressions
@@ -281,7 +281,8 @@ def run_rules(rules: list[type[Rule]], index: ProjectIndex, settings: Settings) 
     for rule_cls in rules:
         rule = rule_cls()
         try:
-            diags.extend(rule.check(index))
+            found = rule.check(index)
+            diags.extend(found if rule_cls.applies_to_tests else (d for d in found if not is_test_path(d.span.path)))
         except Exception as e:  # pragma: no cover - defensive
             tb = traceback.extract_tb(e.__traceback__)[-1]
             diags.append(

@@ -1,7 +1,8 @@
 """ONNX model nodes as routes for the contract rules (TRT101/TRT102/TRT103): each node the parser hands to the
 plugin registry asks for (op_type, plugin_version or "1", plugin_namespace or "") and passes its attributes.
 Nodes of standard ONNX ops without a TensorRT importer, and nodes in a non-plugin domain of the profile
-(``com.microsoft``, ...), are TRT501's; identical nodes of a model are one route."""
+(``com.microsoft``, ...), are TRT501's; in the generic profile, nodes of a domain where nothing names a creator
+(``ProjectIndex.is_model_plugin_domain``) are not routes; identical nodes of a model are one route."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..onnx._nodes import RESERVED, foreign, group, plugin_nodes, requested, whe
 
 
 def model_requests(index, request_cls) -> Iterator:
-    nodes = [(m, n) for m, n in plugin_nodes(index) if not n.standard and not foreign(index, n)]
+    nodes = [(m, n) for m, n in plugin_nodes(index) if not n.standard and not foreign(index, n) and index.is_model_plugin_domain(n.domain)]
 
     def key(mn):
         m, n = mn

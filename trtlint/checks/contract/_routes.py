@@ -48,9 +48,7 @@ def requests(index, judged_once: bool = False) -> Iterator[Request]:
 
 def all_requests(index) -> Iterator[Request]:
     """Every route in the project, other libraries' creators included (:func:`requests` leaves those out)."""
-    for e in index.emissions:
-        if not index.is_plugin_domain(e.domain):
-            continue
+    for e in index.onnx_routes():
         vspan = next((a.span for a in e.attrs if a.name == "plugin_version"), None)
         yield Request(
             kind="onnx",

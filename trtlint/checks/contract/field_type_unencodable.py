@@ -50,6 +50,7 @@ class FieldTypeUnencodable(Rule):
     code = "TRT105"
     name = "field-type-unencodable"
     family = "contract"
+    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
 
     VALID = [
         {

@@ -45,6 +45,7 @@ class PluginAttributeMismatch(Rule):
     code = "TRT103"
     name = "plugin-attribute-mismatch"
     family = "contract"
+    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
     confirm = "attribute-fields"
     fixable = True
 

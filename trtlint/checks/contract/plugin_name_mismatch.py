@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import cpp_model, creator_cpp, onnxscript_py, pair_cpp
+from ..examples.contract import cpp_model, creator_cpp, multi_backend_py, onnxscript_py, pair_cpp
 from ..examples.onnx import onnx_model, onnx_node
 from ._creators import created_plugins
 from ._routes import requests
@@ -66,6 +66,7 @@ class PluginNameMismatch(Rule):
     code = "TRT101"
     name = "plugin-name-mismatch"
     family = "contract"
+    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
     confirm = "creator-lookup"
     fixable = True
 
@@ -123,18 +124,67 @@ class PluginNameMismatch(Rule):
                 ),
             },
         },
+        {
+            # a multi-backend exporter (generic profile): 'mmx' is a plugin domain (a node in it names the project's
+            # creator), but nodes emitted in functions registered for another backend (backend="ncnn",
+            # Backend.NCNN.value, and an undecorated helper only they call) are that backend's ops; 'ncnn' is a
+            # domain where nothing names a creator
+            "files": {
+                "csrc/backend_ops/tensorrt/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "mmx/symbolics.py": multi_backend_py("FooPlugin"),
+            },
+        },
+        {
+            # a test stub: a test's emission of a fake op is not a route (TRT101 does not judge test files)
+            "files": {
+                "csrc/backend_ops/tensorrt/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "mmx/symbolics.py": multi_backend_py("FooPlugin"),
+                "tests/test_core/test_register.py": (
+                    "from mmx.core import SYMBOLIC_REWRITER\n"
+                    "def test_register():\n"
+                    '    @SYMBOLIC_REWRITER.register_symbolic("testfunc")\n'
+                    "    def symbolic_testfunc(g, x):\n"
+                    '        return g.op("mmx::symbolic_testfunc", x)\n'
+                ),
+            },
+        },
     ]
     INVALID = [
+        {
+            # the TensorRT function of a multi-backend exporter is judged; its other backends' ops are not
+            "files": {
+                "csrc/backend_ops/tensorrt/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "mmx/symbolics.py": multi_backend_py("FooPlugin"),
+                "mmx/bar.py": (
+                    "from mmx.core import SYMBOLIC_REWRITER\n"
+                    '@SYMBOLIC_REWRITER.register_symbolic("bar", backend="tensorrt")\n'
+                    "def bar__tensorrt(g, x):\n"
+                    '    return g.op("mmx::FooPlugn", x, alpha_f=1.0)\n'
+                ),
+            },
+            "expect": [("mmx/bar.py", 4, "ONNX node 'mmx::FooPlugn' names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
+            "fixed": {
+                "mmx/bar.py": (
+                    "from mmx.core import SYMBOLIC_REWRITER\n"
+                    '@SYMBOLIC_REWRITER.register_symbolic("bar", backend="tensorrt")\n'
+                    "def bar__tensorrt(g, x):\n"
+                    '    return g.op("mmx::FooPlugin", x, alpha_f=1.0)\n'
+                ),
+            },
+        },
         {
             # a plugin and the creator that creates it name different plugins (the creator's name is registered)
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_name='"Foo_TRt"', creator_name='"Foo_TRT"')},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 16, "plugin FooPlugin returns 'Foo_TRt' from getPluginName(), but its creator FooPluginCreator (which creates it in createPlugin) registers 'Foo_TRT'", "FooPlugin")],
         },
         {
+            # the generic profile counts a domain as a plugin domain when a node in it names a project creator or
+            # when the config names it (nothing else here names one)
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
                 "py/translate.py": onnxscript_py("FooPlugn"),
             },
+            "config": {"onnx-plugin-domains": ["trt_edgellm"]},
             "expect": [("py/translate.py", 7, "names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
             # the unsafe fix: the op renamed to the close registered name
             "fixed": {"py/translate.py": onnxscript_py("FooPlugin")},
@@ -159,7 +209,10 @@ class PluginNameMismatch(Rule):
             # an ONNX model node: located in the model file at graph/node (SARIF logical location)
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
-                "models/foo.onnx": onnx_model(onnx_node("FooPlugn", "trt_plugins", alpha=1.0), opsets=(("", 17), ("trt_plugins", 1))),
+                "models/foo.onnx": onnx_model(
+                    onnx_node("FooPlugin", "trt_plugins", alpha=1.0), onnx_node("FooPlugn", "trt_plugins", alpha=1.0),
+                    opsets=(("", 17), ("trt_plugins", 1)),
+                ),
             },
             "expect": [("models/foo.onnx", 1, "ONNX node 'main_graph/FooPlugn_0' (trt_plugins::FooPlugn) names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
         },

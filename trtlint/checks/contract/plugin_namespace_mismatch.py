@@ -49,6 +49,7 @@ class PluginNamespaceMismatch(Rule):
     code = "TRT104"
     name = "plugin-namespace-mismatch"
     family = "contract"
+    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
 
     VALID = [
         {

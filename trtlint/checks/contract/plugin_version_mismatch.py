@@ -54,6 +54,7 @@ class PluginVersionMismatch(Rule):
     fixable = True
     name = "plugin-version-mismatch"
     family = "contract"
+    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
     confirm = "creator-lookup"
 
     VALID = [
@@ -97,13 +98,13 @@ class PluginVersionMismatch(Rule):
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "1"),
-                "tests/test_foo.py": (
+                "scripts/build_foo.py": (
                     "import tensorrt as trt\n"
-                    "def test_foo():\n"
+                    "def build_foo():\n"
                     '    creator = trt.get_plugin_registry().get_creator("FooPlugin", "3", "")\n'
                 ),
             },
-            "expect": [("tests/test_foo.py", 3, "get_creator('FooPlugin', '3', '') asks for 'FooPlugin' version '3'")],
+            "expect": [("scripts/build_foo.py", 3, "get_creator('FooPlugin', '3', '') asks for 'FooPlugin' version '3'")],
         },
         {
             "files": {

@@ -246,3 +246,36 @@ IPluginV3* makeFoo(float alpha)
     return creator->createPlugin("foo", &pfc, TensorRTPhase::kBUILD);
 }}
 """
+
+
+def multi_backend_py(trt_op: str = "FooPlugin") -> str:
+    """A multi-backend exporter (mmdeploy-shaped): symbolic functions registered per backend with a decorator's
+    ``backend=`` argument, all emitting in one custom domain; only the TensorRT one is a route to a plugin."""
+    return f"""from torch.onnx import symbolic_helper
+from mmx.core import SYMBOLIC_REWRITER
+from mmx.utils import Backend
+
+
+@SYMBOLIC_REWRITER.register_symbolic("foo", backend="tensorrt")
+def foo__tensorrt(g, x):
+    return g.op("mmx::{trt_op}", x, alpha_f=1.0)
+
+
+@SYMBOLIC_REWRITER.register_symbolic("adaptive_avg_pool2d", backend="ncnn")
+def adaptive_avg_pool2d__ncnn(g, x, output_size):
+    return g.op("mmx::AdaptiveAvgPool2d", x, output_size)
+
+
+@symbolic_helper.parse_args("v")
+def _gelu_ncnn(g, x):
+    return g.op("mmx::Gelu", x)
+
+
+@SYMBOLIC_REWRITER.register_symbolic("gelu", backend=Backend.NCNN.value)
+def gelu__ncnn(g, x, approximate="none"):
+    return _gelu_ncnn(g, x)
+
+
+def lstm(g, x):
+    return g.op("ncnn::LSTM", x, outputs=3, hidden_size_i=8)
+"""

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related
 from ..base import Rule
-from ..examples.contract import creator_cpp, onnxscript_py
+from ..examples.contract import creator_cpp, multi_backend_py, onnxscript_py
 from ..examples.onnx import onnx_model, onnx_node
 from ._nodes import DEFAULT_DOMAINS, builtin_ops, group, known_creators, where
 
@@ -37,6 +37,7 @@ class BuiltinOpNameCollision(Rule):
     code = "TRT503"
     name = "builtin-op-name-collision"
     family = "onnx"
+    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
 
     VALID = [
         {
@@ -47,6 +48,14 @@ class BuiltinOpNameCollision(Rule):
                     onnx_node("RotaryEmbedding"), onnx_node("FooRotaryPlugin", "trt_edgellm", alpha=1.0), opsets=(("", 23), ("trt_edgellm", 1))
                 ),
             }
+        },
+        {
+            # a multi-backend exporter: mmx::Gelu and ncnn::LSTM are emitted only for ncnn (a decorator's backend=
+            # argument), not routes to TensorRT plugins
+            "files": {
+                "csrc/backend_ops/tensorrt/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "mmx/symbolics.py": multi_backend_py("FooPlugin"),
+            },
         },
     ]
     INVALID = [
@@ -76,7 +85,8 @@ class BuiltinOpNameCollision(Rule):
         def related(op: str) -> list[Related]:
             return [Related(k.span, f"{k.source} registers '{op}' (version {k.version!r}), never reached from ONNX") for k in known.get(op, []) if k.span][:3]
 
-        hits = [(m, n) for m in index.models for n in m.nodes if n.op_type in builtins and n.domain not in builtin_domains]
+        hits = [(m, n) for m in index.models for n in m.nodes
+                if n.op_type in builtins and n.domain not in builtin_domains and index.is_model_plugin_domain(n.domain)]
         for _key, items in group(hits, key=lambda it: (it[0].span.path, it[1].op_type, it[1].domain)):
             n = items[0][1]
             yield self.diag(
@@ -87,10 +97,8 @@ class BuiltinOpNameCollision(Rule):
                 symbol=n.op_type,
                 logical=n.logical,
             )
-        for e in index.emissions:
-            if e.op_type not in builtins or e.domain is None or e.domain in builtin_domains:
-                continue
-            if index.profile.onnx_plugin_domains and e.domain not in index.profile.onnx_plugin_domains:
+        for e in index.onnx_routes():
+            if e.op_type not in builtins or e.domain in builtin_domains:
                 continue
             yield self.diag(
                 e.span,

@@ -34,6 +34,7 @@ class CustomOpInDefaultDomain(Rule):
     code = "TRT506"
     name = "custom-op-in-default-domain"
     family = "onnx"
+    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
     severity = Severity.WARNING
 
     VALID = [
@@ -54,6 +55,14 @@ class CustomOpInDefaultDomain(Rule):
                     opsets=(("", 17), ("local", 1)),
                     functions=(("local", "Block", onnx_node("FooPlugin", "trt_plugins", alpha=1.0), (("", 17), ("trt_plugins", 1))),),
                 ),
+            }
+        },
+        {
+            # a test's model of fake ops (ONNX GraphSurgeon's and Polygraphy's test models are such): TRT506 does not
+            # judge test files
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "tools/graphtool/tests/models/toy.onnx": onnx_model(onnx_node("A"), onnx_node("B")),
             }
         },
     ]

@@ -37,6 +37,7 @@ class ImplicitPluginVersion(Rule):
     code = "TRT502"
     name = "implicit-plugin-version"
     family = "onnx"
+    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
 
     VALID = [
         {

@@ -189,6 +189,67 @@ def _reduce(text: str, route_names: tuple[str, ...], tree=None) -> Optional[str]
     return "\n".join(lines)
 
 
+def _backend_value(node: ast.AST) -> Optional[str]:
+    """A ``backend=`` argument's value: a string, or an enum member's name lowercased (``Backend.NCNN.value``,
+    ``Backend.NCNN``: "ncnn"); None when it is neither."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Attribute):
+        if node.attr == "value" and isinstance(node.value, ast.Attribute):
+            node = node.value
+        if isinstance(node.value, ast.Name):
+            return node.attr.lower()
+    return None
+
+
+def _own_backend(fn: ast.AST) -> Optional[str]:
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Call):
+            for kw in d.keywords:
+                if kw.arg == "backend":
+                    v = _backend_value(kw.value)
+                    if v is not None:
+                        return v
+    return None
+
+
+def def_backends(tree: Optional[ast.Module]) -> dict[int, str]:
+    """The line of each ``def`` registered for a backend -> that backend: the ``backend=`` argument of one of its
+    decorators (``@REWRITER.register_symbolic('gelu', backend='ncnn')``). A module-level function without one
+    that is named in this module only inside functions registered for one and the same backend (an
+    undecorated helper of a backend's symbolic function) gets that backend too."""
+    if tree is None:
+        return {}
+    out: dict[int, str] = {}
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+    top: dict[str, ast.AST] = {st.name: st for st in tree.body if isinstance(st, defs)}
+    for node in fast.walk(tree):
+        if isinstance(node, defs):
+            b = _own_backend(node)
+            if b is not None:
+                out[node.lineno] = b
+    if not out:
+        return out
+    # the backends a module-level name is used under (None: outside every registered function)
+    uses: dict[str, set] = {}
+
+    def visit(node: ast.AST, backend: Optional[str]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, defs):
+                visit(child, out.get(child.lineno, backend))
+            elif isinstance(child, ast.Name) and child.id in top:
+                uses.setdefault(child.id, set()).add(backend)
+            else:
+                visit(child, backend)
+
+    visit(tree, None)
+    for name, fn in top.items():
+        used = uses.get(name, set())
+        if fn.lineno not in out and len(used) == 1 and None not in used:
+            out[fn.lineno] = next(iter(used))
+    return out
+
+
 def _positions(module: cst.Module):
     """``id(node)`` -> (start line, start column, end line, end column): PositionProvider's numbers (1-based
     lines, 0-based columns).
@@ -242,6 +303,7 @@ def extract_parsed(src: SourceFile, ctx: ExtractContext, text: str, parsed, rout
         return empty_facts(src, (problem,), kind="python")
     positions = _positions(module)
     ex = MainVisitor(src.rel, module, positions, ctx)
+    ex.def_backends = def_backends(parsed)
     problems: tuple = ()
     try:
         _prepass(ex, module)

@@ -100,6 +100,8 @@ class FactCollector(ValueTracker):
         self.lookups: list[CreatorLookup] = []
         self.api_uses: list[PluginApiUse] = []
         self.py_creators: list[PyCreator] = []
+        self.def_backends: dict[int, str] = {}  # def line -> the backend it is registered for (cst.def_backends)
+        self.backends: list[Optional[str]] = []  # along the enclosing functions
 
     # ---- classes and defs ---------------------------------------------------------------------------
     def class_facts(self, node: cst.ClassDef) -> None:
@@ -167,6 +169,7 @@ class FactCollector(ValueTracker):
         return out
 
     def function_facts(self, node: cst.FunctionDef) -> None:
+        self.backends.append(self.def_backends.get(self.span(node.name).line))
         for dec in node.decorators:
             d = dec.decorator
             if isinstance(d, cst.Call) and self.qualify(d.func) == "tensorrt.plugin.register" and d.args:
@@ -178,6 +181,8 @@ class FactCollector(ValueTracker):
                     )
 
     def function_done(self, sc: Scope) -> None:
+        if self.backends:
+            self.backends.pop()
         if sc.table_lookups and sc.creator_calls:
             version, namespace = sc.creator_calls[0]
             for tname, fallback in sc.table_lookups:
@@ -291,6 +296,7 @@ class FactCollector(ValueTracker):
                 plugin_namespace=pn,
                 function=self.function_qualname(),
                 op_span=self._op_span(form, node),
+                backend=next((b for b in reversed(self.backends) if b is not None), None),
             )
         )
 
