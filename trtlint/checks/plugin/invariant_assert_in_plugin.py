@@ -51,7 +51,7 @@ class InvariantAssertInPlugin(Rule):
     severity = Severity.INFO
     default = False
     opt_in_why = ("noise: most asserts state what TensorRT guarantees (a format position in range, the output count) "
-                  "and never fire; on TensorRT OSS they were ~700 of TRT205's 755 findings, against a few dozen "
+                  "and never fire; on TensorRT OSS they were 721 of the 755 sites TRT205 reported before, against 34 "
                   "aborts on a runtime status")
 
     VALID = [
