@@ -111,3 +111,31 @@ def test_supersedes_names_rules_and_has_no_cycle():
             assert c in codes and c != rule.code, (rule.code, c)
             assert rule.code not in find_rule(c).supersedes, (rule.code, c)
     assert find_rule("TRT302").supersedes == ("TRT304",)
+
+
+_BASE = """#include <NvInferRuntime.h>
+#include <stdexcept>
+using namespace nvinfer1;
+class BasePlugin : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{
+public:
+    int32_t getNbOutputs() const noexcept override;
+};
+int32_t BasePlugin::getNbOutputs() const noexcept
+{
+    throw std::runtime_error("no outputs");
+}
+class APlugin : public BasePlugin
+{
+};
+class BPlugin : public BasePlugin
+{
+};
+"""
+
+
+def test_a_base_class_method_is_one_finding_naming_the_plugins_that_inherit_it(tmp_path):
+    write_project(tmp_path, {"p/base.cpp": _BASE})
+    (d,) = check_project(tmp_path, select=["TRT204"]).diagnostics
+    assert d.span.line == 9 and d.message.startswith("noexcept BasePlugin::getNbOutputs (inherited by APlugin, BPlugin) "
+                                                     "can throw at 1 site")

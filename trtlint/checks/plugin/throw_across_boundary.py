@@ -143,7 +143,7 @@ class ThrowAcrossBoundary(Rule):
             listed = "; ".join(shown) + (f"; and {more} more (see the related locations)" if more > 0 else "")
             n = len(sites)
             others = [e.plugin for e in group.entries if e.plugin != (fn.cls or "").split("::")[-1]]
-            used_by = f" (the definition {', '.join(others)} use{'s' if len(others) == 1 else ''})" if others else ""
+            used_by = f" (inherited by {', '.join(others)})" if others else ""
             sevs = [Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity
                     else self.severity for esc, _w, _c in sites]
             yield self.diag(
