@@ -6,6 +6,7 @@ registration inside the expansion (no cursor of its own in libclang) must still 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from .helpers import check_project
@@ -34,3 +35,27 @@ def test_hot_path_of_a_macro_written_plugin_is_walked_and_its_creators_count_as_
     got = [(d.code, d.span.path, d.span.line, d.message) for d in res.diagnostics]
     assert [(c, p, ln) for c, p, ln, _ in got] == [("TRT301", "plugins/shift_layer.cu", 16)], got
     assert got[0][3].endswith("ShiftLayer::enqueue -> cudaMalloc"), got
+
+
+def test_a_project_registrar_of_the_same_name_is_not_a_registration_under_the_empty_namespace(tmp_path):
+    """A project macro that declares a variable of the project's own ``PluginRegistrar`` class (it may register
+    under a namespace of its choosing, e.g. ``registerCreator(c, "mylib")``) is not TensorRT's registration."""
+    shutil.copytree(FIXTURE, tmp_path / "p")
+    (tmp_path / "p" / "include" / "own_registrar.hpp").write_text(
+        "#pragma once\n#include <NvInfer.h>\n"
+        "namespace mylib {\n"
+        "template <typename T> class PluginRegistrar {\n"
+        "public:\n"
+        '    PluginRegistrar() { getPluginRegistry()->registerCreator(instance, "mylib"); }\n'
+        "private:\n    T instance{};\n};\n}\n"
+        "#define MYLIB_EXPORT(name) static mylib::PluginRegistrar<name> pluginRegistrar##name {}\n"
+    )
+    shift = tmp_path / "p" / "plugins" / "shift_layer.cu"
+    shift.write_text(shift.read_text().replace("EXPORT_LAYER(ShiftLayer)", "MYLIB_EXPORT(ShiftLayerMaker);").replace(
+        '#include "../include/layer_base.hpp"\n',
+        '#include "../include/layer_base.hpp"\n#include "../include/own_registrar.hpp"\n'
+        "class ShiftLayerMaker : public nvinfer1::IPluginCreator {};\n"))
+    res = check_project(tmp_path / "p")
+    regs = sorted((c.qualname, [(r.span.path, r.span.line) for r in c.registrations]) for c in res.index.creators)
+    assert ("ScaleLayerFactory", [("plugins/scale_layer.cu", 20)]) in regs, regs
+    assert ("ShiftLayerMaker", []) in regs, regs

@@ -786,9 +786,11 @@ class Extractor:
         located at the project macro's use (the line the user wrote)."""
         try:
             d = var.type.get_template_argument_type(0).get_declaration()
+            registrar = self.qualname(var.type.get_declaration())
         except Exception:  # noqa: BLE001
             return
-        if d is None or d.kind == self.K.NO_DECL_FOUND or "PluginRegistrar" not in (var.type.spelling or ""):
+        # only TensorRT's own registrar registers under "" (a project's registrar class of the same name may not)
+        if d is None or d.kind == self.K.NO_DECL_FOUND or registrar.split("<")[0] != "nvinfer1::PluginRegistrar":
             return
         qn = self.qualname(d)
         span = self.expansion_site(var) or self.span_of(var)
