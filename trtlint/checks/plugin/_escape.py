@@ -69,6 +69,22 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
     return out
 
 
+def _dead_rethrow(index, fn: CppFunction, call: Call) -> bool:
+    """A bare ``throw;`` rethrows what a try block of ``fn`` threw: it cannot throw when nothing in ``fn``'s try
+    blocks can (no throw, no throwing macro or API, no call into a project function). ``catch (...) { cleanup;
+    throw; }`` around library calls that never throw is not a throw site."""
+    if call.kind != "throw" or not call.args or call.args[0] != "(rethrow)":
+        return False
+    for c, beh, _unknown in _body(index, fn):
+        if not c.in_try or c is call:
+            continue
+        if c.kind == "throw" or (beh is not None and beh.behaviour == "throw"):
+            return False
+        if c.kind == "call" and beh is None and index.resolve_call(c) is not None:
+            return False
+    return True
+
+
 def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
     """When the project defines the pack macro ``m`` and its expansion visibly does something else than the pack
     says: how the finding names it ("CUDA_CHECK as defined at common/macros.h:12, not as rules/... say").
@@ -102,6 +118,8 @@ def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
             if honour_try and call.in_try:
                 continue
             hit = (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour)
+            if hit and _dead_rethrow(index, fn, call):
+                continue
             if hit:
                 key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
                 if key not in seen:
@@ -152,6 +170,8 @@ def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bo
                 if honour_try and call.in_try:
                     continue
                 if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
+                    if _dead_rethrow(index, fn, call):
+                        continue
                     key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
                     if key not in seen:
                         seen.add(key)

@@ -15,6 +15,42 @@ static void checkShape(int n)
     ELLM_CHECK(n > 0, "empty input");
 }"""
 
+# a rethrow in a catch-all around calls that never throw (a formatting helper): nothing can reach the `throw;`
+_RETHROW_DEAD = """#include <cstdarg>
+#include <cstdio>
+#include <string>
+static std::string fmt(char const* f, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, f);
+    try
+    {
+        std::vsnprintf(buf, sizeof(buf), f, ap);
+    }
+    catch (...)
+    {
+        va_end(ap);
+        throw;
+    }
+    va_end(ap);
+    return buf;
+}"""
+
+# the same rethrow around a helper that throws: the exception leaves the helper's caller through it
+_RETHROW_LIVE = _CHECK + """
+static void checked(int n)
+{
+    try
+    {
+        checkShape(n);
+    }
+    catch (...)
+    {
+        throw;
+    }
+}"""
+
 _TRY = """    try
     {
         checkShape(1);
@@ -34,7 +70,9 @@ class ThrowAcrossBoundary(Rule):
     `try` block catches it: a `throw` expression, a throwing check macro (`ELLM_CHECK`, `CUDA_CHECK`,
     `PLUGIN_VALIDATE`, `PLUGIN_CUASSERT`, ...), a throwing library call (`.at()`, `std::stoi`,
     `std::optional::value`) or a project function listed as throwing. A `try` at any level above the throw
-    (in the interface method itself or in any function on the way) clears it. Which macros and functions
+    (in the interface method itself or in any function on the way) clears it. A bare rethrow (`throw;` in a
+    handler) counts only when its function's try blocks can throw (a throw, a throwing macro or API, or a call
+    into a project function): `catch (...) { cleanup; throw; }` around calls that never throw is not a site. Which macros and functions
     throw is data: the `macros` and `functions` tables of the rules/ packs (`rules/cpp_behaviour.yaml`, with
     the TensorRT Edge-LLM and TensorRT OSS check macros); add your own with `rule-packs`. A throw expanded from
     a macro the packs do not know is reported at the macro's use, naming it. The project's own definition wins
@@ -80,6 +118,7 @@ class ThrowAcrossBoundary(Rule):
     VALID = [
         {"files": {"plugins/foo.cpp": plugin_cpp(_TRY, _CHECK)}},
         {"files": {"plugins/foo.cpp": plugin_cpp("    if (!inputs[0])\n    {\n        return -1;\n    }", "#include <stdexcept>")}},
+        {"files": {"plugins/foo.cpp": plugin_cpp('    std::string s = fmt("%d", 1);', _RETHROW_DEAD)}},
     ]
     INVALID = [
         {
@@ -114,6 +153,11 @@ class ThrowAcrossBoundary(Rule):
                 "ELLM_CHECK (throws std::runtime_error when the condition is false) via FooPlugin::enqueue -> "
                 "checkShape -> ELLM_CHECK",
             )],
+        },
+        {
+            # a bare `throw;` rethrows what its try block threw: live when the try block can throw
+            "files": {"plugins/foo.cpp": plugin_cpp("    checked(1);", _RETHROW_LIVE)},
+            "expect": [("plugins/foo.cpp", 28, "`throw;` (a rethrow) via FooPlugin::enqueue -> checked -> throw")],
         },
         {
             # a helper two interface methods reach: each method is a finding of its own (each needs its try)
