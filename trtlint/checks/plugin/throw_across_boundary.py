@@ -72,7 +72,10 @@ class ThrowAcrossBoundary(Rule):
     `std::optional::value`) or a project function listed as throwing. A `try` at any level above the throw
     (in the interface method itself or in any function on the way) clears it. A bare rethrow (`throw;` in a
     handler) counts only when its function's try blocks can throw (a throw, a throwing macro or API, or a call
-    into a project function): `catch (...) { cleanup; throw; }` around calls that never throw is not a site. Which macros and functions
+    into a project function): `catch (...) { cleanup; throw; }` around calls that never throw is not a site.
+    One finding per root cause: per interface method, at its definition, every throw site below it as a related
+    location; but the throw sites of a helper that three or more interface methods reach are one finding of their
+    own, at the helper's first site, naming the methods (catch it once in the helper, or in each method). Which macros and functions
     throw is data: the `macros` and `functions` tables of the rules/ packs (`rules/cpp_behaviour.yaml`, with
     the TensorRT Edge-LLM and TensorRT OSS check macros); add your own with `rule-packs`. A throw expanded from
     a macro the packs do not know is reported at the macro's use, naming it. The project's own definition wins
@@ -160,6 +163,22 @@ class ThrowAcrossBoundary(Rule):
             "expect": [("plugins/foo.cpp", 28, "`throw;` (a rethrow) via FooPlugin::enqueue -> checked -> throw")],
         },
         {
+            # a throw site in a helper that three or more interface methods reach is one root cause: one finding at
+            # the site naming the methods, not one per method
+            "files": {"plugins/foo.cpp": plugin_cpp("    checkShape(1);", _CHECK).replace(
+                "cudaStream_t stream) noexcept override;",
+                "cudaStream_t stream) noexcept override;\n    int32_t getNbOutputs() const noexcept override\n"
+                "    {\n        checkShape(2);\n        return 1;\n    }\n"
+                "    int32_t initialize() noexcept override\n    {\n        checkShape(3);\n        return 0;\n    }", 1)},
+            "expect": [(
+                "plugins/foo.cpp", 9,
+                "ELLM_CHECK (throws std::runtime_error when the condition is false) in checkShape can throw out of 3 "
+                "noexcept interface methods that reach it with no try/catch on the way (FooPlugin::enqueue, "
+                "FooPlugin::getNbOutputs, FooPlugin::initialize)",
+                "checkShape:throws",
+            )],
+        },
+        {
             # a helper two interface methods reach: each method is a finding of its own (each needs its try)
             "files": {"plugins/foo.cpp": plugin_cpp("    checkShape(1);", _CHECK).replace(
                 "cudaStream_t stream) noexcept override;",
@@ -173,33 +192,84 @@ class ThrowAcrossBoundary(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        for group in escapes_by_method(index, "throw", honour_try=True, noexcept_only=True):
-            fn = group.fn
-            method = short(fn)
-            sites = [(esc, *_site(esc)) for esc in group.escapes]
-            # one item per kind of site and chain, in walk order, with how many sites it stands for
-            items: dict[str, int] = {}
-            for _esc, what, chain in sites:
-                key = f"{what} via {chain}"
-                items[key] = items.get(key, 0) + 1
-            shown = [k if n == 1 else k.replace(" via ", f" at {n} sites via ", 1) for k, n in list(items.items())[:_SHOWN]]
-            more = len(items) - len(shown)
-            listed = "; ".join(shown) + (f"; and {more} more (see the related locations)" if more > 0 else "")
-            n = len(sites)
-            others = [e.plugin for e in group.entries if e.plugin != (fn.cls or "").split("::")[-1]]
-            used_by = f" (inherited by {', '.join(others)})" if others else ""
-            sevs = [Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity
-                    else self.severity for esc, _w, _c in sites]
-            yield self.diag(
-                fn.span,
-                f"noexcept {method}{used_by} can throw at {n} site{'s' if n != 1 else ''} with no try/catch on the "
-                f"way, and an exception leaving it calls std::terminate: {listed}",
-                related=[Related(esc.call.span, f"{what}: {chain}") for esc, what, chain in sites],
-                symbol=method,
-                severity=max(sevs, key=lambda s: s.rank),
-            )
+        groups = escapes_by_method(index, "throw", honour_try=True, noexcept_only=True)
+        # a site in a helper that many interface methods reach is one root cause: reported once, at the site,
+        # naming the methods; each method's own finding keeps the rest
+        reached: dict[tuple, list] = {}
+        for group in groups:
+            for esc in group.escapes:
+                if len(esc.chain) > 1:
+                    reached.setdefault(_key(esc), []).append((group, esc))
+        shared = {k for k, v in reached.items() if len(v) >= _SHARED}
+        for group in groups:
+            own = [esc for esc in group.escapes if _key(esc) not in shared]
+            if own:
+                yield self._method_finding(group, own)
+        by_helper: dict[str, list] = {}
+        for k in sorted(shared, key=lambda k: k[:3]):
+            by_helper.setdefault(reached[k][0][1].chain[-1].usr, []).extend(reached[k])
+        for hits in by_helper.values():
+            yield self._shared_finding(hits)
+
+    def _method_finding(self, group, escapes) -> Diagnostic:
+        fn = group.fn
+        method = short(fn)
+        sites = [(esc, *_site(esc)) for esc in escapes]
+        # one item per kind of site and chain, in walk order, with how many sites it stands for
+        items: dict[str, int] = {}
+        for _esc, what, chain in sites:
+            key = f"{what} via {chain}"
+            items[key] = items.get(key, 0) + 1
+        shown = [k if n == 1 else k.replace(" via ", f" at {n} sites via ", 1) for k, n in list(items.items())[:_SHOWN]]
+        more = len(items) - len(shown)
+        listed = "; ".join(shown) + (f"; and {more} more (see the related locations)" if more > 0 else "")
+        n = len(sites)
+        others = [e.plugin for e in group.entries if e.plugin != (fn.cls or "").split("::")[-1]]
+        used_by = f" (inherited by {', '.join(others)})" if others else ""
+        return self.diag(
+            fn.span,
+            f"noexcept {method}{used_by} can throw at {n} site{'s' if n != 1 else ''} with no try/catch on the "
+            f"way, and an exception leaving it calls std::terminate: {listed}",
+            related=[Related(esc.call.span, f"{what}: {chain}") for esc, what, chain in sites],
+            symbol=method,
+            severity=max((self._severity(esc) for esc, _w, _c in sites), key=lambda s: s.rank),
+        )
+
+    def _shared_finding(self, hits) -> Diagnostic:
+        """One finding for the throw sites of one helper that many interface methods reach (``hits``: each
+        (method group, escape) pair), at its first site."""
+        esc = hits[0][1]
+        helper = short(esc.chain[-1])
+        kinds: dict[str, set] = {}
+        for _g, e in hits:
+            kinds.setdefault(_site(e)[0], set()).add(_key(e))
+        what = "; ".join(k if len(v) == 1 else f"{k} at {len(v)} sites" for k, v in kinds.items())
+        methods = sorted({short(g.fn) for g, _e in hits})
+        shown = ", ".join(methods[:_SHOWN]) + (f" and {len(methods) - _SHOWN} more" if len(methods) > _SHOWN else "")
+        firsts = {}
+        for g, e in hits:
+            firsts.setdefault(g.fn.usr, (g, e))
+        return self.diag(
+            esc.call.span,
+            f"{what} in {helper} can throw out of {len(methods)} noexcept interface methods that reach it with no "
+            f"try/catch on the way ({shown}), and an exception leaving one calls std::terminate: catch it in "
+            f"{helper} or in each method",
+            related=[Related(e.call.span, f"{_site(e)[0]}") for e in {_key(e): e for _g, e in hits}.values()][1:]
+            + [Related(g.fn.span, f"{short(g.fn)} reaches it: {_site(e)[1]}") for g, e in firsts.values()],
+            symbol=f"{helper}:throws",
+            severity=max((self._severity(e) for _g, e in hits), key=lambda s: s.rank),
+        )
+
+    def _severity(self, esc) -> Severity:
+        return Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity else self.severity
 
 
+def _key(esc) -> tuple:
+    c = esc.call
+    return (c.span.path, c.span.line, c.span.col, c.kind, c.callee)
+
+
+_SHARED = 3  # interface methods reaching one site in a helper before the site is reported once, as the root cause
 _SHOWN = 3  # kinds of throw site the message lists; the related locations carry every site
 
 
