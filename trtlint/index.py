@@ -389,18 +389,27 @@ class ProjectIndex:
 
         return globspec_memo(patterns, self.glob_memos)
 
-    def tensorrt_target(self) -> TensorRTTarget:
+    def tensorrt_target(self, path: Optional[str] = None) -> TensorRTTarget:
         """The TensorRT release the code targets: the ``tensorrt-version`` setting, else the one inferred from the
-        tree for this index's program, else none (``version`` None)."""
+        tree for ``path``'s Python package of its own (a ``"package:<dir>"`` entry of the inferred targets) or this
+        index's program, else none (``version`` None)."""
         v = getattr(self.settings, "tensorrt_version", None)
         if v:
             return TensorRTTarget(v, "configured", "tensorrt-version")
+        if path is not None:
+            best = None
+            for key, t in self.tensorrt_targets.items():
+                d = key[len("package:"):] if key.startswith("package:") else None
+                if d and path.startswith(d + "/") and (best is None or len(d) > len(best[0])):
+                    best = (d, t)
+            if best is not None:
+                return best[1]
         return self.tensorrt_inferred or TensorRTTarget()
 
-    def tensorrt_version(self) -> str:
+    def tensorrt_version(self, path: Optional[str] = None) -> str:
         """The TensorRT release to judge against: :meth:`tensorrt_target`, else the rules/ pack's default (the
         newest release; a rule says when it judged against it for want of a known version)."""
-        return self.tensorrt_target().version or self.packs.trt_default_version
+        return self.tensorrt_target(path).version or self.packs.trt_default_version
 
     def _first_return(self, qualname: str, method: str) -> Optional[ResolvedString]:
         for fn in self.find_method(qualname, method):

@@ -24,7 +24,7 @@ from ..frontends.trtversion import Evidence, evidence, is_extra_name, may_hold_e
 from ..index import TensorRTTarget, scope_of
 from ..packs import parse_version
 
-__all__ = ["choose", "extras_key", "gather", "infer"]
+__all__ = ["PACKAGE_PREFIX", "choose", "extras_key", "gather", "infer", "packages"]
 
 _MAX_EXTRA = 1 << 20  # a larger README or script is not read
 
@@ -99,16 +99,43 @@ def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
                               others.items(), key=lambda kv: _order(kv[0]), reverse=True)))
 
 
+PACKAGE_FILES = ("setup.py", "pyproject.toml", "setup.cfg")
+PACKAGE_PREFIX = "package:"  # the key of a Python package's release in :func:`infer`'s result
+
+
+def packages(files: list[SourceFile], scopes: tuple) -> tuple[str, ...]:
+    """The directories below the root, other than the programs', that hold a Python package of their own (a
+    ``setup.py``, ``pyproject.toml`` or ``setup.cfg`` discovery lists): a tool shipped in the tree (TensorRT OSS's
+    Polygraphy) supports the TensorRT releases its own metadata says, not the root's."""
+    out = set()
+    for f in files:
+        d, _, name = f.rel.rpartition("/")
+        if name in PACKAGE_FILES and d and d not in scopes:
+            out.add(d)
+    return tuple(sorted(out))
+
+
 def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str, TensorRTTarget]:
     """scope -> the release inferred for it ("" the files in no program, or the whole project when it is one
-    program); a scope with no evidence, and no root evidence to fall back on, is missing."""
-    found = gather(root, files, scopes, scans)
+    program); a scope with no evidence, and no root evidence to fall back on, is missing. Each Python package
+    below the root (:func:`packages`) is ``"package:<dir>"``: the release its own files name, else none known
+    (``version`` None: its metadata pins no TensorRT, so it is not judged against the root's)."""
+    pkgs = packages(files, scopes)
+    found = gather(root, files, tuple(scopes) + pkgs, scans)
     by_scope: dict[str, list[Evidence]] = {}
+    in_pkg: dict[str, list[Evidence]] = {}
     for e in found:
+        pkg = scope_of(e.path, pkgs) if pkgs else ""
+        if pkg:
+            in_pkg.setdefault(pkg, []).append(e)
+            continue
         by_scope.setdefault(scope_of(e.path, scopes) if scopes else "", []).append(e)
     out: dict[str, TensorRTTarget] = {}
     for s in ("", *scopes):
         t = choose(by_scope.get(s) or ([] if not s else by_scope.get("", [])))
         if t is not None:
             out[s] = t
+    for d in pkgs:
+        out[PACKAGE_PREFIX + d] = choose(in_pkg.get(d, [])) or TensorRTTarget(
+            None, "", f"{d} is a Python package of its own whose files pin no TensorRT release")
     return out

@@ -23,6 +23,9 @@ class DeprecatedTensorrtPythonApi(Rule):
     before it warnings. With no version set or found, only APIs removed in some TensorRT release are reported
     (as warnings). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except`
     are not reported. One finding per API and file: the other uses in the file are its related locations.
+    A Python package of its own below the root (a directory with its own `setup.py`, `pyproject.toml` or
+    `setup.cfg`, such as a tool shipped in the tree) is judged by the release its own files pin, and when they
+    pin none, as code with no known version (removals are warnings), not by the root's.
 
     ## Why it matters
     A removed API is an `AttributeError` on the first build with the new TensorRT; a deprecated one is the
@@ -98,6 +101,20 @@ class DeprecatedTensorrtPythonApi(Rule):
             "expect": [("build.py", 3, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.3, inferred from requirements.txt:2) (and 1 more use in this file)")],
         },
         {
+            # the root pins 10.3, but tools/polish is a package of its own that pins no TensorRT: its removed API is
+            # a warning with no known version; the root's own file is an error against 10.3
+            "files": {
+                "requirements.txt": "tensorrt==10.3.0\n",
+                "build.py": _HEAD + "def build(builder, network):\n    return builder.build_engine(network, None)\n",
+                "tools/polish/setup.py": "from setuptools import setup\nsetup(name='polish')\n",
+                "tools/polish/polish/run.py": _HEAD + "def build(builder, network):\n    return builder.build_engine(network, None)\n",
+            },
+            "expect": [
+                ("build.py", 3, "build_engine was removed in TensorRT 10.0 (deprecated in 8.0; the project targets 10.3, inferred from requirements.txt:1)"),
+                ("tools/polish/polish/run.py", 3, "build_engine was removed in TensorRT 10.0 (deprecated in 8.0; no TensorRT version is known"),
+            ],
+        },
+        {
             # "10.x" is the newest 10 release (as for TRT207): add_plugin_v2, deprecated in 10.8, is reported
             "files": {"build.py": _HEAD + "def plugin_layer(network, inputs, plugin):\n    return network.add_plugin_v2(inputs, plugin)\n"},
             "config": {"tensorrt-version": "10.x"},
@@ -107,15 +124,15 @@ class DeprecatedTensorrtPythonApi(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         table = index.packs.tensorrt_python_api
-        known = index.tensorrt_target()
-        target = known.version
-        targets = f"the project targets {target}" + (f", {known.why()}" if known.source == "inferred" else "")
         # one finding per (API, file): the first use, the others as related locations
         uses: dict[tuple, list] = {}
         for u in index.trt_api_uses:
             if u.name in table and not u.guarded:
                 uses.setdefault((u.span.path, u.name), []).append(u)
-        for (_path, name), group in uses.items():
+        for (path, name), group in uses.items():
+            known = index.tensorrt_target(path)  # a Python package of its own goes by its own metadata
+            target = known.version
+            targets = f"the project targets {target}" + (f", {known.why()}" if known.source == "inferred" else "")
             group.sort(key=lambda u: (u.span.line, u.span.col))
             u, rest = group[0], group[1:]
             e = table[name]
