@@ -480,8 +480,13 @@ class ProjectIndex:
         if memo is None:
             names = {c.plugin_name for c in self.creators if c.plugin_name} | {s.name for s in self.plugin_specs}
 
+            own = sorted(c.plugin_name for c in self.creators if c.plugin_name)
+
             def known(op: str) -> bool:
-                return op in names or self.packs.external_creator(op) is not None
+                # a near miss of the project's own creator names counts too: a misspelled route in a domain where
+                # nothing else resolves is still meant for the project's plugins (else the typo would silence it)
+                return (op in names or self.packs.external_creator(op) is not None
+                        or bool(op and difflib.get_close_matches(op, own, n=1, cutoff=_NEAR_MISS)))
 
             doms = {_default_domain(e.domain) for e in self.emissions if e.domain is not None and known(e.op_type)
                     and not other_backend(e) and not is_test_path(e.span.path)}
@@ -522,6 +527,9 @@ class ProjectIndex:
                         nxt.append((target, chain + (target,)))
             frontier = nxt
             depth += 1
+
+
+_NEAR_MISS = 0.85  # difflib ratio at which an op name is read as a misspelling of a creator name (FooPlugn: 0.94)
 
 
 def _default_domain(domain: str) -> str:

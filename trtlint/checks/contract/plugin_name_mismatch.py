@@ -32,7 +32,10 @@ class PluginNameMismatch(Rule):
     as registered. The rule only runs when the project's creators were found (otherwise it cannot know the
     names), and it leaves alone lookups of other libraries' creators: a namespace no project creator
     registers under (TensorRT-LLM's `tensorrt_llm`), or a name the rules/ packs list as shipped by TensorRT's
-    own plugin library (`EfficientNMS_TRT`, ...).
+    own plugin library (`EfficientNMS_TRT`, ...). Which ONNX domains are plugin domains: those
+    `onnx-plugin-domains` (or the profile) names; with none named, a domain where some node names a creator of
+    the project or of TensorRT's plugin library, or a near miss of a project creator's name (a typo). Nodes
+    emitted in a function registered for another backend (`backend="ncnn"`) and in test files are not routes.
 
     Between a plugin and its own creator: the plugin class a creator's `createPlugin`/`deserializePlugin`
     makes (`new FooPlugin(...)`) must return from `getPluginName()` (`getPluginType()` for `IPluginV2*`) the
@@ -176,6 +179,16 @@ class PluginNameMismatch(Rule):
             # a plugin and the creator that creates it name different plugins (the creator's name is registered)
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_name='"Foo_TRt"', creator_name='"Foo_TRT"')},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 16, "plugin FooPlugin returns 'Foo_TRt' from getPluginName(), but its creator FooPluginCreator (which creates it in createPlugin) registers 'Foo_TRT'", "FooPlugin")],
+        },
+        {
+            # zero-config: a misspelling of a project creator's name is itself evidence that the domain is a plugin
+            # domain (else a typo in the only route of a domain would silence the route)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "py/translate.py": onnxscript_py("FooPlugn"),
+            },
+            "expect": [("py/translate.py", 7, "names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
+            "fixed": {"py/translate.py": onnxscript_py("FooPlugin")},
         },
         {
             # the generic profile counts a domain as a plugin domain when a node in it names a project creator or

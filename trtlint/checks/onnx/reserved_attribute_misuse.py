@@ -107,5 +107,7 @@ class ReservedAttributeMisuse(Rule):
             if len(set(norm)) != len(norm):
                 found.append((m, n, "shape:dup", f"{SHAPE_INPUTS} names the same input twice ({list(a.ints)})"))
         for _key, items in group(found, key=lambda it: (it[0].span.path, it[1].op_type, it[1].domain, it[2])):
-            m, n, _k, why = items[0]
-            yield self.diag(n.span, f"{where([it[1] for it in items])}: {why}", symbol=n.op_type, logical=n.logical)
+            m, n, k, why = items[0]
+            # the symbol names the problem too: one node can hold two (a version and a shape-input index)
+            yield self.diag(n.span, f"{where([it[1] for it in items])}: {why}", symbol=f"{n.op_type}:{k.split(':', 1)[0]}",
+                            logical=n.logical)
