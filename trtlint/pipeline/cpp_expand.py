@@ -17,13 +17,17 @@ from ..frontends import SourceFile
 from ..index import ProjectIndex
 from .extract import frontend_versions
 
-_EXTERNAL = re.compile(r"^(?:std::|thrust::|cub::|__|operator\b)|^(?:cuda[A-Z]|cu[A-Z]|cublas|cudnn|nccl|cusparse|curand)")
+_EXTERNAL = re.compile(r"^(?:std::|thrust::|cub::|__|operator\b)")
 
 
 _TEST_PATH = re.compile(r"(^|/)(tests?|unittests?|testing)/|(^|/)[^/]*(_test|Tests?|_tests?)\.[^/]+$|(^|/)test_[^/]+$")
 
 
-_CALLISH = re.compile(rb"\b([A-Za-z_]\w*+(?:\s*+::\s*+[A-Za-z_]\w*+)*+)\s*+\(")
+# `name(`, `ns::Cls::name(` and `Cls<T>::name(` (a class template's member defined out of line): template
+# arguments between the parts (one level of nesting) are skipped
+_TARGS = rb"<(?:[^<>;{}()]|<[^<>;{}()]*+>)*+>"
+_CALLISH = re.compile(rb"\b([A-Za-z_]\w*+(?:\s*+(?:" + _TARGS + rb"\s*+)?::\s*+[A-Za-z_]\w*+)*+)\s*+\(")
+_TARGS_RE = re.compile(_TARGS)
 _MAX_SEARCH_BYTES = 1 << 20  # larger C++ files are generated data (cubin arrays): never searched for definitions
 
 
@@ -31,7 +35,7 @@ def _callish_names(data: bytes) -> frozenset:
     """Every ``name(`` and ``Cls::name(`` written in a file: one linear scan, then set look-ups per round."""
     out = set()
     for name in set(_CALLISH.findall(data)):  # each spelling once
-        parts = [p.strip() for p in name.decode("ascii", "replace").split("::")]
+        parts = [p.strip() for p in _TARGS_RE.sub(b"", name).decode("ascii", "replace").split("::")]
         out.add(parts[-1])
         if len(parts) >= 2:
             out.add(parts[-2] + "::" + parts[-1])
@@ -40,7 +44,7 @@ def _callish_names(data: bytes) -> frozenset:
 
 _PARAMS = rb"\((?:[^;{}()]|\((?:[^;{}()]|\([^;{}()]*\))*\))*\)"
 # bumped when what the expansion searches for changes (its memo of files to parse is keyed on it)
-_EXPANSION_VERSION = "6"
+_EXPANSION_VERSION = "7"
 
 
 @functools.lru_cache(maxsize=4096)

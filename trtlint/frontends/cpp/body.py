@@ -579,8 +579,12 @@ class BodyWalker:
         an invalid expression, left out of the block altogether. Its text is still between the block's
         statements: each ``[obj. | obj-> | ns::]name(args);`` found there is kept as a call by name (no USR),
         so the call graph still follows it. A gap holding a conditional preprocessor line is left alone (its
-        text may be a branch the preprocessor skipped)."""
+        text may be a branch the preprocessor skipped). A declaration whose initializer is such a call keeps
+        its variable and loses the initializer: :meth:`on_dropped_init`."""
         ex = self.ex
+        for ch in kids:
+            if ch.kind == self.K.DECL_STMT:
+                self.on_dropped_init(ch)
         f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(c)
         if f is None or o2 - o1 < 4:
             return
@@ -603,21 +607,53 @@ class BodyWalker:
             pos = 0
             for stmt in gap.split(";")[:-1]:  # statements end with ';' (the gap after the last one holds none)
                 start, pos = pos, pos + len(stmt) + 1
-                m = _DROPPED_CALL.match(stmt)
-                if m is None or m.group("name") in _CPP_KEYWORDS or "<<<" in stmt:
-                    continue
-                at = g1 + start + m.start("callee")
-                if at in self._seen_calls:
-                    continue
-                self._seen_calls.add(at)
-                callee = re.sub(r"\s+", "", m.group("callee"))
-                if "." in callee or "->" in callee:
-                    callee = m.group("name")
-                line = b.count(b"\n", 0, at) + 1
-                col = at - (b.rfind(b"\n", 0, at) + 1) + 1
-                args = tuple(short(a) for a in split_top_level(m.group("args"))) if m.group("args").strip() else ()
-                self.calls.append((at, Call(callee=callee, span=Span(ex.rel_of(f) or ex.src.rel, line, col, line, col + len(callee)),
-                                            kind="call", args=args, guard=self._guard)))
+                self.keep_dropped(f, b, g1 + start, stmt)
+
+    def on_dropped_init(self, stmt: Cursor) -> None:
+        """``pluginStatus_t s = nmsInference(...);`` where the callee's declaration names a type that did not
+        resolve: libclang keeps the variable, its extent ending at the name, and drops the initializer (no
+        expression below the VAR_DECL). The text after the name up to the statement's end, ``= name(args)``,
+        is kept as a call as in :meth:`on_dropped` (one variable per statement; any other initializer is left
+        alone)."""
+        K = self.K
+        ex = self.ex
+        decls = children(stmt)
+        if len(decls) != 1 or decls[0].kind != K.VAR_DECL:
+            return
+        v = decls[0]
+        if any(ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF) for ch in children(v)):
+            return  # an initializer libclang kept (or none to lose)
+        f, _l1, _c1, _o1, _l2, _c2, s2 = ex.extent_info(stmt)
+        vf, _a, _b, _v1, _d, _e, v2 = ex.extent_info(v)
+        if f is None or vf != f or v2 >= s2:
+            return
+        b = ex.file_bytes(f)
+        text = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), b[v2:s2].decode("latin-1"))
+        m = re.match(r"\s*=(?!=)", text)
+        if m is None or "#" in text:
+            return
+        rest = text[m.end():]
+        self.keep_dropped(f, b, v2 + m.end(), rest[:-1] if rest.endswith(";") else rest)
+
+    def keep_dropped(self, f: str, b: bytes, at0: int, stmt: str) -> None:
+        """Keep ``stmt`` (source text starting at byte ``at0`` of file ``f``, comments blanked) as a call by name
+        when it is one call: ``[x = ][return ][obj. | obj-> | ns::]name[<T>](args)``."""
+        m = _DROPPED_CALL.match(stmt)
+        if m is None or m.group("name") in _CPP_KEYWORDS or "<<<" in stmt:
+            return
+        at = at0 + m.start("callee")
+        if at in self._seen_calls:
+            return
+        self._seen_calls.add(at)
+        ex = self.ex
+        callee = re.sub(r"\s+", "", m.group("callee"))
+        if "." in callee or "->" in callee:
+            callee = m.group("name")
+        line = b.count(b"\n", 0, at) + 1
+        col = at - (b.rfind(b"\n", 0, at) + 1) + 1
+        args = tuple(short(a) for a in split_top_level(m.group("args"))) if m.group("args").strip() else ()
+        self.calls.append((at, Call(callee=callee, span=Span(ex.rel_of(f) or ex.src.rel, line, col, line, col + len(callee)),
+                                    kind="call", args=args, guard=self._guard)))
 
     def on_new(self, c: Cursor) -> None:
         text = self.ex.text_of(c)
