@@ -23,12 +23,14 @@ TRT004 = (
 # every finding of the fixture, exactly: the TRT004 above and the bases' deprecated interfaces
 EXPECTED = [
     ("TRT207", "warning", "plugins/common/plugin_base.h", 4, 7,
-     "PluginBase implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginV3"),
+     "PluginBase implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (no TensorRT version known, judged against 11.1; set tensorrt-version); use IPluginV3"),
     ("TRT207", "warning", "plugins/common/plugin_base.h", 7, 7,
-     "PluginCreatorBase implements IPluginCreator, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginCreatorV3One"),
+     "PluginCreatorBase implements IPluginCreator, deprecated since TensorRT 10.0 (no TensorRT version known, judged against 11.1; set tensorrt-version); use IPluginCreatorV3One"),
     TRT004,
 ]
 SUMMARY = "analysed 1 plugin, 1 creator; 1 unit partly (missing: plugin_base.h)"
+NO_VERSION = ("no TensorRT version known: removed APIs are warnings, not errors (set tensorrt-version, or pin TensorRT in CMake "
+              "or requirements)")
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -49,12 +51,13 @@ def test_text_names_the_include_and_ends_with_what_was_analysed(tmp_path):
         "  = related: plugins/roi/roiPlugin.h:12:7: creator RoiPluginCreator is defined here",
         "  = related: plugins/roi/roiPlugin.cpp:7:1: acme::RoiPluginCreator is registered here",
     ]
-    assert re.fullmatch(r"Found 3 problems \(0 errors, 3 warnings, 0 info\) in 4 files checked \([0-9.]+ s\)\.", lines[-2])
-    assert lines[-1] == SUMMARY
+    assert re.fullmatch(r"Found 3 problems \(0 errors, 3 warnings, 0 info\) in 4 files checked \([0-9.]+ s\)\.", lines[-3])
+    assert lines[-2] == SUMMARY
+    assert lines[-1] == NO_VERSION
     # a warm run takes its findings from the run memo: the summary comes with them
     r = trtlint("check", str(proj), "--no-source")
     r = trtlint("check", str(proj), "--no-source")
-    assert r.stdout.strip().splitlines()[-1] == SUMMARY
+    assert r.stdout.strip().splitlines()[-2:] == [SUMMARY, NO_VERSION]
 
 
 def test_json_has_the_finding_and_the_analysis(tmp_path):
@@ -73,6 +76,7 @@ def test_json_has_the_finding_and_the_analysis(tmp_path):
              "missing_includes": [{"name": "plugin_base.h", "path": "plugins/roi/roiPlugin.h", "line": 3}]},
         ],
         "missing_includes": ["plugin_base.h"],
+        "tensorrt_version": {"version": None, "source": "", "reason": "", "others": []},  # none known: see the text line
     }
 
 

@@ -89,7 +89,9 @@ def test_select_ignore_and_exit_codes(tmp_path):
     from tests.test_fixture_project import EXPECTED
 
     assert {d["code"] for d in data["diagnostics"]} == {e[0] for e in EXPECTED if e[0].startswith("TRT4")}
-    others = sorted({e[0] for e in EXPECTED if e[0] != "TRT401"})
+    # TRT304 is not in EXPECTED: it is a note of the TRT301/TRT302 findings on the same calls, and reported once
+    # those are ignored (the more specific rule takes a call over only when it is selected)
+    others = sorted({e[0] for e in EXPECTED if e[0] != "TRT401"} | {"TRT304"})
     r = trtlint("check", str(FIXTURE), "--no-cache", "--ignore", ",".join(others + ["cuda-source-in-plugins-dir"]))
     assert r.returncode == 0, r.stdout
     assert "All checks passed" in r.stdout
@@ -168,4 +170,4 @@ def test_config_show_names_each_source(tmp_path):
     assert f"config file: {tmp_path / 'pyproject.toml'}" in r.stdout
     assert "profile: generic (detected)" in r.stdout
     assert f"ignore = ['TRT301']    # {tmp_path / 'pyproject.toml'}" in r.stdout
-    assert "select = ['ALL']    # default" in r.stdout
+    assert "select = ['DEFAULT']    # default" in r.stdout

@@ -225,9 +225,11 @@ def _add_suppressions(diags: list[Diagnostic], root: Path, digests: dict, reason
     for d in diags:
         if d.code == "TRT002":
             continue  # an unused suppression is removed (--fix), not suppressed
-        by_line.setdefault((d.span.path, d.span.line), [])
-        if d.code not in by_line[(d.span.path, d.span.line)]:
-            by_line[(d.span.path, d.span.line)].append(d.code)
+        codes = by_line.setdefault((d.span.path, d.span.line), [])
+        # and the codes of the findings it took over on the same call: suppressed alone, they would reappear
+        for code in (d.code, *d.also_codes()):
+            if code not in codes:
+                codes.append(code)
     texts: dict[str, Optional[list[str]]] = {}
     blocked: dict[str, set[int]] = {}
     pseudo: list[Diagnostic] = []

@@ -298,7 +298,7 @@ def problems_by_node(diagnostics, model_path: str, model: ModelDetail) -> dict[s
         text = f"{d.code}: {d.message}"
         targets = [d.logical]
         if "more node" in d.message and d.symbol:
-            targets = by_op.get(d.symbol.split(".", 1)[0], targets)
+            targets = by_op.get(d.symbol.split(".", 1)[0].split(":", 1)[0], targets)  # "Op" or "Op:problem"
         for t in targets:
             if text not in out.get(t, []):
                 out.setdefault(t, []).append(text)

@@ -41,6 +41,15 @@ class Fix:
     applicability: str = "unsafe"  # "safe" | "unsafe" | "display-only"
 
 
+def also_note(code: str, name: str, message: str) -> str:
+    """The note a finding carries for another rule's finding on the same call that it took over (the check stage's
+    one-finding-per-call merge): ``also TRT304 unchecked-cuda-status: ...``."""
+    return f"also {code} {name}: {message}"
+
+
+_ALSO = re.compile(r"also (TRT\d{3}) ")
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str  # "TRT101"
@@ -54,6 +63,10 @@ class Diagnostic:
     logical: Optional[str] = None  # a logical location (e.g. ONNX graph/node), when lines mean nothing
     notes: tuple[str, ...] = ()
     snippet: str = ""  # the normalised source text at the finding (set by the engine; see baseline.py)
+
+    def also_codes(self) -> list[str]:
+        """The codes of the findings this one took over on the same call (:func:`also_note`)."""
+        return [m.group(1) for n in self.notes for m in [_ALSO.match(n)] if m]
 
     @property
     def fingerprint(self) -> str:

@@ -19,7 +19,7 @@ from ..baseline import attach_snippets
 from ..checks.base import Rule
 from ..checks.registry import find_rule
 from ..config import Settings
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, also_note
 from ..facts import FileFacts, Span
 from ..frontends import SourceFile
 from ..index import CheckInputs, ProjectIndex, is_test_path, scope_of
@@ -147,10 +147,11 @@ def check_index(
     if report_only is not None:
         diags = filter_diagnostics(diags, settings, root, report_only, {})
     diags.sort(key=lambda d: d.sort_key())
-    # one finding per (rule, spelling location, symbol): a call a macro expands twice is one finding
+    # one finding per (rule, spelling location, symbol, message): a call a macro expands twice is one finding;
+    # two different problems one rule finds at one place (a QDP signature's two bad arguments) stay two
     uniq: dict[tuple, Diagnostic] = {}
     for d in diags:
-        uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.symbol or d.message), d)
+        uniq.setdefault((d.code, d.span.path, d.span.line, d.span.col, d.symbol, d.message), d)
     # several selected rules on one call: the most specific one (Rule.supersedes)
     return attach_snippets(merge_same_call(list(uniq.values())), root)  # for line-independent fingerprints
 
@@ -195,7 +196,7 @@ def merge_same_call(diags: list[Diagnostic]) -> list[Diagnostic]:
         for e in gone:
             dropped.add(id(e))
             d = next(d for d in kept if takes(d, e))
-            notes.setdefault(id(d), []).append(f"also {e.code} {e.name}: {e.message}")
+            notes.setdefault(id(d), []).append(also_note(e.code, e.name, e.message))
     out = []
     for d in diags:
         if id(d) in dropped:
