@@ -87,7 +87,7 @@ def test_a_suppressed_or_less_severe_finding_takes_nothing_over(tmp_path):
     write_project(tmp_path, {"p/foo.cpp": plugin_cpp(_CALLS)})
     res = check_project(tmp_path, select=_HOT, config={"severity": {"TRT302": "info"}})
     assert [(d.code, d.span.line, d.severity.value) for d in res.diagnostics if d.span.line == 15] == [
-        ("TRT302", 15, "info"), ("TRT304", 15, "error")]
+        ("TRT302", 15, "info"), ("TRT304", 15, "warning")]
 
 
 def test_a_macro_expanding_a_throw_and_a_call_twice_is_one_site(tmp_path):

@@ -73,8 +73,10 @@ class EnqueueAllocation(Rule):
     `std::vector::push_back`/`resize`, allocation by construction (`std::vector<float> v(n)`,
     `thrust::device_vector`), handle creation (`cublasCreate`, `cudaStreamCreate`, ...). The message
     shows the chain, e.g. `FooPlugin::enqueue -> launchFoo -> cudaMalloc`; a helper several plugins'
-    `enqueue`s reach is one finding naming every one of them. Stream-ordered allocation
-    (`cudaMallocAsync`) is a warning. One-time guarded initialisation (in a function-local static's
+    `enqueue`s reach is one finding naming every one of them. A device or pinned allocation or a handle
+    creation is an error (it fails under CUDA-graph capture); a host heap allocation (`new`, `malloc`) or
+    container growth and construction is a warning (latency and a failure point on every call, but capturable),
+    and so is stream-ordered allocation (`cudaMallocAsync`); the pack entry's `severity` says which. One-time guarded initialisation (in a function-local static's
     initializer, a `std::call_once` body, or under `if (!mX)` / `if (mX == nullptr)` / `if (!mX.get())` /
     `if (mX.empty())` on a member, static or global, or after `if (mX) return;`) is reported as info, saying
     so: it still runs inside the first `enqueue`, which may be under CUDA-graph capture. The guard is carried

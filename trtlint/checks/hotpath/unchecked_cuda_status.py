@@ -88,7 +88,7 @@ class UncheckedCudaStatus(Rule):
     code = "TRT304"
     name = "unchecked-cuda-status"
     family = "hotpath"
-    severity = Severity.ERROR
+    severity = Severity.WARNING  # a discarded status is a risk (a failure goes unnoticed), not itself a broken result
 
     VALID = [
         {"files": {"plugins/foo.cpp": plugin_cpp("    PLUGIN_CHECK_CUDA(cudaMemsetAsync(outputs[0], 0, 16, stream));", _CHECK)}},
