@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ._walk import hot_diag, hot_hits
+from ._walk import hot_diag, hot_hits, once_note
 
 _TRT7_PLUGIN = """#include <NvInfer.h>
 #include <cuda_runtime.h>
@@ -78,10 +78,12 @@ class EnqueueAllocation(Rule):
     container growth and construction is a warning (latency and a failure point on every call, but capturable),
     and so is stream-ordered allocation (`cudaMallocAsync`); the pack entry's `severity` says which. One-time guarded initialisation (in a function-local static's
     initializer, a `std::call_once` body, or under `if (!mX)` / `if (mX == nullptr)` / `if (!mX.get())` /
-    `if (mX.empty())` on a member, static or global, or after `if (mX) return;`) is reported as info, saying
-    so: it still runs inside the first `enqueue`, which may be under CUDA-graph capture. The guard is carried
+    `if (mX.empty())` on a member, static or global, or after `if (mX) return;`) is not reported: it runs
+    once, not per inference (the lazy initialisation plugins are advised to use). The guard is carried
     into callees: a helper or constructor reached only under it (`if (!mRunner) mRunner = new Runner();`) is
     one-time too; reached on another way without it, it is not. A test on a local variable is no such guard.
+    Only `enqueue` (the hot path) is judged: a warm method (`configurePlugin`, `onShapeChange`) is where an
+    allocation belongs.
     Size-query mode: a helper that returns early when its pointer parameter is null (`if (!workspace) {
     size = ...; return; }`) and is called with a null pointer there (a literal, a local initialised to null, or
     the caller's own parameter passed on from such a call) does none of the work after that return on that
@@ -114,6 +116,11 @@ class EnqueueAllocation(Rule):
         # size-query mode: scan is only asked for its size (a null temp buffer); the vector after the return never
         # allocates on this call
         {"files": {"plugins/foo.cpp": plugin_cpp("    size_t bytes = 0;\n    scan(nullptr, bytes, stream);", _SCAN)}},
+        # one-time initialisation under a guard on a member, static or global: once, not per inference
+        {"files": {"plugins/foo.cpp": plugin_cpp("    if (mScratch == nullptr)\n    {\n        cudaMalloc(&mScratch, 1024);\n    }",
+                                                 "static void* mScratch = nullptr;")}},
+        # the guard in enqueue is carried into setup(), reached only under it
+        {"files": {"plugins/foo.cpp": plugin_cpp("    if (!mReady)\n    {\n        setup();\n        mReady = true;\n    }", _SETUP)}},
     ]
     INVALID = [
         {
@@ -131,20 +138,6 @@ class EnqueueAllocation(Rule):
             "expect": [("plugins/foo.cpp", 16, "container growth")],
         },
         {
-            "files": {
-                "plugins/foo.cpp": plugin_cpp(
-                    "    if (mScratch == nullptr)\n    {\n        cudaMalloc(&mScratch, 1024);\n    }",
-                    "static void* mScratch = nullptr;",
-                )
-            },
-            "expect": [("plugins/foo.cpp", 17, "allocates once (one-time initialisation: guarded by `mScratch == nullptr`)")],
-        },
-        {
-            # the guard in enqueue is carried into setup(), reached only under it
-            "files": {"plugins/foo.cpp": plugin_cpp("    if (!mReady)\n    {\n        setup();\n        mReady = true;\n    }", _SETUP)},
-            "expect": [("plugins/foo.cpp", 9, "allocates once (one-time initialisation: guarded by `!mReady`) on the hot path of FooPlugin::enqueue: FooPlugin::enqueue -> setup -> cudaMalloc")],
-        },
-        {
             # a null test on a local variable is no one-time guard: the allocation runs on every call
             "files": {"plugins/foo.cpp": plugin_cpp(
                 "    void* tmp = nullptr;\n    if (tmp == nullptr)\n    {\n        cudaMalloc(&tmp, 64);\n    }")},
@@ -154,4 +147,6 @@ class EnqueueAllocation(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         for hit in hot_hits(index, "allocating"):
+            if hit.temperature != "hot" or once_note(hit.call, hit.chain)[0] is not None:
+                continue  # a warm method is where the Fix says to allocate; once, or only on release: not per inference
             yield hot_diag(self, hit, "allocates", index)

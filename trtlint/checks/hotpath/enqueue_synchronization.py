@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ._walk import hot_diag, hot_hits
+from ._walk import hot_diag, hot_hits, once_note
 
 
 _BUF = """struct Buf
@@ -31,8 +31,9 @@ class EnqueueSynchronization(Rule):
     `synchronizing` table of the rules/ packs: device/stream/event synchronization, blocking copies and
     memsets (`cudaMemcpy`, `cudaMemset`), and calls that synchronize implicitly (`cudaFree`). The message
     shows the chain. A call reached only through a destructor or an assignment operator (releasing what an
-    object owns, e.g. a tensor view being reassigned) is reported as info, saying so: whether the object owns
-    anything on that path is not known statically.
+    object owns, e.g. a tensor view being reassigned) is not reported: whether the object owns anything on
+    that path is not known statically, and a view owns nothing. Nor is one-time initialisation under a guard
+    (as for TRT301): it runs once, not per inference.
     When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
     "also TRT304": removing the synchronization removes both.
 
@@ -61,6 +62,8 @@ class EnqueueSynchronization(Rule):
         # an error path that ends in a failure return is not the hot path
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    if (cudaGetLastError() != cudaSuccess)\n    {\n        cudaDeviceSynchronize();\n        return -1;\n    }")}},
+        # only through an assignment operator that releases what the object owns (a view owns nothing)
+        {"files": {"plugins/foo.cpp": plugin_cpp("    Buf a;\n    a = Buf();", _BUF)}},
     ]
     INVALID = [
         {
@@ -74,12 +77,10 @@ class EnqueueSynchronization(Rule):
                 "    CSC(cudaMemcpy(outputs[0], inputs[0], 16, cudaMemcpyDeviceToDevice), -1);", _CSC)},
             "expect": [("plugins/foo.cpp", 15, "cudaMemcpy (blocking copy) synchronizes on the hot path")],
         },
-        {
-            "files": {"plugins/foo.cpp": plugin_cpp("    Buf a;\n    a = Buf();", _BUF)},
-            "expect": [("plugins/foo.cpp", 10, "only through Buf::operator=, which releases what the object owns")],
-        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         for hit in hot_hits(index, "synchronizing"):
+            if once_note(hit.call, hit.chain)[0] is not None:
+                continue  # once, or only on release: not per inference
             yield hot_diag(self, hit, "synchronizes", index)
