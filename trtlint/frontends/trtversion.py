@@ -12,8 +12,10 @@
 2. what scripts and documents install: ``TensorRT-10.9.0.34`` in a ``Dockerfile``, a shell script or a README;
 3. version tests in C++ (``#if NV_TENSORRT_MAJOR >= 8``, ``NV_TENSORRT_MAJOR > 10 || (... MINOR > 3)``). A test
    pins nothing: it says the code is written to build on both sides of a release, so that release is one the
-   code claims to support: a floor (``>= 8``, ``> 7``, ``== 8``, ``< 8`` all name 8.0; ``MAJOR > 10 || (MAJOR ==
-   10 && MINOR > 3)`` names 10.4). The newest floor is taken, and only when nothing above is found.
+   code claims to support: a floor (``>= 8``, ``> 7``, ``== 8``, ``< 8`` all name 8.0; ``MAJOR >= 10 && MINOR >=
+   6`` names 10.6). Of an ``||`` the lowest alternative is the floor: ``MAJOR > 10 || (MAJOR == 10 && MINOR >
+   3)`` names 10.4 and ``(MAJOR >= 10 && MINOR >= 6) || MAJOR >= 11`` 10.6 (the code builds with 10.6 and up),
+   not 11.0 (:func:`_floor`). The newest floor is taken, and only when nothing above is found.
 
 A requirement's bounds: ``==``/``~=``/``>=`` give that release; ``<11`` (with or without a lower bound) gives
 ``10.x``, the newest release below it; ``<=10.3`` gives 10.3.
@@ -54,7 +56,8 @@ _REQ = re.compile(
     re.I,
 )
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)", re.M)
-_PP_LINE = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif)\b[^\n]*NV_TENSORRT_MAJOR[^\n]*", re.M)
+_PP_LINE = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif)\b((?:\\\n|[^\n])*)", re.M)  # with its continuation lines
+_COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
 _MAJOR_TEST = re.compile(rb"NV_TENSORRT_MAJOR\s*(>=|>|==|<=|<|!=)\s*(\d+)")
 _MINOR_TEST = re.compile(rb"NV_TENSORRT_MINOR\s*(>=|>|==|<=|<|!=)\s*(\d+)")
 
@@ -137,21 +140,87 @@ def _threshold(op: bytes, n: int) -> int:
     return n + 1 if op in (b">", b"<=") else n
 
 
+_TOKEN = re.compile(rb"\|\||&&|[()!]|NV_TENSORRT_(?:MAJOR|MINOR)\s*(?:>=|>|==|<=|<|!=)\s*\d+|[^\s()|&!]+|[|&]")
+
+
+def _floor(text: bytes):
+    """(major, minor) of the release a version test claims to support, or None when it tests no major.
+    A comparison names the release it turns at (:func:`_threshold`); in an ``&&`` the newest of each part
+    (``MAJOR == 10 && MINOR >= 6``: 10.6); of an ``||`` the lowest alternative with a major (``(MAJOR >= 10 &&
+    MINOR >= 6) || MAJOR >= 11``: 10.6, the code builds with 10.6 and up). Other operands (``defined(X)``,
+    other macros) say nothing."""
+    toks = _TOKEN.findall(text)
+    pos = 0
+
+    def leaf(t: bytes):
+        m = _MAJOR_TEST.fullmatch(t) or _MINOR_TEST.fullmatch(t)
+        if m is None:
+            return None, None
+        n = _threshold(m.group(1), int(m.group(2)))
+        return (n, None) if t.startswith(b"NV_TENSORRT_MAJOR") else (None, n)
+
+    def primary():
+        nonlocal pos
+        if pos < len(toks) and toks[pos] == b"!":
+            pos += 1
+            return primary()  # a negated test turns at the same release
+        if pos < len(toks) and toks[pos] == b"(":
+            pos += 1
+            v = disjunction()
+            if pos < len(toks) and toks[pos] == b")":
+                pos += 1
+            return v
+        if pos < len(toks) and toks[pos] not in (b")", b"||", b"&&"):
+            t = toks[pos]
+            pos += 1
+            if pos < len(toks) and toks[pos] == b"(":  # defined(X), a function-like macro: skip its arguments
+                depth = 0
+                while pos < len(toks):
+                    depth += {b"(": 1, b")": -1}.get(toks[pos], 0)
+                    pos += 1
+                    if depth == 0:
+                        break
+                return None, None
+            return leaf(t)
+        return None, None
+
+    def conjunction():
+        nonlocal pos
+        parts = [primary()]
+        while pos < len(toks) and toks[pos] == b"&&":
+            pos += 1
+            parts.append(primary())
+        majors = [a for a, _ in parts if a is not None]
+        minors = [b for _, b in parts if b is not None]
+        return (max(majors) if majors else None), (max(minors) if minors else None)
+
+    def disjunction():
+        nonlocal pos
+        alts = [conjunction()]
+        while pos < len(toks) and toks[pos] == b"||":
+            pos += 1
+            alts.append(conjunction())
+        with_major = [a for a in alts if a[0] is not None]
+        if with_major:
+            return min(with_major, key=lambda a: (a[0], a[1] or 0))
+        minors = [b for _, b in alts if b is not None]  # MINOR == 13 || MINOR == 14, under a major test
+        return None, (min(minors) if minors else None)
+
+    major, minor = disjunction()
+    return None if major is None else (major, minor or 0)
+
+
 def _version_tests(path: str, data: bytes) -> list[Evidence]:
     out = []
     for m in _PP_LINE.finditer(data):
-        text = m.group(0)
-        majors = _MAJOR_TEST.findall(text)
-        if not majors:
+        text = _COMMENT.sub(b" ", m.group(1).replace(b"\\\n", b" "))
+        if b"NV_TENSORRT_MAJOR" not in text:
             continue
-        minors = _MINOR_TEST.findall(text)
-        exact = [int(v) for op, v in majors if op == b"=="]
-        if minors and exact:  # MAJOR > 10 || (MAJOR == 10 && MINOR > 3): the release 10.4
-            version = f"{max(exact)}.{max(_threshold(op, int(v)) for op, v in minors)}"
-        else:
-            version = f"{max(_threshold(op, int(v)) for op, v in majors)}.0"
-        cond = b" ".join(text.split()).decode("utf-8", "replace")
-        out.append(Evidence(version, 3, cond, path, _line(data, m.start())))
+        floor = _floor(text)
+        if floor is None:
+            continue
+        cond = b" ".join(m.group(0).replace(b"\\\n", b" ").split()).decode("utf-8", "replace")
+        out.append(Evidence(f"{floor[0]}.{floor[1]}", 3, cond, path, _line(data, m.start())))
     return out
 
 
