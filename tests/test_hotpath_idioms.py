@@ -21,11 +21,11 @@ def test_allocation_by_construction(tmp_path):
             "    std::vector<int> w;\n"  # a default-constructed vector allocates nothing
             "    thrust::device_vector<float> d(16);")  # line 17: device allocation
     write_project(tmp_path, {"plugins/foo.cpp": plugin_cpp(body, _THRUST)})
-    res = check_project(tmp_path, select=["TRT301"])
-    got = sorted((d.span.line, d.message.split(" allocates")[0]) for d in res.diagnostics)
+    res = check_project(tmp_path, select=["TRT301", "TRT306"])
+    got = sorted((d.span.line, d.code, d.message.split(" allocates")[0]) for d in res.diagnostics)
     assert got == [
-        (15, "std::vector::vector (container construction (allocates its elements))"),
-        (17, "thrust::device_vector::device_vector (device allocation (thrust::device_vector))"),
+        (15, "TRT306", "std::vector::vector (container construction (allocates its elements))"),  # host: opt-in rule
+        (17, "TRT301", "thrust::device_vector::device_vector (device allocation (thrust::device_vector))"),
     ], got
 
 

@@ -162,6 +162,7 @@ PACK_SCHEMA = {
         },
         "version": {"const": 1},
         "allocating": {"type": "array", "items": _ENTRY},
+        "host_allocating": {"type": "array", "items": _ENTRY},
         "tensorrt": _TRT_SCHEMA,
         "synchronizing": {"type": "array", "items": _ENTRY},
         # trtlint/checks: TRT204, TRT205, TRT301-TRT305 (rules/cpp_behaviour.yaml)
@@ -407,6 +408,7 @@ class TrtApi:
 @dataclass
 class Packs:
     allocating: list[ApiEntry] = field(default_factory=list)
+    host_allocating: list[ApiEntry] = field(default_factory=list)  # host heap and containers (TRT306, opt-in)
     synchronizing: list[ApiEntry] = field(default_factory=list)
     profiles: dict[str, Profile] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
@@ -561,7 +563,7 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     p.files.append(str(path))
     for e in data.get("tensorrt_python_api", []):
         p.tensorrt_python_api[e["name"]] = dict(e)
-    for table in ("allocating", "synchronizing"):
+    for table in ("allocating", "host_allocating", "synchronizing"):
         for e in data.get(table, []):
             getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
     for table in ("macros", "functions"):

@@ -95,7 +95,7 @@ def _expand_call_graph(
                 last = name.split("::")[-1]
                 if not last or _EXTERNAL.match(name) or _EXTERNAL.match(last):
                     continue
-                if packs.lookup("allocating", name) or packs.lookup("synchronizing", name):
+                if packs.lookup("allocating", name) or packs.lookup("host_allocating", name) or packs.lookup("synchronizing", name):
                     continue
                 if packs.lookup("functions", name) or packs.lookup("macros", name):
                     continue  # its behaviour is known (rules/cpp_behaviour.yaml)
