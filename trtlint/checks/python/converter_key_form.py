@@ -25,7 +25,10 @@ class ConverterKeyForm(Rule):
     Resolves the key of every `@dynamo_tensorrt_converter(key)` through imports and aliases
     (`aten = torch.ops.aten`) and reports keys of a form that never equals a node's `target` in the ATen
     graphs Torch-TensorRT converts: an `OpOverloadPacket` (`torch.ops.aten.matmul`), an out-variant overload
-    (`.out`, `*_out`), or a string (`"aten::add"`).
+    (`.out`, `*_out`), or a string (`"aten::add"`). A packet key is not reported when the same converter
+    function also registers an overload of that packet (`torch.ops.aten.matmul` next to
+    `torch.ops.aten.matmul.default`): that key is redundant, not dead, since the overload key already matches the
+    graph's nodes.
 
     ## Why it matters
     The converter table is a dict looked up with `node.target`, which is an `OpOverload` such as
@@ -59,6 +62,18 @@ class ConverterKeyForm(Rule):
                 "    return args[0]\n"
             }
         },
+        {   # seen in Torch-TensorRT: a packet key next to an overload of that packet on the same converter is
+            # redundant, not dead: the overload key already matches the graph's nodes, so the op is converted
+            "files": {
+                "py/conv.py": CONVERTER_HEADER
+                + "@dynamo_tensorrt_converter(torch.ops.aten.matmul)\n"
+                "@dynamo_tensorrt_converter(torch.ops.aten.matmul.default)\n"
+                "@dynamo_tensorrt_converter(torch.ops.aten.grid_sampler_2d.default)\n"
+                "@dynamo_tensorrt_converter(torch.ops.aten.grid_sampler_2d)\n"
+                "def conv(ctx, target, args, kwargs, name):\n"
+                "    return args[0]\n"
+            }
+        },
         {   # the FX frontend's tracer produces packet targets: not judged
             "files": {
                 "py/fx_conv.py": "import torch\nfrom torch_tensorrt.fx.converter_registry import tensorrt_converter\n"
@@ -85,16 +100,18 @@ class ConverterKeyForm(Rule):
                 ("py/conv.py", 7, "converter key 'aten::mul' of 'conv' is a string"),
             ],
         },
-        {   # seen in Torch-TensorRT: the packet next to its own overload is a dead registration
+        {   # an overload of another packet does not cover this one: the packet key alone is still reported
             "files": {
                 "py/conv.py": CONVERTER_HEADER
                 + "@dynamo_tensorrt_converter(torch.ops.aten.matmul)\n"
-                "@dynamo_tensorrt_converter(torch.ops.aten.matmul.default)\n"
+                "@dynamo_tensorrt_converter(torch.ops.aten.mm.default)\n"
                 "def conv(ctx, target, args, kwargs, name):\n"
                 "    return args[0]\n"
             },
             "expect": [
-                ("py/conv.py", 4, "(this registration is dead: torch.ops.aten.matmul.default is registered too)"),
+                ("py/conv.py", 4, "converter key torch.ops.aten.matmul of 'conv' is an OpOverloadPacket: graph nodes "
+                 "target a specific overload (e.g. 'torch.ops.aten.matmul.default'), and a packet key never equals one; "
+                 "the op falls back to PyTorch"),
             ],
         },
     ]
@@ -109,14 +126,12 @@ class ConverterKeyForm(Rule):
             shown = repr(reg.key) if reg.key_form == "string" else reg.key
             tail = ""
             if reg.key_form == "packet":
-                siblings = [
-                    r.key for r in by_function[(reg.span.path, reg.function)]
-                    if r.key_form == "overload" and r.key and r.key.rsplit(".", 1)[0] == reg.key
-                ]
-                tail = (
-                    f" (this registration is dead: {', '.join(siblings)} is registered too)" if siblings
-                    else "; the op falls back to PyTorch"
-                )
+                if any(
+                    r.key_form == "overload" and r.key and r.key.rsplit(".", 1)[0] == reg.key
+                    for r in by_function[(reg.span.path, reg.function)]
+                ):
+                    continue  # redundant, not dead: an overload of this packet is registered on the same converter
+                tail = "; the op falls back to PyTorch"
             yield self.diag(
                 reg.key_span or reg.span,
                 f"converter key {shown} of '{reg.function}' " + _WHY[reg.key_form].format(key=reg.key) + tail,
