@@ -1,18 +1,40 @@
 from __future__ import annotations
 
-from typing import Iterable
+import dataclasses
+import fnmatch
+from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Severity
+from ...diagnostics import Diagnostic, Related, Severity
+from ...facts import Call, CppFunction
+from ...packs import normalize_callee
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ._walk import is_error_path, reach_diag, reachable, where
+from ._walk import is_error_path, reach_diag, reachable, short, where
 
 _CHECK = """#define PLUGIN_CHECK_CUDA(call) do { cudaError_t status = call; if (status != cudaSuccess) { return status; } } while (0)"""
 
+# asynchronous CUDA runtime calls: an error of theirs stays as the thread's last error until cudaGetLastError reads
+# it, so a checked cudaGetLastError / cudaPeekAtLastError after them in the same function checks them too
+_ASYNC = ("cuda*Async",)
+_LAST_ERROR = ("cudaGetLastError", "cudaPeekAtLastError")
 
-def _tears_down(packs, fn) -> bool:
-    """A destructor, or a plugin method of the pack's ``teardown_methods`` (``terminate``, ``destroy``, ...)."""
-    return fn.name.startswith("~") or (fn.cls is not None and fn.name in packs.teardown_methods)
+
+def _checked_later(call: Call, fn: CppFunction) -> bool:
+    """Whether ``call`` (in ``fn``) is an asynchronous runtime call that a checked read of the last error after it
+    in ``fn`` covers (``CUDA_CHECK(cudaGetLastError())``, ``if (cudaPeekAtLastError() != cudaSuccess)``, ...)."""
+    name = normalize_callee(call.callee)
+    if not any(fnmatch.fnmatchcase(name, p) for p in _ASYNC):
+        return False
+    at = (call.span.line, call.span.col)
+    return any(c.kind == "call" and not c.discarded and normalize_callee(c.callee) in _LAST_ERROR
+               and (c.span.line, c.span.col) >= at and c is not call for c in fn.calls)
+
+
+def _macro_body(call: Call, fn: CppFunction) -> Optional[Call]:
+    """The use of a project macro whose *body* spells ``call`` (its span is the whole use: a call spelled in the
+    use's arguments has its own span), or None."""
+    return next((m for m in fn.calls if m.kind == "macro" and m.defined_at is not None and m.span == call.span), None)
+
 
 _TEARDOWN = """#include <NvInfer.h>
 #include <cuda_runtime.h>
@@ -51,6 +73,16 @@ private:
 """
 
 
+_LIBS = """typedef struct cudnnContext* cudnnHandle_t;
+typedef enum { CUDNN_STATUS_SUCCESS = 0 } cudnnStatus_t;
+cudnnStatus_t cudnnSetStream(cudnnHandle_t handle, cudaStream_t stream);
+typedef struct cublasContext* cublasHandle_t;
+typedef enum { CUBLAS_STATUS_SUCCESS = 0 } cublasStatus_t;
+cublasStatus_t cublasSetStream(cublasHandle_t handle, cudaStream_t stream);
+extern cudnnHandle_t gDnn;
+extern cublasHandle_t gBlas;"""
+
+
 class UncheckedCudaStatus(Rule):
     """A CUDA / cuBLAS / cuDNN / NCCL status discarded in a plugin method.
 
@@ -67,8 +99,13 @@ class UncheckedCudaStatus(Rule):
     (`cudaGetDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaOccupancy*`,
     `cudaFuncGetAttributes`, `cudaPointerGetAttributes`, ...), which change nothing and fail only when every
     other call would; and releases (`cudaFree`, `cudaStreamDestroy`, `cudaEventDestroy`, `cublasDestroy`,
-    `cudnnDestroy*`, ...) in a destructor or a teardown method (`teardown_methods`: `terminate`, `destroy`,
-    `detachFromContext`) or in a function reached through one, where nothing could act on a failure.
+    `cudnnDestroy*`, ...), wherever they are: a failed release leaves nothing a caller could do (TRT301 and
+    TRT302 judge a release on the hot path for what it costs there). An asynchronous runtime call (`cuda*Async`)
+    followed in the same function by a checked read of the last error (`CUDA_CHECK(cudaGetLastError())`,
+    `if (cudaPeekAtLastError() != cudaSuccess)`) is checked: its error stays the thread's last error until read.
+    A bare `cudaGetLastError();` checks nothing (it clears the error). A call spelled in the body of a project
+    macro is one finding however many uses expand it: at the first use reached from the hottest method, naming
+    the macro's definition, counting its expansions, and naming every other use and method as related.
 
     ## Why it matters
     CUDA errors are sticky and asynchronous: an unchecked failure in `enqueue` surfaces later, in an
@@ -81,8 +118,9 @@ class UncheckedCudaStatus(Rule):
     ```
 
     ## Fix
-    Check it: return it as the method's status, wrap it in the project's check macro, or at least
-    `(void)` it where a failure truly does not matter.
+    Check it: return it as the method's status, wrap it in the project's check macro, check
+    `cudaGetLastError()` after a run of asynchronous calls, or at least `(void)` it where a failure truly does
+    not matter. A finding in a macro's body is fixed once, in the macro.
     """
 
     code = "TRT304"
@@ -100,6 +138,15 @@ class UncheckedCudaStatus(Rule):
             "    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);")}},
         # a release in teardown (a V2 plugin's terminate, and a destructor it reaches): nothing can act on a failure
         {"files": {"plugins/bar.cpp": _TEARDOWN}},
+        # a release anywhere else: a failed one leaves nothing to do either (TRT301/TRT302 judge it on the hot path)
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cudaEvent_t done;\n    PLUGIN_CHECK_CUDA(cudaEventCreate(&done));\n    cudaEventDestroy(done);\n"
+            "    cudaFree(workspace);", _CHECK)}},
+        # the asynchronous calls' errors stay the thread's last error: the checked cudaGetLastError after them reads it
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cudaMemsetAsync(outputs[0], 0, 16, stream);\n"
+            "    cudaMemcpyAsync(outputs[1], inputs[0], 16, cudaMemcpyDeviceToDevice, stream);\n"
+            "    PLUGIN_CHECK_CUDA(cudaGetLastError());", _CHECK)}},
     ]
     INVALID = [
         {
@@ -107,21 +154,73 @@ class UncheckedCudaStatus(Rule):
             "expect": [("plugins/foo.cpp", 15, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
         },
         {
-            # a release on the hot path is not teardown
-            "files": {"plugins/foo.cpp": plugin_cpp("    cudaFree(workspace);")},
-            "expect": [("plugins/foo.cpp", 15, "the status of cudaFree (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
+            # a bare cudaGetLastError() reads nothing anyone sees (it clears the error); a checked one before the
+            # call cannot see the call's error
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    PLUGIN_CHECK_CUDA(cudaGetLastError());\n    cudaMemsetAsync(outputs[0], 0, 16, stream);\n"
+                "    cudaGetLastError();", _CHECK)},
+            "expect": [("plugins/foo.cpp", 16, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
+        },
+        {
+            # one call in a macro's body, expanded in two branches: one finding, at the first use, naming the other;
+            # the call spelled in RUN's argument is the use's own call: a finding of its own
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (inputs[1] == nullptr)\n    {\n        ZERO_OUT(outputs[0], 16);\n    }\n    else\n    {\n"
+                "        ZERO_OUT(outputs[0], 32);\n    }\n"
+                "    RUN(cudaMemcpyAsync(outputs[1], inputs[0], 16, cudaMemcpyDeviceToDevice, stream));",
+                "#define ZERO_OUT(p, n) do { cudaMemsetAsync(p, 0, n, stream); } while (0)\n#define RUN(x) do { x; } while (0)")},
+            "expect": [
+                ("plugins/foo.cpp", 18, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of "
+                 "FooPlugin::enqueue (in the body of macro ZERO_OUT, defined at plugins/foo.cpp:5, expanded 2 times): "
+                 "FooPlugin::enqueue -> cudaMemsetAsync"),
+                ("plugins/foo.cpp", 24, "the status of cudaMemcpyAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue: "),
+            ],
+        },
+        {
+            # each library's calls by their own name (not "CUDA driver" for every cu*; cublas* is not CUB's cub*)
+            "files": {"plugins/foo.cpp": plugin_cpp("    cudnnSetStream(gDnn, stream);\n    cublasSetStream(gBlas, stream);", _LIBS)},
+            "expect": [
+                ("plugins/foo.cpp", 22, "the status of cudnnSetStream (cuDNN) is discarded on the hot path of FooPlugin::enqueue"),
+                ("plugins/foo.cpp", 23, "the status of cublasSetStream (cuBLAS) is discarded on the hot path of FooPlugin::enqueue"),
+            ],
         },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
+        # one call spelled in a macro's body is one finding, however many uses expand it: (macro, callee) -> hits
+        groups: dict[tuple, list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...]]]] = {}
         for e, call, chain in reachable(index, ("hot", "warm", "cold"), creators=True):
             if not call.discarded or call.kind != "call" or is_error_path(call):
                 continue
             api = packs.lookup("status_apis", call.callee)
             if api is None or packs.lookup("status_except", call.callee) or packs.lookup("status_queries", call.callee):
                 continue
-            if packs.lookup("status_teardown", call.callee) and any(_tears_down(packs, f) for f in chain):
+            if packs.lookup("status_teardown", call.callee) or _checked_later(call, chain[-1]):
                 continue
-            yield reach_diag(self, index, e, call, chain, f"the status of {call.callee} ({api.what}) is discarded",
-                             f" {where(e.plugin, e.fn, e.temperature)}")
+            d = reach_diag(self, index, e, call, chain, f"the status of {call.callee} ({api.what}) is discarded",
+                           f" {where(e.plugin, e.fn, e.temperature)}")
+            m = _macro_body(call, chain[-1])
+            if m is None:
+                yield d
+                continue
+            key = (m.defined_at.path, m.defined_at.line, m.defined_at.col, m.callee, normalize_callee(call.callee))
+            groups.setdefault(key, []).append((d, m, f"{e.plugin}::{e.fn.name}", chain))
+        for hits in groups.values():
+            yield _one_for_macro(hits)
+
+
+def _one_for_macro(hits: list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...]]]) -> Diagnostic:
+    """One finding for a call in a macro's body: the most severe (else first: the hottest walk's) use's, counting
+    the uses, naming every other method that reaches one, with the definition and the other uses as related."""
+    d, m, entry, _chain = max(hits, key=lambda h: h[0].severity.rank)  # max keeps the first of equals
+    others = [h for h in hits if h[0] is not d]
+    head, _, tail = d.message.partition(": ")
+    also = "".join(f", {x}" for x in dict.fromkeys(h[2] for h in others) if x != entry)
+    uses = "expanded once" if len(hits) == 1 else f"expanded {len(hits)} times"
+    at = m.defined_at
+    msg = f"{head}{also} (in the body of macro {m.callee}, defined at {at.path}:{at.line}, {uses}): {tail}"
+    related = [Related(at, f"{m.callee} is defined here: the call is in its body"), *d.related] + [
+        Related(mx.span, f"{m.callee} is expanded here too: " + " -> ".join([short(f) for f in ch] + [mx.callee]))
+        for _d, mx, _e, ch in others]
+    return dataclasses.replace(d, message=msg, related=tuple(related))
