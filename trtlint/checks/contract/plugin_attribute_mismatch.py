@@ -9,6 +9,9 @@ from ..examples.onnx import onnx_model, onnx_node
 from ._routes import requests
 
 
+_RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
+
+
 class PluginAttributeMismatch(Rule):
     """An emitted attribute that the creator does not declare: the ONNX parser silently drops it.
 
@@ -20,7 +23,9 @@ class PluginAttributeMismatch(Rule):
     a field that `createPlugin` reads counts as accepted even when undeclared; for ONNX nodes it does not:
     a field the creator reads but does not declare is the classic drift (the parser drops it and the plugin
     runs with its default), and the message says so. When a route's attributes come partly from something trtlint cannot
-    follow, only the names it did follow are judged.
+    follow, only the names it did follow are judged. Inside one creator, with or without a route: a field
+    `createPlugin` reads that `getFieldNames()` does not declare, when exactly one declared field it never reads
+    is a near miss of it (`score_threshold` read, `score_thresh` declared), is a field renamed on one side only.
 
     ## Why it matters
     TensorRT's ONNX parser passes a plugin only the attributes its creator declares. An attribute the
@@ -50,6 +55,9 @@ class PluginAttributeMismatch(Rule):
     fixable = True
 
     VALID = [
+        # the creator reads exactly what it declares (and nothing close to an undeclared name)
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32")),
+                                                               reads=("alpha", "num_heads"))}},
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("beta", "kINT32"))),
@@ -70,6 +78,12 @@ class PluginAttributeMismatch(Rule):
         },
     ]
     INVALID = [
+        {
+            # inside the creator: it declares 'num_heads' but reads 'num_head' (and never 'num_heads')
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32")),
+                                                                   reads=("alpha", "num_head"))},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 30, "reads field 'num_head', which FooPluginCreator does not declare in getFieldNames(); it declares 'num_heads', which it never reads", "FooPluginCreator.num_head")],
+        },
         {
             # an ONNX model node: the parser passes only declared fields; the plugin spec's required ones must be set
             "files": {
@@ -140,6 +154,7 @@ class PluginAttributeMismatch(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        yield from self._renamed_on_one_side(index)
         for r in requests(index):
             creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
             if not creators:
@@ -199,6 +214,37 @@ class PluginAttributeMismatch(Rule):
                     symbol=f"{r.name}.{a.name}",
                     logical=r.logical,
                     fix=fix,
+                )
+
+    def _renamed_on_one_side(self, index) -> Iterable[Diagnostic]:
+        """Inside one creator: a field ``createPlugin`` reads that ``getFieldNames`` does not declare, when exactly one
+        declared field that it never reads is a near miss of it (``score_threshold`` read, ``score_thresh``
+        declared): a field renamed on one side only."""
+        import difflib
+
+        seen = set()
+        for c in index.creators:
+            declared = {f.name: f for f in c.fields}
+            if not declared:
+                continue
+            read = {rd.name for rd in c.reads}
+            unread = sorted(n for n in declared if n not in read)
+            for rd in c.reads:
+                if rd.name in declared or (c.cls.qualname, rd.name) in seen:
+                    continue
+                close = difflib.get_close_matches(rd.name, unread, n=2, cutoff=_RENAMED)
+                if len(close) != 1:
+                    continue
+                seen.add((c.cls.qualname, rd.name))
+                d = declared[close[0]]
+                yield self.diag(
+                    rd.span,
+                    f"{rd.method} reads field '{rd.name}', which {c.cls.name} does not declare in getFieldNames(); it "
+                    f"declares '{d.name}', which it never reads: a field renamed on one side only (TensorRT's ONNX "
+                    f"parser passes only declared fields, so '{rd.name}' never arrives"
+                    + (" and its default is used)" if rd.has_default else ")"),
+                    related=[Related(d.span, f"{c.cls.name} declares '{d.name}' here")],
+                    symbol=f"{c.cls.name}.{rd.name}",
                 )
 
     def _missing_required(self, r, specs) -> Iterable[Diagnostic]:
