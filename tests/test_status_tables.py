@@ -32,3 +32,4 @@ def test_cublas_is_not_excepted_as_cub():
     assert p.lookup("status_except", "cublasSgemm") is None and p.lookup("status_except", "cublasLtMatmul") is None
     assert p.lookup("status_except", "cub::DeviceReduce::Sum") is not None
     assert p.lookup("status_except", "cutlass::gemm::device::Gemm::run") is not None
+    assert p.lookup("status_except", "cute_dsl_prefill_wrapper") is not None  # a project CuTe DSL wrapper
