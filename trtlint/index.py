@@ -350,6 +350,38 @@ class ProjectIndex:
                 return found
         return []
 
+    def forwards_to_python(self, qualname: str) -> bool:
+        """A pybind11 trampoline: a method of the class, or of a project class derived from it, calls into Python
+        (``get_override``, a ``PYBIND11_OVERRIDE*`` / ``PYBIND11_OVERLOAD*`` macro, directly or through a
+        project function that does, as TensorRT's ``utils::getOverride``). Such a class binds its interface for
+        Python plugins on purpose: what it implements is what the bindings expose."""
+        memo = self.__dict__.setdefault("_py_trampolines", {})
+        if "\0" not in memo:
+            def to_python(call: Call) -> bool:
+                last = call.callee.rsplit("::", 1)[-1]
+                return last == "get_override" or last.startswith(("PYBIND11_OVERRIDE", "PYBIND11_OVERLOAD"))
+
+            # project functions that call into Python (a call to one is matched as written: ``utils::getOverride``
+            # names ``tensorrt::utils::getOverride``, and a call of a template often has no declaration to resolve)
+            forwarders: dict[str, set[str]] = defaultdict(set)  # last name component -> qualnames
+            for fn in self.functions.values():
+                if fn.cls is None and any(to_python(c) for c in fn.calls):
+                    forwarders[fn.qualname.rsplit("::", 1)[-1]].add(fn.qualname)
+
+            def forwards(call: Call) -> bool:
+                if to_python(call):
+                    return True
+                qns = forwarders.get(call.callee.rsplit("::", 1)[-1])
+                return bool(qns) and any(q == call.callee or q.endswith("::" + call.callee) for q in qns)
+
+            direct = {q for q, fns in self.methods.items() if any(forwards(c) for fn in fns for c in fn.calls)}
+            # and the project classes they derive from (an empty trampoline base named for the bindings)
+            out = set(direct)
+            for q in direct:
+                out.update(self.ancestors(q))
+            memo["\0"] = out
+        return qualname in memo["\0"]
+
     def method_details(self, qualname: str, name: str) -> list:
         """The lifecycle details (MethodDetail) of a method, from the class or its nearest project base."""
         for q in self.ancestors(qualname):
@@ -440,6 +472,15 @@ class ProjectIndex:
     def registered_names(self) -> list[str]:
         return sorted({c.plugin_name for c in self.creators if c.plugin_name})
 
+    def near_miss(self, name: str) -> bool:
+        """Whether ``name`` reads as a misspelling of a project creator's name (difflib ratio >= 0.85, or equal
+        ignoring case): zero-config, the evidence that an unknown node is meant for the project's plugins."""
+        own = sorted({c.plugin_name for c in self.creators if c.plugin_name})
+        if not name or not own:
+            return False
+        return bool(difflib.get_close_matches(name, own, n=1, cutoff=_NEAR_MISS)
+                    or name.lower() in {x.lower() for x in own})
+
     def closest_names(self, name: str, n: int = 3) -> list[str]:
         names = self.registered_names()
         close = difflib.get_close_matches(name, names, n=n, cutoff=0.6)
@@ -480,13 +521,10 @@ class ProjectIndex:
         if memo is None:
             names = {c.plugin_name for c in self.creators if c.plugin_name} | {s.name for s in self.plugin_specs}
 
-            own = sorted(c.plugin_name for c in self.creators if c.plugin_name)
-
             def known(op: str) -> bool:
                 # a near miss of the project's own creator names counts too: a misspelled route in a domain where
                 # nothing else resolves is still meant for the project's plugins (else the typo would silence it)
-                return (op in names or self.packs.external_creator(op) is not None
-                        or bool(op and difflib.get_close_matches(op, own, n=1, cutoff=_NEAR_MISS)))
+                return op in names or self.packs.external_creator(op) is not None or self.near_miss(op)
 
             doms = {_default_domain(e.domain) for e in self.emissions if e.domain is not None and known(e.op_type)
                     and not other_backend(e) and not is_test_path(e.span.path)}
