@@ -87,11 +87,14 @@ def test_unknown_throwing_macro_is_reported_at_its_use_naming_it(tmp_path):
     ]
 
 
-def test_hot_method_gives_error_severity(tmp_path):
-    body = "    cudaMemsetAsync(outputs[0], 0, 4, stream);"
+def test_hot_method_gives_the_rules_own_severity(tmp_path):
+    # the hot path lowers nothing: TRT304's own severity (warning: a discarded status is a risk) stands, and a
+    # device allocation there is TRT301's error
+    body = "    cudaMemsetAsync(outputs[0], 0, 4, stream);\n    void* p = nullptr;\n    cudaMalloc(&p, 16);"
     write_project(tmp_path, {"p/foo.cpp": plugin_cpp(body)})
-    (d,) = check_project(tmp_path, select=["TRT304"]).diagnostics
-    assert d.severity.value == "error" and "hot path of FooPlugin::enqueue" in d.message
+    got = {d.code: d for d in check_project(tmp_path, select=["TRT304", "TRT301"]).diagnostics}
+    assert got["TRT304"].severity.value == "warning" and "hot path of FooPlugin::enqueue" in got["TRT304"].message
+    assert got["TRT301"].severity.value == "error"
 
 
 def test_throw_in_a_lazily_parsed_helper_reached_from_a_cold_method(tmp_path):
