@@ -1,14 +1,79 @@
 from __future__ import annotations
 
+import re
 from typing import Iterable, Optional
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ...packs import normalize_callee, version_at_least
 from ..base import Rule
+from ..examples.contract import creator_cpp
 from ..examples.plugin import plugin_class
 
 _V2_BODY = """    char const* getPluginType() const noexcept override { return "Foo"; }
     char const* getPluginVersion() const noexcept override { return "1"; }"""
+# the V2 version "1" of plugin Foo with its V2 creator, kept beside a V3 version "2" (TensorRT OSS's Legacy files)
+_V2_CREATOR = """class FooPluginLegacyCreator : public IPluginCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return "Foo"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+};
+REGISTER_TENSORRT_PLUGIN(FooPluginLegacyCreator);
+"""
+# TensorRT's own header shipped in the tree (TensorRT OSS's include/NvInferRuntime.h)
+_API_HEADER = """#include <NvInferRuntime.h>
+namespace nvinfer1
+{
+namespace v_1_0
+{
+class IPluginV2Legacy : public IPluginV2Ext
+{
+public:
+    virtual int32_t getLegacyFormat() const noexcept = 0;
+};
+} // namespace v_1_0
+} // namespace nvinfer1
+"""
+# a pybind11 trampoline (TensorRT OSS's python/src/infer/pyPlugin.cpp: its methods reach pybind11's get_override
+# through a helper of the bindings); pybind11's declarations, as its headers give them
+_PYBIND = """#include <NvInferRuntime.h>
+namespace pybind11
+{
+struct function
+{
+    explicit operator bool() const;
+    int operator()() const;
+};
+template <typename T>
+function get_override(T const* self, char const* name);
+} // namespace pybind11
+namespace py = pybind11;
+namespace bindings
+{
+namespace utils
+{
+template <typename T>
+py::function getOverride(T const* self, char const* name)
+{
+    return py::get_override(self, name);
+}
+} // namespace utils
+} // namespace bindings
+using namespace nvinfer1;
+using namespace bindings;
+class PyIPluginV2DynamicExt : public IPluginV2DynamicExt
+{
+};
+class PyIPluginV2DynamicExtImpl : public PyIPluginV2DynamicExt
+{
+public:
+    int32_t initialize() noexcept override
+    {
+        py::function f = utils::getOverride(static_cast<PyIPluginV2DynamicExt const*>(this), "initialize");
+        return f ? f() : 0;
+    }
+};
+"""
 
 
 class DeprecatedPluginInterface(Rule):
@@ -25,6 +90,13 @@ class DeprecatedPluginInterface(Rule):
     before 10.3) is an error. With no version set or found, the pack's newest release is the target and a
     removal is only a warning. The class is reported where it names the interface, not in every class that
     inherits it.
+
+    Not reported: the classes of TensorRT's own API headers shipped in the tree (namespace `nvinfer1`, or a
+    versioned `nvinfer1::v_1_0`, in a header named `NvInfer*`); and a deprecation (not a removal) in a class
+    that keeps its interface on purpose: a back-compat copy, whose plugin name another creator of the project
+    registers on a current interface (TensorRT OSS keeps a plugin's `IPluginV2DynamicExt` version "1" beside its
+    `IPluginV3` version "2" so that engines built with it still load), and a pybind11 trampoline, whose methods
+    forward to Python (`get_override`, `PYBIND11_OVERRIDE*`), binding the interface for Python plugins.
 
     ## Why it matters
     `IPluginV2`, `IPluginV2Ext`, `IPluginV2IOExt`, `IPluginV2DynamicExt` and `IPluginCreator` are deprecated
@@ -55,6 +127,27 @@ class DeprecatedPluginInterface(Rule):
             # targeting TensorRT 8.4: IPluginV2DynamicExt was not yet deprecated
             "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
             "config": {"tensorrt-version": "8.4"},
+        },
+        {
+            # a back-compat copy: the V2 version "1" of Foo is kept beside its V3 version "2", so that engines
+            # built with it still load; the migration the finding would ask for is done
+            "files": {
+                "plugins/fooLegacy.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt", name="FooPluginLegacy")
+                + _V2_CREATOR,
+                "plugins/fooCreator.cpp": creator_cpp(name="Foo", version="2"),
+            },
+            "config": {"tensorrt-version": "11.1"},
+        },
+        {
+            # TensorRT's API header shipped in the tree declares the interfaces: it is not a project plugin
+            "files": {"include/NvInferLegacy.h": _API_HEADER,
+                      "plugins/use.cpp": '#include "NvInferLegacy.h"\nint32_t one() { return 1; }\n'},
+            "config": {"tensorrt-version": "11.1"},
+        },
+        {
+            # a pybind11 trampoline binds the interface for Python plugins on purpose
+            "files": {"python/src/pyPlugin.cpp": _PYBIND},
+            "config": {"tensorrt-version": "11.1"},
         },
     ]
     INVALID = [
@@ -105,6 +198,17 @@ class DeprecatedPluginInterface(Rule):
             "config": {"tensorrt-version": "10.2"},
             "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV3OneBuildV2, added in TensorRT 10.3 (targeting 10.2)")],
         },
+        {
+            # a back-compat copy is still told when the target removed what it overrides: it stops compiling
+            "files": {
+                "plugins/fooLegacy.cpp": plugin_class(
+                    _V2_BODY + "\n    bool canBroadcastInputAcrossBatch(int32_t inputIndex) const noexcept { return false; }",
+                    bases="public IPluginV2Ext", name="FooPluginLegacy") + _V2_CREATOR,
+                "plugins/fooCreator.cpp": creator_cpp(name="Foo", version="2"),
+            },
+            "config": {"tensorrt-version": "11.1"},
+            "expect": [("plugins/fooLegacy.cpp", 10, "FooPluginLegacy::canBroadcastInputAcrossBatch overrides IPluginV2Ext::canBroadcastInputAcrossBatch, removed in TensorRT 11.0 (targeting 11.1)")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
@@ -136,7 +240,10 @@ class DeprecatedPluginInterface(Rule):
                 return Severity.WARNING, f"deprecated since TensorRT {deprecated}"
             return None
 
+        kept = _kept_on_purpose(index)
         for qn, c in sorted(index.classes.items()):
+            if _tensorrt_api(c):
+                continue  # TensorRT's own headers shipped in the tree declare the interfaces
             own = [b for b in c.bases if b in ifaces]
             inherited: set[str] = set()
             for b in c.bases:
@@ -150,7 +257,7 @@ class DeprecatedPluginInterface(Rule):
                     continue  # IPluginV2 when the class names IPluginV2DynamicExt
                 it = ifaces[b]
                 v = verdict(it.deprecated, it.removed, it.since)
-                if v is None:
+                if v is None or (qn in kept and v[0] is Severity.WARNING):
                     continue
                 sev, why = v
                 repl = f"; use {it.replacement}" if it.replacement else ""
@@ -164,7 +271,7 @@ class DeprecatedPluginInterface(Rule):
                     if m is None:
                         continue
                     v = verdict(m.deprecated, m.removed)
-                    if v is not None:
+                    if v is not None and not (qn in kept and v[0] is Severity.WARNING):
                         sev, why = v
                         repl = f"; use {m.replacement}" if m.replacement else ""
                         yield self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} ({against}){repl}",
@@ -194,3 +301,32 @@ class DeprecatedPluginInterface(Rule):
                         repl = f"; use {a.replacement}" if a.replacement else ""
                         yield self.diag(call.span, f"{short} {why} ({against}){repl}", severity=sev, symbol=short)
                         break
+
+
+_API_NAMESPACE = re.compile(r"nvinfer1(?:::v_\d+(?:_\d+)*)*")
+
+
+def _tensorrt_api(c) -> bool:
+    """A class of TensorRT's API: declared in namespace ``nvinfer1`` (or a versioned inline namespace of it,
+    ``nvinfer1::v_1_0``) in a header named ``NvInfer*`` (TensorRT OSS ships ``include/NvInferRuntime.h``)."""
+    ns = c.qualname.rpartition("::")[0]
+    return c.span.path.rsplit("/", 1)[-1].startswith("NvInfer") and _API_NAMESPACE.fullmatch(ns) is not None
+
+
+def _kept_on_purpose(index) -> set[str]:
+    """Plugin and creator classes that keep a deprecated interface on purpose, so its deprecation is not
+    reported (a removal still is: the code stops compiling):
+    - a back-compat copy: its plugin name is also registered by another creator of the project on an interface
+      that is not deprecated (TensorRT OSS keeps the ``IPluginV2DynamicExt`` version "1" of a plugin beside
+      its ``IPluginV3`` version "2" so that engines built with the old one still load);
+    - a pybind11 trampoline (:meth:`ProjectIndex.forwards_to_python`): it binds the interface for Python plugins."""
+    modern = {c.plugin_name for c in index.creators
+              if c.plugin_name and c.cls.family not in _DEPRECATED_CREATOR_FAMILIES}
+    out = {i.qualname for i in (*index.plugins, *index.creators)
+           if i.plugin_name in modern and i.cls.family in _DEPRECATED_FAMILIES}
+    out.update(q for q in index.classes if index.forwards_to_python(q))
+    return out
+
+
+_DEPRECATED_CREATOR_FAMILIES = ("creator_v2",)
+_DEPRECATED_FAMILIES = ("v2", "v2ext", "v2dynext", "v2iox", "creator_v2")
