@@ -83,7 +83,8 @@ class Analysis:
                 parts = [f"{v or 'none known'} in {n} program{'' if n == 1 else 's'}"
                          for v, n in sorted(count.items(), key=lambda kv: (-kv[1], str(kv[0])))]
                 return ("TensorRT versions assumed per program (inferred from each program's files): " + ", ".join(parts)
-                        + "; where none is known, removed APIs are warnings (set tensorrt-version)")
+                        + "; where none is known, TensorRT API deprecations and removals are not judged (TRT207, TRT610; "
+                        "set tensorrt-version)")
             t = next(iter(programs.values()))
         if t.get("source") == "configured":
             return f"TensorRT {t['version']} assumed: configured (tensorrt-version)"
@@ -91,8 +92,8 @@ class Analysis:
             others = t.get("others") or []
             also = f"; the tree also names {', '.join(o.split(' (', 1)[0] for o in others[:3])}" if others else ""
             return f"TensorRT {t['version']} assumed: inferred from {t['reason']}{also}"
-        return ("no TensorRT version known: removed APIs are warnings, not errors (set tensorrt-version, or pin "
-                "TensorRT in CMake or requirements)")
+        return ("no TensorRT version known: TensorRT API deprecations and removals are not judged (TRT207, TRT610); "
+                "set tensorrt-version, or pin TensorRT in CMake or requirements")
 
     def missing_names(self) -> list[str]:
         """The includes that did not resolve, most units first (ties by name)."""

@@ -20,12 +20,11 @@ class DeprecatedTensorrtPythonApi(Rule):
     `tensorrt-version` config key (`"10.8"`, or `"10.x"` for the newest 10 release, as for TRT207), else from
     the version inferred from the tree (a `tensorrt==8.6.1` pin in `requirements.txt`, `find_package(TensorRT
     8.6)`, ...; the message names where): APIs removed at or before it are errors, APIs deprecated at or
-    before it warnings. With no version set or found, only APIs removed in some TensorRT release are reported
-    (as warnings). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except`
+    before it warnings. With no version set or found, nothing is judged (the run's summary line says so). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except`
     are not reported. One finding per API and file: the other uses in the file are its related locations.
     A Python package of its own below the root (a directory with its own `setup.py`, `pyproject.toml` or
     `setup.cfg`, such as a tool shipped in the tree) is judged by the release its own files pin, and when they
-    pin none, as code with no known version (removals are warnings), not by the root's.
+    pin none, as code with no known version (not judged), not by the root's.
 
     ## Why it matters
     A removed API is an `AttributeError` on the first build with the new TensorRT; a deprecated one is the
@@ -63,6 +62,10 @@ class DeprecatedTensorrtPythonApi(Rule):
             "config": {"tensorrt-version": "10.0"},
         }
     ]
+    VALID += [
+        # no version set or found: nothing to judge against (the run's summary line says so)
+        {"files": {"build.py": _HEAD + "def build(builder, network, config):\n    config.max_workspace_size = 1 << 30\n"}},
+    ]
     INVALID = [
         {
             "files": {
@@ -81,15 +84,6 @@ class DeprecatedTensorrtPythonApi(Rule):
             ],
         },
         {
-            "files": {
-                "build.py": _HEAD
-                + "def build(builder, network, config):\n"
-                "    config.max_workspace_size = 1 << 30\n"
-                "    return network.add_plugin_v2([], None)\n"
-            },
-            "expect": [("build.py", 3, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; no TensorRT version is known: set tensorrt-version")],
-        },
-        {
             # no tensorrt-version: requirements.txt pins TensorRT 10.3; one finding for the two uses in the file
             "files": {
                 "requirements.txt": "numpy\ntensorrt==10.3.0\n",
@@ -101,8 +95,8 @@ class DeprecatedTensorrtPythonApi(Rule):
             "expect": [("build.py", 3, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.3, inferred from requirements.txt:2) (and 1 more use in this file)")],
         },
         {
-            # the root pins 10.3, but tools/polish is a package of its own that pins no TensorRT: its removed API is
-            # a warning with no known version; the root's own file is an error against 10.3
+            # the root pins 10.3, but tools/polish is a package of its own that pins no TensorRT: it is not judged;
+            # the root's own file is an error against 10.3
             "files": {
                 "requirements.txt": "tensorrt==10.3.0\n",
                 "build.py": _HEAD + "def build(builder, network):\n    return builder.build_engine(network, None)\n",
@@ -111,7 +105,6 @@ class DeprecatedTensorrtPythonApi(Rule):
             },
             "expect": [
                 ("build.py", 3, "build_engine was removed in TensorRT 10.0 (deprecated in 8.0; the project targets 10.3, inferred from requirements.txt:1)"),
-                ("tools/polish/polish/run.py", 3, "build_engine was removed in TensorRT 10.0 (deprecated in 8.0; no TensorRT version is known"),
             ],
         },
         {
@@ -132,6 +125,8 @@ class DeprecatedTensorrtPythonApi(Rule):
         for (path, name), group in uses.items():
             known = index.tensorrt_target(path)  # a Python package of its own goes by its own metadata
             target = known.version
+            if not target:
+                continue  # nothing to judge against: the run's summary says no version is known
             targets = f"the project targets {target}" + (f", {known.why()}" if known.source == "inferred" else "")
             group.sort(key=lambda u: (u.span.line, u.span.col))
             u, rest = group[0], group[1:]
@@ -150,11 +145,3 @@ class DeprecatedTensorrtPythonApi(Rule):
                     gone = f", removed in {removed}" if removed else ""
                     yield self.diag(u.span, f"{shown} is deprecated since TensorRT {deprecated}{gone} ({targets}){more}{use}",
                                     symbol=u.name, related=related)
-            elif removed:
-                dep = f"deprecated in {deprecated}; " if deprecated else ""
-                yield self.diag(
-                    u.span,
-                    f"{shown} was removed in TensorRT {removed} ({dep}no TensorRT version is known: set tensorrt-version "
-                    f"to judge it against the version you target){more}{use}",
-                    symbol=u.name, related=related,
-                )
