@@ -87,8 +87,8 @@ class DeprecatedPluginInterface(Rule):
     inferred from the tree (`find_package(TensorRT 8.6)`, a `TensorRT-8.6.1.6` path, a `tensorrt==8.6.1` pin,
     an in-tree `NvInferVersion.h`; the message names where). An interface or API removed in the target is an
     error; a deprecated one is a warning; an interface newer than the target (e.g. `IPluginV3OneBuildV2`
-    before 10.3) is an error. With no version set or found, the pack's newest release is the target and a
-    removal is only a warning. The class is reported where it names the interface, not in every class that
+    before 10.3) is an error. With no version set or found, nothing is judged (a TensorRT 7 codebase is not
+    told what TensorRT 11 removed; the run's summary line says no version is known and how to set it). The class is reported where it names the interface, not in every class that
     inherits it.
 
     Not reported: the classes of TensorRT's own API headers shipped in the tree (namespace `nvinfer1`, or a
@@ -128,6 +128,8 @@ class DeprecatedPluginInterface(Rule):
             "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
             "config": {"tensorrt-version": "8.4"},
         },
+        # no version set or found: nothing to judge against (the run's summary line says so)
+        {"files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")}},
         {
             # a back-compat copy: the V2 version "1" of Foo is kept beside its V3 version "2", so that engines
             # built with it still load; the migration the finding would ask for is done
@@ -153,7 +155,8 @@ class DeprecatedPluginInterface(Rule):
     INVALID = [
         {
             "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
-            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (no TensorRT version known, judged against 11.1; set tensorrt-version); use IPluginV3")],
+            "config": {"tensorrt-version": "11.1"},
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginV3")],
         },
         {
             # no tensorrt-version: the CMake file's find_package says the code builds with TensorRT 8.6
@@ -214,14 +217,10 @@ class DeprecatedPluginInterface(Rule):
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
         known = index.tensorrt_target()
-        target = index.tensorrt_version()  # without a known version, the pack's newest release
-        # how the message names the target; without a known one a removal is only a warning
-        if known.source == "inferred":
-            against = f"targeting {target}, {known.why()}"
-        elif known.version:
-            against = f"targeting {target}"
-        else:
-            against = f"no TensorRT version known, judged against {target}; set tensorrt-version"
+        if not known.version:
+            return  # nothing to judge against: the run's summary says no version is known and how to set it
+        target = index.tensorrt_version()
+        against = f"targeting {target}" + (f", {known.why()}" if known.source == "inferred" else "")
         ifaces = packs.trt_interfaces
 
         def ancestors_of(name: str) -> set[str]:
@@ -233,7 +232,7 @@ class DeprecatedPluginInterface(Rule):
 
         def verdict(deprecated: Optional[str], removed: Optional[str], since: Optional[str] = None):
             if removed and version_at_least(target, removed):
-                return (Severity.ERROR if known.version else Severity.WARNING), f"removed in TensorRT {removed}"
+                return Severity.ERROR, f"removed in TensorRT {removed}"
             if since and not version_at_least(target, since):
                 return Severity.ERROR, f"added in TensorRT {since}"
             if deprecated and version_at_least(target, deprecated):
