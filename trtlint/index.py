@@ -375,10 +375,12 @@ class ProjectIndex:
                 return bool(qns) and any(q == call.callee or q.endswith("::" + call.callee) for q in qns)
 
             direct = {q for q, fns in self.methods.items() if any(forwards(c) for fn in fns for c in fn.calls)}
-            # and the project classes they derive from (an empty trampoline base named for the bindings)
+            # and the project classes of the same file they derive from (an empty trampoline base declared for the
+            # bindings), not the interfaces of an in-tree TensorRT header
             out = set(direct)
             for q in direct:
-                out.update(self.ancestors(q))
+                path = self.classes[q].span.path if q in self.classes else None
+                out.update(a for a in self.ancestors(q) if a in self.classes and self.classes[a].span.path == path)
             memo["\0"] = out
         return qualname in memo["\0"]
 
