@@ -7,6 +7,40 @@ from ..base import Rule
 from ..examples.contract import pair_cpp
 
 
+# a creator trampoline of Python bindings (TensorRT OSS's python/src/infer/pyPlugin.cpp): its methods reach
+# pybind11's get_override, so Python plugins implement it and register their creators from Python
+_TRAMPOLINE = """#include <NvInferRuntime.h>
+namespace pybind11
+{
+struct function
+{
+    explicit operator bool() const;
+    char const* operator()() const;
+};
+template <typename T>
+function get_override(T const* self, char const* name);
+} // namespace pybind11
+namespace py = pybind11;
+using namespace nvinfer1;
+class IPluginCreatorImpl : public IPluginCreatorV3One
+{
+public:
+    char const* getPluginName() const noexcept override
+    {
+        py::function f = py::get_override(static_cast<IPluginCreatorV3One const*>(this), "name");
+        return f ? f() : "";
+    }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    char const* getPluginNamespace() const noexcept override { return ""; }
+    PluginFieldCollection const* getFieldNames() noexcept override { return nullptr; }
+    IPluginV3* createPlugin(char const* n, PluginFieldCollection const* fc, TensorRTPhase p) noexcept override
+    {
+        return nullptr;
+    }
+};
+"""
+
+
 class CreatorNotRegistered(Rule):
     """A concrete plugin creator that no registration reaches.
 
@@ -15,7 +49,9 @@ class CreatorNotRegistered(Rule):
     abstract, not a base of other creators, and defining `getPluginName` or `createPlugin` itself or in a
     project base: a class that defines neither is a base whose derived creators register) that is named by no `REGISTER_TENSORRT_PLUGIN(...)`, no
     library creator list (`static IPluginCreatorInterface* kLIST[] = {&sCreator, ...}`), no
-    `initializePlugin<Creator>(...)` and no `getPluginRegistry()->registerCreator(creator, ns)` call.
+    `initializePlugin<Creator>(...)` and no `getPluginRegistry()->registerCreator(creator, ns)` call. A pybind11
+    trampoline (its methods reach `get_override` or a `PYBIND11_OVERRIDE*` macro) is not reported: Python code
+    implements it and registers its creators.
 
     ## Why it matters
     A creator TensorRT never hears of is dead code that looks alive: the ONNX parser and every
@@ -40,6 +76,8 @@ class CreatorNotRegistered(Rule):
 
     VALID = [
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp()}},
+        # a pybind11 trampoline creator: Python code registers its subclasses (register_creator), not C++
+        {"files": {"python/src/pyPlugin.cpp": _TRAMPOLINE}},
         {
             # registered by a library creator list in another file
             "files": {
@@ -121,6 +159,9 @@ class CreatorNotRegistered(Rule):
                 continue
             # a registration written with a name trtlint could not resolve to one class still counts
             if any(r.qualname is None and r.creator.split("::")[-1].strip() == c.cls.name for r in index.registrations):
+                continue
+            # a pybind11 trampoline: Python code registers the creators derived from it (register_creator)
+            if index.forwards_to_python(c.qualname):
                 continue
             what = f"('{c.plugin_name}', version '{c.plugin_version}')" if c.plugin_name else "(name not resolved)"
             yield self.diag(
