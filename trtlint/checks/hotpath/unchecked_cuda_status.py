@@ -13,15 +13,17 @@ from ._walk import is_error_path, reach_diag, reachable, short, where
 
 _CHECK = """#define PLUGIN_CHECK_CUDA(call) do { cudaError_t status = call; if (status != cudaSuccess) { return status; } } while (0)"""
 
-# asynchronous CUDA runtime calls: an error of theirs stays as the thread's last error until cudaGetLastError reads
-# it, so a checked cudaGetLastError / cudaPeekAtLastError after them in the same function checks them too
-_ASYNC = ("cuda*Async",)
+# CUDA runtime calls: the runtime keeps the error of any of its calls as the thread's last error until
+# cudaGetLastError reads it, so a checked cudaGetLastError / cudaPeekAtLastError after them in the same function
+# checks them too (an asynchronous call's and a synchronizing one's alike: `cudaDeviceSynchronize();` followed by
+# `CHECK(cudaGetLastError());` is the common debug idiom). cuBLAS, cuDNN and the driver API keep no such error.
+_ASYNC = ("cuda[A-Z]*",)
 _LAST_ERROR = ("cudaGetLastError", "cudaPeekAtLastError")
 
 
 def _checked_later(call: Call, fn: CppFunction) -> bool:
-    """Whether ``call`` (in ``fn``) is an asynchronous runtime call that a checked read of the last error after it
-    in ``fn`` covers (``CUDA_CHECK(cudaGetLastError())``, ``if (cudaPeekAtLastError() != cudaSuccess)``, ...)."""
+    """Whether ``call`` (in ``fn``) is a CUDA runtime call that a checked read of the last error after it in ``fn``
+    covers (``CUDA_CHECK(cudaGetLastError())``, ``if (cudaPeekAtLastError() != cudaSuccess)``, ...)."""
     name = normalize_callee(call.callee)
     if not any(fnmatch.fnmatchcase(name, p) for p in _ASYNC):
         return False
@@ -100,9 +102,10 @@ class UncheckedCudaStatus(Rule):
     `cudaFuncGetAttributes`, `cudaPointerGetAttributes`, ...), which change nothing and fail only when every
     other call would; and releases (`cudaFree`, `cudaStreamDestroy`, `cudaEventDestroy`, `cublasDestroy`,
     `cudnnDestroy*`, ...), wherever they are: a failed release leaves nothing a caller could do (TRT301 and
-    TRT302 judge a release on the hot path for what it costs there). An asynchronous runtime call (`cuda*Async`)
-    followed in the same function by a checked read of the last error (`CUDA_CHECK(cudaGetLastError())`,
-    `if (cudaPeekAtLastError() != cudaSuccess)`) is checked: its error stays the thread's last error until read.
+    TRT302 judge a release on the hot path for what it costs there). A CUDA runtime call (`cudaMemcpyAsync`,
+    `cudaDeviceSynchronize`, ...) followed in the same function by a checked read of the last error
+    (`CUDA_CHECK(cudaGetLastError())`, `if (cudaPeekAtLastError() != cudaSuccess)`) is checked: the runtime
+    keeps its error as the thread's last error until read (cuBLAS, cuDNN and the driver API do not).
     A bare `cudaGetLastError();` checks nothing (it clears the error). A call spelled in the body of a project
     macro is one finding however many uses expand it: at the first use reached from the hottest method, naming
     the macro's definition, counting its expansions, and naming every other use and method as related.
@@ -142,6 +145,9 @@ class UncheckedCudaStatus(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    cudaEvent_t done;\n    PLUGIN_CHECK_CUDA(cudaEventCreate(&done));\n    cudaEventDestroy(done);\n"
             "    cudaFree(workspace);", _CHECK)}},
+        # a synchronizing runtime call's error too (the debug idiom: sync, then check the last error)
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cudaStreamSynchronize(stream);\n    PLUGIN_CHECK_CUDA(cudaGetLastError());", _CHECK)}},
         # the asynchronous calls' errors stay the thread's last error: the checked cudaGetLastError after them reads it
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    cudaMemsetAsync(outputs[0], 0, 16, stream);\n"

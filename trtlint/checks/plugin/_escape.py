@@ -12,6 +12,7 @@ naming the definition. Kernel launches are not followed: device code neither thr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
@@ -69,6 +70,26 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
     return out
 
 
+# lookups that throw when the key is missing, and the membership tests that make them safe
+_LOOKUPS = ("std::map::at", "std::unordered_map::at")
+_MEMBERSHIP = re.compile(r"(?:^|::)(?:count|find|contains|isExist|exists?|has|hasKey|contains_key)$", re.I)
+
+
+def _guarded_lookup(fn: CppFunction, call: Call) -> bool:
+    """``m.at(k)`` after a membership test of the same key in the same function (``m.count(k) ? m.at(k) : d``,
+    ``if (m.find(k) != m.end())``, ``if (isExist(k))``, a check macro on ``isExist(k)``): the key is there (or the
+    test's own failure is what is reported), so the lookup does not throw."""
+    if call.callee.split("<")[0] not in _LOOKUPS or not call.args:
+        return False
+    key = " ".join(call.args[0].split())
+    at = (call.span.line, call.span.col)
+    return any(
+        c is not call and c.args and " ".join(c.args[0].split()) == key and (c.span.line, c.span.col) <= at
+        and _MEMBERSHIP.search(c.callee.split("<")[0])
+        for c in fn.calls
+    )
+
+
 def _dead_rethrow(index, fn: CppFunction, call: Call) -> bool:
     """A bare ``throw;`` rethrows what a try block of ``fn`` threw: it cannot throw when nothing in ``fn``'s try
     blocks can (no throw, no throwing macro or API, no call into a project function). ``catch (...) { cleanup;
@@ -118,7 +139,7 @@ def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
             if honour_try and call.in_try:
                 continue
             hit = (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour)
-            if hit and _dead_rethrow(index, fn, call):
+            if hit and (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)):
                 continue
             if hit:
                 key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
@@ -170,7 +191,7 @@ def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bo
                 if honour_try and call.in_try:
                     continue
                 if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
-                    if _dead_rethrow(index, fn, call):
+                    if _dead_rethrow(index, fn, call) or _guarded_lookup(fn, call):
                         continue
                     key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
                     if key not in seen:

@@ -73,6 +73,8 @@ class ThrowAcrossBoundary(Rule):
     (in the interface method itself or in any function on the way) clears it. A bare rethrow (`throw;` in a
     handler) counts only when its function's try blocks can throw (a throw, a throwing macro or API, or a call
     into a project function): `catch (...) { cleanup; throw; }` around calls that never throw is not a site.
+    Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
+    m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`).
     One finding per root cause: per interface method, at its definition, every throw site below it as a related
     location; but the throw sites of a helper that three or more interface methods reach are one finding of their
     own, at the helper's first site, naming the methods (catch it once in the helper, or in each method). Which macros and functions
@@ -122,6 +124,10 @@ class ThrowAcrossBoundary(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp(_TRY, _CHECK)}},
         {"files": {"plugins/foo.cpp": plugin_cpp("    if (!inputs[0])\n    {\n        return -1;\n    }", "#include <stdexcept>")}},
         {"files": {"plugins/foo.cpp": plugin_cpp('    std::string s = fmt("%d", 1);', _RETHROW_DEAD)}},
+        # a lookup after a membership test of the same key: the key is there, .at() does not throw
+        {"files": {"plugins/foo.cpp": plugin_cpp("    int v = gScale.count(1) ? gScale.at(1) : 0;\n"
+                                                 "    if (gScale.find(2) != gScale.end())\n    {\n        v += gScale.at(2);\n    }",
+                                                 "#include <map>\nstatic std::map<int, int> gScale;")}},
     ]
     INVALID = [
         {
