@@ -52,7 +52,7 @@ class UnusedSuppression(Rule):
                 "py/translate.py": onnxscript_py("FooPlugn").replace(
                     "(x, alpha=1.0)", "(x, alpha=1.0)  # trtlint: ignore[plugin-name-mismatch]"
                 ),
-                "py/other.py": onnxscript_py("BarPlugn").replace(
+                "py/other.py": onnxscript_py("FooPlugim").replace(
                     "    return", "    # trtlint: ignore[TRT101]\n    return"
                 ),
             }
