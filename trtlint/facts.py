@@ -91,6 +91,12 @@ class CppClass:
     abstract: bool = False
 
 
+# the error-path guard (``Call.guard == "error-path:" + UNSUPPORTED_DTYPE``) of a call in the branch of a data-type
+# dispatch that handles no accepted type: the last `else` of an if-chain on `DataType::k...`, the `default:` of a
+# switch on a DataType. TensorRT hands a plugin only the types its supportsFormatCombination accepted.
+UNSUPPORTED_DTYPE = "unsupported data type"
+
+
 @dataclass(frozen=True)
 class Call:
     """A call expression in a function body."""

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
-from ...facts import Call, CppFunction, Span
+from ...facts import UNSUPPORTED_DTYPE, Call, CppFunction, Span
 from ...packs import BehaviourEntry
 from ..hotpath._walk import Entry, entries, entry_bodies, short
 
@@ -90,6 +90,12 @@ def _guarded_lookup(fn: CppFunction, call: Call) -> bool:
     )
 
 
+def _unsupported_dtype(call: Call) -> bool:
+    """In the branch of a data-type dispatch for no accepted type (``facts.UNSUPPORTED_DTYPE``): TensorRT never
+    hands the plugin such a type, so the throw or exit there does not run."""
+    return call.guard == "error-path:" + UNSUPPORTED_DTYPE
+
+
 def _dead_rethrow(index, fn: CppFunction, call: Call) -> bool:
     """A bare ``throw;`` rethrows what a try block of ``fn`` threw: it cannot throw when nothing in ``fn``'s try
     blocks can (no throw, no throwing macro or API, no call into a project function). ``catch (...) { cleanup;
@@ -139,7 +145,8 @@ def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
             if honour_try and call.in_try:
                 continue
             hit = (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour)
-            if hit and (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)):
+            if hit and (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
+                        or (behaviour == "throw" and _unsupported_dtype(call))):
                 continue
             if hit:
                 key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
@@ -191,7 +198,8 @@ def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bo
                 if honour_try and call.in_try:
                     continue
                 if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
-                    if _dead_rethrow(index, fn, call) or _guarded_lookup(fn, call):
+                    if (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
+                            or (behaviour == "throw" and _unsupported_dtype(call))):
                         continue
                     key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
                     if key not in seen:

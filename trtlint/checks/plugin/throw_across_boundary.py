@@ -37,6 +37,34 @@ static std::string fmt(char const* f, ...)
     return buf;
 }"""
 
+# a data-type dispatch: the branch for a type the plugin never accepted (supportsFormatCombination) does not run
+_DTYPE_DISPATCH = """#include <NvInferRuntime.h>
+#include <stdexcept>
+static size_t elementSize(nvinfer1::DataType t)
+{
+    switch (t)
+    {
+    case nvinfer1::DataType::kFLOAT: return 4;
+    case nvinfer1::DataType::kHALF: return 2;
+    default: throw std::runtime_error("unsupported type");
+    }
+}
+static void launch(nvinfer1::DataType t)
+{
+    if (t == nvinfer1::DataType::kFLOAT)
+    {
+        return;
+    }
+    else if (t == nvinfer1::DataType::kHALF)
+    {
+        return;
+    }
+    else
+    {
+        throw std::runtime_error("only float and half");
+    }
+}"""
+
 # the same rethrow around a helper that throws: the exception leaves the helper's caller through it
 _RETHROW_LIVE = _CHECK + """
 static void checked(int n)
@@ -73,7 +101,9 @@ class ThrowAcrossBoundary(Rule):
     (in the interface method itself or in any function on the way) clears it. A bare rethrow (`throw;` in a
     handler) counts only when its function's try blocks can throw (a throw, a throwing macro or API, or a call
     into a project function): `catch (...) { cleanup; throw; }` around calls that never throw is not a site.
-    Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
+    Nor is a throw in the branch of a data-type dispatch for no accepted type (the last `else` of an if-chain
+    on `DataType::k...`, the `default:` of a switch on a `DataType`): TensorRT hands a plugin only the types its
+    `supportsFormatCombination` accepted. Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
     m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`).
     One finding per root cause: per interface method, at its definition, every throw site below it as a related
     location; but the throw sites of a helper that three or more interface methods reach are one finding of their
@@ -124,6 +154,8 @@ class ThrowAcrossBoundary(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp(_TRY, _CHECK)}},
         {"files": {"plugins/foo.cpp": plugin_cpp("    if (!inputs[0])\n    {\n        return -1;\n    }", "#include <stdexcept>")}},
         {"files": {"plugins/foo.cpp": plugin_cpp('    std::string s = fmt("%d", 1);', _RETHROW_DEAD)}},
+        {"files": {"plugins/foo.cpp": plugin_cpp("    size_t n = elementSize(inputDesc[0].type);\n    launch(inputDesc[0].type);",
+                                                 _DTYPE_DISPATCH)}},
         # a lookup after a membership test of the same key: the key is there, .at() does not throw
         {"files": {"plugins/foo.cpp": plugin_cpp("    int v = gScale.count(1) ? gScale.at(1) : 0;\n"
                                                  "    if (gScale.find(2) != gScale.end())\n    {\n        v += gScale.at(2);\n    }",

@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 from typing import Any, Optional, Protocol
 
-from ...facts import Call, Span
+from ...facts import UNSUPPORTED_DTYPE, Call, Span
 from .base import Cursor, Unit, children, short
 
 _FAILURE_RETURN = re.compile(
@@ -65,7 +65,7 @@ def flow_ids(K: Any) -> frozenset:
     """Kind ids the body walk hands to :func:`visit`."""
     return frozenset(k.value for k in (
         K.CXX_TRY_STMT, K.CXX_THROW_EXPR, K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT,
-        K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT, K.CXX_FOR_RANGE_STMT,
+        K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT, K.CXX_FOR_RANGE_STMT, K.SWITCH_STMT,
     ))
 
 
@@ -104,10 +104,41 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
                 _mark_statement(w, kids[i])
         if ci is not None and ti is not None:
             _error_branch(w, c, kids[ci], kids[ti])
+        if ci is not None and ei is not None and kids[ei].kind != K.IF_STMT and _DTYPE.search(w.ex.text_of(kids[ci])):
+            _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(kids[ei])
+            st.error_ranges.append((o1, o2, UNSUPPORTED_DTYPE))  # the last else of a data-type dispatch
+        return
+    if k == K.SWITCH_STMT.value:
+        _dtype_switch_default(w, kids)
         return
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
         _mark_statement(w, body)
+
+
+# a data-type dispatch's branch for no accepted type is an error path that does not run (facts.UNSUPPORTED_DTYPE)
+_DTYPE = re.compile(r"\bDataType::k[A-Z]\w*")
+
+
+def _dtype_switch_default(w: FlowWalker, kids: list) -> None:
+    """The ``default:`` of a switch on a ``nvinfer1::DataType`` value, to the end of the switch body."""
+    K = w.K
+    if len(kids) < 2:
+        return
+    cond, body = kids[0], kids[-1]
+    try:
+        typ = cond.type.spelling or ""
+    except Exception:  # noqa: BLE001 - an unresolved type
+        typ = ""
+    if "DataType" not in typ and not _DTYPE.search(w.ex.text_of(body)):
+        return
+    if body.kind != K.COMPOUND_STMT:
+        return
+    end = w.ex.extent_info(body)[6]
+    for ch in children(body):
+        if ch.kind == K.DEFAULT_STMT:
+            start = w.ex.extent_info(ch)[3]
+            w.flow.error_ranges.append((start, end, UNSUPPORTED_DTYPE))
 
 
 def _mark_statement(w: FlowWalker, s: Cursor) -> None:
