@@ -65,6 +65,20 @@ static void launch(nvinfer1::DataType t)
     }
 }"""
 
+# a switch on another enum that maps to data types is no data-type dispatch: a creator handed an unknown field
+# type reaches its default
+_FIELD_TYPE_MAP = """#include <NvInferRuntime.h>
+#include <stdexcept>
+static nvinfer1::DataType toDataType(nvinfer1::PluginFieldType t)
+{
+    switch (t)
+    {
+    case nvinfer1::PluginFieldType::kFLOAT32: return nvinfer1::DataType::kFLOAT;
+    case nvinfer1::PluginFieldType::kFLOAT16: return nvinfer1::DataType::kHALF;
+    default: throw std::invalid_argument("unsupported field type");
+    }
+}"""
+
 # the same rethrow around a helper that throws: the exception leaves the helper's caller through it
 _RETHROW_LIVE = _CHECK + """
 static void checked(int n)
@@ -194,6 +208,11 @@ class ThrowAcrossBoundary(Rule):
                 "ELLM_CHECK (throws std::runtime_error when the condition is false) via FooPlugin::enqueue -> "
                 "checkShape -> ELLM_CHECK",
             )],
+        },
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    nvinfer1::DataType d = toDataType(nvinfer1::PluginFieldType::kINT8);",
+                                                    _FIELD_TYPE_MAP)},
+            "expect": [("plugins/foo.cpp", 22, "`throw std::invalid_argument` via FooPlugin::enqueue -> toDataType -> throw")],
         },
         {
             # a bare `throw;` rethrows what its try block threw: live when the try block can throw

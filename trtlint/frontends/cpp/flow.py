@@ -118,24 +118,30 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
 
 # a data-type dispatch's branch for no accepted type is an error path that does not run (facts.UNSUPPORTED_DTYPE)
 _DTYPE = re.compile(r"\bDataType::k[A-Z]\w*")
+_DTYPE_LABEL = re.compile(r"(?:\w+::)*DataType::k[A-Z]\w*")
 
 
 def _dtype_switch_default(w: FlowWalker, kids: list) -> None:
-    """The ``default:`` of a switch on a ``nvinfer1::DataType`` value, to the end of the switch body."""
+    """The ``default:`` of a switch on a ``nvinfer1::DataType`` value (its condition's type, or every case label a
+    ``DataType::k...``), to the end of the switch body. A switch on another enum whose cases return DataTypes
+    (a PluginFieldType mapped to a DataType) is no such dispatch: its default is reachable."""
     K = w.K
     if len(kids) < 2:
         return
     cond, body = kids[0], kids[-1]
+    if body.kind != K.COMPOUND_STMT:
+        return
     try:
         typ = cond.type.spelling or ""
     except Exception:  # noqa: BLE001 - an unresolved type
         typ = ""
-    if "DataType" not in typ and not _DTYPE.search(w.ex.text_of(body)):
-        return
-    if body.kind != K.COMPOUND_STMT:
-        return
+    stmts = children(body)
+    if "DataType" not in typ:
+        labels = [children(ch) for ch in stmts if ch.kind == K.CASE_STMT]
+        if not labels or not all(lab and _DTYPE_LABEL.fullmatch(" ".join(w.ex.text_of(lab[0]).split())) for lab in labels):
+            return
     end = w.ex.extent_info(body)[6]
-    for ch in children(body):
+    for ch in stmts:
         if ch.kind == K.DEFAULT_STMT:
             start = w.ex.extent_info(ch)[3]
             w.flow.error_ranges.append((start, end, UNSUPPORTED_DTYPE))
