@@ -6,7 +6,6 @@ a macro expands twice is one site."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from trtlint.checks.examples.hotpath import plugin_cpp
 from trtlint.checks.registry import all_rules, find_rule
