@@ -133,22 +133,20 @@ def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
             f"'{table.behaviour}' entry")
 
 
-def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
-            start: Optional[Callable[[Entry], bool]] = None) -> Iterator[Escape]:
-    """What ``behaviour`` ("throw" / "exit") reaches from plugin and creator methods, each site once (for the first
-    entry reaching it); ``start``, when given, keeps only the entries it accepts."""
+def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool) -> Iterator[Escape]:
+    """The walk both :func:`escapes` and :func:`escapes_by_method` make below ``starts``: every call that does
+    ``behaviour`` outside a try (when ``honour_try``), each spelling location once, following the project
+    calls whose behaviour the packs do not know. Not sites: a rethrow nothing in its try can feed, a map lookup
+    after a membership test of its key, a throw in a data-type dispatch's branch for no accepted type."""
     seen: set[tuple] = set()
-    starts = [e for e in entries(index, ("hot", "warm", "cold"), creators=True)
-              if (not noexcept_only or e.fn.noexcept or e.fn.name.startswith("~")) and (start is None or start(e))]
     for e, fn, chain, follow in entry_bodies(index, starts):
         for call, beh, unknown in _body(index, fn):
             if honour_try and call.in_try:
                 continue
-            hit = (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour)
-            if hit and (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
+            if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
+                if (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
                         or (behaviour == "throw" and _unsupported_dtype(call))):
-                continue
-            if hit:
+                    continue
                 key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
                 if key not in seen:
                     seen.add(key)
@@ -159,6 +157,15 @@ def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
             target = index.resolve_call(call)
             if target is not None:
                 follow.append(target)
+
+
+def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
+            start: Optional[Callable[[Entry], bool]] = None) -> Iterator[Escape]:
+    """What ``behaviour`` ("throw" / "exit") reaches from plugin and creator methods, each site once (for the first
+    entry reaching it); ``start``, when given, keeps only the entries it accepts."""
+    starts = [e for e in entries(index, ("hot", "warm", "cold"), creators=True)
+              if (not noexcept_only or e.fn.noexcept or e.fn.name.startswith("~")) and (start is None or start(e))]
+    yield from _walk(index, starts, behaviour, honour_try)
 
 
 def chain_text(esc: Escape, last: str) -> str:
@@ -191,26 +198,7 @@ def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bo
             group.append(e)
     out = []
     for group in by_fn.values():
-        seen: set[tuple] = set()
-        found: list[Escape] = []
-        for e, fn, chain, follow in entry_bodies(index, group[:1]):
-            for call, beh, unknown in _body(index, fn):
-                if honour_try and call.in_try:
-                    continue
-                if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
-                    if (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
-                            or (behaviour == "throw" and _unsupported_dtype(call))):
-                        continue
-                    key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
-                    if key not in seen:
-                        seen.add(key)
-                        found.append(Escape(e, call, chain, beh, unknown))
-                    continue
-                if call.kind != "call" or beh is not None:
-                    continue
-                target = index.resolve_call(call)
-                if target is not None:
-                    follow.append(target)
+        found = list(_walk(index, group[:1], behaviour, honour_try))
         if found:
             out.append(MethodEscapes(tuple(group), tuple(found)))
     return out
