@@ -66,7 +66,7 @@ _STRING_GETTERS = frozenset({"cudaGetErrorString", "cudaGetErrorName", "cublasGe
 class ExitSite:
     esc: Escape
     runtime: bool  # reached from a runtime entry (esc.entry is then the first runtime entry reaching it)
-    checked: Optional[str]  # the expression the check tests; None when it ends the process unconditionally
+    checked: Optional[str]  # the expression the check tests; None for a direct exit()/abort(), which tests nothing
     status: Optional[str]  # why the check is on a runtime status ("the result of cudaMalloc"); None: an invariant
 
     @property
@@ -161,7 +161,9 @@ def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
     """Why the check ``esc`` ends the process on a runtime status, or None when it asserts an invariant."""
     if checked is None:
         m = check_macro(esc)
-        return None if m is not None and is_failure_macro(m) else "unconditionally"
+        # a direct exit()/abort(): nothing in the call tests a status (an `if` around it may; its condition is not
+        # kept), so the message says what the call is, not that it always runs
+        return None if m is not None and is_failure_macro(m) else "by a direct call (it tests nothing itself)"
     checked = _LITERAL.sub('""', checked)  # `assert(ok && "error: ...")`: the message is not the condition
     for m in _CALL.finditer(checked):
         name = (m.group(1) or m.group(2) or "").split("::")[-1]

@@ -104,7 +104,7 @@ class ProcessExitInPlugin(Rule):
         },
         {
             "files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (!inputs[0])\n        {\n            exit(1);\n        }")},
-            "expect": [("plugins/foo.cpp", 20, "exit (ends the process) can end the process unconditionally from FooPlugin::enqueue")],
+            "expect": [("plugins/foo.cpp", 20, "exit (ends the process) can end the process by a direct call (it tests nothing itself) from FooPlugin::enqueue")],
         },
         {
             # a project macro no pack names (TensorRT OSS checkCudaErrors): the exit it expands to, at its use
