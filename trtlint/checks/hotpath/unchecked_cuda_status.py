@@ -145,6 +145,12 @@ class UncheckedCudaStatus(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    cudaEvent_t done;\n    PLUGIN_CHECK_CUDA(cudaEventCreate(&done));\n    cudaEventDestroy(done);\n"
             "    cudaFree(workspace);", _CHECK)}},
+        # a project's void wrapper named like the CUDA API, called from a template body (a dependent call): every
+        # declaration it can name returns void, so there is no status to drop
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    fill((float*)outputs[0], (const float*)inputs[0], 4);",
+            "template <typename T>\nvoid cudaH2Dcpy(T* tgt, const T* src, size_t size);\n"
+            "template <typename T>\nvoid fill(T* d, const T* h, size_t n)\n{\n    cudaH2Dcpy(d, h, n);\n}")}},
         # a synchronizing runtime call's error too (the debug idiom: sync, then check the last error)
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    cudaStreamSynchronize(stream);\n    PLUGIN_CHECK_CUDA(cudaGetLastError());", _CHECK)}},

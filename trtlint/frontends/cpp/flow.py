@@ -217,6 +217,10 @@ def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, ar
     if c.hash in w.flow.stmt_calls:
         try:
             void = c.type.kind == w.ex.ci.TypeKind.VOID
+            if not void and c.type.kind == w.ex.ci.TypeKind.DEPENDENT:
+                # a call inside a template has a dependent type; the callee's declarations still say void (a
+                # project's `template <typename T> void cudaH2Dcpy(...)` that checks inside: nothing to drop)
+                void = _declared_void(w, c, ref)
         except Exception:  # noqa: BLE001
             void = False
         if not void:
@@ -240,6 +244,22 @@ def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, ar
         if nulls:
             changes["arg_null"] = nulls
     return dataclasses.replace(call, **changes) if changes else call
+
+
+def _declared_void(w: FlowWalker, c: Cursor, ref: Optional[Cursor]) -> bool:
+    """Whether every declaration a dependent call can resolve to returns void (the referenced function, or the
+    overload set of a call in a template body)."""
+    K, void = w.K, w.ex.ci.TypeKind.VOID
+    decls: list = []
+    if ref is not None and ref.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE):
+        decls = [ref]
+    else:
+        for ch in children(c)[:1]:
+            r = ch.referenced
+            if r is not None and r.kind == K.OVERLOADED_DECL_REF:
+                lib = w.ex.ci.conf.lib  # (the Python bindings wrap no overload-set accessors)
+                decls = [lib.clang_getOverloadedDecl(r, i) for i in range(lib.clang_getNumOverloadedDecls(r))]
+    return bool(decls) and all(d.result_type.kind == void for d in decls)
 
 
 _NULL_INIT = re.compile(r"(?:=\s*(?:nullptr|NULL|0|__null)|\{\s*(?:nullptr|NULL|0)?\s*\})\s*\Z")
@@ -287,7 +307,14 @@ def launch_extras(text: str, cfg: list, call: Call) -> Call:
 
 
 def unexposed_discarded(w: FlowWalker, c: Cursor) -> bool:
-    return c.hash in w.flow.stmt_calls
+    """A call clang left unresolved (a dependent call in a template body, an undeclared function) is a dropped
+    result when it is a whole statement, unless every declaration it can name returns void."""
+    if c.hash not in w.flow.stmt_calls:
+        return False
+    try:
+        return not _declared_void(w, c, None)
+    except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for
+        return True
 
 
 def _stream_param(w: FlowWalker, ref: Cursor, usr: Optional[str]) -> Optional[int]:
