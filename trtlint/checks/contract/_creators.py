@@ -66,6 +66,23 @@ def created_plugins(index, creator) -> list[Created]:
     return _memo(index, "created:" + creator.qualname, make)
 
 
+def disagreeing_plugins(index, attr: str):
+    """(creator, Created) for each plugin class a creator makes whose ``attr`` (``plugin_name`` /
+    ``plugin_version``) is known on both sides and differs, once per (plugin, creator) pair: a plugin renamed or
+    re-versioned on one side only (TRT101, TRT102)."""
+    seen: set[tuple[str, str]] = set()
+    for c in index.creators:
+        want = getattr(c, attr)
+        if want is None:
+            continue
+        for x in created_plugins(index, c):
+            got = getattr(x.plugin, attr)
+            if got is None or got == want or (x.plugin.qualname, c.qualname) in seen:
+                continue
+            seen.add((x.plugin.qualname, c.qualname))
+            yield c, x
+
+
 def creator_defaults(index, creator) -> dict:
     """field name -> FieldDefault: what the creator (its creating methods, and the constructors of the
     plugins they make, which often parse the collection themselves) falls back to for an absent field."""

@@ -6,7 +6,7 @@ from ...diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
 from ..examples.contract import cpp_model, creator_cpp, multi_backend_py, onnxscript_py, pair_cpp
 from ..examples.onnx import onnx_model, onnx_node
-from ._creators import created_plugins
+from ._creators import disagreeing_plugins
 from ._routes import requests
 
 
@@ -309,27 +309,20 @@ class PluginNameMismatch(Rule):
 
     def check_plugins(self, index) -> Iterable[Diagnostic]:
         """A plugin and the creator that creates it return different names (TRT102 does the same for versions)."""
-        seen = set()
-        for c in index.creators:
-            if c.plugin_name is None:
-                continue
-            for x in created_plugins(index, c):
-                p = x.plugin
-                if p.plugin_name is None or p.plugin_name == c.plugin_name or (p.qualname, c.qualname) in seen:
-                    continue
-                seen.add((p.qualname, c.qualname))
-                method = "getPluginName" if index.find_method(p.qualname, "getPluginName") or not index.find_method(p.qualname, "getPluginType") else "getPluginType"
-                yield self.diag(
-                    p.name.def_span or p.name.span,
-                    f"plugin {p.cls.name} returns '{p.plugin_name}' from {method}(), but its creator {c.cls.name} "
-                    f"(which creates it in {x.method.name}) registers '{c.plugin_name}': an engine holding this plugin "
-                    "cannot be deserialized (no creator of that name)",
-                    related=[
-                        Related(c.name_span, f"{c.cls.name}::getPluginName() returns '{c.plugin_name}'"),
-                        Related(x.obj.span, f"{c.cls.name}::{x.method.name} creates {p.cls.name} here"),
-                    ],
-                    symbol=p.qualname,
-                )
+        for c, x in disagreeing_plugins(index, "plugin_name"):
+            p = x.plugin
+            method = "getPluginName" if index.find_method(p.qualname, "getPluginName") or not index.find_method(p.qualname, "getPluginType") else "getPluginType"
+            yield self.diag(
+                p.name.def_span or p.name.span,
+                f"plugin {p.cls.name} returns '{p.plugin_name}' from {method}(), but its creator {c.cls.name} "
+                f"(which creates it in {x.method.name}) registers '{c.plugin_name}': an engine holding this plugin "
+                "cannot be deserialized (no creator of that name)",
+                related=[
+                    Related(c.name_span, f"{c.cls.name}::getPluginName() returns '{c.plugin_name}'"),
+                    Related(x.obj.span, f"{c.cls.name}::{x.method.name} creates {p.cls.name} here"),
+                ],
+                symbol=p.qualname,
+            )
 
 
 def _rename_fix(r, registered) -> "Fix | None":

@@ -7,7 +7,7 @@ from ..base import Rule
 from ..examples.contract import creator_cpp, onnxscript_py
 from ..examples.onnx import onnx_model, onnx_node
 from ..examples.contract import pair_cpp
-from ._creators import created_plugins
+from ._creators import disagreeing_plugins
 from ._routes import requests
 
 
@@ -177,29 +177,19 @@ class PluginVersionMismatch(Rule):
 
     def check_plugins(self, index) -> Iterable[Diagnostic]:
         """A plugin and the creator that creates it return different versions."""
-        seen = set()
-        for c in index.creators:
-            if c.plugin_version is None:
-                continue
-            for x in created_plugins(index, c):
-                p = x.plugin
-                if p.plugin_version is None or p.plugin_version == c.plugin_version:
-                    continue
-                key = (p.qualname, c.qualname)
-                if key in seen:
-                    continue
-                seen.add(key)
-                yield self.diag(
-                    p.version.def_span or p.version.span,
-                    f"plugin {p.cls.name} returns version '{p.plugin_version}' from getPluginVersion(), but its creator "
-                    f"{c.cls.name} (which creates it in {x.method.name}) registers version '{c.plugin_version}': an engine "
-                    "holding this plugin cannot be deserialized",
-                    related=[
-                        Related(c.version.def_span or c.version.span, f"{c.cls.name}::getPluginVersion() returns '{c.plugin_version}'"),
-                        Related(x.obj.span, f"{c.cls.name}::{x.method.name} creates {p.cls.name} here"),
-                    ],
-                    symbol=p.qualname,
-                )
+        for c, x in disagreeing_plugins(index, "plugin_version"):
+            p = x.plugin
+            yield self.diag(
+                p.version.def_span or p.version.span,
+                f"plugin {p.cls.name} returns version '{p.plugin_version}' from getPluginVersion(), but its creator "
+                f"{c.cls.name} (which creates it in {x.method.name}) registers version '{c.plugin_version}': an engine "
+                "holding this plugin cannot be deserialized",
+                related=[
+                    Related(c.version.def_span or c.version.span, f"{c.cls.name}::getPluginVersion() returns '{c.plugin_version}'"),
+                    Related(x.obj.span, f"{c.cls.name}::{x.method.name} creates {p.cls.name} here"),
+                ],
+                symbol=p.qualname,
+            )
 
 
 def _version_fix(r, versions) -> "Fix | None":
