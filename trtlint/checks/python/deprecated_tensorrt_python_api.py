@@ -136,12 +136,11 @@ class DeprecatedTensorrtPythonApi(Rule):
             use = f"; use {e['use']}" if e.get("use") else ""
             more = (f" (and {len(rest)} more use{'s' if len(rest) > 1 else ''} in this file)" if rest else "")
             related = [Related(r.span, f"{shown} is also used here") for r in rest]
-            if target:
-                if removed and version_at_least(target, removed):
-                    dep = f"deprecated in {deprecated}; " if deprecated else ""
-                    yield self.diag(u.span, f"{shown} was removed in TensorRT {removed} ({dep}{targets}){more}{use}",
-                                    severity=Severity.ERROR, symbol=u.name, related=related)
-                elif deprecated and version_at_least(target, deprecated):
-                    gone = f", removed in {removed}" if removed else ""
-                    yield self.diag(u.span, f"{shown} is deprecated since TensorRT {deprecated}{gone} ({targets}){more}{use}",
-                                    symbol=u.name, related=related)
+            if removed and version_at_least(target, removed):
+                dep = f"deprecated in {deprecated}; " if deprecated else ""
+                yield self.diag(u.span, f"{shown} was removed in TensorRT {removed} ({dep}{targets}){more}{use}",
+                                severity=Severity.ERROR, symbol=u.name, related=related)
+            elif deprecated and version_at_least(target, deprecated):
+                gone = f", removed in {removed}" if removed else ""
+                yield self.diag(u.span, f"{shown} is deprecated since TensorRT {deprecated}{gone} ({targets}){more}{use}",
+                                symbol=u.name, related=related)
