@@ -72,7 +72,10 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
 
 # lookups that throw when the key is missing, and the membership tests that make them safe
 _LOOKUPS = ("std::map::at", "std::unordered_map::at")
-_MEMBERSHIP = re.compile(r"(?:^|::)(?:count|find|contains|isExist|exists?|has|hasKey|contains_key)$", re.I)
+# by the standard containers' names and the usual spellings of a project's own test: count, find, contains*,
+# has*, exist*/exists*, is_exist*/isExist*/isContained...
+_MEMBERSHIP = re.compile(r"(?:^|::)(?:count|find|[Cc]ontains\w*|[Hh]as(?:_\w+|[A-Z]\w*)?"
+                         r"|(?:[Ii]s_?)?(?:[Ee]xists?|[Cc]ontain(?:s|ed)?)(?:_\w+|[A-Z]\w*)?)$")
 
 
 def _guarded_lookup(fn: CppFunction, call: Call) -> bool:
