@@ -47,3 +47,13 @@ def test_or_of_tests_is_judged_at_its_lowest_alternative(tmp_path):
         (14, "warning", "FooPlugin::canBroadcastInputAcrossBatch overrides IPluginV2Ext::canBroadcastInputAcrossBatch, "
                         f"deprecated since TensorRT 10.0 ({why})"),
     ]
+
+
+def test_a_compatibility_guard_for_an_ancient_release_is_no_target(tmp_path):
+    # `#if NV_TENSORRT_MAJOR < 4` keeps a branch for TensorRT 3 and older: the code is not thereby judged as
+    # TensorRT 4 code; with nothing else in the tree, no version is known
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "common.hpp").write_text("#if NV_TENSORRT_MAJOR < 4\n#define OLD 1\n#endif\n", encoding="utf-8")
+    res = run(load_settings(root), jobs=1, use_cache=False)
+    assert res.analysis["tensorrt_version"]["version"] is None

@@ -82,8 +82,15 @@ def _order(v: str) -> tuple:
     return parse_version(v.replace(".x", ".999")) or (0,)  # "10.x": the newest 10 release
 
 
+# a version test that turns at a release older than this is a compatibility guard for a release long out of
+# support (onnx-tensorrt's `#if NV_TENSORRT_MAJOR < 4`), not the release the code targets: no floor
+_OLDEST_FLOOR = (8,)
+
+
 def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
-    """One version from ``found``: the strongest tier, the newest release in it (module docstring)."""
+    """One version from ``found``: the strongest tier, the newest release in it (module docstring). The floors of
+    version tests below TensorRT 8 (:data:`_OLDEST_FLOOR`) do not count."""
+    found = [e for e in found if e.tier != 3 or _order(e.version) >= _OLDEST_FLOOR]
     if not found:
         return None
     tier = min(e.tier for e in found)
