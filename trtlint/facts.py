@@ -96,6 +96,11 @@ class CppClass:
 # switch on a DataType. TensorRT hands a plugin only the types its supportsFormatCombination accepted.
 UNSUPPORTED_DTYPE = "unsupported data type"
 
+# the error-path guard (``Call.guard == "error-path:" + INDEX_BOUNDS``) of a throw in the branch of a bounds check
+# of the function's own integer parameter (``if (idx < 0 || idx >= mNumDims) throw std::out_of_range(...)``): an
+# index out of range is a program error (a std::logic_error, as a failed assert), not a runtime failure
+INDEX_BOUNDS = "index out of range"
+
 
 @dataclass(frozen=True)
 class Call:

@@ -36,6 +36,7 @@ _BEHAVIOUR_ENTRY = {
         "behaviour": {"enum": ["throw", "exit", "status"]},
         "what": {"type": "string"},
         "severity": {"enum": ["error", "warning", "info"]},
+        "index_check": {"type": "boolean"},
     },
     "additionalProperties": False,
 }
@@ -308,6 +309,9 @@ class BehaviourEntry(ApiEntry):
     """A macro or function that throws, exits or returns a status when its check fails."""
 
     behaviour: str = "throw"  # "throw" | "exit" | "status"
+    # it throws only on an index out of range (``std::vector::at``): a program error, as a failed assert, not a
+    # runtime failure; TRT204 does not count it as a throw site
+    index_check: bool = False
 
 
 @dataclass(frozen=True)
@@ -568,7 +572,8 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
             getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
     for table in ("macros", "functions"):
         for e in data.get(table, []):
-            getattr(p, table).append(BehaviourEntry(e["name"], e["what"], e.get("severity"), e["behaviour"]))
+            getattr(p, table).append(BehaviourEntry(e["name"], e["what"], e.get("severity"), e["behaviour"],
+                                                      bool(e.get("index_check", False))))
     for e in data.get("temperatures", []):
         p.temperatures.append((e["method"], e["temperature"], tuple(e.get("families", ()))))
     p.temperature_severity.update(data.get("temperature_severity", {}))

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
-from ...facts import UNSUPPORTED_DTYPE, Call, CppFunction, Span
+from ...facts import INDEX_BOUNDS, UNSUPPORTED_DTYPE, Call, CppFunction, Span
 from ...packs import BehaviourEntry
 from ..hotpath._walk import Entry, entries, entry_bodies, short
 
@@ -93,6 +93,13 @@ def _guarded_lookup(fn: CppFunction, call: Call) -> bool:
     )
 
 
+def _index_check(call: Call, beh: Optional[BehaviourEntry]) -> bool:
+    """A throw only an index out of range raises: a sequence's ``at(i)`` (``index_check`` in the packs) or a
+    ``throw std::out_of_range`` in a bounds check of the function's own integer parameter (``facts.INDEX_BOUNDS``).
+    The standard calls it a logic error: a program error, as a failed assert, not a runtime failure."""
+    return (beh is not None and beh.index_check) or call.guard == "error-path:" + INDEX_BOUNDS
+
+
 def _unsupported_dtype(call: Call) -> bool:
     """In the branch of a data-type dispatch for no accepted type (``facts.UNSUPPORTED_DTYPE``): TensorRT never
     hands the plugin such a type, so the throw or exit there does not run."""
@@ -140,7 +147,8 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool) -> Itera
     """The walk both :func:`escapes` and :func:`escapes_by_method` make below ``starts``: every call that does
     ``behaviour`` outside a try (when ``honour_try``), each spelling location once, following the project
     calls whose behaviour the packs do not know. Not sites: a rethrow nothing in its try can feed, a map lookup
-    after a membership test of its key, a throw in a data-type dispatch's branch for no accepted type."""
+    after a membership test of its key, a throw in a data-type dispatch's branch for no accepted type, a throw
+    only an index out of range raises."""
     seen: set[tuple] = set()
     for e, fn, chain, follow in entry_bodies(index, starts):
         for call, beh, unknown in _body(index, fn):
@@ -148,7 +156,7 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool) -> Itera
                 continue
             if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
                 if (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
-                        or (behaviour == "throw" and _unsupported_dtype(call))):
+                        or (behaviour == "throw" and (_unsupported_dtype(call) or _index_check(call, beh)))):
                     continue
                 key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
                 if key not in seen:

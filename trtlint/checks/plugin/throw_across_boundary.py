@@ -93,6 +93,45 @@ static void checked(int n)
     }
 }"""
 
+# a bounds-checked accessor: its throw runs only on an index out of range, a program error as a failed assert
+_ACCESSOR = """#include <stdexcept>
+struct Coords4
+{
+    long d[4];
+    int n;
+    long operator[](int idx) const
+    {
+        if (idx < 0 || idx >= n)
+        {
+            throw std::out_of_range("index");
+        }
+        return d[idx];
+    }
+};"""
+
+# a lookup by a name that runtime data decides (a model's attribute) throws out_of_range on a miss: it counts,
+# and so does a limit on a count that throws something else
+_ATTR_LOOKUP = """#include <map>
+#include <stdexcept>
+#include <string>
+static std::map<std::string, int> gAttrs;
+static int attr(std::string const& key)
+{
+    auto it = gAttrs.find(key);
+    if (it == gAttrs.end())
+    {
+        throw std::out_of_range("attribute not found: " + key);
+    }
+    return it->second;
+}
+static void setBatch(int batch)
+{
+    if (batch > 64)
+    {
+        throw std::runtime_error("batch too large");
+    }
+}"""
+
 _TRY = """    try
     {
         checkShape(1);
@@ -118,7 +157,12 @@ class ThrowAcrossBoundary(Rule):
     Nor is a throw in the branch of a data-type dispatch for no accepted type (the last `else` of an if-chain
     on `DataType::k...`, the `default:` of a switch on a `DataType`): TensorRT hands a plugin only the types its
     `supportsFormatCombination` accepted. Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
-    m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`).
+    m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`). Nor is a throw only an index out of range
+    raises: a sequence's `at(i)` (`std::vector`, `std::array`, `std::string`, `std::deque`; `index_check` in the
+    packs) and a project's bounds-checked accessor (`if (idx < 0 || idx >= n) throw std::out_of_range(...)` on an
+    integer parameter of its own). The standard calls that a logic error: a program error, as a failed assert is
+    (TRT205 reports no invariant assert either), not a failure a runtime input or status decides. A map's `at(k)`
+    and an `out_of_range` thrown on a missing key still count.
     One finding per root cause: per interface method, at its definition, every throw site below it as a related
     location; but the throw sites of a helper that three or more interface methods reach are one finding of their
     own, at the helper's first site, naming the methods (catch it once in the helper, or in each method). Which macros and functions
@@ -174,6 +218,11 @@ class ThrowAcrossBoundary(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp("    int v = gScale.count(1) ? gScale.at(1) : 0;\n"
                                                  "    if (gScale.find(2) != gScale.end())\n    {\n        v += gScale.at(2);\n    }",
                                                  "#include <map>\nstatic std::map<int, int> gScale;")}},
+        # an index out of range is a program error (std::logic_error), as a failed assert: a sequence's at(i) and a
+        # bounds-checked accessor of the project's own
+        {"files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v{1};\n    int x = v.at(0);\n"
+                                                 "    Coords4 dims{};\n    long y = dims[1];",
+                                                 "#include <vector>\n" + _ACCESSOR)}},
     ]
     INVALID = [
         {
@@ -191,8 +240,19 @@ class ThrowAcrossBoundary(Rule):
             "expect": [("plugins/foo.cpp", 12, "`throw std::runtime_error` via FooPlugin::enqueue -> throw")],
         },
         {
-            "files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v{1};\n    int x = v.at(2);", "#include <stdexcept>")},
-            "expect": [("plugins/foo.cpp", 12, "std::vector::at (throws std::out_of_range)")],
+            "files": {"plugins/foo.cpp": plugin_cpp("    std::map<int, int> m;\n    int x = m.at(2);",
+                                                    "#include <map>\n#include <stdexcept>")},
+            "expect": [("plugins/foo.cpp", 13, "std::map::at (throws std::out_of_range)")],
+        },
+        {
+            # out_of_range on a missing key is a runtime failure; a count over a limit too
+            "files": {"plugins/foo.cpp": plugin_cpp('    int a = attr("axis");\n    setBatch(a);', _ATTR_LOOKUP)},
+            "expect": [(
+                "plugins/foo.cpp", 31,
+                "noexcept FooPlugin::enqueue can throw at 2 sites with no try/catch on the way, and an exception "
+                "leaving it calls std::terminate: `throw std::out_of_range` via FooPlugin::enqueue -> attr -> throw; "
+                "`throw std::runtime_error` via FooPlugin::enqueue -> setBatch -> throw",
+            )],
         },
         {
             # one finding for the method, at its definition (where the try/catch goes): four sites, the helper's
