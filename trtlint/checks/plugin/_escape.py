@@ -143,16 +143,22 @@ def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
             f"'{table.behaviour}' entry")
 
 
-def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool) -> Iterator[Escape]:
+def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
+          stop: Optional[Callable[[tuple[CppFunction, ...], CppFunction], bool]] = None) -> Iterator[Escape]:
     """The walk both :func:`escapes` and :func:`escapes_by_method` make below ``starts``: every call that does
     ``behaviour`` outside a try (when ``honour_try``), each spelling location once, following the project
     calls whose behaviour the packs do not know. Not sites: a rethrow nothing in its try can feed, a map lookup
     after a membership test of its key, a throw in a data-type dispatch's branch for no accepted type, a throw
-    only an index out of range raises."""
+    only an index out of range raises. ``stop(chain, callee)``, when given, hears of every project callee (one
+    called inside a try too) and says whether the walk stays out of it."""
     seen: set[tuple] = set()
     for e, fn, chain, follow in entry_bodies(index, starts):
         for call, beh, unknown in _body(index, fn):
             if honour_try and call.in_try:
+                if stop is not None and call.kind == "call" and beh is None:
+                    target = index.resolve_call(call)
+                    if target is not None:
+                        stop(chain, target)  # a try in the caller cannot catch what leaves a noexcept callee
                 continue
             if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
                 if (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
@@ -166,7 +172,7 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool) -> Itera
             if call.kind != "call" or beh is not None:
                 continue
             target = index.resolve_call(call)
-            if target is not None:
+            if target is not None and (stop is None or not stop(chain, target)):
                 follow.append(target)
 
 
@@ -186,30 +192,71 @@ def chain_text(esc: Escape, last: str) -> str:
 @dataclass(frozen=True)
 class MethodEscapes:
     """Every escape below one interface method definition, for one finding per method (TRT204). ``entries``: the
-    plugin or creator classes that use this definition (a base class's method serves each derived plugin)."""
+    plugin or creator classes that use this definition (a base class's method serves each derived plugin).
+    ``reached_from``: for a noexcept helper (no interface method) walked on its own, the interface methods whose
+    walk reaches it; empty for an interface method."""
 
     entries: tuple[Entry, ...]
     escapes: tuple[Escape, ...]  # in walk order (the method's own body first), each call site once
+    reached_from: tuple[CppFunction, ...] = ()
 
     @property
     def fn(self) -> CppFunction:
         return self.entries[0].fn
 
 
+def _noexcept(fn: CppFunction) -> bool:
+    return fn.noexcept or fn.name.startswith("~")  # a destructor is noexcept unless it says otherwise
+
+
 def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> list[MethodEscapes]:
     """Like :func:`escapes`, grouped by the interface method definition they escape from. Each method is walked
     on its own (a helper two methods call counts for both: each needs its own try), and a call site counts
-    once per method however often a macro expands it (same spelling location, kind and callee)."""
+    once per method however often a macro expands it (same spelling location, kind and callee).
+
+    With ``noexcept_only``, a walk for "throw" stays out of a noexcept callee: nothing is thrown out of one
+    (std::terminate runs at its boundary, and no try above it helps), so what throws inside it belongs to the
+    callee, where the fix goes. A callee that is an interface method is walked as one already; a noexcept helper
+    is walked on its own, as a group of its own whose ``reached_from`` names the interface methods reaching it
+    (through other noexcept helpers too)."""
     starts = [e for e in entries(index, ("hot", "warm", "cold"), creators=True)
-              if not noexcept_only or e.fn.noexcept or e.fn.name.startswith("~")]
+              if not noexcept_only or _noexcept(e.fn)]
     by_fn: dict[str, list[Entry]] = {}
     for e in starts:
         group = by_fn.setdefault(e.fn.usr, [])
         if all(x.plugin != e.plugin for x in group):
             group.append(e)
+    barrier = noexcept_only and behaviour == "throw"
+    helpers: dict[str, tuple[Entry, list[CppFunction]]] = {}  # usr -> (its walk's entry, the methods reaching it)
+    todo: list[str] = []
+
+    def walk(group: list[Entry], roots: tuple[CppFunction, ...]) -> list[Escape]:
+        def stop(chain, callee: CppFunction) -> bool:
+            if not _noexcept(callee):
+                return False
+            if callee.usr not in by_fn:
+                if callee.usr not in helpers:
+                    first = group[0]
+                    helpers[callee.usr] = (Entry(first.plugin, callee, first.temperature), [])
+                    todo.append(callee.usr)
+                reach = helpers[callee.usr][1]
+                reach.extend(r for r in roots if all(r.usr != x.usr for x in reach))
+            return True
+
+        return list(_walk(index, group[:1], behaviour, honour_try, stop if barrier else None))
+
     out = []
     for group in by_fn.values():
-        found = list(_walk(index, group[:1], behaviour, honour_try))
+        found = walk(group, (group[0].fn,))
         if found:
             out.append(MethodEscapes(tuple(group), tuple(found)))
+    found_in: dict[str, list[Escape]] = {}
+    while todo:
+        usr = todo.pop(0)
+        entry, reach = helpers[usr]
+        found_in[usr] = walk([entry], tuple(reach))
+    for usr, found in found_in.items():
+        if found:
+            entry, reach = helpers[usr]
+            out.append(MethodEscapes((entry,), tuple(found), tuple(reach)))
     return out

@@ -142,6 +142,27 @@ _TRY = """    try
     }"""
 
 
+# enqueue calls another noexcept interface method that throws: nothing leaves initialize (std::terminate runs at its
+# boundary), so its sites are its own finding, not enqueue's too
+def _calls_initialize(initialize_head: str = "") -> str:
+    return plugin_cpp("    initialize();", _CHECK).replace(
+        "cudaStream_t stream) noexcept override;",
+        f"cudaStream_t stream) noexcept override;\n{initialize_head}    int32_t initialize() noexcept override\n"
+        "    {\n        checkShape(3);\n        return 0;\n    }", 1)
+
+
+# a noexcept helper (no interface method) that throws: it terminates at its own boundary, whatever a caller catches
+_NOEXCEPT_HELPER = _CHECK + """
+static void checkedNoexcept(int n) noexcept
+{
+    checkShape(n);
+}
+static void viaHelper(int n)
+{
+    checkedNoexcept(n);
+}"""
+
+
 class ThrowAcrossBoundary(Rule):
     """A throw that can leave a `noexcept` TensorRT interface method.
 
@@ -179,6 +200,11 @@ class ThrowAcrossBoundary(Rule):
     message lists the kinds of site with their call chains, and every site is a related location (SARIF
     `relatedLocations`) with its chain from the method. A helper that two methods reach counts for both: each
     needs its own try. A method a base class defines for several plugin classes is one finding that names them.
+    The walk stops at a `noexcept` callee: nothing is thrown out of one (std::terminate runs at its own boundary,
+    and no try above it helps), so its throw sites are its finding, not its callers'. An interface method calling
+    another (`serialize` calling a `noexcept` `serializeFromDevice`, a destructor calling `terminate()`) does not
+    repeat the callee's sites; a `noexcept` helper that is no interface method is a finding of its own, at its
+    definition, naming the interface methods that reach it (a try/catch in them cannot catch it).
     The severity is the highest of its sites'. A `trtlint: ignore[TRT204]` applies where the finding is, on
     (or above) the method's definition line, and silences the whole method; one on a throw site no longer
     does (TRT002 then reports it unused).
@@ -223,6 +249,9 @@ class ThrowAcrossBoundary(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v{1};\n    int x = v.at(0);\n"
                                                  "    Coords4 dims{};\n    long y = dims[1];",
                                                  "#include <vector>\n" + _ACCESSOR)}},
+        # enqueue calls a noexcept interface method that throws, whose own finding is silenced where it is: nothing
+        # throws out of initialize, so enqueue is clean
+        {"files": {"plugins/foo.cpp": _calls_initialize("    // trtlint: ignore[TRT204]\n")}},
     ]
     INVALID = [
         {
@@ -306,6 +335,33 @@ class ThrowAcrossBoundary(Rule):
                 ("plugins/foo.cpp", 22, "noexcept FooPlugin::enqueue can throw at 1 site", "FooPlugin::enqueue"),
             ],
         },
+        {
+            # enqueue calls noexcept initialize, which throws: only initialize's finding (nothing leaves initialize)
+            "files": {"plugins/foo.cpp": _calls_initialize()},
+            "expect": [(
+                "plugins/foo.cpp", 16,
+                "noexcept FooPlugin::initialize can throw at 1 site with no try/catch on the way, and an exception "
+                "leaving it calls std::terminate: ELLM_CHECK (throws std::runtime_error when the condition is false) "
+                "via FooPlugin::initialize -> checkShape -> ELLM_CHECK",
+                "FooPlugin::initialize",
+            )],
+        },
+        {
+            # a noexcept helper that throws terminates at its own boundary: one finding there, where the fix goes,
+            # naming the method that reaches it; enqueue's try around one call cannot catch it, nor would one
+            # around the other
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    try\n    {\n        checkedNoexcept(1);\n    }\n    catch (...)\n    {\n        return -1;\n    }\n"
+                "    viaHelper(2);", _NOEXCEPT_HELPER)},
+            "expect": [(
+                "plugins/foo.cpp", 11,
+                "noexcept checkedNoexcept (reached from FooPlugin::enqueue; a try/catch there cannot catch it) can "
+                "throw at 1 site with no try/catch on the way, and an exception leaving it calls std::terminate: "
+                "ELLM_CHECK (throws std::runtime_error when the condition is false) via checkedNoexcept -> checkShape "
+                "-> ELLM_CHECK",
+                "checkedNoexcept",
+            )],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
@@ -341,13 +397,20 @@ class ThrowAcrossBoundary(Rule):
         more = len(items) - len(shown)
         listed = "; ".join(shown) + (f"; and {more} more (see the related locations)" if more > 0 else "")
         n = len(sites)
-        others = [e.plugin for e in group.entries if e.plugin != (fn.cls or "").split("::")[-1]]
-        used_by = f" (inherited by {', '.join(others)})" if others else ""
+        if group.reached_from:
+            # a noexcept helper: what throws in it ends the process at its own boundary, whatever its callers catch
+            names = [short(r) for r in group.reached_from]
+            more_names = f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else ""
+            used_by = f" (reached from {', '.join(names[:_SHOWN])}{more_names}; a try/catch there cannot catch it)"
+        else:
+            others = [e.plugin for e in group.entries if e.plugin != (fn.cls or "").split("::")[-1]]
+            used_by = f" (inherited by {', '.join(others)})" if others else ""
         return self.diag(
             fn.span,
             f"noexcept {method}{used_by} can throw at {n} site{'s' if n != 1 else ''} with no try/catch on the "
             f"way, and an exception leaving it calls std::terminate: {listed}",
-            related=[Related(esc.call.span, f"{what}: {chain}") for esc, what, chain in sites],
+            related=[Related(esc.call.span, f"{what}: {chain}") for esc, what, chain in sites]
+            + [Related(r.span, f"{short(r)} reaches noexcept {method}") for r in group.reached_from],
             symbol=method,
             severity=max((self._severity(esc) for esc, _w, _c in sites), key=lambda s: s.rank),
         )
