@@ -6,7 +6,20 @@ from ...diagnostics import Diagnostic, Severity
 from ..base import Rule
 from ..examples.contract import creator_cpp
 from ..examples.onnx import onnx_model, onnx_node
-from ._nodes import DEFAULT_DOMAINS, group, plugin_nodes, where
+from ._nodes import DEFAULT_DOMAINS, group, known_creators, plugin_nodes, where
+
+
+def _named_op(index):
+    """Whether a default-domain op type is known to be a plugin op. When the project defines creators (or plugin
+    specs): an op a creator of the project or of TensorRT's plugin library registers, a near miss of one, or an
+    op the project's own code emits; a made-up op nothing in the tree knows (a tool's demo model of fake ops) is
+    not known to be one, as TRT501 and TRT101 do not judge it either. With no creator in the tree, every op is."""
+    if not index.creators and not getattr(index, "plugin_specs", ()):
+        return lambda op: True
+    known = known_creators(index)
+    emitted = {e.op_type for e in index.emissions}
+    return lambda op: (op in known or op in emitted or index.packs.external_creator(op) is not None
+                       or index.near_miss(op))
 
 
 class CustomOpInDefaultDomain(Rule):
@@ -21,6 +34,12 @@ class CustomOpInDefaultDomain(Rule):
     The model is not valid ONNX: `onnx.checker` rejects it ("No Op registered for FooPlugin with domain_version
     of 17", "domain not imported"), shape inference, ONNX Runtime and graph tools (onnxsim, Polygraphy
     surgeon) fail or drop the node before TensorRT ever sees it.
+
+    Which default-domain ops are plugin ops: when the project defines creators, an op type a creator of the
+    project or of TensorRT's plugin library registers, a near miss of one, or one the project's code emits; an op
+    type nothing in the tree knows (a tool's demo model built of made-up ops, `Fake`, `A`) is not judged, as
+    TRT501 and TRT101 do not judge it either. With no creator in the tree, every non-standard op is. Test files
+    are not judged.
 
     ## Example
     `helper.make_node("FooPlugin", ["x"], ["y"])` (no domain), or a node in domain `trt_plugins` in a model
@@ -65,6 +84,14 @@ class CustomOpInDefaultDomain(Rule):
                 "tools/graphtool/tests/models/toy.onnx": onnx_model(onnx_node("A"), onnx_node("B")),
             }
         },
+        {
+            # a demo model of made-up ops (Polygraphy's examples show its unsupported-op report with a 'Fake' op):
+            # no creator of the project or of TensorRT's library has these names, and nothing emits them
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "tools/graphtool/examples/inspect/model.onnx": onnx_model(onnx_node("Fake"), onnx_node("O")),
+            }
+        },
     ]
     INVALID = [
         {
@@ -73,6 +100,22 @@ class CustomOpInDefaultDomain(Rule):
                 "models/foo.onnx": onnx_model(onnx_node("FooPlugin", alpha=1.0), onnx_node("FooPlugin", name="second", alpha=2.0)),
             },
             "expect": [("models/foo.onnx", 1, "ONNX node 'main_graph/FooPlugin_0' (FooPlugin) (and 1 more node like it) is a plugin op in the default ONNX domain")],
+        },
+        {
+            # a near miss of a creator's name, and an op of TensorRT's own plugin library, are plugin ops too
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "models/foo.onnx": onnx_model(onnx_node("FooPlugn"), onnx_node("EfficientNMS_TRT")),
+            },
+            "expect": [
+                ("models/foo.onnx", 1, "(FooPlugn) is a plugin op in the default ONNX domain"),
+                ("models/foo.onnx", 1, "(EfficientNMS_TRT) is a plugin op in the default ONNX domain"),
+            ],
+        },
+        {
+            # with no creator in the tree (the plugins come from another library) every non-standard op counts
+            "files": {"models/foo.onnx": onnx_model(onnx_node("MyPlugin"))},
+            "expect": [("models/foo.onnx", 1, "(MyPlugin) is a plugin op in the default ONNX domain")],
         },
         {
             "files": {
@@ -109,7 +152,8 @@ class CustomOpInDefaultDomain(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        default = [(m, n) for m, n in plugin_nodes(index) if n.domain in DEFAULT_DOMAINS and not n.standard]
+        named = _named_op(index)
+        default = [(m, n) for m, n in plugin_nodes(index) if n.domain in DEFAULT_DOMAINS and not n.standard and named(n.op_type)]
         for _key, items in group(default, key=lambda it: (it[0].span.path, it[1].op_type)):
             n = items[0][1]
             yield self.diag(
