@@ -336,6 +336,22 @@ class ThrowAcrossBoundary(Rule):
             ],
         },
         {
+            # a noexcept helper walked on its own counts among the functions that reach a shared site (initialize
+            # reaches it only through the helper, out of which nothing is thrown)
+            "files": {"plugins/foo.cpp": plugin_cpp("    checkShape(1);", _NOEXCEPT_HELPER).replace(
+                "cudaStream_t stream) noexcept override;",
+                "cudaStream_t stream) noexcept override;\n    int32_t getNbOutputs() const noexcept override\n"
+                "    {\n        checkShape(2);\n        return 1;\n    }\n"
+                "    int32_t initialize() noexcept override\n    {\n        viaHelper(3);\n        return 0;\n    }", 1)},
+            "expect": [(
+                "plugins/foo.cpp", 9,
+                "ELLM_CHECK (throws std::runtime_error when the condition is false) in checkShape can throw out of 3 "
+                "noexcept interface methods and helpers that reach it with no try/catch on the way (FooPlugin::enqueue, "
+                "FooPlugin::getNbOutputs, checkedNoexcept)",
+                "checkShape:throws",
+            )],
+        },
+        {
             # enqueue calls noexcept initialize, which throws: only initialize's finding (nothing leaves initialize)
             "files": {"plugins/foo.cpp": _calls_initialize()},
             "expect": [(
@@ -425,13 +441,15 @@ class ThrowAcrossBoundary(Rule):
             kinds.setdefault(_site(e)[0], set()).add(_key(e))
         what = "; ".join(k if len(v) == 1 else f"{k} at {len(v)} sites" for k, v in kinds.items())
         methods = sorted({short(g.fn) for g, _e in hits})
+        # a noexcept helper walked on its own (no interface method) reaches it too
+        reachers = "interface methods and helpers" if any(g.reached_from for g, _e in hits) else "interface methods"
         shown = ", ".join(methods[:_SHOWN]) + (f" and {len(methods) - _SHOWN} more" if len(methods) > _SHOWN else "")
         firsts = {}
         for g, e in hits:
             firsts.setdefault(g.fn.usr, (g, e))
         return self.diag(
             esc.call.span,
-            f"{what} in {helper} can throw out of {len(methods)} noexcept interface methods that reach it with no "
+            f"{what} in {helper} can throw out of {len(methods)} noexcept {reachers} that reach it with no "
             f"try/catch on the way ({shown}), and an exception leaving one calls std::terminate: catch it in "
             f"{helper} or in each method",
             related=[Related(e.call.span, f"{_site(e)[0]}") for e in {_key(e): e for _g, e in hits}.values()][1:]
