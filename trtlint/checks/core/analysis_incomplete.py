@@ -132,21 +132,44 @@ class AnalysisIncomplete(Rule):
                 ),
             }
         },
+        {
+            # the capabilities of a quickly deployable plugin (TensorRT 10.6+ impl/NvInferPythonPlugin.h; the
+            # stand-ins declare them too) are IPluginV3 capabilities: the class resolves, pybind11 or not
+            "files": {
+                "python/src/pyPlugin.cpp": (
+                    '#include <NvInferRuntime.h>\n#include "impl/NvInferPythonPlugin.h"\n'
+                    "#include <pybind11/pybind11.h>\nusing namespace nvinfer1;\n"
+                    "class PyQuickRuntimeImpl : public IPluginV3QuickRuntime\n{\npublic:\n"
+                    "    APILanguage getAPILanguage() const noexcept final { return APILanguage::kPYTHON; }\n"
+                    "    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,\n"
+                    "        void const* const* inputs, void* const* outputs, Dims const* inputStrides,\n"
+                    "        Dims const* outputStrides, int32_t nbInputs, int32_t nbOutputs, cudaStream_t stream)"
+                    " noexcept override\n    {\n        return 0;\n    }\n"
+                    "    PluginFieldCollection const* getFieldsToSerialize() noexcept override { return &mFC; }\n"
+                    "private:\n    PluginFieldCollection mFC;\n};\n"
+                ),
+            }
+        },
     ]
     INVALID = [
         {
-            # a TensorRT interface the SDK headers in use (here trtlint's stand-ins) do not declare
+            # a TensorRT interface the SDK headers in use (here trtlint's stand-ins, TensorRT 10/11) do not
+            # declare: IPluginExt, TensorRT 5-7's
             "files": {
-                "python/src/pyPlugin.cpp": (
-                    '#include <NvInferRuntime.h>\n#include <pybind11/pybind11.h>\nusing namespace nvinfer1;\n'
-                    "class PyQuickRuntimeImpl : public IPluginV3QuickRuntime\n{\npublic:\n"
+                "plugins/legacy/legacyPlugin.cpp": (
+                    '#include <NvInferRuntime.h>\n#include "legacy_kernels.h"\n'
+                    "using namespace nvinfer1;\n"
+                    "class LegacyPlugin : public IPluginExt\n{\npublic:\n"
                     "    int getNbOutputs() const noexcept { return 1; }\n"
-                    '    char const* getPluginName() const noexcept { return "Py"; }\n};\n'
+                    "    int enqueue(int batchSize, void const* const* inputs, void** outputs, void* workspace,\n"
+                    "        cudaStream_t stream) noexcept;\n};\n"
+                    "int LegacyPlugin::enqueue(int batchSize, void const* const* inputs, void** outputs,\n"
+                    "    void* workspace, cudaStream_t stream) noexcept\n{\n    return 0;\n}\n"
                 ),
             },
             "expect": [(
-                "python/src/pyPlugin.cpp", 4,
-                "plugin PyQuickRuntimeImpl did not resolve to a TensorRT interface (IPluginV3QuickRuntime is not "
+                "plugins/legacy/legacyPlugin.cpp", 4,
+                "plugin LegacyPlugin did not resolve to a TensorRT interface (IPluginExt is not "
                 "declared by the TensorRT headers in use: the real ones were not found), so no rule checks it; add "
                 "the TensorRT include directory to `include-dirs` or give `compile-commands`",
             )],
@@ -214,7 +237,7 @@ class AnalysisIncomplete(Rule):
             missing = list(missing_of[path].values())
             bases = list(dict.fromkeys(b for u in classes for b in u.bases))
             # a base's name in the include's (trt_plugin_base.hpp declares TRTPluginBase); a TensorRT interface
-            # (IPluginV3QuickRuntime, nvinfer1::...) in a TensorRT header's
+            # (IPluginExt, nvinfer1::...) in a TensorRT header's
             keys = [k for b in bases for k in [_norm(b.split("<", 1)[0].split("::")[-1])] if len(k) >= 3]
             sdk = any(b.startswith("nvinfer1::") or re.match(r"^I\w*Plugin\w*$", b) for b in bases)
 

@@ -28,6 +28,12 @@ PLUGIN_IFACES = {
     "IPluginV3OneBuild": "v3",
     "IPluginV3OneBuildV2": "v3",
     "IPluginV3OneRuntime": "v3",
+    # the capabilities of TensorRT's quickly deployable (Python, `tensorrt.plugin`) plugins, 10.6+
+    # (impl/NvInferPythonPlugin.h): the same IPluginV3 family, served through getCapabilityInterface
+    "IPluginV3QuickCore": "v3",
+    "IPluginV3QuickBuild": "v3",
+    "IPluginV3QuickAOTBuild": "v3",
+    "IPluginV3QuickRuntime": "v3",
     "IPluginV2DynamicExt": "v2dynext",
     "IPluginV2IOExt": "v2iox",
     "IPluginV2Ext": "v2ext",
@@ -35,6 +41,7 @@ PLUGIN_IFACES = {
 }
 CREATOR_IFACES = {
     "IPluginCreatorV3One": "creator_v3",
+    "IPluginCreatorV3Quick": "creator_v3",
     "IPluginCreator": "creator_v2",
     "IPluginCreatorInterface": "creator_v3",
 }

@@ -94,9 +94,12 @@ public:
     int32_t minor;
 };
 
+enum class APILanguage : int32_t { kCPP = 0, kPYTHON = 1 };
+
 class IVersionedInterface
 {
 public:
+    virtual APILanguage getAPILanguage() const noexcept { return APILanguage::kCPP; }
     virtual InterfaceInfo getInterfaceInfo() const noexcept = 0;
     virtual ~IVersionedInterface() noexcept = default;
 };
