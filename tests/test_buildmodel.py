@@ -10,12 +10,13 @@ import subprocess
 from pathlib import Path
 
 from trtlint.config import load_settings
-from trtlint.pipeline.buildmodel import build_model
+from trtlint.pipeline.buildmodel import build_model, header_include_dirs
 from trtlint.pipeline.run import run
 
 FIX = Path(__file__).parent / "fixtures"
 TARGETINC = FIX / "buildmodel" / "targetinc"
 SIBLING = FIX / "buildmodel" / "sibling"
+LONEHDR = FIX / "buildmodel" / "lonehdr"
 
 
 def _copy(src: Path, tmp_path: Path) -> Path:
@@ -59,6 +60,21 @@ def test_helper_header_in_a_sibling_include_directory(tmp_path):
     assert m.flags_for("plugin/bar.cpp").include_dirs == (str(proj.resolve() / "helpers"),)
     _res, rows = _check(proj)
     assert ("TRT102", "tools/export.py", 6) in rows  # the version is judged: the plugin and its creator resolved
+
+
+def test_a_header_no_unit_reaches_takes_its_programs_include_dirs(tmp_path):
+    # mmdeploy's layout: the only unit including ops/gather/gather_v7.hpp does so under `#if NV_TENSORRT_MAJOR <= 7`,
+    # so the header is parsed on its own; its base is found through the include dirs of the target compiling the
+    # units of its directory, and ops/legacy/v7 (no unit there) takes those of the target whose tree holds it
+    proj = _copy(LONEHDR, tmp_path)
+    m = build_model(proj)
+    common = str(proj.resolve() / "ops" / "common")
+    assert header_include_dirs(m, ["ops/gather/gather_v7.hpp", "ops/legacy/v7/scatter_v7.hpp", "CMakeLists.h"]) == {
+        "ops/gather/gather_v7.hpp": (common,), "ops/legacy/v7/scatter_v7.hpp": (common,)}
+    res, rows = _check(proj)
+    assert not any(code == "TRT004" for code, _, _ in rows), rows
+    assert sorted(c.cls.qualname for c in res.index.plugins) == ["lone::GatherV7Plugin", "lone::ScatterV7Plugin"]
+    assert [c.cls.qualname for c in res.index.creators] == ["lone::GatherV7Creator"]
 
 
 def test_public_include_dirs_propagate_through_links(tmp_path):

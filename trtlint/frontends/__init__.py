@@ -32,8 +32,10 @@ class SourceFile:
     # same run walks them (the engine's shared-header plan, engine._shared_header_plan); the unit still records
     # that it includes them. Part of the cache key.
     skip: tuple[str, ...] = ()
-    # C++/CUDA units only: the extra compile arguments (``-I<abs dir>``, ``-D<define>``) of the CMake target(s)
-    # that compile the unit (trtlint.pipeline.buildmodel); () for a unit in no target. Part of the cache key.
+    # C++/CUDA units: the extra compile arguments (``-I<abs dir>``, ``-D<define>``) of the CMake target(s)
+    # that compile the unit (trtlint.pipeline.buildmodel); () for a unit in no target. Headers: the include
+    # dirs of their program (buildmodel.header_include_dirs), used when one is parsed on its own. Part of the
+    # cache key.
     flags: tuple[str, ...] = ()
 
 

@@ -147,14 +147,48 @@ def build_model(
 
 
 def with_unit_flags(files: list, model: BuildModel) -> list:
-    """``files`` (SourceFiles) with each C++/CUDA unit's CMake flags set (``SourceFile.flags``)."""
+    """``files`` (SourceFiles) with each C++/CUDA unit's CMake flags set (``SourceFile.flags``), and each header's
+    include dirs (:func:`header_include_dirs`: what it is parsed with when no unit of the run reaches it)."""
+    headers = header_include_dirs(model, [f.rel for f in files if f.kind == "header"])
     out = []
     for f in files:
         if f.kind in ("cpp", "cuda"):
             a = model.cmake_args(f.rel)
-            if a and a != f.flags:
-                f = dataclasses.replace(f, flags=a)
+        elif f.kind == "header":
+            a = tuple("-I" + d for d in headers.get(f.rel, ()))
+        else:
+            a = ()
+        if a and a != f.flags:
+            f = dataclasses.replace(f, flags=a)
         out.append(f)
+    return out
+
+
+def header_include_dirs(model: BuildModel, headers: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """The include dirs of the program each header belongs to: those of the units in the header's own directory
+    (their CMake targets or ``compile_commands.json`` entries), else those of the targets whose list file's
+    directory tree holds it (the deepest such directory). A header the run parses on its own (no unit reaches
+    it: its only includer includes it under an ``#if`` that is off) then finds what its program's units find
+    (mmdeploy's ``target_include_directories(... ${CMAKE_CURRENT_SOURCE_DIR}/common)`` for the plugin headers in
+    the directories below). Only include dirs: defines belong to a unit's compile."""
+    by_dir: dict[str, list[str]] = {}
+    for rel, uf in model.units.items():
+        by_dir.setdefault(posixpath.dirname(rel), []).extend(uf.include_dirs)
+    by_target_dir: dict[str, list[str]] = {}
+    for t in model.targets:
+        if t.sources:
+            by_target_dir.setdefault(t.dir, []).extend(t.include_dirs)
+    out: dict[str, tuple[str, ...]] = {}
+    for h in headers:
+        d = posixpath.dirname(h)
+        dirs = by_dir.get(d)
+        while dirs is None:
+            dirs = by_target_dir.get(d)
+            if d == "":
+                break
+            d = posixpath.dirname(d)
+        if dirs:
+            out[h] = tuple(dict.fromkeys(dirs))
     return out
 
 
