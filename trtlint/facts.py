@@ -211,6 +211,21 @@ class SerialOp:
 
 
 @dataclass(frozen=True)
+class BlobHandoff:
+    """A creator's ``deserializePlugin`` handing its serialized blob to a plugin constructor (``new X(name, d,
+    len)``) after reading part of it itself (a type tag: ``deserialize_value(&d, &n, &tag)``, or
+    ``memcpy(&tag, d, 4)`` then ``d + sizeof(int)``): where in the blob the pointer it passes points."""
+
+    cls: str  # the class constructed, as written, without template arguments (e.g. "FooPlugin", "ns::FooPlugin")
+    span: Span  # the class name in the ``new`` expression
+    arg: str  # the constructor argument that carries the blob, as written
+    # how far past the blob's start that argument points: in items (reads that advanced the pointer; None when
+    # pointer arithmetic moved it) and in bytes (None when a size is unknown); both None: not known
+    items: Optional[int] = None
+    bytes: Optional[int] = None
+
+
+@dataclass(frozen=True)
 class MethodDetail:
     """What the interface and lifecycle rules read of one method body (see frontends/cpp/lifecycle.py)."""
 
@@ -227,6 +242,8 @@ class MethodDetail:
     refs: tuple[tuple[str, Span], ...] = ()  # builder precision state named in the body
     # createPlugin: line ranges only reached in one TensorRTPhase: ("build" | "runtime", first line, last line)
     phase_ranges: tuple[tuple[str, int, int], ...] = ()
+    # a V2 creator's deserializePlugin: the plugin constructors it hands its blob to (see BlobHandoff)
+    handoffs: tuple[BlobHandoff, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------

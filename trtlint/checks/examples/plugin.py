@@ -155,6 +155,82 @@ void BarPlugin::serialize(void* buffer) const noexcept
 """
 
 
+def serialization_v2_tagged(writes: str, reads: str, deserialize: str) -> str:
+    """A V2 plugin template (FasterTransformer style) whose serialize() writes a type tag first, then
+    ``writes`` (``serialize_value(&buffer, x)`` each), whose deserializing constructor reads ``reads``
+    (``deserialize_value(&data, &length, &x)`` each), and whose creator's ``deserializePlugin`` body is
+    ``deserialize`` (statements separated by ``;``): it reads the tag and makes ``BazPlugin<float>`` or
+    ``BazPlugin<half>`` from the blob (parameter ``serialData``)."""
+    w = _statements(";".join(f"serialize_value(&buffer, {x.strip()})" for x in writes.split(",")))
+    r = _statements(";".join(f"deserialize_value(&data, &length, &{x.strip()})" for x in reads.split(",")))
+    c = _statements(deserialize)
+    return f"""#include <NvInferRuntime.h>
+#include <cstring>
+#include <type_traits>
+using namespace nvinfer1;
+struct half
+{{
+    unsigned short x;
+}};
+template <typename T>
+void serialize_value(void** buffer, T const& value)
+{{
+    std::memcpy(*buffer, &value, sizeof(T));
+    *buffer = static_cast<char*>(*buffer) + sizeof(T);
+}}
+template <typename T>
+void deserialize_value(void const** buffer, size_t* length, T* value)
+{{
+    std::memcpy(value, *buffer, sizeof(T));
+    *buffer = static_cast<char const*>(*buffer) + sizeof(T);
+    *length -= sizeof(T);
+}}
+template <typename T>
+class BazPlugin : public IPluginV2DynamicExt
+{{
+public:
+    BazPlugin(char const* name, void const* data, size_t length);
+    void serialize(void* buffer) const noexcept override;
+    int mAxis{{}};
+    float mScale{{}};
+    int mCount{{}};
+}};
+template <typename T>
+BazPlugin<T>::BazPlugin(char const* name, void const* data, size_t length)
+{{
+{r}
+}}
+template <typename T>
+void BazPlugin<T>::serialize(void* buffer) const noexcept
+{{
+    int typeId = std::is_same<T, half>::value ? 1 : 0;
+{w}
+}}
+class BazCreator : public IPluginCreator
+{{
+public:
+    IPluginV2* deserializePlugin(char const* name, void const* serialData, size_t serialLength) noexcept override;
+}};
+IPluginV2* BazCreator::deserializePlugin(char const* name, void const* serialData, size_t serialLength) noexcept
+{{
+    int typeId;
+{c}
+}}
+"""
+
+
+# the creator reads the type tag itself and hands the constructor the blob past it, in the two spellings
+# FasterTransformer uses: deserialize_value advances the pointer one item; memcpy does not, and the pointer
+# passed is advanced by sizeof(int)
+TAG_BY_READ = ("size_t tagLength = sizeof(int); deserialize_value(&serialData, &tagLength, &typeId); "
+               "if (typeId == 0) return new BazPlugin<float>(name, serialData, serialLength); "
+               "return new BazPlugin<half>(name, serialData, serialLength)")
+TAG_BY_COPY = ("std::memcpy(&typeId, serialData, sizeof(int)); "
+               "char const* modelData = static_cast<char const*>(serialData) + sizeof(int); "
+               "if (typeId == 0) return new BazPlugin<float>(name, modelData, serialLength); "
+               "return new BazPlugin<half>(name, modelData, serialLength)")
+
+
 def exits_plugin(enqueue: str = "", supports: str = "", create: str = "", helpers: str = "") -> str:
     """A V3 plugin and its creator in one file, for the process-exit rules (TRT205, TRT215): ``helpers`` (macros,
     functions) from line 5 on, then the bodies of supportsFormatCombination, enqueue and the creator's

@@ -4,7 +4,7 @@ from typing import Iterable, Optional
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import serialization_v2, serialization_v3
+from ..examples.plugin import TAG_BY_COPY, TAG_BY_READ, serialization_v2, serialization_v2_tagged, serialization_v3
 
 
 class SerializationIncomplete(Rule):
@@ -20,7 +20,12 @@ class SerializationIncomplete(Rule):
     constructor (`Plugin(void const* data, size_t length)`) reads (`read<T>(d)`, `read(d, x)` with an output
     parameter, `deserialize_value`, `readFromBuffer`, `memcpy(&x, d, n)`), up to the first write or read
     under a branch or loop, or handed to a helper: the first pair whose C++ types differ in size or in kind
-    (float vs integer), and, when both are straight-line, a count mismatch.
+    (float vs integer), and, when both are straight-line, a count mismatch. When the creator's
+    `deserializePlugin` reads the first items itself (a type tag: `deserialize_value(&data, &n, &typeId)`, or
+    `memcpy(&typeId, data, sizeof(int))`) and hands the constructor the blob past them (the advanced pointer,
+    or `(char*)data + sizeof(int)`), the constructor's reads are compared from the next item on; handed the
+    blob from its start, the constructor reads from item 1. Where the pointer it is handed points is not
+    known, or two creators disagree, the pair is not judged.
 
     ## Why it matters
     An engine is built by one plugin object and run by another, made from the serialized bytes or fields. A
@@ -53,6 +58,14 @@ class SerializationIncomplete(Rule):
             "        return new FooPlugin(alpha);", "        alpha = *static_cast<float const*>(fc->fields[0].data);\n        return new FooPlugin(alpha);")}},
         {"files": {"plugins/bar.cpp": serialization_v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
                                           "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)")}},
+        # serialize() writes a type tag first; the creator's deserializePlugin reads it and hands the constructor
+        # the blob past it (FasterTransformer): the constructor's reads start at item 2. Tag read with
+        # deserialize_value (the pointer moves one item) ...
+        {"files": {"plugins/baz.cpp": serialization_v2_tagged("typeId, mAxis, mScale, mCount", "mAxis, mScale, mCount",
+                                                              TAG_BY_READ)}},
+        # ... or with memcpy, and the pointer passed moved by sizeof(int)
+        {"files": {"plugins/baz.cpp": serialization_v2_tagged("typeId, mAxis, mScale, mCount", "mAxis, mScale, mCount",
+                                                              TAG_BY_COPY)}},
     ]
     INVALID = [
         {
@@ -71,6 +84,21 @@ class SerializationIncomplete(Rule):
             "files": {"plugins/bar.cpp": serialization_v2("write(d, mAxis); write(d, mScale); write(d, mFlag)",
                                              "mAxis = read<int32_t>(d); mScale = read<float>(d)")},
             "expect": [("plugins/bar.cpp", 38, "BarPlugin::serialize() writes 3 values but the deserializing constructor reads 2: `mFlag` (item 3) is never read back")],
+        },
+        # after the tag the creator reads, the constructor reads a float as an int
+        {
+            "files": {"plugins/baz.cpp": serialization_v2_tagged("typeId, mAxis, mScale, mCount", "mAxis, mCount, mCount",
+                                                                 TAG_BY_READ)},
+            "expect": [("plugins/baz.cpp", 36, "BazPlugin's deserializing constructor reads item 3 as int (4 bytes), but serialize() writes `mScale` as float (4 bytes)")],
+        },
+        # the creator reads the tag but hands the constructor the blob from its start: the constructor must skip the
+        # tag itself, and reads it as mAxis (QuxPlugin's creator hands it the blob past the tag: quiet)
+        {
+            "files": {"plugins/baz.cpp": serialization_v2_tagged("typeId, mAxis, mScale, mCount", "mAxis, mScale, mCount",
+                                                                 TAG_BY_COPY.replace("modelData, serialLength", "serialData, serialLength")),
+                      "plugins/qux.cpp": serialization_v2_tagged("typeId, mAxis, mScale, mCount", "mAxis, mScale, mCount",
+                                                                 TAG_BY_COPY).replace("Baz", "Qux")},
+            "expect": [("plugins/baz.cpp", 36, "BazPlugin's deserializing constructor reads item 2 as float (4 bytes), but serialize() writes `mAxis` as int (4 bytes)")],
         },
     ]
 
@@ -140,23 +168,35 @@ class SerializationIncomplete(Rule):
     # -- IPluginV2*: byte stream ------------------------------------------------------------------------------
     def _v2(self, index) -> Iterable[Diagnostic]:
         done = set()
+        handoffs = [(md, h) for md in index.lifecycle.values() for h in md.handoffs]
         for qn, cls in sorted(index.classes.items()):
             if cls.kind != "plugin" or not cls.family.startswith("v2"):
                 continue
             sers = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "serialize" and m.serial]
             ctors = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.role == "deserialize" and m.serial]
+            # what the creators' deserializePlugin read of the blob before handing it to this class's constructor
+            given = [(md, h) for md, h in handoffs if h.cls == qn or h.cls == cls.name or qn.endswith("::" + h.cls)]
             for s in sers:
                 for d in ctors:
                     if (s.usr, d.usr) in done:
                         continue
                     done.add((s.usr, d.usr))
-                    diag = self._compare(cls.name, s, d)
+                    writes = [op for op in s.serial if op.op != "read"]
+                    starts = {_start(writes, h) for _md, h in given}
+                    if None in starts or len(starts) > 1:
+                        continue  # where the constructor starts reading is not known (or the creators disagree)
+                    start = starts.pop() if starts else 0
+                    creator = next((md for md, _h in given), None) if start else None
+                    diag = self._compare(cls.name, s, d, start, creator)
                     if diag is not None:
                         yield diag
 
-    def _compare(self, cname: str, s, d) -> Optional[Diagnostic]:
+    def _compare(self, cname: str, s, d, start: int = 0, creator=None) -> Optional[Diagnostic]:
+        """Compare serialize()'s writes from item ``start + 1`` on (the items before are read by ``creator``'s
+        deserializePlugin, which hands the constructor the blob past them) with the constructor's reads."""
         writes, reads = list(s.serial), [op for op in d.serial if op.op != "write"]
         writes = [op for op in writes if op.op != "read"]
+        writes = writes[start:]  # the first `start` items are the creator's
         straight = True
         for i in range(max(len(writes), len(reads))):
             if i >= len(writes) or i >= len(reads):
@@ -172,32 +212,63 @@ class SerializationIncomplete(Rule):
             if w.size != r.size or float_mismatch:
                 return self.diag(
                     r.span,
-                    f"{cname}'s deserializing constructor reads item {i + 1} as {_t(r)}, but serialize() writes "
-                    f"`{w.expr}` as {_t(w)}" + ("" if w.size == r.size else ": every later read is shifted"),
-                    related=[Related(w.span, f"serialize() writes item {i + 1} here")],
-                    symbol=f"{s.qualname}:{i + 1}",
+                    f"{cname}'s deserializing constructor reads item {start + i + 1} as {_t(r)}, but serialize() "
+                    f"writes `{w.expr}` as {_t(w)}" + ("" if w.size == r.size else ": every later read is shifted"),
+                    related=[Related(w.span, f"serialize() writes item {start + i + 1} here")] + _creator(creator, start),
+                    symbol=f"{s.qualname}:{start + i + 1}",
                 )
         if not straight or len(writes) == len(reads):
             return None
         if any(op.conditional or op.op == "opaque" for op in writes + reads):
             return None
+        nw, nr = start + len(writes), start + len(reads)  # items, counted from the blob's start
         if len(writes) > len(reads):
             extra = writes[len(reads)]
             return self.diag(
                 extra.span,
-                f"{cname}::serialize() writes {len(writes)} values but the deserializing constructor reads "
-                f"{len(reads)}: `{extra.expr}` (item {len(reads) + 1}) is never read back",
-                related=[Related(d.span, "the deserializing constructor is defined here")],
+                f"{cname}::serialize() writes {nw} values but the deserializing constructor reads "
+                f"{len(reads)}{_after(start)}: `{extra.expr}` (item {nr + 1}) is never read back",
+                related=[Related(d.span, "the deserializing constructor is defined here")] + _creator(creator, start),
                 symbol=f"{s.qualname}:count",
             )
         extra = reads[len(writes)]
         return self.diag(
             extra.span,
-            f"{cname}'s deserializing constructor reads {len(reads)} values but serialize() writes "
-            f"{len(writes)}: item {len(writes) + 1} (`{extra.expr}`) reads past what was written",
-            related=[Related(s.span, "serialize() is defined here")],
+            f"{cname}'s deserializing constructor reads {len(reads)} values{_after(start)} but serialize() writes "
+            f"{nw}: item {nw + 1} (`{extra.expr}`) reads past what was written",
+            related=[Related(s.span, "serialize() is defined here")] + _creator(creator, start),
             symbol=f"{s.qualname}:count",
         )
+
+
+def _start(writes: list, h) -> Optional[int]:
+    """How many of serialize()'s writes the blob handed over by ``h`` (a facts.BlobHandoff) is past: its item
+    count, or the writes whose sizes add up to its byte offset; None when that is not known."""
+    if h.items is not None:
+        n = h.items
+    elif h.bytes is not None:
+        n, total = 0, 0
+        while total < h.bytes and n < len(writes) and writes[n].size is not None:
+            total += writes[n].size
+            n += 1
+        if total != h.bytes:
+            return None  # not on a write's boundary, or a size unknown
+    else:
+        return None
+    if n > len(writes) or any(w.op != "write" or w.conditional for w in writes[:n]):
+        return None
+    return n
+
+
+def _after(start: int) -> str:
+    return f" (after the {start} its creator reads)" if start else ""
+
+
+def _creator(md, start: int) -> list:
+    if md is None or not start:
+        return []
+    return [Related(md.span, f"{md.qualname} reads the first {start} item{'s' if start != 1 else ''} and hands the "
+                             "constructor the rest")]
 
 
 def _t(op) -> str:
