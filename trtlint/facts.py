@@ -618,6 +618,7 @@ class FileFacts:
     py_enqueues: tuple[PyEnqueue, ...] = ()
     py_plugin_fields: tuple[PyPluginField, ...] = ()
     trt_api_uses: tuple[TrtApiUse, ...] = ()
+    py_classes: tuple[PyClassDecl, ...] = ()  # classes declaring a pack API name themselves (TRT610)
     lifecycle: tuple[MethodDetail, ...] = ()  # C++: plugin method bodies the lifecycle rules read
     fn_contracts: tuple[FnContract, ...] = ()
     torch_stubs: tuple[TorchOpStub, ...] = ()
@@ -743,6 +744,19 @@ class TrtApiUse:
     name: str  # the pack's key, e.g. "build_engine" or "BuilderFlag.STRICT_TYPES"
     span: Span
     guarded: bool = False  # under a TensorRT version test or hasattr() check
+    # the class the code itself gives the receiver of ``<recv>.name`` (``self``, an annotated parameter or field, a
+    # constructor call), qualified: "pkg.settings.Settings"; None when the code does not say (frontends/python/receivers.py)
+    receiver: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class PyClassDecl:
+    """A Python class of the project that declares, itself, a member named like a TensorRT Python API of the
+    deprecation pack: a method, a class-level field, or a ``self.<name> = ...`` in one of its methods."""
+
+    name: str  # qualified by the file's module path: "py.pkg.settings.Settings" for py/pkg/settings.py
+    span: Span  # the class name
+    members: tuple[str, ...] = ()  # the pack's names it declares
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -79,6 +79,7 @@ _PY_PLUGIN_FACTS = (
     "py_enqueues",
     "py_plugin_fields",
     "trt_api_uses",
+    "py_classes",
 )
 
 
@@ -175,6 +176,7 @@ class ProjectIndex:
     py_enqueues: list = field(default_factory=list)
     py_plugin_fields: list = field(default_factory=list)
     trt_api_uses: list = field(default_factory=list)
+    py_classes: list = field(default_factory=list)  # PyClassDecl: project classes declaring a pack API name (TRT610)
     # what the filter used to hide findings (in the copy of the index the rules with after_filter are given, see
     # with_suppression_use): ("inline", path, line, code-or-*) and ("pfi", glob, selector)
     suppression_use: set = field(default_factory=set)

@@ -21,7 +21,14 @@ class DeprecatedTensorrtPythonApi(Rule):
     the version inferred from the tree (a `tensorrt==8.6.1` pin in `requirements.txt`, `find_package(TensorRT
     8.6)`, ...; the message names where): APIs removed at or before it are errors, APIs deprecated at or
     before it warnings. With no version set or found, nothing is judged (the run's summary line says so). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except`
-    are not reported. One finding per API and file: the other uses in the file are its related locations.
+    are not reported. A name matched on a receiver the code says is an instance of one of the project's own
+    classes that declares that name itself is the project's member, not TensorRT's, and is not reported:
+    `self.build_engine()` in a class with its own `def build_engine`, `self.settings.max_workspace_size` where
+    `settings: LowerSettings` and the dataclass declares `max_workspace_size: int`. The code says it by `self`,
+    an annotation (of a parameter, a local or a class field) or a constructor call (`s = LowerSettings()`); an
+    untyped receiver, or one typed as a TensorRT class or an alias of one, is still judged by the name. A keyword
+    argument (`run(max_workspace_size=...)`) is no attribute use at all.
+    One finding per API and file: the other uses in the file are its related locations.
     A Python package of its own below the root (a directory with its own `setup.py`, `pyproject.toml` or
     `setup.cfg`, such as a tool shipped in the tree) is judged by the release its own files pin, and when they
     pin none, as code with no known version (not judged), not by the root's.
@@ -61,6 +68,33 @@ class DeprecatedTensorrtPythonApi(Rule):
             },
             "config": {"tensorrt-version": "10.0"},
         }
+    ]
+    VALID += [
+        # the project's own members named like TensorRT APIs: a settings dataclass's field read through an annotated
+        # class field, a parameter and a constructor call, a keyword argument of the project's own run(), and a
+        # wrapper's own build_engine method called on self
+        {
+            "files": {
+                "pkg/settings.py": "import dataclasses\n\n\n@dataclasses.dataclass\nclass LowerSettings:\n"
+                "    max_workspace_size: int = 1 << 30\n",
+                "pkg/lower.py": _HEAD
+                + "from typing import Optional\n"
+                "from .settings import LowerSettings\n"
+                "class Lowerer:\n"
+                "    settings: LowerSettings\n"
+                "    def lower(self, interpreter):\n"
+                "        return interpreter.run(max_workspace_size=self.settings.max_workspace_size)\n"
+                "def workspace(s: Optional[LowerSettings]):\n"
+                "    default = LowerSettings()\n"
+                "    return s.max_workspace_size or default.max_workspace_size\n"
+                "class EngineWrapper:\n"
+                "    def __init__(self, path):\n"
+                "        self.engine = self.build_engine(path)\n"
+                "    def build_engine(self, path):\n"
+                "        return open(path, 'rb').read()\n",
+            },
+            "config": {"tensorrt-version": "10.8"},
+        },
     ]
     VALID += [
         # no version set or found: nothing to judge against (the run's summary line says so)
@@ -108,6 +142,35 @@ class DeprecatedTensorrtPythonApi(Rule):
             ],
         },
         {
+            # a project class that declares max_workspace_size and build_engine does not hide TensorRT's: a receiver
+            # typed as a TensorRT class, one typed by an alias of a TensorRT class (no class of the project), an
+            # untyped one, and a field of the project's class that holds a trt.Builder are judged by the name; the
+            # project's own uses (the settings field, self.build_engine) are not reported
+            "files": {
+                "pkg/types.py": _HEAD + "TRTConfig = trt.IBuilderConfig\n",
+                "pkg/build.py": _HEAD
+                + "from .types import TRTConfig\n"
+                "class Settings:\n"
+                "    def __init__(self):\n"
+                "        self.max_workspace_size = 1 << 30\n"
+                "class Wrapper:\n"
+                "    def __init__(self, logger, settings: Settings):\n"
+                "        self.builder = trt.Builder(logger)\n"
+                "        self.settings = settings\n"
+                "    def configure(self, config: trt.IBuilderConfig, other: TRTConfig, third):\n"
+                "        config.max_workspace_size = self.settings.max_workspace_size\n"
+                "        other.max_workspace_size = third.max_workspace_size = 0\n"
+                "        return self.build_engine(config)\n"
+                "    def build_engine(self, config):\n"
+                "        return self.builder.build_engine(self.network, config)\n",
+            },
+            "config": {"tensorrt-version": "10.8"},
+            "expect": [
+                ("pkg/build.py", 11, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.8) (and 2 more uses in this file)"),
+                ("pkg/build.py", 15, "build_engine was removed in TensorRT 10.0 (deprecated in 8.0; the project targets 10.8)"),
+            ],
+        },
+        {
             # "10.x" is the newest 10 release (as for TRT207): add_plugin_v2, deprecated in 10.8, is reported
             "files": {"build.py": _HEAD + "def plugin_layer(network, inputs, plugin):\n    return network.add_plugin_v2(inputs, plugin)\n"},
             "config": {"tensorrt-version": "10.x"},
@@ -117,10 +180,11 @@ class DeprecatedTensorrtPythonApi(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         table = index.packs.tensorrt_python_api
+        own = _ProjectMembers(index.py_classes)
         # one finding per (API, file): the first use, the others as related locations
         uses: dict[tuple, list] = {}
         for u in index.trt_api_uses:
-            if u.name in table and not u.guarded:
+            if u.name in table and not u.guarded and not own.declares(u.receiver, u.name):
                 uses.setdefault((u.span.path, u.name), []).append(u)
         for (path, name), group in uses.items():
             known = index.tensorrt_target(path)  # a Python package of its own goes by its own metadata
@@ -144,3 +208,25 @@ class DeprecatedTensorrtPythonApi(Rule):
                 gone = f", removed in {removed}" if removed else ""
                 yield self.diag(u.span, f"{shown} is deprecated since TensorRT {deprecated}{gone} ({targets}){more}{use}",
                                 symbol=u.name, related=related)
+
+
+class _ProjectMembers:
+    """The project's classes that declare a pack API name themselves (``PyClassDecl``), looked up by the class a
+    use's receiver has (``TrtApiUse.receiver``). A class is qualified by its file's path ("py.pkg.settings.Settings")
+    and a receiver by the import that named it ("pkg.settings.Settings", or relative to the importing file's
+    path): they are the same class when one is the other's dotted suffix."""
+
+    def __init__(self, classes) -> None:
+        self.by_name: dict[str, list] = {}
+        for c in classes:
+            self.by_name.setdefault(c.name.rsplit(".", 1)[-1], []).append(c)
+
+    def declares(self, receiver, name: str) -> bool:
+        if not receiver or receiver == "tensorrt" or receiver.startswith("tensorrt."):
+            return False
+        for c in self.by_name.get(receiver.rsplit(".", 1)[-1], ()):
+            if name in c.members and (
+                c.name == receiver or c.name.endswith("." + receiver) or receiver.endswith("." + c.name)
+            ):
+                return True
+        return False

@@ -2,8 +2,9 @@
 custom-op stubs, pytest cases, Torch-TensorRT converters and TensorRT Python plugins.
 
 The cheap steps live here and need no libcst: a text pre-filter (:func:`.fast.prefilter`), one stdlib ``ast``
-parse shared by the custom-op stubs (:mod:`.stubs`), the pytest cases and the libcst skip test
-(:func:`.fast.libcst_facts_possible`). Only a file that test lets through goes on to the libcst extractors
+parse shared by the custom-op stubs (:mod:`.stubs`), the classes declaring a TensorRT API name (:mod:`.members`),
+the receivers of the name-matched TensorRT API uses (:mod:`.receivers`), the pytest cases and the libcst skip
+test (:func:`.fast.libcst_facts_possible`). Only a file that test lets through goes on to the libcst extractors
 (:mod:`.cst`, with :mod:`.values`, :mod:`.onnx_emit` and :mod:`.torchtrt`), which are imported then: a worker
 process that meets no such file never imports libcst (~0.3 s). :mod:`.names` holds the names both sides
 share. The analysed code is never imported or executed.
@@ -80,6 +81,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
     if text is None:
         return empty_facts(src, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),), kind="python")
     route_names = tuple(ctx.route_call_names)
+    from . import members
     from . import stubs as stub_facts
 
     tree = _Tree(text)
@@ -87,6 +89,8 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
         shared["tree"] = tree
     # custom-op stubs, translation tables and signatures (ast)
     stubs = stub_facts.extract(text, src.rel, tree_of=tree.get)
+    # classes declaring a member named like a TensorRT API of the deprecation pack (ast; TRT610)
+    stubs.update(members.extract(text, src.rel, tree_of=tree.get))
     if not might_have_facts(text, route_names):
         return dataclasses.replace(empty_facts(src, kind="python"), **stubs)
     try:
@@ -99,4 +103,27 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
     need("libcst")  # in a pool worker: hands the file to a worker that has libcst already, if one has
     from . import cst  # libcst: only for a file that may hold its facts
 
-    return cst.extract_parsed(src, ctx, text, parsed, route_names, stubs)
+    ff = cst.extract_parsed(src, ctx, text, parsed, route_names, stubs)
+    if ff.trt_api_uses and parsed is not None:
+        ff = _with_receivers(ff, parsed, text, src.rel)
+    return ff
+
+
+def _with_receivers(ff: FileFacts, tree, text: str, rel: str) -> FileFacts:
+    """The TensorRT API uses matched by name, with the class the code gives each one's receiver (:mod:`.receivers`,
+    read from the whole file's ``ast`` tree)."""
+    from . import receivers
+
+    try:
+        known = receivers.receivers(tree, text, rel, {u.name for u in ff.trt_api_uses})
+    except RecursionError:
+        return ff
+    if not known:
+        return ff
+    uses = tuple(
+        dataclasses.replace(u, receiver=known[(u.span.end_line, u.span.end_col)])
+        if (u.span.end_line, u.span.end_col) in known
+        else u
+        for u in ff.trt_api_uses
+    )
+    return dataclasses.replace(ff, trt_api_uses=uses)

@@ -63,6 +63,15 @@ def prefilter_keywords() -> tuple[str, ...]:
     return tuple(out)
 
 
+def module_name(rel: str) -> str:
+    """Dotted module name for a project path (``py/torch_tensorrt/a/b.py`` -> ``py.torch_tensorrt.a.b``)."""
+    p = rel[:-3] if rel.endswith(".py") else rel
+    parts = [x for x in p.split("/") if x]
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
 REGISTRARS = {"dynamo_tensorrt_converter", "tensorrt_converter"}
 QDP_KINDS = {"register", "impl", "autotune", "aot_impl"}
 QDP_MODULES = ("tensorrt.plugin", "tensorrt_bindings.plugin")

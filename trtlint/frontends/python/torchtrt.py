@@ -42,6 +42,7 @@ from .names import (
     REGISTRARS,
     TTRT_PLUGINS,
     api_names,
+    module_name,
     prefilter_keywords,
 )
 
@@ -67,15 +68,6 @@ _NP_DTYPES = {
     "bool": "bool",
 }
 _PY_DTYPES = {"int": "int64", "float": "float64", "bool": "bool"}
-
-
-def module_name(rel: str) -> str:
-    """Dotted module name for a project path (``py/torch_tensorrt/a/b.py`` -> ``torch_tensorrt.a.b``)."""
-    p = rel[:-3] if rel.endswith(".py") else rel
-    parts = [x for x in p.split("/") if x]
-    if parts and parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
 
 
 def _string(node) -> Optional[str]:
