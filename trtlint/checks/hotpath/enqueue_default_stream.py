@@ -1,13 +1,14 @@
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Severity
+from ...diagnostics import Diagnostic, Related, Severity
 from ...packs import normalize_callee
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ._walk import entries, is_error_path, reach_diag, reachable, walk_list, where
+from ._walk import entries, is_error_path, reach_diag, reachable, short, walk_list, where
 
 _NULL = r"(?:0|0x0|0L|0U|nullptr|NULL|\{\}|cudaStreamLegacy|cudaStreamPerThread|cudaStreamDefault|CU_STREAM_LEGACY|CU_STREAM_PER_THREAD)"
 _CAST = r"(?:\(\s*(?:cudaStream_t|CUstream)\s*\)\s*|(?:static_cast|reinterpret_cast)\s*<\s*(?:cudaStream_t|CUstream)\s*>\s*)"
@@ -57,7 +58,8 @@ class EnqueueDefaultStream(Rule):
     kernel launches `k<<<g, b>>>` without a stream or with `0`/`nullptr`; calls whose callee has a
     `cudaStream_t` parameter (CUDA async APIs, cuBLASLt, NCCL, your own launchers) given the default stream
     or leaving it to its default; and library handles (cuBLAS, cuDNN, cuSPARSE, per the `stream_handles`
-    table of the rules/ packs) used on the path without a `cublasSetStream`/`cudnnSetStream` call on it.
+    table of the rules/ packs) used on the path without a `cublasSetStream`/`cudnnSetStream` call on it (one
+    finding per method and library, the missing bind, at the first use; the other uses are related locations).
     CUB size queries (a null temp-storage pointer) and calls made inside a workspace-size computation
     (a function named `...WorkspaceSize`) do no work and are not reported; one-time guarded
     initialisation is reported as info, saying so; calls on an error path that ends in a failure `return`
@@ -124,6 +126,20 @@ class EnqueueDefaultStream(Rule):
                 "    cublasSgemm(gHandle, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, nullptr, 1, nullptr, 1, nullptr, nullptr, 1);",
                 "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;")},
             "expect": [("plugins/foo.cpp", 16, "cuBLAS handle used by cublasSgemm is never bound to a stream on this path")],
+        },
+        {
+            # one missing bind on the path is one finding, however many calls use the handle (a GEMM wrapper's
+            # float and half overloads): the other uses are related locations
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    gemm(gHandle, static_cast<float const*>(inputs[0]));\n"
+                "    gemm(gHandle, static_cast<__half const*>(inputs[1]));",
+                "#include <cublas_v2.h>\n#include <cuda_fp16.h>\nstatic cublasHandle_t gHandle;\n"
+                "static void gemm(cublasHandle_t h, float const* a)\n{\n"
+                "    cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, a, 1, nullptr, 1, nullptr, nullptr, 1);\n}\n"
+                "static void gemm(cublasHandle_t h, __half const* a)\n{\n"
+                "    cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, a, 1, nullptr, 1, nullptr, nullptr, 1);\n}")},
+            "expect": [("plugins/foo.cpp", 10, "cuBLAS handle used by cublasSgemm (and 1 more call of it on the path) is "
+                        "never bound to a stream on this path")],
         },
     ]
     VALID += [
@@ -223,6 +239,9 @@ class EnqueueDefaultStream(Rule):
                     continue
                 if calls is None:
                     calls = [(call, chain, n) for (call, chain), n in zip(walk, names) if is_plain(call)]
+                # one root cause per path and library: the missing bind. One finding at the first use, the other
+                # uses on the path (a wrapper's float and half instances) as related locations
+                found = []
                 for call, chain, n in calls:
                     u = uses.get((hi, n))
                     if u is None:
@@ -233,7 +252,18 @@ class EnqueueDefaultStream(Rule):
                     if key in seen:
                         continue
                     seen.add(key)
-                    text = (f"{h.library} handle used by {call.callee} is never bound to a stream on this path "
-                            f"(no {' / '.join(h.bind)} call), so it runs on the default stream, "
-                            f"{where(e.plugin, e.fn, e.temperature)}")
-                    yield self._diag(index, e, call, chain, text)
+                    found.append((call, chain))
+                if not found:
+                    continue
+                call, chain = found[0]
+                more = found[1:]
+                also = f" (and {len(more)} more call{'s' if len(more) != 1 else ''} of it on the path)" if more else ""
+                text = (f"{h.library} handle used by {call.callee}{also} is never bound to a stream on this path "
+                        f"(no {' / '.join(h.bind)} call), so it runs on the default stream, "
+                        f"{where(e.plugin, e.fn, e.temperature)}")
+                d = self._diag(index, e, call, chain, text)
+                if more:
+                    d = dataclasses.replace(d, related=tuple(d.related) + tuple(
+                        Related(c.span, f"{c.callee} uses the handle too: "
+                                        + " -> ".join([short(f) for f in ch] + [c.callee])) for c, ch in more))
+                yield d
