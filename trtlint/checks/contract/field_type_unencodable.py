@@ -99,11 +99,24 @@ class FieldTypeUnencodable(Rule):
             },
             "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as kFLOAT16, but creator FooPluginCreator declares 'alpha' as kFLOAT32")],
         },
+        {
+            # two sites building the field the same way disagree with the declaration once: one finding
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": cpp_model("FooPlugin", ftype="kFLOAT16"),
+                "src/model2.cpp": cpp_model("FooPlugin", ftype="kFLOAT16").replace("makeFoo", "makeFoo2"),
+            },
+            "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as "
+                        "kFLOAT16 (and at 1 more site built the same way), but creator FooPluginCreator declares 'alpha' as kFLOAT32")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         dr = index.profile.direct_route or {}
         encodable = tuple(dr.get("encodable") or ("kINT32", "kFLOAT32"))
+        # C++ model code that builds one field with one type at several sites disagrees with the declaration once:
+        # one finding at the first site, the others related (the declaration, or every site, is what to change)
+        lookups: dict[tuple, list] = {}
         for r in requests(index):
             if not r.attrs or r.kind not in ("onnx", "route-call", "lookup"):
                 continue
@@ -123,11 +136,8 @@ class FieldTypeUnencodable(Rule):
                     # C++ model code builds the PluginField itself: its PluginFieldType is written
                     if a.type not in FIELD_TYPES or a.type == f.type:
                         continue
-                    msg = (
-                        f"field '{a.name}' passed to {r.what} is built as {a.type}, but creator {c.cls.name} "
-                        f"declares '{f.name}' as {f.type} in getFieldNames(): the two disagree, so either createPlugin "
-                        "reads this field as the wrong type or every route that trusts the declaration does"
-                    )
+                    lookups.setdefault((c.qualname, f.name, a.type), []).append((r, a, c, f, related))
+                    continue
                 elif r.kind == "onnx":
                     got = ONNX_TO_FIELD.get(a.type or "")
                     if got is None or got == f.type:
@@ -153,3 +163,16 @@ class FieldTypeUnencodable(Rule):
                             f"but creator {c.cls.name} declares '{f.name}' as {f.type}"
                         )
                 yield self.diag(a.span, msg, related=related, symbol=f"{r.name}.{a.name}")
+        for hits in lookups.values():
+            r, a, c, f, related = hits[0]
+            more = hits[1:]
+            also = (f" (and at {len(more)} more site{'s' if len(more) != 1 else ''} built the same way)" if more else "")
+            yield self.diag(
+                a.span,
+                f"field '{a.name}' passed to {r.what} is built as {a.type}{also}, but creator {c.cls.name} declares "
+                f"'{f.name}' as {f.type} in getFieldNames(): the two disagree, so either createPlugin reads this "
+                "field as the wrong type or every route that trusts the declaration does",
+                related=related + [Related(a2.span, f"'{a2.name}' is built as {a2.type} here too ({r2.what})")
+                                   for r2, a2, _c, _f, _rel in more],
+                symbol=f"{r.name}.{a.name}",
+            )
