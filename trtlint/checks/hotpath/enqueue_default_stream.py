@@ -59,7 +59,9 @@ class EnqueueDefaultStream(Rule):
     `cudaStream_t` parameter (CUDA async APIs, cuBLASLt, NCCL, your own launchers) given the default stream
     or leaving it to its default; and library handles (cuBLAS, cuDNN, cuSPARSE, per the `stream_handles`
     table of the rules/ packs) used on the path without a `cublasSetStream`/`cudnnSetStream` call on it (one
-    finding per method and library, the missing bind, at the first use; the other uses are related locations).
+    finding per method and library, the missing bind, at the first use; the other uses are related locations),
+    unless another method of the plugin (its constructor, `initialize`, `configurePlugin`) binds it: the handle
+    then works on that stream, not on the default one.
     CUB size queries (a null temp-storage pointer) and calls made inside a workspace-size computation
     (a function named `...WorkspaceSize`) do no work and are not reported; one-time guarded
     initialisation is reported as info, saying so; calls on an error path that ends in a failure `return`
@@ -143,6 +145,12 @@ class EnqueueDefaultStream(Rule):
         },
     ]
     VALID += [
+        # the plugin binds the handle to a stream of its own when it is set up (FasterTransformer's cuBLAS context
+        # built in initialize, joined to enqueue's stream by events): not the default stream
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cublasSgemm(gHandle, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, nullptr, 1, nullptr, 1, nullptr, nullptr, 1);",
+            "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;\nstatic cudaStream_t gStream;").replace(
+            "public:\n", "public:\n    FooPlugin()\n    {\n        cublasSetStream(gHandle, gStream);\n    }\n", 1)}},
         # a workspace-size helper runs a CUB-style algorithm with a null buffer: a size query, no work
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    size_t bytes = computeTopkWorkspaceSize(16);",
@@ -220,6 +228,22 @@ class EnqueueDefaultStream(Rule):
                 )
             return got
 
+        others: dict[tuple[str, int], bool] = {}
+
+        def bound_elsewhere(plugin: str, hi: int, h) -> bool:
+            """A method of the same plugin off the hot path (its constructor, `initialize`, `configurePlugin`) binds
+            the library's handle: it runs on that stream, not on the default one (whether that stream is ordered
+            with `enqueue`'s is the plugin's design, e.g. joined by events)."""
+            key = (plugin, hi)
+            got = others.get(key)
+            if got is None:
+                got = others[key] = any(
+                    h.is_bind(last_of(c.callee))
+                    for x in entries(index, ("hot", "warm", "cold")) if x.plugin == plugin
+                    for c, _chain in walk_list(index, x.fn)
+                )
+            return got
+
         for e in entries(index, ("hot", "warm")):
             walk = walk_list(index, e.fn)
             # matched by the last name component, so that a wrapper's methods (CublasWrapper::cublasSetStream) count
@@ -235,7 +259,7 @@ class EnqueueDefaultStream(Rule):
                     if b:
                         bound = True
                         break
-                if bound:
+                if bound or bound_elsewhere(e.plugin, hi, h):
                     continue
                 if calls is None:
                     calls = [(call, chain, n) for (call, chain), n in zip(walk, names) if is_plain(call)]
