@@ -166,6 +166,14 @@ def _mark_statement(w: FlowWalker, s: Cursor) -> None:
         cur = sub[0]
 
 
+def _last_statement(K: Any, branch: Cursor) -> Optional[Cursor]:
+    """The last statement of an ``if`` branch (the branch itself when it is no block); None for an empty block."""
+    if branch.kind != K.COMPOUND_STMT:
+        return branch
+    sub = children(branch)
+    return sub[-1] if sub else None
+
+
 def _error_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor) -> None:
     """``if (cond) { ...; return <failure>; }``: the branch runs only when something has failed.
 
@@ -174,13 +182,8 @@ def _error_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor) ->
     K = w.K
     if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
         return
-    last = then
-    if then.kind == K.COMPOUND_STMT:
-        sub = children(then)
-        if not sub:
-            return
-        last = sub[-1]
-    if last.kind != K.RETURN_STMT:
+    last = _last_statement(K, then)
+    if last is None or last.kind != K.RETURN_STMT:
         return
     val = children(last)
     if not val:
@@ -209,12 +212,9 @@ def _index_bounds(w: FlowWalker, cond: Cursor, then: Cursor) -> None:
     test of the condition bounds the same parameter (``||`` of relational comparisons), and the branch ends in a
     throw of std::out_of_range (a limit on a count that throws something else is a runtime check, not this)."""
     K = w.K
-    last = then
-    if then.kind == K.COMPOUND_STMT:
-        sub = children(then)
-        if not sub:
-            return
-        last = sub[-1]
+    last = _last_statement(K, then)
+    if last is None:
+        return
     if last.kind == K.UNEXPOSED_EXPR:  # the statement wraps the throw expression
         sub = children(last)
         last = sub[0] if len(sub) == 1 else last
