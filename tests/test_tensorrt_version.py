@@ -126,3 +126,17 @@ def test_each_program_has_its_own_version(tmp_path):
     programs = res.analysis["tensorrt_version"]["programs"]
     assert {s: p["version"] for s, p in programs.items()} == {"a": "8.6", "b": None}
     assert "8.6 in 1 program, none known in 1 program" in json.dumps(render_text([], _ctx(res)))
+
+
+def test_requirement_files_by_pip_convention(tmp_path):
+    # the singular requirement.txt and a requirements/ directory pin the version as requirements.txt does
+    for name, moved in (("singular", "requirement.txt"), ("directory", "requirements/runtime.txt")):
+        root = tmp_path / name
+        shutil.copytree(FIXTURES / "requirements", root)
+        (root / moved).parent.mkdir(exist_ok=True)
+        (root / "requirements.txt").rename(root / moved)
+        settings = load_settings(root)
+        settings.select = ["TRT207", "TRT610"]
+        res = run(settings, jobs=1, use_cache=False)
+        assert res.analysis["tensorrt_version"]["reason"] == f"tensorrt>=10,<11 in {moved}:3"
+        assert sorted(d.severity.value for d in res.diagnostics if d.code == "TRT610") == ["error", "error"]

@@ -8,7 +8,7 @@
    another macro of the same file, as ``TRT_MAJOR_ENTERPRISE``, is followed): the headers the code compiles with;
 1. build pins: CMake ``find_package(TensorRT 8.6 ...)``, a ``TensorRT-8.6.1.6`` directory named in a CMake file,
    a ``tensorrt`` requirement (``tensorrt==8.6.1``, ``tensorrt>=10,<11``, ``tensorrt-cu12~=10.3``) in
-   ``requirements*.txt``, ``pyproject.toml``, ``setup.py`` or ``setup.cfg``;
+   ``requirement*.txt`` or ``requirements/*.txt``, ``pyproject.toml``, ``setup.py`` or ``setup.cfg``;
 2. what scripts and documents install: ``TensorRT-10.9.0.34`` in a ``Dockerfile``, a shell script or a README;
 3. version tests in C++ (``#if NV_TENSORRT_MAJOR >= 8``, ``NV_TENSORRT_MAJOR > 10 || (... MINOR > 3)``). A test
    pins nothing: it says the code is written to build on both sides of a release, so that release is one the
@@ -20,7 +20,7 @@
 A requirement's bounds: ``==``/``~=``/``>=`` give that release; ``<11`` (with or without a lower bound) gives
 ``10.x``, the newest release below it; ``<=10.3`` gives 10.3.
 
-The files of tiers 1 and 2 that discovery does not list (``requirements*.txt``, ``pyproject.toml``,
+The files of tiers 1 and 2 that discovery does not list (``requirement*.txt``, ``requirements/*.txt``, ``pyproject.toml``,
 ``setup.cfg``, ``Dockerfile*``, ``*.sh``, ``README*``) are read only in the project root and each program's
 directory (:data:`EXTRA_NAMES`), never searched for.
 """
@@ -43,7 +43,7 @@ class Evidence(NamedTuple):
 
 
 # files outside discovery's kinds that can pin a version, read where a program's root is (never searched for)
-EXTRA_NAMES = ("requirements*.txt", "pyproject.toml", "setup.cfg", "Dockerfile*", "*.dockerfile", "*.sh", "README*")
+EXTRA_NAMES = ("requirement*.txt", "pyproject.toml", "setup.cfg", "Dockerfile*", "*.dockerfile", "*.sh", "README*")
 
 _NUM = rb"(\d+(?:\.\d+)*)"
 _FIND_PACKAGE = re.compile(rb"find_package\s*\(\s*TensorRT\s+" + _NUM, re.I)
@@ -69,6 +69,14 @@ def _name(path: str) -> str:
 def is_extra_name(name: str) -> bool:
     """A file discovery does not list that may pin a version (:data:`EXTRA_NAMES`)."""
     return any(fnmatch.fnmatch(name, p) for p in EXTRA_NAMES)
+
+
+def _requirements(path: str) -> bool:
+    """A pip requirements file: ``requirement*.txt`` (``requirements.txt``, ``requirements-dev.txt``, the singular
+    ``requirement.txt``) or any ``.txt`` in a ``requirements/`` directory (``requirements/runtime.txt``)."""
+    name = _name(path)
+    parent = path.replace("\\", "/").rsplit("/", 2)[-2] if "/" in path.replace("\\", "/") else ""
+    return fnmatch.fnmatch(name, "requirement*.txt") or (parent == "requirements" and name.endswith(".txt"))
 
 
 def may_hold_evidence(path: str, kind: str) -> bool:
@@ -244,7 +252,7 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
                 out.append(Evidence(_mm(m.group(1).decode()), 1, f"TensorRT-{m.group(1).decode()}", path,
                                     _line(data, m.start())))
         return out
-    if fnmatch.fnmatch(name, "requirements*.txt") or name in ("pyproject.toml", "setup.py", "setup.cfg"):
+    if _requirements(path) or name in ("pyproject.toml", "setup.py", "setup.cfg"):
         for m in _REQ.finditer(data):
             if _commented(data, m.start(), (b"#",)):
                 continue

@@ -30,19 +30,31 @@ _MAX_EXTRA = 1 << 20  # a larger README or script is not read
 
 
 def _extras(root: Path, scopes: Iterable[str]) -> list[tuple[str, Path]]:
-    """(rel, path) of the files of EXTRA_NAMES in the root and each program's directory (a listing, no walk)."""
+    """(rel, path) of the files of EXTRA_NAMES in the root and each program's directory, and the ``.txt`` files of
+    a ``requirements/`` directory there (a listing, no walk)."""
     out = []
-    for d in ("", *scopes):
+    for d0 in ("", *scopes):
+        for d, want in ((d0, is_extra_name), (f"{d0}/requirements" if d0 else "requirements", _txt)):
+            out.extend(_listed(root, d, want))
+    return out
+
+
+def _txt(name: str) -> bool:
+    return name.endswith(".txt")
+
+
+def _listed(root: Path, d: str, want) -> list[tuple[str, Path]]:
+    out = []
+    try:
+        entries = sorted(os.scandir(root / d), key=lambda e: e.name)
+    except OSError:
+        return out
+    for e in entries:
         try:
-            entries = sorted(os.scandir(root / d), key=lambda e: e.name)
+            if want(e.name) and e.is_file(follow_symlinks=False) and e.stat().st_size <= _MAX_EXTRA:
+                out.append((f"{d}/{e.name}" if d else e.name, Path(e.path)))
         except OSError:
             continue
-        for e in entries:
-            try:
-                if is_extra_name(e.name) and e.is_file(follow_symlinks=False) and e.stat().st_size <= _MAX_EXTRA:
-                    out.append((f"{d}/{e.name}" if d else e.name, Path(e.path)))
-            except OSError:
-                continue
     return out
 
 
