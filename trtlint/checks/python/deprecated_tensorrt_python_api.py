@@ -20,10 +20,11 @@ class DeprecatedTensorrtPythonApi(Rule):
     `tensorrt-version` config key (`"10.8"`, or `"10.x"` for the newest 10 release, as for TRT207), else from
     the version inferred from the tree (a `tensorrt==8.6.1` pin in `requirements.txt`, `find_package(TensorRT
     8.6)`, ...; the message names where): APIs removed at or before it are errors, APIs deprecated at or
-    before it warnings. With no version set or found, nothing is judged (the run's summary line says so). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except`
-    are not reported. A name matched on a receiver the code says is an instance of one of the project's own
+    before it warnings. With no version set or found, nothing is judged (the run's summary line says so). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except` (the
+    try body, and the fallback in a handler of `AttributeError`, `ImportError` or `Exception`) are not reported. A name matched on a receiver the code says is an instance of one of the project's own
     classes that declares that name itself is the project's member, not TensorRT's, and is not reported:
-    `self.build_engine()` in a class with its own `def build_engine`, `self.settings.max_workspace_size` where
+    `self.build_engine()` in a class with its own `def build_engine`, `args.max_workspace_size` where `args` is
+    what argparse parsed (`parser.parse_args()`, or a script's `parse_args()` returning it), `self.settings.max_workspace_size` where
     `settings: LowerSettings` and the dataclass declares `max_workspace_size: int`. The code says it by `self`,
     an annotation (of a parameter, a local or a class field) or a constructor call (`s = LowerSettings()`); an
     untyped receiver, or one typed as a TensorRT class or an alias of one, is still judged by the name. A keyword
@@ -67,7 +68,38 @@ class DeprecatedTensorrtPythonApi(Rule):
                 "        config.set_flag(trt.BuilderFlag.STRICT_TYPES)\n"
             },
             "config": {"tensorrt-version": "10.0"},
-        }
+        },
+        {
+            # the newer API tried first, the removed one as the fallback in the handler of an AttributeError
+            "files": {
+                "build.py": _HEAD
+                + "def bindings(engine):\n"
+                "    try:\n"
+                "        return engine.num_io_tensors\n"
+                "    except AttributeError:\n"
+                "        return engine.num_bindings\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+        },
+        {
+            # argparse's options named like a TensorRT attribute: parsed directly, or returned by a parse_args()
+            # function of the script
+            "files": {
+                "tools/onnx2trt.py": _HEAD
+                + "import argparse\n"
+                "def parse_args():\n"
+                "    parser = argparse.ArgumentParser()\n"
+                "    parser.add_argument('--max_workspace_size', type=int)\n"
+                "    args = parser.parse_args()\n"
+                "    return args\n"
+                "def main(build):\n"
+                "    args = parse_args()\n"
+                "    build(max_workspace_size=args.max_workspace_size)\n"
+                "    opts = argparse.ArgumentParser().parse_args()\n"
+                "    return opts.max_workspace_size\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+        },
     ]
     VALID += [
         # the project's own members named like TensorRT APIs: a settings dataclass's field read through an annotated
@@ -224,6 +256,8 @@ class _ProjectMembers:
     def declares(self, receiver, name: str) -> bool:
         if not receiver or receiver == "tensorrt" or receiver.startswith("tensorrt."):
             return False
+        if receiver == "argparse.Namespace":
+            return True  # the command-line options the project's own parser declares (add_argument)
         for c in self.by_name.get(receiver.rsplit(".", 1)[-1], ()):
             if name in c.members and (
                 c.name == receiver or c.name.endswith("." + receiver) or receiver.endswith("." + c.name)

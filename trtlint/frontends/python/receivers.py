@@ -15,6 +15,9 @@ declares the name itself. What counts as the code saying so:
   annotation (``f: Settings``, dataclass style), ``self.f: Settings = ...``, ``self.f = Settings(...)``, or
   ``self.f = p`` for a parameter ``p: Settings`` of that method.
 
+* argparse's parsed options: a local bound to ``parser.parse_args()``, or to a call of a function of the module
+  whose every return is such (``args = parse_args()``): ``argparse.Namespace``, never a TensorRT object.
+
 Nothing else is followed (no return types, containers, calls of other functions): such a receiver stays a
 possible TensorRT object and its use has no class. A name is qualified by the import that binds it (relative
 imports against the file's module path), or, bound by none, as a class of this module (``<module>.<Name>``);
@@ -103,11 +106,40 @@ def _own_nodes(body):
         todo.extend(ast.iter_child_nodes(n))
 
 
+# the command-line options argparse parsed: ``args = parser.parse_args()``, or ``args = parse_args()`` for a function
+# of the module that returns them; never a TensorRT object (``args.max_workspace_size`` is the project's option)
+NAMESPACE = "argparse.Namespace"
+
+
 class _Types:
-    def __init__(self, modname: str, imports: dict[str, str]) -> None:
+    def __init__(self, modname: str, imports: dict[str, str], funcs: Optional[dict] = None) -> None:
         self.modname = modname
         self.imports = imports
+        self.funcs = funcs or {}  # the module's own top-level functions, by name
         self.memo: dict = {}
+
+    def parsed_args(self, value, depth: int = 0) -> bool:
+        """``value`` is argparse's parsed options: ``<parser>.parse_args(...)``, or a call of a module function whose
+        every return is (directly or through a local bound only to one)."""
+        if not isinstance(value, ast.Call):
+            return False
+        f = value.func
+        if isinstance(f, ast.Attribute) and f.attr == "parse_args":
+            return True
+        if not isinstance(f, ast.Name) or depth > 2 or f.id not in self.funcs:
+            return False
+        fn = self.funcs[f.id]
+        rets = [n.value for n in _own_nodes(fn.body) if isinstance(n, ast.Return) and n.value is not None]
+        if not rets:
+            return False
+        for r in rets:
+            if isinstance(r, ast.Name):
+                found, other = self.bindings(fn, lambda t, r=r: isinstance(t, ast.Name) and t.id == r.id)
+                if other or not found or not all(a is None and self.parsed_args(v, depth + 1) for a, v in found):
+                    return False
+            elif not self.parsed_args(r, depth + 1):
+                return False
+        return True
 
     def qual(self, node) -> Optional[str]:
         """A class expression qualified through the imports, or as a class of this module when unbound."""
@@ -129,6 +161,8 @@ class _Types:
             return self.qual(t) if t is not None else None
         if isinstance(value, ast.Constant) and value.value is None:
             return _NONE
+        if self.parsed_args(value):
+            return NAMESPACE
         if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
             return self.qual(value.func)  # a constructor only if the rule finds a class of that name
         if isinstance(value, ast.Name) and fn is not None:
@@ -234,7 +268,8 @@ def receivers(tree: ast.AST, text: str, rel: str, names) -> dict[tuple[int, int]
     exclusive, in characters, as the libcst pass spans it) -> the qualified class the code gives ``recv``; uses
     whose receiver the code does not type are left out."""
     modname = module_name(rel)
-    types = _Types(modname, _imports(tree, modname))
+    funcs = {n.name: n for n in getattr(tree, "body", ()) if isinstance(n, _FUNCS)}
+    types = _Types(modname, _imports(tree, modname), funcs)
     lines = _LINES.split(text)
     out: dict[tuple[int, int], str] = {}
 

@@ -47,6 +47,8 @@ from .names import (
 )
 
 _VERSION_GUARD = re.compile(r"version|hasattr|_supported|ENABLED_FEATURES", re.I)
+# a try whose handlers catch these tries a newer API and falls back to an older one: both sides are version-guarded
+_FALLBACK = re.compile(r"AttributeError|Exception|ImportError")
 
 _NP_DTYPES = {
     "int8": "int8",
@@ -239,9 +241,7 @@ class TorchTrtExtractor(fast.FastVisitMixin, cst.CSTVisitor):
         self.guards.pop()
 
     def visit_Try(self, node: cst.Try) -> None:
-        caught = any(
-            h.type is None or re.search(r"AttributeError|Exception|ImportError", self.text(h.type)) for h in node.handlers
-        )
+        caught = any(h.type is None or _FALLBACK.search(self.text(h.type)) for h in node.handlers)
         self.guards.append(bool(caught))
 
     def leave_Try(self, node: cst.Try) -> None:
@@ -280,7 +280,10 @@ class TorchTrtExtractor(fast.FastVisitMixin, cst.CSTVisitor):
                 self._walk_suite(st.body)
                 self.leave_Try(st)
                 for h in st.handlers:
+                    # ``except AttributeError:`` holds the fallback to the API the try body's newer one replaced
+                    self.guards.append(bool(h.type is None or _FALLBACK.search(self.text(h.type))))
                     self._walk_suite(h.body)
+                    self.guards.pop()
                 if st.orelse is not None:
                     self._walk_suite(st.orelse.body)
                 if st.finalbody is not None:
