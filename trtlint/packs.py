@@ -508,6 +508,12 @@ class Packs:
             if cand is not None and (best is None or cand[0] < best[0]):
                 best = cand
         hit = best[1] if best is not None else None
+        if hit is None:
+            # the versioned symbol a CUDA library header maps the API name to (cublas_v2.h: `#define cublasDestroy
+            # cublasDestroy_v2`; cuda.h: cuMemAlloc -> cuMemAlloc_v2): the entry of the API name
+            m = _VERSIONED.fullmatch(name)
+            if m is not None:
+                hit = self.lookup(table, m.group(1))
         memo[key] = hit
         return hit
 
@@ -521,6 +527,7 @@ def _fn_any(pats: tuple[str, ...], name: str) -> bool:
     return any(fnmatch.fnmatchcase(name, p) for p in pats)
 
 
+_VERSIONED = re.compile(r"((?:\w+::)*(?:cu|nccl)\w*)_v\d+")
 _INLINE_NS = re.compile(r"::(?:__cxx11|__1|__cxx1998|_V2)(?=::)")
 
 

@@ -153,7 +153,7 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
         targets = [resolve(call) for call in fn.calls]
         follow.extend(t for t in targets if t is not None)
         walked.append((e, fn, chain, targets))
-    ctx = _contexts(walked, [x.fn.usr for x in entries(index, temperatures, creators)])
+    ctx = _contexts(walked, _roots(index, entries(index, temperatures, creators), walked))
     for e, fn, chain, targets in walked:
         here = ctx.get(fn.usr)
         if here is None:
@@ -169,6 +169,25 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
                 yield e, (call if call.guard or guard is None else dataclasses.replace(call, guard=guard)), chain
             if target is not None:
                 out.add(target.usr)
+
+
+def _roots(index, starts: list[Entry], walked) -> list[str]:
+    """The entries TensorRT itself calls, the roots of the contexts: a method the TensorRT interfaces declare, a
+    constructor or destructor, or a method nothing walked calls. A helper method of the plugin class that one of
+    its methods calls (an autotuner `configurePlugin` runs under `if (!mTuned)`) is reached in its callers'
+    context, not as a root of its own."""
+    names = index.__dict__.get("_trtlint_iface_names")
+    if names is None:
+        names = index.__dict__["_trtlint_iface_names"] = frozenset(
+            m.name for it in index.packs.trt_interfaces.values() for m in it.methods)
+    called = {t.usr for _e, _fn, _chain, targets in walked for t in targets if t is not None}
+    out = []
+    for x in starts:
+        fn = x.fn
+        cls = (fn.cls or "").split("::")[-1].split("<")[0]
+        if fn.name in names or fn.name == cls or fn.name.startswith("~") or fn.usr not in called:
+            out.append(fn.usr)
+    return out
 
 
 def _guard_rank(guard: Optional[str]) -> int:

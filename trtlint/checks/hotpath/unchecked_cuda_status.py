@@ -9,7 +9,7 @@ from ...facts import Call, CppFunction
 from ...packs import normalize_callee
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ._walk import is_error_path, reach_diag, reachable, short, where
+from ._walk import is_error_path, once_note, reach_diag, reachable, short, where
 
 _CHECK = """#define PLUGIN_CHECK_CUDA(call) do { cudaError_t status = call; if (status != cudaSuccess) { return status; } } while (0)"""
 
@@ -108,7 +108,10 @@ class UncheckedCudaStatus(Rule):
     keeps its error as the thread's last error until read (cuBLAS, cuDNN and the driver API do not).
     A bare `cudaGetLastError();` checks nothing (it clears the error). A call spelled in the body of a project
     macro is one finding however many uses expand it: at the first use reached from the hottest method, naming
-    the macro's definition, counting its expansions, and naming every other use and method as related.
+    the macro's definition, counting its expansions, and naming every other use and method as related. The calls
+    of one function that run only once (one-time initialisation under a member flag, an autotuner a method runs
+    under `if (!mTuned)`: info) are one finding per function, counting the calls by API. A library header's
+    versioned symbol (`cublasDestroy_v2`, what `cublas_v2.h` makes of `cublasDestroy`) is judged as its API name.
 
     ## Why it matters
     CUDA errors are sticky and asynchronous: an unchecked failure in `enqueue` surfaces later, in an
@@ -145,6 +148,10 @@ class UncheckedCudaStatus(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    cudaEvent_t done;\n    PLUGIN_CHECK_CUDA(cudaEventCreate(&done));\n    cudaEventDestroy(done);\n"
             "    cudaFree(workspace);", _CHECK)}},
+        # the versioned symbol a CUDA library header maps a release to (cublas_v2.h: cublasDestroy -> cublasDestroy_v2)
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cublasHandle_t h;\n    if (cublasCreate_v2(&h) != CUBLAS_STATUS_SUCCESS)\n    {\n        return -1;\n    }\n"
+            "    cublasDestroy_v2(h);", "#include <cublas_v2.h>")}},
         # a project's void wrapper named like the CUDA API, called from a template body (a dependent call): every
         # declaration it can name returns void, so there is no status to drop
         {"files": {"plugins/foo.cpp": plugin_cpp(
@@ -189,6 +196,21 @@ class UncheckedCudaStatus(Rule):
             ],
         },
         {
+            # a helper method of the plugin its enqueue runs once (an autotuner under a member flag) is reached in
+            # enqueue's context, not as a method of its own TensorRT calls; its discarded statuses are one finding
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (!mTuned)\n    {\n        tune(stream);\n        mTuned = true;\n    }").replace(
+                "public:\n", "public:\n    bool mTuned{false};\n    void tune(cudaStream_t s);\n", 1)
+                + "void FooPlugin::tune(cudaStream_t s)\n{\n    cudaEvent_t a;\n    cudaEventCreate(&a);\n"
+                "    for (int i = 0; i < 4; ++i)\n    {\n        cudaEventRecord(a, s);\n        cudaEventSynchronize(a);\n    }\n}\n"},
+            "expect": [(
+                "plugins/foo.cpp", 27,
+                "the statuses of 3 calls (cudaEventCreate, cudaEventRecord, cudaEventSynchronize) are discarded once "
+                "(one-time initialisation: guarded by `!mTuned`) on the hot path of FooPlugin::enqueue: "
+                "FooPlugin::enqueue -> FooPlugin::tune -> cudaEventCreate",
+            )],
+        },
+        {
             # each library's calls by their own name (not "CUDA driver" for every cu*; cublas* is not CUB's cub*)
             "files": {"plugins/foo.cpp": plugin_cpp("    cudnnSetStream(gDnn, stream);\n    cublasSetStream(gBlas, stream);", _LIBS)},
             "expect": [
@@ -202,6 +224,7 @@ class UncheckedCudaStatus(Rule):
         packs = index.packs
         # one call spelled in a macro's body is one finding, however many uses expand it: (macro, callee) -> hits
         groups: dict[tuple, list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...]]]] = {}
+        once: dict[tuple, list[tuple[Diagnostic, Call]]] = {}  # (plugin, entry, function) -> one-time hits
         for e, call, chain in reachable(index, ("hot", "warm", "cold"), creators=True):
             if not call.discarded or call.kind != "call" or is_error_path(call):
                 continue
@@ -214,12 +237,36 @@ class UncheckedCudaStatus(Rule):
                            f" {where(e.plugin, e.fn, e.temperature)}")
             m = _macro_body(call, chain[-1])
             if m is None:
+                low, _note = once_note(call, chain)
+                if low is not None:
+                    # one-time initialisation (an autotuner, a lazy setup) that checks no status: one root cause
+                    # per function, not one finding per call in it
+                    once.setdefault((e.plugin, e.fn.usr, chain[-1].usr), []).append((d, call))
+                    continue
                 yield d
                 continue
             key = (m.defined_at.path, m.defined_at.line, m.defined_at.col, m.callee, normalize_callee(call.callee))
             groups.setdefault(key, []).append((d, m, f"{e.plugin}::{e.fn.name}", chain))
         for hits in groups.values():
             yield _one_for_macro(hits)
+        for hits in once.values():
+            yield _one_for_function(hits)
+
+
+def _one_for_function(hits: list[tuple[Diagnostic, Call]]) -> Diagnostic:
+    """One finding for the discarded statuses of one function's one-time initialisation: the first call's, naming
+    how many calls of which APIs, every other call a related location."""
+    d, first = hits[0]
+    if len(hits) == 1:
+        return d
+    counts: dict[str, int] = {}
+    for _d, c in hits:
+        counts[c.callee] = counts.get(c.callee, 0) + 1
+    listed = ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in counts.items())
+    head, _, tail = d.message.partition(" is discarded")
+    msg = f"the statuses of {len(hits)} calls ({listed}) are discarded{tail}"
+    related = [*d.related] + [Related(c.span, f"the status of {c.callee} is discarded here too") for _d, c in hits[1:]]
+    return dataclasses.replace(d, message=msg, related=tuple(related))
 
 
 def _one_for_macro(hits: list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...]]]) -> Diagnostic:
