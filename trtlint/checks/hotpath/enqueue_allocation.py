@@ -130,6 +130,13 @@ class EnqueueAllocation(Rule):
             "expect": [("plugins/foo.cpp", 8, "FooPlugin::enqueue -> launchFoo -> cudaMalloc")],
         },
         {
+            # the `else` of a data-type test that does the work for the other accepted type is no failure branch
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    void* p = nullptr;\n    if (inputDesc[0].type == DataType::kFLOAT)\n    {\n        p = workspace;\n    }\n"
+                "    else\n    {\n        cudaMalloc(&p, 16);\n    }")},
+            "expect": [("plugins/foo.cpp", 22, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue")],
+        },
+        {
             # code still on TensorRT 7: an IPluginV2IOExt plugin, a helper taking a DimsCHW (removed in TensorRT 8;
             # the stand-in headers declare it, else the call would be dropped and its callee never followed)
             "files": {"plugins/old.cu": _TRT7_PLUGIN},

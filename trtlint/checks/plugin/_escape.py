@@ -102,8 +102,18 @@ def _index_check(call: Call, beh: Optional[BehaviourEntry]) -> bool:
 
 def _unsupported_dtype(call: Call) -> bool:
     """In the branch of a data-type dispatch for no accepted type (``facts.UNSUPPORTED_DTYPE``): TensorRT never
-    hands the plugin such a type, so the throw or exit there does not run."""
+    hands the plugin such a type, so the throw or exit there does not run (on a walk from a plugin method: a
+    creator's types come from the model, see :func:`from_creator`)."""
     return call.guard == "error-path:" + UNSUPPORTED_DTYPE
+
+
+def from_creator(index, e: Entry) -> bool:
+    """The walk starts at a creator method: a data type there comes from the fields or the serialized blob (a
+    model's input), not from TensorRT's format negotiation, so no dispatch branch is ruled out."""
+    names = index.__dict__.get("_trtlint_creator_names")
+    if names is None:
+        names = index.__dict__["_trtlint_creator_names"] = frozenset(c.cls.name for c in index.creators)
+    return e.plugin in names
 
 
 def _dead_rethrow(index, fn: CppFunction, call: Call) -> bool:
@@ -162,7 +172,8 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
                 continue
             if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
                 if (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
-                        or (behaviour == "throw" and (_unsupported_dtype(call) or _index_check(call, beh)))):
+                        or (behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
+                                                      or _index_check(call, beh)))):
                     continue
                 key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
                 if key not in seen:

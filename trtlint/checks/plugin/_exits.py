@@ -31,7 +31,11 @@ is expanded from, as the C++ frontend records it):
   `PLUGIN_CHECK(status)`: such macros test the value as a status);
 * or there is nothing to test: `exit()`, `abort()`, `std::terminate()` called directly, an exit macro without
   arguments. A failure macro with only a message (`PLUGIN_FAIL("unsupported type")`, in the `default:` of a
-  switch over data types) is an invariant: `PLUGIN_ASSERT(false)` by another name.
+  switch over data types) is an invariant: `PLUGIN_ASSERT(false)` by another name. So is any exit in the branch
+  of a data-type dispatch for no accepted type (the `default:` of a switch on a `DataType`, the last `else` of an
+  if-chain on `DataType::k...`): TensorRT hands a plugin only the types its `supportsFormatCombination` accepted.
+  A check macro without arguments whose body tests a status (`cudaCheckError()` on `cudaGetLastError()`) is a
+  runtime status.
 """
 
 from __future__ import annotations
@@ -40,9 +44,9 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from ...facts import Call, Span
+from ...facts import UNSUPPORTED_DTYPE, Call, Span
 from ..hotpath._walk import Entry
-from ._escape import Escape, escapes
+from ._escape import Escape, from_creator, escapes
 
 RUNTIME_METHODS = frozenset({"enqueue", "setTactic", "onShapeChange", "attachToContext", "configurePlugin",
                              "initialize", "clone"})
@@ -159,11 +163,23 @@ def _balanced(s: str) -> bool:
 
 def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
     """Why the check ``esc`` ends the process on a runtime status, or None when it asserts an invariant."""
+    if esc.call.guard == "error-path:" + UNSUPPORTED_DTYPE and not from_creator(index, esc.entry):
+        return None  # the branch of a data-type dispatch for no accepted type: TensorRT never hands it such a type
     if checked is None:
         m = check_macro(esc)
+        if m is not None and is_failure_macro(m):
+            return None
+        if m is not None:
+            # a check macro without arguments whose own body tests a status (`cudaCheckError()` expanding to
+            # `if (cudaGetLastError() != cudaSuccess) exit(1)`)
+            for c in esc.chain[-1].calls:
+                if (c.kind == "call" and c is not esc.call and _within(c.span, m.span)
+                        and c.callee.split("::")[-1] not in _STRING_GETTERS
+                        and index.packs.lookup("status_apis", c.callee) is not None):
+                    return f"on the status {c.callee.split('::')[-1]} returns (tested in the body of {m.callee})"
         # a direct exit()/abort(): nothing in the call tests a status (an `if` around it may; its condition is not
         # kept), so the message says what the call is, not that it always runs
-        return None if m is not None and is_failure_macro(m) else "by a direct call (it tests nothing itself)"
+        return "by a direct call (it tests nothing itself)"
     checked = _LITERAL.sub('""', checked)  # `assert(ok && "error: ...")`: the message is not the condition
     for m in _CALL.finditer(checked):
         name = (m.group(1) or m.group(2) or "").split("::")[-1]

@@ -33,7 +33,10 @@ class ProcessExitInPlugin(Rule):
     status is what the check tests: the result of a CUDA / cuBLAS / cuDNN / NCCL call
     (`CHECK(cudaMalloc(...))`), a status compared with its success value (`status == cudaSuccess`,
     `st == STATUS_SUCCESS`), one call or status variable handed to a check macro that is not an assert
-    (`PLUGIN_CHECK(status)`); and a plain `exit()` / `abort()` / `std::terminate()`, which tests nothing.
+    (`PLUGIN_CHECK(status)`), a check macro without arguments whose body tests a status (`cudaCheckError()`
+    on `cudaGetLastError()`); and a plain `exit()` / `abort()` / `std::terminate()`, which tests nothing, except
+    in the branch of a data-type dispatch for no accepted type (TensorRT hands the plugin only the types its
+    `supportsFormatCombination` accepted: TRT215's).
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
@@ -75,6 +78,11 @@ class ProcessExitInPlugin(Rule):
             enqueue="        switch (inputDesc[0].type)\n        {\n        case DataType::kFLOAT: break;\n"
                     "        default: PLUGIN_FAIL(\"unsupported type\");\n        }",
             helpers="#define PLUGIN_FAIL(msg) do { abort(); } while (0)")}},
+        # a direct exit in the default of a switch on the data type, inside a one-time guard: no accepted type reaches it
+        {"files": {"plugins/foo.cpp": exits_plugin(
+            enqueue="        if (!mTuned)\n        {\n            switch (inputDesc[0].type)\n            {\n"
+                    "            case DataType::kFLOAT: break;\n            default: exit(1);\n            }\n"
+                    "            mTuned = true;\n        }").replace("public:\n", "public:\n    bool mTuned{false};\n", 1)}},
         # a CUDA status checked with an abort, but only in a build-time query
         {"files": {"plugins/foo.cpp": exits_plugin(
             supports="        int32_t device = 0;\n        CHECK(cudaGetDevice(&device));", helpers=_CHECK)}},
@@ -112,6 +120,15 @@ class ProcessExitInPlugin(Rule):
                 enqueue="        checkCudaErrors(cudaGetLastError());",
                 helpers="#define checkCudaErrors(e) do { if ((e) != cudaSuccess) { exit(1); } } while (0)")},
             "expect": [("plugins/foo.cpp", 18, "exit (ends the process) (expanded from macro checkCudaErrors) can end the process")],
+        },
+        {
+            # a check macro without arguments whose body tests the last CUDA error: a runtime status
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        cudaCheckError();",
+                helpers="#define cudaCheckError() { cudaError_t e = cudaGetLastError(); if (e != cudaSuccess) { exit(1); } }")},
+            "expect": [("plugins/foo.cpp", 18, "exit (ends the process) (expanded from macro cudaCheckError) can end the "
+                        "process on the status cudaGetLastError returns (tested in the body of cudaCheckError) from "
+                        "FooPlugin::enqueue")],
         },
     ]
 

@@ -4,6 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
+from ..examples.contract import pair_cpp
 from ..examples.hotpath import plugin_cpp
 from ..hotpath._walk import short
 from ._escape import chain_text, escapes_by_method
@@ -176,8 +177,9 @@ class ThrowAcrossBoundary(Rule):
     handler) counts only when its function's try blocks can throw (a throw, a throwing macro or API, or a call
     into a project function): `catch (...) { cleanup; throw; }` around calls that never throw is not a site.
     Nor is a throw in the branch of a data-type dispatch for no accepted type (the last `else` of an if-chain
-    on `DataType::k...`, the `default:` of a switch on a `DataType`): TensorRT hands a plugin only the types its
-    `supportsFormatCombination` accepted. Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
+    on `DataType::k...` when it fails (a throw, a return, an exit), the `default:` of a switch on a `DataType`),
+    reached from a plugin method: TensorRT hands a plugin only the types its `supportsFormatCombination`
+    accepted. (A creator's types come from the model's fields or the blob: its dispatch's last branch counts.) Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
     m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`). Nor is a throw only an index out of range
     raises: a sequence's `at(i)` (`std::vector`, `std::array`, `std::string`, `std::deque`; `index_check` in the
     packs) and a project's bounds-checked accessor (`if (idx < 0 || idx >= n) throw std::out_of_range(...)` on an
@@ -302,6 +304,16 @@ class ThrowAcrossBoundary(Rule):
             "files": {"plugins/foo.cpp": plugin_cpp("    nvinfer1::DataType d = toDataType(nvinfer1::PluginFieldType::kINT8);",
                                                     _FIELD_TYPE_MAP)},
             "expect": [("plugins/foo.cpp", 22, "`throw std::invalid_argument` via FooPlugin::enqueue -> toDataType -> throw")],
+        },
+        {
+            # a creator's data type comes from the model (a field, the blob): its dispatch's last branch runs
+            "files": {"plugins/foo.cpp": pair_cpp(create=(
+                "        DataType t = static_cast<DataType>(fc->nbFields);\n"
+                "        if (t == DataType::kFLOAT)\n        {\n            alpha = 1.F;\n        }\n"
+                "        else if (t == DataType::kHALF)\n        {\n            alpha = 2.F;\n        }\n"
+                "        else\n        {\n            throw std::runtime_error(\"unsupported type\");\n        }"))
+                .replace("#include <NvInferRuntime.h>", "#include <NvInferRuntime.h>\n#include <stdexcept>", 1)},
+            "expect": [("plugins/foo.cpp", 34, "`throw std::runtime_error` via FooPluginCreator::createPlugin -> throw")],
         },
         {
             # a bare `throw;` rethrows what its try block threw: live when the try block can throw

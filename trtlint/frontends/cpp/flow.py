@@ -105,9 +105,12 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
         if ci is not None and ti is not None:
             _error_branch(w, c, kids[ci], kids[ti])
             _index_bounds(w, kids[ci], kids[ti])
-        if ci is not None and ei is not None and kids[ei].kind != K.IF_STMT and _DTYPE.search(w.ex.text_of(kids[ci])):
+        if (ci is not None and ei is not None and kids[ei].kind != K.IF_STMT and _DTYPE.search(w.ex.text_of(kids[ci]))
+                and _fails(w, kids[ei])):
+            # the last else of a data-type dispatch, when it is the failure branch (an `else` that does the work for
+            # the other accepted type, `if (t == kFLOAT) f<float>(); else f<half>();`, is no such branch)
             _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(kids[ei])
-            st.error_ranges.append((o1, o2, UNSUPPORTED_DTYPE))  # the last else of a data-type dispatch
+            st.error_ranges.append((o1, o2, UNSUPPORTED_DTYPE))
         return
     if k == K.SWITCH_STMT.value:
         _dtype_switch_default(w, kids)
@@ -120,6 +123,23 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
 # a data-type dispatch's branch for no accepted type is an error path that does not run (facts.UNSUPPORTED_DTYPE)
 _DTYPE = re.compile(r"\bDataType::k[A-Z]\w*")
 _DTYPE_LABEL = re.compile(r"(?:\w+::)*DataType::k[A-Z]\w*")
+
+
+_EXITS = frozenset({"exit", "abort", "_Exit", "quick_exit", "terminate"})
+
+
+def _fails(w: FlowWalker, branch: Cursor) -> bool:
+    """A branch that ends in a failure: a throw, a return, or a direct exit/abort."""
+    K = w.K
+    last = _last_statement(K, branch)
+    if last is None:
+        return False
+    if last.kind == K.UNEXPOSED_EXPR:
+        sub = children(last)
+        last = sub[0] if len(sub) == 1 else last
+    if last.kind in (K.CXX_THROW_EXPR, K.RETURN_STMT):
+        return True
+    return last.kind == K.CALL_EXPR and (last.spelling or "") in _EXITS
 
 
 def _dtype_switch_default(w: FlowWalker, kids: list) -> None:
@@ -507,12 +527,13 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
         needs = tuple(sorted({p for s, e, p in st.needs_ranges if s <= off < e}))
         if needs:
             changes["needs_args"] = needs
-        if call.guard is None:
-            best = None
-            for s, e, cond in st.error_ranges:
-                if s <= off < e and (best is None or e - s < best[0]):
-                    best = (e - s, cond)
-            if best is not None:
-                changes["guard"] = "error-path:" + best[1]
+        best = None
+        for s, e, cond in st.error_ranges:
+            if s <= off < e and (best is None or e - s < best[0]):
+                best = (e - s, cond)
+        # a branch that never runs (a data type the plugin does not accept, an index out of range) says more than a
+        # one-time guard around it
+        if best is not None and (call.guard is None or best[1] in (UNSUPPORTED_DTYPE, INDEX_BOUNDS)):
+            changes["guard"] = "error-path:" + best[1]
         out.append((off, dataclasses.replace(call, **changes) if changes else call))
     return out
