@@ -130,6 +130,13 @@ class EnqueueDefaultStream(Rule):
             "expect": [("plugins/foo.cpp", 16, "cuBLAS handle used by cublasSgemm is never bound to a stream on this path")],
         },
         {
+            # every cuBLAS routine works on the handle's stream, the batched LAPACK-like ones too
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    cublasSgetrfBatched(gHandle, 4, nullptr, 4, nullptr, nullptr, 1);",
+                "#include <cublas_v2.h>\nstatic cublasHandle_t gHandle;")},
+            "expect": [("plugins/foo.cpp", 16, "cuBLAS handle used by cublasSgetrfBatched is never bound to a stream on this path")],
+        },
+        {
             # one missing bind on the path is one finding, however many calls use the handle (a GEMM wrapper's
             # float and half overloads): the other uses are related locations
             "files": {"plugins/foo.cpp": plugin_cpp(
