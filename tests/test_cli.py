@@ -70,6 +70,11 @@ def test_json_output_to_file(tmp_path):
 
     assert data["summary"]["findings"] == len(EXPECTED)
     assert {d["code"] for d in data["diagnostics"]} == {e[0] for e in EXPECTED}
+    # with no text report, what was analysed and the TensorRT release judged against still reach the person
+    # running it, on stderr, as the text report's last lines say them
+    text = trtlint("check", str(FIXTURE), "--no-cache", "--no-progress")
+    tail = [line for line in text.stdout.splitlines() if line.startswith(("analysed ", "TensorRT ", "no TensorRT"))]
+    assert tail and all(line in r.stderr.splitlines() for line in tail)
 
 
 def test_sarif_of_the_fixture_is_mapped_and_valid_against_the_official_schema():

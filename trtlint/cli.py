@@ -370,6 +370,14 @@ def cmd_check(args) -> int:
             dest.write_text(text, encoding="utf-8")
         else:
             sys.stdout.write(text)
+    if not any(fmt == "text" for fmt, _dest in outputs) and not args.statistics:
+        # a machine-readable report only: what was analysed and which TensorRT release was judged against still
+        # reach the person running it (stderr; the report holds them too), so the run is never silently blind
+        ctx = context()
+        if ctx.analysis is not None:
+            print(ctx.analysis.line(), file=sys.stderr)
+            if ctx.analysis.tensorrt_line():
+                print(ctx.analysis.tensorrt_line(), file=sys.stderr)
     if args.statistics:
         if not stats_shown:  # stdout holds a machine-readable report (stderr then), or nothing
             from .report.text import render_statistics
