@@ -140,3 +140,15 @@ def test_requirement_files_by_pip_convention(tmp_path):
         res = run(settings, jobs=1, use_cache=False)
         assert res.analysis["tensorrt_version"]["reason"] == f"tensorrt>=10,<11 in {moved}:3"
         assert sorted(d.severity.value for d in res.diagnostics if d.code == "TRT610") == ["error", "error"]
+
+
+def test_a_placeholder_pin_is_no_version(tmp_path):
+    # tensorrt==0.0.1 (PyPI's placeholder, pinned by an environment dump) is no release: no version is known
+    root = tmp_path / "placeholder"
+    shutil.copytree(FIXTURES / "requirements", root)
+    (root / "requirements.txt").write_text("numpy==1.21.0\ntensorrt==0.0.1\n")
+    settings = load_settings(root)
+    settings.select = ["TRT207", "TRT610"]
+    res = run(settings, jobs=1, use_cache=False)
+    assert res.analysis["tensorrt_version"] is None or not res.analysis["tensorrt_version"].get("version")
+    assert [d for d in res.diagnostics if d.code in ("TRT207", "TRT610")] == []

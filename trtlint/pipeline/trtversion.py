@@ -97,12 +97,15 @@ def _order(v: str) -> tuple:
 # a version test that turns at a release older than this is a compatibility guard for a release long out of
 # support (onnx-tensorrt's `#if NV_TENSORRT_MAJOR < 4`), not the release the code targets: no floor
 _OLDEST_FLOOR = (8,)
+# no TensorRT release is numbered 0.x: `tensorrt==0.0.1` (the PyPI placeholder an environment dump pins) says
+# nothing about the release the code targets
+_FIRST_RELEASE = (1,)
 
 
 def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
     """One version from ``found``: the strongest tier, the newest release in it (module docstring). The floors of
-    version tests below TensorRT 8 (:data:`_OLDEST_FLOOR`) do not count."""
-    found = [e for e in found if e.tier != 3 or _order(e.version) >= _OLDEST_FLOOR]
+    version tests below TensorRT 8 (:data:`_OLDEST_FLOOR`) and versions no release has (0.x) do not count."""
+    found = [e for e in found if _order(e.version) >= _FIRST_RELEASE and (e.tier != 3 or _order(e.version) >= _OLDEST_FLOOR)]
     if not found:
         return None
     tier = min(e.tier for e in found)
