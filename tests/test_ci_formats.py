@@ -123,7 +123,11 @@ def test_progress_display_only_on_a_terminal_and_only_for_text(tmp_path):
     # machine formats: no progress even on a terminal
     rc, out, tty = _run_on_pty(["check", str(proj), "--no-cache", "-j", "1", "--format", "json"], tmp_path)
     assert rc == 1 and json.loads(out)["summary"]["findings"] == N
-    assert tty.strip() == f"trtlint: project {proj.resolve()} (profile edgellm, detected)"  # no progress
+    # no progress: the line naming the project, then (no text report) what was analysed and the TensorRT release
+    lines = tty.strip().splitlines()
+    assert lines[0] == f"trtlint: project {proj.resolve()} (profile edgellm, detected)"
+    assert lines[1].startswith("analysed ") and len(lines) == 3, tty
+    assert lines[2].startswith(("TensorRT ", "no TensorRT version known")), tty
     # not a terminal: no progress on stderr, only the line naming the project
     r = trtlint("check", str(proj), "--no-cache", "-j", "1")
     assert r.returncode == 1 and r.stderr == f"trtlint: project {proj.resolve()} (profile edgellm, detected)\n"
