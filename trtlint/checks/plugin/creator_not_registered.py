@@ -146,6 +146,16 @@ class CreatorNotRegistered(Rule):
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(register="none")},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 25, "creator FooPluginCreator ('FooPlugin', version '1') is never registered")],
         },
+        {
+            # a creator whose base is a project class template instantiated with its plugin (amirstan_plugin's
+            # PluginCreatorBase<P>): the template's bases are the instantiation's, so it is a creator
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(register="none").replace(
+                "class FooPluginCreator : public IPluginCreatorV3One",
+                "template <class P>\nclass CreatorBase : public IPluginCreatorV3One\n{\npublic:\n"
+                "    char const* getPluginVersion() const noexcept override { return \"1\"; }\n};\n"
+                "class FooPluginCreator : public CreatorBase<FooPlugin>", 1)},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 31, "creator FooPluginCreator ('FooPlugin', version '1') is never registered")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:

@@ -465,7 +465,10 @@ class Extractor:
                 if decl is None or decl.kind == K.NO_DECL_FOUND:
                     continue
                 defn = decl.get_definition() or decl
-                if defn.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE) or defn.kind == K.TYPEDEF_DECL:
+                if defn.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+                    defn = self._template_of(defn)
+                if defn.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION) \
+                        or defn.kind == K.TYPEDEF_DECL:
                     sub_names, sub_ifaces = self.class_ifaces(defn, depth + 1)
                     if sub_ifaces and iface is None and dname and dname not in names:
                         names.append(dname)
@@ -476,6 +479,19 @@ class Extractor:
         res = (tuple(names), frozenset(ifaces))
         self._iface_cache[key] = res
         return res
+
+    def _template_of(self, c: Cursor) -> Cursor:
+        """The class template an implicit instantiation (``CreatorBase<FooPlugin>``, a base) comes from: libclang
+        gives the instantiation no children, so its bases are read from the template. Else ``c``."""
+        if "<" not in (c.displayname or "") or any(ch.kind == self.K.CXX_BASE_SPECIFIER for ch in children(c)):
+            return c
+        try:
+            t = self.ci.conf.lib.clang_getSpecializedCursorTemplate(c)
+        except Exception:  # noqa: BLE001 - a library without it
+            return c
+        if t is None or t.kind not in (self.K.CLASS_TEMPLATE, self.K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+            return c
+        return t
 
     def _raw_qual(self, c: Cursor) -> str:
         parts = []
