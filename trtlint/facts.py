@@ -101,6 +101,11 @@ UNSUPPORTED_DTYPE = "unsupported data type"
 # index out of range is a program error (a std::logic_error, as a failed assert), not a runtime failure
 INDEX_BOUNDS = "index out of range"
 
+# the error-path guard (``Call.guard == "error-path:" + UNREACHABLE``) of a call after a statement no path leaves
+# normally: a switch with a default where every case returns or throws (`switch (t) { case A: return 4; ...
+# default: return 0; } throw ...;`)
+UNREACHABLE = "unreachable"
+
 
 @dataclass(frozen=True)
 class Call:

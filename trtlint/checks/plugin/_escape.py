@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
-from ...facts import INDEX_BOUNDS, UNSUPPORTED_DTYPE, Call, CppFunction, Span
+from ...facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
 from ...packs import BehaviourEntry
 from ..hotpath._walk import Entry, entries, entry_bodies, short
 
@@ -171,7 +171,7 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
                         stop(chain, target)  # a try in the caller cannot catch what leaves a noexcept callee
                 continue
             if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
-                if (_dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
+                if (call.guard == "error-path:" + UNREACHABLE or _dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
                         or (behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
                                                       or _index_check(call, beh)))):
                     continue

@@ -94,6 +94,20 @@ static void checked(int n)
     }
 }"""
 
+# every branch of the switch returns: the throw after it never runs; with a `break` it does
+_EXHAUSTIVE = """#include <stdexcept>
+static unsigned elementSize(int t)
+{
+    switch (t)
+    {
+    case 0: return 4;
+    case 1:
+    case 2: return 2;
+    default: return 0;
+    }
+    throw std::runtime_error("invalid type");
+}"""
+
 # a bounds-checked accessor: its throw runs only on an index out of range, a program error as a failed assert
 _ACCESSOR = """#include <stdexcept>
 struct Coords4
@@ -185,7 +199,8 @@ class ThrowAcrossBoundary(Rule):
     packs) and a project's bounds-checked accessor (`if (idx < 0 || idx >= n) throw std::out_of_range(...)` on an
     integer parameter of its own). The standard calls that a logic error: a program error, as a failed assert is
     (TRT205 reports no invariant assert either), not a failure a runtime input or status decides. A map's `at(k)`
-    and an `out_of_range` thrown on a missing key still count.
+    and an `out_of_range` thrown on a missing key still count. Nor is a throw after a switch with a `default:` every
+    branch of which returns or throws: no path reaches it.
     One finding per root cause: per interface method, at its definition, every throw site below it as a related
     location; but the throw sites of a helper that three or more interface methods reach are one finding of their
     own, at the helper's first site, naming the methods (catch it once in the helper, or in each method). Which macros and functions
@@ -246,6 +261,7 @@ class ThrowAcrossBoundary(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp("    int v = gScale.count(1) ? gScale.at(1) : 0;\n"
                                                  "    if (gScale.find(2) != gScale.end())\n    {\n        v += gScale.at(2);\n    }",
                                                  "#include <map>\nstatic std::map<int, int> gScale;")}},
+        {"files": {"plugins/foo.cpp": plugin_cpp("    unsigned n = elementSize(1);", _EXHAUSTIVE)}},
         # an index out of range is a program error (std::logic_error), as a failed assert: a sequence's at(i) and a
         # bounds-checked accessor of the project's own
         {"files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v{1};\n    int x = v.at(0);\n"
@@ -304,6 +320,12 @@ class ThrowAcrossBoundary(Rule):
             "files": {"plugins/foo.cpp": plugin_cpp("    nvinfer1::DataType d = toDataType(nvinfer1::PluginFieldType::kINT8);",
                                                     _FIELD_TYPE_MAP)},
             "expect": [("plugins/foo.cpp", 22, "`throw std::invalid_argument` via FooPlugin::enqueue -> toDataType -> throw")],
+        },
+        {
+            # a branch that breaks out of the switch reaches the throw after it
+            "files": {"plugins/foo.cpp": plugin_cpp("    unsigned n = elementSize(1);",
+                                                    _EXHAUSTIVE.replace("case 0: return 4;", "case 0: break;"))},
+            "expect": [("plugins/foo.cpp", 23, "`throw std::runtime_error` via FooPlugin::enqueue -> elementSize -> throw")],
         },
         {
             # a creator's data type comes from the model (a field, the blob): its dispatch's last branch runs

@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 from typing import Any, Optional, Protocol
 
-from ...facts import INDEX_BOUNDS, UNSUPPORTED_DTYPE, Call, Span
+from ...facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from .base import Cursor, Unit, children, short
 
 _FAILURE_RETURN = re.compile(
@@ -94,8 +94,14 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
         _on_throw(w, c, kids)
         return
     if k == K.COMPOUND_STMT.value:
-        for ch in kids:
+        for i, ch in enumerate(kids):
             _mark_statement(w, ch)
+            if ch.kind == K.SWITCH_STMT and i + 1 < len(kids) and _switch_always_leaves(w, ch):
+                # what follows a switch every branch of which returns or throws never runs
+                o1 = w.ex.extent_info(ch)[6]
+                o2 = w.ex.extent_info(c)[6]
+                if o2 > o1:
+                    st.error_ranges.append((o1, o2, UNREACHABLE))
         return
     if k == K.IF_STMT.value:
         ci, ti, ei = w.if_parts(c, kids)
@@ -140,6 +146,36 @@ def _fails(w: FlowWalker, branch: Cursor) -> bool:
     if last.kind in (K.CXX_THROW_EXPR, K.RETURN_STMT):
         return True
     return last.kind == K.CALL_EXPR and (last.spelling or "") in _EXITS
+
+
+def _switch_always_leaves(w: FlowWalker, sw: Cursor) -> bool:
+    """A switch with a ``default:`` whose every branch ends in a return or a throw, with no ``break`` at its top
+    level (``switch (t) { case A: return 4; case B: return 2; default: return 0; }``)."""
+    K = w.K
+    kids = children(sw)
+    if len(kids) < 2 or kids[-1].kind != K.COMPOUND_STMT:
+        return False
+    default = False
+    ended = True  # whether the statements since the last label end the function
+    for st in children(kids[-1]):
+        inner = st
+        labelled = False
+        while inner.kind in (K.CASE_STMT, K.DEFAULT_STMT):
+            if not labelled and not ended:
+                return False  # a branch that falls out of the switch (or into the next: then the next decides)
+            labelled = True
+            default = default or inner.kind == K.DEFAULT_STMT
+            sub = children(inner)
+            if not sub:
+                return False
+            inner = sub[-1]
+        if inner.kind == K.BREAK_STMT:
+            return False
+        if inner.kind == K.UNEXPOSED_EXPR:
+            sub = children(inner)
+            inner = sub[0] if len(sub) == 1 else inner
+        ended = inner.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR)
+    return default and ended
 
 
 def _dtype_switch_default(w: FlowWalker, kids: list) -> None:
