@@ -27,8 +27,12 @@ _TARGET_KEYWORDS = {
     "STATIC", "SHARED", "MODULE", "OBJECT", "INTERFACE", "UNKNOWN", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE",
     "IMPORTED", "GLOBAL", "PRIVATE", "PUBLIC", "FILE_SET", "TYPE", "BASE_DIRS", "FILES", "HEADERS", "CXX_MODULES",
 }
-_GTEST_LIBS = re.compile(r"^(gtest|gtest_main|gmock|gmock_main|GTest::\w+)$")
-_INTERESTING = re.compile(r"GLOB|add_executable|add_library|add_test|gtest_", re.I)
+# googletest linked by name, by imported target, or by FindGTest's result variables (${GTEST_LIBRARIES}, ...)
+_GTEST_LIBS = re.compile(r"^(gtest|gtest_main|gmock|gmock_main|GTest::\w+|\$\{G(?:TEST|MOCK)_\w*LIBRARIES\})$")
+# a build system's command that makes a googletest executable of its sources and registers it as a test in one
+# (catkin_add_gtest, ament_add_gtest, catkin_add_gmock, ...): a target and a test
+_TEST_TARGET_CMD = re.compile(r"\w*add_g(?:test|mock)", re.I)
+_INTERESTING = re.compile(r"GLOB|add_executable|add_library|add_test|gtest_|add_g(?:test|mock)", re.I)
 _SOURCE_EXT = re.compile(r"\.(c|cc|cpp|cxx|cu|h|hh|hpp|cuh|inl)$", re.I)
 
 
@@ -174,8 +178,10 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
             var = args[1]
             pats = [r for r in (_resolve(a, list_dir) for a in glob_pattern_args(args[2:])) if r is not None]
             globs.append((var, recurse, tuple(pats), Span(src.rel, line, col, el, ec)))
-        elif name in _TARGET_CMDS and args:
+        elif (name in _TARGET_CMDS or _TEST_TARGET_CMD.fullmatch(name)) and args:
             tgt = args[0]
+            if name not in _TARGET_CMDS:
+                tested.add(tgt)
             if name != "target_sources" and len(args) > 1 and args[1].upper() == "ALIAS":
                 continue
             t = tinfo.setdefault(tgt, {"span": None, "sources": [], "vars": []})

@@ -17,7 +17,8 @@ class UnregisteredCppUnittest(Rule):
     ## What it does
     Finds C++/CUDA files that define googletest cases (`TEST`, `TEST_F`, `TEST_P`, `TYPED_TEST`) and checks
     that a CMake test target compiles them: a target registered with `add_test`/`gtest_discover_tests`/
-    `gtest_add_tests` or linked with googletest, whose explicit sources name the file or whose sources
+    `gtest_add_tests`, made and registered at once (`catkin_add_gtest`, `ament_add_gtest`, any `*_add_gtest` /
+    `*_add_gmock`), or linked with googletest (by name, `GTest::`, `${GTEST_LIBRARIES}`), whose explicit sources name the file or whose sources
     come from a `file(GLOB ...)` that matches it. Vendored trees (`3rdParty/`, `third_party/`, ...),
     files in a Bazel package (a `BUILD`/`BUILD.bazel` file in their directory or above, as Torch-TensorRT's
     `tests/cpp`) and projects without CMake files are not judged.
@@ -68,6 +69,16 @@ class UnregisteredCppUnittest(Rule):
                 "CMakeLists.txt": "add_library(core core.cpp)\n",
                 "tests/cpp/BUILD": 'cc_test(name = "test_serialization", srcs = ["test_serialization.cpp"])\n',
                 "tests/cpp/test_serialization.cpp": _TEST_CPP,
+            }
+        },
+        {
+            # a build system's command that makes and registers a googletest at once (catkin_add_gtest,
+            # ament_add_gtest), and a test linked with googletest through FindGTest's variable
+            "files": {
+                "CMakeLists.txt": "catkin_add_gtest(test_pose test/test_pose.cpp)\n"
+                "add_executable(test_frame test/test_frame.cpp)\ntarget_link_libraries(test_frame ${GTEST_LIBRARIES})\n",
+                "test/test_pose.cpp": _TEST_CPP,
+                "test/test_frame.cpp": _TEST_CPP.replace("Rope", "Frame"),
             }
         },
     ]
