@@ -9,6 +9,54 @@ from ..examples.onnx import onnx_model, onnx_node
 from ._routes import requests
 
 
+_SPLIT_H = """#pragma once
+#include <NvInferRuntime.h>
+#include <string>
+#include <vector>
+namespace foo
+{
+class FooPluginCreator : public nvinfer1::IPluginCreatorV3One
+{
+public:
+    FooPluginCreator()
+    {
+        mFields.emplace_back(nvinfer1::PluginField("alpha", nullptr, nvinfer1::PluginFieldType::kFLOAT32, 1));
+        mFields.emplace_back(nvinfer1::PluginField("num_heads", nullptr, nvinfer1::PluginFieldType::kINT32, 1));
+        mFC.nbFields = static_cast<int32_t>(mFields.size());
+        mFC.fields = mFields.data();
+    }
+    char const* getPluginName() const noexcept override { return "FooPlugin"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    char const* getPluginNamespace() const noexcept override { return ""; }
+    nvinfer1::PluginFieldCollection const* getFieldNames() noexcept override { return &mFC; }
+    nvinfer1::IPluginV3* createPlugin(char const* n, nvinfer1::PluginFieldCollection const* fc,
+        nvinfer1::TensorRTPhase p) noexcept override;
+
+private:
+    std::vector<nvinfer1::PluginField> mFields;
+    nvinfer1::PluginFieldCollection mFC{};
+};
+} // namespace foo
+"""
+
+_SPLIT_CPP = """#include "fooCreator.h"
+#include "pluginAliases.h"
+namespace foo
+{
+IPluginV3* FooPluginCreator::createPlugin(char const* n, PluginFieldCollection const* fc, TensorRTPhase p) noexcept
+{
+    for (int32_t i = 0; i < fc->nbFields; ++i)
+    {
+        std::string field(fc->fields[i].name);
+        if (field.compare("alpha") == 0) {}
+        if (field.compare("num_head") == 0) {}
+    }
+    return nullptr;
+}
+} // namespace foo
+REGISTER_TENSORRT_PLUGIN(foo::FooPluginCreator);
+"""
+
 _RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
 
 
@@ -83,6 +131,12 @@ class PluginAttributeMismatch(Rule):
             "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32")),
                                                                    reads=("alpha", "num_head"))},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 30, "reads field 'num_head', which FooPluginCreator does not declare in getFieldNames(); it declares 'num_heads', which it never reads", "FooPluginCreator.num_head")],
+        },
+        {
+            # the same, with createPlugin defined where a header is missing (the using-declarations of nvinfer1's
+            # names came from it): its PluginFieldCollection parameter does not resolve, and is still the fields
+            "files": {"plugins/fooCreator.h": _SPLIT_H, "plugins/fooCreator.cpp": _SPLIT_CPP},
+            "expect": [("plugins/fooCreator.cpp", 11, "reads field 'num_head', which FooPluginCreator does not declare in getFieldNames(); it declares 'num_heads'")],
         },
         {
             # an ONNX model node: the parser passes only declared fields; the plugin spec's required ones must be set

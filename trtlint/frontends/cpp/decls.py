@@ -525,7 +525,9 @@ class Extractor:
         cuda_attrs = set()
         for ch in children(fn):
             ck = ch.kind
-            if ck == K.PARM_DECL and "PluginFieldCollection" in (ch.type.spelling or ""):
+            if ck == K.PARM_DECL and ("PluginFieldCollection" in (ch.type.spelling or "")
+                                      or "PluginFieldCollection" in self.text_of(ch)):
+                # (as written, too: with a header missing the type does not resolve and libclang spells it `int`)
                 fc_params.append(ch)
             elif ck in libclang.cuda_fn_attrs:
                 cuda_attrs.add(libclang.cuda_fn_attrs[ck])
