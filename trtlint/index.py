@@ -43,6 +43,9 @@ class ClassInfo:
     serialized: tuple[PluginFieldDecl, ...] = ()
     registrations: list[Registration] = field(default_factory=list)
     reads: tuple = ()  # FieldRead: field names createPlugin (or what it hands the collection to) reads
+    # every name the naming method can return (each return statement, each branch of a conditional), in order;
+    # ``name`` is the first
+    names: tuple[str, ...] = ()
 
     @property
     def qualname(self) -> str:
@@ -264,6 +267,7 @@ class ProjectIndex:
                 continue
             info = ClassInfo(cls=c)
             info.name = self._first_return(qn, "getPluginName") or self._first_return(qn, "getPluginType")
+            info.names = self._all_returns(qn, "getPluginName") or self._all_returns(qn, "getPluginType")
             info.version = self._first_return(qn, "getPluginVersion")
             info.namespace = self._first_return(qn, "getPluginNamespace")
             if c.kind == "creator":
@@ -446,6 +450,12 @@ class ProjectIndex:
         """The TensorRT release to judge against: :meth:`tensorrt_target`, else the rules/ pack's default (the
         newest release; a rule says when it judged against it for want of a known version)."""
         return self.tensorrt_target(path).version or self.packs.trt_default_version
+
+    def _all_returns(self, qualname: str, method: str) -> tuple[str, ...]:
+        """Every string the nearest definition of ``method`` returns (resolved ones, in order, each once)."""
+        for fn in self.find_method(qualname, method):
+            return tuple(dict.fromkeys(r.value for r in fn.returns if r.value is not None))
+        return ()
 
     def _first_return(self, qualname: str, method: str) -> Optional[ResolvedString]:
         for fn in self.find_method(qualname, method):

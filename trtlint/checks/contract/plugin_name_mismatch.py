@@ -19,6 +19,12 @@ def creator_related(index, names, verb="registers") -> list[Related]:
     return out
 
 
+def _one_of(p) -> str:
+    """'Foo', or 'Foo', 'Foo2' or 'Bar' for a plugin that names itself by a condition."""
+    names = [f"'{n}'" for n in (p.names or (p.plugin_name,))]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" or {names[-1]}"
+
+
 class PluginNameMismatch(Rule):
     """A route asks for a plugin name that no creator registers.
 
@@ -175,6 +181,12 @@ class PluginNameMismatch(Rule):
             },
         },
     ]
+    VALID += [
+        # a plugin that names itself by a condition (use_h2 ? NAME2 : NAME): the creator registers one of them
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_name='mH2 ? "Foo_TRT2" : "Foo_TRT"',
+                                                             creator_name='"Foo_TRT"').replace(
+            "public:\n", "public:\n    bool mH2{false};\n", 1)}},
+    ]
     INVALID = [
         {
             # the TensorRT function of a multi-backend exporter is judged; its other backends' ops are not
@@ -202,6 +214,14 @@ class PluginNameMismatch(Rule):
             # a plugin and the creator that creates it name different plugins (the creator's name is registered)
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_name='"Foo_TRt"', creator_name='"Foo_TRT"')},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 16, "plugin FooPlugin returns 'Foo_TRt' from getPluginName(), but its creator FooPluginCreator (which creates it in createPlugin) registers 'Foo_TRT'", "FooPlugin")],
+        },
+        {
+            # a plugin that names itself by a condition: every branch is one of its names, and a creator matching
+            # none of them is a drift (a creator of the other branch's name agrees: see VALID)
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_name='mH2 ? "Foo_TRT2" : "Foo_TRt"',
+                                                                creator_name='"Foo_TRT"').replace(
+                "public:\n", "public:\n    bool mH2{false};\n", 1)},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 17, "plugin FooPlugin returns 'Foo_TRT2' or 'Foo_TRt' from getPluginName(), but its creator FooPluginCreator (which creates it in createPlugin) registers 'Foo_TRT'")],
         },
         {
             # zero-config: a misspelling of a project creator's name is itself evidence that the domain is a plugin
@@ -314,7 +334,7 @@ class PluginNameMismatch(Rule):
             method = "getPluginName" if index.find_method(p.qualname, "getPluginName") or not index.find_method(p.qualname, "getPluginType") else "getPluginType"
             yield self.diag(
                 p.name.def_span or p.name.span,
-                f"plugin {p.cls.name} returns '{p.plugin_name}' from {method}(), but its creator {c.cls.name} "
+                f"plugin {p.cls.name} returns {_one_of(p)} from {method}(), but its creator {c.cls.name} "
                 f"(which creates it in {x.method.name}) registers '{c.plugin_name}': an engine holding this plugin "
                 "cannot be deserialized (no creator of that name)",
                 related=[

@@ -665,13 +665,32 @@ class BodyWalker:
         kids = children(c)
         if not kids:
             return
-        e = kids[0]
-        r = self.ex.resolve_str(e)
-        expr = short(self.ex.text_of(e))
-        if r is None:
-            self.returns.append(ResolvedString(value=None, span=self.span(e), expr=expr))
-        else:
-            self.returns.append(ResolvedString(value=r[0], span=self.span(e), expr=expr, via=r[1], def_span=r[2]))
+        for e in self._alternatives(kids[0]):
+            r = self.ex.resolve_str(e)
+            expr = short(self.ex.text_of(e))
+            if r is None:
+                self.returns.append(ResolvedString(value=None, span=self.span(e), expr=expr))
+            else:
+                self.returns.append(ResolvedString(value=r[0], span=self.span(e), expr=expr, via=r[1], def_span=r[2]))
+
+    def _alternatives(self, e: Cursor, depth: int = 0) -> list[Cursor]:
+        """The values a returned expression can take: the branches of a conditional (``use_h2 ? NAME2 : NAME``,
+        nested ones too) when the whole does not resolve to one string; else the expression itself."""
+        K = self.K
+        if depth > 4 or self.ex.resolve_str(e) is not None:
+            return [e]
+        cur = e
+        while cur.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+            sub = children(cur)
+            if len(sub) != 1:
+                break
+            cur = sub[0]
+        if cur.kind != K.CONDITIONAL_OPERATOR:
+            return [e]
+        sub = children(cur)
+        if len(sub) != 3:
+            return [e]
+        return self._alternatives(sub[1], depth + 1) + self._alternatives(sub[2], depth + 1)
 
     # -- plugin fields --
 
