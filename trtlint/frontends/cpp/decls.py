@@ -60,6 +60,9 @@ _BASE_ACCESS = re.compile(r"^(?:(?:public|protected|private|virtual)\s+)*")
 _UNNAMED_AT = re.compile(r"^(\((?:lambda|unnamed \w+|anonymous \w+) at )(.+)(:\d+:\d+\))$")
 
 
+# the spelling libclang gives a type that did not resolve (`const int *` for `PluginFieldCollection const*`)
+_UNRESOLVED_INT = re.compile(r"\bint\b")
+
 class Extractor:
     """The declaration walk of one unit (``run``), then its facts in ``classes``, ``functions``, ``registrations``,
     ``includes``, ``lifecycle`` and ``skipped_defs``; the body walks and the helpers read it as a
@@ -525,10 +528,12 @@ class Extractor:
         cuda_attrs = set()
         for ch in children(fn):
             ck = ch.kind
-            if ck == K.PARM_DECL and ("PluginFieldCollection" in (ch.type.spelling or "")
-                                      or "PluginFieldCollection" in self.text_of(ch)):
-                # (as written, too: with a header missing the type does not resolve and libclang spells it `int`)
-                fc_params.append(ch)
+            if ck == K.PARM_DECL:
+                typ = ch.type.spelling or ""
+                # as written too when the type did not resolve (a header missing: libclang spells it `int`)
+                if "PluginFieldCollection" in typ or (_UNRESOLVED_INT.search(typ)
+                                                      and "PluginFieldCollection" in self.text_of(ch)):
+                    fc_params.append(ch)
             elif ck in libclang.cuda_fn_attrs:
                 cuda_attrs.add(libclang.cuda_fn_attrs[ck])
         w = BodyWalker(self, fn, name, fc_params)

@@ -109,8 +109,10 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             if i is not None:
                 _mark_statement(w, kids[i])
         if ci is not None and ti is not None:
-            _error_branch(w, c, kids[ci], kids[ti])
-            _index_bounds(w, kids[ci], kids[ti])
+            last = _last_statement(K, kids[ti])
+            if last is not None:
+                _error_branch(w, c, kids[ci], kids[ti], last)
+                _index_bounds(w, kids[ci], kids[ti], last)
         if (ci is not None and ei is not None and kids[ei].kind != K.IF_STMT and _DTYPE.search(w.ex.text_of(kids[ci]))
                 and _fails(w, kids[ei])):
             # the last else of a data-type dispatch, when it is the failure branch (an `else` that does the work for
@@ -230,16 +232,13 @@ def _last_statement(K: Any, branch: Cursor) -> Optional[Cursor]:
     return sub[-1] if sub else None
 
 
-def _error_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor) -> None:
+def _error_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor, last: Cursor) -> None:
     """``if (cond) { ...; return <failure>; }``: the branch runs only when something has failed.
 
     An ``if`` expanded from a macro body (``CSC(call, err)``) has the whole expansion as the extent of each of
     its parts, the checked call in the macro's argument included: it marks nothing."""
     K = w.K
-    if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
-        return
-    last = _last_statement(K, then)
-    if last is None or last.kind != K.RETURN_STMT:
+    if last.kind != K.RETURN_STMT or w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
         return
     val = children(last)
     if not val:
@@ -262,19 +261,18 @@ _INTEGRAL = re.compile(r"(?:(?:const|unsigned|signed|std::)\s*)*(?:int|long|shor
 _OUT_OF_RANGE = re.compile(r"\s*throw\s+(?:::)?(?:std::)?out_of_range\b")
 
 
-def _index_bounds(w: FlowWalker, cond: Cursor, then: Cursor) -> None:
+def _index_bounds(w: FlowWalker, cond: Cursor, then: Cursor, last: Cursor) -> None:
     """``if (idx < 0 || idx >= size) { throw std::out_of_range(...); }`` on an integer parameter ``idx`` of the
     function: a bounds check of an index (``facts.INDEX_BOUNDS``), the standard's own meaning of out_of_range. Every
     test of the condition bounds the same parameter (``||`` of relational comparisons), and the branch ends in a
     throw of std::out_of_range (a limit on a count that throws something else is a runtime check, not this)."""
     K = w.K
-    last = _last_statement(K, then)
-    if last is None:
-        return
+    if last.kind not in (K.UNEXPOSED_EXPR, K.CXX_THROW_EXPR) or not _OUT_OF_RANGE.match(w.ex.text_of(last)):
+        return  # (the text first: most branches end in something else, and it costs no child visit)
     if last.kind == K.UNEXPOSED_EXPR:  # the statement wraps the throw expression
         sub = children(last)
         last = sub[0] if len(sub) == 1 else last
-    if last.kind != K.CXX_THROW_EXPR or not _OUT_OF_RANGE.match(w.ex.text_of(last)):
+    if last.kind != K.CXX_THROW_EXPR:
         return
     text = " ".join(w.ex.text_of(cond).split())
     names: Optional[set] = None
