@@ -285,11 +285,9 @@ PACK_SCHEMA = {
 
 
 def shipped_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    src = here.parent / "rules"  # a source checkout / editable install
-    if (src / "profiles.yaml").is_file():
-        return src
-    return here / "rules_data"  # an installed wheel
+    """The shipped rule packs: ``trtlint/rules_data``, in a source checkout a link to the top-level ``rules/``
+    folder, in an installed wheel a folder of the package (pyproject.toml ships every package's data)."""
+    return (Path(__file__).resolve().parent / "rules_data").resolve()
 
 
 @dataclass(frozen=True)
