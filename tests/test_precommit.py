@@ -2,7 +2,9 @@
 
 The hook definitions (file filters, serial run) are taken from the manifest as they are; only the way the
 command is found changes: `language: system` running this checkout's trtlint with the test's Python, instead of
-`language: python`, which would make pre-commit build a virtualenv and install trtlint from an index.
+`language: python`, which would make pre-commit build a virtualenv and install trtlint from an index. One test
+(the last) runs the manifest exactly as shipped through `pre-commit try-repo`: pre-commit installs trtlint
+itself, as every user of the hook gets it.
 """
 
 from __future__ import annotations
@@ -172,3 +174,44 @@ def test_an_old_finding_whose_other_side_is_committed_does_not_block_but_a_new_o
     out = r.stdout + r.stderr
     assert r.returncode != 0, out
     assert "py/bar.py:7" in out and "TRT103" in out and "'gamma'" in out
+
+
+# ------------------------------------------------------------------ the hook as shipped, installed by pre-commit
+def _is_git_checkout(path: Path) -> bool:
+    r = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path, capture_output=True, text=True)
+    return r.returncode == 0 and Path(r.stdout.strip()).resolve() == path.resolve()
+
+
+@pytest.mark.skipif(not _is_git_checkout(REPO), reason="pre-commit try-repo needs this checkout as a git repository")
+def test_the_shipped_hook_installed_by_pre_commit_reports_a_drift_and_passes_a_clean_tree(tmp_path):
+    """`pre-commit try-repo` with the manifest exactly as shipped (`language: python`): pre-commit builds its own
+    virtualenv and pip-installs this repository into it (not editable, dependencies from the package index),
+    as it does for every user of the hook. (This checkout's uncommitted changes are part of what it installs.)"""
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
+    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
+    (proj / "cpp/plugins/foo").mkdir(parents=True)
+    (proj / "py").mkdir()
+    (proj / "cpp/plugins/foo/fooPlugin.cpp").write_text(creator_cpp())
+    (proj / "py/translate.py").write_text(onnxscript_py("FooPlugn"))  # the drift
+    _git(proj, "init", "-q", "-b", "main", env=env)
+    _git(proj, "add", "-A", env=env)
+    _git(proj, "commit", "-q", "-m", "initial", env=env)
+
+    def try_repo() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "trtlint", "--all-files"],
+                              cwd=proj, env=env, capture_output=True, text=True, timeout=900)
+
+    r = try_repo()
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert "internal error" not in out and "Traceback" not in out, out
+    assert "trtlint...." in out and "Failed" in out, out
+    assert "py/translate.py:7:12: error[TRT101] plugin-name-mismatch: ONNX node 'trt_edgellm::FooPlugn' names plugin 'FooPlugn'" in out, out
+    (proj / "py/translate.py").write_text(onnxscript_py("FooPlugin"))
+    _git(proj, "commit", "-q", "-am", "fix the name", env=env)
+    r = try_repo()
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Passed" in r.stdout, r.stdout
