@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Optional
 
+from . import safeio
 from .baseline import BaselineError, apply_baseline, describe, load_baseline, updated_baseline, write_baseline
 from .diagnostics import Diagnostic, Edit, Fix
 from .fixes import SAFE, FixResult, edit_span, plan_fixes, unsafe_only, write_fixes
@@ -240,7 +241,7 @@ def _add_suppressions(diags: list[Diagnostic], root: Path, digests: dict, reason
             continue
         if path not in texts:
             try:
-                texts[path] = (root / path).read_text(encoding="utf-8").split("\n")
+                texts[path] = safeio.read_bytes(root / path, root=root, limit=safeio.FRAME_LIMIT).decode("utf-8").split("\n")
             except (OSError, UnicodeDecodeError):
                 texts[path] = None
             if texts[path] is not None and marker == "#" and path.endswith((".py", ".pyi")):

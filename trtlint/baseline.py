@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional
 
+from . import safeio
 from .diagnostics import Diagnostic
 
 FORMAT_VERSION = 1
@@ -47,7 +47,7 @@ def normalise_snippet(line: str) -> str:
     return _WS.sub("", _SUPPRESSION.sub("", line))
 
 
-_MAX_SNIPPET_FILE = 16 * 1024 * 1024
+_MAX_SNIPPET_FILE = safeio.FRAME_LIMIT
 
 
 def attach_snippets(diags: Iterable[Diagnostic], root: Path) -> list[Diagnostic]:
@@ -61,15 +61,9 @@ def attach_snippets(diags: Iterable[Diagnostic], root: Path) -> list[Diagnostic]
             continue
         rel = d.span.path
         if rel not in lines_of:
-            try:
-                # never through a link, never a FIFO/device (could block), never a huge skipped file
-                st = os.lstat(Path(root) / rel)
-                if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_SNIPPET_FILE:
-                    raise OSError("not read for a snippet")
-                data = (Path(root) / rel).read_bytes()
-                lines_of[rel] = None if b"\0" in data[:8192] else data.decode("utf-8", errors="replace").splitlines()
-            except (OSError, ValueError):
-                lines_of[rel] = None
+            # never through a link, never a FIFO/device (could block), never a huge skipped file
+            data = safeio.try_read_bytes(Path(root) / rel, root=root, limit=_MAX_SNIPPET_FILE)
+            lines_of[rel] = None if data is None or b"\0" in data[:8192] else data.decode("utf-8", errors="replace").splitlines()
         lines = lines_of[rel]
         snip = ""
         if lines is not None and 1 <= d.span.line <= len(lines):

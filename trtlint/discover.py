@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
+from . import safeio
 from .frontends import SourceFile
 
 if TYPE_CHECKING:  # pathspec (and the asyncio it pulls in) is imported only when a pattern is matched
@@ -70,14 +71,8 @@ def digest_bytes(data: bytes) -> str:
 
 
 def _digest(path: Path) -> Optional[str]:
-    h = hashlib.sha256()
-    try:
-        with open(path, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
-    except OSError:
-        return None
-    return h.hexdigest()[:32]
+    # non-blocking open and fstat: a file swapped for a FIFO after its lstat cannot block the run
+    return safeio.digest_file(path)[0]
 
 
 def link_reason(link: Path, root: Path) -> str:

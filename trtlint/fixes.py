@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
+from . import safeio
 from .diagnostics import Diagnostic, Edit, Fix
 from .discover import digest_bytes
 from .facts import Span
@@ -183,7 +184,7 @@ def plan_fixes(
     for rel in sorted(by_file):
         p = root / rel
         try:
-            data = p.read_bytes()
+            data = safeio.read_bytes(p, root=root, limit=safeio.FRAME_LIMIT)
         except OSError as e:
             res.refused.append(f"{rel}: cannot read ({e.strerror}); its fixes were not applied")
             continue

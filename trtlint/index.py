@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
+from . import safeio
 from .facts import (
     Call,
     CMakeGlob,
@@ -414,7 +415,7 @@ class ProjectIndex:
             hits = self.preview_scan.get(rel) if self.preview_scan is not None else None
             if hits is None:
                 try:
-                    hits = preview_switches((self.root / rel).read_bytes())
+                    hits = preview_switches(safeio.read_bytes(self.root / rel, root=self.root, limit=safeio.FRAME_LIMIT))
                 except OSError:
                     continue
             for feat, line, col, end_col in hits:

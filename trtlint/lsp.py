@@ -28,6 +28,7 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from . import safeio
 from . import __version__
 from .checks.registry import find_rule
 from .config import ConfigError
@@ -253,7 +254,7 @@ class TrtlintServer(LanguageServer):
         text = self.session.buffers.get(rel)
         if text is None:
             try:
-                text = (self.session.root / rel).read_text(encoding="utf-8", errors="replace")
+                text = safeio.read_text(self.session.root / rel, root=self.session.root, limit=safeio.FRAME_LIMIT)
             except OSError:
                 return []
         return text.splitlines(keepends=True)
@@ -319,7 +320,7 @@ class TrtlintServer(LanguageServer):
             lines = doc.lines
         else:
             try:
-                lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+                lines = safeio.read_text(path, root=self.session.root, limit=safeio.FRAME_LIMIT).splitlines(keepends=True)
             except OSError:
                 lines = []
         ln = max(0, (line or 1) - 1)

@@ -27,6 +27,12 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 # what a reader that names no limit may read: the default max-file-size (config.Settings.max_file_size)
 DEFAULT_LIMIT = 4 * 1024 * 1024
+# what a reader of context only (a code frame, a snippet, a related line) reads at most: a larger file is shown
+# without its lines
+FRAME_LIMIT = 16 * 1024 * 1024
+# the hard cap of a source file's read (discovery's max-file-size, 4 MiB by default, decides first; this bounds
+# a file that grows after it was discovered)
+SOURCE_LIMIT = 256 * 1024 * 1024
 _CHUNK = 1 << 20
 
 
@@ -50,12 +56,17 @@ def inside(path: PathLike, root: PathLike) -> bool:
     return real == r or real.startswith(r.rstrip(os.sep) + os.sep)
 
 
-def open_regular(path: PathLike, root: Optional[PathLike] = None, limit: Optional[int] = DEFAULT_LIMIT) -> tuple[int, os.stat_result]:
-    """A read-only descriptor of ``path`` and its ``fstat``, after the checks above; the caller closes it."""
+def open_regular(path: PathLike, root: Optional[PathLike] = None, limit: Optional[int] = DEFAULT_LIMIT,
+                 follow: bool = False) -> tuple[int, os.stat_result]:
+    """A read-only descriptor of ``path`` and its ``fstat``, after the checks above; the caller closes it.
+    A symbolic link as the last component is refused unless ``follow`` (discovery never follows one, so no
+    project file is read through one); links of the folders above are resolved and must stay in ``root``."""
     p = os.fspath(path)
     real = os.path.realpath(p)
     if root is not None and not inside(real, root):
         raise ReadRefused(p, f"a link to '{real}', outside the project root (not read)")
+    if not follow and os.path.islink(p):
+        raise ReadRefused(p, "a symbolic link (not followed)")
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(real, flags)
@@ -73,9 +84,10 @@ def open_regular(path: PathLike, root: Optional[PathLike] = None, limit: Optiona
     return fd, st
 
 
-def read_bytes(path: PathLike, root: Optional[PathLike] = None, limit: Optional[int] = DEFAULT_LIMIT) -> bytes:
+def read_bytes(path: PathLike, root: Optional[PathLike] = None, limit: Optional[int] = DEFAULT_LIMIT,
+               follow: bool = False) -> bytes:
     """The content of a project file, guarded as the module says; raises :class:`ReadRefused`."""
-    fd, st = open_regular(path, root, limit)
+    fd, st = open_regular(path, root, limit, follow)
     try:
         if limit is None:
             chunks = []
@@ -104,9 +116,9 @@ def read_bytes(path: PathLike, root: Optional[PathLike] = None, limit: Optional[
 
 
 def read_text(path: PathLike, root: Optional[PathLike] = None, limit: Optional[int] = DEFAULT_LIMIT,
-              errors: str = "replace") -> str:
+              errors: str = "replace", follow: bool = False) -> str:
     """:func:`read_bytes` decoded as UTF-8 (a BOM dropped); undecodable bytes per ``errors``."""
-    return read_bytes(path, root, limit).decode("utf-8-sig", errors=errors)
+    return read_bytes(path, root, limit, follow).decode("utf-8-sig", errors=errors)
 
 
 def try_read_bytes(path: PathLike, root: Optional[PathLike] = None, limit: Optional[int] = DEFAULT_LIMIT) -> Optional[bytes]:

@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, NamedTuple, Optional
 
+from . import safeio
 from .frontends import SourceFile
 from .frontends.testlists import gtest_cases
 
@@ -99,7 +100,7 @@ def marker_macros(data: bytes) -> tuple[str, ...]:
 
 def read_bytes(f: SourceFile) -> bytes:
     try:
-        return f.path.read_bytes()
+        return safeio.read_bytes(f.path, limit=safeio.SOURCE_LIMIT)
     except OSError:
         return b""
 

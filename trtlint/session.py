@@ -19,6 +19,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Optional
 
+from . import safeio
 from .config import ConfigError, Settings, key_line, load_settings
 from .diagnostics import Diagnostic
 from .discover import digest_bytes, globspec, kind_of
@@ -266,7 +267,7 @@ class Session:
             return
         p = self.root / rel
         try:
-            text = p.read_bytes().decode("utf-8", errors="surrogateescape")
+            text = safeio.read_bytes(p, root=self.root, limit=safeio.FRAME_LIMIT).decode("utf-8", errors="surrogateescape")
         except OSError:
             text = None
         if text is None:  # deleted
@@ -289,7 +290,7 @@ class Session:
         prev = self.sources.get(rel)
         flags = prev.flags if prev is not None else ()  # the unit's CMake target flags (the build model's)
         if from_disk:
-            digest = digest_bytes(abs_path.read_bytes())
+            digest = digest_bytes(safeio.read_bytes(abs_path, root=self.root, limit=safeio.FRAME_LIMIT))
             src = SourceFile(path=abs_path, rel=rel, kind=kind, digest=digest, flags=flags)
             UNSAVED.pop(str(abs_path), None)
         else:

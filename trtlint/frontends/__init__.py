@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from .. import safeio
 from ..facts import FileFacts, ParseProblem
 
 
@@ -69,7 +70,7 @@ def read_text(src: SourceFile, legacy: bool = False) -> tuple[Optional[str], Opt
     if src.text is not None:
         return src.text, None
     try:
-        data = src.path.read_bytes()
+        data = safeio.read_bytes(src.path, limit=safeio.SOURCE_LIMIT)
     except OSError as e:
         return None, f"cannot read file: {e.strerror or e}"
     if b"\x00" in data[:8192]:

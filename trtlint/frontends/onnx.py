@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from .. import safeio
 from ..facts import FileFacts, OnnxAttr, OnnxModel, OnnxNode, ParseProblem, Span
 from . import ExtractContext, SourceFile
 
@@ -49,7 +50,7 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     if size > MAX_MODEL_BYTES:
         return problem(f"ONNX model is {size} bytes, over the {MAX_MODEL_BYTES}-byte limit trtlint loads")
     try:
-        data = src.path.read_bytes()
+        data = safeio.read_bytes(src.path, limit=MAX_MODEL_BYTES)
     except OSError as e:
         return problem(f"cannot read file: {e.strerror or e}")
 

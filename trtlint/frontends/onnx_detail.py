@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
+from .. import safeio
 from .onnx import MAX_GRAPH_DEPTH, MAX_MODEL_BYTES, pb2
 
 MAX_LIST = 16  # INTS/FLOATS longer than this keep no value
@@ -70,7 +71,8 @@ def read_model(path: Path, label: Optional[str] = None) -> Union[ModelDetail, Mo
             return ModelError(label, "empty file, not an ONNX model")
         if size > MAX_MODEL_BYTES:
             return ModelError(label, f"{size} bytes, over the {MAX_MODEL_BYTES}-byte limit trtlint loads")
-        data = path.read_bytes()
+        # a model named on the command line may be a link (the user's own choice); a FIFO or device never
+        data = safeio.read_bytes(path, limit=MAX_MODEL_BYTES, follow=True)
     except OSError as e:
         return ModelError(label, f"cannot read file: {e.strerror or e}")
     if data.startswith(b"version https://git-lfs"):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, NamedTuple, Optional
 
+from .. import safeio
 from ..baseline import attach_snippets
 from ..checks.base import Rule
 from ..checks.registry import find_rule
@@ -336,7 +337,7 @@ def filter_diagnostics(
             sups = []  # every file was scanned already
         if sups is None:
             try:
-                text = (root / d.span.path).read_text(encoding="utf-8", errors="replace")
+                text = safeio.read_text(root / d.span.path, root=root, limit=safeio.FRAME_LIMIT)
                 sups = scan_suppressions(text)
             except (OSError, ValueError):
                 sups = []

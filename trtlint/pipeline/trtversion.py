@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Optional
 
+from .. import safeio
 from ..frontends import SourceFile
 from ..frontends.trtversion import Evidence, evidence, is_extra_name, may_hold_evidence
 from ..index import TensorRTTarget, scope_of
@@ -84,7 +85,7 @@ def gather(root: Path, files: list[SourceFile], scopes: tuple, scans) -> list[Ev
         out.extend(evidence(f.rel, data))
     for rel, p in _extras(root, scopes):
         try:
-            out.extend(evidence(rel, p.read_bytes()))
+            out.extend(evidence(rel, safeio.read_bytes(p, root=root, limit=safeio.FRAME_LIMIT)))
         except OSError:
             continue
     return out

@@ -21,6 +21,7 @@ from io import StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from .. import safeio
 from .context import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,11 +46,10 @@ class _Sources:
     def lines(self, rel: str) -> Optional[list[str]]:
         if rel not in self._cache:
             text: Optional[str]
-            try:
-                data = (self.root / rel).read_bytes()
-                text = None if b"\0" in data[:8192] else data.decode("utf-8", errors="replace")
-            except (OSError, ValueError):
-                text = None
+            # through the guarded reader: never a link (not even one inside the root), a FIFO or a device,
+            # never past the frame limit (a skipped file's finding has no frame)
+            data = safeio.try_read_bytes(self.root / rel, root=self.root, limit=safeio.FRAME_LIMIT)
+            text = None if data is None or b"\0" in data[:8192] else data.decode("utf-8", errors="replace")
             self._cache[rel] = text.splitlines() if text is not None else None
         return self._cache[rel]
 

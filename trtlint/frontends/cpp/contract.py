@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
+from ... import safeio
 from ...facts import CppFunction, CreatedObject, FieldDefault, FieldRead, FnContract, Registration, Span
 from .base import Unit
 
@@ -154,7 +155,7 @@ class _Scanner:
                 data = ex.main_bytes
             else:
                 try:
-                    data = (Path(ex.root) / rel).read_bytes()
+                    data = safeio.read_bytes(Path(ex.root) / rel, root=ex.root, limit=safeio.SOURCE_LIMIT)
                 except OSError:
                     return None
             t = self.texts[rel] = _Text(data)

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from ... import safeio
 from ...facts import Call, CppClass, CppFunction, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
 from . import flow, lifecycle
@@ -200,7 +201,7 @@ class Extractor:
         b = self._file_bytes.get(fname)
         if b is None:
             try:
-                b = Path(fname).read_bytes()
+                b = safeio.read_bytes(fname, limit=safeio.SOURCE_LIMIT, follow=True)
             except OSError:
                 b = b""
             self._file_bytes[fname] = b

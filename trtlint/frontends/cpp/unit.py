@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from ... import safeio
 from ... import envvars
 from ...facts import FileFacts, MissingInclude, ParseProblem, Span
 from .. import UNSAVED, ExtractContext, SourceFile, read_text, unsaved_files
@@ -52,7 +53,7 @@ def reached_headers(units: list[SourceFile], ctx: ExtractContext) -> list[tuple[
     for src in units:
         out: set[str] = set()
         try:
-            text = src.text if src.text is not None else src.path.read_bytes().decode("utf-8", "replace")
+            text = src.text if src.text is not None else safeio.read_bytes(src.path, limit=safeio.SOURCE_LIMIT).decode("utf-8", "replace")
             for h in project_headers(text, str(src.path), include_dirs_of(compile_args(src, ctx)), str(ctx.root), UNSAVED):
                 real = os.path.realpath(h)
                 if real.startswith(root + os.sep):
@@ -120,8 +121,8 @@ def _blanked_file(path: str, text: Optional[str], blank: Any = None) -> tuple[Op
             _BLANK_MEMO.clear()
         got = (None, ())
         try:
-            with open(path, "rb") as fh:
-                disk = fh.read().decode("utf-8")  # byte for byte: libclang's offsets are the disk's
+            # byte for byte: libclang's offsets are the disk's
+            disk = safeio.read_bytes(path, limit=safeio.SOURCE_LIMIT, follow=True).decode("utf-8")
         except (OSError, UnicodeDecodeError):
             disk = None
         if disk is not None:
