@@ -114,7 +114,7 @@ def test_usage_and_config_errors_exit_2(tmp_path):
     assert "Traceback" not in r.stderr
     write_project(tmp_path, {"trtlint.toml": "selekt = ['TRT1']\n"})
     r = trtlint("check", str(tmp_path))
-    assert r.returncode == 2 and "unknown key 'selekt'" in r.stderr
+    assert r.returncode == 2 and "unknown setting 'selekt'; did you mean 'select'?" in r.stderr
 
 
 def test_unknown_rule_in_config_is_trt003(tmp_path):

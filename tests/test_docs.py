@@ -16,12 +16,11 @@ def test_rule_docs_are_up_to_date():
 
 
 # --- every TOML and YAML example in the docs loads --------------------------------------------------------------
-# A ```toml block is a config file: written where its first-line comment says (`# services/vision/trtlint.toml`),
-# else as pyproject.toml (with [tool.trtlint]) or trtlint.toml, and loaded by `trtlint config`. A ```yaml block is
-# loaded by what reads it: a rule pack (`version:`) by the pack validator, a test list (`tests:`) by the test-list
-# frontend, a `.pre-commit-config.yaml` snippet (`repos:`) by yaml with its hook ids checked against
-# .pre-commit-hooks.yaml. A deliberately partial fragment is marked `<!-- not-a-complete-example -->` on the line
-# before its fence.
+# A ```toml block is a config file: tests/test_doc_examples.py writes it where its first-line comment says
+# (`# services/vision/trtlint.toml`) and loads it with `trtlint config`. A ```yaml block is loaded by what reads it:
+# a rule pack (`version:`) by the pack validator, a test list (`tests:`) by the test-list frontend, a
+# `.pre-commit-config.yaml` snippet (`repos:`) by yaml with its hook ids checked against .pre-commit-hooks.yaml.
+# A deliberately partial fragment is marked `<!-- not-a-complete-example -->` on the line before its fence.
 
 import re
 from pathlib import PurePosixPath
@@ -68,47 +67,6 @@ def _page_packs(where: str) -> list[tuple[PurePosixPath, str]]:
         if w.rsplit(":", 1)[0] == page and _named_path(block) is not None:
             out.append((_named_path(block), block))
     return out
-
-
-@pytest.mark.parametrize("where,block", doc_blocks("toml"), ids=[w for w, _ in doc_blocks("toml")])
-def test_toml_example_loads_as_config(where, block, tmp_path, monkeypatch, capsys):
-    from trtlint.cli import main
-    from trtlint.config import _KEYS, load_settings
-
-    try:
-        import tomllib
-    except ImportError:  # pragma: no cover
-        import tomli as tomllib
-    data = tomllib.loads(block)  # a TOML error fails here, naming the block
-    named = _named_path(block)
-    name = named or PurePosixPath("pyproject.toml" if "tool" in data else "trtlint.toml")
-    proj = tmp_path / "proj"
-    cfg = proj / name
-    cfg.parent.mkdir(parents=True)
-    (proj / ".git").mkdir()  # the example's repository: the project root, where relative rule-packs resolve
-    cfg.write_text(block, encoding="utf-8")
-    table = data.get("tool", {}).get("trtlint", {}) if cfg.name == "pyproject.toml" else data
-    assert table, f"{where}: no trtlint settings in the example"
-    if "extend" in table:  # the file it extends is another file: an empty config of that name
-        ext = (cfg.parent / table["extend"]).resolve()
-        if not ext.exists():
-            ext.parent.mkdir(parents=True, exist_ok=True)
-            ext.write_text("[tool.trtlint]\n" if ext.name == "pyproject.toml" else "", encoding="utf-8")
-    for rel, pack in _page_packs(where):  # the rule packs the example names, as the page shows them
-        (proj / rel).parent.mkdir(parents=True, exist_ok=True)
-        (proj / rel).write_text(pack, encoding="utf-8")
-    monkeypatch.chdir(cfg.parent)
-    rc = main(["config", str(cfg.parent)])
-    out, err = capsys.readouterr()
-    assert rc == 0, f"{where}: `trtlint config` failed: {err}"
-    assert f"config file: {cfg}" in out
-    # every key the example writes is a setting, and the setting came from the example
-    s = load_settings(cfg.parent)
-    for key in table:
-        if key == "extend":
-            continue
-        assert key in _KEYS, f"{where}: unknown key {key!r}"
-        assert s.origins[_KEYS[key]] == str(cfg), f"{where}: {key!r} did not take effect"
 
 
 def _hook_ids() -> set[str]:

@@ -162,10 +162,27 @@ def key_line(origin: str, key: str) -> Optional[int]:
     except (OSError, ValueError):
         return None
     pat = re.compile(r"^\s*(?:\[\s*(?:[\w.-]+\.)?)?[\"']?" + re.escape(key) + r"[\"']?\s*(?:=|\]|\.)")
-    return next((i for i, text in enumerate(lines, 1) if pat.match(text)), None)
+    hits = [i for i, text in enumerate(lines, 1) if pat.match(text)]
+    hit_set = set(hits)
+    if Path(origin).name == "pyproject.toml":  # prefer a line in trtlint's own tables ([tool.ruff.lint] is not ours)
+        ours, mine = False, []
+        for i, text in enumerate(lines, 1):
+            h = _TABLE.match(text)
+            if h:
+                name = re.sub(r"[\s\"']", "", h.group(1))
+                ours = name == "tool.trtlint" or name.startswith("tool.trtlint.")
+            if ours and i in hit_set:
+                mine.append(i)
+        hits = mine or hits
+    return hits[0] if hits else None
+
+
+_TABLE = re.compile(r"^\s*\[\[?([^\]]*)\]")
 
 
 def apply_table(s: Settings, table: dict, origin: str) -> Settings:
+    if isinstance(table.get("tool"), dict) and "trtlint" in table["tool"] and Path(origin).name != "pyproject.toml":
+        raise _header_in_own_file(origin)
     for key, value in table.items():
         if key == "extend":
             continue  # followed by load_settings (see _extend_chain)
@@ -183,7 +200,7 @@ def apply_table(s: Settings, table: dict, origin: str) -> Settings:
 def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
     attr = _KEYS.get(key) or (_KEYS.get(key.replace("_", "-")))
     if attr is None:
-        raise ConfigError(f"{origin}: unknown key '{key}' (known: {', '.join(sorted(_KEYS))})")
+        raise _unknown_key(origin, key, value)
     if attr in _LIST_KEYS:
         if isinstance(value, str):
             value = [value]
@@ -215,6 +232,10 @@ def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
     elif attr == "direct_route":
         if not isinstance(value, dict):
             raise ConfigError(f"{origin}: 'direct-route' must be a table")
+        for k in value:
+            if k.replace("_", "-") not in _TABLE_KEYS["direct-route"]:
+                raise _unknown_key(origin, k, value[k], table="direct-route")
+        value = {k.replace("-", "_"): v for k, v in value.items()}  # read as call_names, reserved_kwargs
     elif attr == "test_lists":
         value = _test_lists(value, origin)
     elif attr == "tensorrt_version":
@@ -228,6 +249,85 @@ def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
             value = str(Path(origin).resolve().parent / value)  # relative to the file that names it
     setattr(s, attr, value)
     s.origins[attr] = origin
+
+
+# the keys of the settings that are tables of their own (their values are checked where the setting is)
+_TABLE_KEYS = {
+    "test-lists": ("files", "selector", "test-files"),
+    "direct-route": ("version", "namespace", "encodable", "call-names", "reserved-kwargs"),
+}
+
+
+def _unknown_key(origin: str, key: str, value: Any, table: Optional[str] = None) -> ConfigError:
+    """An unknown setting, with the closest known one (``difflib``, as for rule selectors): a top-level key is
+    matched against the settings, ``extend`` and the keys of the table settings (``selector`` ->
+    ``test-lists.selector``, which TOML also reads as a dotted key); a key inside ``[test-lists]`` /
+    ``[direct-route]`` against that table's keys. A table of known settings (ruff's ``[tool.ruff.lint]`` habit:
+    ``[lint]``) is told that trtlint's settings are not grouped. The message names the key's line."""
+    import difflib
+
+    norm = key.replace("_", "-")
+    name = f"{table}.{key}" if table else key
+    line = _nested_key_line(origin, table, key) if table else key_line(origin, key)
+    at = f"{origin}:{line}" if line else origin
+    if table:
+        cands = {k: f"{table}.{k}" for k in _TABLE_KEYS[table]}
+    else:
+        cands = {f"{t}.{k}": f"{t}.{k}" for t, ks in _TABLE_KEYS.items() for k in ks}
+        cands.update({k: f"{t}.{k}" for t, ks in _TABLE_KEYS.items() for k in ks})  # a table's key written alone
+        cands.update({k: k for k in [*_KEYS, "extend"]})
+        if isinstance(value, dict) and value and all(k.replace("_", "-") in _KEYS for k in value):
+            header = f"[tool.trtlint.{key}]" if Path(origin).name == "pyproject.toml" else f"[{key}]"
+            where = "directly under [tool.trtlint]" if Path(origin).name == "pyproject.toml" else "at the top level"
+            return ConfigError(
+                f"{at}: unknown setting '{key}': trtlint has no '{header}' table; write "
+                f"{', '.join(repr(k) for k in value)} {where}"
+            )
+    near = difflib.get_close_matches(norm, list(cands), n=1, cutoff=0.6)
+    if near:
+        return ConfigError(f"{at}: unknown setting '{name}'; did you mean '{cands[near[0]]}'?")
+    known = sorted(_TABLE_KEYS[table]) if table else sorted([*_KEYS, "extend"])
+    return ConfigError(f"{at}: unknown setting '{name}' (known: {', '.join(known)})")
+
+
+def _nested_key_line(origin: str, table: str, key: str) -> Optional[int]:
+    """The line of ``key`` inside ``table`` (after its ``[...table]`` header, or written ``table.key =``)."""
+    try:
+        lines = Path(origin).read_text(encoding="utf-8", errors="replace").splitlines()
+    except (OSError, ValueError):
+        return None
+    start = (key_line(origin, table) or 1) - 1
+    pat = re.compile(r"^\s*(?:[\"']?" + re.escape(table) + r"[\"']?\s*\.\s*)?[\"']?" + re.escape(key) + r"[\"']?\s*=")
+    return next((i for i, text in enumerate(lines[start:], start + 1) if pat.match(text)), None)
+
+
+_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*trtlint\s*(?:\.\s*([^\]]*?))?\s*\]")
+
+
+def _header_in_own_file(origin: str) -> ConfigError:
+    """``[tool.trtlint]`` (and ``[tool.trtlint.severity]`` ...) written in a trtlint.toml: pyproject.toml's
+    headers, which would read as an unknown setting ``tool``; the message says what to write instead."""
+    name = Path(origin).name
+    try:
+        lines = Path(origin).read_text(encoding="utf-8", errors="replace").splitlines()
+    except (OSError, ValueError):
+        lines = []
+    found = [(i, m.group(1)) for i, text in enumerate(lines, 1) if (m := _HEADER.match(text))]
+    if not found:  # dotted keys (tool.trtlint.select = ...) or a file not read
+        dotted = next((i for i, text in enumerate(lines, 1) if re.match(r"\s*tool\s*\.\s*trtlint\s*\.", text)), None)
+        return ConfigError(f"{origin}{f':{dotted}' if dotted else ''}: 'tool.trtlint' is pyproject.toml's table; "
+                           f"in {name} write the settings at the top level (drop the 'tool.trtlint.' prefix)")
+    line = found[0][0]
+    subs = [f"'[tool.trtlint.{t}]' as '[{t}]'" for _, t in found if t]
+    if any(t is None for _, t in found):
+        msg = (f"'[tool.trtlint]' is pyproject.toml's table header; in {name} write the settings at the top level "
+               "(drop the header)")
+        if subs:
+            msg += ", and " + ", ".join(subs)
+    else:
+        first = found[0][1]
+        msg = f"'[tool.trtlint.{first}]' is pyproject.toml's table header; in {name} write " + ", ".join(subs)
+    return ConfigError(f"{origin}:{line}: {msg}")
 
 
 def _test_lists(value: Any, origin: str) -> dict:
@@ -245,7 +345,7 @@ def _test_lists(value: Any, origin: str) -> dict:
             if v not in ("function-name", "nodeid"):
                 raise ConfigError(f"{origin}: 'test-lists.selector' must be \"function-name\" or \"nodeid\"")
         else:
-            raise ConfigError(f"{origin}: unknown key 'test-lists.{k}' (known: files, selector, test-files)")
+            raise _unknown_key(origin, k, v, table="test-lists")
         out[key] = v
     if "files" not in out:
         raise ConfigError(f"{origin}: 'test-lists' needs 'files' (globs of the YAML test lists)")

@@ -100,7 +100,7 @@ def test_malformed_config_is_exit_2_naming_file_line_and_key(tmp_path):
     assert f"{tmp_path / 'trtlint.toml'}:3: 'max-file-size' must be a non-negative integer" in err
     (tmp_path / "trtlint.toml").write_text('select = ["ALL"]\n[test-lists]\nfiles = ["t.yml"]\nselectr = "nodeid"\n')
     rc, _, err = check_json(tmp_path)
-    assert rc == 2 and f"{tmp_path / 'trtlint.toml'}:2: unknown key 'test-lists.selectr'" in err
+    assert rc == 2 and f"{tmp_path / 'trtlint.toml'}:4: unknown setting 'test-lists.selectr'; did you mean 'test-lists.selector'?" in err
     (tmp_path / "trtlint.toml").write_text('select = ["ALL"\nignore = 3\n')
     rc, _, err = check_json(tmp_path)
     assert rc == 2 and "trtlint.toml: invalid TOML" in err and "line 2" in err
