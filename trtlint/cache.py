@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from . import safeio
 from . import envvars
 from . import facts as _facts
 from .discover import DIGEST_NAME
@@ -135,7 +136,7 @@ class FactCache:
     def _load(self, src: SourceFile, digests: dict[str, str]) -> Optional[FileFacts]:
         p = self._path(self._key(src))
         try:
-            data = safe_loads(p.read_bytes())
+            data = safe_loads(safeio.read_bytes(p, limit=safeio.CACHE_LIMIT))
             if not isinstance(data, dict):
                 raise ValueError("not an entry")
             deps = data.get("deps", {})
@@ -144,7 +145,8 @@ class FactCache:
             ff = data["facts"]
             if not isinstance(ff, FileFacts):
                 raise ValueError("not facts")
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, IndexError, pickle.UnpicklingError, MemoryError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, IndexError, pickle.UnpicklingError,
+                MemoryError, RecursionError):
             return None
         return ff
 
@@ -322,7 +324,7 @@ def human_size(n: int) -> str:
 def load_stats(path: Path) -> tuple[dict, int]:
     """The last run's ``rel -> (size, mtime_ns, inode, digest)`` and the time before which they are trusted."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(safeio.read_text(path, limit=safeio.CACHE_LIMIT, errors="strict"))
         if data.get("digest") != DIGEST_NAME:  # made with another digest function: hash every file again
             return {}, 0
         files = {
@@ -331,14 +333,14 @@ def load_stats(path: Path) -> tuple[dict, int]:
             if isinstance(v, list) and len(v) == 4 and isinstance(v[3], str)
         }
         return files, int(data["trust_before_ns"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return {}, 0
 
 
 def load_json_dict(path: Path) -> dict:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(safeio.read_text(path, limit=safeio.CACHE_LIMIT, errors="strict"))
+    except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 

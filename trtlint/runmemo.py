@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
+from . import safeio
 from . import diagnostics as _diags
 from . import facts as _facts
 
@@ -107,7 +108,7 @@ def key(settings, disc, paths, profile, ctx_key: str, versions: dict, compile_co
 
 def load(cache_dir: Path, k: str) -> Optional[dict]:
     try:
-        data = _Unpickler(io.BytesIO((cache_dir / "runs" / f"{k}.pkl").read_bytes())).load()
+        data = _Unpickler(io.BytesIO(safeio.read_bytes(cache_dir / "runs" / f"{k}.pkl", limit=safeio.CACHE_LIMIT))).load()
     except Exception:  # missing, corrupt or planted: a miss
         return None
     if not isinstance(data, dict) or not isinstance(data.get("diagnostics"), list):

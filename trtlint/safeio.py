@@ -33,6 +33,8 @@ FRAME_LIMIT = 16 * 1024 * 1024
 # the hard cap of a source file's read (discovery's max-file-size, 4 MiB by default, decides first; this bounds
 # a file that grows after it was discovered)
 SOURCE_LIMIT = 256 * 1024 * 1024
+# a cache entry of .trtlint_cache (inside the project, so as hostile as the rest: a planted link or FIFO is a miss)
+CACHE_LIMIT = 256 * 1024 * 1024
 _CHUNK = 1 << 20
 
 

@@ -172,7 +172,7 @@ class TextScans:
             try:
                 from .cache import safe_loads
 
-                data = safe_loads(self.path.read_bytes())
+                data = safe_loads(safeio.read_bytes(self.path, limit=safeio.CACHE_LIMIT))
                 if isinstance(data, dict):
                     self.entries = data
             except Exception:  # a corrupt or planted file is a miss (the unpickler refuses every global)

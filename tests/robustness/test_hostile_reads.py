@@ -157,3 +157,34 @@ def test_safeio_refuses_special_files_links_outside_and_oversize_files(tmp_path)
         safeio.read_bytes("/dev/zero", follow=True)
     assert safeio.digest_file(root / "fifo") == (None, "not a regular file (a FIFO, socket or device); not read")
     assert safeio.try_read_bytes(root / "zero", root=root) is None
+
+
+@pytest.mark.parametrize("plant", ["dev-zero", "fifo", "deep-json"])
+def test_a_planted_cache_is_a_miss_not_a_hang_or_a_crash(tmp_path, plant):
+    """.trtlint_cache lives in the project, so a pull request can commit one: every entry replaced by a link to
+    /dev/zero, a FIFO, or JSON/pickle nested 200,000 deep is a cache miss, and the run reports as a cold one."""
+    root = tmp_path / "proj"
+    _project(root)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "trtlint", "check", ".", "--format", "json", "--no-progress"],
+                              capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL,
+                              preexec_fn=_cap, cwd=root)
+
+    cold = run()
+    assert cold.returncode == 1, cold.stderr
+    entries = [p for p in (root / ".trtlint_cache").rglob("*") if p.is_file()]
+    assert len(entries) >= 3, entries
+    for p in entries:
+        p.unlink()
+        if plant == "dev-zero":
+            p.symlink_to("/dev/zero")
+        elif plant == "fifo":
+            os.mkfifo(p)
+        else:
+            p.write_bytes(b"[" * 200_000 + b"]" * 200_000 if p.suffix == ".json" else b"(" * 200_000)
+    warm = run()
+    assert "Traceback" not in warm.stderr and "internal error" not in warm.stderr, warm.stderr[-2000:]
+    assert warm.returncode == 1, warm.stderr[-2000:]
+    assert json.loads(warm.stdout)["diagnostics"] == json.loads(cold.stdout)["diagnostics"]

@@ -12,6 +12,7 @@ import json
 import os
 import re
 
+from .. import safeio
 from ..cache import write_json
 from ..frontends import SourceFile
 from ..index import ProjectIndex
@@ -178,8 +179,8 @@ def expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc,
     h.update(_EXPANSION_VERSION.encode())
     memo = cache.dir / "expansion" / f"{h.hexdigest()[:32]}.json"
     try:
-        known = json.loads(memo.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        known = json.loads(safeio.read_text(memo, limit=safeio.CACHE_LIMIT, errors="strict"))
+    except (OSError, ValueError, RecursionError):
         known = None
     known = [k[0] for k in _memo_entries(known)] if isinstance(known, list) else None
     if known is not None and all(rel in lazy_facts for rel in known):
@@ -195,9 +196,9 @@ def expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc,
     # the call-like names of each file, by content digest: a changed file is rescanned, the others are not
     names_path = cache.dir / "expansion" / f"names-{_EXPANSION_VERSION}.json"
     try:
-        stored = json.loads(names_path.read_text(encoding="utf-8"))
+        stored = json.loads(safeio.read_text(names_path, limit=safeio.CACHE_LIMIT, errors="strict"))
         names_by_digest = {d: frozenset(v) for d, v in stored.items()} if isinstance(stored, dict) else {}
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError, RecursionError):
         names_by_digest = {}
     before = len(names_by_digest)
     added = _expand_call_graph(
@@ -232,8 +233,8 @@ def last_expansion(cache) -> list[tuple[str, tuple[str, ...]]]:
     try:
         memos = [p for p in (cache.dir / "expansion").glob("*.json") if not p.name.startswith("names")]
         newest = max(memos, key=lambda p: p.stat().st_mtime_ns) if memos else None
-        got = json.loads(newest.read_text(encoding="utf-8")) if newest is not None else []
-    except (OSError, ValueError):
+        got = json.loads(safeio.read_text(newest, limit=safeio.CACHE_LIMIT, errors="strict")) if newest is not None else []
+    except (OSError, ValueError, RecursionError):
         return []
     return _memo_entries(got) if isinstance(got, list) else []
 
