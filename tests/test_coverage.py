@@ -224,8 +224,8 @@ def test_cli_json_markdown_and_exit_codes(tmp_path, capsys):
 @pytest.mark.parametrize(
     "content, reason",
     [
-        (b"version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 123\n", "git-lfs pointer"),
         (b"\x08\x07\x12\xff\xff", "not a valid ONNX model"),
+        (b"version https://example.com/spec/v1\noid sha256:abc\n", "not a valid ONNX model"),
     ],
 )
 def test_unreadable_model_is_reported_not_raised(tmp_path, capsys, content, reason):
@@ -254,3 +254,17 @@ def test_a_check_applies_only_to_the_tensorrt_versions_it_names(tmp_path):
     new = classify(detail, dataclasses.replace(base, restrictions=res, tensorrt="11.0"))
     assert old.nodes[0].cls == "builtin"
     assert new.nodes[0].cls == "restricted" and new.nodes[0].detail == "attribute: approximate='tanh' (test)"
+
+
+def test_a_git_lfs_pointer_is_a_model_not_fetched_not_a_failure(tmp_path, capsys):
+    """A clone without `git lfs pull` holds pointers in place of the models: said, and not a failed model."""
+    from trtlint.checks.core.parse_error import ParseError
+
+    (tmp_path / "m.onnx").write_bytes(ParseError.LFS)
+    report = coverage([tmp_path / "m.onnx"], no_project=True)
+    (m,) = report.models
+    assert (m.error, m.skipped, m.failed, report.failed) == (
+        None, "model not fetched (a Git LFS pointer in place of the file); run `git lfs pull` to check it", False, False)
+    assert main(["coverage", str(tmp_path / "m.onnx"), "--no-project", "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)["models"][0]
+    assert (got["error"], got["skipped"]) == (None, m.skipped)

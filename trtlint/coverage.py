@@ -113,6 +113,7 @@ class ModelCoverage:
     path: str
     nodes: list[NodeClass] = field(default_factory=list)
     error: Optional[str] = None  # the model could not be read
+    skipped: Optional[str] = None  # the model was not analysed, and nothing is wrong with it (a Git LFS pointer)
     opset: Optional[int] = None
     notes: tuple[str, ...] = ()
 
@@ -324,6 +325,7 @@ def to_json(report: CoverageReport) -> str:
                 {
                     "path": m.path,
                     "error": m.error,
+                    "skipped": m.skipped,
                     "opset": m.opset,
                     "notes": list(m.notes),
                     "counts": m.counts(),
@@ -353,6 +355,9 @@ def to_markdown(report: CoverageReport) -> str:
         if m.error:
             lines += [f"**{mark} `{m.path}`**: not read: {m.error}", ""]
             continue
+        if m.skipped:
+            lines += [f"**➖ `{m.path}`**: not analysed: {m.skipped}", ""]
+            continue
         lines += [f"**{mark} `{m.path}`**: {len(m.nodes)} nodes: {_counts_line(m.counts())}", ""]
         lines += [f"> note: {note}" for note in m.notes] + ([""] if m.notes else [])
         lines += ["| op | class | nodes | example | why / where |", "| --- | --- | ---: | --- | --- |"]
@@ -376,6 +381,9 @@ def render_text(report: CoverageReport, console) -> None:
     for m in report.models:
         if m.error:
             console.print(f"[red]{m.path}[/red]: not read: {m.error}")
+            continue
+        if m.skipped:
+            console.print(f"[cyan]{m.path}[/cyan]: not analysed: {m.skipped}")
             continue
         t = Table(title=f"{m.path} ({len(m.nodes)} nodes, opset {m.opset})", title_justify="left", expand=False)
         for col in ("op", "class", "nodes", "example node", "why / where"):

@@ -83,7 +83,8 @@ def coverage(paths: list[Path], *, tensorrt: Optional[str] = None, no_project: b
     out: list[ModelCoverage] = []
     for path, label, detail in details:
         if isinstance(detail, ModelError):
-            out.append(ModelCoverage(label, error=detail.reason))
+            out.append(ModelCoverage(label, skipped=detail.reason) if detail.not_fetched
+                       else ModelCoverage(label, error=detail.reason))
             continue
         out.append(classify(detail, know, problems_by_node(findings, label, detail)))
     return CoverageReport(out, know.tensorrt, unchecked_for(out, know), str(root) if is_project else None)

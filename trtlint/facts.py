@@ -590,6 +590,9 @@ class ParseProblem:
     message: str
     span: Span
     partial: bool = False
+    # not a failure: a file deliberately not analysed whose reason is a note (a Git LFS pointer in place of a
+    # model); TRT001 reports it as info
+    note: bool = False
 
 
 @dataclass(frozen=True)

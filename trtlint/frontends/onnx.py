@@ -35,6 +35,16 @@ INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 _MAX_TEXT = 200
 
 
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+LFS_NOT_FETCHED = "model not fetched (a Git LFS pointer in place of the file); run `git lfs pull` to check it"
+
+
+def is_lfs_pointer(data: bytes) -> bool:
+    """A Git LFS pointer file (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md): a small text file
+    whose first line names the spec; older pointers name ``https://hawser.github.com/spec/v1``."""
+    return len(data) < 1024 and (data.startswith(LFS_POINTER) or data.startswith(b"version https://hawser.github.com/spec/"))
+
+
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     rel = src.rel
 
@@ -53,6 +63,8 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         data = safeio.read_bytes(src.path, limit=MAX_MODEL_BYTES)
     except OSError as e:
         return problem(f"cannot read file: {e.strerror or e}")
+    if is_lfs_pointer(data):
+        return FileFacts(path=rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(LFS_NOT_FETCHED, Span(rel, 1), note=True),))
 
     try:
         onnx = _pb2()

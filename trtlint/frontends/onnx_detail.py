@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from .. import safeio
-from .onnx import MAX_GRAPH_DEPTH, MAX_MODEL_BYTES, pb2
+from .onnx import LFS_NOT_FETCHED, MAX_GRAPH_DEPTH, MAX_MODEL_BYTES, is_lfs_pointer, pb2
 
 MAX_LIST = 16  # INTS/FLOATS longer than this keep no value
 
@@ -61,6 +61,8 @@ class ModelDetail:
 class ModelError:
     path: str
     reason: str
+    not_fetched: bool = False  # a Git LFS pointer: the model is not in the checkout, nothing is wrong with it
+
 
 
 def read_model(path: Path, label: Optional[str] = None) -> Union[ModelDetail, ModelError]:
@@ -75,8 +77,8 @@ def read_model(path: Path, label: Optional[str] = None) -> Union[ModelDetail, Mo
         data = safeio.read_bytes(path, limit=MAX_MODEL_BYTES, follow=True)
     except OSError as e:
         return ModelError(label, f"cannot read file: {e.strerror or e}")
-    if data.startswith(b"version https://git-lfs"):
-        return ModelError(label, "a git-lfs pointer, not the model (run `git lfs pull` to fetch it)")
+    if is_lfs_pointer(data):
+        return ModelError(label, LFS_NOT_FETCHED, not_fetched=True)
     try:
         onnx = pb2()
         from google.protobuf.message import DecodeError

@@ -24,8 +24,12 @@ class ParseError(Rule):
         return _plugins.FooPlugin(x,   # unclosed call: a syntax error
     ```
 
+    A model that is a Git LFS pointer (the repository was cloned without `git lfs pull`) is not a broken
+    file: it is reported as info, "model not fetched".
+
     ## Fix
-    Make the file valid (or exclude it with `exclude = [...]` if it is not source code).
+    Make the file valid (or exclude it with `exclude = [...]` if it is not source code); fetch LFS models
+    with `git lfs pull` before the run.
     """
 
     code = "TRT001"
@@ -34,6 +38,8 @@ class ParseError(Rule):
     severity = Severity.WARNING
 
     VALID = [{"files": {"ok.py": "x = 1\n"}}]
+    LFS = (b"version https://git-lfs.github.com/spec/v1\n"
+           b"oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n")
     INVALID = [
         {
             "files": {"tools/broken.py": "import tensorrt as trt\ndef f(:\n    trt.PluginField('a')\n"},
@@ -56,10 +62,19 @@ class ParseError(Rule):
                 ("models/empty.onnx", 1, "empty file, not an ONNX model"),
             ],
         },
+        {
+            # a Git LFS pointer in place of the model: info, not a corrupt model
+            "files": {"models/big.onnx": LFS},
+            "expect": [("models/big.onnx", 1, "models/big.onnx not analysed: model not fetched (a Git LFS pointer in "
+                        "place of the file); run `git lfs pull` to check it")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         for path, ff in sorted(index.files.items()):
             for p in ff.problems:
+                if getattr(p, "note", False):  # deliberately not analysed, nothing wrong with the file: a note
+                    yield self.diag(p.span, f"{path} not analysed: {p.message}", symbol=path, severity=Severity.INFO)
+                    continue
                 what = "could only partly be parsed" if p.partial else "could not be parsed"
                 yield self.diag(p.span, f"{path} {what}: {p.message}", symbol=path)
