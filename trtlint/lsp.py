@@ -78,6 +78,7 @@ class TrtlintServer(LanguageServer):
         self.jobs: Optional[int] = None
         self.mp_context = None  # the extraction pool's multiprocessing context (main(): "forkserver")
         self.published: dict[str, tuple] = {}  # uri -> what was last published there
+        self._announce: set[str] = set()  # uris opened since: published on the next publish even when empty
         self.by_path: dict[str, list[Diagnostic]] = {}
         self._open: dict[str, str] = {}  # rel -> uri of open buffers whose text changed since the last check
         self._closed: set[str] = set()
@@ -353,8 +354,16 @@ class TrtlintServer(LanguageServer):
         return out
 
     def publish(self) -> None:
+        """Push what changed since the last publication; an opened document is published even when it has no
+        finding (an empty list, from which a client clears what it showed), unless its buffer is still to be
+        checked."""
         targets = {self.uri_of(rel): rel for rel in self.by_path}
         for uri in list(self.published):
+            targets.setdefault(uri, self.rel_of(uri))
+        pending = set(self._open.values())
+        announce = {u for u in self._announce if u not in pending}
+        self._announce -= announce
+        for uri in announce:
             targets.setdefault(uri, self.rel_of(uri))
         cd = self.config_diagnostic
         if cd is not None:
@@ -364,7 +373,7 @@ class TrtlintServer(LanguageServer):
             key = tuple((d.code, d.span, d.message, d.severity.value, d.related) for d in self.by_path.get(rel, []))
             if cd is not None and cd[0] == uri:
                 key += ((cd[1].code, cd[1].message, cd[1].range.start.line, cd[1].range.start.character),)
-            if self.published.get(uri, ()) == key and uri in self.published:
+            if self.published.get(uri, ()) == key and uri in self.published and uri not in announce:
                 continue
             changed = True
             if key:
@@ -437,10 +446,14 @@ class TrtlintServer(LanguageServer):
         await self.load()
 
     def on_did_open(self, params: T.DidOpenTextDocumentParams):
-        rel = self.rel_of(params.text_document.uri)
-        if rel is None:
+        uri = params.text_document.uri
+        self._announce.add(uri)
+        rel = self.rel_of(uri)
+        if rel is None:  # outside the project: nothing to check, its (empty) list is published now or after the load
+            if self._ready is not None and self._ready.is_set():
+                self.publish()
             return
-        self._open[rel] = params.text_document.uri
+        self._open[rel] = uri
         self.schedule(0)
 
     def on_did_change(self, params: T.DidChangeTextDocumentParams):
