@@ -244,3 +244,26 @@ async def test_broken_config_is_reported_and_the_server_keeps_running(client):
     text = open_doc(client, TRANSLATIONS)
     edit_line(client, TRANSLATIONS, text, 32, "FooPlugn", "FooPlugin", 2)
     await wait_for(client, lambda: ("TRT101", 32) not in found(client, TRANSLATIONS), "checks to go on")
+
+
+async def test_a_clean_file_gets_an_empty_diagnostics_list_on_open_and_after_its_last_finding_goes(client):
+    # clients clear what they showed for a file from an empty publication; a clean file opened gets one
+    await wait_for(client, lambda: ("TRT101", 32) in found(client, TRANSLATIONS), "the initial TRT101")
+    clean = client.project / "tensorrt_edgellm" / "clean_helpers.py"
+    clean.write_text("def helper(x):\n    return x + 1\n", encoding="utf-8")
+    rel = "tensorrt_edgellm/clean_helpers.py"
+    assert uri(client, rel) not in client.diagnostics
+    text = open_doc(client, rel)
+    await wait_for(client, lambda: uri(client, rel) in client.diagnostics, "a publication for the clean file")
+    assert list(client.diagnostics[uri(client, rel)]) == []
+    # a finding comes (a suppression that hides nothing: TRT002) and goes: the last publication is empty again
+    text = edit_line(client, rel, text, 2, "x + 1", "x + 1  # trtlint: ignore[TRT101]", 2)
+    await wait_for(client, lambda: ("TRT002", 2) in found(client, rel), "TRT002 on the edited line")
+    edit_line(client, rel, text, 2, "x + 1  # trtlint: ignore[TRT101]", "x + 1", 3)
+    await wait_for(client, lambda: list(client.diagnostics.get(uri(client, rel), [None])) == [], "an empty list once the finding is gone")
+    # a file outside the project gets its empty list too (nothing is known about it)
+    outside = client.project.parent / "outside.py"
+    outside.write_text("y = 2\n", encoding="utf-8")
+    client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri=outside.as_uri(), language_id="python", version=1, text="y = 2\n")))
+    await wait_for(client, lambda: outside.as_uri() in client.diagnostics, "a publication for the file outside the project")
+    assert list(client.diagnostics[outside.as_uri()]) == []

@@ -62,3 +62,37 @@ def test_a_rule_fix_becomes_a_workspace_edit_across_files():
     assert e.new_text == "FooPlugin" and e.range == T.Range(T.Position(2, 4), T.Position(2, 12))
     (e2,) = changes["file:///p/b/c.cpp"]
     assert e2.range == T.Range(T.Position(0, 0), T.Position(1, 0)) and e2.new_text == ""
+
+
+def test_frame_reader_limits_and_resynchronisation():
+    import io
+
+    from trtlint.lsp_transport import MAX_HEADER_LINE, FrameReader, classify
+
+    def frames(data: bytes):
+        r = FrameReader(io.BytesIO(data).read)
+        out = []
+        while (f := r.next_frame()) is not None:
+            out.append((f.body, f.problems))
+        return out
+
+    ok = b'{"jsonrpc": "2.0", "method": "x"}'
+    frame = b"Content-Length: %d\r\n\r\n" % len(ok) + ok
+    assert frames(frame * 2) == [(ok, []), (ok, [])]
+    # too short: the cut body, then its tail is skipped up to the next header
+    (cut, _), (again, problems) = frames(b"Content-Length: 10\r\n\r\n" + ok + frame)
+    assert cut == ok[:10] and again == ok and "not a header" in problems[0]
+    # a header line over the limit is dropped, not held; an over-limit length is refused without reading it
+    (body, problems), = frames(b"X: " + b"a" * (MAX_HEADER_LINE * 3) + b"\r\n" + frame)
+    assert body == ok and "longer than" in problems[0]
+    out = frames(b"Content-Length: 99999999999999\r\n\r\n" + frame)
+    assert out[0][0] is None and "over the limit" in out[0][1][0] and out[-1][0] == ok
+    # the input ends inside a body
+    (body, problems), = frames(b"Content-Length: 100\r\n\r\n{}")
+    assert body is None and "ended inside" in problems[0]
+    # what JSON-RPC calls an invalid Request, and what it does not
+    assert classify([]).code == classify(3).code == -32600
+    assert (classify({"jsonrpc": "2.0", "id": [1], "method": "x"}).id, classify({"jsonrpc": "2.0", "id": "a", "method": 1}).id) == (None, "a")
+    assert classify({"jsonrpc": "2.0", "id": 1, "method": "x", "params": [1]}).kind == "request"
+    assert classify({"jsonrpc": "2.0", "method": "x"}).kind == "notification"
+    assert classify({"jsonrpc": "2.0", "id": 1, "result": None}).kind == "response"

@@ -37,6 +37,9 @@ VARIABLES: tuple[Variable, ...] = (
              "0: keep GPU-only function bodies in a CUDA-mode parse (A/B; the facts are the same; read at import)"),
     Variable("TRTLINT_DOCS_URL", "", "url",
              "where the rule pages are published: SARIF `helpUri`, the language server's links, `rules --format json`"),
+    Variable("TRTLINT_LSP_LOG", "", "path",
+             "`trtlint lsp`: write the server's log to this file (as `--log-file`; the client is sent its warnings "
+             "and errors as `window/logMessage` either way, nothing goes to stderr)"),
     Variable("TRTLINT_PROJECT_URL", "", "url", "trtlint's web address for SARIF `tool.driver.informationUri`"),
     Variable("NO_COLOR", "", "flag", "any value: no colour in the text report (https://no-color.org)"),
     Variable("TRTLINT_PROGRESS_DELAY", "0.5", "seconds",

@@ -79,6 +79,7 @@ class TrtlintServer(LanguageServer):
         self.jobs: Optional[int] = None
         self.mp_context = None  # the extraction pool's multiprocessing context (main(): "forkserver")
         self.published: dict[str, tuple] = {}  # uri -> what was last published there
+        self._announce: set[str] = set()  # uris opened since: published on the next publish even when empty
         self.by_path: dict[str, list[Diagnostic]] = {}
         self._open: dict[str, str] = {}  # rel -> uri of open buffers whose text changed since the last check
         self._closed: set[str] = set()
@@ -92,6 +93,45 @@ class TrtlintServer(LanguageServer):
         self.config_diagnostic: Optional[tuple[str, T.Diagnostic]] = None  # (uri, diagnostic) of a broken config
         self._config_shown: Optional[str] = None  # the config error last shown in a message
         self._progress_tokens = 0
+
+    def start_io(self, stdin=None, stdout=None, log_handler=None) -> int:  # type: ignore[override]
+        """Serve over stdin/stdout with trtlint's transport (:func:`trtlint.lsp_transport.serve`: malformed
+        messages answered with JSON-RPC errors, never a traceback); the process exit code."""
+        import sys
+        import threading
+
+        from pygls.io_ import StdoutWriter
+
+        from .lsp_transport import serve, stdin_reader
+
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+
+        async def run() -> int:
+            if log_handler is not None:
+                log_handler.loop = asyncio.get_running_loop()
+            return await serve(self, stdin_reader(stdin))
+
+        try:
+            return asyncio.run(run())
+        except BrokenPipeError:
+            log.warning("the client closed the connection")
+            return 0
+        except KeyboardInterrupt:
+            return 130
+        finally:
+            if log_handler is not None:
+                log_handler.loop = None
+            self.shutdown()
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """pygls' report of an error outside a request (a notification handler that raised, as pygls' own
+        ``didChange`` does for a document never opened; a message that could not be sent): logged (the client's log, the log file) rather than
+        shown as a message box; a request's error is in its answer."""
+        from pygls.exceptions import FeatureRequestError
+
+        if source is not FeatureRequestError:  # (pygls logged a request's error already)
+            log.error("error outside a request: %s: %s", type(error).__name__, error)
 
     # plumbing ---------------------------------------------------------------------------------------------
     def _sync_primitives(self) -> None:
@@ -354,8 +394,16 @@ class TrtlintServer(LanguageServer):
         return out
 
     def publish(self) -> None:
+        """Push what changed since the last publication; an opened document is published even when it has no
+        finding (an empty list, from which a client clears what it showed), unless its buffer is still to be
+        checked."""
         targets = {self.uri_of(rel): rel for rel in self.by_path}
         for uri in list(self.published):
+            targets.setdefault(uri, self.rel_of(uri))
+        pending = set(self._open.values())
+        announce = {u for u in self._announce if u not in pending}
+        self._announce -= announce
+        for uri in announce:
             targets.setdefault(uri, self.rel_of(uri))
         cd = self.config_diagnostic
         if cd is not None:
@@ -365,7 +413,7 @@ class TrtlintServer(LanguageServer):
             key = tuple((d.code, d.span, d.message, d.severity.value, d.related) for d in self.by_path.get(rel, []))
             if cd is not None and cd[0] == uri:
                 key += ((cd[1].code, cd[1].message, cd[1].range.start.line, cd[1].range.start.character),)
-            if self.published.get(uri, ()) == key and uri in self.published:
+            if self.published.get(uri, ()) == key and uri in self.published and uri not in announce:
                 continue
             changed = True
             if key:
@@ -438,10 +486,14 @@ class TrtlintServer(LanguageServer):
         await self.load()
 
     def on_did_open(self, params: T.DidOpenTextDocumentParams):
-        rel = self.rel_of(params.text_document.uri)
-        if rel is None:
+        uri = params.text_document.uri
+        self._announce.add(uri)
+        rel = self.rel_of(uri)
+        if rel is None:  # outside the project: nothing to check, its (empty) list is published now or after the load
+            if self._ready is not None and self._ready.is_set():
+                self.publish()
             return
-        self._open[rel] = params.text_document.uri
+        self._open[rel] = uri
         self.schedule(0)
 
     def on_did_change(self, params: T.DidChangeTextDocumentParams):
@@ -655,19 +707,26 @@ def suppression_edit(kind: Optional[str], lines: list[str], line0: int, code: st
 
 
 def main(debounce_ms: int = DEFAULT_DEBOUNCE_MS, log_file: Optional[str] = None) -> int:
-    logging.basicConfig(
-        level=logging.INFO if log_file else logging.WARNING,
-        filename=log_file,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-    )
+    """Serve over stdio until ``exit`` (exit code 0 after ``shutdown``, else 1) or the end of input (0). The log
+    goes to the client (``window/logMessage``) and to ``log_file`` or ``$TRTLINT_LSP_LOG`` when given; never to
+    stderr (:mod:`trtlint.lsp_transport`)."""
     import multiprocessing
+    import sys
 
+    from .envvars import text as env_text
+    from .lsp_transport import setup_logging
+
+    log_file = log_file or env_text("TRTLINT_LSP_LOG") or None
     server = make_server(debounce_ms)
+    try:
+        handler = setup_logging(server, log_file)
+    except OSError as e:
+        print(f"trtlint: error: cannot open the log file {log_file}: {e.strerror or e}", file=sys.stderr)
+        return 2
     # the initial index is built in a worker thread: fork-starting its process pool there can deadlock
     server.mp_context = multiprocessing.get_context("forkserver")
     try:
-        server.start_io()
+        return server.start_io(log_handler=handler)
     finally:
         if server.session is not None:
             server.session.close()
-    return 0
