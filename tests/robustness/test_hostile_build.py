@@ -140,9 +140,9 @@ def test_compile_commands_over_the_size_limit_is_refused(tmp_path):
 
 
 def test_compile_flags_naming_devices_and_fifos_are_never_opened(tmp_path):
-    """``-include /dev/zero`` (read without end), a FIFO (blocks), ``-I /proc/self/fd``, ``-imacros /dev/stdin``
-    in compile_commands.json, and an include dir of a CMake target under /proc: left out of the unit's
-    arguments, said, and the FIFO never opened."""
+    """``-include /dev/zero`` (read without end), a FIFO (blocks), ``-I /proc/self/fd`` in compile_commands.json,
+    and an include dir of a CMake target under /proc: left out of the unit's arguments, said, and the FIFO
+    never opened (``-imacros`` is never taken from compile_commands.json: nothing to say)."""
     root = _tree(tmp_path, {
         "plugins/bar/CMakeLists.txt": "add_library(bar barPlugin.cpp)\ninclude_directories(/proc/self/fd)\n"
                                       "target_include_directories(bar PRIVATE /proc/self/fd)\n",

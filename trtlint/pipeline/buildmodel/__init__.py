@@ -50,7 +50,7 @@ _SKIP_DIRS = {".git", ".trtlint_cache", "node_modules", "__pycache__", ".hg", ".
 
 # The limits of the build model (a hostile tree cannot make it hang or exhaust memory; real projects are far
 # below each). The size of a value is its characters plus 64 per list item (about its memory in Python).
-MAX_LIST_BYTES = 16 * 1024 * 1024  # all CMake list files read, together
+MAX_LIST_BYTES = 8 * 1024 * 1024  # all CMake list files read, together
 MAX_DEPTH = 64  # include()/add_subdirectory() nesting
 MAX_PER_CONTEXT = 8  # evaluations of one list file from one including list file (in one project)
 MAX_COMMANDS = 1_000_000  # CMake commands evaluated, in all
