@@ -208,7 +208,7 @@ class Session:
         self.packs = res.index.packs
         self.ctx = res.ctx
         self.rules = res.rules
-        self.skipped = list(res.discovery.skipped)
+        self.skipped = list(res.discovery.skipped) + (res.build.problem_items() if res.build is not None else [])
         self.sources = {f.rel: f for f in res.discovery.files}
         self.facts = dict(res.index.files)
         self.skips = dict(res.skips)  # unit -> shared headers the run left to another unit (they lack its facts)

@@ -53,91 +53,104 @@ def glob_pattern_args(args: list[str]) -> list[str]:
     return out
 
 
+# what _args_end and _strip_comments step over: a quoted string (to its closing quote, or to the end of an
+# unterminated one; a backslash escapes the next character)
+_STR = r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)'
+_PAREN = re.compile(_STR + r"|[()]", re.S)
+_SKIP = re.compile(_STR + r"|#\[(=*)\[|#[^\n]*", re.S)  # ... a bracket comment's opening, a line comment
+_NOT_NL = re.compile(r"[^\n]")
+_PLAIN_ARGS = re.compile(r'[^()"]*\)')
+
+
 def _args_end(text: str, j: int) -> int:
     """Where a command's arguments that start at ``j`` (just after its ``(``) end: the index of the matching
     ``)``, skipping quoted strings and nested parentheses; the end of the text when it never closes."""
-    depth, n, in_str = 1, len(text), False
-    while j < n:
-        c = text[j]
-        if in_str:
-            if c == "\\":
-                j += 2
-                continue
-            if c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c == "(":
+    m = _PLAIN_ARGS.match(text, j)  # the common case: no parenthesis or quote before the closing one
+    if m is not None:
+        return m.end() - 1
+    depth = 1
+    for m in _PAREN.finditer(text, j):
+        c = text[m.start()]
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
             if depth == 0:
-                return j
-        j += 1
-    return n
+                return m.start()
+    return len(text)
+
 
 def _strip_comments(text: str) -> str:
+    """``text`` with every comment blanked (line comments to spaces, bracket comments to spaces with their
+    newlines kept), so offsets and lines stay; ``#`` in a quoted string is no comment. Linear in the text."""
+    if "#" not in text:
+        return text
     out = []
-    i, n = 0, len(text)
-    in_str = False
-    while i < n:
-        c = text[i]
-        if in_str:
-            out.append(c)
-            if c == "\\" and i + 1 < n:
-                out.append(text[i + 1])
-                i += 2
-                continue
-            if c == '"':
-                in_str = False
-            i += 1
+    last = pos = 0
+    n = len(text)
+    while pos < n:
+        m = _SKIP.search(text, pos)
+        if m is None:
+            break
+        s, e = m.span()
+        if text[s] == '"':
+            pos = max(e, s + 1)
             continue
-        if c == '"':
-            in_str = True
-            out.append(c)
-            i += 1
-            continue
-        if c == "#":
-            m = re.match(r"#\[(=*)\[", text[i:])
-            if m:
-                end = text.find("]" + m.group(1) + "]", i)
-                end = n if end < 0 else end + len(m.group(1)) + 2
-                out.append(re.sub(r"[^\n]", " ", text[i:end]))
-                i = end
-                continue
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-            continue
-        out.append(c)
-        i += 1
+        if m.group(1) is not None:  # #[==[ ... ]==]: to its close, or to the end of the text
+            close = "]" + m.group(1) + "]"
+            e = text.find(close, e)
+            e = n if e < 0 else e + len(close)
+            out.append(text[last:s])
+            out.append(_NOT_NL.sub(" ", text[s:e]))
+        else:
+            out.append(text[last:s])
+            out.append(" " * (e - s))
+        last = pos = e
+    out.append(text[last:])
     return "".join(out)
 
 
-def _commands(text: str):
-    """Yield (name, args, line, col, end_line, end_col) for each command invocation."""
+def _scan(text: str):
+    """Yield (name, body start, body end, line, col, end_line, end_col) for each command invocation that starts
+    a line (after optional whitespace); ``text`` has its comments stripped. Linear in the text: lines are
+    counted forward from the last position, never from the start."""
     i = 0
     n = len(text)
+    pos, line, ls = 0, 1, 0  # a position, its line and the start of that line, advanced forward only
+
+    def advance(to: int) -> None:
+        nonlocal pos, line, ls
+        if to > pos:
+            line += text.count("\n", pos, to)
+            k = text.rfind("\n", pos, to)
+            if k >= 0:
+                ls = k + 1
+            pos = to
+
     while True:
         m = _CMD.search(text, i)
         if not m:
             return
-        # must start a line (after optional whitespace)
-        ls = text.rfind("\n", 0, m.start()) + 1
-        if text[ls : m.start()].strip():
-            i = m.end()
+        advance(m.start())
+        if text[ls : m.start()].strip():  # not the first thing on its line: nor is what follows on it
+            nl = text.find("\n", m.end())
+            if nl < 0:
+                return
+            i = nl + 1
             continue
+        line0, col = line, m.start() - ls + 1
         end = _args_end(text, m.end())
-        body = text[m.end() : end]
         j = min(end + 1, n)  # just after the closing parenthesis
-        args = re.findall(r'"((?:[^"\\]|\\.)*)"|([^\s()"]+)', body)
-        line = text.count("\n", 0, m.start()) + 1
-        col = m.start() - ls + 1
-        end_line = text.count("\n", 0, j) + 1
-        end_col = j - (text.rfind("\n", 0, j) + 1) + 1
-        yield m.group(1).lower(), [a or b for a, b in args], line, col, end_line, end_col
+        advance(j)
+        yield m.group(1).lower(), m.end(), end, line0, col, line, j - ls + 1
         i = j
+
+
+def _commands(text: str):
+    """Yield (name, args, line, col, end_line, end_col) for each command invocation."""
+    for name, b0, b1, line, col, el, ec in _scan(text):
+        args = re.findall(r'"((?:[^"\\]|\\.)*)"|([^\s()"]+)', text[b0:b1])
+        yield name, [a or b for a, b in args], line, col, el, ec
 
 
 def _resolve(pattern: str, list_dir: str) -> Optional[str]:
@@ -300,25 +313,13 @@ def decode_list_file(data: bytes) -> str:
 
 def list_file_commands(text: str) -> tuple[Command, ...]:
     """Every command invocation of a list file, in order (comments dropped; an unbalanced parenthesis ends the
-    file's last command at the end of the text). Never raises."""
-    out = []
+    file's last command at the end of the text). Never raises; linear in the text."""
     try:
-        for name, _args, line, _c, _el, _ec in _commands(_strip_comments(text)):
-            out.append((name, line))
+        clean = _strip_comments(text)
+        return tuple(
+            Command(name, tuple((m.group(1), True) if m.group(1) is not None else (m.group(2), False)
+                                for m in _ARG.finditer(clean, b0, b1)), line)
+            for name, b0, b1, line, _c, _el, _ec in _scan(clean)
+        )
     except Exception:  # noqa: BLE001 - a list file the tokenizer cannot read gives no commands
         return ()
-    # _commands keeps no quoting: read each command's body again with it
-    cmds = []
-    clean = _strip_comments(text)
-    lines = clean.split("\n")
-    offsets = [0]
-    for ln in lines:
-        offsets.append(offsets[-1] + len(ln) + 1)
-    for name, line in out:
-        start = clean.find("(", offsets[line - 1])
-        if start < 0:
-            continue
-        body = clean[start + 1 : _args_end(clean, start + 1)]
-        args = tuple((m.group(1), True) if m.group(1) is not None else (m.group(2), False) for m in _ARG.finditer(body))
-        cmds.append(Command(name, args, line))
-    return tuple(cmds)

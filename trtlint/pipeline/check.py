@@ -56,7 +56,7 @@ def check_project(
     root: Path,
     profile: Profile,
     packs: Packs,
-    skipped: Iterable[tuple[str, str]] = (),
+    skipped: Iterable[tuple] = (),
     report_only: Optional[set[str]] = None,
     progress=None,
 ) -> Checked:
@@ -111,7 +111,7 @@ def check_index(
     index: ProjectIndex,
     rules: list[type[Rule]],
     settings: Settings,
-    skipped: list[tuple[str, str]] = (),
+    skipped: list[tuple] = (),
     report_only: Optional[set[str]] = None,
     scoped: Optional[dict[str, ProjectIndex]] = None,
 ) -> list[Diagnostic]:
@@ -130,7 +130,13 @@ def check_index(
 
         judge_only = [r for r in all_rules() if r not in rules and not r.after_filter]
     diags: list[Diagnostic] = _run_scoped(early + judge_only, index, scoped or {}, settings)
-    for rel, reason in skipped:
+    for item in skipped:
+        if len(item) > 2:  # (path, message, line): what the build model could not read or evaluate, always said
+            rel, msg, line = item
+            diags.append(Diagnostic(code="TRT001", name="parse-error", severity=Severity.WARNING, message=msg,
+                                    span=Span(rel, line)))
+            continue
+        rel, reason = item
         if "limit" in reason or "symbolic link" in reason or "regular file" in reason:  # said, never read
             sev = Severity.INFO if "symbolic link" in reason else Severity.WARNING
             diags.append(

@@ -200,7 +200,8 @@ def _discover(st: _RunState) -> None:
     st.ctx = make_context(settings, profile, root)
     # the build model: each C++/CUDA unit gets the include dirs and defines of the CMake target compiling it
     # (a run over some paths reads the whole tree's list files: discovery has only the paths)
-    st.build = build_model(root, [f.rel for f in disc.files] if st.paths is None else None, st.ctx.compile_commands)
+    st.build = build_model(root, [f.rel for f in disc.files] if st.paths is None else None, st.ctx.compile_commands,
+                           max_file_size=settings.max_file_size)
     disc.files = with_unit_flags(disc.files, st.build)
     st.timings["build model"] = time.perf_counter() - st.t0 - st.timings["discover"]
     st.scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if st.use_cache else None
@@ -378,13 +379,19 @@ def _check(st: _RunState) -> None:
     gathered = time.perf_counter() - t0
     st.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
     checked = check_project(st.facts, inputs, st.rules, st.settings, root=st.root, profile=st.profile,
-                            packs=st.packs, skipped=st.disc.skipped, report_only=st.report_only, progress=st.progress)
+                            packs=st.packs, skipped=_skipped(st), report_only=st.report_only, progress=st.progress)
     st.index, st.diagnostics = checked.index, checked.diagnostics
     from ..report.context import Analysis
 
     st.analysis = Analysis.of_index(st.index, st.build, checked.scoped).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
+
+
+def _skipped(st: _RunState) -> list[tuple]:
+    """What discovery skipped ((path, reason)) and what the build model could not read or evaluate ((path,
+    message, line)): each a TRT001."""
+    return list(st.disc.skipped) + (st.build.problem_items() if st.build is not None else [])
 
 
 def _store(st: _RunState) -> None:

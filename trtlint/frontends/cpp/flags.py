@@ -5,7 +5,6 @@ builtin headers and the stand-in SDK headers of ``prelude/``."""
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
@@ -15,7 +14,9 @@ from pathlib import Path
 from typing import Optional
 
 from .. import ExtractContext, SourceFile
+from ..compdb import load_entries
 from .base import CUDA_PRELUDE, PRELUDE_DIR, TRT_PRELUDE
+from .guard import refuse_special_flags
 
 
 @lru_cache(maxsize=1)
@@ -42,19 +43,23 @@ def builtin_include_dir() -> Optional[str]:
 _cc_cache: dict[str, tuple[float, dict[str, list[str]]]] = {}
 
 
-def _compile_command_flags(cc_path: str, file: Path) -> Optional[list[str]]:
-    """Include/define flags from compile_commands.json for ``file`` (None when it has no entry)."""
+def _compile_command_flags(cc_path: str, file: Path, root: Optional[str] = None) -> Optional[list[str]]:
+    """Include/define flags from compile_commands.json for ``file`` (None when it has no entry, or when the file
+    is refused: :func:`trtlint.frontends.compdb.load_entries`; the build model reports why)."""
     try:
         mtime = os.path.getmtime(cc_path)
         cached = _cc_cache.get(cc_path)
         if cached is None or cached[0] != mtime:
-            entries = json.loads(Path(cc_path).read_text(encoding="utf-8"))
+            entries, _why = load_entries(cc_path, root)
             table: dict[str, list[str]] = {}
-            for e in entries:
-                d = e.get("directory", "")
-                fpath = os.path.normpath(os.path.join(d, e.get("file", "")))
-                args = e.get("arguments") or shlex.split(e.get("command", ""))
-                table[fpath] = _filter_flags(args, d, fpath)
+            for e in entries or ():
+                try:
+                    d = e.get("directory", "") or ""
+                    fpath = os.path.normpath(os.path.join(d, e.get("file", "")))
+                    args = e.get("arguments") or shlex.split(e.get("command", ""))
+                    table[fpath] = _filter_flags([str(a) for a in args], d, fpath)
+                except (AttributeError, TypeError, ValueError):
+                    continue
             _cc_cache[cc_path] = (mtime, table)
             cached = _cc_cache[cc_path]
         return cached[1].get(os.path.normpath(str(file)))
@@ -92,7 +97,10 @@ def _filter_flags(args: list[str], directory: str, fpath: str) -> list[str]:
 _ANCESTOR_NAMES = {"cpp", "include", "src", "plugin", "plugins"}
 
 
-def compile_args(src: SourceFile, ctx: ExtractContext) -> list[str]:
+def compile_args(src: SourceFile, ctx: ExtractContext, refused: Optional[list] = None) -> list[str]:
+    """The unit's compile arguments. Flags that would make libclang open a device, FIFO or socket (``-include
+    /dev/zero``, ``-I /proc/self/fd``, from any source) are left out (guard.refuse_special_flags); ``refused``,
+    when given, gets each as (flag, path)."""
     path = Path(src.path)
     suffix = path.suffix.lower()
     cuda = src.kind == "cuda" or suffix in (".cu", ".cuh")
@@ -102,7 +110,7 @@ def compile_args(src: SourceFile, ctx: ExtractContext) -> list[str]:
     else:
         args += ["-x", "c++"]
     args += ["-std=c++17", "-fsyntax-only", "-Wno-everything", "-ferror-limit=0", "-fno-spell-checking"]
-    cc_flags = _compile_command_flags(ctx.compile_commands, path) if ctx.compile_commands else None
+    cc_flags = _compile_command_flags(ctx.compile_commands, path, str(ctx.root)) if ctx.compile_commands else None
     if cc_flags:
         std = [a for a in cc_flags if a.startswith("-std=")]
         if std:
@@ -153,6 +161,9 @@ def compile_args(src: SourceFile, ctx: ExtractContext) -> list[str]:
         args += ["-idirafter", str(CUDA_PRELUDE)]
     else:
         args += ["-include", str(CUDA_PRELUDE / "__trtlint_cuda.h")]
+    args, bad = refuse_special_flags(args)
+    if refused is not None:
+        refused.extend(bad)
     return args
 
 

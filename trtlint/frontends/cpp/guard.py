@@ -30,6 +30,40 @@ def _special(path: str) -> bool:
     return not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode))
 
 
+# compile flags that name a file or directory libclang opens: the value separate (``-include x``) or joined
+_PATH_FLAGS = ("-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-I")
+
+
+def refuse_special_flags(args: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """``args`` without the include, include-dir and forced-include flags (``-include``, ``-imacros``, ``-I``,
+    ``-isystem``, ``-iquote``, ``-idirafter``; separate or joined) whose path is a device, FIFO or socket, or lies
+    under ``/dev``, ``/proc`` or ``/sys``: libclang would open it. Decided by ``stat`` and the path alone; the
+    refused ones as [(flag, path)]."""
+    out: list[str] = []
+    refused: list[tuple[str, str]] = []
+    i, n = 0, len(args)
+    while i < n:
+        a = args[i]
+        if a in _PATH_FLAGS and i + 1 < n:
+            if _special(args[i + 1]):
+                refused.append((a, args[i + 1]))
+            else:
+                out += [a, args[i + 1]]
+            i += 2
+            continue
+        for f in _PATH_FLAGS:
+            if a.startswith(f) and len(a) > len(f):  # joined: -I/dev, -include/dev/zero
+                if _special(a[len(f):]):
+                    refused.append((f, a[len(f):]))
+                else:
+                    out.append(a)
+                break
+        else:
+            out.append(a)
+        i += 1
+    return out, refused
+
+
 def _candidates(delim: str, name: str, file_dir: str, include_dirs: list[str]) -> list[str]:
     if os.path.isabs(name):
         return [name]

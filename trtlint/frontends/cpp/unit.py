@@ -199,7 +199,8 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     if text is None:
         return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
     ci = load()
-    args = compile_args(src, ctx)
+    refused_flags: list[tuple[str, str]] = []
+    args = compile_args(src, ctx, refused_flags)
     from .guard import guard_headers, guard_includes  # devices/FIFOs named by #include are never opened
 
     inc_dirs = include_dirs_of(args)
@@ -254,6 +255,10 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         ParseProblem(f"#include \"{name}\" in {_shown(hpath, ctx.root)}:{hline} names a device or special file; "
                      "not read", Span(src.rel, line), partial=True)
         for line, hpath, hline, name in blocked_in_headers
+    ] + [
+        ParseProblem(f"compile flag {flag} {path} names a device or special file; left out (never read)",
+                     Span(src.rel, 1), partial=True)
+        for flag, path in dict.fromkeys(refused_flags)
     ]
     missing = 0
     errors = []

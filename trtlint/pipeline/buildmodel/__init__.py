@@ -17,21 +17,26 @@ A *scope* is the directory (relative to the root, "" for the root) of an indepen
 file with ``project()`` that no other list file reaches through ``add_subdirectory`` and that lies in no
 other such project's directory (a sample or bindings project inside a project's tree belongs to it).
 ``scopes`` lists them only when there are at least two (a single-project tree has none).
+
+Every build file is project input (a pull request can hold any): each is read through :mod:`trtlint.safeio`
+and the evaluation is bounded (the limits below, in docs/robustness.md). A file or evaluation over a limit is
+a problem of the model (``BuildModel.problems``: path, line, message), which the run reports as TRT001; the
+model is what could be read within the limits.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import fnmatch
-import json
 import os
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
+from ... import safeio
+from ...frontends import compdb
 from ...frontends.cmake import Command, decode_list_file, glob_pattern_args, list_file_commands
 
 _UNIT_EXT = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
@@ -42,6 +47,17 @@ _LIB_KEYWORDS = {
     "IMPORTED", "GLOBAL", "OPTIONS",
 }
 _SKIP_DIRS = {".git", ".trtlint_cache", "node_modules", "__pycache__", ".hg", ".svn"}
+
+# The limits of the build model (a hostile tree cannot make it hang or exhaust memory; real projects are far
+# below each). The size of a value is its characters plus 64 per list item (about its memory in Python).
+MAX_LIST_BYTES = 8 * 1024 * 1024  # all CMake list files read, together
+MAX_DEPTH = 64  # include()/add_subdirectory() nesting
+MAX_PER_CONTEXT = 8  # evaluations of one list file from one including list file (in one project)
+MAX_COMMANDS = 1_000_000  # CMake commands evaluated, in all
+MAX_VALUE = 16 * 1024 * 1024  # one command's expanded arguments
+MAX_WORK = 512 * 1024 * 1024  # all expansions together
+MAX_LINK_STEPS = 2_000_000  # targets visited while include dirs propagate along target_link_libraries, in all
+MAX_SPLIT = 8 * 1024 * 1024  # characters of compile_commands.json "command" strings split, in all
 
 
 @dataclass(frozen=True)
@@ -82,6 +98,12 @@ class BuildModel:
     scopes: tuple[str, ...] = ()
     compile_commands: Optional[str] = None
     from_compile_commands: frozenset = frozenset()  # the units whose flags come from compile_commands.json
+    # what could not be read or evaluated within the limits: (path, line, message), reported as TRT001
+    problems: tuple[tuple[str, int, str], ...] = ()
+
+    def problem_items(self) -> list[tuple[str, str, int]]:
+        """``problems`` as the run's list of skipped files takes them: (path, message, line), each a TRT001."""
+        return [(p, m, ln) for p, ln, m in self.problems]
 
     def scope_of(self, rel_path: str) -> str:
         """The deepest scope directory containing ``rel_path`` ("" for none, or the root's own scope)."""
@@ -116,34 +138,71 @@ def build_model(
     root: Union[str, Path],
     files: Optional[Iterable[str]] = None,
     compile_commands: Optional[Union[str, Path]] = None,
+    max_file_size: int = safeio.DEFAULT_LIMIT,
 ) -> BuildModel:
     """The build model of the project at ``root``. ``files``: the project's files as root-relative POSIX paths
     (discovery's; globs are matched against them and the ``CMakeLists.txt`` among them are read); None walks
     the tree. ``compile_commands``: the path of a ``compile_commands.json`` (its per-file ``-I``/``-isystem``/
-    ``-iquote``/``-D`` win over what the CMake files say). Never raises."""
+    ``-iquote``/``-D`` win over what the CMake files say). ``max_file_size``: the largest list file read.
+    Never raises; what a limit stopped is in ``problems``."""
     root_s = os.path.normpath(str(Path(root).resolve()))
     rels = sorted(set(files)) if files is not None else _walk(root_s)
+    reader = _ListReader(root_s, max_file_size)
     lists: dict[str, tuple[Command, ...]] = {}
     for rel in rels:
         if posixpath.basename(rel) == "CMakeLists.txt":
-            try:
-                data = (Path(root_s) / rel).read_bytes()
-            except OSError:
-                continue
-            lists[posixpath.dirname(rel)] = list_file_commands(decode_list_file(data))
-    ev = _Evaluator(root_s, rels, lists)
-    try:
-        ev.run()
-    except RecursionError:  # pragma: no cover - a pathological nesting of add_subdirectory
-        pass
+            cmds = reader.read(rel)
+            if cmds is not None:
+                lists[posixpath.dirname(rel)] = cmds
+    ev = _Evaluator(root_s, rels, lists, reader)
+    ev.run()
     targets, units = ev.result()
+    problems = reader.problems + ev.problems
     cc_units: dict[str, UnitFlags] = {}
     if compile_commands:
-        cc_units = _read_compile_commands(str(compile_commands), root_s)
+        cc_units, cc_problems = _read_compile_commands(str(compile_commands), root_s)
+        problems += cc_problems
     units.update(cc_units)
     return BuildModel(root=root_s, targets=targets, units=units, scopes=ev.scopes(),
                       compile_commands=str(compile_commands) if compile_commands else None,
-                      from_compile_commands=frozenset(cc_units))
+                      from_compile_commands=frozenset(cc_units), problems=tuple(dict.fromkeys(problems)))
+
+
+class _ListReader:
+    """Reads and tokenizes the list files (each once), guarded (safeio: regular files inside the root, at most
+    ``max_file_size`` bytes each) and within ``MAX_LIST_BYTES`` in all; says what it did not read."""
+
+    def __init__(self, root: str, max_file_size: int) -> None:
+        self.root = root
+        self.limit = max_file_size
+        self.total = 0
+        self.problems: list[tuple[str, int, str]] = []
+        self._cache: dict[str, Optional[tuple[Command, ...]]] = {}
+        self._over = False
+
+    def read(self, rel: str) -> Optional[tuple[Command, ...]]:
+        if rel in self._cache:
+            return self._cache[rel]
+        cmds = None
+        if self._over:
+            pass
+        else:
+            try:
+                data = safeio.read_bytes(os.path.join(self.root, rel), self.root, self.limit)
+            except safeio.ReadRefused as e:
+                self.problems.append((rel, 1, f"CMake list file not read: {e.reason}"))
+                data = None
+            if data is not None:
+                self.total += len(data)
+                if self.total > MAX_LIST_BYTES:
+                    self._over = True
+                    self.problems.append((rel, 1, f"CMake list file not read: the project's list files exceed "
+                                                  f"{MAX_LIST_BYTES} bytes in all (the build model's limit); "
+                                                  "neither this one nor the rest are read"))
+                else:
+                    cmds = list_file_commands(decode_list_file(data))
+        self._cache[rel] = cmds
+        return cmds
 
 
 def with_unit_flags(files: list, model: BuildModel) -> list:
@@ -193,48 +252,65 @@ def header_include_dirs(model: BuildModel, headers: Iterable[str]) -> dict[str, 
 
 
 # -- compile_commands.json --------------------------------------------------------------------------------
-def _read_compile_commands(path: str, root: str) -> dict[str, UnitFlags]:
-    try:
-        entries = json.loads(Path(path).read_bytes().decode("utf-8", errors="replace"))
-    except (OSError, ValueError):
-        return {}
+def _read_compile_commands(path: str, root: str) -> tuple[dict[str, UnitFlags], list[tuple[str, int, str]]]:
+    """(unit -> its flags, problems): read by :func:`trtlint.frontends.compdb.load_entries` (size and depth
+    limits); the last entry of a unit wins; "command" strings split within ``MAX_SPLIT`` characters in all."""
+    shown = _rel(os.path.normpath(os.path.abspath(path)), root) or path
+    entries, why = compdb.load_entries(path, root)
+    if entries is None:
+        return {}, [(shown, 1, f"compile_commands.json not used: {why}")]
     out: dict[str, UnitFlags] = {}
-    if not isinstance(entries, list):
-        return out
-    for e in entries:
+    budget, over = MAX_SPLIT, 0
+    for e in reversed(entries):
         try:
-            d = e.get("directory", "") or ""
-            fpath = os.path.normpath(os.path.join(d, e.get("file", "")))
-            args = e.get("arguments") or shlex.split(e.get("command", ""))
+            d = str(e.get("directory", "") or "")
+            fpath = os.path.normpath(os.path.join(d, str(e.get("file", ""))))
         except (AttributeError, TypeError, ValueError):
             continue
         rel = _rel(fpath, root)
-        if rel is None:
+        if rel is None or rel in out:
             continue
-        incs: list[str] = []
-        defs: list[str] = []
-        i = 1
-        while i < len(args):
-            a = str(args[i])
-            nxt = str(args[i + 1]) if i + 1 < len(args) else None
-            if a in ("-I", "-isystem", "-iquote", "-idirafter") and nxt is not None:
-                incs.append(os.path.normpath(os.path.join(d, nxt)))
-                i += 2
+        c = e.get("command")
+        if not (isinstance(e.get("arguments"), list) and e["arguments"]) and isinstance(c, str):
+            if len(c) > budget:
+                over += 1
                 continue
-            if a == "-D" and nxt is not None:
-                defs.append(nxt)
-                i += 2
-                continue
-            for p in ("-isystem", "-iquote", "-idirafter", "-I"):
-                if a.startswith(p) and len(a) > len(p):
-                    incs.append(os.path.normpath(os.path.join(d, a[len(p):])))
-                    break
-            else:
-                if a.startswith("-D") and len(a) > 2:
-                    defs.append(a[2:])
-            i += 1
-        out[rel] = UnitFlags(tuple(dict.fromkeys(incs)), tuple(dict.fromkeys(defs)), ("compile_commands.json",))
-    return out
+            budget -= len(c)
+        args = compdb.entry_args(e)
+        if args is None:
+            continue
+        out[rel] = _unit_flags(args, d)
+    problems = []
+    if over:
+        problems.append((shown, 1, f"compile_commands.json: the compile commands of {over} units not read: over "
+                                   f"{MAX_SPLIT} characters of commands in all (the build model's limit)"))
+    return out, problems
+
+
+def _unit_flags(args: list[str], d: str) -> UnitFlags:
+    incs: list[str] = []
+    defs: list[str] = []
+    i = 1
+    while i < len(args):
+        a = args[i]
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if a in ("-I", "-isystem", "-iquote", "-idirafter") and nxt is not None:
+            incs.append(os.path.normpath(os.path.join(d, nxt)))
+            i += 2
+            continue
+        if a == "-D" and nxt is not None:
+            defs.append(nxt)
+            i += 2
+            continue
+        for p in ("-isystem", "-iquote", "-idirafter", "-I"):
+            if a.startswith(p) and len(a) > len(p):
+                incs.append(os.path.normpath(os.path.join(d, a[len(p):])))
+                break
+        else:
+            if a.startswith("-D") and len(a) > 2:
+                defs.append(a[2:])
+        i += 1
+    return UnitFlags(tuple(dict.fromkeys(incs)), tuple(dict.fromkeys(defs)), ("compile_commands.json",))
 
 
 # -- the CMake files ----------------------------------------------------------------------------------------
@@ -270,27 +346,85 @@ class _T:
     defs: list = field(default_factory=list)
     iface_defs: list = field(default_factory=list)
     links: list = field(default_factory=list)  # (name, propagates)
+    source_set: set = field(default_factory=set)  # (sources, for a linear membership test)
 
 
 _VAR = re.compile(r"\$\{([^${}]*)\}")
 
 
+class _Stop(Exception):
+    """A limit of the whole evaluation reached: nothing more is evaluated."""
+
+    def __init__(self, file: str, line: int, msg: str) -> None:
+        super().__init__(msg)
+        self.file, self.line, self.msg = file, max(1, line), msg
+
+
+class _FileStop(_Stop):
+    """A limit of one list file reached: the rest of that file is not evaluated."""
+
+
+class _Vars(dict):
+    """A directory's variables; ``owned``: the names whose list this scope made (a child scope starts with its
+    parent's lists shared, so it copies one before it appends to it)."""
+
+    __slots__ = ("owned",)
+
+    def __init__(self, *a) -> None:
+        super().__init__(*a)
+        self.owned: set = set()
+
+
 class _Evaluator:
-    def __init__(self, root: str, files: list[str], lists: dict[str, tuple[Command, ...]]) -> None:
+    def __init__(self, root: str, files: list[str], lists: dict[str, tuple[Command, ...]],
+                 reader: Optional[_ListReader] = None) -> None:
         self.root = root
         self.files = files
         self.lists = lists
+        self.reader = reader or _ListReader(root, safeio.DEFAULT_LIMIT)
         self.visited: set[str] = set()
         self.project_roots: list[str] = []
         self.targets: dict[tuple[str, str], _T] = {}  # (evaluation root, name)
         self.aliases: dict[tuple[str, str], str] = {}
         self._glob_cache: dict[tuple[str, bool], list[str]] = {}
+        self.problems: list[tuple[str, int, str]] = []
+        self._file = ""  # the list file whose command runs (root-relative)
+        self._commands = 0
+        self._work = 0
+        self._contexts: dict[tuple[str, str, str], int] = {}  # (project, including file, list file) -> evaluations
+        self._refused: dict[str, list] = {}  # limit -> [(file, line, message)], the first one reported
+
+    # limits
+    def _spend(self, n: int, line: int) -> None:
+        self._work += n
+        if self._work > MAX_WORK:
+            raise _Stop(self._file, line, f"CMake evaluation stopped: its values reached {MAX_WORK} bytes in all (the build "
+                              "model's limit); list files not evaluated by then give no targets")
+
+    def _enter(self, kind: str, lf: str, line: int, top: str, target: str, stack: set) -> bool:
+        """Whether ``target`` (a list file) may be evaluated from ``lf``: within the depth limit and the limit of
+        evaluations per including file; a refusal is remembered (the first of each kind is reported)."""
+        if len(stack) >= MAX_DEPTH:
+            self._refuse("depth", lf, line, f"{kind}() of {target} not evaluated: list files nested {MAX_DEPTH} "
+                                            "deep (the depth limit)")
+            return False
+        key = (top, lf, target)
+        n = self._contexts.get(key, 0)
+        if n >= MAX_PER_CONTEXT:
+            self._refuse("context", lf, line, f"{kind}() of {target} not evaluated: this file evaluated it "
+                                              f"{MAX_PER_CONTEXT} times already (the limit per including file)")
+            return False
+        self._contexts[key] = n + 1
+        return True
+
+    def _refuse(self, limit: str, lf: str, line: int, msg: str) -> None:
+        self._refused.setdefault(limit, []).append((lf, line, msg))
 
     # paths
     def _abs(self, p: str, cur_abs: str) -> str:
         return os.path.normpath(p if os.path.isabs(p) else os.path.join(cur_abs, p))
 
-    def _expand(self, arg: str, quoted: bool, vars: dict) -> Optional[list[str]]:
+    def _expand(self, arg: str, quoted: bool, vars: dict, line: int = 0) -> Optional[list[str]]:
         if "$<" in arg or "$ENV{" in arg or "$CACHE{" in arg:
             return None
         s = arg
@@ -301,18 +435,30 @@ class _Evaluator:
             v = vars.get(m.group(1))
             if v is None:
                 return None
+            if len(v) > 1 or (v and len(v[0]) > 4096):  # a large value: its size before it is joined
+                size = sum(map(len, v)) + 64 * len(v)
+                self._spend(size, line)
+                if len(s) + size > MAX_VALUE:
+                    raise _FileStop(self._file, line, f"a value of over {MAX_VALUE} bytes (the limit of one CMake value); "
+                                          "the rest of this list file was not evaluated")
             s = s[: m.start()] + ";".join(v) + s[m.end():]
         if "${" in s:
             return None
         # a quoted argument is one value, but a list of sources or dirs is split by the command anyway
         return [x for x in s.split(";") if x]
 
-    def _values(self, args, vars) -> list[str]:
+    def _values(self, args, vars, line: int = 0) -> list[str]:
         out: list[str] = []
+        size = 0
         for a, q in args:
-            v = self._expand(a, q, vars)
+            v = self._expand(a, q, vars, line)
             if v:
                 out.extend(v)
+                size += len(a) if len(v) == 1 and "${" not in a else sum(map(len, v)) + 64 * len(v)
+                if size > MAX_VALUE:
+                    raise _FileStop(self._file, line, f"a value of over {MAX_VALUE} bytes (the limit of one CMake value); "
+                                          "the rest of this list file was not evaluated")
+        self._spend(size, line)
         return out
 
     # pass 1: which list files another one reaches
@@ -321,21 +467,47 @@ class _Evaluator:
         for d, cmds in self.lists.items():
             cur = os.path.join(self.root, d) if d else self.root
             vars = {"CMAKE_CURRENT_SOURCE_DIR": [cur], "CMAKE_CURRENT_LIST_DIR": [cur]}
-            for c in cmds:
-                if c.name == "set" and c.args:
-                    vals = self._values(c.args[1:], vars)
-                    vars[c.args[0][0]] = [v for v in vals if v not in ("PARENT_SCOPE", "CACHE")]
-                elif c.name == "add_subdirectory" and c.args:
-                    v = self._expand(c.args[0][0], c.args[0][1], vars)
-                    if v:
-                        rel = _rel(self._abs(v[0], cur), self.root)
-                        if rel is not None and rel != d and rel in self.lists:
-                            reached.add(rel)
+            self._file = posixpath.join(d, "CMakeLists.txt")
+            try:
+                for c in cmds:
+                    self._count(c)
+                    if c.name == "set" and c.args:
+                        vals = self._values(c.args[1:], vars, c.line)
+                        vars[c.args[0][0]] = [v for v in vals if v not in ("PARENT_SCOPE", "CACHE")]
+                    elif c.name == "add_subdirectory" and c.args:
+                        v = self._expand(c.args[0][0], c.args[0][1], vars, c.line)
+                        if v:
+                            rel = _rel(self._abs(v[0], cur), self.root)
+                            if rel is not None and rel != d and rel in self.lists:
+                                reached.add(rel)
+            except _FileStop:
+                continue  # (said when the file is evaluated)
         return reached
 
+    def _count(self, c: Command) -> None:
+        self._commands += 1
+        if self._commands > MAX_COMMANDS:
+            raise _Stop(self._file, c.line, f"CMake evaluation stopped: {MAX_COMMANDS} commands evaluated (the build model's "
+                                "limit); list files not evaluated by then give no targets")
+
     def run(self) -> None:
+        try:
+            self._run_all()
+        except _Stop as e:
+            self.problems.append((e.file, e.line, e.msg))
+        except RecursionError:  # pragma: no cover - the depth limit keeps the nesting far below Python's
+            pass
+        for limit in ("depth", "context"):
+            got = self._refused.get(limit)
+            if got:
+                lf, line, msg = got[0]
+                more = len({(f, ln) for f, ln, _ in got}) - 1
+                self.problems.append((lf, line, msg + (f"; {more} more calls over this limit" if more else "")))
+
+    def _run_all(self) -> None:
         reached = self._reached()
         tops = sorted((d for d in self.lists if d not in reached), key=lambda d: (d.count("/"), d) if d else (-1, d))
+        self.independent = []
         for d in tops:
             if d not in self.visited:
                 self._eval_root(d)
@@ -363,112 +535,129 @@ class _Evaluator:
         self.visited.add(d)
         stack = stack | {d}
         cur = os.path.join(self.root, d) if d else self.root
-        vars = dict(vars)
+        self._spend(64 * (len(vars) + len(incs) + len(defs)), 0)  # the copies below
+        vars = _Vars(vars)
         vars["CMAKE_CURRENT_SOURCE_DIR"] = [cur]
         vars["CMAKE_CURRENT_LIST_DIR"] = [cur]
-        self._run(cmds, d, top, cur, vars, list(incs), list(defs), stack)
+        self._run(cmds, posixpath.join(d, "CMakeLists.txt"), d, top, cur, vars, list(incs), list(defs), stack)
 
-    def _run(self, cmds, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
+    def _run(self, cmds, lf: str, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
         skip_depth = 0
-        for c in cmds:
-            name = c.name
-            if name in ("function", "macro"):
-                skip_depth += 1
-                continue
-            if name in ("endfunction", "endmacro"):
-                skip_depth = max(0, skip_depth - 1)
-                continue
-            if skip_depth:
-                continue
-            try:
-                self._command(c, d, top, cur, vars, incs, defs, stack)
-            except (IndexError, ValueError, TypeError, KeyError):
-                continue
+        saved, self._file = self._file, lf
+        try:
+            for c in cmds:
+                self._count(c)
+                name = c.name
+                if name in ("function", "macro"):
+                    skip_depth += 1
+                    continue
+                if name in ("endfunction", "endmacro"):
+                    skip_depth = max(0, skip_depth - 1)
+                    continue
+                if skip_depth:
+                    continue
+                try:
+                    self._command(c, d, top, cur, vars, incs, defs, stack)
+                except (IndexError, ValueError, TypeError, KeyError):
+                    continue
+        except _FileStop as e:
+            self.problems.append((e.file, e.line, e.msg))
+        finally:
+            self._file = saved
 
     def _command(self, c: Command, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
         name, args = c.name, c.args
         if name == "project" and args:
             if d == top and d not in self.project_roots:
                 self.project_roots.append(d)
-            pname = self._expand(args[0][0], args[0][1], vars)
+            pname = self._expand(args[0][0], args[0][1], vars, c.line)
             vars["PROJECT_SOURCE_DIR"] = [cur]
             if pname:
                 vars["PROJECT_NAME"] = [pname[0]]
                 vars[pname[0] + "_SOURCE_DIR"] = [cur]
         elif name == "set" and args:
-            vals = self._values(args[1:], vars)
+            vals = self._values(args[1:], vars, c.line)
             if "CACHE" in vals:
                 vals = vals[: vals.index("CACHE")]
             vals = [v for v in vals if v != "PARENT_SCOPE"]
             vars[args[0][0]] = vals
+            getattr(vars, "owned", set()).add(args[0][0])
         elif name == "unset" and args:
             vars.pop(args[0][0], None)
         elif name == "list" and len(args) >= 2 and args[0][0].upper() in ("APPEND", "PREPEND"):
             var = args[1][0]
-            vals = self._values(args[2:], vars)
+            vals = self._values(args[2:], vars, c.line)
             old = vars.get(var, [])
-            vars[var] = old + vals if args[0][0].upper() == "APPEND" else vals + old
+            owned = getattr(vars, "owned", None)
+            if args[0][0].upper() == "APPEND" and owned is not None and var in owned:
+                old.extend(vals)  # this scope's own list (a copy for each append would be quadratic)
+            else:
+                self._spend(64 * len(old), c.line)
+                vars[var] = old + vals if args[0][0].upper() == "APPEND" else vals + old
+                if owned is not None:
+                    owned.add(var)
         elif name == "file" and len(args) >= 2 and args[0][0].upper() in ("GLOB", "GLOB_RECURSE"):
             recurse = args[0][0].upper() == "GLOB_RECURSE"
             var = args[1][0]
-            vals = self._values(args[2:], vars)
+            vals = self._values(args[2:], vars, c.line)
             out: list[str] = []
             for a in glob_pattern_args(vals):
                 out.extend(self._glob(self._abs(a, cur), recurse))
             vars[var] = out
         elif name == "add_subdirectory" and args:
-            v = self._expand(args[0][0], args[0][1], vars)
+            v = self._expand(args[0][0], args[0][1], vars, c.line)
             if v:
                 rel = _rel(self._abs(v[0], cur), self.root)
-                if rel is not None:
+                if (rel is not None and rel in self.lists and rel not in stack
+                        and self._enter("add_subdirectory", self._file, c.line, top, posixpath.join(rel, "CMakeLists.txt"), stack)):
                     self._eval_dir(rel, top, vars, incs, defs, stack)
-        elif name == "include" and args and len(stack) < 64:
+        elif name == "include" and args:
             # a project .cmake file: its commands run here (CMAKE_CURRENT_LIST_DIR is its own directory)
-            v = self._expand(args[0][0], args[0][1], vars)
+            v = self._expand(args[0][0], args[0][1], vars, c.line)
             path = self._abs(v[0], cur) if v and v[0].endswith(".cmake") else None
             rel = _rel(path, self.root) if path else None
-            if rel is not None and rel not in stack and os.path.isfile(path):
-                try:
-                    cmds = list_file_commands(decode_list_file(Path(path).read_bytes()))
-                except OSError:
-                    cmds = ()
+            # a cycle is not followed (as include_guard() would stop it)
+            if rel is not None and rel not in stack and os.path.isfile(path) and self._enter(
+                    "include", self._file, c.line, top, rel, stack):
+                cmds = self.reader.read(rel) or ()
                 saved = vars.get("CMAKE_CURRENT_LIST_DIR")
                 vars["CMAKE_CURRENT_LIST_DIR"] = [os.path.dirname(path)]
-                self._run(cmds, d, top, cur, vars, incs, defs, stack | {rel})
+                self._run(cmds, rel, d, top, cur, vars, incs, defs, stack | {rel})
                 vars["CMAKE_CURRENT_LIST_DIR"] = saved or [cur]
         elif name in ("include_directories", "cuda_include_directories"):
             before = any(a == "BEFORE" for a, _ in args)
-            new = [self._abs(v, cur) for v in self._values(args, vars) if v not in ("AFTER", "BEFORE", "SYSTEM")]
+            new = [self._abs(v, cur) for v in self._values(args, vars, c.line) if v not in ("AFTER", "BEFORE", "SYSTEM")]
             if before:
                 incs[:0] = new
             else:
                 incs.extend(new)
         elif name == "add_definitions":
-            defs.extend(v[2:] for v in self._values(args, vars) if v.startswith(("-D", "/D")) and len(v) > 2)
+            defs.extend(v[2:] for v in self._values(args, vars, c.line) if v.startswith(("-D", "/D")) and len(v) > 2)
         elif name == "add_compile_definitions":
-            defs.extend(v[2:] if v.startswith("-D") else v for v in self._values(args, vars))
+            defs.extend(v[2:] if v.startswith("-D") else v for v in self._values(args, vars, c.line))
         elif name in ("add_library", "add_executable", "cuda_add_library", "cuda_add_executable") and args:
-            tn = self._expand(args[0][0], args[0][1], vars)
+            tn = self._expand(args[0][0], args[0][1], vars, c.line)
             if not tn:
                 return
-            vals = self._values(args[1:], vars)
+            vals = self._values(args[1:], vars, c.line)
             if vals and vals[0] == "ALIAS":
                 if len(vals) > 1:
                     self.aliases[(top, tn[0])] = vals[1]
                 return
             t = self.targets.get((top, tn[0]))
             if t is None:
+                self._spend(64 * (len(incs) + len(defs)), c.line)
                 t = self.targets[(top, tn[0])] = _T(tn[0], d, top, incs=list(incs), defs=list(defs))
             if "IMPORTED" in vals:
                 return
             self._add_sources(t, vals, cur)
         elif name in ("target_sources", "target_include_directories", "target_compile_definitions",
                       "target_link_libraries") and args:
-            tn = self._expand(args[0][0], args[0][1], vars)
+            tn = self._expand(args[0][0], args[0][1], vars, c.line)
             t = self._target(top, tn[0]) if tn else None
             if t is None:
                 return
-            vals = self._values(args[1:], vars)
+            vals = self._values(args[1:], vars, c.line)
             if name == "target_sources":
                 self._add_sources(t, vals, cur)
             elif name == "target_include_directories":
@@ -505,7 +694,8 @@ class _Evaluator:
             if v.upper() in _LIB_KEYWORDS or v.upper() in _VIS or not _SOURCE_EXT.search(v):
                 continue
             rel = _rel(self._abs(v, cur), self.root)
-            if rel is not None and rel not in t.sources:
+            if rel is not None and rel not in t.source_set:
+                t.source_set.add(rel)
                 t.sources.append(rel)
 
     def _visibility(self, vals: list[str], cur: str, own: list, iface: list, path: bool) -> None:
@@ -558,18 +748,26 @@ class _Evaluator:
 
     def result(self) -> tuple[tuple[Target, ...], dict[str, UnitFlags]]:
         def iface(key: tuple[str, str], seen: set) -> tuple[list, list]:
-            t = self._target(*key)
-            if t is None or id(t) in seen:
-                return [], []
-            seen.add(id(t))
-            incs, defs = list(t.iface_incs), list(t.iface_defs)
-            for ln, vis in t.links:
-                if vis in ("PUBLIC", "INTERFACE"):
-                    i2, d2 = iface((t.root, ln), seen)
-                    incs += i2
-                    defs += d2
+            """What the target at ``key`` hands what links it: its interface dirs and defines, then those of
+            what it links publicly, depth first (iterative: a link chain of any length)."""
+            incs: list = []
+            defs: list = []
+            todo = [key]
+            while todo:
+                steps[0] += 1
+                if steps[0] > MAX_LINK_STEPS:
+                    return incs, defs
+                t = self._target(*todo.pop())
+                if t is None or id(t) in seen:
+                    continue
+                seen.add(id(t))
+                incs += t.iface_incs
+                defs += t.iface_defs
+                todo.extend((t.root, ln) for ln, vis in reversed(t.links) if vis in ("PUBLIC", "INTERFACE"))
             return incs, defs
 
+        steps = [0]
+        isdir: dict[str, bool] = {}
         targets = []
         units: dict[str, UnitFlags] = {}
         for (top, name), t in sorted(self.targets.items()):
@@ -578,7 +776,7 @@ class _Evaluator:
                 i2, d2 = iface((top, ln), {id(t)})
                 incs += i2
                 defs += d2
-            incs = [i for i in dict.fromkeys(incs) if os.path.isdir(i)]
+            incs = [i for i in dict.fromkeys(incs) if (isdir[i] if i in isdir else isdir.setdefault(i, os.path.isdir(i)))]
             defs = list(dict.fromkeys(defs))
             targets.append(Target(name=name, dir=t.dir, scope=top, sources=tuple(t.sources), include_dirs=tuple(incs),
                                   defines=tuple(defs), links=tuple(ln for ln, _ in t.links)))
@@ -591,6 +789,10 @@ class _Evaluator:
                 else:
                     units[s] = UnitFlags(tuple(dict.fromkeys(old.include_dirs + tuple(incs))),
                                          tuple(dict.fromkeys(old.defines + tuple(defs))), old.origin + (name,))
+        if steps[0] > MAX_LINK_STEPS:
+            self.problems.append(("CMakeLists.txt" if "" in self.lists else (self._file or "."), 1,
+                                  f"include dirs not propagated along every target_link_libraries(): over "
+                                  f"{MAX_LINK_STEPS} steps (the build model's limit); some units miss include dirs"))
         return tuple(targets), units
 
 
