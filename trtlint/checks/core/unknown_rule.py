@@ -64,8 +64,8 @@ class UnknownRuleInSuppression(Rule):
                 yield self.diag(span, f"config names rule '{sel}', which does not exist{hint(sel)}", symbol=sel)
         for path, sups in sorted(index.suppressions.items()):
             for s in sups:
-                for raw in s.raw:
-                    if find_rule(raw) is None and not _known(raw):
+                for raw, group in zip(s.raw, s.groups or ((),) * len(s.raw)):
+                    if not group and find_rule(raw) is None and not _known(raw):
                         yield self.diag(
                             Span(path, s.line), f"suppression names rule '{raw}', which does not exist{hint(raw)}", symbol=raw
                         )

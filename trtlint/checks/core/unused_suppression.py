@@ -100,37 +100,7 @@ class UnusedSuppression(Rule):
         used = index.suppression_use
         for path, sups in sorted(index.suppressions.items()):
             for s in sups:
-                if "*" in s.rules:
-                    if not any(u[0] == "inline" and u[1] == path and u[2] == s.line for u in used):
-                        yield self.diag(
-                            Span(path, s.line, s.start + 1, s.line, len(s.text) + 1),
-                            "unused suppression: this `trtlint: ignore` hides no finding",
-                            symbol="*",
-                            fix=_remove_all(path, s),
-                        )
-                    continue
-                unused, kept = [], []
-                for raw, code in zip(s.raw, s.rules):
-                    rule = find_rule(raw)
-                    if rule is None:
-                        kept.append(raw)  # unknown: TRT003
-                        continue
-                    if ("inline", path, s.line, rule.code) in used:
-                        kept.append(raw)
-                    else:
-                        unused.append((raw, rule))
-                if not unused:
-                    continue
-                names = ", ".join(f"{r.code} ({r.name})" if raw.upper() == r.code else f"{raw} ({r.code})" for raw, r in unused)
-                fix = _remove_all(path, s) if not kept else _keep_only(path, s, kept)
-                span = Span(path, s.line, s.start + 1, s.line, len(s.text) + 1)
-                where = "on this line" if len(s.covers) == 1 else "on this line or the next"
-                yield self.diag(
-                    span,
-                    f"unused suppression: no {names} finding {where} to hide",
-                    symbol=",".join(r.code for _, r in unused),
-                    fix=fix,
-                )
+                yield from self._judge(path, s, used)
         cfg = index.settings
         if cfg is None or not getattr(cfg, "per_file_ignores", None):
             return
@@ -148,33 +118,108 @@ class UnusedSuppression(Rule):
                         symbol=f"{glob}:{sel}",
                     )
 
+    def _judge(self, path: str, s, used: set) -> Iterable[Diagnostic]:
+        span = Span(path, s.line, s.start + 1, s.line, (len(s.text) if s.stop < 0 else s.stop) + 1)
+        if s.problem:
+            yield self.diag(span, _problem(s), symbol=f"{s.problem}:{s.label}")
+            return
+        if s.shared:
+            return  # a bare NOLINT marker (or one naming `*`) is clang-tidy's as well: not ours to remove
+        mine = [u for u in used if u[0] == "inline" and u[1] == path and u[2:4] == s.key]
+        if "*" in s.rules and (not s.groups or any("*" in g for g in s.groups)):
+            if not mine:
+                yield self.diag(span, f"unused suppression: this `{s.label}` hides no finding", symbol="*",
+                                fix=_remove_all(path, s))
+            return
+        unused, kept = [], []
+        for raw, group in zip(s.raw, s.groups):
+            if not group:
+                kept.append(raw)  # unknown: TRT003
+            elif any(("inline", path, s.line, s.start, c) in used for c in group):
+                kept.append(raw)
+            else:
+                unused.append((raw, group))
+        if not unused:
+            return
+        names = ", ".join(_name(raw, group) for raw, group in unused)
+        yield self.diag(
+            span,
+            f"unused suppression: no {names} finding {_where(s)} to hide",
+            symbol=",".join(c for _, group in unused for c in group),
+            fix=_remove_all(path, s) if not kept and not s.foreign else _keep_only(path, s, kept, {r for r, _ in unused}),
+        )
+
+
+def _name(raw: str, group: tuple[str, ...]) -> str:
+    if len(group) > 1:
+        return f"{raw} (any of {len(group)} rules)"
+    r = find_rule(group[0])
+    return f"{r.code} ({r.name})" if raw.upper() == r.code else f"{raw} ({r.code})"
+
+
+def _where(s) -> str:
+    if s.whole_file:
+        return "in this file"
+    if s.form == "NOLINTBEGIN":
+        return f"in its region (lines {s.line}-{s.last})"
+    if s.form == "NOLINTNEXTLINE":
+        return "on the next line"
+    return "on this line" if len(s.covers) == 1 else "on this line or the next"
+
+
+def _problem(s) -> str:
+    if s.problem == "misplaced":
+        return (f"misplaced suppression: `{s.label}` covers a file only on a comment line of its own; "
+                "after code it hides nothing")
+    if s.form == "NOLINTBEGIN":
+        return f"unmatched suppression: `{s.label}` has no NOLINTEND with the same checks after it, so it hides nothing"
+    return f"unmatched suppression: `{s.label}` closes no NOLINTBEGIN with the same checks"
+
 
 def _known(selector: str) -> bool:
     return not unknown_selectors([selector])
 
 
+def _ends(s) -> list:
+    """The marker, and a region's NOLINTEND, as (line, text, start, stop, inner)."""
+    out = [(s.line, s.text, s.start, s.stop, s.inner)]
+    if s.end:
+        out.append(s.end)
+    return out
+
+
 def _remove_all(path: str, s) -> "Fix | None":
     from ...fixes import SAFE, delete_line, edit_span
 
-    if s.text[: s.start].count('"') % 2 and not path.endswith((".py", ".pyi")):
-        # the "comment" may sit in a C++ string literal: no blind edit (Python edits are re-parsed anyway)
-        return None
-    if s.text[: s.start].strip() == "":
-        return Fix("remove the unused suppression (its line)", (Edit(delete_line(path, s.line), ""),), SAFE)
-    start = len(s.text[: s.start].rstrip())
-    return Fix(
-        "remove the unused suppression",
-        (Edit(edit_span(path, s.line, s.text, start, len(s.text)), ""),),
-        SAFE,
-    )
+    edits = []
+    whole = True
+    for line, text, start, stop, _ in _ends(s):
+        if text[:start].count('"') % 2 and not path.endswith((".py", ".pyi")):
+            # the "comment" may sit in a C++ string literal: no blind edit (Python edits are re-parsed anyway)
+            return None
+        stop = len(text) if stop < 0 else stop
+        if text[:start].strip() == "" and text[stop:].strip() == "":
+            edits.append(Edit(delete_line(path, line), ""))
+            continue
+        whole = False
+        if text[stop:].strip() == "":
+            start = len(text[:start].rstrip())
+        elif text[:start].strip() == "":
+            stop = len(text) - len(text[stop:].lstrip())
+        edits.append(Edit(edit_span(path, line, text, start, stop), ""))
+    if s.end:
+        return Fix("remove the unused suppression (its NOLINTBEGIN and NOLINTEND" + (" lines)" if whole else ")"),
+                   tuple(edits), SAFE)
+    return Fix("remove the unused suppression" + (" (its line)" if whole else ""), tuple(edits), SAFE)
 
 
-def _keep_only(path: str, s, kept: list[str]) -> Fix:
+def _keep_only(path: str, s, kept: list[str], unused: set[str]) -> Fix:
     from ...fixes import SAFE, edit_span
 
-    a, b = s.inner
-    return Fix(
-        "remove the unused rules from the suppression",
-        (Edit(edit_span(path, s.line, s.text, a, b), ", ".join(kept)),),
-        SAFE,
-    )
+    if s.listed:  # a NOLINT list: other tools' names stay, as written
+        content = ", ".join(s.listed_without(unused))
+    else:
+        content = ", ".join(kept)
+    edits = tuple(Edit(edit_span(path, line, text, a, b), content) for line, text, _, _, (a, b) in _ends(s))
+    what = "the NOLINTBEGIN and its NOLINTEND" if s.end else "the suppression"
+    return Fix(f"remove the unused rules from {what}", edits, SAFE)
