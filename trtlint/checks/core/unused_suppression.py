@@ -6,24 +6,41 @@ from ...diagnostics import Diagnostic, Edit, Fix, Severity
 from ...facts import Span
 from ..base import Rule
 from ..examples.contract import creator_cpp, onnxscript_py
+from ..examples.hotpath import plugin_cpp
 from ..registry import find_rule, unknown_selectors
 
 
+_MALLOC = "    cudaMalloc(&p, 16);\n"
+
+
+def _alloc(*parts: str, name: str = "FooPlugin") -> str:
+    """A plugin whose enqueue holds ``parts`` after ``void* p``: each ``_MALLOC`` is a TRT301 finding."""
+    return plugin_cpp("    void* p = nullptr;\n" + "".join(parts).rstrip("\n")).replace("FooPlugin", name)
+
+
 class UnusedSuppression(Rule):
-    """A `trtlint: ignore[...]` comment or a `per-file-ignores` entry that suppresses nothing.
+    """A suppression comment or a `per-file-ignores` entry that suppresses nothing.
 
     ## What it does
-    After the other rules ran and their findings were filtered, looks at every inline suppression comment
-    (C++, CUDA, Python, CMake) and every `per-file-ignores` entry in the config, and reports each rule they
-    name that hid no finding (and a bare `trtlint: ignore` that hid nothing). To judge fairly, every rule
-    runs when this one is enabled, also rules that are not selected (their findings are dropped): a
-    suppression of a rule that is switched off today is not reported as unused. Rule names that do not
-    exist are TRT003's business, not this rule's.
+    After the other rules ran and their findings were filtered, looks at every inline suppression (C++, CUDA,
+    Python, CMake, YAML): line comments (`trtlint: ignore[...]`), file-level ones (`trtlint: ignore-file[...]`,
+    `trtlint: noqa: ...`, `trtlint: noqa-file ...`) and, in C, C++ and CUDA, clang-tidy's markers naming
+    trtlint checks (`NOLINT(trtlint-TRT301)`, `NOLINTNEXTLINE(...)`, a `NOLINTBEGIN(...)` ... `NOLINTEND(...)`
+    region), and at every `per-file-ignores` entry in the config. It reports each rule they name that hid
+    no finding (and a bare `trtlint: ignore` or `ignore-file` that hid nothing). A bare NOLINT marker (or one
+    naming `*`) is clang-tidy's as well and is never reported; one naming only other tools' checks
+    (`NOLINT(bugprone-*)`) is no trtlint suppression. It also reports the suppressions that cannot hide
+    anything: a `NOLINTBEGIN` without its `NOLINTEND` (same check list) after it, a `NOLINTEND` closing none,
+    and a file-level comment written after code. To judge fairly, every rule runs when this one is
+    enabled, also rules that are not selected (their findings are dropped): a suppression of a rule that is
+    switched off today is not reported as unused. Rule names that do not exist are TRT003's business, not
+    this rule's.
 
     ## Why it matters
     A suppression outlives the finding it was written for: the code is fixed, or moved, and the comment
-    stays. It then hides the next, real, finding on that line without anyone noticing. Stale suppressions
-    also make a codebase look noisier than it is.
+    stays. It then hides the next, real, finding on that line (in that region, in that file) without anyone
+    noticing. Stale suppressions also make a codebase look noisier than it is; an unpaired region marker
+    hides nothing while it looks as if it did.
 
     ## Example
     ```cpp
@@ -32,9 +49,11 @@ class UnusedSuppression(Rule):
     (nothing on that line allocates: the suppression is unused)
 
     ## Fix
-    Remove it. `trtlint check --fix` does (a safe fix): it drops the unused rule from the bracket, or the
-    whole comment when nothing in it is used (the whole line when the comment stands alone). Unused
-    `per-file-ignores` entries are edited by hand.
+    Remove it. `trtlint check --fix` does (a safe fix): it drops the unused rule from the bracket or list,
+    or the whole comment when nothing in it is used (the whole line when the comment stands alone); for a
+    region, from both its NOLINTBEGIN and its NOLINTEND (both lines when nothing in them is used). Other
+    tools' checks in a NOLINT list stay. An unpaired NOLINTBEGIN/NOLINTEND, a misplaced file-level comment
+    and unused `per-file-ignores` entries are edited by hand (add the missing NOLINTEND, or remove the marker).
     """
 
     code = "TRT002"
@@ -65,6 +84,31 @@ class UnusedSuppression(Rule):
             },
             "config": {"ignore": ["TRT101"]},
         },
+        {
+            # clang-tidy's markers, each hiding a TRT301: a region, the next line, its own line (a glob); a bare
+            # `NOLINT` is clang-tidy's as well (never called unused) and one naming only other tools' checks is
+            # no trtlint suppression. A file-level `ignore-file` hides the other file's TRT301 ten lines away
+            "files": {
+                "plugins/foo.cpp": _alloc(
+                    "    // NOLINTBEGIN(trtlint-TRT301)\n", _MALLOC, "    // NOLINTEND(trtlint-TRT301)\n",
+                    "    // NOLINTNEXTLINE(trtlint-enqueue-allocation, bugprone-unused-return-value)\n", _MALLOC,
+                    _MALLOC.rstrip("\n") + "  // NOLINT(trtlint-*)\n",
+                    "    int n = 0;  // NOLINT\n",
+                    "    // NOLINTBEGIN(bugprone-*)\n    // NOLINTEND(bugprone-*)\n",
+                ),
+                "plugins/bar.cpp": "// trtlint: ignore-file[TRT301] -- scratch buffer, tracked in JIRA-7\n"
+                + _alloc(_MALLOC, name="BarPlugin"),
+            }
+        },
+        {
+            # ruff's file-level forms: `trtlint: noqa: CODES` and `trtlint: noqa-file CODES`, anywhere on a comment
+            # line of their own, hide the TRT101 on line 8 of their files
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "py/translate.py": "# trtlint: noqa: TRT101\n" + onnxscript_py("FooPlugn"),
+                "py/other.py": onnxscript_py("FooPlugim") + "# trtlint: noqa-file plugin-name-mismatch\n",
+            }
+        },
     ]
     INVALID = [
         {
@@ -93,6 +137,57 @@ class UnusedSuppression(Rule):
             "expect": [("py/translate.py", 7, "unused suppression: no enqueue-allocation (TRT301) finding on this line to hide")],
             # the safe fix: the unused rule leaves the bracket, the used one stays
             "fixed": {"py/translate.py": onnxscript_py("FooPlugn").replace("(x, alpha=1.0)", "(x, alpha=1.0)  # trtlint: ignore[TRT101]")},
+        },
+        {
+            # clang-tidy's markers: a region around code that allocates nothing, a NOLINT whose trtlint check is
+            # unused (bugprone's stays), a NOLINTBEGIN never closed and a NOLINTEND closing nothing (no fix: was
+            # the END forgotten, or the BEGIN left over?)
+            "files": {
+                "plugins/foo.cpp": _alloc(
+                    "    // NOLINTBEGIN(trtlint-TRT301, trtlint-TRT302)\n", _MALLOC,
+                    "    // NOLINTEND(trtlint-TRT301, trtlint-TRT302)\n",
+                    "    int n = 0;  // NOLINT(bugprone-narrowing, trtlint-TRT301)\n",
+                    "    // NOLINTBEGIN(trtlint-enqueue-synchronization)\n",
+                ),
+                "plugins/bar.cpp": _alloc("    // NOLINTEND(trtlint-TRT302)\n", name="BarPlugin"),
+            },
+            "expect": [
+                ("plugins/foo.cpp", 16, "unused suppression: no TRT302 (enqueue-synchronization) finding in its region (lines 16-18) to hide"),
+                ("plugins/foo.cpp", 19, "unused suppression: no TRT301 (enqueue-allocation) finding on this line to hide"),
+                ("plugins/foo.cpp", 20, "unmatched suppression: `NOLINTBEGIN(trtlint-enqueue-synchronization)` has no NOLINTEND with the same checks after it, so it hides nothing"),
+                ("plugins/bar.cpp", 16, "unmatched suppression: `NOLINTEND(trtlint-TRT302)` closes no NOLINTBEGIN with the same checks"),
+            ],
+            # the safe fixes: the unused check leaves both ends of the region, the trtlint check leaves the NOLINT
+            "fixed": {"plugins/foo.cpp": _alloc(
+                "    // NOLINTBEGIN(trtlint-TRT301)\n", _MALLOC, "    // NOLINTEND(trtlint-TRT301)\n",
+                "    int n = 0;  // NOLINT(bugprone-narrowing)\n",
+                "    // NOLINTBEGIN(trtlint-enqueue-synchronization)\n",
+            )},
+        },
+        {
+            # a region hiding nothing goes whole (both its lines); the file-level forms that hide nothing: a
+            # `noqa-file` in C++ (nothing allocates in that enqueue), an unused code of a `noqa`, a bare
+            # `ignore-file`; and a `noqa` after code, which is not file-level (it covers nothing)
+            "files": {
+                "plugins/foo.cpp": _alloc("    // NOLINTBEGIN(trtlint-TRT302)\n", "    int n = 0;\n", "    // NOLINTEND(trtlint-TRT302)\n")
+                + "// trtlint: noqa-file TRT301\n",
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "py/translate.py": "# trtlint: noqa: TRT101, TRT103\n" + onnxscript_py("FooPlugn"),
+                "py/stale.py": "x = 1\n# trtlint: ignore-file\n",
+                "py/misplaced.py": "x = 1  # trtlint: noqa\n",
+            },
+            "expect": [
+                ("plugins/foo.cpp", 16, "unused suppression: no TRT302 (enqueue-synchronization) finding in its region (lines 16-18) to hide"),
+                ("plugins/foo.cpp", 21, "unused suppression: no TRT301 (enqueue-allocation) finding in this file to hide"),
+                ("py/translate.py", 1, "unused suppression: no TRT103 (plugin-attribute-mismatch) finding in this file to hide"),
+                ("py/stale.py", 2, "unused suppression: this `trtlint: ignore-file` hides no finding"),
+                ("py/misplaced.py", 1, "misplaced suppression: `trtlint: noqa` covers a file only on a comment line of its own; after code it hides nothing"),
+            ],
+            "fixed": {
+                "plugins/foo.cpp": _alloc("    int n = 0;\n"),
+                "py/translate.py": "# trtlint: noqa: TRT101\n" + onnxscript_py("FooPlugn"),
+                "py/stale.py": "x = 1\n",
+            },
         },
     ]
 
