@@ -138,7 +138,7 @@ def test_check_fix_removes_an_unused_region_and_keeps_other_tools_checks(tmp_pat
     ("# trtlint: noqa-file TRT101, TRT103\n" + onnxscript_py("FooPlugn"), True),
     (onnxscript_py("FooPlugn").replace("alpha=1.0)", "alpha=1.0)  # NOLINT(trtlint-TRT101)"), False),
     (onnxscript_py("FooPlugn").replace("alpha=1.0)", "alpha=1.0)  # trtlint: noqa-file"), False),  # misplaced
-])
+], ids=["noqa", "ignore-file", "bare-noqa", "noqa-file", "nolint-in-python", "misplaced-noqa-file"])
 def test_file_level_forms_in_python_and_nolint_is_not_python(tmp_path, translate, hidden):
     write_project(tmp_path, {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/t.py": translate})
     res = check_project(tmp_path, select=["TRT101"])
