@@ -204,3 +204,10 @@ async def test_server_applies_a_region_in_an_open_buffer_and_reports_it_unmatche
     (d,) = [d for d in client.diagnostics[uri(client, KERNELS)] if d.code == "TRT002"]
     assert d.message == ("unmatched suppression: `NOLINTBEGIN(trtlint-TRT301)` has no NOLINTEND with the same checks "
                          "after it, so it hides nothing")
+
+
+def test_a_line_comment_after_a_file_comment_on_its_line_counts_too():
+    # what `--add-suppressions` or the editor's quick fix append to a line that holds a file-level comment
+    text = "// trtlint: ignore-file[TRT301]  // trtlint: ignore[TRT003] -- legacy\nint x;\n"
+    got = [(s.form, s.rules, [n for n in (1, 2, 3) if s.covers_line(n)]) for s in scan_suppressions(text, nolint=True)]
+    assert got == [("ignore-file", ("TRT301",), [1, 2, 3]), ("ignore", ("TRT003",), [1])]

@@ -21,6 +21,7 @@ or, written bare, covers every rule:
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -42,6 +43,7 @@ _TRTLINT_RE = re.compile(
 )
 _NOLINT_RE = re.compile(r"\bNOLINT(NEXTLINE|BEGIN|END)?(?![\w-])(?:\(([^)\n]*)\))?")
 _OPENER = re.compile(r"//|/\*")
+_CLOSER = re.compile(r"\s*\*/")
 PREFIX = "trtlint-"
 ALL = "*"
 FILE_FORMS = ("ignore-file", "noqa", "noqa-file")
@@ -110,6 +112,7 @@ class Suppression:
         return self.covers_line(line) and ((bare_ok and ALL in self.rules) or code in self.rules)
 
 
+@functools.lru_cache(maxsize=4096)
 def item_codes(name: str) -> tuple[str, ...]:
     """The rule codes a name in a suppression covers: a code or kebab-case name gives one; a glob (``*``,
     ``TRT3*``) every rule it matches, ``("*",)`` when that is every rule; ``()`` for a name of no rule."""
@@ -151,9 +154,8 @@ def scan_suppressions(text: str, nolint: bool = False) -> list[Suppression]:
         return out
     open_regions: list[Suppression] = []
     for i, line in enumerate(text.splitlines(), start=1):
-        m = _TRTLINT_RE.search(line) if "trtlint:" in line else None
-        if m:
-            out.append(_trtlint_form(m, i, line))
+        if "trtlint:" in line:  # every form on the line: one appended after another (`--add-suppressions`) counts
+            out.extend(_trtlint_form(m, i, line) for m in _TRTLINT_RE.finditer(line))
         n = _NOLINT_RE.search(line) if nolint and "NOLINT" in line else None
         while n is not None and not _OPENER.search(line, 0, n.start()):
             n = _NOLINT_RE.search(line, n.end())  # not in a comment (an identifier, a string before any `//`)
@@ -213,9 +215,9 @@ def _nolint_form(n: re.Match, i: int, line: str) -> Optional[Suppression]:
     start = opener.start() if line[opener.end() : n.start()].strip() == "" else n.start()
     stop = n.end()
     if opener.group(0) == "/*":
-        close = re.match(r"\s*\*/", line[stop:])
+        close = _CLOSER.match(line, stop)
         if close and start == opener.start():
-            stop += close.end()
+            stop = close.end()
     elif start == opener.start():
         stop = -1  # a `//` comment that is only the marker (and a reason after it) goes whole
     inner = (n.start(2), n.end(2)) if content is not None else (0, 0)
