@@ -9,7 +9,6 @@ TRT002's verdicts on each form are the rule's own VALID/INVALID examples (tests/
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
