@@ -210,3 +210,21 @@ def test_a_line_comment_after_a_file_comment_on_its_line_counts_too():
     text = "// trtlint: ignore-file[TRT301]  // trtlint: ignore[TRT003] -- legacy\nint x;\n"
     got = [(s.form, s.rules, [n for n in (1, 2, 3) if s.covers_line(n)]) for s in scan_suppressions(text, nolint=True)]
     assert got == [("ignore-file", ("TRT301",), [1, 2, 3]), ("ignore", ("TRT003",), [1])]
+
+
+def test_the_scan_cache_reads_again_only_files_with_markers_that_can_be_trtlints(tmp_path):
+    from trtlint.frontends import SourceFile
+    from trtlint.pipeline.check import scan_all_suppressions
+    from trtlint.scancache import TextScans, has_our_nolint
+
+    assert [has_our_nolint(t) for t in (b"x; // NOLINT", b"// NOLINTBEGIN\n", b"// NOLINT(*)", b"// NOLINT(bugprone-a, trtlint-TRT301)",
+                                        b"x; // NOLINT(bugprone-x)", b"// NOLINTEND(google-x)", b"int NOLINTX;")] == [
+        True, True, True, True, False, False, False]
+    texts = {"ours.cpp": "int a;  // NOLINT(trtlint-TRT301)\n", "theirs.cpp": "int b;  // NOLINT(bugprone-x)\n", "none.cpp": "int c;\n"}
+    write_project(tmp_path, texts)
+    files = [SourceFile(path=tmp_path / rel, rel=rel, kind="cpp", digest=rel) for rel in texts]
+    cold = TextScans(tmp_path / "cache")
+    assert list(scan_all_suppressions(files, cold)) == ["ours.cpp"]
+    cold.save(prune=True)
+    warm = TextScans(tmp_path / "cache")
+    assert list(scan_all_suppressions(files, warm)) == ["ours.cpp"] and warm.reads == 1  # only ours.cpp, to parse it

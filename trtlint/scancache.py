@@ -97,6 +97,16 @@ def marker_macros(data: bytes) -> tuple[str, ...]:
 # callees that are never project functions: no need to look for their definitions
 
 
+# a clang-tidy marker that can be trtlint's: bare (every check), or its list names a `trtlint-` check or `*`
+_OUR_NOLINT = re.compile(rb"NOLINT(?:NEXTLINE|BEGIN|END)?(?:(?![\w(-])|\([^)\n]*(?:trtlint-|\*))")
+
+
+def has_our_nolint(data: bytes) -> bool:
+    """Whether a C++ file holds a NOLINT marker that may suppress a trtlint finding (one naming only other tools'
+    checks, `NOLINT(bugprone-*)`, cannot): a codebase clang-tidy lints is not read again on every run for them."""
+    return b"NOLINT" in data and _OUR_NOLINT.search(data) is not None
+
+
 def read_bytes(f: SourceFile) -> bytes:
     try:
         return f.path.read_bytes()
@@ -188,7 +198,7 @@ class TextScans:
         if f.kind in CPP_KINDS:
             entry = (
                 bool(self.marker(data)),
-                (b"trtlint:" in data or b"NOLINT" in data) and len(data) <= MAX_SEARCH_BYTES,
+                (b"trtlint:" in data or has_our_nolint(data)) and len(data) <= MAX_SEARCH_BYTES,
                 tuple(self.gtests(f.rel, data)) if f.kind != "header" else (),
                 pp_idents(data),
                 preview_switches(data),

@@ -124,7 +124,8 @@ def check_index(
     late = [r for r in rules if r.after_filter]
     early = [r for r in rules if r not in late]
     judge_only: list[type[Rule]] = []
-    if late and (index.suppressions or settings.per_file_ignores):
+    # (a bare NOLINT marker is clang-tidy's too and never judged: it alone needs no such run)
+    if late and (any(not s.shared for sups in index.suppressions.values() for s in sups) or settings.per_file_ignores):
         from ..checks.registry import all_rules
 
         judge_only = [r for r in all_rules() if r not in rules and not r.after_filter]
