@@ -22,7 +22,7 @@ from .fixes import SAFE, FixResult, edit_span, plan_fixes, unsafe_only, write_fi
 
 DEFAULT_REASON = "existing finding when trtlint was adopted"
 _COMMENT = {"#": (".py", ".pyi", ".cmake", ".txt", ".yaml", ".yml", ".toml"), "//": (".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc")}
-_SUPPRESS = re.compile(r"(?://|#)\s*trtlint:\s*ignore(\[([^\]]*)\])?")
+_SUPPRESS = re.compile(r"(?://|#)\s*trtlint:\s*ignore(?![\w-])(\[([^\]]*)\])?")  # not `ignore-file`
 
 
 def add_arguments(c) -> None:

@@ -182,7 +182,7 @@ class ProjectIndex:
     trt_api_uses: list = field(default_factory=list)
     py_classes: list = field(default_factory=list)  # PyClassDecl: project classes declaring a pack API name (TRT610)
     # what the filter used to hide findings (in the copy of the index the rules with after_filter are given, see
-    # with_suppression_use): ("inline", path, line, code-or-*) and ("pfi", glob, selector)
+    # with_suppression_use): ("inline", path, line, start, code-or-*) and ("pfi", glob, selector)
     suppression_use: set = field(default_factory=set)
     config_globs: dict = field(default_factory=dict)  # per-file-ignores glob -> Span in the config file
     lifecycle: dict = field(default_factory=dict)  # usr -> MethodDetail (plugin method bodies, frontends/cpp/lifecycle.py)

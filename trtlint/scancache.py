@@ -2,7 +2,7 @@
 
 A warm run needs, for every C++ file, whether it can hold a plugin fact (``has_plugin_marker``), its
 googletest cases and the identifiers of its ``#if`` lines (optional-feature macros), for every source file
-whether it holds a ``trtlint:`` comment, and for C++ and Python files the builder preview features they turn on
+whether it holds a ``trtlint:`` comment (or, C++, a clang-tidy ``NOLINT`` marker), and for C++ and Python files the builder preview features they turn on
 (TRT213 asks; reading every source file again for it cost a one-file re-run ~30 ms). These are pure functions of a file's bytes; this module remembers
 them by ``(path, digest)`` so a warm run reads no file it has not changed (discovery already reuses the
 digests of unchanged files, see ``stats.json``). A changed digest is a miss: the file is read and scanned
@@ -98,6 +98,16 @@ def marker_macros(data: bytes) -> tuple[str, ...]:
 # callees that are never project functions: no need to look for their definitions
 
 
+# a clang-tidy marker that can be trtlint's: bare (every check), or its list names a `trtlint-` check or `*`
+_OUR_NOLINT = re.compile(rb"NOLINT(?:NEXTLINE|BEGIN|END)?(?:(?![\w(-])|\([^)\n]*(?:trtlint-|\*))")
+
+
+def has_our_nolint(data: bytes) -> bool:
+    """Whether a C++ file holds a NOLINT marker that may suppress a trtlint finding (one naming only other tools'
+    checks, `NOLINT(bugprone-*)`, cannot): a codebase clang-tidy lints is not read again on every run for them."""
+    return b"NOLINT" in data and _OUR_NOLINT.search(data) is not None
+
+
 def read_bytes(f: SourceFile) -> bytes:
     try:
         return safeio.read_bytes(f.path, limit=safeio.SOURCE_LIMIT)
@@ -136,7 +146,7 @@ def preview_switches(data: bytes) -> tuple[tuple[str, int, int, int], ...]:
 
 def _scan_version() -> str:
     here = Path(__file__).parent
-    h = hashlib.sha256(b"scan-1")
+    h = hashlib.sha256(b"scan-2")  # 2: a C++ file's NOLINT marker counts as a suppression comment
     for p in (here / "scancache.py", here / "frontends" / "testlists.py"):
         try:
             h.update(p.read_bytes())
@@ -149,7 +159,7 @@ class ScanResult(NamedTuple):
     """What the text scans found in one file (kept in the scan cache as a plain tuple of these six)."""
 
     marker: bool  # has_plugin_marker (C++ kinds; False for the others)
-    has_trtlint_comment: bool  # a `trtlint:` comment, in a file of at most MAX_SEARCH_BYTES
+    has_trtlint_comment: bool  # a `trtlint:` comment (C++ kinds: or a NOLINT marker), in a file of at most MAX_SEARCH_BYTES
     gtest_cases: tuple  # googletest cases (C++ units)
     pp_idents: tuple[str, ...]  # identifiers of the #if lines (C++ kinds)
     preview_switches: tuple  # preview_switches (C++ kinds and Python)
@@ -189,7 +199,7 @@ class TextScans:
         if f.kind in CPP_KINDS:
             entry = (
                 bool(self.marker(data)),
-                b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES,
+                (b"trtlint:" in data or has_our_nolint(data)) and len(data) <= MAX_SEARCH_BYTES,
                 tuple(self.gtests(f.rel, data)) if f.kind != "header" else (),
                 pp_idents(data),
                 preview_switches(data),

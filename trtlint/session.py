@@ -298,7 +298,7 @@ class Session:
             if kind in _CPP:
                 UNSAVED[str(abs_path)] = text  # other translation units that include it see the buffer
         self.sources[rel] = src
-        sups = scan_suppressions(text) if "trtlint:" in text else []
+        sups = scan_suppressions(text, nolint=kind in _CPP)
         if sups:
             self.suppressions[rel] = sups
         else:

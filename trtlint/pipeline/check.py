@@ -26,7 +26,7 @@ from ..frontends import SourceFile
 from ..index import CheckInputs, ProjectIndex, is_test_path, scope_of
 from ..packs import Packs, Profile
 from ..scancache import SUPPRESSIBLE, TextScans
-from ..suppress import PerFileIgnores, scan_suppressions
+from ..suppress import PerFileIgnores, scan_suppressions, takes_nolint
 
 __all__ = ["CheckInputs", "Checked", "FilterReport", "check_index", "check_project", "config_globs",
            "config_selectors", "filter_diagnostics", "merge_same_call", "run_rules", "scan_all_suppressions"]
@@ -35,7 +35,7 @@ __all__ = ["CheckInputs", "Checked", "FilterReport", "check_index", "check_proje
 @dataclass(frozen=True)
 class FilterReport:
     """What the filter used to hide findings, for the rules that judge it (``Rule.after_filter``, TRT002):
-    ``("inline", path, line, code-or-*)`` and ``("pfi", glob, selector)``."""
+    ``("inline", path, line, start, code-or-*)`` and ``("pfi", glob, selector)``."""
 
     used: frozenset = frozenset()
 
@@ -125,7 +125,8 @@ def check_index(
     late = [r for r in rules if r.after_filter]
     early = [r for r in rules if r not in late]
     judge_only: list[type[Rule]] = []
-    if late and (index.suppressions or settings.per_file_ignores):
+    # (a bare NOLINT marker is clang-tidy's too and never judged: it alone needs no such run)
+    if late and (any(not s.shared for sups in index.suppressions.values() for s in sups) or settings.per_file_ignores):
         from ..checks.registry import all_rules
 
         judge_only = [r for r in all_rules() if r not in rules and not r.after_filter]
@@ -269,16 +270,17 @@ def config_globs(settings: Settings) -> dict:
 
 
 def scan_all_suppressions(files: list[SourceFile], scans=None) -> dict[str, list]:
-    """Inline suppression comments of every source file: whether a file holds a ``trtlint:`` comment at all
-    is a text scan remembered by content digest (scancache.py); only the files that do are read again."""
+    """Inline suppression comments of every source file: whether a file holds a ``trtlint:`` comment (or, C++,
+    a ``NOLINT`` marker) at all is a text scan remembered by content digest (scancache.py); only the files
+    that do are read again."""
     scans = scans if scans is not None else TextScans(None)
     out: dict[str, list] = {}
     for f in files:
         if f.kind not in SUPPRESSIBLE:
             continue
-        if not scans.scan(f).has_trtlint_comment:  # no `trtlint:` in it, or generated data over 1 MB
+        if not scans.scan(f).has_trtlint_comment:  # no `trtlint:`/NOLINT in it, or generated data over 1 MB
             continue
-        sups = scan_suppressions(scans.read(f).decode("utf-8", errors="replace"))
+        sups = scan_suppressions(scans.read(f).decode("utf-8", errors="replace"), nolint=takes_nolint(f.kind))
         if sups:
             out[f.rel] = sups
     return out
@@ -315,7 +317,7 @@ def filter_diagnostics(
 ) -> list[Diagnostic]:
     """Drop what per-file-ignores and inline suppressions hide (and, with ``report_only``, what lies outside
     those paths). ``used`` collects what did the hiding, for TRT002: ``("pfi", glob, selector)`` and
-    ``("inline", path, line, code-or-*)``."""
+    ``("inline", path, line, start, code-or-*)`` (the suppression's line and column: :attr:`Suppression.key`)."""
     from ..subconfig import NestedConfigs
 
     pfi = PerFileIgnores(settings.per_file_ignores)
@@ -344,17 +346,17 @@ def filter_diagnostics(
         if sups is None:
             try:
                 text = safeio.read_text(root / d.span.path, root=root, limit=safeio.FRAME_LIMIT)
-                sups = scan_suppressions(text)
+                sups = scan_suppressions(text, nolint=takes_nolint(d.span.path))
             except (OSError, ValueError):
                 sups = []
             sup_cache[d.span.path] = sups
         # a bare `trtlint: ignore` does not hide the finding that it is itself unused (TRT002)
         bare_ok = not (rule is not None and rule.after_filter)
-        hiding = [s for s in sups if d.span.line in s.covers and ((bare_ok and "*" in s.rules) or d.code in s.rules)]
+        hiding = [s for s in sups if s.hides(d.span.line, d.code, bare_ok)]
         if hiding:
             if used is not None:
                 for s in hiding:
-                    used.add(("inline", d.span.path, s.line, d.code if d.code in s.rules else "*"))
+                    used.add(("inline", d.span.path, s.line, s.start, d.code if d.code in s.rules else "*"))
             continue
         sevs = sub.settings.severity if sub is not None else settings.severity
         sev = sevs.get(d.code) or sevs.get(d.name)
