@@ -18,6 +18,7 @@ clear error, and callers that only wanted context (a code frame) go on without i
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -58,6 +59,13 @@ def inside(path: PathLike, root: PathLike) -> bool:
     return real == r or real.startswith(r.rstrip(os.sep) + os.sep)
 
 
+def _refuse_special(p: str, st: os.stat_result) -> None:
+    if stat.S_ISDIR(st.st_mode):
+        raise ReadRefused(p, os.strerror(errno.EISDIR))
+    if not stat.S_ISREG(st.st_mode):
+        raise ReadRefused(p, "not a regular file (a FIFO, socket or device); not read")
+
+
 def open_regular(path: PathLike, root: Optional[PathLike] = None, limit: Optional[int] = DEFAULT_LIMIT,
                  follow: bool = False) -> tuple[int, os.stat_result]:
     """A read-only descriptor of ``path`` and its ``fstat``, after the checks above; the caller closes it.
@@ -69,6 +77,14 @@ def open_regular(path: PathLike, root: Optional[PathLike] = None, limit: Optiona
         raise ReadRefused(p, f"a link to '{real}', outside the project root (not read)")
     if not follow and os.path.islink(p):
         raise ReadRefused(p, "a symbolic link (not followed)")
+    # judged by stat before it is opened (a FIFO is never opened, not even non-blocking: that would wake a
+    # writer waiting on it), and again by fstat on the descriptor (a file swapped after the stat)
+    try:
+        _refuse_special(p, os.stat(real))
+    except ReadRefused:
+        raise
+    except OSError as e:
+        raise ReadRefused(p, f"cannot read file: {e.strerror or e}") from None
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(real, flags)
@@ -76,8 +92,7 @@ def open_regular(path: PathLike, root: Optional[PathLike] = None, limit: Optiona
         raise ReadRefused(p, f"cannot read file: {e.strerror or e}") from None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ReadRefused(p, "not a regular file (a FIFO, socket or device); not read")
+        _refuse_special(p, st)
         if limit is not None and st.st_size > limit:
             raise ReadRefused(p, f"file is {st.st_size} bytes, over the {limit}-byte limit")
     except BaseException:
