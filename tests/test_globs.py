@@ -59,10 +59,18 @@ def test_same_answers_as_pathspec_gitignorespec_on_random_patterns():
         ("a\\*c", "a*c", True),
         ("a\\*c", "abc", False),
         ("a[b", "a[b", False),  # an unclosed "[" drops the pattern, as Git does
+        ("*a*a*b", "xaxayb", True),
+        ("**/a/**/b/**/c.py", "q/a/a/b/b/c.py", True),
     ],
 )
-def test_semantics(pattern, path, expected):
+def test_semantics(pattern, path, expected, monkeypatch):
     assert GlobSpec([pattern]).match_file(path) is expected
+    # before Python 3.11 (no "(?>...)"), atomic groups are a lookahead and a backreference: same answers
+    import trtlint.globs
+
+    monkeypatch.setattr(trtlint.globs, "_ATOMIC", False)
+    assert GlobSpec([pattern]).match_file(path) is expected
+    assert GlobSpec(["*a" * 30 + "b"]).match_file("a" * 250) is False
 
 
 def test_negation_and_blank_patterns():
