@@ -629,7 +629,7 @@ def cmd_config(args) -> int:
         return 2
     found = project_root([args.path])
     s = load_settings(args.path)  # the settings for PATH: its closest config (a nested one governs below it)
-    packs = load_packs([Path(p) if Path(p).is_absolute() else s.root / p for p in s.rule_packs])
+    packs = load_packs([Path(p) if Path(p).is_absolute() else s.root / p for p in s.rule_packs], root=s.root)
     prof = detect_profile(packs, found.root, s.profile)
     print(f"root: {found.root}")
     print(f"root found by: {found.reason}")

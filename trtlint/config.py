@@ -19,6 +19,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from .safeio import read_text
+
 
 class ConfigError(Exception):
     """A broken config: the message names the file and the key."""
@@ -107,14 +109,16 @@ def config_in(d: Path) -> Optional[Path]:
             return d / name
     pp = d / "pyproject.toml"
     try:
-        text = pp.read_text(encoding="utf-8", errors="replace") if pp.is_file() else ""
+        text = read_text(pp, limit=CONFIG_LIMIT) if pp.is_file() else ""
     except OSError:
         return None
     if "tool.trtlint" not in text and "[tool]" not in text:
         return None
     try:
+        if _long_key(text) is not None:
+            raise tomllib.TOMLDecodeError("a dotted key too long")
         tool = tomllib.loads(text).get("tool", {})
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return pp if "tool.trtlint" in text else None
     return pp if isinstance(tool, dict) and "trtlint" in tool else None
 
@@ -142,23 +146,59 @@ def find_config(start: Path) -> Optional[tuple[Path, dict]]:
         d = d.parent
 
 
+# a config file is small; one larger is refused before it is read (on a pull request it is attacker-controlled)
+CONFIG_LIMIT = 1024 * 1024
+# the parts of one dotted key (``a.b.c = 1``): tomllib's time grows with the square of their number (16,000
+# parts: 8 s), real keys have a handful
+_MAX_KEY_PARTS = 64
+# files an ``extend`` chain may name after the first
+MAX_EXTEND = 16
+_PART = r"""[A-Za-z0-9_+-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'"""
+_TOML_TOKEN = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""' r"|'''.*?'''" r"|#[^\n]*"
+    rf"|(?P<run>(?:{_PART})(?:[ \t]*\.[ \t]*(?:{_PART}))*)" r"""|[^"'#A-Za-z0-9_+-]+|.""",
+    re.S,
+)
+
+
+def _long_key(text: str) -> Optional[tuple[int, int]]:
+    """``(line, parts)`` of the first dotted key (or dotted run outside strings and comments) of more than
+    :data:`_MAX_KEY_PARTS` parts, or None; a linear scan."""
+    for m in _TOML_TOKEN.finditer(text):
+        run = m.group("run")
+        if run and run.count(".") >= _MAX_KEY_PARTS:
+            parts = len(re.findall(_PART, run))
+            if parts > _MAX_KEY_PARTS:
+                return 1 + text.count("\n", 0, m.start()), parts
+    return None
+
+
 def _load_toml(p: Path) -> dict:
+    from .safeio import read_bytes
+
     try:
-        with open(p, "rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{p}: invalid TOML: {e}") from None
-    except UnicodeDecodeError as e:  # tomllib decodes the whole file first
-        line = 1 + e.object[: e.start].count(b"\n") if isinstance(e.object, (bytes, bytearray)) else 1
+        raw = read_bytes(p, limit=CONFIG_LIMIT)  # a regular file only, and at most CONFIG_LIMIT bytes
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = 1 + e.object[: e.start].count(b"\n")
         raise ConfigError(f"{p}:{line}: invalid TOML: not valid UTF-8 (byte at offset {e.start})") from None
     except OSError as e:
-        raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
+        raise ConfigError(f"{p}: cannot read: {e.strerror or e}") from None
+    long_key = _long_key(text)
+    if long_key is not None:
+        raise ConfigError(f"{p}:{long_key[0]}: a dotted key of {long_key[1]} parts (at most {_MAX_KEY_PARTS}); not read")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p}: invalid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: invalid TOML: arrays or tables nested too deeply") from None
 
 
 def key_line(origin: str, key: str) -> Optional[int]:
     """The line of ``origin`` (a config file) where ``key`` is written (``key =`` or a ``[...key]`` table)."""
     try:
-        lines = Path(origin).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = read_text(origin, limit=CONFIG_LIMIT).splitlines()
     except (OSError, ValueError):
         return None
     pat = re.compile(r"^\s*(?:\[\s*(?:[\w.-]+\.)?)?[\"']?" + re.escape(key) + r"[\"']?\s*(?:=|\]|\.)")
@@ -431,8 +471,10 @@ def _extend_chain(path: Path, table: dict) -> list[tuple[Path, dict]]:
         nxt = (nxt if nxt.is_absolute() else cur_path.resolve().parent / nxt).resolve()
         if nxt in seen:
             raise ConfigError(f"{cur_path}: 'extend' makes a cycle through {nxt}")
-        if not nxt.is_file():
+        if not nxt.exists():
             raise ConfigError(f"{cur_path}: 'extend' names {nxt}, which does not exist")
+        if len(chain) > MAX_EXTEND:
+            raise ConfigError(f"{cur_path}: 'extend' chain longer than {MAX_EXTEND} files; not followed to {nxt}")
         seen.add(nxt)
         cur_path, cur = nxt, _section(nxt)
         chain.append((nxt, cur))

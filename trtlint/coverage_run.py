@@ -55,7 +55,7 @@ def project_index(paths: list[Path], *, no_project: bool = False, root: Optional
 
         res = run(settings, None, jobs=jobs, use_cache=use_cache, memo=False)
         return res.index, settings, root, True
-    packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
+    packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs], root=root)
     prof = detect_profile(packs, root, "generic" if no_project else settings.profile)
     return ProjectIndex.build(root, prof, packs, [], settings=settings), settings, root, False
 

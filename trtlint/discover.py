@@ -2,7 +2,7 @@
 
 In a git work tree git decides which files belong to the project (tracked ones, and untracked ones its
 ``.gitignore`` rules do not hide); outside one, ``.gitignore`` files are not applied. The config's
-include/exclude and the profile's excludes use ``.gitignore`` pattern syntax (pathspec). Symbolic links are
+include/exclude and the profile's excludes use ``.gitignore`` pattern syntax (:mod:`trtlint.globs`). Symbolic links are
 never followed (a link is reported, not read).
 """
 
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Iterable, Optional
 from . import safeio
 from .frontends import SourceFile
 
-if TYPE_CHECKING:  # pathspec (and the asyncio it pulls in) is imported only when a pattern is matched
-    import pathspec
+if TYPE_CHECKING:  # the pattern compiler is imported only when a pattern is matched
+    from .globs import GlobSpec
 
 _EXT_KIND = {
     ".cpp": "cpp",
@@ -95,20 +95,19 @@ def link_reason(link: Path, root: Path) -> str:
     return f"symbolic link to '{target}' (not followed; the target is checked where it lives)"
 
 
-def globspec(patterns: Iterable[str]) -> Optional[pathspec.PathSpec]:
-    """Patterns with .gitignore semantics (include/exclude, per-file-ignores, model-files); None if empty."""
-    pats = [p for p in patterns if p and p.strip()]
-    if not pats:
-        return None
-    import pathspec
+def globspec(patterns: Iterable[str]) -> Optional[GlobSpec]:
+    """Patterns with .gitignore semantics (include/exclude, per-file-ignores, model-files, test-lists), compiled
+    to a matcher whose time is linear in the path (:mod:`trtlint.globs`: a config is attacker-controlled in CI,
+    and a pattern of 60 ``*`` must not backtrack for ever); None if empty."""
+    from .globs import compile_spec
 
-    return pathspec.GitIgnoreSpec.from_lines(pats)
+    return compile_spec(patterns)
 
 
 class _MemoSpec:
     """A :func:`globspec` whose answers are remembered in ``memo`` (``probe -> matched``, kept by the engine in
     ``.trtlint_cache`` per pattern set): a warm run asks the same paths again and needs no pattern compiled
-    (nor pathspec imported). Matching is a pure function of the patterns and the path."""
+    (nor the compiler imported). Matching is a pure function of the patterns and the path."""
 
     def __init__(self, pats: list[str], memo: dict):
         self.pats = pats

@@ -7,6 +7,7 @@ extend the shipped ones and its profiles override shipped profiles of the same n
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -545,16 +546,59 @@ def _path_of(err) -> str:
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it: ~10x faster
 
 
-def load_pack_file(path: Path, validate: bool = True) -> dict:
-    """Read and (unless ``validate`` is False: the shipped packs, validated by the test suite) check a pack."""
+# a rule pack larger than this is refused before it is read
+PACK_LIMIT = 8 * 1024 * 1024
+# how deep a user pack's mappings and lists may nest (the shipped packs nest 6 deep); libyaml's time grows with
+# the square of the depth
+_MAX_DEPTH = 64
+
+
+def _screen(text: str, path: Path) -> None:
+    """Refuse a user pack that could expand or nest without bound, from its events (before anything is built):
+    an alias (``*name``: a few lines of aliases make a billion-laughs bomb whose copies any walk over the data
+    multiplies), or nesting deeper than :data:`_MAX_DEPTH`. The scan stops at the first offence."""
+    depth = 0
+    for ev in yaml.parse(text, Loader=_Loader):
+        if isinstance(ev, yaml.AliasEvent):
+            line = ev.start_mark.line + 1 if ev.start_mark is not None else "?"
+            raise ConfigError(
+                f"rule pack {path}:{line}: YAML alias '*{ev.anchor}': aliases are not allowed in rule packs "
+                "(they can expand a small file without bound); write the value out"
+            )
+        if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > _MAX_DEPTH:
+                line = ev.start_mark.line + 1 if ev.start_mark is not None else "?"
+                raise ConfigError(f"rule pack {path}:{line}: nested more than {_MAX_DEPTH} levels deep")
+        elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+def load_pack_file(path: Path, validate: bool = True, root: Optional[Path] = None) -> dict:
+    """Read and (unless ``validate`` is False: the shipped packs, validated by the test suite) check a pack.
+
+    A pack is read through :mod:`trtlint.safeio`: a regular file of at most :data:`PACK_LIMIT` bytes, and with
+    ``root`` (a user pack) one inside the project root after resolving links. A user pack is screened for
+    aliases and deep nesting before it is loaded (:func:`_screen`)."""
+    from .safeio import read_bytes
+
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"rule pack {path}: cannot read: {e}") from None
+        text = read_bytes(path, root=root, limit=PACK_LIMIT).decode("utf-8")
+    except OSError as e:
+        raise ConfigError(f"rule pack {path}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        line = 1 + e.object[: e.start].count(b"\n")
+        raise ConfigError(f"rule pack {path}:{line}: not valid UTF-8 (byte at offset {e.start})") from None
+    try:
+        if validate:
+            _screen(text, path)
+        data = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
         raise ConfigError(f"rule pack {path}:{where}: invalid YAML: {getattr(e, 'problem', e)}") from None
+    except RecursionError:
+        raise ConfigError(f"rule pack {path}: nested too deeply") from None
     if not isinstance(data, dict):
         raise ConfigError(f"rule pack {path}: must be a mapping with 'version: 1'")
     if not validate:
@@ -651,12 +695,26 @@ def _shipped() -> tuple[tuple[Path, dict], ...]:
     return tuple((f, load_pack_file(f, validate=False)) for f in sorted(d.glob("*.yaml")))
 
 
-def load_packs(extra: Iterable[Path] = ()) -> Packs:
+def load_packs(extra: Iterable[Path] = (), root: Optional[Path] = None) -> Packs:
+    """The shipped packs and then the user's ``extra`` ones. With ``root`` (the project root; a run always
+    gives it) a user pack must lie inside it, links resolved: the config that names it is, on a pull request,
+    attacker-controlled, and a pack outside the project is refused with an error naming the setting."""
     p = Packs()
     for f, data in _shipped():
         _merge(p, data, f)
     for f in extra:
-        _merge(p, load_pack_file(Path(f)), Path(f))
+        f = Path(f)
+        if root is not None:
+            from .safeio import inside
+
+            if not inside(f, root):
+                real = os.path.realpath(f)
+                via = f" (a link to {real})" if real != os.path.abspath(f) else ""
+                raise ConfigError(
+                    f"rule pack {f}{via}: outside the project root {root} (setting 'rule-packs'); "
+                    "rule packs are read only from inside the project"
+                )
+        _merge(p, load_pack_file(f, root=root), f)
     return p
 
 

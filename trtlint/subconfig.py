@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from .config import Settings, find_config, load_settings
+from .config import CONFIG_LIMIT, Settings, find_config, load_settings
+from .safeio import read_text
 from .checks.registry import rule_matches
 from .suppress import PerFileIgnores
 
@@ -52,7 +53,7 @@ class NestedConfigs:
         pp = d / "pyproject.toml"
         if pp.is_file():
             try:
-                return "[tool.trtlint" in pp.read_text(encoding="utf-8", errors="replace")
+                return "[tool.trtlint" in read_text(pp, limit=CONFIG_LIMIT)
             except OSError:
                 return False
         return False

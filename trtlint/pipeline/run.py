@@ -163,7 +163,7 @@ def _discover(st: _RunState) -> None:
     extraction context and the text scans."""
     settings = st.settings
     st.root = root = settings.root
-    st.packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs])
+    st.packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs], root=root)
     st.profile = profile = detect_profile(st.packs, root, settings.profile)
     exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
     st.stats_file = stats_file = root / ".trtlint_cache" / "stats.json"
