@@ -8,9 +8,12 @@
 - no module imports another module's underscore-private name (``from x import _y``);
 - no module over 1,100 lines.
 
-Every import counts wherever it is written, in a function too: a function-level import is still a
-dependency, only a later one. Only for circles, an import under ``if TYPE_CHECKING:`` does not count: it never
-runs, and a rule naming the type it reads (``checks/base.py``: ``ProjectIndex``) is the intended direction.
+Every import counts wherever it is written, in a function too (a function-level import is still a
+dependency, only a later one), and under ``if TYPE_CHECKING:`` too (a type a module names is a dependency of
+its reader: a circle hidden there is still a circle).
+
+- every module belongs to one layer of ``LAYERS`` (bottom first) and imports only from its own layer or
+  the ones below it.
 
 Known cases that other steps of issue 21 remove are listed in ``ALLOWED_*`` below, each with the step that
 removes it; an entry that no longer occurs fails too, so the lists only shrink.
@@ -108,7 +111,7 @@ def _nearest(name: str) -> str:
     return name
 
 
-GRAPH = {m: {t for t, _, _ in _imports(m, runtime_only=True) if t != m} for m in MODULES}
+GRAPH = {m: {t for t, _, _ in _imports(m) if t != m} for m in MODULES}
 
 
 def _circles() -> list[tuple[str, ...]]:
@@ -258,3 +261,50 @@ def test_the_environment_variables_are_documented():
     source = "\n".join(p.read_text(encoding="utf-8") for m, p in MODULES.items() if m != "trtlint.envvars")
     unread = [v.name for v in VARIABLES if f'"{v.name}"' not in source]
     assert not unread, f"declared but never read: {unread}"
+
+
+# The declared layer order, bottom first: a module imports from its own layer or lower ones only. A new module
+# must be placed here (test_every_module_has_a_layer), which is where its place in the design is decided.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("base", ("trtlint", "trtlint.facts", "trtlint.diagnostics", "trtlint.errors", "trtlint.digest", "trtlint.safeio",
+              "trtlint.envvars", "trtlint.globs", "trtlint.unpickle", "trtlint.confirm_args", "trtlint.progress",
+              "trtlint.lsp_transport")),
+    ("config and data", ("trtlint.config", "trtlint.packs")),
+    ("frontends", ("trtlint.frontends",)),
+    ("discovery and stores", ("trtlint.discover", "trtlint.project", "trtlint.cache", "trtlint.scancache",
+                              "trtlint.runmemo", "trtlint.pathselect", "trtlint.fixes")),
+    ("index", ("trtlint.index",)),
+    ("rules", ("trtlint.checks",)),
+    ("filter and reports", ("trtlint.suppress", "trtlint.subconfig", "trtlint.report", "trtlint.baseline",
+                            "trtlint.adopt", "trtlint.coverage")),
+    ("pipeline", ("trtlint.pipeline",)),
+    ("shells", ("trtlint.session", "trtlint.coverage_run", "trtlint.confirm", "trtlint.docsgen", "trtlint.lsp",
+                "trtlint.cli", "trtlint.__main__")),
+]
+
+
+def _layer(mod: str) -> int | None:
+    """The layer of ``mod``: the most specific prefix listed (``trtlint`` itself names the package's
+    ``__init__`` only)."""
+    best, found = -1, None
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for pre in prefixes:
+            if (mod == pre or (pre != "trtlint" and mod.startswith(pre + "."))) and len(pre) > best:
+                best, found = len(pre), i
+    return found
+
+
+def test_every_module_has_a_layer():
+    missing = sorted(m for m in MODULES if _layer(m) is None)
+    assert not missing, "modules in no layer of LAYERS (place them):\n" + "\n".join(missing)
+
+
+def test_imports_run_down_the_declared_layers():
+    bad = []
+    for m in sorted(MODULES):
+        lm = _layer(m)
+        for t, _, line in _imports(m):
+            lt = _layer(t)
+            if lm is not None and lt is not None and lt > lm:
+                bad.append(f"{MODULES[m].relative_to(PKG.parent)}:{line}: {LAYERS[lm][0]} imports {t} ({LAYERS[lt][0]})")
+    assert not bad, "imports up the layer order:\n" + "\n".join(bad)

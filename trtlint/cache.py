@@ -15,7 +15,6 @@ with an object hook), read with a restricted unpickler that resolves only the fa
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import pickle
@@ -28,8 +27,8 @@ from typing import Optional
 
 from . import safeio
 from . import envvars
-from . import facts as _facts
-from .discover import DIGEST_NAME
+from .digest import DIGEST_NAME
+from .unpickle import safe_loads
 from .facts import FACTS_SCHEMA_VERSION, FileFacts
 from .frontends import ExtractContext, SourceFile
 
@@ -37,17 +36,6 @@ CACHE_DIR = ".trtlint_cache"
 _FORMAT = "p1"  # entry format: restricted pickle
 
 
-class _FactsUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str):  # noqa: D401 - pickle API
-        if module == "trtlint.facts":
-            obj = getattr(_facts, name, None)
-            if isinstance(obj, type) and obj.__module__ == "trtlint.facts" and hasattr(obj, "__dataclass_fields__"):
-                return obj
-        raise pickle.UnpicklingError(f"refusing global {module}.{name} in a cache entry")
-
-
-def safe_loads(data: bytes):
-    return _FactsUnpickler(io.BytesIO(data)).load()
 
 
 _CPP_KINDS = frozenset(("cpp", "cuda", "header"))

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Optional
 
 from . import __version__, envvars
-from .config import ConfigError, load_settings, split_csv
+from .checks.registry import load_checked_settings
+from .config import ConfigError, split_csv
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -213,7 +214,7 @@ def cmd_check(args) -> int:
         if not p.exists() and stdin_text is None:
             print(f"trtlint: error: {p}: no such file or directory", file=sys.stderr)
             return 2
-    from .discover import ProjectRootError, project_root
+    from .project import ProjectRootError, project_root
     from .pathselect import PathSelection, keep_new_related
 
     if args.root:
@@ -236,7 +237,7 @@ def cmd_check(args) -> int:
         "profile": args.profile,
         "fail_level": args.fail_level,
     }
-    settings = load_settings(root, overrides, config_path=args.config)
+    settings = load_checked_settings(root, overrides, config_path=args.config)
     only = None
     scan_paths = None
     if not (len(paths) == 1 and paths[0].resolve() == root):
@@ -504,7 +505,7 @@ def cmd_coverage(args) -> int:
     a problem (or a model cannot be read), 2 on a usage error."""
     from .coverage import render_text, to_json, to_markdown
     from .coverage_run import coverage
-    from .discover import ProjectRootError
+    from .project import ProjectRootError
 
     for p in args.models:
         if not p.exists():
@@ -622,13 +623,13 @@ def cmd_config(args) -> int:
 
     from .packs import detect_profile, load_packs
 
-    from .discover import project_root
+    from .project import project_root
 
     if not args.path.exists():
         print(f"trtlint: error: {args.path}: no such file or directory", file=sys.stderr)
         return 2
     found = project_root([args.path])
-    s = load_settings(args.path)  # the settings for PATH: its closest config (a nested one governs below it)
+    s = load_checked_settings(args.path)  # the settings for PATH: its closest config (a nested one governs below it)
     packs = load_packs([Path(p) if Path(p).is_absolute() else s.root / p for p in s.rule_packs], root=s.root)
     prof = detect_profile(packs, found.root, s.profile)
     print(f"root: {found.root}")
@@ -647,7 +648,7 @@ def cmd_config(args) -> int:
 def cmd_clean(args) -> int:
     from .cache import CACHE_DIR, human_size, remove_project_cache, remove_user_cache
 
-    from .discover import ProjectRootError, project_root
+    from .project import ProjectRootError, project_root
 
     if not args.path.exists():
         print(f"trtlint: error: {args.path}: no such file or directory", file=sys.stderr)

@@ -12,18 +12,15 @@ import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
+from .errors import ConfigError
 from .safeio import read_text
-
-
-class ConfigError(Exception):
-    """A broken config: the message names the file and the key."""
 
 
 @dataclass
@@ -392,8 +389,12 @@ def _test_lists(value: Any, origin: str) -> dict:
     return out
 
 
-def load_settings(target: Path, overrides: Optional[dict] = None, config_path: Optional[Path] = None) -> Settings:
-    """Settings for checking ``target`` (a directory or a file)."""
+def load_settings(target: Path, overrides: Optional[dict] = None, config_path: Optional[Path] = None,
+                  check_selectors: Optional[Callable[[Settings, list[str]], None]] = None) -> Settings:
+    """Settings for checking ``target`` (a directory or a file). ``check_selectors(settings, attrs)`` judges
+    the rule selectors of ``attrs`` against the rule catalogue, first those the config files set, then those
+    the command line overrides (``checks.registry.load_checked_settings`` passes the registry's: the
+    catalogue lives above the config in the import order)."""
     target = target.resolve()
     root = target if target.is_dir() else target.parent
     s = Settings(root=root)
@@ -414,36 +415,21 @@ def load_settings(target: Path, overrides: Optional[dict] = None, config_path: O
         s.config_chain = [p for p, _ in chain]
         for p, t in reversed(chain):  # the furthest ancestor first; the closest file wins
             apply_table(s, t, str(p))
-        _check_selectors(s, [a for a in _SELECTOR_KEYS if s.origins.get(a) not in ("default", "command line")])
+        if check_selectors is not None:
+            check_selectors(s, [a for a in SELECTOR_KEYS if s.origins.get(a) not in ("default", "command line")])
     if overrides:
         for k, v in overrides.items():
             if v is None:
                 continue
             setattr(s, k, v)
             s.origins[k] = "command line"
-        _check_selectors(s, [a for a in _SELECTOR_KEYS if overrides.get(a) is not None])
+        if check_selectors is not None:
+            check_selectors(s, [a for a in SELECTOR_KEYS if overrides.get(a) is not None])
     return s
 
 
-_SELECTOR_KEYS = ("select", "extend_select", "ignore")
-
-
-def _check_selectors(s: Settings, attrs: list[str]) -> None:
-    """A rule selector in ``select`` / ``extend-select`` / ``ignore`` that matches no rule is an error (a typo
-    would silently select nothing), with the closest known selectors by edit distance."""
-    if not attrs:
-        return
-    from .checks.registry import suggestion, unknown_selectors
-
-    for attr in attrs:
-        for sel in unknown_selectors(getattr(s, attr)):
-            origin = s.origins.get(attr, "")
-            key = attr.replace("_", "-")
-            hint = suggestion(sel) or " (see `trtlint rules`)"
-            if origin == "command line":
-                raise ConfigError(f"--{key}: no rule matches '{sel}'{hint}")
-            line = key_line(origin, key)
-            raise ConfigError(f"{origin}{f':{line}' if line else ''}: '{key}': no rule matches '{sel}'{hint}")
+# the settings that hold rule selectors (judged against the rule catalogue by checks.registry.check_selectors)
+SELECTOR_KEYS = ("select", "extend_select", "ignore")
 
 
 def _section(path: Path) -> dict:

@@ -35,8 +35,8 @@ def project_index(paths: list[Path], *, no_project: bool = False, root: Optional
                   use_cache: bool = True, profile: Optional[str] = None):
     """(index, settings, root, is_project) of the project the paths belong to; with ``no_project`` (or outside any
     project) an index of no file: only the packs."""
-    from .config import load_settings
-    from .discover import project_root
+    from .checks.registry import load_checked_settings
+    from .project import project_root
     from .index import ProjectIndex
     from .packs import detect_profile, load_packs
 
@@ -49,7 +49,7 @@ def project_index(paths: list[Path], *, no_project: bool = False, root: Optional
     if root is None:
         root = _common_parent(paths)
     overrides = {"profile": profile} if profile else {}
-    settings = load_settings(root, overrides)
+    settings = load_checked_settings(root, overrides)
     if is_project:
         from .pipeline.run import run
 

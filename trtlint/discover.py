@@ -8,19 +8,18 @@ never followed (a link is reported, not read).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import Iterable, Optional
 
 from . import safeio
+from .digest import DIGEST_NAME, digest_bytes  # noqa: F401 - the names discovery gives its files
+from .globs import globspec, globspec_memo  # noqa: F401 - discovery's include/exclude matchers
 from .frontends import SourceFile
 
-if TYPE_CHECKING:  # the pattern compiler is imported only when a pattern is matched
-    from .globs import GlobSpec
 
 _EXT_KIND = {
     ".cpp": "cpp",
@@ -59,15 +58,6 @@ class Discovery:
     hashed: int = 0  # files whose content was read and hashed in this run
 
 
-# A file's content digest (the fact cache's key, the check that a file did not change before --fix edits it):
-# SHA-256, cut to 128 bits. With the SHA instructions of current x86 and ARM cores it hashes ~1 GB/s here,
-# against ~350 MB/s for BLAKE2b; a cold run over TensorRT OSS hashes 260 MB. Stored digests name it
-# (DIGEST_NAME), so those made with another function are not reused.
-DIGEST_NAME = "sha256-128"
-
-
-def digest_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:32]
 
 
 def _digest(path: Path) -> Optional[str]:
@@ -93,139 +83,6 @@ def link_reason(link: Path, root: Path) -> str:
     if not inside:
         return f"symbolic link to '{target}', outside the project root (not followed)"
     return f"symbolic link to '{target}' (not followed; the target is checked where it lives)"
-
-
-def globspec(patterns: Iterable[str]) -> Optional[GlobSpec]:
-    """Patterns with .gitignore semantics (include/exclude, per-file-ignores, model-files, test-lists), compiled
-    to a matcher whose time is linear in the path (:mod:`trtlint.globs`: a config is attacker-controlled in CI,
-    and a pattern of 60 ``*`` must not backtrack for ever); None if empty."""
-    from .globs import compile_spec
-
-    return compile_spec(patterns)
-
-
-class _MemoSpec:
-    """A :func:`globspec` whose answers are remembered in ``memo`` (``probe -> matched``, kept by the engine in
-    ``.trtlint_cache`` per pattern set): a warm run asks the same paths again and needs no pattern compiled
-    (nor the compiler imported). Matching is a pure function of the patterns and the path."""
-
-    def __init__(self, pats: list[str], memo: dict):
-        self.pats = pats
-        self.memo = memo
-        self.spec = None
-        self.dirty = False
-
-    def match_file(self, probe: str) -> bool:
-        hit = self.memo.get(probe)
-        if hit is None:
-            if self.spec is None:
-                self.spec = globspec(self.pats)
-            hit = self.memo[probe] = bool(self.spec.match_file(probe))
-            self.dirty = True
-        return hit
-
-
-def globspec_memo(patterns: Iterable[str], memos: Optional[dict] = None):
-    """:func:`globspec` of the non-blank ``patterns`` (None when there are none); with ``memos``, one whose
-    matches are remembered in ``memos`` by pattern list, so a warm run matches each path once."""
-    pats = [p for p in patterns if p and p.strip()]
-    if not pats:
-        return None
-    if memos is None:
-        return globspec(pats)
-    key = "\n".join(pats)
-    memo = memos.get(key)
-    if not isinstance(memo, dict):
-        memo = memos[key] = {}
-    return _MemoSpec(pats, memo)
-
-
-VCS_MARKERS = (".git", ".hg")
-
-
-class ProjectRootError(ValueError):
-    """The paths given lie in different projects (a usage error)."""
-
-
-@dataclass(frozen=True)
-class ProjectRoot:
-    """Where a run's project is: ``root``; ``is_project`` False for loose files that belong to no project
-    (only they are read, and no cache is written beside them); ``reason`` says how the root was found."""
-
-    root: Path
-    is_project: bool
-    reason: str
-
-
-def _markers(d: Path) -> Optional[str]:
-    """The name of the first shipped profile whose ``detect`` markers all exist in ``d``."""
-    from .packs import load_packs
-
-    for name, prof in load_packs().profiles.items():
-        if name != "generic" and prof.detect and all((d / m).exists() for m in prof.detect):
-            return name
-    return None
-
-
-def _home() -> Optional[Path]:
-    try:
-        return Path.home().resolve()
-    except (RuntimeError, KeyError, OSError):
-        return None
-
-
-def _root_of(path: Path, cwd: Path) -> ProjectRoot:
-    from .config import config_in
-
-    p = (path if path.is_absolute() else cwd / path).resolve()
-    start = p if p.is_dir() else p.parent
-    levels = [start, *start.parents]
-    for i, d in enumerate(levels):
-        cfg = config_in(d)
-        if cfg is not None:
-            # a config below another one (up to the repository root) is a nested config of that project
-            # (subconfig.py): the outermost one makes the root
-            if not any((d / m).exists() for m in VCS_MARKERS):
-                for up in levels[i + 1 :]:
-                    outer = config_in(up)
-                    if outer is not None:
-                        d, cfg = up, outer
-                    if any((up / m).exists() for m in VCS_MARKERS):
-                        break
-            return ProjectRoot(d, True, f"config file {cfg.name}")
-        vcs = next((m for m in VCS_MARKERS if (d / m).exists()), None)
-        if vcs is not None:
-            return ProjectRoot(d, True, f"repository root ({vcs})")
-        prof = _markers(d)
-        if prof is not None:
-            return ProjectRoot(d, True, f"markers of the {prof} profile")
-    if (cwd == p or cwd in p.parents) and cwd.parent != cwd and cwd != _home():
-        # (never the filesystem root or the home directory: a container's `/` is not a project)
-        return ProjectRoot(cwd, True, "the current directory")
-    if p.is_dir():
-        return ProjectRoot(p, True, "the directory given")
-    return ProjectRoot(p.parent, False, "no project found: only the files given are read")
-
-
-def project_root(paths: list[Path], cwd: Optional[Path] = None) -> ProjectRoot:
-    """The project the ``paths`` belong to (files or directories; a file need not exist, e.g. the
-    ``--stdin-filename`` of a new buffer). From each path upwards, the first directory that holds a config
-    file (the outermost of nested ones, up to the repository root), is a repository root (``.git``, ``.hg``)
-    or holds the markers of a profile; else the current directory when it contains the path (unless it is
-    the filesystem root or the home directory); else a directory given is its own project, and files given
-    are read alone. The whole project is indexed; the
-    paths only select which findings are reported. Raises :class:`ProjectRootError` when the paths lie in
-    different projects."""
-    cwd = (cwd or Path.cwd()).resolve()
-    found = [_root_of(Path(p), cwd) for p in paths] or [_root_of(cwd, cwd)]
-    roots = {f.root for f in found if f.is_project}
-    if len(roots) > 1 or (roots and not all(f.is_project for f in found)):
-        listed = ", ".join(sorted({str(f.root) for f in found}))
-        raise ProjectRootError(f"the paths given lie in different projects ({listed}): check one project at a time, or give --root")
-    if roots:
-        return found[0]
-    common = Path(os.path.commonpath([str(f.root) for f in found]))
-    return ProjectRoot(common, False, found[0].reason)
 
 
 def git_files(root: Path) -> Optional[set[str]]:

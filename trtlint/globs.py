@@ -241,3 +241,47 @@ def compile_spec(patterns: Iterable[str]) -> Optional[GlobSpec]:
     """A :class:`GlobSpec` of the non-blank ``patterns``; None when there are none."""
     pats = [p for p in patterns if p and p.strip()]
     return GlobSpec(pats) if pats else None
+
+
+# the matchers the rest of trtlint uses: patterns from config, profiles and rules, compiled when first matched
+def globspec(patterns: Iterable[str]) -> Optional[GlobSpec]:
+    """Patterns with .gitignore semantics (include/exclude, per-file-ignores, model-files, test-lists), compiled
+    to a matcher whose time is linear in the path (:mod:`trtlint.globs`: a config is attacker-controlled in CI,
+    and a pattern of 60 ``*`` must not backtrack for ever); None if empty."""
+    return compile_spec(patterns)
+
+
+class _MemoSpec:
+    """A :func:`globspec` whose answers are remembered in ``memo`` (``probe -> matched``, kept by the engine in
+    ``.trtlint_cache`` per pattern set): a warm run asks the same paths again and needs no pattern compiled
+    (nor the compiler imported). Matching is a pure function of the patterns and the path."""
+
+    def __init__(self, pats: list[str], memo: dict):
+        self.pats = pats
+        self.memo = memo
+        self.spec = None
+        self.dirty = False
+
+    def match_file(self, probe: str) -> bool:
+        hit = self.memo.get(probe)
+        if hit is None:
+            if self.spec is None:
+                self.spec = globspec(self.pats)
+            hit = self.memo[probe] = bool(self.spec.match_file(probe))
+            self.dirty = True
+        return hit
+
+
+def globspec_memo(patterns: Iterable[str], memos: Optional[dict] = None):
+    """:func:`globspec` of the non-blank ``patterns`` (None when there are none); with ``memos``, one whose
+    matches are remembered in ``memos`` by pattern list, so a warm run matches each path once."""
+    pats = [p for p in patterns if p and p.strip()]
+    if not pats:
+        return None
+    if memos is None:
+        return globspec(pats)
+    key = "\n".join(pats)
+    memo = memos.get(key)
+    if not isinstance(memo, dict):
+        memo = memos[key] = {}
+    return _MemoSpec(pats, memo)

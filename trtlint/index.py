@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from . import safeio
 from .facts import (
     Call,
     CMakeGlob,
@@ -402,22 +401,16 @@ class ProjectIndex:
     def preview_features(self) -> list:
         """(feature, Span) of every builder preview feature the project turns on: C++
         ``setPreviewFeature(PreviewFeature::kX, true)`` or Python ``set_preview_feature(trt.PreviewFeature.X,
-        True)``. A text search of the project's C++ and Python sources, made once and only when a rule asks
-        (most files are never parsed: builder code holds no plugin fact)."""
+        True)``: the text scan of the project's C++ and Python sources the run (or the editor's session) made
+        (``CheckInputs.preview_scan``; most files are never parsed: builder code holds no plugin fact). The
+        index reads no file itself: a file the scan does not cover turns on nothing."""
         if self.preview_gates:
             return self.preview_gates
-        from .scancache import preview_switches
-
         found: list = []
         for rel, ff in sorted(self.files.items()):
             if ff.kind not in ("cpp", "cuda", "header", "python"):
                 continue
-            hits = self.preview_scan.get(rel) if self.preview_scan is not None else None
-            if hits is None:
-                try:
-                    hits = preview_switches(safeio.read_bytes(self.root / rel, root=self.root, limit=safeio.FRAME_LIMIT))
-                except OSError:
-                    continue
+            hits = self.preview_scan.get(rel, ()) if self.preview_scan is not None else ()
             for feat, line, col, end_col in hits:
                 found.append((feat, Span(rel, line, col, line, end_col)))
         self.preview_gates = found or [("", Span(".", 1))]  # a sentinel: searched, none found
@@ -426,7 +419,7 @@ class ProjectIndex:
     def glob_matcher(self, patterns):
         """A matcher (``match_file(path)``) for gitignore-style patterns, or None when there are none; its
         answers are remembered across runs when the engine keeps glob memos (no pattern compiled on a re-run)."""
-        from .discover import globspec_memo
+        from .globs import globspec_memo
 
         return globspec_memo(patterns, self.glob_memos)
 

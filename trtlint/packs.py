@@ -16,7 +16,7 @@ from typing import Iterable, Optional
 
 import yaml
 
-from .config import ConfigError
+from .errors import ConfigError
 
 _ENTRY = {
     "type": "object",

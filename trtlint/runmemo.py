@@ -21,7 +21,6 @@ Only the CLI's ``check`` asks for the memo (the LSP session and ``--dump-index``
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import pickle
 import tempfile
@@ -30,21 +29,10 @@ from typing import Optional
 
 from . import safeio
 from . import diagnostics as _diags
-from . import facts as _facts
+from .unpickle import safe_loads
 
-_ALLOWED_DIAG = {"Diagnostic", "Related", "Edit", "Fix", "Severity"}
 _CONFIG_NAMES = ("trtlint.toml", ".trtlint.toml", "pyproject.toml")
 
-
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str):  # noqa: D401 - pickle API
-        if module == "trtlint.facts":
-            obj = getattr(_facts, name, None)
-            if isinstance(obj, type) and obj.__module__ == "trtlint.facts" and hasattr(obj, "__dataclass_fields__"):
-                return obj
-        if module == "trtlint.diagnostics" and name in _ALLOWED_DIAG:
-            return getattr(_diags, name)
-        raise pickle.UnpicklingError(f"refusing global {module}.{name} in a run memo")
 
 
 def _stat_sig(p: Path) -> str:
@@ -108,7 +96,7 @@ def key(settings, disc, paths, profile, ctx_key: str, versions: dict, compile_co
 
 def load(cache_dir: Path, k: str) -> Optional[dict]:
     try:
-        data = _Unpickler(io.BytesIO(safeio.read_bytes(cache_dir / "runs" / f"{k}.pkl", limit=safeio.CACHE_LIMIT))).load()
+        data = safe_loads(safeio.read_bytes(cache_dir / "runs" / f"{k}.pkl", limit=safeio.CACHE_LIMIT), "a run memo", diagnostics=True)
     except Exception:  # missing, corrupt or planted: a miss
         return None
     if not isinstance(data, dict) or not isinstance(data.get("diagnostics"), list):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable, NamedTuple, Optional
 
 from . import safeio
+from .unpickle import safe_loads
 from .frontends import SourceFile
 from .frontends.testlists import gtest_cases
 
@@ -180,8 +181,6 @@ class TextScans:
         self.reads = 0
         if self.path is not None:
             try:
-                from .cache import safe_loads
-
                 data = safe_loads(safeio.read_bytes(self.path, limit=safeio.CACHE_LIMIT))
                 if isinstance(data, dict):
                     self.entries = data

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Optional
 
 from . import safeio
-from .config import ConfigError, Settings, key_line, load_settings
+from .checks.registry import load_checked_settings
+from .config import ConfigError, Settings, key_line
 from .diagnostics import Diagnostic
 from .discover import digest_bytes, globspec, kind_of
 from .facts import FileFacts
@@ -190,7 +191,7 @@ class Session:
         before = {p: st for p, *st in self._config_stamp()}  # a config written while this load reads it
         settings = None
         try:
-            settings = load_settings(self.root, self.overrides, config_path=self.config_path)
+            settings = load_checked_settings(self.root, self.overrides, config_path=self.config_path)
             res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache, progress=progress,
                       mp_context=self.mp_context)
             self.config_error = self.config_error_at = None

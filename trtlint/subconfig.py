@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from .config import CONFIG_LIMIT, Settings, find_config, load_settings
+from .checks.registry import load_checked_settings
+from .config import CONFIG_LIMIT, Settings, find_config
 from .safeio import read_text
 from .checks.registry import rule_matches
 from .suppress import PerFileIgnores
@@ -67,7 +68,7 @@ class NestedConfigs:
             if self._has_config(d):
                 found = find_config(d)
                 if found is not None and found[0].resolve() != self.own:
-                    out = _Nested(rel_dir, load_settings(d))
+                    out = _Nested(rel_dir, load_checked_settings(d))
             else:
                 parent = rel_dir.rsplit("/", 1)[0] if "/" in rel_dir else ""
                 out = self.for_dir(parent)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
+from ..config import SELECTOR_KEYS, ConfigError, Settings, key_line, load_settings
 from .base import Rule
 
 # the modules under trtlint/checks/ that hold no rules
@@ -142,3 +144,25 @@ def select_rules(select: Iterable[str], ignore: Iterable[str], extend_select: It
             continue
         out.append(r)
     return out
+
+
+def check_selectors(s: Settings, attrs: list[str]) -> None:
+    """A rule selector in ``select`` / ``extend-select`` / ``ignore`` (of ``attrs``) that matches no rule is an
+    error (a typo would silently select nothing), with the closest known selectors by edit distance."""
+    for attr in attrs:
+        if attr not in SELECTOR_KEYS:
+            continue
+        for sel in unknown_selectors(getattr(s, attr)):
+            origin = s.origins.get(attr, "")
+            key = attr.replace("_", "-")
+            hint = suggestion(sel) or " (see `trtlint rules`)"
+            if origin == "command line":
+                raise ConfigError(f"--{key}: no rule matches '{sel}'{hint}")
+            line = key_line(origin, key)
+            raise ConfigError(f"{origin}{f':{line}' if line else ''}: '{key}': no rule matches '{sel}'{hint}")
+
+
+def load_checked_settings(target: Path, overrides: Optional[dict] = None, config_path: Optional[Path] = None) -> Settings:
+    """:func:`trtlint.config.load_settings` with the rule selectors judged against the catalogue: what every
+    shell (the CLI, the editor's session, coverage, confirm, a nested config) loads."""
+    return load_settings(target, overrides, config_path, check_selectors=check_selectors)

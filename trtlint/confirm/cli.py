@@ -23,8 +23,9 @@ def _newest_library(root: Path, since: float):
 
 def cmd_confirm(args) -> int:
     from .. import __version__
-    from ..config import load_settings, split_csv
-    from ..discover import ProjectRootError, project_root
+    from ..checks.registry import load_checked_settings
+    from ..config import split_csv
+    from ..project import ProjectRootError, project_root
     from ..pipeline.run import run
     from ..report import ReportContext
     from . import ConfirmOptions, confirm_findings
@@ -49,7 +50,7 @@ def cmd_confirm(args) -> int:
         root = project_root(paths).root
     except ProjectRootError as e:
         return _err(str(e))
-    settings = load_settings(root, {"profile": args.profile}, config_path=args.config)
+    settings = load_checked_settings(root, {"profile": args.profile}, config_path=args.config)
     loaded = None
     if args.from_file is not None:
         try:
