@@ -273,9 +273,12 @@ def cmd_check(args) -> int:
     def check_once():
         if stdin_text is not None:
             sess = session()
-            sess.load()
-            sess.set_buffer(paths[0].resolve().relative_to(root).as_posix(), stdin_text)
-            sess.check()
+            try:
+                sess.load()
+                sess.set_buffer(paths[0].resolve().relative_to(root).as_posix(), stdin_text)
+                sess.check()
+            finally:
+                sess.close()  # its extraction worker
             res, ds = sess.result, sess.diagnostics
         else:
             try:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from .onnx import MAX_GRAPH_DEPTH, MAX_MODEL_BYTES, pb2
+from .onnx_budget import over_budget
 
 MAX_LIST = 16  # INTS/FLOATS longer than this keep no value
 
@@ -75,6 +76,9 @@ def read_model(path: Path, label: Optional[str] = None) -> Union[ModelDetail, Mo
         return ModelError(label, f"cannot read file: {e.strerror or e}")
     if data.startswith(b"version https://git-lfs"):
         return ModelError(label, "a git-lfs pointer, not the model (run `git lfs pull` to fetch it)")
+    too_large = over_budget(data)
+    if too_large is not None:  # its parse alone would take gigabytes (a protobuf bomb)
+        return ModelError(label, f"the model holds {too_large}")
     try:
         onnx = pb2()
         from google.protobuf.message import DecodeError

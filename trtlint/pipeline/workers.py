@@ -56,6 +56,13 @@ def problem_facts(src: SourceFile, message: str) -> FileFacts:
 
 
 def _worker_main(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:  # pragma: no cover - runs in a child
+    try:
+        _serve(conn, ctx, timeout, writer)
+    except BaseException:  # noqa: BLE001 - e.g. out of memory while answering: no traceback on the user's
+        os._exit(70)  # terminal; the parent sees the exit and reports the file it was on
+
+
+def _serve(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:  # pragma: no cover - runs in a child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from .. import frontends
     from ..cache import cacheable
