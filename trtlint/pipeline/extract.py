@@ -139,6 +139,11 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, pr
         slow_in_ctypes = where == "ctypes"
     else:
         slow, slow_in_ctypes = 0.0, False
+    crash = envvars.text("TRTLINT_TEST_CRASH_FILE")  # test-only hook: a parse that kills its process
+    if crash and src.rel.endswith(crash):
+        import os
+
+        os.kill(os.getpid(), signal.SIGSEGV)
     if timeout > 0 and not prepared:
         prepare(src, ctx)
     if timeout <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
