@@ -272,6 +272,11 @@ def cmd_check(args) -> int:
 
     def check_once():
         if stdin_text is not None:
+            from .discover import kind_of
+            from .pipeline.extract import preload
+
+            # the buffer's frontend imported once, here: the workers of the load and of the buffer inherit it
+            preload(kind_of(paths[0].name) or "", root)
             sess = session()
             try:
                 sess.load()

@@ -357,6 +357,7 @@ class Session:
             self._close_pool()
             from .pipeline.workers import Pool
 
+
             self._pool, self._pool_key = Pool(1, self.ctx, timeout, memory, self.mp_context), key
         return self._pool.collect(self._pool.submit([src]))[0]
 
