@@ -227,7 +227,7 @@ class Session:
         # changed during the load (the settings may be the old ones): the next check loads again
         self._stamp = stamp if all(before.get(p, st) == st for p, *st in stamp) else ()
         self.loaded = True
-        if self._isolated is not None and float(getattr(settings, "file_timeout", 0) or 0) > 0:
+        if self._isolated is not None:
             self._isolated.start(self.ctx)  # warms up in the background: the first edit does not wait for it
         for rel, text in list(self.buffers.items()):
             self._apply(rel, text)

@@ -129,11 +129,10 @@ class IsolatedExtractor:
     def extract(self, src: SourceFile, ctx: ExtractContext, timeout: float, unsaved: dict[str, str],
                 memory_limit: float = 0.0) -> FileFacts:
         """The facts of ``src``, or a TRT001 saying it took over ``timeout`` seconds or over ``memory_limit``
-        MiB (<= 0: no limit; with neither limit the file is extracted in this process, as without this module)."""
+        MiB (<= 0: no limit; with neither, the worker still parses: a crash costs only the file). Only when no
+        worker can start is the file extracted in this process."""
         from .extract import extract_one
 
-        if timeout <= 0 and memory_limit <= 0:
-            return extract_one(src, ctx)
         if not self._start(ctx):
             return extract_one(src, ctx)
         t0 = time.monotonic()
