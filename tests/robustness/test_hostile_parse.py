@@ -156,3 +156,50 @@ def test_a_parser_crash_in_a_small_project_with_j1_costs_only_its_file(tmp_path)
         ("TRT001", "crash.py could not be parsed: the extraction worker stopped (killed by signal 11) "
                    "while analysing this file; not analysed")]
     assert _has_good_finding(found)
+
+
+def _parts(msg) -> int:
+    """The messages protobuf makes for ``msg``'s submessages, counted on the parsed object."""
+    n = 0
+    for fd, value in msg.ListFields():
+        if fd.type == fd.TYPE_MESSAGE:
+            for sub in (value if fd.is_repeated else [value]):
+                n += 1 + _parts(sub)
+    return n
+
+
+def test_the_onnx_scan_counts_what_protobuf_makes_and_passes_a_large_real_model():
+    """The budget is exact (the scan's count is protobuf's own, subgraphs, shapes and tensors included), and a
+    model of 5 MB of weights and 20 000 nodes (scanned: over 4 MB) is within it."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    from trtlint.frontends.onnx_budget import over_budget
+
+    sub = helper.make_graph([helper.make_node("Bar", [], ["y"])] * 3, "sub", [],
+                            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, "N"])])
+    nodes = [helper.make_node("Foo", ["a", "b"], ["c"], name=f"n{i}", domain="x", k=1, ints=[1, 2]) for i in range(20000)]
+    nodes.append(helper.make_node("If", ["c"], ["z"], then_branch=sub, else_branch=sub))
+    weights = helper.make_tensor("w", TensorProto.FLOAT, [1000, 1000], [0.0] * 1_000_000)
+    model = helper.make_model(helper.make_graph(nodes, "g", [], [], initializer=[weights]))
+    data = model.SerializeToString()
+    assert len(data) > 4 << 20
+    n = _parts(onnx.load_from_string(data))
+    assert over_budget(data) is None
+    assert over_budget(data, parts=n) is None
+    assert over_budget(data, parts=n - 1) == f"more than {n - 1} nodes, attributes, tensors and other parts, over the limit trtlint parses"
+    assert over_budget(data, parts=n, entries=1000) == "more than 1000 fields, over the limit trtlint parses"
+
+
+def test_an_onnx_bomb_hidden_in_a_subgraph_tensor_is_counted():
+    """Empty ``external_data`` entries of a tensor attribute of a node in an If branch: four levels down."""
+    from trtlint.frontends.onnx_budget import over_budget
+
+    def ld(field: int, payload: bytes) -> bytes:
+        return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+
+    tensor = b"\x6a\x00" * 3_000_000  # TensorProto.external_data (13), empty
+    node = ld(5, ld(5, tensor))  # NodeProto.attribute (5) -> AttributeProto.t (5)
+    branch = ld(1, node)  # GraphProto.node
+    model = b"\x08\x08" + ld(7, ld(1, ld(5, ld(6, branch))))  # graph -> node -> attribute -> g (6)
+    assert over_budget(model) == "more than 2000000 nodes, attributes, tensors and other parts, over the limit trtlint parses"
