@@ -145,8 +145,8 @@ def preload(kind: str, root: Path) -> None:
 def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, prepared: bool = False) -> FileFacts:
     """:func:`extract_one` within ``timeout`` seconds (0: no limit): a file that takes longer becomes TRT001
     "timed out after N s" and the run goes on. The limit is a SIGALRM timer, so it applies where extraction runs
-    in a process's main thread (the CLI, the pool's workers); a parser busy inside C code (libclang) is
-    interrupted when it returns to Python."""
+    in a process's main thread (the pool's workers; the parent only when no worker can be started); a parser
+    busy inside C code (libclang) is interrupted when it returns to Python, and the pool's watchdog kills it."""
     import signal
     import threading
 

@@ -1,5 +1,9 @@
 """The extraction worker pool: one pool for a whole run, with a watchdog in the parent.
 
+Every file a run parses is parsed here, whatever its kind, the project's size and ``-j`` (``-j 1``: one worker):
+the parent never runs a parser on project input, so the limits below hold for every parse (a run whose files
+are all in the cache starts no worker). ``check -`` re-extracts its buffer in a pool of one worker.
+
 Why not ``concurrent.futures.ProcessPoolExecutor``: a worker stuck inside C code (a libclang parse of a
 pathological file) cannot be interrupted by a signal handler, and an executor can neither kill one worker nor
 bound its memory; a worker that dies takes the whole executor down (``BrokenProcessPool``). Here the parent
