@@ -168,3 +168,29 @@ def test_a_cache_that_cannot_be_written_is_left_alone_and_the_run_goes_on(tmp_pa
     key = lambda d: (d.code, d.span.path, d.span.line, d.message)  # noqa: E731
     assert sorted(map(key, with_cache.diagnostics)) == sorted(map(key, without.diagnostics))
     assert with_cache.diagnostics and with_cache.files_parsed == without.files_parsed > 0
+
+
+def test_every_parse_is_in_a_worker_and_a_warm_run_starts_none(tmp_path, monkeypatch):
+    """A one-file Python project with -j 1 is parsed in one worker process (before: in the run's own process);
+    the same run again, every file in the cache and no run memo, starts no process at all."""
+    import multiprocessing.process
+
+    from trtlint.config import Settings
+    from trtlint.pipeline.run import run
+
+    (tmp_path / "trtlint.toml").write_text("")
+    (tmp_path / "emit.py").write_text('import onnx\nn = onnx.helper.make_node("Foo", ["a"], ["b"], domain="x")\n')
+    started: list[str] = []
+    start = multiprocessing.process.BaseProcess.start
+
+    def counting_start(self):
+        started.append(self.name)
+        return start(self)
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", counting_start)
+    cold = run(Settings(root=tmp_path.resolve()), jobs=1, use_cache=True, memo=False)
+    assert len(started) == 1 and cold.files_parsed == 1
+    assert [ff for ff in cold.index.files.values() if ff.path == "emit.py"][0].emissions  # its facts came back
+    started.clear()
+    warm = run(Settings(root=tmp_path.resolve()), jobs=1, use_cache=True, memo=False)
+    assert started == [] and warm.files_parsed == 0

@@ -273,10 +273,18 @@ def cmd_check(args) -> int:
 
     def check_once():
         if stdin_text is not None:
+            from .discover import kind_of
+            from .pipeline.extract import preload
+
+            # the buffer's frontend imported once, here: the workers of the load and of the buffer inherit it
+            preload(kind_of(paths[0].name) or "", root)
             sess = session()
-            sess.load()
-            sess.set_buffer(paths[0].resolve().relative_to(root).as_posix(), stdin_text)
-            sess.check()
+            try:
+                sess.load()
+                sess.set_buffer(paths[0].resolve().relative_to(root).as_posix(), stdin_text)
+                sess.check()
+            finally:
+                sess.close()  # its extraction worker
             res, ds = sess.result, sess.diagnostics
         else:
             try:

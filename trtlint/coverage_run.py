@@ -6,7 +6,9 @@ needs and call it per model.
   outside any project, or with ``no_project``, are judged against the built-in importers and TensorRT's own
   plugin library only.
 - Each model is read twice from its bytes: by the ONNX frontend (the facts the TRT5xx rules judge, run over an
-  index that holds the model) and by :mod:`trtlint.frontends.onnx_detail` (attributes, constant inputs, types).
+  index that holds the model) and by :mod:`trtlint.frontends.onnx_detail` (attributes, constant inputs, types),
+  both in a child process under the ``file-timeout`` and ``worker-memory`` limits
+  (:func:`trtlint.pipeline.isolated.call_limited`): a model that exceeds them is an error of that model.
 """
 
 from __future__ import annotations
@@ -74,12 +76,19 @@ def coverage(paths: list[Path], *, tensorrt: Optional[str] = None, no_project: b
     models = model_paths(paths)
     index, settings, root, is_project = project_index(models or paths, no_project=no_project, root=root, jobs=jobs,
                                                       use_cache=use_cache, profile=profile)
+    from .pipeline.extract import make_context
+
     know = knowledge_of(index, tensorrt)
-    details = []
+    ctx = make_context(settings, index.profile, root)
+    details, facts = [], {}
     for path in models:
         label = _rel(path, root)
-        details.append((path, label, read_model(path, label)))
-    findings = _findings(index, settings, root, [(p, lab) for p, lab, d in details if not isinstance(d, ModelError)])
+        detail, ff = _read_limited(path, label, ctx, settings)
+        details.append((path, label, detail))
+        if ff is not None:
+            facts[label] = ff
+    findings = _findings(index, settings, root, [facts[lab] for _p, lab, d in details
+                                                 if not isinstance(d, ModelError) and lab in facts])
     out: list[ModelCoverage] = []
     for path, label, detail in details:
         if isinstance(detail, ModelError):
@@ -97,21 +106,41 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _findings(index, settings, root: Path, models: list[tuple[Path, str]]) -> list:
-    """The TRT5xx findings on the models: the ONNX rules run once over the project's facts plus the models'."""
-    from .checks.registry import all_rules
+def _read_one(path: Path, label: str, ctx):  # runs in a child process (call_limited)
+    """A model's detail (:func:`read_model`) and its facts (the ONNX frontend's)."""
     from .frontends import SourceFile
     from .frontends.onnx import extract
+
+    detail = read_model(path, label)
+    if isinstance(detail, ModelError):
+        return detail, None
+    src = SourceFile(path=path, rel=label, kind="onnx", digest="")  # the digest keys the cache; none is used here
+    return detail, extract(src, ctx)
+
+
+def _read_limited(path: Path, label: str, ctx, settings):
+    """:func:`_read_one` in a child process under the run's limits (``file-timeout``, ``worker-memory``): this
+    process never parses a model itself; a model that stops the child is a :class:`ModelError` saying why."""
+    from .pipeline.isolated import Stopped, call_limited
+
+    try:
+        return call_limited(_read_one, (path, label, ctx), float(settings.file_timeout or 0),
+                            float(settings.worker_memory or 0))
+    except Stopped as e:
+        return ModelError(label, f"not analysed: {e.reason}"), None
+    except (OSError, ValueError) as e:  # no process can be started here
+        return ModelError(label, f"not analysed: no worker process could be started ({e})"), None
+
+
+def _findings(index, settings, root: Path, models: list) -> list:
+    """The TRT5xx findings on the models (their facts): the ONNX rules run once over the project's facts plus
+    the models'."""
+    from .checks.registry import all_rules
     from .index import ProjectIndex
     from .pipeline.check import run_rules
-    from .pipeline.extract import make_context
 
     if not models:
         return []
-    ctx = make_context(settings, index.profile, root)
-    facts = [f for f in index.files.values() if f.kind != "onnx"]
-    for path, label in models:
-        src = SourceFile(path=path, rel=label, kind="onnx", digest="")  # the digest keys the cache; none is used here
-        facts.append(extract(src, ctx))
+    facts = [f for f in index.files.values() if f.kind != "onnx"] + list(models)
     idx = ProjectIndex.build(root, index.profile, index.packs, facts, settings=settings)
     return run_rules([r for r in all_rules() if r.code.startswith("TRT5")], idx, settings)

@@ -49,6 +49,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("TRTLINT_TEST_SLOW_FILE", "", "test",
              "tests only: `<path suffix>=<seconds>[:ctypes]` makes extracting that file take so long (to test "
              "`file-timeout`; `:ctypes` sleeps inside a ctypes call, as a busy libclang call does)"),
+    Variable("TRTLINT_TEST_CRASH_FILE", "", "test",
+             "tests only: `<path suffix>`: the process extracting that file kills itself with SIGSEGV, as a parser "
+             "crash in native code does (to test that a crash costs only its file)"),
 )
 _BY_NAME = {v.name: v for v in VARIABLES}
 

@@ -29,7 +29,7 @@ from .frontends import UNSAVED, SourceFile
 from .checks.registry import select_rules
 from .index import CheckInputs
 from .pipeline.check import check_project, config_globs, config_selectors
-from .pipeline.extract import FRONTENDS, extract_limited
+from .pipeline.extract import FRONTENDS
 from .pipeline.run import run
 from .scancache import has_plugin_marker, preview_switches
 from .suppress import scan_suppressions
@@ -124,8 +124,11 @@ class Session:
         self.config_error: Optional[ConfigError] = None
         self.config_error_at: Optional[tuple[Path, Optional[int], Optional[int]]] = None
         # re-extraction in a worker process killed after file-timeout seconds (the LSP server: it extracts
-        # from a thread, where no timer can interrupt a parser); else a SIGALRM limit in the main thread
+        # from a thread, where no timer can interrupt a parser; a worker started with forkserver that warms up
+        # libclang first); else in a worker of the run's pool kind, started when a file is re-extracted
         self._isolated = None
+        self._pool = None  # without ``isolate``: the one-worker pool that re-extracts files (``check -``)
+        self._pool_key: tuple = ()  # the context and limits it was started with
         if isolate:
             from .pipeline.isolated import IsolatedExtractor
 
@@ -226,7 +229,7 @@ class Session:
         # changed during the load (the settings may be the old ones): the next check loads again
         self._stamp = stamp if all(before.get(p, st) == st for p, *st in stamp) else ()
         self.loaded = True
-        if self._isolated is not None and float(getattr(settings, "file_timeout", 0) or 0) > 0:
+        if self._isolated is not None:
             self._isolated.start(self.ctx)  # warms up in the background: the first edit does not wait for it
         for rel, text in list(self.buffers.items()):
             self._apply(rel, text)
@@ -346,15 +349,30 @@ class Session:
     def _extract(self, src: SourceFile) -> FileFacts:
         """Re-extract one file within the file-timeout setting (TRT001 "timed out after N s" past it)."""
         timeout = float(getattr(self.settings, "file_timeout", 0) or 0)
+        memory = float(getattr(self.settings, "worker_memory", 0) or 0)
         if self._isolated is not None:
-            memory = float(getattr(self.settings, "worker_memory", 0) or 0)
             return self._isolated.extract(src, self.ctx, timeout, dict(UNSAVED), memory)
-        return extract_limited(src, self.ctx, timeout)
+        # ``check -``: in a worker of the run's kind (forked now, so it sees the C++ buffers in UNSAVED),
+        # under the same limits; this process never parses the text itself
+        key = (self.ctx, timeout, memory)
+        if self._pool is None or self._pool_key != key:
+            self._close_pool()
+            from .pipeline.workers import Pool
+
+
+            self._pool, self._pool_key = Pool(1, self.ctx, timeout, memory, self.mp_context), key
+        return self._pool.collect(self._pool.submit([src]))[0]
+
+    def _close_pool(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
     def close(self) -> None:
         """Stop the extraction worker, if one runs."""
         if self._isolated is not None:
             self._isolated.close()
+        self._close_pool()
 
     # checking ---------------------------------------------------------------------------------------------
     def check(self) -> list[Diagnostic]:

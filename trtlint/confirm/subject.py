@@ -244,17 +244,22 @@ def _plugin_subject(d: Diagnostic, index) -> Subject:
 
 def _extract_functions(index, rel: str) -> tuple:
     """A .cu file with no plugin marker is not extracted by `check` (a cheap text test skips it): run the C++
-    frontend on it now for the functions it defines."""
+    frontend on it now for the functions it defines, in a watched child process under the run's limits
+    (``file-timeout``, ``worker-memory``), as every parse is; one that exceeds them gives no functions."""
     from ..pipeline.extract import extract_one, make_context
+    from ..pipeline.isolated import Stopped, call_limited
     from ..frontends import SourceFile
 
-    if index.settings is None:
+    s = index.settings
+    if s is None:
         return ()
     src = SourceFile(path=(index.root / rel), rel=rel, kind="cuda", digest="")
     try:
-        return extract_one(src, make_context(index.settings, index.profile, index.root)).functions
-    except OSError:
+        ff = call_limited(extract_one, (src, make_context(s, index.profile, index.root)),
+                          float(getattr(s, "file_timeout", 0) or 0), float(getattr(s, "worker_memory", 0) or 0))
+    except (Stopped, OSError, ValueError):
         return ()
+    return ff.functions
 
 
 def _flagged_field(d: Diagnostic, creator, info) -> Optional[str]:

@@ -7,7 +7,8 @@ values, INT values outside int32, a tensor's data type); the attributes of nodes
 set in the default domain are not kept at all (only a node outside it can reach a plugin creator).
 
 Loading is cheap and safe: the model is parsed from its bytes without external data (the same as
-``onnx.load(path, load_external_data=False)``); tensors stored outside the file are never read. A truncated,
+``onnx.load(path, load_external_data=False)``); tensors stored outside the file are never read. A model with
+more parts than protobuf can parse in bounded memory (:mod:`.onnx_budget`) is refused before the parse. A truncated,
 invalid or non-ONNX file becomes a :class:`~trtlint.facts.ParseProblem` (TRT001), never an exception.
 Locations are the file (line 1) plus a logical ``graph/node`` location (:attr:`OnnxNode.logical`).
 """
@@ -24,6 +25,7 @@ from typing import Optional
 from .. import safeio
 from ..facts import FileFacts, OnnxAttr, OnnxModel, OnnxNode, ParseProblem, Span
 from . import ExtractContext, SourceFile
+from .onnx_budget import over_budget
 
 KIND_NAMES = ("onnx",)
 VERSION = "1"
@@ -66,6 +68,9 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     if is_lfs_pointer(data):
         return FileFacts(path=rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(LFS_NOT_FETCHED, Span(rel, 1), note=True),))
 
+    too_large = over_budget(data)
+    if too_large is not None:  # its parse alone would take gigabytes (a protobuf bomb)
+        return problem(f"ONNX model holds {too_large}; not analysed")
     try:
         onnx = _pb2()
         from google.protobuf.message import DecodeError

@@ -20,6 +20,7 @@ from typing import Optional, Union
 
 from .. import safeio
 from .onnx import LFS_NOT_FETCHED, MAX_GRAPH_DEPTH, MAX_MODEL_BYTES, is_lfs_pointer, pb2
+from .onnx_budget import over_budget
 
 MAX_LIST = 16  # INTS/FLOATS longer than this keep no value
 
@@ -79,6 +80,9 @@ def read_model(path: Path, label: Optional[str] = None) -> Union[ModelDetail, Mo
         return ModelError(label, f"cannot read file: {e.strerror or e}")
     if is_lfs_pointer(data):
         return ModelError(label, LFS_NOT_FETCHED, not_fetched=True)
+    too_large = over_budget(data)
+    if too_large is not None:  # its parse alone would take gigabytes (a protobuf bomb)
+        return ModelError(label, f"the model holds {too_large}")
     try:
         onnx = pb2()
         from google.protobuf.message import DecodeError

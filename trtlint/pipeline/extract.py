@@ -124,11 +124,29 @@ def prepare(src: SourceFile, ctx: ExtractContext) -> None:
         pass  # extract_one reports it
 
 
+_WARM_UP = "import tensorrt as trt\nfields = [trt.PluginField('a')]\n"  # reaches the libcst extractors
+
+
+def preload(kind: str, root: Path) -> None:
+    """Import the Python-level frontend of ``kind`` and warm it up on a two-line snippet of trtlint's own (held
+    in memory; for Python: libcst, the API packs, ~0.3 s), without parsing any project file, so that the
+    workers forked afterwards inherit it instead of paying it each (``check -``: the load's worker and the
+    buffer's). Not for the C++ kinds: libclang is loaded in the workers only (a process is not forked with it
+    loaded)."""
+    if kind != "python":
+        return
+    try:
+        extract_one(SourceFile(path=root / "trtlint-warm-up.py", rel="trtlint-warm-up.py", kind="python",
+                               digest="warm-up", text=_WARM_UP), ExtractContext(root=root))
+    except Exception:  # noqa: BLE001 - the worker's extraction reports what is wrong
+        pass
+
+
 def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, prepared: bool = False) -> FileFacts:
     """:func:`extract_one` within ``timeout`` seconds (0: no limit): a file that takes longer becomes TRT001
     "timed out after N s" and the run goes on. The limit is a SIGALRM timer, so it applies where extraction runs
-    in a process's main thread (the CLI, the pool's workers); a parser busy inside C code (libclang) is
-    interrupted when it returns to Python."""
+    in a process's main thread (the pool's workers; the parent only when no worker can be started); a parser
+    busy inside C code (libclang) is interrupted when it returns to Python, and the pool's watchdog kills it."""
     import signal
     import threading
 
@@ -139,6 +157,11 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, pr
         slow_in_ctypes = where == "ctypes"
     else:
         slow, slow_in_ctypes = 0.0, False
+    crash = envvars.text("TRTLINT_TEST_CRASH_FILE")  # test-only hook: a parse that kills its process
+    if crash and src.rel.endswith(crash):
+        import os
+
+        os.kill(os.getpid(), signal.SIGSEGV)
     if timeout > 0 and not prepared:
         prepare(src, ctx)
     if timeout <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):

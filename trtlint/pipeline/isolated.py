@@ -9,6 +9,9 @@ is killed and the file becomes TRT001 "timed out after N s"; one over ``worker-m
 ("needed more than N MiB"); one that dies costs only its file. The next extraction starts a fresh worker. A
 fresh worker warms up (libclang, the compiler's include paths, the precompiled prelude, which may have to be
 built) before it is given a file, so its start-up is not counted in the limit.
+
+:func:`call_limited` runs one other parse the same way, in a child of its own that is watched the same way:
+``trtlint coverage``'s reading of an ONNX model.
 """
 
 from __future__ import annotations
@@ -126,11 +129,10 @@ class IsolatedExtractor:
     def extract(self, src: SourceFile, ctx: ExtractContext, timeout: float, unsaved: dict[str, str],
                 memory_limit: float = 0.0) -> FileFacts:
         """The facts of ``src``, or a TRT001 saying it took over ``timeout`` seconds or over ``memory_limit``
-        MiB (<= 0: no limit; with neither limit the file is extracted in this process, as without this module)."""
+        MiB (<= 0: no limit; with neither, the worker still parses: a crash costs only the file). Only when no
+        worker can start is the file extracted in this process."""
         from .extract import extract_one
 
-        if timeout <= 0 and memory_limit <= 0:
-            return extract_one(src, ctx)
         if not self._start(ctx):
             return extract_one(src, ctx)
         t0 = time.monotonic()
@@ -172,3 +174,60 @@ class IsolatedExtractor:
             self._kill(self._proc, self._conn)
         self._proc = self._conn = None
         self._ready = False
+
+
+class Stopped(Exception):
+    """:func:`call_limited`'s child did not answer: ``reason`` says why (a TRT001 / error message's words)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _call_child(conn: Any, fn: Any, args: tuple) -> None:  # pragma: no cover - runs in the child
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        conn.send((True, fn(*args)))
+    except BaseException as e:  # noqa: BLE001 - no traceback on the user's terminal: the parent says why
+        try:
+            conn.send((False, "out of memory" if isinstance(e, MemoryError) else f"{type(e).__name__}: {e}"))
+        except BaseException:  # noqa: BLE001
+            os._exit(70)
+
+
+def call_limited(fn: Any, args: tuple, timeout: float, memory_limit: float, mp_context: Any = None) -> Any:
+    """``fn(*args)`` in a child process under the run's limits (for a parse that is not a file's extraction:
+    the coverage reader of an ONNX model); its result, or :class:`Stopped` raised with the reason: past
+    ``timeout`` seconds or over ``memory_limit`` MiB (<= 0: none) the child is killed; a child that dies (a
+    parser's segfault) is reported by its signal. One process per call (a fork: a few ms)."""
+    mp = mp_context or multiprocessing.get_context()
+    parent, child = mp.Pipe(duplex=False)
+    proc = mp.Process(target=_call_child, args=(child, fn, args), daemon=True, name="trtlint-call")
+    proc.start()
+    child.close()
+    deadline = time.monotonic() + timeout if timeout > 0 else float("inf")
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Stopped(f"timed out after {timeout:g} s (file-timeout)")
+            if parent.poll(min(left, 0.2)):
+                try:
+                    ok, value = parent.recv()
+                except (EOFError, OSError):
+                    ok, value = None, None
+                if ok is True:
+                    return value
+                if ok is False:
+                    raise Stopped(value)
+            if not proc.is_alive() and not parent.poll(0):
+                proc.join(1)
+                code = proc.exitcode
+                how = f"killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
+                raise Stopped(f"the worker process stopped ({how})")
+            if memory_limit > 0 and _rss_mib(proc.pid) > memory_limit:
+                raise Stopped(f"needed more than {memory_limit:g} MiB (worker-memory)")
+    finally:
+        IsolatedExtractor._kill(proc, parent)

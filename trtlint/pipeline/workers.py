@@ -1,5 +1,9 @@
 """The extraction worker pool: one pool for a whole run, with a watchdog in the parent.
 
+Every file a run parses is parsed here, whatever its kind, the project's size and ``-j`` (``-j 1``: one worker):
+the parent never runs a parser on project input, so the limits below hold for every parse (a run whose files
+are all in the cache starts no worker). ``check -`` re-extracts its buffer in a pool of one worker.
+
 Why not ``concurrent.futures.ProcessPoolExecutor``: a worker stuck inside C code (a libclang parse of a
 pathological file) cannot be interrupted by a signal handler, and an executor can neither kill one worker nor
 bound its memory; a worker that dies takes the whole executor down (``BrokenProcessPool``). Here the parent
@@ -56,6 +60,13 @@ def problem_facts(src: SourceFile, message: str) -> FileFacts:
 
 
 def _worker_main(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:  # pragma: no cover - runs in a child
+    try:
+        _serve(conn, ctx, timeout, writer)
+    except BaseException:  # noqa: BLE001 - e.g. out of memory while answering: no traceback on the user's
+        os._exit(70)  # terminal; the parent sees the exit and reports the file it was on
+
+
+def _serve(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:  # pragma: no cover - runs in a child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from .. import frontends
     from ..cache import cacheable

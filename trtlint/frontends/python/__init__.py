@@ -54,6 +54,19 @@ class _Tree:
         return self.tree
 
 
+DEEP_MESSAGE = "syntax error: expression nesting too deep to parse"
+
+
+def too_deep(e: BaseException) -> bool:
+    """Whether CPython's parser gave up on a file for its nesting (``ast.parse`` raised RecursionError, MemoryError
+    when its C stack guard stops it, or "too many nested parentheses" past 200 levels). libcst's native parser
+    is not guarded so: on such a file it overflows its stack (a segfault: 3,000 nested parentheses) or takes
+    minutes and gigabytes (a 3.8 MB one-line sum), so it is never given one."""
+    if isinstance(e, (RecursionError, MemoryError)):
+        return True
+    return isinstance(e, SyntaxError) and "too many nested parentheses" in str(getattr(e, "msg", ""))
+
+
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     shared: dict = {}  # "text", "tree": what _extract read and parsed, reused for the pytest cases
     try:
@@ -95,8 +108,12 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
         return dataclasses.replace(empty_facts(src, kind="python"), **stubs)
     try:
         parsed = tree.get()
-    except Exception:
+    except Exception as e:
         parsed = None  # the libcst parse below reports the syntax error
+        if too_deep(e):  # libcst would crash or take minutes on it: CPython cannot parse it either
+            line = getattr(e, "lineno", None) if isinstance(e, SyntaxError) else None
+            problem = ParseProblem(DEEP_MESSAGE, Span(src.rel, line or 1))
+            return dataclasses.replace(empty_facts(src, (problem,), kind="python"), **stubs)
     if parsed is not None and not fast.libcst_facts_possible(parsed, text, route_names, src.rel):
         # nothing the libcst extractors look for: their facts would all be empty
         return dataclasses.replace(empty_facts(src, kind="python"), **stubs)
