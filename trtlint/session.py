@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import time
+import dataclasses
 from dataclasses import fields
 from pathlib import Path
 from typing import Optional
@@ -26,6 +27,7 @@ from .diagnostics import Diagnostic
 from .discover import digest_bytes, globspec, kind_of
 from .facts import FileFacts
 from .frontends import UNSAVED, SourceFile
+from .frontends.testlists import gtest_cases
 from .checks.registry import select_rules
 from .index import CheckInputs
 from .pipeline.check import check_project, config_globs, config_selectors
@@ -318,6 +320,7 @@ class Session:
         else:
             self.facts[rel] = self._extract(src)
             self.skips.pop(rel, None)  # extracted whole
+        self.facts[rel] = self._with_tests(src, self.facts[rel])
         if kind == "header":
             self._reextract_includers(rel)
         elif old is not None and kind in _CPP:
@@ -346,8 +349,24 @@ class Session:
             self.facts[rel] = self._extract(src)
             self.skips.pop(rel, None)
 
+    def _with_tests(self, src: SourceFile, ff: FileFacts) -> FileFacts:
+        """``ff`` with the googletest cases of a C++/CUDA unit (TRT404), from the same text scan a run makes
+        (``scancache``: every unit, parsed or not), so an edited buffer keeps them."""
+        if src.kind not in ("cpp", "cuda"):
+            return ff
+        if src.text is not None:
+            data = src.text.encode("utf-8", "surrogateescape")
+        else:
+            data = safeio.try_read_bytes(src.path, root=self.root, limit=safeio.SOURCE_LIMIT) or b""
+        cases = tuple(gtest_cases(src.rel, data))
+        return dataclasses.replace(ff, test_cases=cases) if cases != tuple(ff.test_cases) else ff
+
     def _extract(self, src: SourceFile) -> FileFacts:
-        """Re-extract one file within the file-timeout setting (TRT001 "timed out after N s" past it)."""
+        """Re-extract one file within the file-timeout setting (TRT001 "timed out after N s" past it), with its
+        googletest cases."""
+        return self._with_tests(src, self._extract_facts(src))
+
+    def _extract_facts(self, src: SourceFile) -> FileFacts:
         timeout = float(getattr(self.settings, "file_timeout", 0) or 0)
         memory = float(getattr(self.settings, "worker_memory", 0) or 0)
         if self._isolated is not None:

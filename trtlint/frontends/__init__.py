@@ -68,11 +68,18 @@ def read_text(src: SourceFile, legacy: bool = False) -> tuple[Optional[str], Opt
     ``?``: the text keeps the file's length in UTF-8 bytes, so libclang's byte offsets stay the file's; the
     cookie is not used there (it would move them)."""
     if src.text is not None:
-        return src.text, None
-    try:
-        data = safeio.read_bytes(src.path, limit=safeio.SOURCE_LIMIT)
-    except OSError as e:
-        return None, f"cannot read file: {e.strerror or e}"
+        try:
+            src.text.encode("utf-8")
+            return src.text, None
+        except UnicodeEncodeError:
+            # ``check -`` keeps the bytes of stdin that are not UTF-8 as surrogate escapes: judged as the file's
+            # bytes are, so the same text gives the same finding through stdin and from disk
+            data = src.text.encode("utf-8", "surrogateescape")
+    else:
+        try:
+            data = safeio.read_bytes(src.path, limit=safeio.SOURCE_LIMIT)
+        except OSError as e:
+            return None, f"cannot read file: {e.strerror or e}"
     if b"\x00" in data[:8192]:
         return None, "binary file (contains NUL bytes)"
     try:
