@@ -155,3 +155,50 @@ def test_a_cmake_edit_reaches_a_warm_run(tmp_path):
     lists.write_text(lists.read_text().replace("target_include_directories(demo_ops_obj PRIVATE", "# (none)\nset(X"))
     res = run(load_settings(proj), jobs=1, use_cache=True)
     assert ("TRT103", "tools/export.py") not in rows(res) and "DemoScaleCreator" not in [c.cls.name for c in res.index.creators]
+
+
+def test_directories_with_their_own_build_file_are_programs(tmp_path):
+    """Units no CMake target compiles are grouped by the nearest directory holding a Makefile or a setup.py:
+    a tree of samples each built by its own Makefile is one program per sample (issue 33)."""
+    from trtlint.pipeline.buildmodel import build_model
+
+    files = {
+        "samples/a/Makefile": "all:\n\tnvcc -o a a.cu\n",
+        "samples/a/a.cu": "int a() { return 1; }\n",
+        "samples/b/Makefile": "all:\n\tg++ -o b src/b.cpp\n",
+        "samples/b/src/b.cpp": "int b() { return 2; }\n",  # the nearest build file is above the unit
+        "ext/setup.py": "from setuptools import setup\nsetup()\n",
+        "ext/csrc/k.cu": "int k() { return 3; }\n",
+        # a CMake project's units: its own program, and a Makefile beside them is an alternative build, not one
+        "lib/CMakeLists.txt": "project(lib)\nadd_library(lib foo.cpp)\n",
+        "lib/Makefile": "all:\n\tg++ -c foo.cpp\n",
+        "lib/foo.cpp": "int foo() { return 4; }\n",
+        "loose/x.cpp": "int x() { return 5; }\n",  # no build file above it: in no program
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    m = build_model(tmp_path, list(files))
+    assert m.programs == {"samples/a": "Makefile", "samples/b": "Makefile", "ext": "setup.py", "lib": "CMake"}
+    assert m.scopes == ("ext", "lib", "samples/a", "samples/b")
+    assert m.scope_of("samples/b/src/b.cpp") == "samples/b" and m.scope_of("loose/x.cpp") == ""
+    # one build file: one program, no scopes (as a single CMake project)
+    one = build_model(tmp_path, ["samples/a/Makefile", "samples/a/a.cu"])
+    assert (one.programs, one.scopes) == ({}, ())
+
+
+def test_the_summary_counts_the_programs_by_how_they_were_found(tmp_path):
+    from trtlint.checks.examples.contract import pair_cpp
+
+    for s in ("a", "b"):
+        (tmp_path / "samples" / s).mkdir(parents=True)
+        (tmp_path / "samples" / s / "fooPlugin.cpp").write_text(pair_cpp())
+        (tmp_path / "samples" / s / "Makefile").write_text("all:\n\tnvcc -shared -o libfoo.so fooPlugin.cpp\n")
+    from .helpers import check_project
+
+    res = check_project(tmp_path)
+    assert res.analysis["programs"] == {"Makefile": 2}
+    from trtlint.report.context import Analysis
+
+    assert Analysis.from_dict(res.analysis).line() == "analysed 2 plugins, 2 creators of 2 programs (Makefile 2)"
+    assert not [d for d in res.diagnostics if d.code == "TRT108"]  # each sample registers its own FooPlugin

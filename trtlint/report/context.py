@@ -28,6 +28,9 @@ class Analysis:
     # the TensorRT release judged against and why (index.TensorRTTarget.to_dict), with "programs": scope -> the
     # same, when the project holds several programs; None: not known (an older run memo)
     tensorrt: Optional[dict] = None
+    # the independent programs the build model found, counted by how each was found: (("CMake", 2), ("Makefile",
+    # 40)); () for a project of one program
+    programs: tuple = ()
 
     @classmethod
     def of_index(cls, index, build=None, scoped=None) -> "Analysis":
@@ -65,8 +68,11 @@ class Analysis:
         tensorrt = index.tensorrt_target().to_dict()
         if scoped:
             tensorrt["programs"] = {s: idx.tensorrt_target().to_dict() for s, idx in sorted(scoped.items())}
+        found: dict[str, int] = {}
+        for how in (getattr(build, "programs", None) or {}).values():
+            found[how] = found.get(how, 0) + 1
         return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
-                   tensorrt=tensorrt)
+                   tensorrt=tensorrt, programs=tuple(sorted(found.items())))
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
@@ -111,6 +117,9 @@ class Analysis:
         out = f"analysed {n(self.plugins, 'plugin')}, {n(self.creators, 'creator')}"
         if self.targets is not None:
             out += f" in {n(self.targets, 'target')}"
+        if self.programs:
+            total = sum(c for _, c in self.programs)
+            out += f" of {n(total, 'program')} ({', '.join(f'{how} {c}' for how, c in self.programs)})"
         if self.partly:
             names = self.missing_names()
             more = f", +{len(names) - shown} more" if len(names) > shown else ""
@@ -128,6 +137,7 @@ class Analysis:
             ],
             "missing_includes": self.missing_names(),
             **({"tensorrt_version": self.tensorrt} if self.tensorrt is not None else {}),
+            **({"programs": dict(self.programs)} if self.programs else {}),
         }
 
     @classmethod
@@ -139,6 +149,7 @@ class Analysis:
             partly=tuple((u["unit"], tuple((m["name"], m["path"], m["line"]) for m in u["missing_includes"]))
                          for u in d.get("partly_analysed_units", ())),
             tensorrt=d.get("tensorrt_version"),
+            programs=tuple(sorted((d.get("programs") or {}).items())),
         )
 
 

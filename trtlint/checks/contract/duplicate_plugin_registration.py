@@ -72,6 +72,16 @@ class DuplicatePluginRegistration(Rule):
                 ),
             }
         },
+        {
+            # two samples, each built by its own Makefile: two programs, each with its own FooPlugin (a tree of
+            # samples is no plugin library: each registers its plugin in its own process)
+            "files": {
+                "samples/a/fooPlugin.cpp": pair_cpp(),
+                "samples/a/Makefile": "libfoo.so: fooPlugin.cpp\n\tnvcc -shared -Xcompiler -fPIC -o $@ $^\n",
+                "samples/b/fooPlugin.cpp": pair_cpp(),
+                "samples/b/Makefile": "libfoo.so: fooPlugin.cpp\n\tnvcc -shared -Xcompiler -fPIC -o $@ $^\n",
+            }
+        },
     ]
     INVALID = [
         {

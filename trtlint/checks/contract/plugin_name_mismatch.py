@@ -189,6 +189,20 @@ class PluginNameMismatch(Rule):
     ]
     INVALID = [
         {
+            # two samples, each built by its own Makefile, each emitting its own plugin: sample b's creator drifted.
+            # Sample a's creator does not serve b's node (another program), so the drift is not hidden
+            "files": {
+                "samples/a/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "samples/a/Makefile": "libfoo.so: fooPlugin.cpp\n\tnvcc -shared -Xcompiler -fPIC -o $@ $^\n",
+                "samples/a/export.py": onnxscript_py("FooPlugin"),
+                "samples/b/fooPlugin.cpp": creator_cpp("FooPlugn"),
+                "samples/b/Makefile": "libfoo.so: fooPlugin.cpp\n\tnvcc -shared -Xcompiler -fPIC -o $@ $^\n",
+                "samples/b/export.py": onnxscript_py("FooPlugin"),
+            },
+            "expect": [("samples/b/export.py", 7, "ONNX node 'trt_edgellm::FooPlugin' names plugin 'FooPlugin', but no creator registers it; closest registered: 'FooPlugn'")],
+            "fixed": {"samples/b/export.py": onnxscript_py("FooPlugn")},
+        },
+        {
             # the TensorRT function of a multi-backend exporter is judged; its other backends' ops are not
             "files": {
                 "csrc/backend_ops/tensorrt/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),

@@ -18,6 +18,12 @@ file with ``project()`` that no other list file reaches through ``add_subdirecto
 other such project's directory (a sample or bindings project inside a project's tree belongs to it).
 ``scopes`` lists them only when there are at least two (a single-project tree has none).
 
+Where no CMake project compiles a tree's C++/CUDA units, a directory that holds its own build file is a program
+too (``programs``: directory -> how it was found): a ``Makefile`` (``makefile``, ``GNUmakefile``) or a
+``setup.py`` beside or above the units, the nearest one. A tree of samples each built by its own Makefile is so
+one program per sample: their same-named plugin classes never merge, and a route in one sample resolves
+against that sample's creators (and those of files in no program).
+
 Every build file is project input (a pull request can hold any): each is read through :mod:`trtlint.safeio`
 and the evaluation is bounded (the limits below, in docs/robustness.md). A file or evaluation over a limit is
 a problem of the model (``BuildModel.problems``: path, line, message), which the run reports as TRT001; the
@@ -96,6 +102,8 @@ class BuildModel:
     # root-relative unit path -> its flags (from compile_commands.json when it has the unit, else from CMake)
     units: dict = field(default_factory=dict, compare=False)
     scopes: tuple[str, ...] = ()
+    # each program's directory -> how it was found ("CMake", "Makefile", "setup.py"); only with scopes
+    programs: dict = field(default_factory=dict, compare=False)
     compile_commands: Optional[str] = None
     from_compile_commands: frozenset = frozenset()  # the units whose flags come from compile_commands.json
     # what could not be read or evaluated within the limits: (path, line, message), reported as TRT001
@@ -163,9 +171,58 @@ def build_model(
         cc_units, cc_problems = _read_compile_commands(str(compile_commands), root_s)
         problems += cc_problems
     units.update(cc_units)
-    return BuildModel(root=root_s, targets=targets, units=units, scopes=ev.scopes(),
+    programs = _programs(root_s, rels, ev, targets, cc_units)
+    return BuildModel(root=root_s, targets=targets, units=units, scopes=tuple(sorted(programs)), programs=programs,
                       compile_commands=str(compile_commands) if compile_commands else None,
                       from_compile_commands=frozenset(cc_units), problems=tuple(dict.fromkeys(problems)))
+
+
+_MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
+_UNIT_EXT = (".c", ".cc", ".cpp", ".cxx", ".cu")
+
+
+def _programs(root: str, rels: list[str], ev: "_Evaluator", targets, compiled: dict) -> dict[str, str]:
+    """The project's programs, directory -> how it was found, when there are at least two (else none): the
+    independent CMake projects, and for the C++/CUDA units that no CMake target or ``compile_commands.json``
+    entry compiles, the nearest directory at or above each that holds a Makefile or a ``setup.py`` (below the
+    root, and in no CMake project's tree: such a file there is an alternative build of the same sources)."""
+    out = {d: "CMake" for d in getattr(ev, "independent", ())}
+    built = set(compiled)
+    for t in targets:
+        built.update(t.sources)
+    present = set(rels)
+    has_build: dict[str, Optional[str]] = {}
+
+    def build_file(d: str) -> Optional[str]:
+        if d not in has_build:
+            how = None
+            if posixpath.join(d, "setup.py") in present:
+                how = "setup.py"
+            else:
+                for m in _MAKEFILES:
+                    rel = posixpath.join(d, m) if d else m
+                    if rel in present or os.path.isfile(os.path.join(root, rel)):
+                        how = "Makefile"
+                        break
+            has_build[d] = how
+        return has_build[d]
+
+    cmake_dirs = [d for d in out]
+    for rel in rels:
+        if not rel.endswith(_UNIT_EXT) or rel in built:
+            continue
+        d = posixpath.dirname(rel)
+        while True:
+            if any(c == "" or d == c or d.startswith(c + "/") for c in cmake_dirs):
+                break
+            how = build_file(d) if d else None
+            if how is not None:
+                out.setdefault(d, how)
+                break
+            if not d:
+                break
+            d = posixpath.dirname(d)
+    return out if len(out) >= 2 else {}
 
 
 class _ListReader:
