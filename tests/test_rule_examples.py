@@ -57,6 +57,10 @@ def test_example(tmp_path, rule, example, invalid):
     assert all(d.symbol for d in got), "findings without a symbol:\n" + "\n".join(
         f"{d.span.path}:{d.span.line}: {d.message}" for d in got if not d.symbol)
     assert not remaining, "unexpected findings:\n" + "\n".join(f"{d.span.path}:{d.span.line}: {d.message}" for d in remaining)
+    # an example may state the severity of its findings (a severity the rule does not always give: a pack's entry,
+    # a method's temperature)
+    if "severity" in example:
+        assert [d.severity.value for d in got] == [example["severity"]] * len(got), [d.severity.value for d in got]
     # the fix, applied as `--fix --unsafe-fixes` applies it (trtlint.fixes), leaves exactly the stated files; an
     # example whose findings carry a fix must state what it leaves
     if any(d.fix for d in got) or "fixed" in example:

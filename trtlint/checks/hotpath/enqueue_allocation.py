@@ -124,6 +124,14 @@ class EnqueueAllocation(Rule):
         # the guard in enqueue is carried into setup(), reached only under it
         {"files": {"plugins/foo.cpp": plugin_cpp("    if (!mReady)\n    {\n        setup();\n        mReady = true;\n    }", _SETUP)}},
     ]
+    VALID += [
+        # onShapeChange (warm: runs when input shapes change) is where the Fix says to allocate
+        {"files": {"plugins/foo.cpp": plugin_cpp("    launchFoo(outputs[0], stream);").replace(
+            "public:\n", "public:\n    int32_t onShapeChange(PluginTensorDesc const* in, int32_t nbInputs, "
+            "PluginTensorDesc const* out, int32_t nbOutputs) noexcept override\n    {\n"
+            "        cudaMalloc(&mScratch, 1024);\n        return 0;\n    }\n    void* mScratch{nullptr};\n", 1).replace(
+            "    launchFoo(outputs[0], stream);", "    cudaMemsetAsync(mScratch, 0, 1024, stream);")}},
+    ]
     INVALID = [
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    launchFoo(outputs[0], stream);", _HELPER)},

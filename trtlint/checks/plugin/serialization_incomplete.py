@@ -102,6 +102,16 @@ class SerializationIncomplete(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # 'beta' is read only when building, 'alpha' in both phases: the runtime branch reads names too, so a
+            # serialized 'gamma' no branch reads is lost (only when every name is read in the build branch alone
+            # are the runtime reads hidden: see VALID)
+            "files": {"plugins/foo.cpp": serialization_v3("alpha gamma", "alpha", build_reads="beta")},
+            "expect": [("plugins/foo.cpp", 15, "FooPlugin::getFieldsToSerialize writes 'gamma', but FooCreator::createPlugin never reads it")],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         yield from self._v3(index)
         yield from self._v2(index)

@@ -414,6 +414,22 @@ class ThrowAcrossBoundary(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # a pack's entry gives the macro its own severity (here a user's pack: a warning); the finding takes it
+            "files": {
+                "plugins/foo.cpp": plugin_cpp("    checkShape(1);", _CHECK.replace("ELLM_CHECK", "SOFT_CHECK")),
+                "tools/macros.yaml": (
+                    "version: 1\nmacros:\n  - {name: SOFT_CHECK, behaviour: throw, severity: warning, "
+                    "what: \"throws std::runtime_error when the condition is false\"}\n"),
+            },
+            "config": {"rule-packs": ["tools/macros.yaml"]},
+            "expect": [("plugins/foo.cpp", 17, "SOFT_CHECK (throws std::runtime_error when the condition is false) via "
+                        "FooPlugin::enqueue -> checkShape -> SOFT_CHECK")],
+            "severity": "warning",
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         groups = escapes_by_method(index, "throw", honour_try=True, noexcept_only=True)
         # a site in a helper that many interface methods reach is one root cause: reported once, at the site,
