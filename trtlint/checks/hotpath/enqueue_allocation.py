@@ -158,6 +158,26 @@ class EnqueueAllocation(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # a data-type dispatch written as an if-chain: each branch does the work for its type and returns its
+            # status (`return status;`, `return 0;`): neither is a failure branch, so the allocations in both (and
+            # in the launcher one of them calls) run on every call
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (inputDesc[0].type == DataType::kHALF)\n    {\n        int32_t status = launchHalf(outputs[0], stream);\n"
+                "        return status;\n    }\n    else\n    {\n        void* p = nullptr;\n        cudaMalloc(&p, 16);\n"
+                "        return 0;\n    }",
+                "static int32_t launchHalf(void* out, cudaStream_t s)\n{\n    void* tmp = nullptr;\n"
+                "    cudaError_t err = cudaMalloc(&tmp, 1024);\n    return err == cudaSuccess ? 0 : 1;\n}\n")},
+            "expect": [
+                ("plugins/foo.cpp", 8, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                       "FooPlugin::enqueue -> launchHalf -> cudaMalloc"),
+                ("plugins/foo.cpp", 29, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                        "FooPlugin::enqueue -> cudaMalloc"),
+            ],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         for hit in hot_hits(index, "allocating"):
             if hit.temperature != "hot" or once_note(hit.call, hit.chain)[0] is not None:

@@ -187,6 +187,17 @@ class EnqueueDefaultStream(Rule):
             "float* out, int n, cudaStream_t stream = 0);\n};\n} // namespace cub")}},
     ]
 
+    INVALID += [
+        {
+            # a launch in a branch of a data-type dispatch that returns the launch's status is on the hot path
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    if (inputDesc[0].type == DataType::kFLOAT)\n    {\n"
+                "        scaleKernel<<<1, 256>>>(static_cast<float*>(outputs[0]));\n"
+                "        cudaError_t status = cudaGetLastError();\n        return status;\n    }\n    return 1;", _LAUNCHER)},
+            "expect": [("plugins/foo.cu", 24, "kernel launch scaleKernel<<<...>>> has no stream")],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
         for e, call, chain in reachable(index, ("hot", "warm")):
