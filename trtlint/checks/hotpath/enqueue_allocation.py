@@ -79,7 +79,10 @@ class EnqueueAllocation(Rule):
     `severity` says which. One-time guarded initialisation (in a function-local static's
     initializer, a `std::call_once` body, or under `if (!mX)` / `if (mX == nullptr)` / `if (!mX.get())` /
     `if (mX.empty())` on a member, static or global, or after `if (mX) return;`) is not reported: it runs
-    once, not per inference (the lazy initialisation plugins are advised to use). The guard is carried
+    once, not per inference (the lazy initialisation plugins are advised to use). It is one-time only when the
+    guarded statements set what the condition tests (`mX = ...`, `cudaMalloc(&mX, n)`, `mX.reset(...)`), directly
+    or in a function they call; a flag they never set is a configuration switch, and what it guards runs on
+    every call (reported). The guard is carried
     into callees: a helper or constructor reached only under it (`if (!mRunner) mRunner = new Runner();`) is
     one-time too; reached on another way without it, it is not. A test on a local variable is no such guard.
     Only `enqueue` (the hot path) is judged: a warm method (`configurePlugin`, `onShapeChange`) is where an
@@ -158,7 +161,22 @@ class EnqueueAllocation(Rule):
         },
     ]
 
+    VALID += [
+        # the guarded block sets what its condition tests in a helper it calls: one-time set-up
+        {"files": {"plugins/foo.cpp": plugin_cpp("    if (!gScratch)\n    {\n        setupScratch();\n    }",
+                                                 "static void* gScratch = nullptr;\nstatic void setupScratch()\n{\n"
+                                                 "    cudaMalloc(&gScratch, 1024);\n}")}},
+    ]
     INVALID += [
+        {
+            # a test of a flag the block never sets is a configuration switch, not a one-time guard: the allocation
+            # runs on every call
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (!gUseWorkspace)\n    {\n        void* p = nullptr;\n        cudaMalloc(&p, 16);\n    }",
+                "static bool gUseWorkspace = false;")},
+            "expect": [("plugins/foo.cpp", 18, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                               "FooPlugin::enqueue -> cudaMalloc")],
+        },
         {
             # a data-type dispatch written as an if-chain: each branch does the work for its type and returns its
             # status (`return status;`, `return 0;`): neither is a failure branch, so the allocations in both (and

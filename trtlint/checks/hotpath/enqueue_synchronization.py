@@ -81,6 +81,14 @@ class EnqueueSynchronization(Rule):
 
     INVALID += [
         {
+            # `if (mX) return ...;` is a one-time guard only when what follows sets mX: here it is a configuration
+            # switch, and the sync after it runs on every call
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (gSkipSync)\n    {\n        return 0;\n    }\n    cudaStreamSynchronize(stream);",
+                "static bool gSkipSync = false;")},
+            "expect": [("plugins/foo.cpp", 19, "cudaStreamSynchronize (stream synchronization) synchronizes on the hot path")],
+        },
+        {
             # the branches of a data-type dispatch (an if-chain) return their status: the sync in one runs on every
             # call of that type
             "files": {"plugins/foo.cpp": plugin_cpp(

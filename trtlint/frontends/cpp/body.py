@@ -10,7 +10,7 @@ import re
 from typing import Iterable, Optional
 
 from ...facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
-from . import flow, lifecycle
+from . import flow, lifecycle, onetime
 from .base import Cursor, Unit, children, func_kinds, leaf_ids, libclang, preorder, short, split_top_level
 
 _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
@@ -258,8 +258,9 @@ class BodyWalker:
         if ci is None or ti is None:
             return None
         cond = kids[ci]
-        if not self.is_unset_test(cond, negate=False):
-            return None
+        flags = self.unset_flags(cond, negate=False)
+        if not flags or not self.sets_any([kids[ti]], flags):
+            return None  # (a test of a flag the block never sets is a configuration switch: the block runs every call)
         g = self.guard_range(kids[ti], "null-check:" + short(self.ex.text_of(cond), 60))
         out: list[Optional[str]] = [guard] * len(kids)
         out[ti] = g
@@ -286,10 +287,13 @@ class BodyWalker:
             if p is not None:
                 self.size_query_return(ch, c, parents, p)
                 continue
-            if not self.is_unset_test(cond, negate=True):
+            flags = self.unset_flags(cond, negate=True)
+            if not flags:
                 continue
             if i + 1 >= len(kids):
                 break
+            if not self.sets_any(kids[i + 1:], flags):
+                continue  # `if (mX) return;` with mX never set after it: no one-time set-up
             f, *_a, o2 = self.ex.extent_info(ch)
             bf, *_b, bo2 = self.ex.extent_info(c)
             cur = "null-check:" + short(self.ex.text_of(cond), 60)
@@ -363,15 +367,22 @@ class BodyWalker:
     def is_unset_test(self, cond: Cursor, negate: bool) -> bool:
         """Whether ``cond`` tests that a member / static / global is unset (``negate``: that it is set; then
         the early-return form). A conjunct of ``&&`` (``||`` when negated) is enough."""
+        return bool(self.unset_flags(cond, negate))
+
+    def unset_flags(self, cond: Cursor, negate: bool) -> list[str]:
+        """The members / statics / globals ``cond`` tests for being unset (``negate``: set), by name."""
         text = self.ex.text_of(cond).strip()
         if not text:
-            return False
-        terms = _split_logical(_strip_parens(text), "||" if negate else "&&")
-        for t in terms:
+            return []
+        out = []
+        for t in _split_logical(_strip_parens(text), "||" if negate else "&&"):
             ident = _unset_ident(_strip_parens(t), negate)
             if ident is not None and self._is_state_var(cond, ident):
-                return True
-        return False
+                out.append(ident[6:] if ident.startswith("this->") else ident)
+        return out
+
+    def sets_any(self, stmts: list[Cursor], flags: list[str]) -> bool:
+        return onetime.sets_any(self.ex, self.fn, stmts, flags)
 
     def _is_state_var(self, cond: Cursor, ident: str) -> bool:
         """``ident`` (``this->x`` or a name) is a data member, a static or a global, not a local/parameter."""
