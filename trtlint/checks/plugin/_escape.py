@@ -134,7 +134,8 @@ def _dead_rethrow(index, fn: CppFunction, call: Call) -> bool:
 
 def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
     """When the project defines the pack macro ``m`` and its expansion visibly does something else than the pack
-    says: how the finding names it ("CUDA_CHECK as defined at common/macros.h:12, not as rules/... say").
+    says: how the finding names it ("CUDA_CHECK as defined at common/macros.h:12, where it ends the process (a
+    CUDA_CHECK elsewhere usually throws)").
     None: the pack decides (no visible definition, or nothing in the expansion contradicts the pack)."""
     if m.defined_at is None:
         return None
@@ -149,8 +150,12 @@ def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
     if not seen or table.behaviour in seen:
         return None
     d = m.defined_at
-    return (f"{m.callee} as defined at {d.path}:{d.line}, which decides over the rules/ packs' "
-            f"'{table.behaviour}' entry")
+    does = " and ".join(_DOES[b] for b in ("throw", "exit") if b in seen)
+    return (f"{m.callee} as defined at {d.path}:{d.line}, where it {does} (a {m.callee} elsewhere usually "
+            f"{_DOES.get(table.behaviour, table.behaviour)})")
+
+
+_DOES = {"throw": "throws", "exit": "ends the process", "status": "returns a status"}
 
 
 def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,

@@ -4,6 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
+from ..examples.hotpath import plugin_cpp
 from ..examples.plugin import exits_plugin
 from ..hotpath._walk import short
 from ._escape import chain_text
@@ -129,6 +130,22 @@ class ProcessExitInPlugin(Rule):
             "expect": [("plugins/foo.cpp", 18, "exit (ends the process) (expanded from macro cudaCheckError) can end the "
                         "process on the status cudaGetLastError returns (tested in the body of cudaCheckError) from "
                         "FooPlugin::enqueue")],
+        },
+    ]
+
+    INVALID += [
+        {
+            # the project's own definition of a macro the packs say throws (TensorRT Edge-LLM's CUDA_CHECK) ends the
+            # process: judged by what it expands to, and the message names the definition
+            "files": {
+                "common/macros.h": (
+                    "#pragma once\n#include <cassert>\n#include <cuda_runtime.h>\n"
+                    "#define CUDA_CHECK(call) do { if ((call) != cudaSuccess) { assert(0); } } while (0)\n"),
+                "plugins/foo.cpp": plugin_cpp("    CUDA_CHECK(cudaMemsetAsync(outputs[0], 0, 16, stream));",
+                                              '#include "../common/macros.h"'),
+            },
+            "expect": [("plugins/foo.cpp", 15, "(expanded from macro CUDA_CHECK as defined at common/macros.h:4, where it "
+                                               "ends the process (a CUDA_CHECK elsewhere usually throws))")],
         },
     ]
 
