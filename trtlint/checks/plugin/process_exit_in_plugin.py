@@ -12,6 +12,11 @@ from ._exits import exit_sites
 
 _ASSERT = "#define PLUGIN_ASSERT(a) do { if (!(a)) { abort(); } } while (0)"
 _CHECK = "#define CHECK(e) do { if ((e) != cudaSuccess) { exit(1); } } while (0)"
+_SM = _ASSERT + """
+static int getSmVersion()
+{
+    return 80;
+}"""
 _RANK = _ASSERT + """
 static void checkRank(int n)
 {
@@ -37,7 +42,11 @@ class ProcessExitInPlugin(Rule):
     (`PLUGIN_CHECK(status)`), a check macro without arguments whose body tests a status (`cudaCheckError()`
     on `cudaGetLastError()`); and a plain `exit()` / `abort()` / `std::terminate()`, which tests nothing, except
     in the branch of a data-type dispatch for no accepted type (TensorRT hands the plugin only the types its
-    `supportsFormatCombination` accepted: TRT215's).
+    `supportsFormatCombination` accepted: TRT215's). So is a check on a condition only the run decides: a device
+    property (`PLUGIN_ASSERT(getSmVersion() >= 80)`), a shape at run time (`dims.d[i]`, a head size, a sequence
+    length), a data type at run time (`inputDesc[0].type`, a field's `PluginFieldType` in `createPlugin`); and a
+    failure that fires by itself (`assert(false)`, `PLUGIN_ASSERT(false && "unsupported")`, `PLUGIN_FAIL(...)`) on
+    `enqueue`'s path outside that branch, the fall-through of a dispatch that any unhandled value reaches.
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
@@ -146,6 +155,40 @@ class ProcessExitInPlugin(Rule):
             },
             "expect": [("plugins/foo.cpp", 15, "(expanded from macro CUDA_CHECK as defined at common/macros.h:4, where it "
                                                "ends the process (a CUDA_CHECK elsewhere usually throws))")],
+        },
+    ]
+
+    INVALID += [
+        # checks on conditions only the run decides are runtime failures, not invariants: the GPU it runs on ...
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(enqueue="        PLUGIN_ASSERT(getSmVersion() >= 80);", helpers=_SM)},
+            "expect": [("plugins/foo.cpp", 22, "can end the process on a device property (`getSmVersion() >= 80`) from "
+                                               "FooPlugin::enqueue")],
+        },
+        # ... a shape the model gives (a head size read from a field) ...
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                create="        int32_t headSize = *static_cast<int32_t const*>(fc->fields[0].data);\n"
+                       "        PLUGIN_ASSERT(headSize == 64 || headSize == 128);", helpers=_ASSERT)},
+            "expect": [("plugins/foo.cpp", 30, "can end the process on a shape at run time (`headSize == 64 || headSize == "
+                                               "128`) from FooPluginCreator::createPlugin")],
+        },
+        # ... the type of a field the model passes ...
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                create="        PLUGIN_ASSERT(fc->fields[0].type == PluginFieldType::kINT32);", helpers=_ASSERT)},
+            "expect": [("plugins/foo.cpp", 29, "can end the process on a data type at run time (`fc->fields[0].type == "
+                                               "PluginFieldType::kINT32`) from FooPluginCreator::createPlugin")],
+        },
+        # ... and an assert(false) in the fall-through of a dispatch on enqueue's path (no `else`, no `default:` on a
+        # DataType: any value the branches above do not handle reaches it)
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        if (inputDesc[0].type == DataType::kFLOAT)\n        {\n            return 0;\n        }\n"
+                        "        if (inputDesc[0].type == DataType::kHALF)\n        {\n            return 0;\n        }\n"
+                        "        PLUGIN_ASSERT(false && \"unsupported type\");", helpers=_ASSERT)},
+            "expect": [("plugins/foo.cpp", 26, "can end the process unconditionally, on a value nothing before it handles "
+                                               "(the fall-through of a dispatch) from FooPlugin::enqueue")],
         },
     ]
 
