@@ -75,6 +75,43 @@ MUTATIONS: list[Mutation] = [
         'if ff.kind != "cuda":',
         "a googletest .cu (TRT404's) is reported here too",
     ),
+    # issue 34's walks: each condition added there, dropped again
+    Mutation(
+        ("TRT301", "TRT302", "TRT303"), "trtlint/frontends/cpp/flow.py",
+        "if _dtype_test(cond_text) and not _FAILURE_CONSTANT.fullmatch(text):",
+        "if False:",
+        "a data-type branch that returns its status is taken for an error path",
+    ),
+    Mutation(
+        ("TRT301",), "trtlint/frontends/cpp/flow.py",
+        'return bool(_FAILURE_CONSTANT.fullmatch(" ".join(w.ex.text_of(val[0]).split())))',
+        "return True",
+        "the last else of a data-type if-chain that returns a success is taken for the branch for no accepted type",
+    ),
+    Mutation(
+        ("TRT301", "TRT302"), "trtlint/frontends/cpp/body.py",
+        "if not flags or not self.sets_any([kids[ti]], flags):",
+        "if not flags:",
+        "`if (!mX)` is a one-time guard even when its block never sets mX",
+    ),
+    Mutation(
+        ("TRT301", "TRT302"), "trtlint/frontends/cpp/body.py",
+        "if not self.sets_any(kids[i + 1:], flags):",
+        "if False:",
+        "`if (mX) return;` is a one-time guard even when nothing after it sets mX",
+    ),
+    Mutation(
+        ("TRT205", "TRT215"), "trtlint/checks/plugin/_exits.py",
+        "for rx, what in _RUNTIME_CONDITIONS:",
+        "for rx, what in ():",
+        "a check on a device property, a run-time shape or data type is taken for an invariant",
+    ),
+    Mutation(
+        ("TRT205",), "trtlint/checks/plugin/_exits.py",
+        "if from_enqueue and _ALWAYS_FALSE.fullmatch(checked):",
+        "if False:",
+        "an assert(false) in a dispatch's fall-through on enqueue's path is taken for an invariant",
+    ),
 ]
 
 
@@ -129,7 +166,7 @@ def main(argv=None) -> int:
         for m in todo:
             verdict, dt, detail = run_one(scratch, m, a.jobs)
             counts[verdict] += 1
-            print(f"{verdict:8} {'/'.join(m.codes):7} {dt:5.1f}s  {m.what}" + (f"  [{detail}]" if detail else ""), flush=True)
+            print(f"{verdict:8} {"/".join(m.codes):7} {dt:5.1f}s  {m.what}" + (f"  [{detail}]" if detail else ""), flush=True)
     print(f"{counts['caught']} of {len(todo)} breakages caught, {counts['survived']} survived, {counts['stale']} stale")
     return 0 if counts["survived"] == counts["stale"] == 0 else 1
 
