@@ -249,6 +249,9 @@ class MethodDetail:
     phase_ranges: tuple[tuple[str, int, int], ...] = ()
     # a V2 creator's deserializePlugin: the plugin constructors it hands its blob to (see BlobHandoff)
     handoffs: tuple[BlobHandoff, ...] = ()
+    # a V2 plugin's getSerializationSize: the bytes its one return evaluates to, when a constant expression
+    # (`3 * sizeof(size_t)`, `sizeof(mA) + sizeof(mB)`); None otherwise
+    size_value: Optional[int] = None
 
 
 # --------------------------------------------------------------------------------------------------------

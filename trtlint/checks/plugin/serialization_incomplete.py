@@ -7,6 +7,18 @@ from ..base import Rule
 from ..examples.plugin import TAG_BY_COPY, TAG_BY_READ, serialization_v2, serialization_v2_tagged, serialization_v3
 
 
+_W3 = "write(d, mAxis); write(d, mScale); write(d, mFlag)"
+_R3 = "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)"
+
+
+def _with_size(size: str, writes: str = _W3, reads: str = _R3) -> str:
+    """serialization_v2 with a getSerializationSize() returning ``size`` (lines 23-26)."""
+    return serialization_v2(writes, reads).replace(
+        "    void serialize(void* buffer) const noexcept override;\n",
+        "    void serialize(void* buffer) const noexcept override;\n    size_t getSerializationSize() const noexcept override\n"
+        f"    {{\n        return {size};\n    }}\n", 1)
+
+
 class SerializationIncomplete(Rule):
     """What a plugin serializes does not round-trip into what its runtime creator (or V2 constructor) reads.
 
@@ -25,7 +37,11 @@ class SerializationIncomplete(Rule):
     `memcpy(&typeId, data, sizeof(int))`) and hands the constructor the blob past them (the advanced pointer,
     or `(char*)data + sizeof(int)`), the constructor's reads are compared from the next item on; handed the
     blob from its start, the constructor reads from item 1. Where the pointer it is handed points is not
-    known, or two creators disagree, the pair is not judged.
+    known, or two creators disagree, the pair is not judged. A store through a pointer
+    (`*reinterpret_cast<float*>(d) = mScale`, `d[0] = x`) is an item whose type is not read: the comparison stops
+    there. `getSerializationSize()` returning a constant expression (`3 * sizeof(size_t)`,
+    `sizeof(mA) + sizeof(mB)`) must equal the bytes `serialize()` writes, when every write is straight-line and
+    of a known size.
 
     ## Why it matters
     An engine is built by one plugin object and run by another, made from the serialized bytes or fields. A
@@ -102,7 +118,21 @@ class SerializationIncomplete(Rule):
         },
     ]
 
+    VALID += [
+        # getSerializationSize() returns the bytes serialize() writes
+        {"files": {"plugins/bar.cpp": _with_size("sizeof(mAxis) + sizeof(mScale) + sizeof(mFlag)")}},
+        # a store through a pointer (`*reinterpret_cast<float*>(d) = mScale`) is an item the comparison cannot read:
+        # the rest is not compared (before, the next write was taken for item 2), nor is the size
+        {"files": {"plugins/bar.cpp": _with_size(
+            "3 * sizeof(int32_t)", "write(d, mAxis); *reinterpret_cast<float*>(d) = mScale; d += sizeof(float); write(d, mFlag)")}},
+    ]
     INVALID += [
+        {
+            # getSerializationSize() is the buffer TensorRT allocates for serialize(): 12 bytes for 9 written
+            "files": {"plugins/bar.cpp": _with_size("3 * sizeof(int32_t)")},
+            "expect": [("plugins/bar.cpp", 23, "BarPlugin::getSerializationSize() returns 12 bytes, but serialize() writes 9 "
+                                               "(`mAxis` 4 + `mScale` 4 + `mFlag` 1)")],
+        },
         {
             # 'beta' is read only when building, 'alpha' in both phases: the runtime branch reads names too, so a
             # serialized 'gamma' no branch reads is lost (only when every name is read in the build branch alone
@@ -200,6 +230,33 @@ class SerializationIncomplete(Rule):
                     diag = self._compare(cls.name, s, d, start, creator)
                     if diag is not None:
                         yield diag
+            yield from self._size(index, qn, cls, sers)
+
+    def _size(self, index, qn: str, cls, sers) -> Iterable[Diagnostic]:
+        """getSerializationSize() returns a constant other than the bytes serialize() writes (every write
+        straight-line, of a known size)."""
+        sizes = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "getSerializationSize"
+                 and m.size_value is not None]
+        if len(sizes) != 1 or len(sers) != 1:
+            return
+        g, s = sizes[0], sers[0]
+        writes = [op for op in s.serial if op.op != "read"]
+        if not writes or any(op.op != "write" or op.conditional or op.size is None for op in writes):
+            return
+        total = sum(op.size for op in writes)
+        if total == g.size_value:
+            return
+        listed = " + ".join(f"`{op.expr}` {op.size}" for op in writes[:6]) + (" + ..." if len(writes) > 6 else "")
+        effect = ("serialize() writes past the buffer TensorRT allocates for it" if total > g.size_value else
+                  "the engine holds bytes serialize() never writes, and a constructor that checks the length fails")
+        yield self.diag(
+            g.span,
+            f"{cls.name}::getSerializationSize() returns {g.size_value} bytes, but serialize() writes {total} "
+            f"({listed}): {effect}",
+            related=[Related(s.span, "serialize() is defined here")] + [Related(op.span, f"writes {op.size} bytes")
+                                                                         for op in writes],
+            symbol=f"{s.qualname}:size",
+        )
 
     def _compare(self, cname: str, s, d, start: int = 0, creator=None) -> Optional[Diagnostic]:
         """Compare serialize()'s writes from item ``start + 1`` on (the items before are read by ``creator``'s
