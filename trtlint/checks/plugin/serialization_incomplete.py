@@ -125,6 +125,9 @@ class SerializationIncomplete(Rule):
         # the rest is not compared (before, the next write was taken for item 2), nor is the size
         {"files": {"plugins/bar.cpp": _with_size(
             "3 * sizeof(int32_t)", "write(d, mAxis); *reinterpret_cast<float*>(d) = mScale; d += sizeof(float); write(d, mFlag)")}},
+        # ... and a load through one in the deserializing constructor
+        {"files": {"plugins/bar.cpp": serialization_v2(
+            _W3, "mAxis = read<int32_t>(d); mScale = *reinterpret_cast<float const*>(d); d += sizeof(float); mFlag = read<bool>(d)")}},
     ]
     INVALID += [
         {

@@ -84,13 +84,17 @@ def read_value(ex: Unit, c: Cursor, name: str, args: list) -> tuple[Optional[str
 
 
 def raw_store(ex: Unit, c: Cursor, kids: list) -> bool:
-    """An assignment through a pointer or a subscript (``*p = x``, ``*reinterpret_cast<T*>(d) = x``, ``d[i] = x``)."""
+    """An assignment through a pointer or a subscript (``*p = x``, ``*reinterpret_cast<T*>(d) = x``, ``d[i] = x``), or
+    from one (``x = *reinterpret_cast<T const*>(d)``)."""
     if len(kids) != 2:
         return False
     lhs = ex.text_of(kids[0]).strip()
     whole = ex.text_of(c)
     rest = whole[whole.find(lhs) + len(lhs):].lstrip() if lhs and lhs in whole else ""
-    return bool(rest.startswith("=") and not rest.startswith("==") and (lhs.startswith("*") or lhs.endswith("]")))
+    if not rest.startswith("=") or rest.startswith("=="):
+        return False
+    # a store (`*p = x`, `d[i] = x`) or a load through a pointer (`x = *reinterpret_cast<float const*>(d)`)
+    return lhs.startswith("*") or lhs.endswith("]") or rest[1:].lstrip().startswith("*")
 
 
 def size_value(ex: Unit, fn: Cursor) -> Optional[int]:
