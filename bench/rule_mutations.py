@@ -124,6 +124,12 @@ MUTATIONS: list[Mutation] = [
         "elif False:",
         "a store through a pointer in serialize() is skipped (the next write is taken for its item)",
     ),
+    Mutation(
+        ("TRT205",), "trtlint/checks/plugin/process_exit_in_plugin.py",
+        "            if macro is None:\n",
+        "            if True:\n",
+        "every site of one macro in one plugin is a finding of its own",
+    ),
 ]
 
 

@@ -47,6 +47,8 @@ class ProcessExitInPlugin(Rule):
     length), a data type at run time (`inputDesc[0].type`, a field's `PluginFieldType` in `createPlugin`); and a
     failure that fires by itself (`assert(false)`, `PLUGIN_ASSERT(false && "unsupported")`, `PLUGIN_FAIL(...)`) on
     `enqueue`'s path outside that branch, the fall-through of a dispatch that any unhandled value reaches.
+    The sites of one macro (a project's `CHECK`, TensorRT OSS's `PLUGIN_ASSERT`) in one plugin are one finding, at
+    the first site, with the others as related locations and counted in the message.
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
@@ -180,6 +182,16 @@ class ProcessExitInPlugin(Rule):
             "expect": [("plugins/foo.cpp", 29, "can end the process on a data type at run time (`fc->fields[0].type == "
                                                "PluginFieldType::kINT32`) from FooPluginCreator::createPlugin")],
         },
+        # one macro at three sites of one plugin: one finding, at the first, the others related and counted
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        CHECK(cudaMemsetAsync(outputs[0], 0, 16, stream));\n"
+                        "        CHECK(cudaMemsetAsync(outputs[1], 0, 16, stream));\n"
+                        "        CHECK(cudaStreamSynchronize(stream));", helpers=_CHECK)},
+            "expect": [("plugins/foo.cpp", 18, "can end the process on the status cudaMemsetAsync returns from "
+                                               "FooPlugin::enqueue: FooPlugin::enqueue -> exit; and at 2 more sites of "
+                                               "CHECK in FooPlugin (the related locations)", "FooPlugin:CHECK:sites")],
+        },
         # ... and an assert(false) in the fall-through of a dispatch on enqueue's path (no `else`, no `default:` on a
         # DataType: any value the branches above do not handle reaches it)
         {
@@ -193,20 +205,40 @@ class ProcessExitInPlugin(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        # the sites of one macro in one plugin are one finding (a maintainer changes the macro, or each use, once):
+        # at the first site, the others related and counted
+        by_macro: dict[tuple[str, str], list] = {}
         for site in exit_sites(index):
             if not site.reported_by_trt205:
                 continue
             esc = site.esc
-            call = esc.call
-            method = f"{esc.entry.plugin}::{esc.entry.fn.name}"
-            sev = Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity else None
-            via = f" (expanded from macro {esc.in_macro})" if esc.in_macro else ""
-            yield self.diag(
-                call.span,
-                f"{call.callee} ({esc.behaviour.what}){via} can end the process {site.status} from {method}: "
-                f"{chain_text(esc, call.callee)}",
-                related=[Related(esc.entry.fn.span, f"{method} is defined here")]
-                + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]],
-                symbol=f"{esc.entry.plugin}:{call.callee}:{short(esc.chain[-1])}",
-                severity=sev,
-            )
+            macro = esc.in_macro or (esc.call.callee if esc.call.kind == "macro" else None)
+            if macro is None:
+                yield self._finding(site)
+            else:
+                by_macro.setdefault((esc.entry.plugin, macro), []).append(site)
+        for (plugin, macro), sites in by_macro.items():
+            sites.sort(key=lambda x: (x.esc.call.span.path, x.esc.call.span.line, x.esc.call.span.col))
+            yield self._finding(sites[0], sites[1:], plugin, macro.split(" ")[0])
+
+    def _finding(self, site, more=(), plugin: str = "", macro: str = "") -> Diagnostic:
+        esc = site.esc
+        call = esc.call
+        method = f"{esc.entry.plugin}::{esc.entry.fn.name}"
+        sevs = [Severity(x.esc.behaviour.severity) for x in (site, *more)
+                if x.esc.behaviour is not None and x.esc.behaviour.severity]
+        sev = max(sevs, key=lambda x: x.rank) if len(sevs) == 1 + len(more) else None
+        via = f" (expanded from macro {esc.in_macro})" if esc.in_macro else ""
+        also = (f"; and at {len(more)} more site{'s' if len(more) != 1 else ''} of {macro} in {plugin} (the related "
+                "locations)") if more else ""
+        return self.diag(
+            call.span,
+            f"{call.callee} ({esc.behaviour.what}){via} can end the process {site.status} from {method}: "
+            f"{chain_text(esc, call.callee)}{also}",
+            related=[Related(esc.entry.fn.span, f"{method} is defined here")]
+            + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]]
+            + [Related(x.esc.call.span, f"{macro} can end the process {x.status} from "
+                                        f"{x.esc.entry.plugin}::{x.esc.entry.fn.name}") for x in more],
+            symbol=f"{plugin}:{macro}:sites" if more else f"{esc.entry.plugin}:{call.callee}:{short(esc.chain[-1])}",
+            severity=sev,
+        )
