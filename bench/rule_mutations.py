@@ -130,6 +130,12 @@ MUTATIONS: list[Mutation] = [
         "            if True:\n",
         "every site of one macro in one plugin is a finding of its own",
     ),
+    Mutation(
+        ("TRT204", "TRT205"), "trtlint/checks/plugin/_escape.py",
+        "                seen |= _reaches(index, t, behaviour)\n",
+        "                pass\n",
+        "a check macro's expansion is judged without the project helpers it calls (an exit in another file)",
+    ),
 ]
 
 

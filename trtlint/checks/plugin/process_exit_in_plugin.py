@@ -5,7 +5,7 @@ from typing import Iterable
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import exits_plugin
+from ..examples.plugin import exits_plugin, fail_helper_files
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -181,6 +181,13 @@ class ProcessExitInPlugin(Rule):
                 create="        PLUGIN_ASSERT(fc->fields[0].type == PluginFieldType::kINT32);", helpers=_ASSERT)},
             "expect": [("plugins/foo.cpp", 29, "can end the process on a data type at run time (`fc->fields[0].type == "
                                                "PluginFieldType::kINT32`) from FooPluginCreator::createPlugin")],
+        },
+        # a project's check macro (named CUDA_CHECK, which the packs say throws) expands to a helper defined in another
+        # file that calls exit: the exit is the site (and no throw, TRT204's, is claimed)
+        {
+            "files": fail_helper_files(),
+            "expect": [("common/check.cpp", 7, "exit (ends the process) can end the process by a direct call (it tests "
+                                               "nothing itself) from FooPlugin::enqueue: FooPlugin::enqueue -> cudaFail -> exit")],
         },
         # one macro at three sites of one plugin: one finding, at the first, the others related and counted
         {
