@@ -136,6 +136,18 @@ MUTATIONS: list[Mutation] = [
         "                pass\n",
         "a check macro's expansion is judged without the project helpers it calls (an exit in another file)",
     ),
+    Mutation(
+        ("TRT202",), "trtlint/frontends/cpp/lifecycle.py",
+        "            bound = counting_loop_bound(self.ex.text_of(c))\n",
+        "            bound = None\n",
+        "serialization in a counting loop is conditional again (the comparison stops at the first loop)",
+    ),
+    Mutation(
+        ("TRT202",), "trtlint/frontends/cpp/serialvalues.py",
+        '(lhs.endswith("]") and "(" not in rhs)',
+        'lhs.endswith("]")',
+        "an array element filled from a read call is taken for a raw load",
+    ),
 ]
 
 

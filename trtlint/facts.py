@@ -212,7 +212,11 @@ class SerialOp:
     ctype: Optional[str] = None  # canonical C++ type
     size: Optional[int] = None  # bytes
     kind: Optional[str] = None
-    conditional: bool = False  # inside an if / loop / switch / ?:
+    conditional: bool = False  # inside an if / loop / switch / ?: (not a counting loop: see ``loop``)
+    # inside `for (int i = 0; i < <loop>; ++i)` (no branch around it): its bound as written, and the loop's offset
+    # (ops of one loop share it)
+    loop: str = ""
+    loop_at: int = 0
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,13 @@ Only the modules of this package touch libclang cursors; what leaves is plain fa
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Optional, Protocol
 
 from ...facts import BlobHandoff, FieldData, MethodDetail, PluginFieldDecl, ReturnInfo, SerialOp, Span
 from .base import Cursor, Unit, children, func_kinds, libclang, preorder
-from .serialvalues import raw_store, read_value, size_value, strip, type_info
+from .serialvalues import counting_loop_bound, raw_store, read_value, size_value, strip, type_info
 
 # methods whose bodies are recorded (the rest only when they build PluginFields)
 STATUS_METHODS = frozenset({
@@ -72,6 +73,8 @@ class _Walk:
         self.want_phase = False
         self.phase_ranges: list[tuple[str, int, int]] = []
         self.serial: list[tuple[int, Any, str, bool, Any]] = []  # (offset, cursor, op, conditional, callee)
+        self._loop: Optional[tuple[int, str]] = None  # the counting loop being walked: (its offset, its bound)
+        self.loop_of: dict[tuple, tuple[int, str]] = {}  # a serial op's (path, line, col) -> the counting loop around it
 
     def span(self, c: Cursor) -> Span:
         return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
@@ -95,7 +98,7 @@ class _Walk:
             self.on_call(c, cond)
         elif k == K.BINARY_OPERATOR and self.want_serial and raw_store(self.ex, c, kids):
             # `*reinterpret_cast<int*>(d) = mX;`, `d[0] = mX;`: a store the comparison cannot read (an opaque item)
-            self.serial.append((self.ex.extent_info(c)[3], c, "raw", cond, ""))
+            self.add_serial(self.ex.extent_info(c)[3], c, "raw", cond, "")
         if k == K.CXX_CATCH_STMT:
             for ch in kids:
                 self.visit(ch, cap, cond, True)
@@ -126,6 +129,17 @@ class _Walk:
             for ch in kids[1:]:
                 self.visit(ch, sub_cap, True, catch)
             return
+        if k == K.FOR_STMT and self.want_serial and not cond and self._loop is None:
+            bound = counting_loop_bound(self.ex.text_of(c))
+            if bound is not None:
+                # `for (int i = 0; i < n; ++i)` with no branch around it: its ops run n times, in order
+                self._loop = (self.ex.extent_info(c)[3], bound)
+                try:
+                    for ch in kids:
+                        self.visit(ch, cap, False, catch)
+                finally:
+                    self._loop = None
+                return
         sub_cond = cond or k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CONDITIONAL_OPERATOR,
                                  K.CXX_FOR_RANGE_STMT)
         for ch in kids:
@@ -188,17 +202,23 @@ class _Walk:
         if name in _WRITES or name in _READS:
             op = "write" if name in _WRITES else "read"
             off = self.ex.extent_info(c)[3]
-            self.serial.append((off, c, op, cond, name))
+            self.add_serial(off, c, op, cond, name)
             return
         if name in ("memcpy", "cudaMemcpy", "strcpy", "strncpy", "copy", "copy_n"):
             off = self.ex.extent_info(c)[3]
-            self.serial.append((off, c, "opaque", cond, name))
+            self.add_serial(off, c, "opaque", cond, name)
             return
         ref = c.referenced
         if ref is not None and ref.kind in (self.K.CXX_METHOD, self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE):
             # a project helper handed the buffer: its reads/writes are not seen here
             off = self.ex.extent_info(c)[3]
-            self.serial.append((off, c, "call", cond, name))
+            self.add_serial(off, c, "call", cond, name)
+
+    def add_serial(self, off: int, c: Cursor, op: str, cond: bool, name: str) -> None:
+        self.serial.append((off, c, op, cond, name))
+        if self._loop is not None:
+            sp = self.span(c)
+            self.loop_of[(sp.path, sp.line, sp.col)] = self._loop
 
     def _copied_value(self, value: Cursor, other: Cursor):
         """((ctype, size, kind), text) of the value a ``memcpy`` (de)serializes: ``&x`` or an array, the other
@@ -261,6 +281,9 @@ class _Walk:
             expr = " ".join(expr.split())
             ops.append(SerialOp(op=op, span=self.span(c), expr=expr[:100], ctype=ctype, size=size, kind=kind,
                                 conditional=cond))
+        if self.loop_of:
+            ops = [dataclasses.replace(o, loop=lp[1], loop_at=lp[0]) if (lp := self.loop_of.get(
+                (o.span.path, o.span.line, o.span.col))) is not None else o for o in ops]
         return tuple(ops)
 
 

@@ -94,7 +94,9 @@ def raw_store(ex: Unit, c: Cursor, kids: list) -> bool:
     if not rest.startswith("=") or rest.startswith("=="):
         return False
     # a store (`*p = x`, `d[i] = x`) or a load through a pointer (`x = *reinterpret_cast<float const*>(d)`)
-    return lhs.startswith("*") or lhs.endswith("]") or rest[1:].lstrip().startswith("*")
+    rhs = rest[1:].lstrip()
+    # (`mScales[i] = read<float>(d)` fills an array from a read call: no raw store)
+    return lhs.startswith("*") or rhs.startswith("*") or (lhs.endswith("]") and "(" not in rhs)
 
 
 def size_value(ex: Unit, fn: Cursor) -> Optional[int]:
@@ -104,3 +106,22 @@ def size_value(ex: Unit, fn: Cursor) -> Optional[int]:
         return None
     kids = children(rets[0])
     return evaluate_int(kids[0]) if kids else None
+
+
+_COUNTING_LOOP = re.compile(
+    r"\s*for\s*\(\s*(?:(?:const\s+)?[\w:]+\s+)?(?P<i>[A-Za-z_]\w*)\s*=\s*0\s*;\s*(?P=i)\s*<\s*(?P<n>[^;]+?)\s*;\s*"
+    r"(?:\+\+\s*(?P=i)|(?P=i)\s*\+\+|(?P=i)\s*\+=\s*1)\s*\)")
+
+
+def counting_loop_bound(text: str) -> Optional[str]:
+    """The bound ``n`` of ``for (int i = 0; i < n; ++i)`` as written (spaces, ``this->`` and casts dropped), else
+    None: the loops whose iterations serialize and deserialize can be matched by their bounds."""
+    m = _COUNTING_LOOP.match(text)
+    if m is None:
+        return None
+    n = re.sub(r"\bthis\s*->\s*", "", m.group("n"))
+    n = re.sub(r"\bstatic_cast\s*<[^<>]*>\s*", "", n)
+    n = re.sub(r"\s+", "", n)
+    while n.startswith("(") and n.endswith(")"):
+        n = n[1:-1]
+    return n or None
