@@ -143,6 +143,7 @@ class BodyWalker:
         self._lookups: list[tuple[int, CreatorLookup]] = []
         self._pf_built: list[tuple[int, AttrFact]] = []
         self._pf_by_base: dict[str, int] = {}  # `pf` / `fields[0]` -> index in _pf_built (field by field)
+        self._pf_vars: dict[str, tuple] = {}  # a PluginField variable built without data -> (call, name arg, decl, parents)
 
     def walk(self) -> None:
         K = self.K
@@ -726,6 +727,10 @@ class BodyWalker:
         self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
         self._pf_built.append((ex.extent_info(c)[3], AttrFact(r[0], self.span(args[0]), data, ftype)))
         lifecycle.on_field(self, c, args, self.field_decls[-1], self.field_parents)
+        var = next((p for p in reversed(self.field_parents) if p.kind == self.K.VAR_DECL), None)
+        if var is not None and var.spelling and data in (None, "nullptr", "NULL", "0"):
+            # `PluginField f("anchors", nullptr, kFLOAT32, 5); f.data = mAnchors;`: the data comes by assignment
+            self._pf_vars[var.spelling] = (c, args[0], self.field_decls[-1], self.field_parents)
 
     # -- registry lookups in C++ model code --
 
@@ -768,6 +773,9 @@ class BodyWalker:
             return  # not an assignment (a comparison)
         key = re.sub(r"\s+", "", ex.text_of(base[0]))
         field = kids[0].spelling
+        if field == "data" and key in self._pf_vars:
+            call, name_arg, decl, parents = self._pf_vars.pop(key)
+            lifecycle.on_field(self, call, [name_arg, kids[1]], decl, parents)
         if field == "name":
             r = ex.resolve_str(kids[1])
             if r is None or r[0] is None:
