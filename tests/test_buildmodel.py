@@ -155,3 +155,21 @@ def test_a_cmake_edit_reaches_a_warm_run(tmp_path):
     lists.write_text(lists.read_text().replace("target_include_directories(demo_ops_obj PRIVATE", "# (none)\nset(X"))
     res = run(load_settings(proj), jobs=1, use_cache=True)
     assert ("TRT103", "tools/export.py") not in rows(res) and "DemoScaleCreator" not in [c.cls.name for c in res.index.creators]
+
+
+def test_ndebug_from_the_build_type_or_the_flags(tmp_path):
+    # issue 34: a release build type set in the CMake files (CMake then compiles with -DNDEBUG) or -DNDEBUG in the
+    # flags defines NDEBUG for the targets added after it; a Debug build type or none does not
+    cases = {
+        "set(CMAKE_BUILD_TYPE Release)": ("NDEBUG",),
+        'set(CMAKE_BUILD_TYPE "RelWithDebInfo" CACHE STRING "")': ("NDEBUG",),
+        'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -O3 -DNDEBUG")': ("NDEBUG",),
+        "set(CMAKE_BUILD_TYPE Debug)": (),
+        "": (),
+    }
+    for i, (line, want) in enumerate(cases.items()):
+        proj = tmp_path / f"p{i}"
+        (proj / "src").mkdir(parents=True)
+        (proj / "src" / "a.cpp").write_text("int a;\n")
+        (proj / "CMakeLists.txt").write_text(f"project(p)\n{line}\nadd_library(a SHARED src/a.cpp)\n")
+        assert build_model(proj).flags_for("src/a.cpp").defines == want, line

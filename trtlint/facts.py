@@ -134,6 +134,8 @@ class Call:
     # for a macro use: where the project defines the macro (its #define in a project file), when visible; the
     # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen)
     defined_at: Optional[Span] = None
+    # an `assert` use in a unit compiled with NDEBUG: it expands to nothing (the check does not run)
+    compiled_out: bool = False
     # size-query mode: the indexes of the pointer parameters of its function that the call runs only with set
     # (it follows `if (!p) { ...; return ...; }` / `if (p == nullptr) return ...;` on a parameter p)
     needs_args: tuple[int, ...] = ()

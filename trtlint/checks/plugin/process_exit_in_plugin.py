@@ -35,7 +35,9 @@ class ProcessExitInPlugin(Rule):
     and its constructors, and a creator's `createPlugin` / `deserializePlugin`. What ends the process:
     `exit`, `abort`, `std::terminate`, `quick_exit`, and macros and functions listed with behaviour `exit`
     in the rules/ packs (`PLUGIN_ASSERT`, `PLUGIN_FAIL`, `PLUGIN_CHECK` of TensorRT OSS; `assert`, at warning
-    severity, since builds with `NDEBUG` drop it), or a project macro that expands to one of them. A runtime
+    severity, since builds with `NDEBUG` drop it: where the program is built with `NDEBUG`, a release
+    `CMAKE_BUILD_TYPE` set in its CMake files or `-DNDEBUG`, the finding says the assert is compiled out and the
+    failure it checks is silently ignored), or a project macro that expands to one of them. A runtime
     status is what the check tests: the result of a CUDA / cuBLAS / cuDNN / NCCL call
     (`CHECK(cudaMalloc(...))`), a status compared with its success value (`status == cudaSuccess`,
     `st == STATUS_SUCCESS`), one call or status variable handed to a check macro that is not an assert
@@ -189,6 +191,21 @@ class ProcessExitInPlugin(Rule):
             "expect": [("common/check.cpp", 7, "exit (ends the process) can end the process by a direct call (it tests "
                                                "nothing itself) from FooPlugin::enqueue: FooPlugin::enqueue -> cudaFail -> exit")],
         },
+        # a program whose CMake sets a release build type (CMake compiles it with -DNDEBUG): the assert is compiled
+        # out, and the failed status it checks is silently ignored (the message says so; not "ends the process")
+        {
+            "files": {
+                "CMakeLists.txt": "project(foo)\nset(CMAKE_BUILD_TYPE Release)\nadd_library(foo SHARED plugins/foo.cpp)\n",
+                "plugins/foo.cpp": exits_plugin(
+                    enqueue="        cudaError_t status = cudaMemsetAsync(outputs[0], 0, 16, stream);\n"
+                            "        assert(status == cudaSuccess);",
+                    helpers="#include <cassert>"),
+            },
+            "expect": [("plugins/foo.cpp", 19, "assert is compiled out in this program (it is built with NDEBUG: a release "
+                                               "build type or -DNDEBUG), so its check on a status (compared with "
+                                               "cudaSuccess) from FooPlugin::enqueue does nothing and a failure is "
+                                               "silently ignored")],
+        },
         # one macro at three sites of one plugin: one finding, at the first, the others related and counted
         {
             "files": {"plugins/foo.cpp": exits_plugin(
@@ -238,10 +255,16 @@ class ProcessExitInPlugin(Rule):
         via = f" (expanded from macro {esc.in_macro})" if esc.in_macro else ""
         also = (f"; and at {len(more)} more site{'s' if len(more) != 1 else ''} of {macro} in {plugin} (the related "
                 "locations)") if more else ""
+        if call.compiled_out:
+            # the program is built with NDEBUG: the check does not run, and what it checks is silently ignored
+            head = (f"{call.callee} is compiled out in this program (it is built with NDEBUG: a release build type or "
+                    f"-DNDEBUG), so its check {site.status} from {method} does nothing and a failure is silently "
+                    f"ignored")
+        else:
+            head = f"{call.callee} ({esc.behaviour.what}){via} can end the process {site.status} from {method}"
         return self.diag(
             call.span,
-            f"{call.callee} ({esc.behaviour.what}){via} can end the process {site.status} from {method}: "
-            f"{chain_text(esc, call.callee)}{also}",
+            f"{head}: {chain_text(esc, call.callee)}{also}",
             related=[Related(esc.entry.fn.span, f"{method} is defined here")]
             + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]]
             + [Related(x.esc.call.span, f"{macro} can end the process {x.status} from "

@@ -597,6 +597,28 @@ class Extractor:
         rel = self.rel_of(loc.file.name) if loc is not None and loc.file is not None else None
         return Span(rel, loc.line, loc.column) if rel is not None else None
 
+    def assert_compiled_out(self, m: Cursor) -> bool:
+        """The C library's ``assert`` as the unit defines it expands to nothing (``((void)0)``: NDEBUG is defined)."""
+        got = self._assert_out.get(m.referenced.hash if m.referenced is not None else 0) if hasattr(self, "_assert_out") else None
+        if got is not None:
+            return got
+        try:
+            d = m.referenced
+            toks = [t.spelling for t in d.get_tokens()] if d is not None else []
+        except Exception:  # noqa: BLE001
+            toks = []
+        # `assert(expr)` whose replacement never names `expr` (`(__ASSERT_VOID_CAST (0))`, `((void)0)`) checks nothing
+        out = False
+        if len(toks) > 4 and toks[1] == "(" and ")" in toks[2:]:
+            close = toks.index(")", 2)
+            params = {t for t in toks[2:close] if t not in (",", "...")}
+            out = bool(params) and not params.intersection(toks[close + 1:])
+        if not hasattr(self, "_assert_out"):
+            self._assert_out = {}
+        if d is not None:
+            self._assert_out[d.hash] = out
+        return out
+
     def macro_from_prelude(self, m: Cursor) -> bool:
         try:
             d = m.referenced
@@ -623,7 +645,8 @@ class Extractor:
                 args = self.macro_args(f, s, e, name)
                 guard = fb.walker.guard_at(f, s, e)
                 fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard,
-                                                defined_at=self.macro_def_span(cur))))
+                                                defined_at=self.macro_def_span(cur),
+                                                compiled_out=name == "assert" and self.assert_compiled_out(cur))))
         self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
 
     # -- string resolution --------------------------------------------------------------------------------
