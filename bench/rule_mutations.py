@@ -148,6 +148,18 @@ MUTATIONS: list[Mutation] = [
         'lhs.endswith("]")',
         "an array element filled from a read call is taken for a raw load",
     ),
+    Mutation(
+        ("TRT205",), "trtlint/pipeline/buildmodel/__init__.py",
+        'return ["NDEBUG"] if (bt and bt[0] in _RELEASE) or vars.get("_TRTLINT_NDEBUG_FLAG") else []',
+        "return []",
+        "a release build type set in the CMake files does not define NDEBUG (an assert there is said to end the process)",
+    ),
+    Mutation(
+        ("TRT208",), "trtlint/frontends/cpp/body.py",
+        "        if field == \"data\" and key in self._pf_vars:\n",
+        "        if False:\n",
+        "a PluginField's data set by assignment after construction is not judged",
+    ),
 ]
 
 

@@ -98,6 +98,7 @@ class Extractor:
         self.register_macros: list[Cursor] = []
         self.class_by_name: dict[str, str] = {}
         self.lifecycle: list = []  # MethodDetail (lifecycle.detail)
+        self._assert_out: dict[int, bool] = {}  # the C library's assert definition -> compiled out (NDEBUG)
         self.families: dict[str, str] = {}  # plugin/creator class -> family
         self.stream_params: dict = {}  # callee -> index of its stream parameter (flow)
         # GPU-only bodies handed to libclang blanked (device.py): real path -> opening-brace offsets
@@ -599,12 +600,17 @@ class Extractor:
 
     def assert_compiled_out(self, m: Cursor) -> bool:
         """The C library's ``assert`` as the unit defines it expands to nothing (``((void)0)``: NDEBUG is defined)."""
-        got = self._assert_out.get(m.referenced.hash if m.referenced is not None else 0) if hasattr(self, "_assert_out") else None
+        try:
+            d = m.referenced
+        except Exception:  # noqa: BLE001
+            return False
+        if d is None:
+            return False
+        got = self._assert_out.get(d.hash)
         if got is not None:
             return got
         try:
-            d = m.referenced
-            toks = [t.spelling for t in d.get_tokens()] if d is not None else []
+            toks = [t.spelling for t in d.get_tokens()]
         except Exception:  # noqa: BLE001
             toks = []
         # `assert(expr)` whose replacement never names `expr` (`(__ASSERT_VOID_CAST (0))`, `((void)0)`) checks nothing
@@ -613,10 +619,7 @@ class Extractor:
             close = toks.index(")", 2)
             params = {t for t in toks[2:close] if t not in (",", "...")}
             out = bool(params) and not params.intersection(toks[close + 1:])
-        if not hasattr(self, "_assert_out"):
-            self._assert_out = {}
-        if d is not None:
-            self._assert_out[d.hash] = out
+        self._assert_out[d.hash] = out
         return out
 
     def macro_from_prelude(self, m: Cursor) -> bool:
