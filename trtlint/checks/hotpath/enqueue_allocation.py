@@ -166,6 +166,10 @@ class EnqueueAllocation(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp("    if (!gScratch)\n    {\n        setupScratch();\n    }",
                                                  "static void* gScratch = nullptr;\nstatic void setupScratch()\n{\n"
                                                  "    cudaMalloc(&gScratch, 1024);\n}")}},
+        # ... or may set it: a project function defined in another file (not known, counted as setting a global flag)
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    if (!gReady)\n    {\n        initRuntime();\n        void* p = nullptr;\n        cudaMalloc(&p, 64);\n    }",
+            "extern bool gReady;\nvoid initRuntime();")}},
     ]
     INVALID += [
         {

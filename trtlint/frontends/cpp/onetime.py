@@ -5,8 +5,9 @@
 of a flag the block never sets (a configuration switch, ``if (!mUseCache) { cudaMalloc(...); }``) guards work
 that runs on every call. The statements set the flag when their text does (assigned, incremented, its address
 taken: ``cudaMalloc(&mX, n)``, a mutating method called on it: ``mX.reset(...)``, handed to a call as an output
-parameter), or a function they call does, whose definition the unit has (two calls deep). A method of the
-function's own class whose definition is not in the unit may set a member: counted as setting (not known).
+parameter), or a function they call does, whose definition the unit has (two calls deep). A function whose
+definition is not in the unit may set the flag (not known): counted as setting when it is a method of the
+function's own class, or a free function and the flag is not a data member (a global or static it can reach).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .base import Cursor, Unit, preorder
+from .base import PRELUDE_DIR, Cursor, Unit, preorder
 
 _MUTATORS = (r"reset|emplace\w*|resize|push_back|assign|insert|swap|store|exchange|init\w*|create\w*|alloc\w*|"
              r"set\w*|load\w*|build\w*|open|fill")
 _PATH = r"(?:\s*(?:\.|->)\s*\w+|\s*\[[^\]]*\])*"
+_MEMBER = re.compile(r"m[A-Z_]|m_")  # a data member by the usual naming (a free function cannot set one)
 
 
 def sets_text(text: str, flag: str) -> bool:
@@ -56,6 +58,9 @@ def sets_any(ex: Unit, fn: Cursor, stmts: list[Cursor], flags: list[str], depth:
             if d is None:
                 if ref.kind == K.CXX_METHOD and _same_class(ref, fn):
                     return True  # a method of the class, defined elsewhere, may set the member
+                if (ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and any(not _MEMBER.match(f) for f in flags)
+                        and _project_decl(ex, ref)):
+                    return True  # a project function defined elsewhere (`initPlugins()`) may set a global flag
                 continue
             if d.hash in seen or depth >= 2:
                 continue
@@ -63,6 +68,15 @@ def sets_any(ex: Unit, fn: Cursor, stmts: list[Cursor], flags: list[str], depth:
             if sets_any(ex, fn, [d], flags, depth + 1, seen):
                 return True
     return False
+
+
+def _project_decl(ex: Unit, d: Cursor) -> bool:
+    """Declared in a project file (not a system, SDK or trtlint stand-in header): the project's own function."""
+    try:
+        f = d.location.file
+        return f is not None and ex.rel_of(f.name) is not None and not f.name.startswith(str(PRELUDE_DIR))
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _same_class(method: Cursor, fn: Cursor) -> bool:
