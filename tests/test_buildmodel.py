@@ -202,3 +202,21 @@ def test_the_summary_counts_the_programs_by_how_they_were_found(tmp_path):
 
     assert Analysis.from_dict(res.analysis).line() == "analysed 2 plugins, 2 creators of 2 programs (Makefile 2)"
     assert not [d for d in res.diagnostics if d.code == "TRT108"]  # each sample registers its own FooPlugin
+
+
+def test_ndebug_from_the_build_type_or_the_flags(tmp_path):
+    # issue 34: a release build type set in the CMake files (CMake then compiles with -DNDEBUG) or -DNDEBUG in the
+    # flags defines NDEBUG for the targets added after it; a Debug build type or none does not
+    cases = {
+        "set(CMAKE_BUILD_TYPE Release)": ("NDEBUG",),
+        'set(CMAKE_BUILD_TYPE "RelWithDebInfo" CACHE STRING "")': ("NDEBUG",),
+        'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -O3 -DNDEBUG")': ("NDEBUG",),
+        "set(CMAKE_BUILD_TYPE Debug)": (),
+        "": (),
+    }
+    for i, (line, want) in enumerate(cases.items()):
+        proj = tmp_path / f"p{i}"
+        (proj / "src").mkdir(parents=True)
+        (proj / "src" / "a.cpp").write_text("int a;\n")
+        (proj / "CMakeLists.txt").write_text(f"project(p)\n{line}\nadd_library(a SHARED src/a.cpp)\n")
+        assert build_model(proj).flags_for("src/a.cpp").defines == want, line

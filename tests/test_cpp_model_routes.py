@@ -42,7 +42,9 @@ def test_field_by_field_type_drift(tmp_path):
     assert got == [("TRT105", "src/model.cpp", 26,
                     "field 'epsilon' passed to getCreator(\"LayerNorm\", \"1\", \"\") is built as kFLOAT16, but creator "
                     "LayerNormCreator declares 'epsilon' as kFLOAT32 in getFieldNames(): the two disagree, so either "
-                    "createPlugin reads this field as the wrong type or every route that trusts the declaration does")], got
+                    "createPlugin reads this field as the wrong type or every route that trusts the declaration does; "
+                    "fix this side (build it as kFLOAT32) unless createPlugin reads it as kFLOAT16, then fix the "
+                    "declaration")], got
 
 
 def test_lookup_is_not_creator_in_model_file_without_a_profile_saying_so(tmp_path):

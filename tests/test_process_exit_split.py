@@ -32,11 +32,14 @@ def test_trt205_reports_runtime_status_aborts_only(tmp_path):
              "from FooPlugin::FooPlugin: FooPlugin::FooPlugin -> exit"),
         (28, "PLUGIN_CHECK (calls exit(EXIT_FAILURE) on a non-zero status) can end the process on the status cudaMemcpy "
              "returns from FooPlugin::FooPlugin: FooPlugin::FooPlugin -> PLUGIN_CHECK"),
+        # two sites of one macro in one plugin: one finding, the other site related (issue 34)
         (57, "PLUGIN_ASSERT (aborts the process when the assertion fails (reportAssertion)) can end the process on a "
-             "status (compared with STATUS_SUCCESS) from FooPlugin::enqueue: FooPlugin::enqueue -> PLUGIN_ASSERT"),
-        (58, "PLUGIN_ASSERT (aborts the process when the assertion fails (reportAssertion)) can end the process on the "
-             "status cudaGetLastError returns from FooPlugin::enqueue: FooPlugin::enqueue -> PLUGIN_ASSERT"),
+             "status (compared with STATUS_SUCCESS) from FooPlugin::enqueue: FooPlugin::enqueue -> PLUGIN_ASSERT; and at "
+             "1 more site of PLUGIN_ASSERT in FooPlugin (the related locations)"),
     ]
+    (d,) = [d for d in res.diagnostics if d.code == "TRT205" and d.span.line == 57]
+    assert [(r.span.line, r.message) for r in d.related][-1] == (
+        58, "PLUGIN_ASSERT can end the process on the status cudaGetLastError returns from FooPlugin::enqueue")
 
 
 def test_trt215_one_finding_per_plugin_with_every_other_site(tmp_path):
@@ -61,5 +64,7 @@ def test_trt215_one_finding_per_plugin_with_every_other_site(tmp_path):
     # together with TRT205 every exit site below the plugin, once: nothing the old TRT205 reported is lost
     every = sorted((e.call.span.path, e.call.span.line) for e in escapes(res.index, "exit", honour_try=False, noexcept_only=False))
     sites = [(x.span.path, x.span.line) for x in res.diagnostics if x.code == "TRT205"]
+    sites += [(r.span.path, r.span.line) for x in res.diagnostics if x.code == "TRT205" for r in x.related
+              if "can end the process" in r.message]
     sites += [(d.span.path, d.span.line)] + [(r.span.path, r.span.line) for r in d.related]
     assert sorted(sites) == every and len(every) == 10

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from trtlint.checks.registry import all_rules
 from trtlint.fixes import plan_fixes, write_fixes
 
 from .helpers import check_project, write_project
+
+# words that name trtlint's own machinery; a message that needs one (a rule about rule packs) is listed below
+_INTERNALS = re.compile(r"\brule packs?\b|\bpacks?\b|\brules/|\bfrontends?\b|\blibclang\b|\bfacts?\b|\bindex(?:ed)?\b|"
+                        r"\bthe walk\b|\bcursors?\b|\bUSR\b|\bAST\b|\bcallee\b", re.I)
+# (rule code, the word in lower case) pairs where the word is the user's business
+_INTERNALS_ALLOWED = {
+    ("TRT101", "index"),  # `trtlint check --dump-index`: the command that lists the registered names
+    ("TRT505", "index"),  # TensorRT's own words: "Out-of-range shape input index"
+}
 
 CASES = []
 for rule in all_rules():
@@ -57,6 +68,15 @@ def test_example(tmp_path, rule, example, invalid):
     assert all(d.symbol for d in got), "findings without a symbol:\n" + "\n".join(
         f"{d.span.path}:{d.span.line}: {d.message}" for d in got if not d.symbol)
     assert not remaining, "unexpected findings:\n" + "\n".join(f"{d.span.path}:{d.span.line}: {d.message}" for d in remaining)
+    # a message speaks of the user's code, not of trtlint's insides (rule packs, frontends, facts, the index)
+    for d in got:
+        for text in [d.message] + [r.message for r in d.related]:
+            leaks = [m.group(0) for m in _INTERNALS.finditer(text) if (rule.code, m.group(0).lower()) not in _INTERNALS_ALLOWED]
+            assert not leaks, f"{rule.code} message speaks of trtlint's internals ({leaks}): {text}"
+    # an example may state the severity of its findings (a severity the rule does not always give: a pack's entry,
+    # a method's temperature)
+    if "severity" in example:
+        assert [d.severity.value for d in got] == [example["severity"]] * len(got), [d.severity.value for d in got]
     # the fix, applied as `--fix --unsafe-fixes` applies it (trtlint.fixes), leaves exactly the stated files; an
     # example whose findings carry a fix must state what it leaves
     if any(d.fix for d in got) or "fixed" in example:

@@ -134,6 +134,8 @@ class Call:
     # for a macro use: where the project defines the macro (its #define in a project file), when visible; the
     # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen)
     defined_at: Optional[Span] = None
+    # an `assert` use in a unit compiled with NDEBUG: it expands to nothing (the check does not run)
+    compiled_out: bool = False
     # size-query mode: the indexes of the pointer parameters of its function that the call runs only with set
     # (it follows `if (!p) { ...; return ...; }` / `if (p == nullptr) return ...;` on a parameter p)
     needs_args: tuple[int, ...] = ()
@@ -212,7 +214,11 @@ class SerialOp:
     ctype: Optional[str] = None  # canonical C++ type
     size: Optional[int] = None  # bytes
     kind: Optional[str] = None
-    conditional: bool = False  # inside an if / loop / switch / ?:
+    conditional: bool = False  # inside an if / loop / switch / ?: (not a counting loop: see ``loop``)
+    # inside `for (int i = 0; i < <loop>; ++i)` (no branch around it): its bound as written, and the loop's offset
+    # (ops of one loop share it)
+    loop: str = ""
+    loop_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -249,6 +255,9 @@ class MethodDetail:
     phase_ranges: tuple[tuple[str, int, int], ...] = ()
     # a V2 creator's deserializePlugin: the plugin constructors it hands its blob to (see BlobHandoff)
     handoffs: tuple[BlobHandoff, ...] = ()
+    # a V2 plugin's getSerializationSize: the bytes its one return evaluates to, when a constant expression
+    # (`3 * sizeof(size_t)`, `sizeof(mA) + sizeof(mB)`); None otherwise
+    size_value: Optional[int] = None
 
 
 # --------------------------------------------------------------------------------------------------------

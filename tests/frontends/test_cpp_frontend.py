@@ -516,9 +516,9 @@ public:
         if (nullptr == mBuf) { cudaMalloc(&mBuf, 1); }
         if (mBuf == NULL) { cudaMalloc(&mBuf, 2); }
         if (!mBuf) { cudaMalloc(&mBuf, 3); } else { cudaFree(mBuf); }
-        if (!mInitialized && mSize > 0) { cudaMalloc(&mBuf, 4); }
+        if (!mInitialized && mSize > 0) { cudaMalloc(&mBuf, 4); mInitialized = true; }
         if (mName.empty()) { mName.assign("x"); }
-        if (mCount == 0) { cudaMalloc(&mBuf, 5); }
+        if (mCount == 0) { cudaMalloc(&mBuf, 5); ++mCount; }
         if (!mRunner.get()) { mRunner.reset(new Runner(1)); }
         if (this->mRaw == nullptr) { this->mRaw = new Runner(2); }
         if (!gRunner) { gRunner = new Runner(3); }
@@ -531,6 +531,7 @@ public:
         if (local == nullptr) { cudaMalloc(&local, 8); }
         if (mBuf == nullptr || x > 1) { cudaMalloc(&mBuf, 9); }
         cudaMalloc(&mBuf, 10);
+        if (!mInitialized) { cudaMalloc(&p, 13); }
     }
     bool early()
     {
@@ -604,7 +605,8 @@ def test_guard_null_checks(guards: FileFacts) -> None:
 
 
 def test_guard_negatives(guards: FileFacts) -> None:
-    for size in ("6", "7", "8", "9", "10"):
+    # (13: a flag the block never sets is a configuration switch, not a one-time guard)
+    for size in ("6", "7", "8", "9", "10", "13"):
         assert _malloc_guard(guards, "G::negatives", size) is None, size
     assert _malloc_guard(guards, "G::earlyLocal", "12") is None
 

@@ -11,6 +11,9 @@ from ._routes import requests
 ONNX_TO_FIELD = {"INT": "kINT32", "INTS": "kINT32", "FLOAT": "kFLOAT32", "FLOATS": "kFLOAT32", "STRING": "kCHAR"}
 # a direct route encodes Python values by their numpy kind
 ROUTE_TO_FIELD = {"INT": "kINT32", "INTS": "kINT32", "FLOAT": "kFLOAT32", "FLOATS": "kFLOAT32"}
+# what to write on the route's side for a declared type the route can produce
+_ONNX_OF = {"kINT32": "an INT (e.g. `axis=1`)", "kFLOAT32": "a FLOAT (e.g. `alpha=1.0`)", "kCHAR": "a STRING"}
+_PY_OF = {"kINT32": "an int", "kFLOAT32": "a float (e.g. `1.0`, `float(x)`)"}
 FIELD_TYPES = {"kFLOAT16", "kFLOAT32", "kFLOAT64", "kINT8", "kINT16", "kINT32", "kCHAR", "kDIMS", "kBF16", "kINT64",
                "kFP8", "kINT4", "kFP4", "kE8M0"}
 
@@ -73,8 +76,8 @@ class FieldTypeUnencodable(Rule):
                 "py/translate.py": onnxscript_py("FooPlugin", "alpha=1, axis=2"),
             },
             "expect": [
-                ("py/translate.py", 7, "attribute 'alpha' of ONNX node 'trt_edgellm::FooPlugin' is an INT, which TensorRT's ONNX parser passes as kINT32, but creator FooPluginCreator declares 'alpha' as kFLOAT32"),
-                ("py/translate.py", 7, "attribute 'axis' of ONNX node 'trt_edgellm::FooPlugin' is an INT, which TensorRT's ONNX parser passes as kINT32, but creator FooPluginCreator declares 'axis' as kINT64"),
+                ("py/translate.py", 7, "attribute 'alpha' of ONNX node 'trt_edgellm::FooPlugin' is an INT, which TensorRT's ONNX parser passes as kINT32, but creator FooPluginCreator declares 'alpha' as kFLOAT32: the plugin reads the wrong type; fix the node: write 'alpha' as a FLOAT (e.g. `alpha=1.0`)"),
+                ("py/translate.py", 7, "attribute 'axis' of ONNX node 'trt_edgellm::FooPlugin' is an INT, which TensorRT's ONNX parser passes as kINT32, but creator FooPluginCreator declares 'axis' as kINT64: the plugin reads the wrong type; fix the creator: the ONNX parser never passes kINT64, so declare 'axis' as kINT32"),
             ],
         },
         {
@@ -88,7 +91,7 @@ class FieldTypeUnencodable(Rule):
                 ),
             },
             "expect": [
-                ("builder/functional.py", 3, "creator FooPluginCreator declares 'alpha' as kFLOAT16, which the direct route cannot encode (it encodes kINT32, kFLOAT32)"),
+                ("builder/functional.py", 3, "creator FooPluginCreator declares 'alpha' as kFLOAT16, which the direct route cannot encode (it encodes kINT32, kFLOAT32); fix the creator (declare and read one of those types) or teach the route's encoder kFLOAT16"),
             ],
         },
         {
@@ -97,7 +100,7 @@ class FieldTypeUnencodable(Rule):
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
                 "src/model.cpp": cpp_model("FooPlugin", ftype="kFLOAT16"),
             },
-            "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as kFLOAT16, but creator FooPluginCreator declares 'alpha' as kFLOAT32")],
+            "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as kFLOAT16, but creator FooPluginCreator declares 'alpha' as kFLOAT32 in getFieldNames(): the two disagree, so either createPlugin reads this field as the wrong type or every route that trusts the declaration does; fix this side (build it as kFLOAT32) unless createPlugin reads it as kFLOAT16")],
         },
         {
             # two sites building the field the same way disagree with the declaration once: one finding
@@ -108,6 +111,24 @@ class FieldTypeUnencodable(Rule):
             },
             "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as "
                         "kFLOAT16 (and at 1 more site built the same way), but creator FooPluginCreator declares 'alpha' as kFLOAT32")],
+        },
+    ]
+
+    INVALID += [
+        {
+            # a direct route: the value's kind decides the encoded type; the declaration is encodable, so the call is
+            # the side to fix
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"),)),
+                "builder/backend.py": backend_py(),
+                "builder/functional.py": (
+                    "from .ops import operation\n"
+                    "def foo(x):\n"
+                    '    return operation("foo", [x], alpha=1)\n'
+                ),
+            },
+            "expect": [("builder/functional.py", 3, "which the direct route encodes as kINT32, but creator FooPluginCreator "
+                        "declares 'alpha' as kFLOAT32; fix the call: pass 'alpha' as a float")],
         },
     ]
 
@@ -144,13 +165,18 @@ class FieldTypeUnencodable(Rule):
                         continue
                     msg = (
                         f"attribute '{a.name}' of {r.what} is an {a.type}, which TensorRT's ONNX parser passes as {got}, "
-                        f"but creator {c.cls.name} declares '{f.name}' as {f.type}: the plugin reads the wrong type"
+                        f"but creator {c.cls.name} declares '{f.name}' as {f.type}: the plugin reads the wrong type; "
+                        + (f"fix the node: write '{a.name}' as {_ONNX_OF[f.type]}"
+                           if f.type in _ONNX_OF else
+                           f"fix the creator: the ONNX parser never passes {f.type}, so declare '{f.name}' as {got} "
+                           f"and read it as that type")
                     )
                 else:
                     if f.type not in encodable:
                         msg = (
                             f"attribute '{a.name}' of {r.what}: creator {c.cls.name} declares '{f.name}' as {f.type}, "
-                            f"which the direct route cannot encode (it encodes {', '.join(encodable)})"
+                            f"which the direct route cannot encode (it encodes {', '.join(encodable)}); fix the creator "
+                            f"(declare and read one of those types) or teach the route's encoder {f.type}"
                         )
                     else:
                         got = ROUTE_TO_FIELD.get(a.type or "")
@@ -160,7 +186,8 @@ class FieldTypeUnencodable(Rule):
                             continue
                         msg = (
                             f"attribute '{a.name}' of {r.what} is an {a.type}, which the direct route encodes as {got}, "
-                            f"but creator {c.cls.name} declares '{f.name}' as {f.type}"
+                            f"but creator {c.cls.name} declares '{f.name}' as {f.type}; fix the call: pass "
+                            f"'{a.name}' as {_PY_OF.get(f.type, f.type)}"
                         )
                 yield self.diag(a.span, msg, related=related, symbol=f"{r.name}.{a.name}")
         for hits in lookups.values():
@@ -171,7 +198,8 @@ class FieldTypeUnencodable(Rule):
                 a.span,
                 f"field '{a.name}' passed to {r.what} is built as {a.type}{also}, but creator {c.cls.name} declares "
                 f"'{f.name}' as {f.type} in getFieldNames(): the two disagree, so either createPlugin reads this "
-                "field as the wrong type or every route that trusts the declaration does",
+                "field as the wrong type or every route that trusts the declaration does; fix this side (build it as "
+                f"{f.type}) unless createPlugin reads it as {a.type}, then fix the declaration",
                 related=related + [Related(a2.span, f"'{a2.name}' is built as {a2.type} here too ({r2.what})")
                                    for r2, a2, _c, _f, _rel in more],
                 symbol=f"{r.name}.{a.name}",

@@ -187,6 +187,20 @@ class PluginNameMismatch(Rule):
                                                              creator_name='"Foo_TRT"').replace(
             "public:\n", "public:\n    bool mH2{false};\n", 1)}},
     ]
+    VALID += [
+        # a plugin TensorRT OSS describes in a spec next to its code (plugin/<dir>/<Name>_PluginConfig.yaml) is
+        # registered under the spec's name, also where the tree has no C++ creator of that name
+        {"files": {
+            "plugin/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+            "plugin/scaleShiftPlugin/ScaleShift_PluginConfig.yaml": (
+                "---\nname: ScaleShift_TRT\ninterface: \"IPluginV2DynamicExt\"\nversions:\n  \"1\":\n"
+                "    attributes:\n      - scale\n    attribute_types:\n      scale: float32\n"),
+            "py/build.py": (
+                "import tensorrt as trt\n"
+                "def build():\n"
+                '    trt.get_plugin_registry().get_creator("ScaleShift_TRT", "1", "")\n'),
+        }},
+    ]
     INVALID = [
         {
             # two samples, each built by its own Makefile, each emitting its own plugin: sample b's creator drifted.

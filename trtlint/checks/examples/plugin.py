@@ -3,6 +3,8 @@ getCapabilityInterface, V3 and V2 serializing plugins."""
 
 from __future__ import annotations
 
+from .hotpath import plugin_cpp
+
 V3_BASES = "public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime"
 
 
@@ -269,3 +271,20 @@ public:
 }};
 REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
 """
+
+
+def fail_helper_files() -> dict:
+    """A project whose check macro (named ``CUDA_CHECK``, which the packs say throws) expands to a helper defined in
+    another file, ``cudaFail`` (``common/check.cpp``, its ``std::exit(1)`` on line 7), used once in a V3 plugin's
+    enqueue (``plugins/foo.cpp`` line 15)."""
+    return {
+        "common/check.h": ("#pragma once\n#include <cuda_runtime.h>\nvoid cudaFail(cudaError_t e, char const* file, int line);\n"
+                           "#define CUDA_CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { "
+                           "cudaFail(e_, __FILE__, __LINE__); } } while (0)\n"),
+        "common/check.cpp": ("#include \"check.h\"\n#include <cstdio>\n#include <cstdlib>\n"
+                             "void cudaFail(cudaError_t e, char const* file, int line)\n{\n"
+                             "    std::fprintf(stderr, \"%s:%d: %d\\n\", file, line, static_cast<int>(e));\n"
+                             "    std::exit(1);\n}\n"),
+        "plugins/foo.cpp": plugin_cpp("    CUDA_CHECK(cudaMemsetAsync(outputs[0], 0, 16, stream));",
+                                      '#include "../common/check.h"'),
+    }

@@ -79,7 +79,10 @@ class EnqueueAllocation(Rule):
     `severity` says which. One-time guarded initialisation (in a function-local static's
     initializer, a `std::call_once` body, or under `if (!mX)` / `if (mX == nullptr)` / `if (!mX.get())` /
     `if (mX.empty())` on a member, static or global, or after `if (mX) return;`) is not reported: it runs
-    once, not per inference (the lazy initialisation plugins are advised to use). The guard is carried
+    once, not per inference (the lazy initialisation plugins are advised to use). It is one-time only when the
+    guarded statements set what the condition tests (`mX = ...`, `cudaMalloc(&mX, n)`, `mX.reset(...)`), directly
+    or in a function they call; a flag they never set is a configuration switch, and what it guards runs on
+    every call (reported). The guard is carried
     into callees: a helper or constructor reached only under it (`if (!mRunner) mRunner = new Runner();`) is
     one-time too; reached on another way without it, it is not. A test on a local variable is no such guard.
     Only `enqueue` (the hot path) is judged: a warm method (`configurePlugin`, `onShapeChange`) is where an
@@ -124,6 +127,14 @@ class EnqueueAllocation(Rule):
         # the guard in enqueue is carried into setup(), reached only under it
         {"files": {"plugins/foo.cpp": plugin_cpp("    if (!mReady)\n    {\n        setup();\n        mReady = true;\n    }", _SETUP)}},
     ]
+    VALID += [
+        # onShapeChange (warm: runs when input shapes change) is where the Fix says to allocate
+        {"files": {"plugins/foo.cpp": plugin_cpp("    launchFoo(outputs[0], stream);").replace(
+            "public:\n", "public:\n    int32_t onShapeChange(PluginTensorDesc const* in, int32_t nbInputs, "
+            "PluginTensorDesc const* out, int32_t nbOutputs) noexcept override\n    {\n"
+            "        cudaMalloc(&mScratch, 1024);\n        return 0;\n    }\n    void* mScratch{nullptr};\n", 1).replace(
+            "    launchFoo(outputs[0], stream);", "    cudaMemsetAsync(mScratch, 0, 1024, stream);")}},
+    ]
     INVALID = [
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    launchFoo(outputs[0], stream);", _HELPER)},
@@ -147,6 +158,45 @@ class EnqueueAllocation(Rule):
             "files": {"plugins/foo.cpp": plugin_cpp(
                 "    void* tmp = nullptr;\n    if (tmp == nullptr)\n    {\n        cudaMalloc(&tmp, 64);\n    }")},
             "expect": [("plugins/foo.cpp", 18, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue")],
+        },
+    ]
+
+    VALID += [
+        # the guarded block sets what its condition tests in a helper it calls: one-time set-up
+        {"files": {"plugins/foo.cpp": plugin_cpp("    if (!gScratch)\n    {\n        setupScratch();\n    }",
+                                                 "static void* gScratch = nullptr;\nstatic void setupScratch()\n{\n"
+                                                 "    cudaMalloc(&gScratch, 1024);\n}")}},
+        # ... or may set it: a project function defined in another file (not known, counted as setting a global flag)
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    if (!gReady)\n    {\n        initRuntime();\n        void* p = nullptr;\n        cudaMalloc(&p, 64);\n    }",
+            "extern bool gReady;\nvoid initRuntime();")}},
+    ]
+    INVALID += [
+        {
+            # a test of a flag the block never sets is a configuration switch, not a one-time guard: the allocation
+            # runs on every call
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (!gUseWorkspace)\n    {\n        void* p = nullptr;\n        cudaMalloc(&p, 16);\n    }",
+                "static bool gUseWorkspace = false;")},
+            "expect": [("plugins/foo.cpp", 18, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                               "FooPlugin::enqueue -> cudaMalloc")],
+        },
+        {
+            # a data-type dispatch written as an if-chain: each branch does the work for its type and returns its
+            # status (`return status;`, `return 0;`): neither is a failure branch, so the allocations in both (and
+            # in the launcher one of them calls) run on every call
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (inputDesc[0].type == DataType::kHALF)\n    {\n        int32_t status = launchHalf(outputs[0], stream);\n"
+                "        return status;\n    }\n    else\n    {\n        void* p = nullptr;\n        cudaMalloc(&p, 16);\n"
+                "        return 0;\n    }",
+                "static int32_t launchHalf(void* out, cudaStream_t s)\n{\n    void* tmp = nullptr;\n"
+                "    cudaError_t err = cudaMalloc(&tmp, 1024);\n    return err == cudaSuccess ? 0 : 1;\n}\n")},
+            "expect": [
+                ("plugins/foo.cpp", 8, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                       "FooPlugin::enqueue -> launchHalf -> cudaMalloc"),
+                ("plugins/foo.cpp", 29, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                        "FooPlugin::enqueue -> cudaMalloc"),
+            ],
         },
     ]
 

@@ -176,6 +176,28 @@ class EnqueueDefaultStream(Rule):
             "template <typename T>\nvoid gemm(cudaStream_t stream)\n{\n    cublasGemmWrap<T>(gHandle, stream);\n}")}},
     ]
 
+    VALID += [
+        # a CUB temp-storage size query (a null buffer) does no work, whatever stream it is given; the call that does
+        # the work is on the given stream
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    size_t bytes = 0;\n"
+            "    cub::DeviceReduce::Sum(nullptr, bytes, static_cast<float const*>(inputs[0]), static_cast<float*>(outputs[0]), 16);\n"
+            "    cub::DeviceReduce::Sum(workspace, bytes, static_cast<float const*>(inputs[0]), static_cast<float*>(outputs[0]), 16, stream);",
+            "namespace cub\n{\nstruct DeviceReduce\n{\n    static cudaError_t Sum(void* temp, size_t& bytes, float const* in, "
+            "float* out, int n, cudaStream_t stream = 0);\n};\n} // namespace cub")}},
+    ]
+
+    INVALID += [
+        {
+            # a launch in a branch of a data-type dispatch that returns the launch's status is on the hot path
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    if (inputDesc[0].type == DataType::kFLOAT)\n    {\n"
+                "        scaleKernel<<<1, 256>>>(static_cast<float*>(outputs[0]));\n"
+                "        cudaError_t status = cudaGetLastError();\n        return status;\n    }\n    return 1;", _LAUNCHER)},
+            "expect": [("plugins/foo.cu", 24, "kernel launch scaleKernel<<<...>>> has no stream")],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
         for e, call, chain in reachable(index, ("hot", "warm")):

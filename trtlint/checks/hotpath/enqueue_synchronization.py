@@ -79,6 +79,28 @@ class EnqueueSynchronization(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # `if (mX) return ...;` is a one-time guard only when what follows sets mX: here it is a configuration
+            # switch, and the sync after it runs on every call
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (gSkipSync)\n    {\n        return 0;\n    }\n    cudaStreamSynchronize(stream);",
+                "static bool gSkipSync = false;")},
+            "expect": [("plugins/foo.cpp", 19, "cudaStreamSynchronize (stream synchronization) synchronizes on the hot path")],
+        },
+        {
+            # the branches of a data-type dispatch (an if-chain) return their status: the sync in one runs on every
+            # call of that type
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    cudaError_t status = cudaSuccess;\n    if (inputDesc[0].type == DataType::kHALF)\n    {\n"
+                "        status = cudaMemsetAsync(outputs[0], 0, 16, stream);\n        return status;\n    }\n"
+                "    else if (inputDesc[0].type == DataType::kFLOAT)\n    {\n"
+                "        status = cudaMemsetAsync(outputs[0], 0, 32, stream);\n        cudaStreamSynchronize(stream);\n"
+                "        return status;\n    }\n    return 1;")},
+            "expect": [("plugins/foo.cpp", 24, "cudaStreamSynchronize (stream synchronization) synchronizes on the hot path")],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         for hit in hot_hits(index, "synchronizing"):
             if once_note(hit.call, hit.chain)[0] is not None:

@@ -51,7 +51,7 @@ def _body(index, fn: CppFunction) -> list[tuple[Call, Optional[BehaviourEntry], 
         memo[fn.usr] = out
         return out
     known = [c for c in macros if behaviour(c) is not None]
-    overridden = {id(m): _own_definition(m, fn.calls, behaviour) for m in known}
+    overridden = {id(m): _own_definition(m, fn.calls, behaviour, index) for m in known}
     known = [m for m in known if overridden[id(m)] is None]
     out = []
     for call in fn.calls:
@@ -132,9 +132,30 @@ def _dead_rethrow(index, fn: CppFunction, call: Call) -> bool:
     return True
 
 
-def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
+def _reaches(index, fn: CppFunction, behaviour, depth: int = 0, seen: Optional[set] = None) -> set:
+    """What a project function does that ends its caller: "throw" / "exit", directly or in the project functions
+    it calls (three calls deep); the helper a check macro expands to (`cudaFail(e, __FILE__, __LINE__)`, defined in
+    another file, calling `exit`)."""
+    seen = set() if seen is None else seen
+    if fn.usr in seen or depth > 3:
+        return set()
+    seen.add(fn.usr)
+    out = set()
+    for c in fn.calls:
+        b = "throw" if c.kind == "throw" else (behaviour(c).behaviour if behaviour(c) is not None else None)
+        if b in ("throw", "exit"):
+            out.add(b)
+        elif c.kind == "call" and b is None:
+            t = index.resolve_call(c)
+            if t is not None:
+                out |= _reaches(index, t, behaviour, depth + 1, seen)
+    return out
+
+
+def _own_definition(m: Call, calls, behaviour, index=None) -> Optional[str]:
     """When the project defines the pack macro ``m`` and its expansion visibly does something else than the pack
-    says: how the finding names it ("CUDA_CHECK as defined at common/macros.h:12, not as rules/... say").
+    says: how the finding names it ("CUDA_CHECK as defined at common/macros.h:12, where it ends the process (a
+    CUDA_CHECK elsewhere usually throws)").
     None: the pack decides (no visible definition, or nothing in the expansion contradicts the pack)."""
     if m.defined_at is None:
         return None
@@ -146,11 +167,19 @@ def _own_definition(m: Call, calls, behaviour) -> Optional[str]:
         b = "throw" if c.kind == "throw" else (behaviour(c).behaviour if behaviour(c) is not None else None)
         if b in ("throw", "exit"):
             seen.add(b)
+        elif index is not None and c.kind == "call" and b is None:
+            t = index.resolve_call(c)  # a project function the expansion calls: what it does, the macro does
+            if t is not None:
+                seen |= _reaches(index, t, behaviour)
     if not seen or table.behaviour in seen:
         return None
     d = m.defined_at
-    return (f"{m.callee} as defined at {d.path}:{d.line}, which decides over the rules/ packs' "
-            f"'{table.behaviour}' entry")
+    does = " and ".join(_DOES[b] for b in ("throw", "exit") if b in seen)
+    return (f"{m.callee} as defined at {d.path}:{d.line}, where it {does} (a {m.callee} elsewhere usually "
+            f"{_DOES.get(table.behaviour, table.behaviour)})")
+
+
+_DOES = {"throw": "throws", "exit": "ends the process", "status": "returns a status"}
 
 
 def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,

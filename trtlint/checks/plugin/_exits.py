@@ -35,7 +35,13 @@ is expanded from, as the C++ frontend records it):
   of a data-type dispatch for no accepted type (the `default:` of a switch on a `DataType`, the last `else` of an
   if-chain on `DataType::k...`): TensorRT hands a plugin only the types its `supportsFormatCombination` accepted.
   A check macro without arguments whose body tests a status (`cudaCheckError()` on `cudaGetLastError()`) is a
-  runtime status.
+  runtime status;
+* it tests a condition only the run decides: a device property (`getSmVersion() >= 80`, `prop.major`), a shape
+  at run time (`inputDesc[0].dims.d[2] == 64`, a head size, a sequence length), a data type at run time
+  (`inputDesc[0].type`, a field's `PluginFieldType` in `createPlugin`);
+* or it fails by itself (`assert(false)`, `PLUGIN_ASSERT(false && "unsupported")`, `PLUGIN_FAIL(...)`) on
+  `enqueue`'s path outside the branch for no accepted type: the fall-through of a dispatch, reached by a value
+  nothing before it handles.
 """
 
 from __future__ import annotations
@@ -97,7 +103,7 @@ def exit_sites(index) -> list[ExitSite]:
     for esc in escapes(index, "exit", honour_try=False, noexcept_only=False):
         rt = at_runtime.get(_key(esc))
         checked = checked_expression(esc)
-        out.append(ExitSite(rt or esc, rt is not None, checked, runtime_status(index, esc, checked)))
+        out.append(ExitSite(rt or esc, rt is not None, checked, runtime_status(index, rt or esc, checked)))
     index.__dict__["_trtlint_exit_sites"] = out
     return out
 
@@ -165,10 +171,13 @@ def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
     """Why the check ``esc`` ends the process on a runtime status, or None when it asserts an invariant."""
     if esc.call.guard == "error-path:" + UNSUPPORTED_DTYPE and not from_creator(index, esc.entry):
         return None  # the branch of a data-type dispatch for no accepted type: TensorRT never hands it such a type
+    from_enqueue = esc.entry.fn.name.split("<")[0] == "enqueue"
     if checked is None:
         m = check_macro(esc)
         if m is not None and is_failure_macro(m):
-            return None
+            # a failure that fires by itself, outside the branch for no accepted type: on enqueue's path it is reached
+            # by a value the code does not handle at run time (a dispatch's fall-through)
+            return "unconditionally, on a value nothing before it handles (the fall-through of a dispatch)" if from_enqueue else None
         if m is not None:
             # a check macro without arguments whose own body tests a status (`cudaCheckError()` expanding to
             # `if (cudaGetLastError() != cudaSuccess) exit(1)`)
@@ -193,6 +202,12 @@ def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
     m = _STATUS_VAR.search(checked)
     if m is not None and not re.search(r"[.>]\s*" + re.escape(m.group(0)) + r"\b", checked):
         return f"on the status in `{m.group(0)}`"
+    for rx, what in _RUNTIME_CONDITIONS:
+        m = rx.search(checked)
+        if m is not None:
+            return f"on {what} (`{' '.join(checked.split())}`)"
+    if from_enqueue and _ALWAYS_FALSE.fullmatch(checked):
+        return "unconditionally, on a value nothing before it handles (the fall-through of a dispatch)"
     macro = check_macro(esc)
     if macro is not None and not _is_assert(macro.callee):
         e = _strip(checked)
@@ -202,6 +217,21 @@ def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
         if _ONE_NAME.fullmatch(e):
             return f"on the status in `{e}`"
     return None
+
+
+# conditions only the run decides (the GPU, the shapes and types of this inference, the fields of this model):
+# a check on one fails on a user's input or machine, not on a plugin's own mistake
+_RUNTIME_CONDITIONS = (
+    (re.compile(r"\b(?:get_?[Ss][Mm](?:_?[Vv]ersion)?|[Ss][Mm](?:_?[Vv]ersion|[Cc]ount)?|m_?[Ss][Mm](?:_?[Vv]ersion)?|"
+                r"kSM_\w+|SM_?\d+|major|minor|multiProcessorCount|\w*[Cc]ompute[Cc]apability\w*|cudaDevAttr\w*|"
+                r"\w*[Dd]evice_?[Pp]rop\w*|prop|props)\b"), "a device property"),
+    (re.compile(r"\.\s*d\s*\[|\b\w*(?:[Hh]ead_?[Ss]ize|[Hh]ead_?[Dd]im|[Ss]eq_?[Ll]en|[Bb]atch_?[Ss]ize|[Nn]um_?[Hh]eads|"
+                r"[Hh]idden_?[Ss]ize)\w*\b"), "a shape at run time"),
+    (re.compile(r"\.\s*type\b|\bPluginFieldType::|\bDataType::|\b\w*[Dd]ata_?[Tt]ype\b|\bm_?[Tt]ype\b"),
+     "a data type at run time"),
+)
+# `assert(false)`, `PLUGIN_ASSERT(false && "unsupported")`, `assert(!"unsupported")` (string literals already blanked)
+_ALWAYS_FALSE = re.compile(r'\s*(?:false|0|!\s*""|false\s*&&\s*""|""\s*&&\s*false)\s*')
 
 
 def _is_assert(macro: str) -> bool:

@@ -21,7 +21,9 @@ class InvariantAssertInPlugin(Rule):
     (process-exit-in-plugin) does not report: asserts of invariants on arguments, dimensions or members
     (`PLUGIN_ASSERT(pos >= 0 && pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)` in
     `getOutputDataTypes`, `PLUGIN_ASSERT(inputs != nullptr)`), and checks of a CUDA status reached only from
-    build-time or teardown methods. The finding is at the first such place; every other one is a related
+    build-time or teardown methods. A check on a condition only the run decides (a device property, a shape or
+    data type at run time, an `assert(false)` in a dispatch's fall-through on `enqueue`'s path), reached from a
+    method TensorRT calls at run time, is a runtime failure: TRT205's. The finding is at the first such place; every other one is a related
     location, named with the method that reaches it. Together with TRT205 it covers every process exit in the
     plugin's code. Opt-in: select it with `extend-select = ["TRT215"]`.
 
@@ -60,6 +62,9 @@ class InvariantAssertInPlugin(Rule):
         # a check on a runtime status in enqueue: TRT205's finding, not this rule's
         {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        CHECK(cudaMemsetAsync(outputs[0], 0, 16, stream));",
                                                    helpers=_CHECK)}},
+        # a check on the GPU it runs on (a device property) in enqueue: a runtime failure, TRT205's
+        {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        PLUGIN_ASSERT(getSmVersion() >= 80);",
+                                                   helpers=_ASSERT + "\nstatic int getSmVersion()\n{\n    return 80;\n}")}},
     ]
     INVALID = [
         {

@@ -32,6 +32,21 @@ _GFS = """    PluginFieldCollection const* getFieldsToSerialize() noexcept overr
     PluginFieldCollection mFC{{}};"""
 
 
+_ASSIGNED = """    PluginFieldCollection const* getFieldsToSerialize() noexcept override
+    {{
+        PluginField f("anchors", nullptr, PluginFieldType::{t}, 5);
+        f.data = mAnchors;
+        mData.clear();
+        mData.push_back(f);
+        mFC.nbFields = static_cast<int32_t>(mData.size());
+        mFC.fields = mData.data();
+        return &mFC;
+    }}
+    {decl} mAnchors[5]{{}};
+    std::vector<PluginField> mData;
+    PluginFieldCollection mFC{{}};"""
+
+
 class PluginFieldTypeWidth(Rule):
     """A `PluginField` whose data's C++ type does not match its `PluginFieldType`.
 
@@ -39,7 +54,9 @@ class PluginFieldTypeWidth(Rule):
     For every `PluginField(name, data, type, length)` (or `emplace_back` of one) whose data points to a
     C++ object of known type, compares that type with what the `PluginFieldType` makes TensorRT read:
     `kINT32` a 4-byte integer, `kINT64` 8 bytes, `kFLOAT32` a 4-byte float, `kFLOAT64` a double, `kCHAR`
-    bytes, ... A `bool`, `size_t`, `int64_t` or `float` declared as `kINT32` is reported, naming both types.
+    bytes, ... A `bool`, `size_t`, `int64_t` or `float` declared as `kINT32` is reported, naming both types. A
+    field built without data and completed by assignment (`PluginField f("a", nullptr, kFLOAT32, 5);
+    f.data = arr;`) is judged at the assignment.
 
     ## Why it matters
     TensorRT copies `length` elements of the declared width from the pointer. A `bool` member serialized as
@@ -78,6 +95,19 @@ class PluginFieldTypeWidth(Rule):
         {
             "files": {"plugins/foo.cpp": plugin_class(_GFS.format(t="kFLOAT32", decl="int32_t"))},
             "expect": [("plugins/foo.cpp", 11, "PluginField 'flag' is declared kFLOAT32 (TensorRT reads a 4-byte float), but its data `&mFlag` points to int (4 bytes)")],
+        },
+    ]
+
+    VALID += [
+        # a field built without data and completed by assignment (`f.data = mAnchors`): floats declared kFLOAT32
+        {"files": {"plugins/foo.cpp": plugin_class(_ASSIGNED.format(t="kFLOAT32", decl="float"))}},
+    ]
+    INVALID += [
+        {
+            # ... an int[5] declared kFLOAT32: judged at the assignment
+            "files": {"plugins/foo.cpp": plugin_class(_ASSIGNED.format(t="kFLOAT32", decl="int32_t"))},
+            "expect": [("plugins/foo.cpp", 11, "PluginField 'anchors' is declared kFLOAT32 (TensorRT reads a 4-byte float), "
+                                              "but its data `mAnchors` points to int (4 bytes)")],
         },
     ]
 

@@ -4,13 +4,19 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import exits_plugin
+from ..examples.hotpath import plugin_cpp
+from ..examples.plugin import exits_plugin, fail_helper_files
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
 
 _ASSERT = "#define PLUGIN_ASSERT(a) do { if (!(a)) { abort(); } } while (0)"
 _CHECK = "#define CHECK(e) do { if ((e) != cudaSuccess) { exit(1); } } while (0)"
+_SM = _ASSERT + """
+static int getSmVersion()
+{
+    return 80;
+}"""
 _RANK = _ASSERT + """
 static void checkRank(int n)
 {
@@ -29,14 +35,22 @@ class ProcessExitInPlugin(Rule):
     and its constructors, and a creator's `createPlugin` / `deserializePlugin`. What ends the process:
     `exit`, `abort`, `std::terminate`, `quick_exit`, and macros and functions listed with behaviour `exit`
     in the rules/ packs (`PLUGIN_ASSERT`, `PLUGIN_FAIL`, `PLUGIN_CHECK` of TensorRT OSS; `assert`, at warning
-    severity, since builds with `NDEBUG` drop it), or a project macro that expands to one of them. A runtime
+    severity, since builds with `NDEBUG` drop it: where the program is built with `NDEBUG`, a release
+    `CMAKE_BUILD_TYPE` set in its CMake files or `-DNDEBUG`, the finding says the assert is compiled out and the
+    failure it checks is silently ignored), or a project macro that expands to one of them. A runtime
     status is what the check tests: the result of a CUDA / cuBLAS / cuDNN / NCCL call
     (`CHECK(cudaMalloc(...))`), a status compared with its success value (`status == cudaSuccess`,
     `st == STATUS_SUCCESS`), one call or status variable handed to a check macro that is not an assert
     (`PLUGIN_CHECK(status)`), a check macro without arguments whose body tests a status (`cudaCheckError()`
     on `cudaGetLastError()`); and a plain `exit()` / `abort()` / `std::terminate()`, which tests nothing, except
     in the branch of a data-type dispatch for no accepted type (TensorRT hands the plugin only the types its
-    `supportsFormatCombination` accepted: TRT215's).
+    `supportsFormatCombination` accepted: TRT215's). So is a check on a condition only the run decides: a device
+    property (`PLUGIN_ASSERT(getSmVersion() >= 80)`), a shape at run time (`dims.d[i]`, a head size, a sequence
+    length), a data type at run time (`inputDesc[0].type`, a field's `PluginFieldType` in `createPlugin`); and a
+    failure that fires by itself (`assert(false)`, `PLUGIN_ASSERT(false && "unsupported")`, `PLUGIN_FAIL(...)`) on
+    `enqueue`'s path outside that branch, the fall-through of a dispatch that any unhandled value reaches.
+    The sites of one macro (a project's `CHECK`, TensorRT OSS's `PLUGIN_ASSERT`) in one plugin are one finding, at
+    the first site, with the others as related locations and counted in the message.
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
@@ -132,21 +146,129 @@ class ProcessExitInPlugin(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # the project's own definition of a macro the packs say throws (TensorRT Edge-LLM's CUDA_CHECK) ends the
+            # process: judged by what it expands to, and the message names the definition
+            "files": {
+                "common/macros.h": (
+                    "#pragma once\n#include <cassert>\n#include <cuda_runtime.h>\n"
+                    "#define CUDA_CHECK(call) do { if ((call) != cudaSuccess) { assert(0); } } while (0)\n"),
+                "plugins/foo.cpp": plugin_cpp("    CUDA_CHECK(cudaMemsetAsync(outputs[0], 0, 16, stream));",
+                                              '#include "../common/macros.h"'),
+            },
+            "expect": [("plugins/foo.cpp", 15, "(expanded from macro CUDA_CHECK as defined at common/macros.h:4, where it "
+                                               "ends the process (a CUDA_CHECK elsewhere usually throws))")],
+        },
+    ]
+
+    INVALID += [
+        # checks on conditions only the run decides are runtime failures, not invariants: the GPU it runs on ...
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(enqueue="        PLUGIN_ASSERT(getSmVersion() >= 80);", helpers=_SM)},
+            "expect": [("plugins/foo.cpp", 22, "can end the process on a device property (`getSmVersion() >= 80`) from "
+                                               "FooPlugin::enqueue")],
+        },
+        # ... a shape the model gives (a head size read from a field) ...
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                create="        int32_t headSize = *static_cast<int32_t const*>(fc->fields[0].data);\n"
+                       "        PLUGIN_ASSERT(headSize == 64 || headSize == 128);", helpers=_ASSERT)},
+            "expect": [("plugins/foo.cpp", 30, "can end the process on a shape at run time (`headSize == 64 || headSize == "
+                                               "128`) from FooPluginCreator::createPlugin")],
+        },
+        # ... the type of a field the model passes ...
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                create="        PLUGIN_ASSERT(fc->fields[0].type == PluginFieldType::kINT32);", helpers=_ASSERT)},
+            "expect": [("plugins/foo.cpp", 29, "can end the process on a data type at run time (`fc->fields[0].type == "
+                                               "PluginFieldType::kINT32`) from FooPluginCreator::createPlugin")],
+        },
+        # a project's check macro (named CUDA_CHECK, which the packs say throws) expands to a helper defined in another
+        # file that calls exit: the exit is the site (and no throw, TRT204's, is claimed)
+        {
+            "files": fail_helper_files(),
+            "expect": [("common/check.cpp", 7, "exit (ends the process) can end the process by a direct call (it tests "
+                                               "nothing itself) from FooPlugin::enqueue: FooPlugin::enqueue -> cudaFail -> exit")],
+        },
+        # a program whose CMake sets a release build type (CMake compiles it with -DNDEBUG): the assert is compiled
+        # out, and the failed status it checks is silently ignored (the message says so; not "ends the process")
+        {
+            "files": {
+                "CMakeLists.txt": "project(foo)\nset(CMAKE_BUILD_TYPE Release)\nadd_library(foo SHARED plugins/foo.cpp)\n",
+                "plugins/foo.cpp": exits_plugin(
+                    enqueue="        cudaError_t status = cudaMemsetAsync(outputs[0], 0, 16, stream);\n"
+                            "        assert(status == cudaSuccess);",
+                    helpers="#include <cassert>"),
+            },
+            "expect": [("plugins/foo.cpp", 19, "assert is compiled out in this program (it is built with NDEBUG: a release "
+                                               "build type or -DNDEBUG), so its check on a status (compared with "
+                                               "cudaSuccess) from FooPlugin::enqueue does nothing and a failure is "
+                                               "silently ignored")],
+        },
+        # one macro at three sites of one plugin: one finding, at the first, the others related and counted
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        CHECK(cudaMemsetAsync(outputs[0], 0, 16, stream));\n"
+                        "        CHECK(cudaMemsetAsync(outputs[1], 0, 16, stream));\n"
+                        "        CHECK(cudaStreamSynchronize(stream));", helpers=_CHECK)},
+            "expect": [("plugins/foo.cpp", 18, "can end the process on the status cudaMemsetAsync returns from "
+                                               "FooPlugin::enqueue: FooPlugin::enqueue -> exit; and at 2 more sites of "
+                                               "CHECK in FooPlugin (the related locations)", "FooPlugin:CHECK:sites")],
+        },
+        # ... and an assert(false) in the fall-through of a dispatch on enqueue's path (no `else`, no `default:` on a
+        # DataType: any value the branches above do not handle reaches it)
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        if (inputDesc[0].type == DataType::kFLOAT)\n        {\n            return 0;\n        }\n"
+                        "        if (inputDesc[0].type == DataType::kHALF)\n        {\n            return 0;\n        }\n"
+                        "        PLUGIN_ASSERT(false && \"unsupported type\");", helpers=_ASSERT)},
+            "expect": [("plugins/foo.cpp", 26, "can end the process unconditionally, on a value nothing before it handles "
+                                               "(the fall-through of a dispatch) from FooPlugin::enqueue")],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
+        # the sites of one macro in one plugin are one finding (a maintainer changes the macro, or each use, once):
+        # at the first site, the others related and counted
+        by_macro: dict[tuple[str, str], list] = {}
         for site in exit_sites(index):
             if not site.reported_by_trt205:
                 continue
             esc = site.esc
-            call = esc.call
-            method = f"{esc.entry.plugin}::{esc.entry.fn.name}"
-            sev = Severity(esc.behaviour.severity) if esc.behaviour is not None and esc.behaviour.severity else None
-            via = f" (expanded from macro {esc.in_macro})" if esc.in_macro else ""
-            yield self.diag(
-                call.span,
-                f"{call.callee} ({esc.behaviour.what}){via} can end the process {site.status} from {method}: "
-                f"{chain_text(esc, call.callee)}",
-                related=[Related(esc.entry.fn.span, f"{method} is defined here")]
-                + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]],
-                symbol=f"{esc.entry.plugin}:{call.callee}:{short(esc.chain[-1])}",
-                severity=sev,
-            )
+            macro = esc.in_macro or (esc.call.callee if esc.call.kind == "macro" else None)
+            if macro is None:
+                yield self._finding(site)
+            else:
+                by_macro.setdefault((esc.entry.plugin, macro), []).append(site)
+        for (plugin, macro), sites in by_macro.items():
+            sites.sort(key=lambda x: (x.esc.call.span.path, x.esc.call.span.line, x.esc.call.span.col))
+            yield self._finding(sites[0], sites[1:], plugin, macro.split(" ")[0])
+
+    def _finding(self, site, more=(), plugin: str = "", macro: str = "") -> Diagnostic:
+        esc = site.esc
+        call = esc.call
+        method = f"{esc.entry.plugin}::{esc.entry.fn.name}"
+        sevs = [Severity(x.esc.behaviour.severity) for x in (site, *more)
+                if x.esc.behaviour is not None and x.esc.behaviour.severity]
+        sev = max(sevs, key=lambda x: x.rank) if len(sevs) == 1 + len(more) else None
+        via = f" (expanded from macro {esc.in_macro})" if esc.in_macro else ""
+        also = (f"; and at {len(more)} more site{'s' if len(more) != 1 else ''} of {macro} in {plugin} (the related "
+                "locations)") if more else ""
+        if call.compiled_out:
+            # the program is built with NDEBUG: the check does not run, and what it checks is silently ignored
+            head = (f"{call.callee} is compiled out in this program (it is built with NDEBUG: a release build type or "
+                    f"-DNDEBUG), so its check {site.status} from {method} does nothing and a failure is silently "
+                    f"ignored")
+        else:
+            head = f"{call.callee} ({esc.behaviour.what}){via} can end the process {site.status} from {method}"
+        return self.diag(
+            call.span,
+            f"{head}: {chain_text(esc, call.callee)}{also}",
+            related=[Related(esc.entry.fn.span, f"{method} is defined here")]
+            + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]]
+            + [Related(x.esc.call.span, f"{macro} can end the process {x.status} from "
+                                        f"{x.esc.entry.plugin}::{x.esc.entry.fn.name}") for x in more],
+            symbol=f"{plugin}:{macro}:sites" if more else f"{esc.entry.plugin}:{call.callee}:{short(esc.chain[-1])}",
+            severity=sev,
+        )

@@ -7,6 +7,28 @@ from ..base import Rule
 from ..examples.plugin import TAG_BY_COPY, TAG_BY_READ, serialization_v2, serialization_v2_tagged, serialization_v3
 
 
+_W3 = "write(d, mAxis); write(d, mScale); write(d, mFlag)"
+_R3 = "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)"
+
+
+def _with_size(size: str, writes: str = _W3, reads: str = _R3) -> str:
+    """serialization_v2 with a getSerializationSize() returning ``size`` (lines 23-26)."""
+    return serialization_v2(writes, reads).replace(
+        "    void serialize(void* buffer) const noexcept override;\n",
+        "    void serialize(void* buffer) const noexcept override;\n    size_t getSerializationSize() const noexcept override\n"
+        f"    {{\n        return {size};\n    }}\n", 1)
+
+
+def _looped(read: str = "mScales[i] = read<float>(d);", after: str = "mFlag = read<bool>(d)", bound: str = "mAxis") -> str:
+    """serialization_v2 whose serialize() writes mAxis, then mScales[i] in `for (i = 0; i < mAxis; ++i)` (lines
+    42-45), then mFlag; the constructor reads mAxis, ``read`` in a loop up to ``bound`` (lines 32-35), then
+    ``after`` (line 36)."""
+    src = serialization_v2("write(d, mAxis); WLOOP; write(d, mFlag)", f"mAxis = read<int32_t>(d); RLOOP; {after}")
+    src = src.replace("    WLOOP;", "    for (int32_t i = 0; i < mAxis; ++i)\n    {\n        write(d, mScales[i]);\n    }")
+    src = src.replace("    RLOOP;", f"    for (int32_t i = 0; i < {bound}; i++)\n    {{\n        {read}\n    }}")
+    return src.replace("    bool mFlag{};\n", "    bool mFlag{};\n    float mScales[8]{};\n", 1)
+
+
 class SerializationIncomplete(Rule):
     """What a plugin serializes does not round-trip into what its runtime creator (or V2 constructor) reads.
 
@@ -25,7 +47,13 @@ class SerializationIncomplete(Rule):
     `memcpy(&typeId, data, sizeof(int))`) and hands the constructor the blob past them (the advanced pointer,
     or `(char*)data + sizeof(int)`), the constructor's reads are compared from the next item on; handed the
     blob from its start, the constructor reads from item 1. Where the pointer it is handed points is not
-    known, or two creators disagree, the pair is not judged.
+    known, or two creators disagree, the pair is not judged. A store through a pointer
+    (`*reinterpret_cast<float*>(d) = mScale`, `d[0] = x`) is an item whose type is not read: the comparison stops
+    there. `getSerializationSize()` returning a constant expression (`3 * sizeof(size_t)`,
+    `sizeof(mA) + sizeof(mB)`) must equal the bytes `serialize()` writes, when every write is straight-line and
+    of a known size. A counting loop (`for (int i = 0; i < n; ++i)`, no branch around it) is one item on each
+    side: loops with the same bound are compared iteration by iteration, and the comparison goes on after them
+    (counts are not compared once a loop is involved).
 
     ## Why it matters
     An engine is built by one plugin object and run by another, made from the serialized bytes or fields. A
@@ -99,6 +127,60 @@ class SerializationIncomplete(Rule):
                       "plugins/qux.cpp": serialization_v2_tagged("typeId, mAxis, mScale, mCount", "mAxis, mScale, mCount",
                                                                  TAG_BY_COPY).replace("Baz", "Qux")},
             "expect": [("plugins/baz.cpp", 36, "BazPlugin's deserializing constructor reads item 2 as float (4 bytes), but serialize() writes `mAxis` as int (4 bytes)")],
+        },
+    ]
+
+    VALID += [
+        # getSerializationSize() returns the bytes serialize() writes
+        {"files": {"plugins/bar.cpp": _with_size("sizeof(mAxis) + sizeof(mScale) + sizeof(mFlag)")}},
+        # a store through a pointer (`*reinterpret_cast<float*>(d) = mScale`) is an item the comparison cannot read:
+        # the rest is not compared (before, the next write was taken for item 2), nor is the size
+        {"files": {"plugins/bar.cpp": _with_size(
+            "3 * sizeof(int32_t)", "write(d, mAxis); *reinterpret_cast<float*>(d) = mScale; d += sizeof(float); write(d, mFlag)")}},
+        # ... and a load through one in the deserializing constructor
+        {"files": {"plugins/bar.cpp": serialization_v2(
+            _W3, "mAxis = read<int32_t>(d); mScale = *reinterpret_cast<float const*>(d); d += sizeof(float); mFlag = read<bool>(d)")}},
+    ]
+    VALID += [
+        # per-head values written and read in loops with the same bound: one item each side, compared per iteration,
+        # and the values after them are compared too
+        {"files": {"plugins/bar.cpp": _looped()}},
+        # loops with different bounds (`mAxis` and `8`): not known to agree or to differ, not judged
+        {"files": {"plugins/bar.cpp": _looped(bound="8", after="mFlag = read<int32_t>(d)")}},
+    ]
+    INVALID += [
+        {
+            # a value after a loop (before: the comparison stopped at the first loop)
+            "files": {"plugins/bar.cpp": _looped(after="mFlag = read<int32_t>(d)")},
+            "expect": [("plugins/bar.cpp", 36, "BarPlugin's deserializing constructor reads item 3 (counting the loop over "
+                                               "`mAxis` as one) as int (4 bytes), but serialize() writes `mFlag` as bool")],
+        },
+        {
+            # an array element filled from a read call (`mScales[0] = read<float>(d)`) is a read, not a raw load
+            "files": {"plugins/bar.cpp": serialization_v2(
+                "write(d, mAxis); write(d, mScales[0]); write(d, mFlag)",
+                "mAxis = read<int32_t>(d); mScales[0] = read<float>(d); mFlag = read<int32_t>(d)").replace(
+                "    bool mFlag{};\n", "    bool mFlag{};\n    float mScales[8]{};\n", 1)},
+            "expect": [("plugins/bar.cpp", 33, "reads item 3 as int (4 bytes), but serialize() writes `mFlag` as bool")],
+        },
+        {
+            # a value inside the loops
+            "files": {"plugins/bar.cpp": _looped(read="mScales[i] = read<int32_t>(d);")},
+            "expect": [("plugins/bar.cpp", 34, "reads item 2 in each iteration of the loop over `mAxis` as int (4 bytes), "
+                                               "but serialize() writes `mScales[i]` as float (4 bytes)")],
+        },
+        {
+            # getSerializationSize() is the buffer TensorRT allocates for serialize(): 12 bytes for 9 written
+            "files": {"plugins/bar.cpp": _with_size("3 * sizeof(int32_t)")},
+            "expect": [("plugins/bar.cpp", 23, "BarPlugin::getSerializationSize() returns 12 bytes, but serialize() writes 9 "
+                                               "(`mAxis` 4 + `mScale` 4 + `mFlag` 1)")],
+        },
+        {
+            # 'beta' is read only when building, 'alpha' in both phases: the runtime branch reads names too, so a
+            # serialized 'gamma' no branch reads is lost (only when every name is read in the build branch alone
+            # are the runtime reads hidden: see VALID)
+            "files": {"plugins/foo.cpp": serialization_v3("alpha gamma", "alpha", build_reads="beta")},
+            "expect": [("plugins/foo.cpp", 15, "FooPlugin::getFieldsToSerialize writes 'gamma', but FooCreator::createPlugin never reads it")],
         },
     ]
 
@@ -190,6 +272,33 @@ class SerializationIncomplete(Rule):
                     diag = self._compare(cls.name, s, d, start, creator)
                     if diag is not None:
                         yield diag
+            yield from self._size(index, qn, cls, sers)
+
+    def _size(self, index, qn: str, cls, sers) -> Iterable[Diagnostic]:
+        """getSerializationSize() returns a constant other than the bytes serialize() writes (every write
+        straight-line, of a known size)."""
+        sizes = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "getSerializationSize"
+                 and m.size_value is not None]
+        if len(sizes) != 1 or len(sers) != 1:
+            return
+        g, s = sizes[0], sers[0]
+        writes = [op for op in s.serial if op.op != "read"]
+        if not writes or any(op.op != "write" or op.conditional or op.loop or op.size is None for op in writes):
+            return
+        total = sum(op.size for op in writes)
+        if total == g.size_value:
+            return
+        listed = " + ".join(f"`{op.expr}` {op.size}" for op in writes[:6]) + (" + ..." if len(writes) > 6 else "")
+        effect = ("serialize() writes past the buffer TensorRT allocates for it" if total > g.size_value else
+                  "the engine holds bytes serialize() never writes, and a constructor that checks the length fails")
+        yield self.diag(
+            g.span,
+            f"{cls.name}::getSerializationSize() returns {g.size_value} bytes, but serialize() writes {total} "
+            f"({listed}): {effect}",
+            related=[Related(s.span, "serialize() is defined here")] + [Related(op.span, f"writes {op.size} bytes")
+                                                                         for op in writes],
+            symbol=f"{s.qualname}:size",
+        )
 
     def _compare(self, cname: str, s, d, start: int = 0, creator=None) -> Optional[Diagnostic]:
         """Compare serialize()'s writes from item ``start + 1`` on (the items before are read by ``creator``'s
@@ -197,26 +306,46 @@ class SerializationIncomplete(Rule):
         writes, reads = list(s.serial), [op for op in d.serial if op.op != "write"]
         writes = [op for op in writes if op.op != "read"]
         writes = writes[start:]  # the first `start` items are the creator's
+        # a counting loop (`for (int i = 0; i < n; ++i)`) is one item on each side, matched by its bound
+        wi, ri = _items(writes), _items(reads)
         straight = True
-        for i in range(max(len(writes), len(reads))):
-            if i >= len(writes) or i >= len(reads):
-                break
-            w, r = writes[i], reads[i]
-            if w.op == "opaque" or r.op == "opaque" or w.conditional or r.conditional:
+        looped = ""
+        for i in range(min(len(wi), len(ri))):
+            w, r = wi[i], ri[i]
+            if isinstance(w, _Loop) and isinstance(r, _Loop):
+                if w.bound != r.bound or len(w.ops) != len(r.ops):
+                    straight = False
+                    break
+                pairs = list(zip(w.ops, r.ops))
+                where = f" in each iteration of the loop over `{w.bound}`"
+            elif isinstance(w, _Loop) or isinstance(r, _Loop):
                 straight = False
                 break
-            if w.size is None or r.size is None or w.kind is None or r.kind is None:
-                straight = False
+            else:
+                pairs = [(w, r)]
+                where = f" (counting the loop over `{looped}` as one)" if looped else ""
+            for w1, r1 in pairs:
+                if w1.op == "opaque" or r1.op == "opaque" or w1.conditional or r1.conditional:
+                    straight = False
+                    break
+                if w1.size is None or r1.size is None or w1.kind is None or r1.kind is None:
+                    straight = False
+                    break
+                float_mismatch = (w1.kind == "float") != (r1.kind == "float")
+                if w1.size != r1.size or float_mismatch:
+                    return self.diag(
+                        r1.span,
+                        f"{cname}'s deserializing constructor reads item {start + i + 1}{where} as {_t(r1)}, but "
+                        f"serialize() writes `{w1.expr}` as {_t(w1)}" + ("" if w1.size == r1.size else ": every later read is shifted"),
+                        related=[Related(w1.span, f"serialize() writes item {start + i + 1}{where} here")] + _creator(creator, start),
+                        symbol=f"{s.qualname}:{start + i + 1}",
+                    )
+            if not straight:
                 break
-            float_mismatch = (w.kind == "float") != (r.kind == "float")
-            if w.size != r.size or float_mismatch:
-                return self.diag(
-                    r.span,
-                    f"{cname}'s deserializing constructor reads item {start + i + 1} as {_t(r)}, but serialize() "
-                    f"writes `{w.expr}` as {_t(w)}" + ("" if w.size == r.size else ": every later read is shifted"),
-                    related=[Related(w.span, f"serialize() writes item {start + i + 1} here")] + _creator(creator, start),
-                    symbol=f"{s.qualname}:{start + i + 1}",
-                )
+            if isinstance(w, _Loop):
+                looped = w.bound
+        if looped or any(isinstance(x, _Loop) for x in wi + ri):
+            return None  # (counts with loops are items, not values: not compared)
         if not straight or len(writes) == len(reads):
             return None
         if any(op.conditional or op.op == "opaque" for op in writes + reads):
@@ -241,6 +370,28 @@ class SerializationIncomplete(Rule):
         )
 
 
+class _Loop:
+    """The ops of one counting loop of serialize() or the deserializing constructor: one item, run ``bound`` times."""
+
+    __slots__ = ("bound", "at", "ops")
+
+    def __init__(self, bound: str, at: int, ops: list) -> None:
+        self.bound, self.at, self.ops = bound, at, ops
+
+
+def _items(ops: list) -> list:
+    """The ops with those of one counting loop grouped as a :class:`_Loop`."""
+    out: list = []
+    for op in ops:
+        if not op.loop:
+            out.append(op)
+        elif out and isinstance(out[-1], _Loop) and out[-1].at == op.loop_at:
+            out[-1].ops.append(op)
+        else:
+            out.append(_Loop(op.loop, op.loop_at, [op]))
+    return out
+
+
 def _start(writes: list, h) -> Optional[int]:
     """How many of serialize()'s writes the blob handed over by ``h`` (a facts.BlobHandoff) is past: its item
     count, or the writes whose sizes add up to its byte offset; None when that is not known."""
@@ -255,7 +406,7 @@ def _start(writes: list, h) -> Optional[int]:
             return None  # not on a write's boundary, or a size unknown
     else:
         return None
-    if n > len(writes) or any(w.op != "write" or w.conditional for w in writes[:n]):
+    if n > len(writes) or any(w.op != "write" or w.conditional or w.loop for w in writes[:n]):
         return None
     return n
 

@@ -6,6 +6,7 @@ from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.contract import pair_cpp
 from ..examples.hotpath import plugin_cpp
+from ..examples.plugin import fail_helper_files
 from ..hotpath._walk import short
 from ._escape import chain_text, escapes_by_method
 
@@ -208,8 +209,8 @@ class ThrowAcrossBoundary(Rule):
     the TensorRT Edge-LLM and TensorRT OSS check macros); add your own with `rule-packs`. A throw expanded from
     a macro the packs do not know is reported at the macro's use, naming it. The project's own definition wins
     over the packs: a pack macro the project defines visibly, whose expansion does something else (a
-    `CUDA_CHECK` that calls `assert(0)` where the pack says it throws), is judged by what it expands to, and
-    the finding names the definition.
+    `CUDA_CHECK` that calls `assert(0)` where the pack says it throws, or a helper in another file that calls
+    `exit`), is judged by what it expands to, and the finding names the definition.
 
     One finding per interface method definition, the root cause: the method has no try/catch around what can
     throw. It is located at the method's definition, where the fix goes, and says how many throw sites it has
@@ -411,6 +412,27 @@ class ThrowAcrossBoundary(Rule):
                 "-> ELLM_CHECK",
                 "checkedNoexcept",
             )],
+        },
+    ]
+
+    VALID += [
+        # a project's CUDA_CHECK (a name the packs say throws) expands to a helper in another file that calls exit:
+        # what the project's definition does decides, and nothing is thrown (TRT205 reports the exit)
+        {"files": fail_helper_files()},
+    ]
+    INVALID += [
+        {
+            # a pack's entry gives the macro its own severity (here a user's pack: a warning); the finding takes it
+            "files": {
+                "plugins/foo.cpp": plugin_cpp("    checkShape(1);", _CHECK.replace("ELLM_CHECK", "SOFT_CHECK")),
+                "tools/macros.yaml": (
+                    "version: 1\nmacros:\n  - {name: SOFT_CHECK, behaviour: throw, severity: warning, "
+                    "what: \"throws std::runtime_error when the condition is false\"}\n"),
+            },
+            "config": {"rule-packs": ["tools/macros.yaml"]},
+            "expect": [("plugins/foo.cpp", 17, "SOFT_CHECK (throws std::runtime_error when the condition is false) via "
+                        "FooPlugin::enqueue -> checkShape -> SOFT_CHECK")],
+            "severity": "warning",
         },
     ]
 

@@ -92,6 +92,15 @@ class CudaSourceInPluginsDir(Rule):
             # a .cu outside every glob's directories is not this rule's business
             "files": {"cpp/CMakeLists.txt": _CMAKE, "tools/k.cu": "__global__ void k() {}\n"},
         },
+        {
+            # a googletest source left out of the glob is TRT404's (unregistered-cpp-unittest): one finding, not two
+            "files": {
+                "cpp/CMakeLists.txt": _CMAKE,
+                "cpp/plugins/foo/fooKernelTest.cu": (
+                    "#include <gtest/gtest.h>\n__global__ void k() {}\nTEST(FooKernel, Runs)\n{\n    k<<<1, 1>>>();\n}\n"),
+                "cpp/plugins/foo/fooPlugin.cpp": "int x;\n",
+            },
+        },
     ]
     INVALID = [
         {

@@ -79,6 +79,7 @@ class Libclang:
         self.inline_namespace: Any = None  # clang_Cursor_isInlineNamespace, when the library has it
         self.binary_operator: Any = None  # clang_getCursorBinaryOperatorKind, when the library has it
         self.cuda_fn_attrs: dict = {}  # CursorKind -> "global" / "device" / "host"
+        self.evaluate: Any = None  # (clang_Cursor_Evaluate, getKind, getAsLongLong, dispose), when the library has them
 
 
 libclang = Libclang()
@@ -116,6 +117,16 @@ def load() -> Any:
         libclang.binary_operator = b
     except AttributeError:
         libclang.binary_operator = None
+    try:
+        ev, kind, as_ll, dispose = (lib.clang_Cursor_Evaluate, lib.clang_EvalResult_getKind,
+                                    lib.clang_EvalResult_getAsLongLong, lib.clang_EvalResult_dispose)
+        ev.argtypes, ev.restype = [ci.Cursor], ctypes.c_void_p
+        kind.argtypes, kind.restype = [ctypes.c_void_p], ctypes.c_int
+        as_ll.argtypes, as_ll.restype = [ctypes.c_void_p], ctypes.c_longlong
+        dispose.argtypes, dispose.restype = [ctypes.c_void_p], None
+        libclang.evaluate = (ev, kind, as_ll, dispose)
+    except AttributeError:
+        libclang.evaluate = None
     # excludeDecls: the top-level walk sees only this TU's own declarations, not the shared PCH's
     _visit_fn = lib.clang_visitChildren
     _visit_cb = ci.callbacks["cursor_visit"](_visit_collect)
@@ -138,6 +149,21 @@ _visit_fn: Any = None
 def _visit_collect(child: Any, _parent: Any, out: list) -> int:
     out.append(child)
     return 1  # CXChildVisit_Continue
+
+
+def evaluate_int(c: Cursor) -> Optional[int]:
+    """The value of an integer constant expression (``3 * sizeof(size_t)``, ``sizeof(mA) + sizeof(mB)``); None when
+    it is not one (a call, a runtime value) or the library cannot evaluate."""
+    if libclang.evaluate is None:
+        return None
+    ev, kind, as_ll, dispose = libclang.evaluate
+    r = ev(c)
+    if not r:
+        return None
+    try:
+        return int(as_ll(r)) if kind(r) == 1 else None  # CXEval_Int
+    finally:
+        dispose(r)
 
 
 def children(c: Cursor) -> list:

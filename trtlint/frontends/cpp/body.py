@@ -10,7 +10,7 @@ import re
 from typing import Iterable, Optional
 
 from ...facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
-from . import flow, lifecycle
+from . import flow, lifecycle, onetime
 from .base import Cursor, Unit, children, func_kinds, leaf_ids, libclang, preorder, short, split_top_level
 
 _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
@@ -143,6 +143,7 @@ class BodyWalker:
         self._lookups: list[tuple[int, CreatorLookup]] = []
         self._pf_built: list[tuple[int, AttrFact]] = []
         self._pf_by_base: dict[str, int] = {}  # `pf` / `fields[0]` -> index in _pf_built (field by field)
+        self._pf_vars: dict[str, tuple] = {}  # a PluginField variable built without data -> (call, name arg, decl, parents)
 
     def walk(self) -> None:
         K = self.K
@@ -258,8 +259,9 @@ class BodyWalker:
         if ci is None or ti is None:
             return None
         cond = kids[ci]
-        if not self.is_unset_test(cond, negate=False):
-            return None
+        flags = self.unset_flags(cond, negate=False)
+        if not flags or not self.sets_any([kids[ti]], flags):
+            return None  # (a test of a flag the block never sets is a configuration switch: the block runs every call)
         g = self.guard_range(kids[ti], "null-check:" + short(self.ex.text_of(cond), 60))
         out: list[Optional[str]] = [guard] * len(kids)
         out[ti] = g
@@ -286,10 +288,13 @@ class BodyWalker:
             if p is not None:
                 self.size_query_return(ch, c, parents, p)
                 continue
-            if not self.is_unset_test(cond, negate=True):
+            flags = self.unset_flags(cond, negate=True)
+            if not flags:
                 continue
             if i + 1 >= len(kids):
                 break
+            if not self.sets_any(kids[i + 1:], flags):
+                continue  # `if (mX) return;` with mX never set after it: no one-time set-up
             f, *_a, o2 = self.ex.extent_info(ch)
             bf, *_b, bo2 = self.ex.extent_info(c)
             cur = "null-check:" + short(self.ex.text_of(cond), 60)
@@ -363,15 +368,22 @@ class BodyWalker:
     def is_unset_test(self, cond: Cursor, negate: bool) -> bool:
         """Whether ``cond`` tests that a member / static / global is unset (``negate``: that it is set; then
         the early-return form). A conjunct of ``&&`` (``||`` when negated) is enough."""
+        return bool(self.unset_flags(cond, negate))
+
+    def unset_flags(self, cond: Cursor, negate: bool) -> list[str]:
+        """The members / statics / globals ``cond`` tests for being unset (``negate``: set), by name."""
         text = self.ex.text_of(cond).strip()
         if not text:
-            return False
-        terms = _split_logical(_strip_parens(text), "||" if negate else "&&")
-        for t in terms:
+            return []
+        out = []
+        for t in _split_logical(_strip_parens(text), "||" if negate else "&&"):
             ident = _unset_ident(_strip_parens(t), negate)
             if ident is not None and self._is_state_var(cond, ident):
-                return True
-        return False
+                out.append(ident[6:] if ident.startswith("this->") else ident)
+        return out
+
+    def sets_any(self, stmts: list[Cursor], flags: list[str]) -> bool:
+        return onetime.sets_any(self.ex, self.fn, stmts, flags)
 
     def _is_state_var(self, cond: Cursor, ident: str) -> bool:
         """``ident`` (``this->x`` or a name) is a data member, a static or a global, not a local/parameter."""
@@ -715,6 +727,10 @@ class BodyWalker:
         self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
         self._pf_built.append((ex.extent_info(c)[3], AttrFact(r[0], self.span(args[0]), data, ftype)))
         lifecycle.on_field(self, c, args, self.field_decls[-1], self.field_parents)
+        var = next((p for p in reversed(self.field_parents) if p.kind == self.K.VAR_DECL), None)
+        if var is not None and var.spelling and data in (None, "nullptr", "NULL", "0"):
+            # `PluginField f("anchors", nullptr, kFLOAT32, 5); f.data = mAnchors;`: the data comes by assignment
+            self._pf_vars[var.spelling] = (c, args[0], self.field_decls[-1], self.field_parents)
 
     # -- registry lookups in C++ model code --
 
@@ -757,6 +773,9 @@ class BodyWalker:
             return  # not an assignment (a comparison)
         key = re.sub(r"\s+", "", ex.text_of(base[0]))
         field = kids[0].spelling
+        if field == "data" and key in self._pf_vars:
+            call, name_arg, decl, parents = self._pf_vars.pop(key)
+            lifecycle.on_field(self, call, [name_arg, kids[1]], decl, parents)
         if field == "name":
             r = ex.resolve_str(kids[1])
             if r is None or r[0] is None:

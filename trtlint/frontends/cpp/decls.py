@@ -98,6 +98,7 @@ class Extractor:
         self.register_macros: list[Cursor] = []
         self.class_by_name: dict[str, str] = {}
         self.lifecycle: list = []  # MethodDetail (lifecycle.detail)
+        self._assert_out: dict[int, bool] = {}  # the C library's assert definition -> compiled out (NDEBUG)
         self.families: dict[str, str] = {}  # plugin/creator class -> family
         self.stream_params: dict = {}  # callee -> index of its stream parameter (flow)
         # GPU-only bodies handed to libclang blanked (device.py): real path -> opening-brace offsets
@@ -597,6 +598,30 @@ class Extractor:
         rel = self.rel_of(loc.file.name) if loc is not None and loc.file is not None else None
         return Span(rel, loc.line, loc.column) if rel is not None else None
 
+    def assert_compiled_out(self, m: Cursor) -> bool:
+        """The C library's ``assert`` as the unit defines it expands to nothing (``((void)0)``: NDEBUG is defined)."""
+        try:
+            d = m.referenced
+        except Exception:  # noqa: BLE001
+            return False
+        if d is None:
+            return False
+        got = self._assert_out.get(d.hash)
+        if got is not None:
+            return got
+        try:
+            toks = [t.spelling for t in d.get_tokens()]
+        except Exception:  # noqa: BLE001
+            toks = []
+        # `assert(expr)` whose replacement never names `expr` (`(__ASSERT_VOID_CAST (0))`, `((void)0)`) checks nothing
+        out = False
+        if len(toks) > 4 and toks[1] == "(" and ")" in toks[2:]:
+            close = toks.index(")", 2)
+            params = {t for t in toks[2:close] if t not in (",", "...")}
+            out = bool(params) and not params.intersection(toks[close + 1:])
+        self._assert_out[d.hash] = out
+        return out
+
     def macro_from_prelude(self, m: Cursor) -> bool:
         try:
             d = m.referenced
@@ -623,7 +648,8 @@ class Extractor:
                 args = self.macro_args(f, s, e, name)
                 guard = fb.walker.guard_at(f, s, e)
                 fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard,
-                                                defined_at=self.macro_def_span(cur))))
+                                                defined_at=self.macro_def_span(cur),
+                                                compiled_out=name == "assert" and self.assert_compiled_out(cur))))
         self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
 
     # -- string resolution --------------------------------------------------------------------------------

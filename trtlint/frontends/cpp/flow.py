@@ -28,6 +28,9 @@ _FAILURE_RETURN = re.compile(
     r"|(?:[a-z]\w*)?(?:status|Status|stat|err|Err|error|Error|ret|result|rc|code)\w*"
 )
 _SUCCESS_RETURN = re.compile(r"0|true|cudaSuccess|[\w:]*SUCCESS[\w:]*|kSUCCESS|\{\}")
+# a failure written as a constant (not a status variable or call, which a branch doing work returns too)
+_FAILURE_CONSTANT = re.compile(
+    r"-\s*\d+|[1-9]\d*|false|nullptr|NULL|[\w:]*(?:FAIL|ERR|Err|INVALID|Invalid|BAD_PARAM|UNSUPPORTED|Unsupported)[\w:]*")
 _STREAM_TYPES = ("cudaStream_t", "CUstream", "CUstream_st *", "struct CUstream_st *")
 
 
@@ -137,7 +140,9 @@ _EXITS = frozenset({"exit", "abort", "_Exit", "quick_exit", "terminate"})
 
 
 def _fails(w: FlowWalker, branch: Cursor) -> bool:
-    """A branch that ends in a failure: a throw, a return, or a direct exit/abort."""
+    """A branch that ends in a failure: a throw, a direct exit/abort, or a return of a failure constant (`return
+    -1;`, `return STATUS_FAILURE;`; a bare `return;` only as the branch's one statement). A branch that returns
+    a status variable or a call's result (`launch<float>(...); return status;`) does the work for another type."""
     K = w.K
     last = _last_statement(K, branch)
     if last is None:
@@ -145,9 +150,20 @@ def _fails(w: FlowWalker, branch: Cursor) -> bool:
     if last.kind == K.UNEXPOSED_EXPR:
         sub = children(last)
         last = sub[0] if len(sub) == 1 else last
-    if last.kind in (K.CXX_THROW_EXPR, K.RETURN_STMT):
+    if last.kind == K.CXX_THROW_EXPR:
         return True
+    if last.kind == K.RETURN_STMT:
+        val = children(last)
+        if not val:
+            return branch.kind != K.COMPOUND_STMT or len(children(branch)) == 1
+        return bool(_FAILURE_CONSTANT.fullmatch(" ".join(w.ex.text_of(val[0]).split())))
     return last.kind == K.CALL_EXPR and (last.spelling or "") in _EXITS
+
+
+def _dtype_test(text: str) -> bool:
+    """A condition that tests for a data type (`t == DataType::kHALF`, `|| t == DataType::kBF16`): the branch of a
+    data-type dispatch that does the work for it, not a failure branch."""
+    return bool(_DTYPE.search(text)) and "==" in text and "!=" not in text
 
 
 def _switch_always_leaves(w: FlowWalker, sw: Cursor) -> bool:
@@ -246,9 +262,12 @@ def _error_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor, la
     text = " ".join(w.ex.text_of(val[0]).split())
     if not text or _SUCCESS_RETURN.fullmatch(text) or not _FAILURE_RETURN.fullmatch(text):
         return
+    cond_text = w.ex.text_of(cond)
+    if _dtype_test(cond_text) and not _FAILURE_CONSTANT.fullmatch(text):
+        return  # `if (t == DataType::kHALF) { launch<half>(...); return status; }`: a dispatch's branch, not a failure
     _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(then)
     if o2 > o1:
-        w.flow.error_ranges.append((o1, o2, short(w.ex.text_of(cond), 60)))
+        w.flow.error_ranges.append((o1, o2, short(cond_text, 60)))
 
 
 # one side of a bounds test: `idx < 0`, `idx >= n`, `n <= idx` (a name, a relational operator, anything)

@@ -25,11 +25,13 @@ Only the modules of this package touch libclang cursors; what leaves is plain fa
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Optional, Protocol
 
 from ...facts import BlobHandoff, FieldData, MethodDetail, PluginFieldDecl, ReturnInfo, SerialOp, Span
 from .base import Cursor, Unit, children, func_kinds, libclang, preorder
+from .serialvalues import counting_loop_bound, raw_store, read_value, size_value, strip, type_info
 
 # methods whose bodies are recorded (the rest only when they build PluginFields)
 STATUS_METHODS = frozenset({
@@ -55,56 +57,6 @@ class FieldWalker(Protocol):
     def span(self, c: Cursor) -> Span: ...
 
 
-def _strip(K: Any, c: Cursor, kids_fn: Any) -> Cursor:
-    """Through implicit conversions and parentheses to the written expression."""
-    for _ in range(8):
-        if c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-            sub = kids_fn(c)
-            if len(sub) == 1:
-                c = sub[0]
-                continue
-        break
-    return c
-
-
-def _type_info(t: Any, K: Any, TK: Any) -> tuple[Optional[str], Optional[int], Optional[str]]:
-    """(canonical spelling, size in bytes, kind: int|float|bool|char|enum|record|pointer|other) of a type."""
-    try:
-        ct = t.get_canonical()
-        k = ct.kind
-    except Exception:  # noqa: BLE001
-        return None, None, None
-    if k.name in ("INVALID", "UNEXPOSED", "DEPENDENT"):
-        return None, None, None
-    try:
-        size = ct.get_size()
-    except Exception:  # noqa: BLE001
-        size = -1
-    size = size if isinstance(size, int) and size > 0 else None
-    if k == TK.BOOL:
-        kind = "bool"
-    elif k.name in ("CHAR_S", "CHAR_U", "SCHAR", "UCHAR"):
-        kind = "char"
-    elif k.name in ("FLOAT", "DOUBLE", "LONGDOUBLE", "HALF", "FLOAT16", "FLOAT128", "BFLOAT16"):
-        kind = "float"
-    elif k.name in ("SHORT", "USHORT", "INT", "UINT", "LONG", "ULONG", "LONGLONG", "ULONGLONG", "CHAR16", "CHAR32",
-                    "WCHAR", "INT128", "UINT128"):
-        kind = "int"
-    elif k == TK.ENUM:
-        kind = "enum"
-    elif k == TK.RECORD:
-        kind = "record"
-        name = ct.spelling or ""
-        if re.search(r"\b(__half|half|__nv_bfloat16|nv_bfloat16)\b", name):
-            kind = "float"
-    elif k == TK.POINTER:
-        kind = "pointer"
-    else:
-        kind = "other"
-    name = re.sub(r"\b(?:const|volatile)\s+", "", ct.spelling or "").strip()
-    return name or None, size, kind
-
-
 class _Walk:
     """One walk of a method body for returns, serialization calls and capability conditions."""
 
@@ -121,6 +73,8 @@ class _Walk:
         self.want_phase = False
         self.phase_ranges: list[tuple[str, int, int]] = []
         self.serial: list[tuple[int, Any, str, bool, Any]] = []  # (offset, cursor, op, conditional, callee)
+        self._loop: Optional[tuple[int, str]] = None  # the counting loop being walked: (its offset, its bound)
+        self.loop_of: dict[tuple, tuple[int, str]] = {}  # a serial op's (path, line, col) -> the counting loop around it
 
     def span(self, c: Cursor) -> Span:
         return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
@@ -142,6 +96,9 @@ class _Walk:
             self.on_return(c, kids, cap, catch)
         elif k == K.CALL_EXPR and self.want_serial:
             self.on_call(c, cond)
+        elif k == K.BINARY_OPERATOR and self.want_serial and raw_store(self.ex, c, kids):
+            # `*reinterpret_cast<int*>(d) = mX;`, `d[0] = mX;`: a store the comparison cannot read (an opaque item)
+            self.add_serial(self.ex.extent_info(c)[3], c, "raw", cond, "")
         if k == K.CXX_CATCH_STMT:
             for ch in kids:
                 self.visit(ch, cap, cond, True)
@@ -172,6 +129,17 @@ class _Walk:
             for ch in kids[1:]:
                 self.visit(ch, sub_cap, True, catch)
             return
+        if k == K.FOR_STMT and self.want_serial and not cond and self._loop is None:
+            bound = counting_loop_bound(self.ex.text_of(c))
+            if bound is not None:
+                # `for (int i = 0; i < n; ++i)` with no branch around it: its ops run n times, in order
+                self._loop = (self.ex.extent_info(c)[3], bound)
+                try:
+                    for ch in kids:
+                        self.visit(ch, cap, False, catch)
+                finally:
+                    self._loop = None
+                return
         sub_cond = cond or k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CONDITIONAL_OPERATOR,
                                  K.CXX_FOR_RANGE_STMT)
         for ch in kids:
@@ -199,7 +167,7 @@ class _Walk:
         K = self.K
         if not kids:
             return
-        e = _strip(K, kids[0], self.kids)
+        e = strip(K, kids[0], self.kids)
         text = " ".join(self.ex.text_of(kids[0]).split())
         kind, value = "other", None
         ek = e.kind
@@ -234,34 +202,40 @@ class _Walk:
         if name in _WRITES or name in _READS:
             op = "write" if name in _WRITES else "read"
             off = self.ex.extent_info(c)[3]
-            self.serial.append((off, c, op, cond, name))
+            self.add_serial(off, c, op, cond, name)
             return
         if name in ("memcpy", "cudaMemcpy", "strcpy", "strncpy", "copy", "copy_n"):
             off = self.ex.extent_info(c)[3]
-            self.serial.append((off, c, "opaque", cond, name))
+            self.add_serial(off, c, "opaque", cond, name)
             return
         ref = c.referenced
         if ref is not None and ref.kind in (self.K.CXX_METHOD, self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE):
             # a project helper handed the buffer: its reads/writes are not seen here
             off = self.ex.extent_info(c)[3]
-            self.serial.append((off, c, "call", cond, name))
+            self.add_serial(off, c, "call", cond, name)
+
+    def add_serial(self, off: int, c: Cursor, op: str, cond: bool, name: str) -> None:
+        self.serial.append((off, c, op, cond, name))
+        if self._loop is not None:
+            sp = self.span(c)
+            self.loop_of[(sp.path, sp.line, sp.col)] = self._loop
 
     def _copied_value(self, value: Cursor, other: Cursor):
         """((ctype, size, kind), text) of the value a ``memcpy`` (de)serializes: ``&x`` or an array, the other
         side being the buffer; None otherwise."""
         K = self.K
-        a = _strip(K, value, self.kids)
+        a = strip(K, value, self.kids)
         text = self.ex.text_of(a).strip()
         if text.startswith("&"):
             sub = self.kids(a)
             if len(sub) != 1:
                 return None
-            a = _strip(K, sub[0], self.kids)
+            a = strip(K, sub[0], self.kids)
         elif a.type.get_canonical().kind != self.TK.CONSTANTARRAY:
             return None  # neither &x nor an array: not a value being (de)serialized
         if self.ex.text_of(other).strip().startswith("&"):
             return None  # value to value: not the buffer
-        return _type_info(a.type, K, self.TK), self.ex.text_of(a)
+        return type_info(a.type, K, self.TK), self.ex.text_of(a)
 
     def serial_ops(self) -> tuple[SerialOp, ...]:
         K = self.K
@@ -286,6 +260,9 @@ class _Walk:
                     ops.append(SerialOp(op="write" if w else "read", span=self.span(c), expr=expr[:100], ctype=ctype,
                                         size=size, kind=kind, conditional=cond))
                     continue
+            if op == "raw":
+                ops.append(SerialOp(op="opaque", span=self.span(c), expr="store through a pointer", conditional=cond))
+                continue
             if op in ("opaque", "call"):
                 if not any(t in buffers for t in texts):
                     continue
@@ -296,39 +273,18 @@ class _Walk:
             if op == "write":
                 idx = _WRITES[name]
                 if len(args) > idx:
-                    a = _strip(K, args[idx], self.kids)
-                    ctype, size, kind = _type_info(a.type, K, self.TK)
+                    a = strip(K, args[idx], self.kids)
+                    ctype, size, kind = type_info(a.type, K, self.TK)
                     expr = self.ex.text_of(args[idx])
             else:
-                ctype, size, kind, expr = _read_value(self.ex, c, name, args)
+                ctype, size, kind, expr = read_value(self.ex, c, name, args)
             expr = " ".join(expr.split())
             ops.append(SerialOp(op=op, span=self.span(c), expr=expr[:100], ctype=ctype, size=size, kind=kind,
                                 conditional=cond))
+        if self.loop_of:
+            ops = [dataclasses.replace(o, loop=lp[1], loop_at=lp[0]) if (lp := self.loop_of.get(
+                (o.span.path, o.span.line, o.span.col))) is not None else o for o in ops]
         return tuple(ops)
-
-
-def _read_value(ex: Unit, c: Cursor, name: str, args: list) -> tuple[Optional[str], Optional[int], Optional[str], str]:
-    """(ctype, size, kind, expression) of the value a read call (``_READS``) takes from the buffer."""
-    K, TK = ex.K, ex.ci.TypeKind
-    ctype = size = kind = None
-    expr = ""
-    if name == "deserialize_value":
-        if len(args) >= 3:
-            a = _strip(K, args[2], children)
-            try:
-                ctype, size, kind = _type_info(a.type.get_pointee(), K, TK)
-            except Exception:  # noqa: BLE001
-                pass
-            expr = ex.text_of(args[2])
-        return ctype, size, kind, expr
-    ctype, size, kind = _type_info(c.type, K, TK)
-    expr = ex.text_of(c)
-    if len(args) >= 2 and (c.type.spelling or "") == "void":
-        # a helper with an output parameter: read(d, mX) fills mX
-        a = _strip(K, args[1], children)
-        ctype, size, kind = _type_info(a.type, K, TK)
-        expr = ex.text_of(args[1])
-    return ctype, size, kind, expr
 
 
 # a serialized blob's pointer type, spaces removed: `void const*`, `const char*`, `uint8_t const* const`...
@@ -417,7 +373,7 @@ class _Blob:
             self.on_call(c, cond)
         elif k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and len(kids) == 2:
             op = self.binop(c, kids)
-            lhs = _strip(K, kids[0], children)
+            lhs = strip(K, kids[0], children)
             if op in ("=", "+=", "-=") and lhs.kind == K.DECL_REF_EXPR and self.is_pointer(lhs) and (
                     lhs.spelling in self.pos or self.mentions(kids[1])):
                 if cond:
@@ -431,7 +387,7 @@ class _Blob:
                         None, cur[1] + (n if op == "+=" else -n) * self.scale(lhs))
                 self.set(c, lhs.spelling, pos)
         elif k == K.UNARY_OPERATOR and len(kids) == 1:
-            sub = _strip(K, kids[0], children)
+            sub = strip(K, kids[0], children)
             t = self.ex.text_of(c).strip()
             if sub.kind == K.DECL_REF_EXPR and sub.spelling in self.pos and (t.startswith(("++", "--")) or t.endswith(("++", "--"))):
                 self.set(c, sub.spelling, None)
@@ -463,7 +419,7 @@ class _Blob:
             buf = self.pointer(args[0])
             if buf is not None:
                 cur = self.pos.get(buf)
-                size = _read_value(self.ex, c, name, args)[1]
+                size = read_value(self.ex, c, name, args)[1]
                 if cond or cur is None:
                     self.set(c, buf, None)
                 else:
@@ -478,7 +434,7 @@ class _Blob:
             except Exception:  # noqa: BLE001
                 params = []
         for i, a in enumerate(args):
-            e = _strip(K, a, children)
+            e = strip(K, a, children)
             if e.kind == K.UNARY_OPERATOR and self.ex.text_of(e).strip().startswith("&"):
                 buf = self.pointer(e)
                 if buf is not None:
@@ -723,9 +679,9 @@ def on_field(walker: FieldWalker, call: Cursor, args: list, decl: PluginFieldDec
         if t.kind == TK.POINTER:
             pt = t.get_pointee()
             if pt.get_canonical().kind != TK.VOID:
-                pointee, size, kind = _type_info(pt, K, TK)
+                pointee, size, kind = type_info(pt, K, TK)
         elif t.kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
-            pointee, size, kind = _type_info(t.element_type, K, TK)
+            pointee, size, kind = type_info(t.element_type, K, TK)
     except Exception:  # noqa: BLE001
         pass
     storage, var, var_span = _storage(ex, e, data_text)
@@ -779,7 +735,7 @@ def _storage(ex: Unit, e: Cursor, text: str) -> tuple[Optional[str], Optional[st
         if sub and sub[0].kind == K.MEMBER_REF_EXPR:
             obj = [s for s in children(sub[0])]
             if obj:
-                o = _strip(K, obj[0], children)
+                o = strip(K, obj[0], children)
                 if o.kind in (K.CALL_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR, K.INIT_LIST_EXPR) or (
                     o.kind == K.UNEXPOSED_EXPR and "(" in ex.text_of(o)
                 ):
@@ -809,7 +765,7 @@ def _storage(ex: Unit, e: Cursor, text: str) -> tuple[Optional[str], Optional[st
                 # a member of what? this->x / x: the object; local.x: the local
                 inner = children(sub)
                 if inner:
-                    base = _strip(K, inner[0], children)
+                    base = strip(K, inner[0], children)
                     if base.kind == K.DECL_REF_EXPR:
                         st = _decl_storage(ex, base.referenced)
                         if st is not None:
@@ -848,7 +804,7 @@ def _container(ex: Unit, call: Cursor, parents: tuple) -> Optional[str]:
             if sub and sub[0].kind == K.MEMBER_REF_EXPR:
                 obj = children(sub[0])
                 if obj:
-                    o = _strip(K, obj[0], children)
+                    o = strip(K, obj[0], children)
                     if o.kind == K.MEMBER_REF_EXPR and o.referenced is not None and o.referenced.kind == K.FIELD_DECL:
                         return "member"
                     if o.kind == K.DECL_REF_EXPR:
@@ -882,7 +838,8 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
             want_serial, role = True, "deserialize"
     want_phase = name == "createPlugin" and plugin_family == "creator_v3"
     handoffs = _handoffs(ex, fn, rel) if name == "deserializePlugin" and plugin_family == "creator_v2" else ()
-    if not (want_returns or want_serial or fields or want_phase or handoffs):
+    size_const = size_value(ex, fn) if name == "getSerializationSize" and (plugin_family or "").startswith("v2") else None
+    if not (want_returns or want_serial or fields or want_phase or handoffs or size_const is not None):
         return None
     returns: tuple = ()
     serial: tuple = ()
@@ -923,4 +880,5 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
         refs=tuple(refs),
         phase_ranges=phase_ranges,
         handoffs=handoffs,
+        size_value=size_const,
     )

@@ -633,6 +633,9 @@ class _Evaluator:
                 vars["PROJECT_NAME"] = [pname[0]]
                 vars[pname[0] + "_SOURCE_DIR"] = [cur]
         elif name == "set" and args:
+            if args[0][0] in ("CMAKE_CXX_FLAGS", "CMAKE_CUDA_FLAGS", "CMAKE_CXX_FLAGS_RELEASE") and any(
+                    re.search(r"(?:^|\s)[-/]DNDEBUG\b", a) for a, _q in args[1:]):
+                vars["_TRTLINT_NDEBUG_FLAG"] = ["1"]  # (the rest of the flags, `${CMAKE_CXX_FLAGS}`, may not expand)
             vals = self._values(args[1:], vars, c.line)
             if "CACHE" in vals:
                 vals = vals[: vals.index("CACHE")]
@@ -704,7 +707,7 @@ class _Evaluator:
             t = self.targets.get((top, tn[0]))
             if t is None:
                 self._spend(64 * (len(incs) + len(defs)), c.line)
-                t = self.targets[(top, tn[0])] = _T(tn[0], d, top, incs=list(incs), defs=list(defs))
+                t = self.targets[(top, tn[0])] = _T(tn[0], d, top, incs=list(incs), defs=list(defs) + _ndebug(vars))
             if "IMPORTED" in vals:
                 return
             self._add_sources(t, vals, cur)
@@ -851,6 +854,16 @@ class _Evaluator:
                                   f"include dirs not propagated along every target_link_libraries(): over "
                                   f"{MAX_LINK_STEPS} steps (the build model's limit); some units miss include dirs"))
         return tuple(targets), units
+
+
+_RELEASE = ("RELEASE", "MINSIZEREL", "RELWITHDEBINFO")
+
+
+def _ndebug(vars: dict) -> list[str]:
+    """``["NDEBUG"]`` when the build the CMake files set up compiles with it: a release build type set in them
+    (``set(CMAKE_BUILD_TYPE Release)``, whose flags CMake gives ``-DNDEBUG``) or ``-DNDEBUG`` set in the flags."""
+    bt = [v.upper() for v in vars.get("CMAKE_BUILD_TYPE", [])]
+    return ["NDEBUG"] if (bt and bt[0] in _RELEASE) or vars.get("_TRTLINT_NDEBUG_FLAG") else []
 
 
 def _slashes(s: str):
