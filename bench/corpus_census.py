@@ -263,6 +263,8 @@ G_OP_RE = re.compile(r"\b(?:g|graph|ctx\.graph|self\.g)\.op\s*\(\s*[rbuf]?[\"'](
 MAKE_NODE_RE = re.compile(r"\bmake_node\s*\(\s*(?:op_type\s*=\s*)?[rbuf]?[\"']([^\"']+)[\"']")
 GS_NODE_RE = re.compile(r"\b(?:gs\.)?Node\s*\(\s*(?:op\s*=\s*)?[rbuf]?[\"']([^\"']+)[\"']|\b(?:gs\.)?Node\s*\([^()]*?\bop\s*=\s*[rbuf]?[\"']([^\"']+)[\"']", re.S)
 LAYER_RE = re.compile(r"\.layer\s*\([^()]*?\bop\s*=\s*[rbuf]?[\"']([^\"']+)[\"']", re.S)
+# the op named by a variable: ``op = "EfficientNMS_TRT"`` ... ``graph.layer(op=op, ...)`` / ``gs.Node(op=op_name)``
+OP_VAR_RE = re.compile(r"(?:\.layer|\b(?:gs\.)?Node)\s*\([^()]*?\bop\s*=\s*([A-Za-z_]\w*)\s*[,)]", re.S)
 OPSET_RE = re.compile(r"\b(\w+)\s*=\s*(?:onnxscript\.)?(?:values\.)?(?:Opset|CustomOpset)\s*\(\s*(?:domain\s*=\s*)?[\"']([^\"']*)[\"']")
 PY_FIELD_RE = re.compile(r"\b(?:trt\.|tensorrt\.)?PluginField\s*\(\s*(?:name\s*=\s*)?(?:[rbuf]?[\"']([^\"']*)[\"']|([A-Za-z_][\w.]*))")
 PY_LOOKUP_RE = re.compile(r"\b(get_plugin_creator|get_creator)\s*\(")
@@ -290,6 +292,14 @@ def call_text(text: str, start: int, limit: int = 1500) -> str:
     return text[i : i + limit]
 
 
+def assigned_string(text: str, pos: int, var: str, window: int = 4000) -> str | None:
+    """The string literal last assigned to ``var`` in the text before ``pos`` (within ``window`` characters)."""
+    found = None
+    for m in re.finditer(rf"(?m)^[ \t]*{re.escape(var)}\s*=\s*[rbuf]?[\"']([^\"'\n]+)[\"']\s*$", text[max(0, pos - window) : pos]):
+        found = m.group(1)
+    return found
+
+
 def py_items(rel: str, text: str) -> list[Item]:
     items: list[Item] = []
     for m in G_OP_RE.finditer(text):
@@ -305,6 +315,11 @@ def py_items(rel: str, text: str) -> list[Item]:
     for m in LAYER_RE.finditer(text):
         if is_plugin_op(m.group(1), domain_kw(m.group(0))):
             items.append(Item("emission", rel, line_of(text, m.start()), m.group(1), {"form": "graph.layer"}))
+    for m in OP_VAR_RE.finditer(text):
+        op = assigned_string(text, m.start(), m.group(1))
+        if op and is_plugin_op(op, domain_kw(call_text(text, m.start()))):
+            form = "graph.layer" if m.group(0).startswith(".") else "gs.Node"
+            items.append(Item("emission", rel, line_of(text, m.start()), op, {"form": form, "via": m.group(1)}))
     for m in OPSET_RE.finditer(text):
         var, dom = m.group(1), m.group(2)
         if dom in ("", "ai.onnx"):

@@ -362,8 +362,9 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
         if it.file not in tx.code:
             continue
         if it.kind in ("emission", "lookup") and it.name != "?":
-            e = rename_literal(tx, it.file, it.line, it.name, it.name + MARK) or \
-                rename_literal(tx, it.file, it.line, _with_domain(tx, it), _with_domain(tx, it) + MARK)
+            ln = _assignment_line(tx, it) if it.extra.get("via") else it.line
+            e = ln and (rename_literal(tx, it.file, ln, it.name, it.name + MARK) or
+                        rename_literal(tx, it.file, ln, _with_domain(tx, it), _with_domain(tx, it) + MARK))
             if e:
                 out.append(Mutation("route-name-drift", [e], ("TRT101", "TRT501"), it.name, {it.file}))
         if it.kind == "lookup" and it.extra.get("form") in ("getPluginCreator", "get_plugin_creator", "getCreator", "get_creator"):
@@ -387,6 +388,15 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
             if swap and first("field-type-change", it.file):
                 out.append(Mutation("field-type-change", [(it.file, it.line, swap)], ("TRT103", "TRT208", "TRT609"), it.name, {it.file}))
     return out
+
+
+def _assignment_line(tx: Texts, it) -> int | None:
+    """The line of the last ``var = "Op"`` before an emission that names its op by a variable."""
+    lines = tx.code[it.file].split("\n")
+    for ln in range(it.line, max(0, it.line - 80), -1):
+        if re.match(rf"\s*{re.escape(it.extra['via'])}\s*=\s*[rbuf]?[\"']{re.escape(it.name)}[\"']", lines[ln - 1]):
+            return ln
+    return None
 
 
 def _with_domain(tx, it) -> str:
@@ -541,6 +551,24 @@ def _paths(d) -> set:
     return {d["location"]["path"]} | {r["location"]["path"] for r in d.get("related") or []}
 
 
+def judge(group: list[Mutation], base_keys: set, rep: dict | None) -> list[dict]:
+    """One row per mutation of a batch: found (a new finding of an expected rule located at or related to one of
+    its involved files) or, for a negative, flagged (any new finding there)."""
+    new = [d for d in (rep or {}).get("diagnostics", []) if next(iter(_keyset([d]))) not in base_keys]
+    rows = []
+    for m in group:
+        mine = [d for d in new if _paths(d) & m.involved]
+        row = {"class": m.cls, "file": m.file, "line": m.line, "subject": m.subject,
+               "expected": "/".join(m.expected), "run_failed": rep is None}
+        if m.negative:
+            row.update(flagged=bool(mine), new=[f"{d['code']} {d['location']['path']}:{d['location']['line']}" for d in mine][:5])
+        else:
+            hit = [d for d in mine if d["code"] in m.expected]
+            row.update(found=bool(hit), other_new=sorted({d["code"] for d in mine if d["code"] not in m.expected}))
+        rows.append(row)
+    return rows
+
+
 def run_mutations(root: Path, items, _baseline, jobs, check) -> tuple[list, list, float]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch."""
     t0 = time.monotonic()
@@ -558,18 +586,8 @@ def run_mutations(root: Path, items, _baseline, jobs, check) -> tuple[list, list
                 rep, _err, _dt = check(scratch)
             finally:
                 restore(scratch, saved)
-            new = [d for d in (rep or {}).get("diagnostics", []) if (d["code"], d["location"]["path"], d["location"]["line"], d["message"]) not in base_keys]
-            for m in group:
-                mine = [d for d in new if _paths(d) & m.involved]
-                row = {"class": m.cls, "file": m.file, "line": m.line, "subject": m.subject,
-                       "expected": "/".join(m.expected), "run_failed": rep is None}
-                if m.negative:
-                    row.update(flagged=bool(mine), new=[f"{d['code']} {d['location']['path']}:{d['location']['line']}" for d in mine][:5])
-                    negs.append(row)
-                else:
-                    hit = [d for d in mine if d["code"] in m.expected]
-                    row.update(found=bool(hit), other_new=sorted({d["code"] for d in mine if d["code"] not in m.expected}))
-                    results.append(row)
+            for row, m in zip(judge(group, base_keys, rep), group):
+                (negs if m.negative else results).append(row)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return results, negs, time.monotonic() - t0
