@@ -258,7 +258,9 @@ def compare(items, dump, report, stderr) -> tuple[list, list]:
     files, msgs = not_analysed(report, stderr)
     status = []
     for it in items:
-        if it.kind.endswith("-base") and not idx.holds(it):
+        if it.dynamic and not idx.holds(it):
+            st = "dynamic"  # a lookup or emission whose name the code computes: listed, not a blind spot
+        elif it.kind.endswith("-base") and not idx.holds(it):
             st = "base"  # an intermediate base class: not a plugin TensorRT creates
         elif it.kind == "onnx-file":
             st = "reported" if it.file in files else "unindexed"

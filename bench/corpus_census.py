@@ -43,6 +43,11 @@ class Item:
     name: str
     extra: dict = field(default_factory=dict)
 
+    @property
+    def dynamic(self) -> bool:
+        """The name is computed (a variable, an f-string): no reading of the text alone can check it."""
+        return self.name == "?" or "{" in self.name
+
     def key(self) -> tuple:
         return (self.kind, self.file, self.line, self.name)
 
@@ -268,7 +273,7 @@ OP_VAR_RE = re.compile(r"(?:\.layer|\b(?:gs\.)?Node)\s*\([^()]*?\bop\s*=\s*([A-Z
 OPSET_RE = re.compile(r"\b(\w+)\s*=\s*(?:onnxscript\.)?(?:values\.)?(?:Opset|CustomOpset)\s*\(\s*(?:domain\s*=\s*)?[\"']([^\"']*)[\"']")
 PY_FIELD_RE = re.compile(r"\b(?:trt\.|tensorrt\.)?PluginField\s*\(\s*(?:name\s*=\s*)?(?:[rbuf]?[\"']([^\"']*)[\"']|([A-Za-z_][\w.]*))")
 PY_LOOKUP_RE = re.compile(r"\b(get_plugin_creator|get_creator)\s*\(")
-PY_LIST_RE = re.compile(r"\bplugin_creator_list\b")
+PY_LIST_RE = re.compile(r"\.plugin_creator_list\b")  # the registry's attribute, not a variable of that name
 
 
 def domain_kw(call: str) -> str | None:

@@ -72,13 +72,13 @@ def render(results: list[dict], n_pinned: int) -> str:
             by_kind[c["kind"]]["trees:" + r["tree"]] = 1
     L.append("Per census class (all trees run):")
     L.append("")
-    L.append("| census class | items | indexed | reported not analysed | silently unindexed | trees with one |")
-    L.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    L.append("| census class | items | indexed | reported not analysed | name computed (not judged) | silently unindexed | trees with one |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for k in sorted(by_kind, key=lambda k: KIND_ORDER.index(k) if k in KIND_ORDER else 99):
         c = by_kind[k]
-        items = c["indexed"] + c["reported"] + c["unindexed"] + c["base"]
+        items = c["indexed"] + c["reported"] + c["unindexed"] + c["base"] + c["dynamic"]
         note = f" ({c['base']} bases, not plugins)" if c["base"] else ""
-        L.append(f"| {k}{note} | {items} | {c['indexed']} | {c['reported']} | {c['unindexed']} | "
+        L.append(f"| {k}{note} | {items} | {c['indexed']} | {c['reported']} | {c['dynamic']} | {c['unindexed']} | "
                  f"{sum(1 for x in c if x.startswith('trees:'))} |")
     L.append("")
     if mutated:
