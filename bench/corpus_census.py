@@ -58,34 +58,20 @@ class Item:
 # --------------------------------------------------------------------------------------------------- text utils
 
 
+_TOKENS = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+_IF0 = re.compile(r"(?ms)^[ \t]*#\s*if\s+0\b.*?^[ \t]*#\s*endif\b")
+
+
+def _blank(m: re.Match) -> str:
+    t = m.group(0)
+    return t if t[0] in "\"'" else re.sub(r"[^\n]", " ", t)
+
+
 def strip_cpp_comments(text: str) -> str:
-    """Blank out // and /* */ comments and ``#if 0`` blocks, keeping every newline (so lines stay put) and the
-    string literals as they are."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"' or c == "'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i : j + 1])
-            i = j + 1
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    s = "".join(out)
-    return re.sub(r"(?ms)^[ \t]*#\s*if\s+0\b.*?^[ \t]*#\s*endif\b", lambda m: re.sub(r"[^\n]", " ", m.group(0)), s)
+    """Blank out // and /* */ comments and ``#if 0`` blocks, keeping every newline and offset (so lines stay
+    put) and the string and character literals as they are."""
+    s = _TOKENS.sub(_blank, text)
+    return _IF0.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), s)
 
 
 def strip_py_comments(text: str) -> str:

@@ -34,8 +34,10 @@ class Mutation:
     edits: list  # (file, line, new line text)
     expected: tuple
     subject: str
-    involved: set = field(default_factory=set)
+    involved: set = field(default_factory=set)  # files the edit and its contract's other side live in (batching)
     negative: bool = False
+    related: set = field(default_factory=set)  # more files a finding about it may be at (registrations)
+    near: int = 0  # a route: a finding about it is within this many lines of the edit (0: anywhere in its files)
 
     @property
     def file(self) -> str:
@@ -134,14 +136,17 @@ class Texts:
                     out.append(b)
                     break
         pat = re.compile(rf"\b{re.escape(cls_name)}\s*::\s*{re.escape(method)}\s*\(")
+        found = []
         for rel, code in self.code.items():
             if cls_name not in code or rel.endswith(".py"):
                 continue
             for m in pat.finditer(code):
                 b = self._body_after(rel, m.end() - 1)
                 if b:
-                    out.append(b)
-        return out
+                    found.append(b)
+        # a model zoo has a class of that name in every program: keep the definitions nearest the class
+        near = max((_common(b.file, cls_file) for b in found), default=0)
+        return out + [b for b in found if _common(b.file, cls_file) == near]
 
     def pos_line(self, rel: str, pos: int) -> int:
         return self.code[rel].count("\n", 0, pos) + 1
@@ -219,13 +224,11 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
     route_fields = {it.name for it in items if it.kind == "field" and not _creator_dir(it.file, items)}
     route_fields |= {a for it in items if it.kind == "emission" for a in emission_attrs(tx, it)}
     classes = [it for it in items if it.kind in ("plugin-class", "creator-class") and it.file in tx.code]
-    by_dir: dict[str, list] = {}
+    muts_before = len(muts)
     for it in classes:
-        by_dir.setdefault(str(Path(it.file).parent), []).append(it)
-    for it in classes:
-        mates = {m.file for m in by_dir[str(Path(it.file).parent)]}
-        regs = {r.file for r in items if r.kind == "registration" and str(Path(r.file).parent) == str(Path(it.file).parent)}
-        inv = {it.file} | mates | regs
+        mates = {m.file for m in classes if counterpart(it, m)}
+        regs = {r.file for r in items if r.kind == "registration" and r.name in {it.name} | {m.name for m in classes if counterpart(it, m)}}
+        inv = {it.file} | mates
         side = "plugin" if it.kind == "plugin-class" else "creator"
         names = NAME_METHODS if side == "plugin" else ("getPluginName",)
         for meth in names:
@@ -290,9 +293,43 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
             if e:
                 muts.append(Mutation("serialize-drop", [e], ("TRT202",), it.name, inv | {b.file}))
                 break
+        for m in muts[muts_before:]:
+            if m.subject == it.name:
+                m.related |= regs
     muts.extend(route_mutations(tx, items))
     muts.extend(negatives(tx, items, classes, route_names))
     return muts
+
+
+def _common(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(Path(a).parent.parts, Path(b).parent.parts):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _stem(name: str) -> str:
+    n = name.lower()
+    for suf in ("creator", "plugin", "dynamic", "ext", "v2", "v3", "layer", "_trt", "trt", "_"):
+        if n.endswith(suf):
+            n = n[: -len(suf)]
+    return n
+
+
+def counterpart(a, b) -> bool:
+    """``b`` is the other side of ``a``'s contract: declared in the same file, or a plugin and creator whose
+    names agree once their suffixes (Plugin, Creator, Dynamic, ...) are dropped."""
+    if a is b or a.kind == b.kind:
+        return False
+    if a.file == b.file:
+        return True
+    pa, pb = Path(a.file).parent, Path(b.file).parent
+    if not (pa == pb or pa.parent == pb or pb.parent == pa):
+        return False  # another program's class of the same name
+    sa, sb = _stem(_stem(_stem(a.name))), _stem(_stem(_stem(b.name)))
+    return bool(sa) and sa == sb
 
 
 def _args(s: str) -> list[str]:
@@ -346,6 +383,9 @@ def emission_attrs(tx: Texts, it) -> list[str]:
     return [re.sub(r"_[ifst]$", "", k) for k in re.findall(r"[,(]\s*(\w+)\s*=(?!=)", call) if k not in skip]
 
 
+ROUTE_NEAR = 20
+
+
 def route_mutations(tx: Texts, items) -> list[Mutation]:
     """Per route: its name and version drifted; per file, one field renamed and one field's type changed (the
     other fields of a list are the same edit again)."""
@@ -366,27 +406,27 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
             e = ln and (rename_literal(tx, it.file, ln, it.name, it.name + MARK) or
                         rename_literal(tx, it.file, ln, _with_domain(tx, it), _with_domain(tx, it) + MARK))
             if e:
-                out.append(Mutation("route-name-drift", [e], ("TRT101", "TRT501"), it.name, {it.file}))
+                out.append(Mutation("route-name-drift", [e], ("TRT101", "TRT501"), it.name, {it.file}, near=ROUTE_NEAR))
         if it.kind == "lookup" and it.extra.get("form") in ("getPluginCreator", "get_plugin_creator", "getCreator", "get_creator"):
             raw_line = tx.line_text(it.file, it.line)
             m = re.search(r"[\"']" + re.escape(it.name) + r"[\"']\s*,\s*([\"'])(\w+)\1", raw_line)
             if m:
                 new = raw_line[: m.start(2)] + "987" + raw_line[m.end(2) :]
-                out.append(Mutation("route-version-drift", [(it.file, it.line, new)], ("TRT102",), it.name, {it.file}))
+                out.append(Mutation("route-version-drift", [(it.file, it.line, new)], ("TRT102",), it.name, {it.file}, near=ROUTE_NEAR))
         if it.kind == "emission":
             attrs = emission_attrs(tx, it)
             if attrs and first("route-field-rename", it.file):
                 ln, e = _find_attr_line(tx, it, attrs[0])
                 if e:
-                    out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}))
+                    out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR))
         if it.kind == "field" and it.extra.get("literal") and not _creator_dir(it.file, items):
             e = rename_literal(tx, it.file, it.line, it.name, it.name + MARK)
             if e and first("route-field-rename", it.file):
-                out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}))
+                out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR))
             raw_line = tx.line_text(it.file, it.line)
             swap = _type_swap(raw_line)
             if swap and first("field-type-change", it.file):
-                out.append(Mutation("field-type-change", [(it.file, it.line, swap)], ("TRT103", "TRT208", "TRT609"), it.name, {it.file}))
+                out.append(Mutation("field-type-change", [(it.file, it.line, swap)], ("TRT103", "TRT208", "TRT609"), it.name, {it.file}, near=ROUTE_NEAR))
     return out
 
 
@@ -475,22 +515,28 @@ def negatives(tx: Texts, items, classes, route_names) -> list[Mutation]:
 
 
 def batches(muts: list[Mutation]) -> list[list[Mutation]]:
-    """Mutations grouped so that no two in a group touch or relate to the same file or subject; route edits,
-    class edits and negatives in separate groups."""
+    """Mutations grouped so that no two in a group touch or relate to the same file (route edits: the same
+    stretch of a file); route edits, class edits and negatives in separate groups."""
     groups: list[list[Mutation]] = []
     for family in ("class", "route", "negative"):
         todo = [m for m in muts if _family(m) == family]
         while todo:
             used: set[str] = set()
-            subjects: set[str] = set()
+            spots: list[tuple[str, int, int]] = []
             group, rest = [], []
             for m in todo:
-                if m.involved & used or m.subject in subjects:
+                if m.near:  # a route edit: apart from the others of its file by more than twice its reach
+                    clash = any(f == m.file and abs(ln - m.line) <= n + m.near for f, ln, n in spots) or m.file in used
+                else:
+                    clash = bool(m.involved & used) or any(f in m.involved for f, _l, _n in spots)
+                if clash:
                     rest.append(m)
                 else:
                     group.append(m)
-                    used |= m.involved
-                    subjects.add(m.subject)
+                    if m.near:
+                        spots.append((m.file, m.line, m.near))
+                    else:
+                        used |= m.involved
             groups.append(group)
             todo = rest
     return groups
@@ -547,6 +593,10 @@ def _keyset(diags) -> set:
     return {(d["code"], d["location"]["path"], d["location"]["line"], d["message"]) for d in diags}
 
 
+def _places(d) -> list:
+    return [(d["location"]["path"], d["location"]["line"])] + [(r["location"]["path"], r["location"]["line"]) for r in d.get("related") or []]
+
+
 def _paths(d) -> set:
     return {d["location"]["path"]} | {r["location"]["path"] for r in d.get("related") or []}
 
@@ -557,7 +607,10 @@ def judge(group: list[Mutation], base_keys: set, rep: dict | None) -> list[dict]
     new = [d for d in (rep or {}).get("diagnostics", []) if next(iter(_keyset([d]))) not in base_keys]
     rows = []
     for m in group:
-        mine = [d for d in new if _paths(d) & m.involved]
+        if m.near:
+            mine = [d for d in new if any(p == m.file and abs(ln - m.line) <= m.near for p, ln in _places(d))]
+        else:
+            mine = [d for d in new if _paths(d) & (m.involved | m.related)]
         row = {"class": m.cls, "file": m.file, "line": m.line, "subject": m.subject,
                "expected": "/".join(m.expected), "run_failed": rep is None}
         if m.negative:
