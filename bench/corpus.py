@@ -329,9 +329,16 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
 
 
 def save(cache: Path, res: dict) -> None:
+    """Write the result; the time of the tree's first run (its cache cold) is carried over as ``cold_time_s``."""
     d = cache / "results"
     d.mkdir(parents=True, exist_ok=True)
-    (d / (res["tree"].replace("/", "+") + ".json")).write_text(json.dumps(res, indent=1))
+    p = d / (res["tree"].replace("/", "+") + ".json")
+    res.setdefault("cold_time_s", res["time_s"])
+    if p.is_file():
+        old = json.loads(p.read_text())
+        if old.get("commit") == res.get("commit"):
+            res["cold_time_s"] = old.get("cold_time_s", old["time_s"])
+    p.write_text(json.dumps(res, indent=1))
 
 
 def summary_line(res: dict) -> str:

@@ -589,8 +589,15 @@ def restore(root: Path, saved: dict[str, str]) -> None:
         p.write_bytes(raw.encode("utf-8", "surrogateescape"))
 
 
-def _keyset(diags) -> set:
-    return {(d["code"], d["location"]["path"], d["location"]["line"], d["message"]) for d in diags}
+def _keyset(diags, unmark: bool = False) -> set:
+    """Findings by rule, place and message; ``unmark``: the seeded marker taken out of the message (for a
+    consistent rename, a finding of the unmutated run that now names the renamed plugin is the same finding)."""
+    return {(d["code"], d["location"]["path"], d["location"]["line"], _unmark(d["message"]) if unmark else d["message"])
+            for d in diags}
+
+
+def _unmark(msg: str) -> str:
+    return re.sub(rf"{MARK}Drift|{MARK}", "", msg)
 
 
 def _places(d) -> list:
@@ -601,12 +608,16 @@ def _paths(d) -> set:
     return {d["location"]["path"]} | {r["location"]["path"] for r in d.get("related") or []}
 
 
-def judge(group: list[Mutation], base_keys: set, rep: dict | None) -> list[dict]:
-    """One row per mutation of a batch: found (a new finding of an expected rule located at or related to one of
-    its involved files) or, for a negative, flagged (any new finding there)."""
-    new = [d for d in (rep or {}).get("diagnostics", []) if next(iter(_keyset([d]))) not in base_keys]
+def judge(group: list[Mutation], base: list, rep: dict | None) -> list[dict]:
+    """One row per mutation of a batch: found (a finding of an expected rule, absent from the unmutated run
+    ``base``, located at or related to one of its involved files) or, for a negative, flagged (any new finding
+    there, the renamed name aside)."""
+    raw, unmarked = _keyset(base), _keyset(base, unmark=True)
+    diags = (rep or {}).get("diagnostics", [])
     rows = []
     for m in group:
+        keys, um = (unmarked, True) if m.negative else (raw, False)
+        new = [d for d in diags if next(iter(_keyset([d], um))) not in keys]
         if m.near:
             mine = [d for d in new if any(p == m.file and abs(ln - m.line) <= m.near for p, ln in _places(d))]
         else:
@@ -629,7 +640,7 @@ def run_mutations(root: Path, items, _baseline, jobs, check) -> tuple[list, list
     scratch = root.parent / "scratch" / root.name
     link_copy(root, scratch)
     base, _e, _t = check(scratch)
-    base_keys = _keyset((base or {}).get("diagnostics", []))
+    base_diags = (base or {}).get("diagnostics", [])
     results, negs = [], []
     try:
         for group in batches(muts):
@@ -639,7 +650,7 @@ def run_mutations(root: Path, items, _baseline, jobs, check) -> tuple[list, list
                 rep, _err, _dt = check(scratch)
             finally:
                 restore(scratch, saved)
-            for row, m in zip(judge(group, base_keys, rep), group):
+            for row, m in zip(judge(group, base_diags, rep), group):
                 (negs if m.negative else results).append(row)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

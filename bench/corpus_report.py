@@ -37,7 +37,9 @@ def render(results: list[dict], n_pinned: int) -> str:
              "Census: items the text shows (not counting intermediate base classes); *unindexed*: neither in the "
              "index nor named by the run as not analysed; *seeded*: edits whose rule reported them, of those "
              "generated; *negatives*: consistent renames that gave a finding; *findings*: default rule set; "
-             "*time*: the `check` run (with a warm cache when the tree had been run before), then the seeded runs.")
+             "*time (s)*: trtlint's first run on the fresh tree (cache cold) / the run of this table (cache warm: "
+             "the whole-run memo answers) / all the seeded runs together (each a warm run with a few files changed, "
+             "plus a hard-linked scratch copy's first run).")
     L.append("")
     L.append("| tree | kind | build | census | unindexed | seeded found | negatives flagged | default findings | time (s) |")
     L.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -50,7 +52,7 @@ def render(results: list[dict], n_pinned: int) -> str:
         top = ", ".join(f"{k} {v}" for k, v in sorted(r["findings"].items(), key=lambda kv: -kv[1])[:3])
         seeded = f"{sum(m['found'] for m in muts)}/{len(muts)}" if muts is not None else "–"
         negf = f"{r['negatives_flagged']}/{len(negs)}" if negs is not None else "–"
-        t = f"{r['time_s']:.0f}" + (f" + {r['mutate_time_s']:.0f}" if "mutate_time_s" in r else "")
+        t = f"{r.get('cold_time_s', r['time_s']):.1f} / {r['time_s']:.1f}" + (f" / {r['mutate_time_s']:.0f}" if "mutate_time_s" in r else "")
         L.append(f"| {r['tree']} | {r.get('kind') or ''} | {r.get('build') or ''} | {len(census)} | {len(r['unindexed'])} | "
                  f"{seeded} | {negf} | {nf}{f' ({top})' if nf else ''} | {t} |")
         tot["census"] += len(census)

@@ -122,11 +122,10 @@ def test_seeded_edits_are_judged_by_a_real_run(tmp_path):
     pick = [m for m in muts if m.cls in ("default-stream", "route-version-drift")]
     assert len(pick) == 2 and not (pick[0].involved & pick[1].involved)
     base, _err, _dt = corpus.check_run(root, 1)
-    base_keys = corpus_mutate._keyset(base["diagnostics"])
     saved = corpus_mutate.apply(root, [e for m in pick for e in m.edits])
     rep, _err, _dt = corpus.check_run(root, 1)
     corpus_mutate.restore(root, saved)
-    rows = corpus_mutate.judge(pick, base_keys, rep)
+    rows = corpus_mutate.judge(pick, base["diagnostics"], rep)
     assert [(r["class"], r["found"]) for r in rows] == [(m.cls, True) for m in pick], rows
     assert (root / "plugin/scaleKernel.cu").read_text() == (FIXTURE / "plugin/scaleKernel.cu").read_text()
 
@@ -136,7 +135,7 @@ def test_seeded_edits_are_judged_by_a_real_run(tmp_path):
     saved = corpus_mutate.apply(root, neg.edits)
     rep, _err, _dt = corpus.check_run(root, 1)
     corpus_mutate.restore(root, saved)
-    (row,) = corpus_mutate.judge([neg], corpus_mutate._keyset(base["diagnostics"]), rep)
+    (row,) = corpus_mutate.judge([neg], base["diagnostics"], rep)
     assert row["flagged"] is False, row
 
 
@@ -150,3 +149,18 @@ def test_comparison_calls_an_item_indexed_reported_or_unindexed():
     status, unindexed = corpus.compare(items, dump, report, "")
     assert status == ["indexed", "indexed", "unindexed", "reported"]
     assert [u.file for u in unindexed] == ["y.py"]
+
+
+def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
+    """A finding of the unmutated run that names the plugin (a duplicate registration) names the renamed plugin
+    after a consistent rename: the same finding, not a new one. A seeded drift is judged on the raw messages."""
+    def diag(msg):
+        return {"code": "TRT108", "message": msg, "location": {"path": "p/a.cpp", "line": 32}, "related": []}
+
+    base = [diag("'Nms_TRT' version '1' is registered twice")]
+    rep = {"diagnostics": [diag("'Nms_TRTCorpus' version '1' is registered twice")]}
+    neg = corpus_mutate.Mutation("consistent-rename", [("p/a.cpp", 29, "")], (), "Nms", {"p/a.cpp"}, negative=True)
+    pos = corpus_mutate.Mutation("name-drift-plugin", [("p/a.cpp", 29, "")], ("TRT108",), "Nms", {"p/a.cpp"})
+    assert corpus_mutate.judge([neg], base, rep)[0]["flagged"] is False
+    assert corpus_mutate.judge([pos], base, rep)[0]["found"] is True
+    assert corpus_mutate.judge([neg], base, {"diagnostics": base + [dict(diag("x"), code="TRT101")]})[0]["flagged"] is True
