@@ -145,10 +145,20 @@ def test_comparison_calls_an_item_indexed_reported_or_unindexed():
              it("creator-class", "b/c.h", 2, "C")]
     dump = {"plugins": [{"class": "ns::P", "at": "a/p.h:3", "fields": [], "serialized": [], "registered": []}],
             "creators": [], "emissions": [{"op": "P", "at": "x.py:11", "attrs": []}], "lookup_sites": []}
-    report = {"diagnostics": [{"code": "TRT004", "message": "class C did not resolve", "location": {"path": "b/c.h", "line": 2}}]}
+    report = {"diagnostics": [{"code": "TRT004", "message": "class C did not resolve", "location": {"path": "b/c.h", "line": 2}}],
+              "summary": {"analysis": {"plugins": 1, "creators": 0, "partly_analysed_units": []}}}
     status, unindexed = corpus.compare(items, dump, report, "")
     assert status == ["indexed", "indexed", "unindexed", "reported"]
     assert [u.file for u in unindexed] == ["y.py"]
+    # the check analysed no class: the whole-tree join's classes do not count; a class whose header a partly
+    # analysed unit could not include is reported, by that include
+    report["summary"]["analysis"] = {"plugins": 0, "creators": 0, "partly_analysed_units": [
+        {"unit": "a/p.cpp", "missing_includes": [{"name": "p.h", "path": "a/p.cpp", "line": 1}]}]}
+    items[0] = it("plugin-class", "a/p.h", 3, "P")
+    items.append(it("plugin-class", "a/q.h", 3, "Q"))
+    dump["plugins"].append({"class": "Q", "at": "a/q.h:3", "fields": [], "serialized": [], "registered": []})
+    status, _ = corpus.compare(items, dump, report, "")
+    assert status == ["reported", "indexed", "unindexed", "reported", "unindexed"]
 
 
 def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
