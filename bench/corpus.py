@@ -350,6 +350,10 @@ def save(cache: Path, res: dict) -> None:
         old = json.loads(p.read_text())
         if old.get("commit") == res.get("commit"):
             res["cold_time_s"] = old.get("cold_time_s", old["time_s"])
+            if "mutations" not in res and "mutations" in old:  # a census-only run keeps the seeded results
+                for k in ("mutations", "negatives", "negatives_flagged", "mutate_time_s"):
+                    res[k] = old[k]
+                res["mutations_from"] = old.get("mutations_from", "an earlier --mutate run")
     p.write_text(json.dumps(res, indent=1))
 
 
