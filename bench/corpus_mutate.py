@@ -8,7 +8,8 @@ state its defect (``expected``) and the files a finding about it is located at o
 Classes, per plugin and creator class the census found and per route:
 ``name-drift-plugin``, ``name-drift-creator`` (TRT101), ``version-drift-plugin``, ``version-drift-creator``
 (TRT102), ``field-rename-creator`` (a declared field a route passes; TRT103), ``alloc-in-enqueue`` (TRT301),
-``sync-in-enqueue``, ``memcpy-in-enqueue``, ``sync-in-callee`` (TRT302), ``default-stream`` (TRT303),
+``sync-in-enqueue``, ``memcpy-in-enqueue``, ``sync-in-callee``, ``memcpy-in-callee`` (TRT302), ``alloc-in-callee``
+(TRT301), ``default-stream`` (TRT303),
 ``throw-in-noexcept`` (TRT204), ``serialize-drop`` (TRT202), ``route-name-drift`` (TRT101),
 ``route-version-drift`` (TRT102), ``route-field-rename`` (TRT103), ``field-type-change`` (TRT103/TRT208/TRT609);
 negatives: ``consistent-rename`` (a plugin's name renamed at its one definition, or on both sides together).
@@ -267,9 +268,14 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                     muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file}))
             cal = callees(tx, b)
             if cal:
-                e = insert_after_brace(tx, cal[0], "cudaDeviceSynchronize();")
-                if e:
-                    muts.append(Mutation("sync-in-callee", [e], ("TRT302",), it.name, inv | {b.file, cal[0].file}))
+                for cls_, stmt, rule in (
+                    ("sync-in-callee", "cudaDeviceSynchronize();", "TRT302"),
+                    ("alloc-in-callee", f"void* {MARK}P = nullptr; cudaMalloc(&{MARK}P, 64);", "TRT301"),
+                    ("memcpy-in-callee", f"static char {MARK}H[4]; void* {MARK}D = nullptr; cudaMemcpy({MARK}H, {MARK}D, 4, cudaMemcpyDeviceToHost);", "TRT302"),
+                ):
+                    e = insert_after_brace(tx, cal[0], stmt)
+                    if e:
+                        muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file, cal[0].file}))
             for body in [b] + cal:
                 code = tx.code[body.file]
                 m = next((m for m in LAUNCH4.finditer(code, body.open, body.close) if len(_args(m.group(1))) == 4), None)

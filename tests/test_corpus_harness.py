@@ -83,6 +83,8 @@ def test_generator_gives_each_class_its_one_line_edit():
     assert got[("sync-in-enqueue", "plugin/scalePlugin.cpp", 48)] == ("{ cudaDeviceSynchronize();", ("TRT302",))
     assert "cudaMemcpyDeviceToHost" in got[("memcpy-in-enqueue", "plugin/scalePlugin.cpp", 48)][0]
     assert got[("sync-in-callee", "plugin/scaleKernel.cu", 15)] == ("{ cudaDeviceSynchronize();", ("TRT302",))
+    assert got[("alloc-in-callee", "plugin/scaleKernel.cu", 15)][1] == ("TRT301",)
+    assert "cudaMemcpyDeviceToHost" in got[("memcpy-in-callee", "plugin/scaleKernel.cu", 15)][0]
     assert got[("default-stream", "plugin/scaleKernel.cu", 16)] == (
         "scaleKernel<<<(n + 127) / 128, 128>>>(in, out, n, scale);", ("TRT303",))
     assert got[("throw-in-noexcept", "plugin/scalePlugin.cpp", 30)] == ("{ throw 1;", ("TRT204",))
@@ -156,9 +158,10 @@ def test_comparison_calls_an_item_indexed_reported_or_unindexed():
         {"unit": "a/p.cpp", "missing_includes": [{"name": "p.h", "path": "a/p.cpp", "line": 1}]}]}
     items[0] = it("plugin-class", "a/p.h", 3, "P")
     items.append(it("plugin-class", "a/q.h", 3, "Q"))
+    items.append(it("field", "a/p.cpp", 9, "alpha"))  # in the partly analysed unit itself
     dump["plugins"].append({"class": "Q", "at": "a/q.h:3", "fields": [], "serialized": [], "registered": []})
     status, _ = corpus.compare(items, dump, report, "")
-    assert status == ["reported", "indexed", "unindexed", "reported", "unindexed"]
+    assert status == ["reported", "indexed", "unindexed", "reported", "unindexed", "reported"]
 
 
 def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
