@@ -484,6 +484,15 @@ def _index_summary(index) -> dict:
         "route_tables": [{"name": t.name, "entries": len(t.entries), "version": t.version, "namespace": t.namespace} for t in index.route_tables],
         "route_calls": len(index.route_calls),
         "lookups": len(index.lookups),
+        # where each lookup and direct-route call is (bench/corpus.py compares a text census with these)
+        "lookup_sites": [
+            {"name": lk.name, "form": lk.form, "fields": [a.name for a in lk.attrs], "at": f"{lk.span.path}:{lk.span.line}"}
+            for lk in index.lookups
+        ],
+        "route_call_sites": [
+            {"op": rc.operation, "fields": [a.name for a in rc.attrs], "at": f"{rc.span.path}:{rc.span.line}"}
+            for rc in index.route_calls
+        ],
         "globs": [{"var": g.var, "patterns": list(g.patterns), "targets": list(g.targets)} for g in index.globs],
         "programs": _programs_summary(index, cinfo),
     }

@@ -1,0 +1,663 @@
+"""Seeded one-line defects for bench/corpus.py ``--mutate``, generated from the text census.
+
+Each mutation is a set of line edits that keep every line where it is (a line is replaced, or text is inserted
+after a method body's opening brace on its own line), so findings elsewhere keep their lines and a new finding is
+a finding absent from the unmutated run (same rule, path, line and message). A mutation names the rules that
+state its defect (``expected``) and the files a finding about it is located at or related to (``involved``).
+
+Classes, per plugin and creator class the census found and per route:
+``name-drift-plugin``, ``name-drift-creator`` (TRT101), ``version-drift-plugin``, ``version-drift-creator``
+(TRT102), ``field-rename-creator`` (a declared field a route passes; TRT103), ``alloc-in-enqueue`` (TRT301),
+``sync-in-enqueue``, ``memcpy-in-enqueue``, ``sync-in-callee``, ``memcpy-in-callee`` (TRT302), ``alloc-in-callee``
+(TRT301), ``default-stream`` (TRT303),
+``throw-in-noexcept`` (TRT204), ``serialize-drop`` (TRT202), ``route-name-drift`` (TRT101),
+``route-version-drift`` (TRT102), ``route-field-rename`` (TRT103), ``field-type-change`` (TRT103/TRT208/TRT609);
+negatives: ``consistent-rename`` (a plugin's name renamed at its one definition, or on both sides together).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import corpus_census as cc
+
+MARK = "Corpus"  # every seeded name carries it
+
+
+@dataclass
+class Mutation:
+    cls: str
+    edits: list  # (file, line, new line text)
+    expected: tuple
+    subject: str
+    involved: set = field(default_factory=set)  # files the edit and its contract's other side live in (batching)
+    negative: bool = False
+    related: set = field(default_factory=set)  # more files a finding about it may be at (registrations)
+    near: int = 0  # a route: a finding about it is within this many lines of the edit (0: anywhere in its files)
+
+    @property
+    def file(self) -> str:
+        return self.edits[0][0]
+
+    @property
+    def line(self) -> int:
+        return self.edits[0][1]
+
+
+# ------------------------------------------------------------------------------------------------- text helpers
+
+
+def match_close(text: str, i: int, open_ch: str = "{", close_ch: str = "}") -> int:
+    """Index of the bracket closing the one at ``i`` (string literals skipped); -1 when unbalanced."""
+    depth = 0
+    n = len(text)
+    j = i
+    while j < n:
+        c = text[j]
+        if c == '"' or c == "'":
+            k = j + 1
+            while k < n and text[k] != c and text[k] != "\n":
+                k += 2 if text[k] == "\\" else 1
+            j = k + 1
+            continue
+        if c == open_ch:
+            depth += 1
+        elif c == close_ch:
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return -1
+
+
+@dataclass
+class Body:
+    file: str
+    open: int  # index of "{"
+    close: int
+    signature: str  # the text between ")" and "{"
+
+
+class Texts:
+    """The tree's C++ and Python texts: raw (to edit) and comment-blanked (to search; same offsets)."""
+
+    def __init__(self, root: Path):
+        self.raw: dict[str, str] = {}
+        self.code: dict[str, str] = {}
+        for p, ext in cc.tree_files(root):
+            if ext == ".onnx":
+                continue
+            t = cc.read_text(p)
+            if t is None:
+                continue
+            rel = p.relative_to(root).as_posix()
+            self.raw[rel] = t
+            self.code[rel] = cc.strip_cpp_comments(t) if ext in cc.CPP_EXT else cc.strip_py_comments(t)
+
+    def line_text(self, rel: str, line: int) -> str:
+        return self.raw[rel].split("\n")[line - 1]
+
+    def class_body(self, rel: str, line: int) -> tuple[int, int] | None:
+        code = self.code.get(rel)
+        if code is None:
+            return None
+        start = sum(len(s) + 1 for s in code.split("\n")[: line - 1])
+        i = code.find("{", start)
+        if i < 0:
+            return None
+        j = match_close(code, i)
+        return (i, j) if j > 0 else None
+
+    def _body_after(self, rel: str, paren: int) -> Body | None:
+        code = self.code[rel]
+        close = match_close(code, paren, "(", ")")
+        if close < 0:
+            return None
+        m = re.match(r"[^;{}()]*\{", code[close + 1 : close + 400])
+        if not m:
+            return None
+        o = close + m.end()
+        c = match_close(code, o)
+        return Body(rel, o, c, code[close + 1 : o]) if c > 0 else None
+
+    def methods(self, cls_name: str, cls_file: str, cls_line: int, method: str) -> list[Body]:
+        """Definitions of ``cls_name::method``: inline in the class body, or out of line in any file."""
+        out = []
+        span = self.class_body(cls_file, cls_line)
+        if span:
+            code = self.code[cls_file]
+            for m in re.finditer(rf"\b{re.escape(method)}\s*\(", code[span[0] + 1 : span[1]]):
+                b = self._body_after(cls_file, span[0] + 1 + m.end() - 1)
+                if b and b.close <= span[1]:
+                    out.append(b)
+                    break
+        pat = re.compile(rf"\b{re.escape(cls_name)}\s*::\s*{re.escape(method)}\s*\(")
+        found = []
+        for rel, code in self.code.items():
+            if cls_name not in code or rel.endswith(".py"):
+                continue
+            for m in pat.finditer(code):
+                b = self._body_after(rel, m.end() - 1)
+                if b:
+                    found.append(b)
+        # a model zoo has a class of that name in every program: keep the definitions nearest the class
+        near = max((_common(b.file, cls_file) for b in found), default=0)
+        return out + [b for b in found if _common(b.file, cls_file) == near]
+
+    def pos_line(self, rel: str, pos: int) -> int:
+        return self.code[rel].count("\n", 0, pos) + 1
+
+
+def insert_after_brace(tx: Texts, b: Body, stmt: str) -> tuple | None:
+    ln = tx.pos_line(b.file, b.open)
+    raw_line = tx.line_text(b.file, ln)
+    line_start = sum(len(s) + 1 for s in tx.raw[b.file].split("\n")[: ln - 1])
+    col = b.open - line_start
+    if col < 0 or col >= len(raw_line) or raw_line[col] != "{":
+        return None
+    return (b.file, ln, raw_line[: col + 1] + " " + stmt + raw_line[col + 1 :])
+
+
+def replace_return(tx: Texts, b: Body, new_expr: str) -> tuple | None:
+    code = tx.code[b.file]
+    m = re.compile(r"\breturn\s+([^;]+);").search(code, b.open, b.close)
+    if not m or "\n" in m.group(0):
+        return None
+    ln = tx.pos_line(b.file, m.start())
+    raw_line = tx.line_text(b.file, ln)
+    if m.group(0) not in raw_line:
+        return None
+    return (b.file, ln, raw_line.replace(m.group(0), f"return {new_expr};", 1)), m.group(1).strip()
+
+
+def rename_literal(tx: Texts, rel: str, line: int, old: str, new: str) -> tuple | None:
+    raw_line = tx.line_text(rel, line)
+    for q in ('"', "'"):
+        if f"{q}{old}{q}" in raw_line:
+            return (rel, line, raw_line.replace(f"{q}{old}{q}", f"{q}{new}{q}", 1))
+    return None
+
+
+KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "static_cast", "reinterpret_cast", "const_cast",
+            "dynamic_cast", "decltype", "catch", "assert", "defined", "alignof", "typeid", "new", "delete"}
+LAUNCH4 = re.compile(r"<<<\s*([^<>]*?)\s*>>>")
+
+
+def callees(tx: Texts, b: Body) -> list[Body]:
+    """Free functions the body calls that are defined in the tree (first few, in order)."""
+    code = tx.code[b.file]
+    out, seen = [], set()
+    for m in re.finditer(r"(?<![\w.>:])([A-Za-z_]\w*)\s*(?:<[^<>;()]*>)?\s*(?:<<<|\()", code[b.open : b.close]):
+        name = m.group(1)
+        if name in KEYWORDS or name in seen or name.startswith(("cuda", "cublas", "cudnn", "std", "PLUGIN", "ASSERT")):
+            continue
+        seen.add(name)
+        defn = re.compile(rf"(?m)^[^\n;#]*?\b[\w:<>*&]+[\s*&]+{re.escape(name)}\s*\(")
+        for rel, c in tx.code.items():
+            if name not in c or rel.endswith(".py"):
+                continue
+            for d in defn.finditer(c):
+                body = tx._body_after(rel, d.end() - 1)
+                if body:
+                    out.append(body)
+                    break
+            if out and out[-1].file == rel:
+                break
+        if len(out) >= 3:
+            break
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- generation
+
+NAME_METHODS = ("getPluginType", "getPluginName")
+
+
+def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]:
+    tx = tx or Texts(Path(root))
+    muts: list[Mutation] = []
+    route_names = {it.name for it in items if it.kind in ("emission", "lookup", "onnx-node")}
+    route_fields = {it.name for it in items if it.kind == "field" and not _creator_dir(it.file, items)}
+    route_fields |= {a for it in items if it.kind == "emission" for a in emission_attrs(tx, it)}
+    classes = [it for it in items if it.kind in ("plugin-class", "creator-class") and it.file in tx.code]
+    muts_before = len(muts)
+    for it in classes:
+        mates = {m.file for m in classes if counterpart(it, m)}
+        regs = {r.file for r in items if r.kind == "registration" and r.name in {it.name} | {m.name for m in classes if counterpart(it, m)}}
+        inv = {it.file} | mates
+        side = "plugin" if it.kind == "plugin-class" else "creator"
+        names = NAME_METHODS if side == "plugin" else ("getPluginName",)
+        for meth in names:
+            for b in tx.methods(it.name, it.file, it.line, meth):
+                r = replace_return(tx, b, f'"{MARK}Drift{it.name}"')
+                if r:
+                    muts.append(Mutation(f"name-drift-{side}", [r[0]], ("TRT101",), it.name, inv | {b.file}))
+                    break
+            else:
+                continue
+            break
+        for b in tx.methods(it.name, it.file, it.line, "getPluginVersion"):
+            r = replace_return(tx, b, '"987"')
+            if r:
+                muts.append(Mutation(f"version-drift-{side}", [r[0]], ("TRT102",), it.name, inv | {b.file}))
+                break
+        if side == "creator":
+            for f in items:
+                if f.kind == "field" and f.name in route_fields and str(Path(f.file).parent) == str(Path(it.file).parent) \
+                        and f.extra.get("literal"):
+                    e = rename_literal(tx, f.file, f.line, f.name, f.name + MARK)
+                    if e:
+                        muts.append(Mutation("field-rename-creator", [e], ("TRT103",), it.name, inv | {f.file}))
+                        break
+            continue
+        enq = tx.methods(it.name, it.file, it.line, "enqueue")
+        if enq:
+            b = enq[0]
+            for cls_, stmt, rule in (
+                ("alloc-in-enqueue", f"void* {MARK}P = nullptr; cudaMalloc(&{MARK}P, 64);", "TRT301"),
+                ("sync-in-enqueue", "cudaDeviceSynchronize();", "TRT302"),
+                ("memcpy-in-enqueue", f"static char {MARK}H[4]; void* {MARK}D = nullptr; cudaMemcpy({MARK}H, {MARK}D, 4, cudaMemcpyDeviceToHost);", "TRT302"),
+            ):
+                e = insert_after_brace(tx, b, stmt)
+                if e:
+                    muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file}))
+            cal = callees(tx, b)
+            if cal:
+                for cls_, stmt, rule in (
+                    ("sync-in-callee", "cudaDeviceSynchronize();", "TRT302"),
+                    ("alloc-in-callee", f"void* {MARK}P = nullptr; cudaMalloc(&{MARK}P, 64);", "TRT301"),
+                    ("memcpy-in-callee", f"static char {MARK}H[4]; void* {MARK}D = nullptr; cudaMemcpy({MARK}H, {MARK}D, 4, cudaMemcpyDeviceToHost);", "TRT302"),
+                ):
+                    e = insert_after_brace(tx, cal[0], stmt)
+                    if e:
+                        muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file, cal[0].file}))
+            for body in [b] + cal:
+                code = tx.code[body.file]
+                m = next((m for m in LAUNCH4.finditer(code, body.open, body.close) if len(_args(m.group(1))) == 4), None)
+                if m:
+                    ln = tx.pos_line(body.file, m.start())
+                    raw_line = tx.line_text(body.file, ln)
+                    a = _args(m.group(1))
+                    if m.group(0) in raw_line:
+                        muts.append(Mutation("default-stream", [(body.file, ln, raw_line.replace(m.group(0), f"<<<{a[0]}, {a[1]}>>>", 1))],
+                                             ("TRT303",), it.name, inv | {b.file, body.file}))
+                    break
+        for meth in ("getNbOutputs", "getSerializationSize", "getOutputDataType", "getNbOutputs", "clone", "enqueue"):
+            bs = [x for x in tx.methods(it.name, it.file, it.line, meth) if "noexcept" in x.signature]
+            if bs:
+                e = insert_after_brace(tx, bs[0], "throw 1;")
+                if e:
+                    muts.append(Mutation("throw-in-noexcept", [e], ("TRT204",), it.name, inv | {bs[0].file}))
+                    break
+        for b in tx.methods(it.name, it.file, it.line, "serialize"):
+            e = drop_write(tx, b)
+            if e:
+                muts.append(Mutation("serialize-drop", [e], ("TRT202",), it.name, inv | {b.file}))
+                break
+        for m in muts[muts_before:]:
+            if m.subject == it.name:
+                m.related |= regs
+    muts.extend(route_mutations(tx, items))
+    muts.extend(negatives(tx, items, classes, route_names))
+    return muts
+
+
+def _common(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(Path(a).parent.parts, Path(b).parent.parts):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _stem(name: str) -> str:
+    n = name.lower()
+    for suf in ("creator", "plugin", "dynamic", "ext", "v2", "v3", "layer", "_trt", "trt", "_"):
+        if n.endswith(suf):
+            n = n[: -len(suf)]
+    return n
+
+
+def counterpart(a, b) -> bool:
+    """``b`` is the other side of ``a``'s contract: declared in the same file, or a plugin and creator whose
+    names agree once their suffixes (Plugin, Creator, Dynamic, ...) are dropped."""
+    if a is b or a.kind == b.kind:
+        return False
+    if a.file == b.file:
+        return True
+    pa, pb = Path(a.file).parent, Path(b.file).parent
+    if not (pa == pb or pa.parent == pb or pb.parent == pa):
+        return False  # another program's class of the same name
+    sa, sb = _stem(_stem(_stem(a.name))), _stem(_stem(_stem(b.name)))
+    return bool(sa) and sa == sb
+
+
+def _args(s: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in s:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur).strip())
+    return parts
+
+
+WRITE_RE = re.compile(r"^\s*(?:\w+(?:::\w+)*\s*\(\s*\w+\s*,|write\w*\s*\(|serialize_value\s*\(|\*\s*reinterpret_cast|memcpy\s*\(|std::memcpy\s*\(|\w+\.write\s*\()")
+
+
+def drop_write(tx: Texts, b: Body) -> tuple | None:
+    code = tx.code[b.file]
+    first = tx.pos_line(b.file, b.open) + 1
+    last = tx.pos_line(b.file, b.close) - 1
+    lines = code.split("\n")
+    for ln in range(first, last + 1):
+        s = lines[ln - 1]
+        if s.count(";") == 1 and s.rstrip().endswith(";") and WRITE_RE.match(s) and "return" not in s:
+            if re.search(r"\b(write|serialize|memcpy|reinterpret_cast)", s):
+                return (b.file, ln, "")
+    return None
+
+
+def _creator_dir(rel: str, items) -> bool:
+    d = str(Path(rel).parent)
+    return any(i.kind in ("creator-class", "plugin-class") and str(Path(i.file).parent) == d for i in items)
+
+
+def emission_attrs(tx: Texts, it) -> list[str]:
+    """Attribute names written at an emission (keyword arguments of g.op/make_node, gs.Node attrs keys)."""
+    code = tx.code.get(it.file)
+    if code is None:
+        return []
+    start = sum(len(s) + 1 for s in code.split("\n")[: it.line - 1])
+    call = cc.call_text(code, start)
+    if it.extra.get("form") in ("gs.Node", "graph.layer"):
+        m = re.search(r"\battrs\s*=\s*\{([^{}]*)\}", call)
+        return re.findall(r"[\"'](\w+)[\"']\s*:", m.group(1)) if m else []
+    skip = {"domain", "outputs", "inputs", "name", "op_type", "plugin_version", "plugin_namespace", "doc_string"}
+    return [re.sub(r"_[ifst]$", "", k) for k in re.findall(r"[,(]\s*(\w+)\s*=(?!=)", call) if k not in skip]
+
+
+ROUTE_NEAR = 20
+
+
+def route_mutations(tx: Texts, items) -> list[Mutation]:
+    """Per route: its name and version drifted; per file, one field renamed and one field's type changed (the
+    other fields of a list are the same edit again)."""
+    out = []
+    once: set[tuple[str, str]] = set()
+
+    def first(cls_: str, rel: str) -> bool:
+        if (cls_, rel) in once:
+            return False
+        once.add((cls_, rel))
+        return True
+
+    for it in items:
+        if it.file not in tx.code:
+            continue
+        if it.kind in ("emission", "lookup") and it.name != "?":
+            ln = _assignment_line(tx, it) if it.extra.get("via") else it.line
+            e = ln and (rename_literal(tx, it.file, ln, it.name, it.name + MARK) or
+                        rename_literal(tx, it.file, ln, _with_domain(tx, it), _with_domain(tx, it) + MARK))
+            if e:
+                out.append(Mutation("route-name-drift", [e], ("TRT101", "TRT501"), it.name, {it.file}, near=ROUTE_NEAR))
+        if it.kind == "lookup" and it.extra.get("form") in ("getPluginCreator", "get_plugin_creator", "getCreator", "get_creator"):
+            raw_line = tx.line_text(it.file, it.line)
+            m = re.search(r"[\"']" + re.escape(it.name) + r"[\"']\s*,\s*([\"'])(\w+)\1", raw_line)
+            if m:
+                new = raw_line[: m.start(2)] + "987" + raw_line[m.end(2) :]
+                out.append(Mutation("route-version-drift", [(it.file, it.line, new)], ("TRT102",), it.name, {it.file}, near=ROUTE_NEAR))
+        if it.kind == "emission":
+            attrs = emission_attrs(tx, it)
+            if attrs and first("route-field-rename", it.file):
+                ln, e = _find_attr_line(tx, it, attrs[0])
+                if e:
+                    out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR))
+        if it.kind == "field" and it.extra.get("literal") and not _creator_dir(it.file, items):
+            e = rename_literal(tx, it.file, it.line, it.name, it.name + MARK)
+            if e and first("route-field-rename", it.file):
+                out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR))
+            raw_line = tx.line_text(it.file, it.line)
+            swap = _type_swap(raw_line)
+            if swap and first("field-type-change", it.file):
+                out.append(Mutation("field-type-change", [(it.file, it.line, swap)], ("TRT103", "TRT208", "TRT609"), it.name, {it.file}, near=ROUTE_NEAR))
+    return out
+
+
+def _assignment_line(tx: Texts, it) -> int | None:
+    """The line of the last ``var = "Op"`` before an emission that names its op by a variable."""
+    lines = tx.code[it.file].split("\n")
+    for ln in range(it.line, max(0, it.line - 80), -1):
+        if re.match(rf"\s*{re.escape(it.extra['via'])}\s*=\s*[rbuf]?[\"']{re.escape(it.name)}[\"']", lines[ln - 1]):
+            return ln
+    return None
+
+
+def _with_domain(tx, it) -> str:
+    m = re.search(r"[\"'](\w[\w.]*::" + re.escape(it.name) + r")[\"']", tx.line_text(it.file, it.line))
+    return m.group(1) if m else "\0"
+
+
+def _find_attr_line(tx: Texts, it, attr: str):
+    lines = tx.raw[it.file].split("\n")
+    for ln in range(it.line, min(len(lines), it.line + 15) + 1):
+        s = lines[ln - 1]
+        for pat in (rf"\b{attr}(_[ifst])?\s*=(?!=)", rf"([\"']){attr}\1\s*:"):
+            m = re.search(pat, s)
+            if m:
+                i = s.index(attr, m.start())
+                return ln, (it.file, ln, s[:i] + attr + MARK + s[i + len(attr) :])
+    return None, None
+
+
+TYPE_SWAPS = [("PluginFieldType::kFLOAT32", "PluginFieldType::kINT32"), ("PluginFieldType::kINT32", "PluginFieldType::kFLOAT32"),
+              ("PluginFieldType.FLOAT32", "PluginFieldType.INT32"), ("PluginFieldType.INT32", "PluginFieldType.FLOAT32")]
+
+
+def _type_swap(line: str) -> str | None:
+    for a, b in TYPE_SWAPS:
+        if a in line and re.search(r"(nullptr|NULL|None)\s*,", line) is None:
+            return line.replace(a, b, 1)
+    return None
+
+
+def negatives(tx: Texts, items, classes, route_names) -> list[Mutation]:
+    """A plugin renamed consistently: both sides return one literal (both edited together) or one constant (its
+    definition edited); skipped when a route names the plugin (that would be a true drift)."""
+    out = []
+    by_dir: dict[str, dict[str, list]] = {}
+    for it in classes:
+        by_dir.setdefault(str(Path(it.file).parent), {}).setdefault(it.kind, []).append(it)
+    for d, sides in by_dir.items():
+        if len(sides.get("plugin-class", [])) != 1 or len(sides.get("creator-class", [])) != 1:
+            continue
+        p, c = sides["plugin-class"][0], sides["creator-class"][0]
+        rp = next((r for m in NAME_METHODS for b in tx.methods(p.name, p.file, p.line, m) for r in [replace_return(tx, b, "X")] if r), None)
+        rc = next((r for b in tx.methods(c.name, c.file, c.line, "getPluginName") for r in [replace_return(tx, b, "X")] if r), None)
+        if not rp or not rc or rp[1] != rc[1]:
+            continue
+        expr = rp[1]
+        lit = re.fullmatch(r"\"(\w+)\"", expr)
+        if lit:
+            if lit.group(1) in route_names:
+                continue
+            new = f'"{lit.group(1)}{MARK}"'
+            e1 = (rp[0][0], rp[0][1], rp[0][2].replace('return "X";', f"return {new};"))
+            e2 = (rc[0][0], rc[0][1], rc[0][2].replace('return "X";', f"return {new};"))
+            if e1[:2] != e2[:2]:
+                out.append(Mutation("consistent-rename", [e1, e2], (), p.name, {e1[0], e2[0], p.file, c.file}, negative=True))
+            continue
+        ident = re.fullmatch(r"[\w:]+", expr)
+        if not ident:
+            continue
+        name = expr.split("::")[-1]
+        defs = []
+        for rel, code in tx.code.items():
+            if name not in code or rel.endswith(".py"):
+                continue
+            for m in re.finditer(rf"(?:#\s*define\s+{name}\s+|\b{name}\s*(?:\[\s*\])?\s*(?:=|\{{)\s*)\"(\w+)\"", code):
+                defs.append((rel, tx.pos_line(rel, m.start()), m.group(1)))
+        if len(defs) != 1 or defs[0][2] in route_names:
+            continue
+        e = rename_literal(tx, defs[0][0], defs[0][1], defs[0][2], defs[0][2] + MARK)
+        if e:
+            out.append(Mutation("consistent-rename", [e], (), p.name, {e[0], p.file, c.file}, negative=True))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------ running
+
+
+def batches(muts: list[Mutation]) -> list[list[Mutation]]:
+    """Mutations grouped so that no two in a group touch or relate to the same file (route edits: the same
+    stretch of a file); route edits, class edits and negatives in separate groups."""
+    groups: list[list[Mutation]] = []
+    for family in ("class", "route", "negative"):
+        todo = [m for m in muts if _family(m) == family]
+        while todo:
+            used: set[str] = set()
+            spots: list[tuple[str, int, int]] = []
+            group, rest = [], []
+            for m in todo:
+                if m.near:  # a route edit: apart from the others of its file by more than twice its reach
+                    clash = any(f == m.file and abs(ln - m.line) <= n + m.near for f, ln, n in spots) or m.file in used
+                else:
+                    clash = bool(m.involved & used) or any(f in m.involved for f, _l, _n in spots)
+                if clash:
+                    rest.append(m)
+                else:
+                    group.append(m)
+                    if m.near:
+                        spots.append((m.file, m.line, m.near))
+                    else:
+                        used |= m.involved
+            groups.append(group)
+            todo = rest
+    return groups
+
+
+def _family(m: Mutation) -> str:
+    return "negative" if m.negative else ("route" if m.cls.startswith(("route-", "field-type")) else "class")
+
+
+def link_copy(src: Path, dst: Path) -> None:
+    """``dst``: ``src`` with every file hard-linked (a copy where links fail); its .trtlint_cache copied."""
+    shutil.rmtree(dst, ignore_errors=True)
+    for dirpath, dirnames, filenames in os.walk(src):
+        rel = Path(dirpath).relative_to(src)
+        if rel.parts and rel.parts[0] == ".trtlint_cache":
+            continue
+        (dst / rel).mkdir(parents=True, exist_ok=True)
+        for fn in filenames:
+            try:
+                os.link(Path(dirpath) / fn, dst / rel / fn)
+            except OSError:
+                shutil.copy2(Path(dirpath) / fn, dst / rel / fn)
+    if (src / ".trtlint_cache").is_dir():
+        shutil.copytree(src / ".trtlint_cache", dst / ".trtlint_cache", dirs_exist_ok=True)
+
+
+def apply(root: Path, edits: list) -> dict[str, str]:
+    """Apply line edits in ``root`` (each edited file unlinked first, so a hard-linked original is untouched);
+    return the original texts to restore."""
+    saved: dict[str, str] = {}
+    by_file: dict[str, list] = {}
+    for f, ln, new in edits:
+        by_file.setdefault(f, []).append((ln, new))
+    for f, es in by_file.items():
+        p = root / f
+        raw = p.read_bytes().decode("utf-8", "surrogateescape")
+        saved[f] = raw
+        lines = raw.split("\n")
+        for ln, new in es:
+            lines[ln - 1] = new
+        p.unlink()
+        p.write_bytes("\n".join(lines).encode("utf-8", "surrogateescape"))
+    return saved
+
+
+def restore(root: Path, saved: dict[str, str]) -> None:
+    for f, raw in saved.items():
+        p = root / f
+        p.unlink()
+        p.write_bytes(raw.encode("utf-8", "surrogateescape"))
+
+
+def _keyset(diags, unmark: bool = False) -> set:
+    """Findings by rule, place and message; ``unmark``: the seeded marker taken out of the message (for a
+    consistent rename, a finding of the unmutated run that now names the renamed plugin is the same finding)."""
+    return {(d["code"], d["location"]["path"], d["location"]["line"], _unmark(d["message"]) if unmark else d["message"])
+            for d in diags}
+
+
+def _unmark(msg: str) -> str:
+    return re.sub(rf"{MARK}Drift|{MARK}", "", msg)
+
+
+def _places(d) -> list:
+    return [(d["location"]["path"], d["location"]["line"])] + [(r["location"]["path"], r["location"]["line"]) for r in d.get("related") or []]
+
+
+def _paths(d) -> set:
+    return {d["location"]["path"]} | {r["location"]["path"] for r in d.get("related") or []}
+
+
+def judge(group: list[Mutation], base: list, rep: dict | None) -> list[dict]:
+    """One row per mutation of a batch: found (a finding of an expected rule, absent from the unmutated run
+    ``base``, located at or related to one of its involved files) or, for a negative, flagged (any new finding
+    there, the renamed name aside)."""
+    raw, unmarked = _keyset(base), _keyset(base, unmark=True)
+    diags = (rep or {}).get("diagnostics", [])
+    rows = []
+    for m in group:
+        keys, um = (unmarked, True) if m.negative else (raw, False)
+        new = [d for d in diags if next(iter(_keyset([d], um))) not in keys]
+        if m.near:
+            mine = [d for d in new if any(p == m.file and abs(ln - m.line) <= m.near for p, ln in _places(d))]
+        else:
+            mine = [d for d in new if _paths(d) & (m.involved | m.related)]
+        row = {"class": m.cls, "file": m.file, "line": m.line, "subject": m.subject,
+               "expected": "/".join(m.expected), "run_failed": rep is None}
+        if m.negative:
+            row.update(flagged=bool(mine), new=[f"{d['code']} {d['location']['path']}:{d['location']['line']}" for d in mine][:5])
+        else:
+            hit = [d for d in mine if d["code"] in m.expected]
+            row.update(found=bool(hit), other_new=sorted({d["code"] for d in mine if d["code"] not in m.expected}))
+        rows.append(row)
+    return rows
+
+
+def run_mutations(root: Path, items, _baseline, jobs, check) -> tuple[list, list, float]:
+    """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch."""
+    t0 = time.monotonic()
+    muts = generate(root, items)
+    scratch = root.parent / "scratch" / root.name
+    link_copy(root, scratch)
+    base, _e, _t = check(scratch)
+    base_diags = (base or {}).get("diagnostics", [])
+    results, negs = [], []
+    try:
+        for group in batches(muts):
+            edits = [e for m in group for e in m.edits]
+            saved = apply(scratch, edits)
+            try:
+                rep, _err, _dt = check(scratch)
+            finally:
+                restore(scratch, saved)
+            for row, m in zip(judge(group, base_diags, rep), group):
+                (negs if m.negative else results).append(row)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return results, negs, time.monotonic() - t0

@@ -1,0 +1,179 @@
+"""bench/corpus.py (the corpus harness): its text-only census and its mutation generator on a fixture tree of our
+own (tests/fixtures/corpus_mini: a plugin, its creator and registration, a kernel launched from enqueue, a Python
+make_node and gs.Node emission and a trt.PluginField list), and seeded edits judged by real trtlint runs."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+sys.path.insert(0, str(BENCH))
+import corpus  # noqa: E402
+import corpus_census  # noqa: E402
+import corpus_mutate  # noqa: E402
+
+FIXTURE = Path(__file__).parent / "fixtures" / "corpus_mini"
+
+
+def keys(items):
+    return sorted((i.kind, i.file, i.line, i.name) for i in items)
+
+
+def test_census_lists_every_place_of_the_contract():
+    assert keys(corpus_census.census(FIXTURE)) == sorted([
+        ("plugin-class", "plugin/scalePlugin.h", 14, "ScalePlugin"),
+        ("creator-class", "plugin/scalePlugin.h", 32, "ScalePluginCreator"),
+        ("registration", "plugin/scalePlugin.cpp", 88, "ScalePluginCreator"),
+        ("field", "plugin/scalePlugin.cpp", 55, "scale"),
+        ("lookup", "python/build.py", 7, "ScalePlugin"),
+        ("field", "python/build.py", 8, "scale"),
+        ("emission", "python/export.py", 7, "ScalePlugin"),
+        ("emission", "python/export.py", 11, "ScalePlugin"),
+    ])
+
+
+def test_census_follows_derived_classes_project_macros_and_op_variables(tmp_path):
+    (tmp_path / "base.h").write_text(
+        "struct BaseCreator : public nvinfer1::IPluginCreatorV3One {};\n"
+        "template <typename P> class LayerBase : public IPluginV2IOExt {};\n"
+        "#define MY_REGISTER(n) REGISTER_TENSORRT_PLUGIN(n##Creator)\n"
+        "#define MY_REGISTER2(n) MY_REGISTER(n)\n"
+    )
+    (tmp_path / "a.cpp").write_text(
+        '#include "base.h"\n'
+        "class ALayer final : public LayerBase<ALayer> {};\n"
+        "class ALayerCreator : public BaseCreator {};\n"
+        "// REGISTER_TENSORRT_PLUGIN(Commented);\n"
+        "/* class Old : public IPluginV2 {}; */\n"
+        "MY_REGISTER2(ALayer);\n"
+        'auto* c = getPluginRegistry()->getPluginCreator("ALayer", "1");\n'
+    )
+    (tmp_path / "g.py").write_text(
+        "def f(graph, x):\n"
+        '    op = "MyNms_TRT"\n'
+        "    graph.layer(op=op, inputs=[x], outputs=[x])\n"
+        '    graph.layer(op="Add", inputs=[x], outputs=[x])\n'
+        '    for c in trt.get_plugin_registry().plugin_creator_list:\n'
+        '        if c.name == "ALayer":\n'
+        "            return c\n"
+    )
+    assert keys(corpus_census.census(tmp_path)) == sorted([
+        ("creator-base", "base.h", 1, "BaseCreator"),
+        ("plugin-base", "base.h", 2, "LayerBase"),
+        ("plugin-class", "a.cpp", 2, "ALayer"),
+        ("creator-class", "a.cpp", 3, "ALayerCreator"),
+        ("registration", "a.cpp", 6, "ALayer"),
+        ("lookup", "a.cpp", 7, "ALayer"),
+        ("emission", "g.py", 3, "MyNms_TRT"),
+        ("lookup", "g.py", 5, "ALayer"),
+    ])
+
+
+def test_generator_gives_each_class_its_one_line_edit():
+    muts = corpus_mutate.generate(FIXTURE, corpus_census.census(FIXTURE))
+    got = {(m.cls, m.file, m.line): (m.edits[0][2].strip(), m.expected) for m in muts}
+    assert got[("name-drift-plugin", "plugin/scalePlugin.cpp", 21)] == ('return "CorpusDriftScalePlugin";', ("TRT101",))
+    assert got[("name-drift-creator", "plugin/scalePlugin.cpp", 62)] == ('return "CorpusDriftScalePluginCreator";', ("TRT101",))
+    assert got[("version-drift-plugin", "plugin/scalePlugin.cpp", 26)] == ('return "987";', ("TRT102",))
+    assert got[("version-drift-creator", "plugin/scalePlugin.cpp", 67)][1] == ("TRT102",)
+    assert got[("field-rename-creator", "plugin/scalePlugin.cpp", 55)][0].startswith('mAttrs.emplace_back(PluginField("scaleCorpus"')
+    assert got[("alloc-in-enqueue", "plugin/scalePlugin.cpp", 48)][0].startswith("{ void* CorpusP = nullptr; cudaMalloc(")
+    assert got[("sync-in-enqueue", "plugin/scalePlugin.cpp", 48)] == ("{ cudaDeviceSynchronize();", ("TRT302",))
+    assert "cudaMemcpyDeviceToHost" in got[("memcpy-in-enqueue", "plugin/scalePlugin.cpp", 48)][0]
+    assert got[("sync-in-callee", "plugin/scaleKernel.cu", 15)] == ("{ cudaDeviceSynchronize();", ("TRT302",))
+    assert got[("alloc-in-callee", "plugin/scaleKernel.cu", 15)][1] == ("TRT301",)
+    assert "cudaMemcpyDeviceToHost" in got[("memcpy-in-callee", "plugin/scaleKernel.cu", 15)][0]
+    assert got[("default-stream", "plugin/scaleKernel.cu", 16)] == (
+        "scaleKernel<<<(n + 127) / 128, 128>>>(in, out, n, scale);", ("TRT303",))
+    assert got[("throw-in-noexcept", "plugin/scalePlugin.cpp", 30)] == ("{ throw 1;", ("TRT204",))
+    assert got[("serialize-drop", "plugin/scalePlugin.cpp", 42)] == ("", ("TRT202",))
+    assert got[("route-name-drift", "python/export.py", 11)][0].startswith('node = gs.Node(op="ScalePluginCorpus"')
+    assert got[("route-version-drift", "python/build.py", 7)][0].endswith('get_plugin_creator("ScalePlugin", "987", "")')
+    assert got[("route-field-rename", "python/export.py", 7)][0].endswith('domain="demo", scaleCorpus=2.0)')
+    assert "trt.PluginFieldType.INT32" in got[("field-type-change", "python/build.py", 8)][0]
+    # a route names the plugin: renaming its shared constant would be a true drift, so no negative is made
+    assert not [m for m in muts if m.negative]
+    # every edit replaces one line by one line: findings elsewhere keep their lines
+    assert all("\n" not in new for m in muts for _f, _ln, new in m.edits)
+
+
+def test_generator_makes_a_consistent_rename_where_no_route_names_the_plugin(tmp_path):
+    shutil.copytree(FIXTURE / "plugin", tmp_path / "plugin")
+    (neg,) = [m for m in corpus_mutate.generate(tmp_path, corpus_census.census(tmp_path)) if m.negative]
+    assert (neg.cls, neg.edits) == ("consistent-rename", [("plugin/scalePlugin.h", 9, 'static char const* kSCALE_NAME{"ScalePluginCorpus"};')])
+
+
+def test_batches_never_put_two_edits_of_one_file_or_subject_together():
+    muts = corpus_mutate.generate(FIXTURE, corpus_census.census(FIXTURE))
+    groups = corpus_mutate.batches(muts)
+    assert sorted(id(m) for g in groups for m in g) == sorted(id(m) for m in muts)
+    for g in groups:
+        files = [f for m in g for f in m.involved]
+        assert len(files) == len(set(files))
+        assert len({m.negative for m in g}) == 1
+
+
+def test_seeded_edits_are_judged_by_a_real_run(tmp_path):
+    """One run with two non-interacting edits (a launch's stream dropped in the .cu, a lookup's version drifted in
+    Python): each is found by its rule; then a consistent rename (plugin tree alone) gives no new finding."""
+    root = tmp_path / "t"
+    shutil.copytree(FIXTURE, root)
+    muts = corpus_mutate.generate(root, corpus_census.census(root))
+    pick = [m for m in muts if m.cls in ("default-stream", "route-version-drift")]
+    assert len(pick) == 2 and not (pick[0].involved & pick[1].involved)
+    base, _err, _dt = corpus.check_run(root, 1)
+    saved = corpus_mutate.apply(root, [e for m in pick for e in m.edits])
+    rep, _err, _dt = corpus.check_run(root, 1)
+    corpus_mutate.restore(root, saved)
+    rows = corpus_mutate.judge(pick, base["diagnostics"], rep)
+    assert [(r["class"], r["found"]) for r in rows] == [(m.cls, True) for m in pick], rows
+    assert (root / "plugin/scaleKernel.cu").read_text() == (FIXTURE / "plugin/scaleKernel.cu").read_text()
+
+    shutil.rmtree(root / "python")
+    (neg,) = [m for m in corpus_mutate.generate(root, corpus_census.census(root)) if m.negative]
+    base, _err, _dt = corpus.check_run(root, 1)
+    saved = corpus_mutate.apply(root, neg.edits)
+    rep, _err, _dt = corpus.check_run(root, 1)
+    corpus_mutate.restore(root, saved)
+    (row,) = corpus_mutate.judge([neg], base["diagnostics"], rep)
+    assert row["flagged"] is False, row
+
+
+def test_comparison_calls_an_item_indexed_reported_or_unindexed():
+    it = corpus_census.Item
+    items = [it("plugin-class", "a/p.h", 3, "P"), it("emission", "x.py", 10, "P"), it("lookup", "y.py", 4, "P"),
+             it("creator-class", "b/c.h", 2, "C")]
+    dump = {"plugins": [{"class": "ns::P", "at": "a/p.h:3", "fields": [], "serialized": [], "registered": []}],
+            "creators": [], "emissions": [{"op": "P", "at": "x.py:11", "attrs": []}], "lookup_sites": []}
+    report = {"diagnostics": [{"code": "TRT004", "message": "class C did not resolve", "location": {"path": "b/c.h", "line": 2}}],
+              "summary": {"analysis": {"plugins": 1, "creators": 0, "partly_analysed_units": []}}}
+    status, unindexed = corpus.compare(items, dump, report, "")
+    assert status == ["indexed", "indexed", "unindexed", "reported"]
+    assert [u.file for u in unindexed] == ["y.py"]
+    # the check analysed no class: the whole-tree join's classes do not count; a class whose header a partly
+    # analysed unit could not include is reported, by that include
+    report["summary"]["analysis"] = {"plugins": 0, "creators": 0, "partly_analysed_units": [
+        {"unit": "a/p.cpp", "missing_includes": [{"name": "p.h", "path": "a/p.cpp", "line": 1}]}]}
+    items[0] = it("plugin-class", "a/p.h", 3, "P")
+    items.append(it("plugin-class", "a/q.h", 3, "Q"))
+    items.append(it("field", "a/p.cpp", 9, "alpha"))  # in the partly analysed unit itself
+    dump["plugins"].append({"class": "Q", "at": "a/q.h:3", "fields": [], "serialized": [], "registered": []})
+    status, _ = corpus.compare(items, dump, report, "")
+    assert status == ["reported", "indexed", "unindexed", "reported", "unindexed", "reported"]
+
+
+def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
+    """A finding of the unmutated run that names the plugin (a duplicate registration) names the renamed plugin
+    after a consistent rename: the same finding, not a new one. A seeded drift is judged on the raw messages."""
+    def diag(msg):
+        return {"code": "TRT108", "message": msg, "location": {"path": "p/a.cpp", "line": 32}, "related": []}
+
+    base = [diag("'Nms_TRT' version '1' is registered twice")]
+    rep = {"diagnostics": [diag("'Nms_TRTCorpus' version '1' is registered twice")]}
+    neg = corpus_mutate.Mutation("consistent-rename", [("p/a.cpp", 29, "")], (), "Nms", {"p/a.cpp"}, negative=True)
+    pos = corpus_mutate.Mutation("name-drift-plugin", [("p/a.cpp", 29, "")], ("TRT108",), "Nms", {"p/a.cpp"})
+    assert corpus_mutate.judge([neg], base, rep)[0]["flagged"] is False
+    assert corpus_mutate.judge([pos], base, rep)[0]["found"] is True
+    assert corpus_mutate.judge([neg], base, {"diagnostics": base + [dict(diag("x"), code="TRT101")]})[0]["flagged"] is True
