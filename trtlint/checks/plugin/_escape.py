@@ -156,11 +156,16 @@ def _own_definition(m: Call, calls, behaviour, index=None) -> Optional[str]:
     """When the project defines the pack macro ``m`` and its expansion visibly does something else than the pack
     says: how the finding names it ("CUDA_CHECK as defined at common/macros.h:12, where it ends the process (a
     CUDA_CHECK elsewhere usually throws)").
-    None: the pack decides (no visible definition, or nothing in the expansion contradicts the pack)."""
+    A definition whose expansion, as this program compiles it, visibly neither throws nor exits (its
+    ``assert(0)`` compiled out under NDEBUG, say) decides too, when every call in it is understood (a project
+    function, an operator, a CUDA library routine): it does neither.
+    None: the pack decides (no visible definition, a call in the expansion nothing here can see into, or nothing
+    in the expansion contradicts the pack)."""
     if m.defined_at is None:
         return None
     table = behaviour(m)
     seen = set()
+    opaque = False
     for c in calls:
         if c.kind == "macro" or not _inside(c.span, m.span):
             continue
@@ -171,15 +176,26 @@ def _own_definition(m: Call, calls, behaviour, index=None) -> Optional[str]:
             t = index.resolve_call(c)  # a project function the expansion calls: what it does, the macro does
             if t is not None:
                 seen |= _reaches(index, t, behaviour)
-    if not seen or table.behaviour in seen:
-        return None
+            elif not _UNDERSTOOD.match(c.callee):
+                opaque = True  # a function declared where the run cannot see (a missing header): it may throw
     d = m.defined_at
+    if not seen:
+        if opaque or index is None or table.behaviour not in ("throw", "exit"):
+            return None
+        return (f"{m.callee} as defined at {d.path}:{d.line}, where it neither throws nor ends the process (a "
+                f"{m.callee} elsewhere usually {_DOES.get(table.behaviour, table.behaviour)})")
+    if table.behaviour in seen:
+        return None
     does = " and ".join(_DOES[b] for b in ("throw", "exit") if b in seen)
     return (f"{m.callee} as defined at {d.path}:{d.line}, where it {does} (a {m.callee} elsewhere usually "
             f"{_DOES.get(table.behaviour, table.behaviour)})")
 
 
 _DOES = {"throw": "throws", "exit": "ends the process", "status": "returns a status"}
+# callees in a macro's expansion that are understood without a definition: operators (`std::cerr << ...`), the
+# standard library, and the CUDA libraries' C routines (they return a status, they do not throw or exit)
+_UNDERSTOOD = re.compile(r"(?:operator\W|std::|(?:cuda|cu|cublas|cublasLt|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc)"
+                         r"[A-Z_])")
 
 
 def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
