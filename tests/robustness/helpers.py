@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+# the address space a hostile-tree run may map (issue 37: every attack ends under a 2 GB cap)
+MEMORY_CAP = 2 << 30
+
+
+def cap_memory() -> None:  # pragma: no cover - runs in the child, before trtlint starts (preexec_fn)
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
 def trtlint(*args: str, cwd: Path | None = None, timeout: float = 120, env: dict | None = None) -> subprocess.CompletedProcess:

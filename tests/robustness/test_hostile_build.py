@@ -8,20 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from .helpers import REPO
+from .helpers import REPO, cap_memory
 
-MEMORY_CAP = 2 << 30
 PLUGIN = (REPO / "tests" / "fixtures" / "unresolved_base" / "plugins" / "foo" / "fooPlugin.cpp").read_text()
-
-
-def _cap_memory() -> None:  # in the child, before trtlint starts
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
 def check_capped(root: Path, timeout: float = 60) -> tuple[list[dict], dict]:
@@ -29,7 +23,7 @@ def check_capped(root: Path, timeout: float = 60) -> tuple[list[dict], dict]:
     r = subprocess.run(
         [sys.executable, "-m", "trtlint", "check", str(root), "--format", "json", "--no-cache", "--no-progress",
          "-j", "1"],
-        capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=_cap_memory,
+        capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=cap_memory,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -15,14 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import REPO
+from .helpers import REPO, cap_memory
 
-CAP = 2 << 30  # bytes of address space the run may map
 TIMEOUT = 60.0
-
-
-def _cap() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
 
 
 def _check(root: Path) -> tuple[int, list[dict], str, float]:
@@ -31,7 +25,7 @@ def _check(root: Path) -> tuple[int, list[dict], str, float]:
     t0 = time.monotonic()
     r = subprocess.run(
         [sys.executable, "-m", "trtlint", "check", str(root), "--format", "json", "--no-cache", "--no-progress"],
-        capture_output=True, text=True, timeout=TIMEOUT, env=env, stdin=subprocess.DEVNULL, preexec_fn=_cap,
+        capture_output=True, text=True, timeout=TIMEOUT, env=env, stdin=subprocess.DEVNULL, preexec_fn=cap_memory,
     )
     took = time.monotonic() - t0
     assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr[-2000:]

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .helpers import REPO
+from .helpers import REPO, cap_memory
 
-CAP = 2 << 30  # bytes of address space for trtlint and every process it starts
 TIMEOUT = 60
 
 # a normal file beside the hostile one: its finding must still be reported
@@ -62,14 +60,10 @@ def python_parens(depth: int = 100_000) -> str:
     return "import onnx\nn = onnx.helper.make_node(" + "(" * depth + "1" + ")" * depth + ")\n"
 
 
-def _cap() -> None:  # pragma: no cover - runs in the child before exec
-    resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
-
-
 def _trtlint(root: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "trtlint", *args], cwd=root, capture_output=True, text=True, timeout=TIMEOUT,
-        input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL, preexec_fn=_cap,
+        input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL, preexec_fn=cap_memory,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
 
@@ -152,7 +146,7 @@ def test_a_parser_crash_in_a_small_project_with_j1_costs_only_its_file(tmp_path,
     r = subprocess.run(
         [sys.executable, "-m", "trtlint", "check", *args, "--format", "json", "--no-cache"],
         cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT, input="x = 1\n" if stdin else None,
-        stdin=None if stdin else subprocess.DEVNULL, preexec_fn=_cap,
+        stdin=None if stdin else subprocess.DEVNULL, preexec_fn=cap_memory,
         env={**os.environ, "PYTHONPATH": str(REPO), "TRTLINT_TEST_CRASH_FILE": "crash.py"},
     )
     found = _findings(r)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -20,22 +19,17 @@ import pytest
 
 from trtlint import safeio
 
-from .helpers import REPO
+from .helpers import REPO, cap_memory
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 SECRET = "SECRET-LINE-4d6f2b: do not print me"
-CAP = 2 * 1024**3
-
-
-def _cap() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
 
 
 def _check(root: Path, fmt: str, *extra: str, git: bool = False) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(
         [sys.executable, "-m", "trtlint", "check", str(root), "--format", fmt, "--no-cache", "--no-progress", *extra],
-        capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL, preexec_fn=_cap, cwd=root,
+        capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL, preexec_fn=cap_memory, cwd=root,
     )
 
 
@@ -170,7 +164,7 @@ def test_a_planted_cache_is_a_miss_not_a_hang_or_a_crash(tmp_path, plant):
     def run() -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "trtlint", "check", ".", "--format", "json", "--no-progress"],
                               capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL,
-                              preexec_fn=_cap, cwd=root)
+                              preexec_fn=cap_memory, cwd=root)
 
     cold = run()
     assert cold.returncode == 1, cold.stderr
