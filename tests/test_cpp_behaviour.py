@@ -65,8 +65,10 @@ def test_user_pack_adds_a_throwing_macro_whose_definition_is_not_visible(tmp_pat
 
 
 def test_user_pack_overrides_a_shipped_macro(tmp_path):
-    # a project whose own CUDA_CHECK returns the status instead of throwing
-    macro = "#define CUDA_CHECK(x) do { cudaError_t e = x; if (e != cudaSuccess) { return e; } } while (0)"
+    # a project whose own CUDA_CHECK hands the status to a function the run cannot see into (declared, defined
+    # in a library): the shipped pack's word (CUDA_CHECK throws) stands until the user's pack says otherwise
+    macro = ("int reportStatus(cudaError_t e);\n"
+             "#define CUDA_CHECK(x) do { cudaError_t e = x; if (e != cudaSuccess) { reportStatus(e); } } while (0)")
     write_project(
         tmp_path,
         {
@@ -76,6 +78,14 @@ def test_user_pack_overrides_a_shipped_macro(tmp_path):
     )
     assert [d.code for d in check_project(tmp_path, select=["TRT204"]).diagnostics] == ["TRT204"]
     assert check_project(tmp_path, select=["TRT204"], config={"rule-packs": ["rules/mine.yaml"]}).diagnostics == []
+
+
+def test_a_visible_definition_that_neither_throws_nor_exits_decides_without_a_pack(tmp_path):
+    # the project's own CUDA_CHECK visibly returns the status: as compiled it does not throw, whatever the
+    # shipped pack says of another codebase's CUDA_CHECK
+    macro = "#define CUDA_CHECK(x) do { cudaError_t e = x; if (e != cudaSuccess) { return e; } } while (0)"
+    write_project(tmp_path, {"p/foo.cpp": plugin_cpp("    CUDA_CHECK(cudaMemsetAsync(outputs[0], 0, 4, stream));", macro)})
+    assert check_project(tmp_path, select=["TRT204"]).diagnostics == []
 
 
 def test_unknown_throwing_macro_is_reported_at_its_use_naming_it(tmp_path):
