@@ -152,3 +152,17 @@ def test_a_placeholder_pin_is_no_version(tmp_path):
     res = run(settings, jobs=1, use_cache=False)
     assert res.analysis["tensorrt_version"] is None or not res.analysis["tensorrt_version"].get("version")
     assert [d for d in res.diagnostics if d.code in ("TRT207", "TRT610")] == []
+
+
+def test_a_version_in_a_trailing_comment_is_no_evidence():
+    """Issue 33: a pin is evidence, a comment is not, also after code on the same line (`torch  # works with
+    tensorrt>=10.0` in a requirements file; `# tensorrt==8.6` after a setup.py list); a '#' inside a quoted
+    requirement or CMake string does not start a comment."""
+    from trtlint.frontends.trtversion import evidence
+
+    req = evidence("requirements.txt", b"numpy\ntorch  # works with tensorrt>=10.0\ntensorrt==8.6.1  # pinned\n")
+    assert [(e.version, e.what, e.line) for e in req] == [("8.6", "tensorrt==8.6.1", 3)]
+    setup = evidence("setup.py", b"install_requires=['numpy']  # tensorrt==8.6\nreqs = ['tensorrt>=10.3']  # API\n")
+    assert [(e.version, e.line) for e in setup] == [("10.3", 2)]
+    cmake = evidence("CMakeLists.txt", b'set(X "a#b") find_package(TensorRT 8.6)\nmessage("x") # find_package(TensorRT 7.1)\n')
+    assert [(e.version, e.line) for e in cmake] == [("8.6", 1)]

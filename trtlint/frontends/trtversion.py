@@ -96,10 +96,26 @@ def _line(data: bytes, at: int) -> int:
     return data.count(b"\n", 0, at) + 1
 
 
-def _commented(data: bytes, at: int, marks: tuple[bytes, ...]) -> bool:
+def _commented(data: bytes, at: int, marks: tuple[bytes, ...], quotes: bytes = b"\"'") -> bool:
+    """Whether ``at`` is inside a comment: after one of ``marks`` earlier on its line, outside a string quoted
+    with one of ``quotes`` (``torch  # works with tensorrt>=10`` pins nothing; ``"tensorrt>=10"  # note`` does)."""
     start = data.rfind(b"\n", 0, at) + 1
-    head = data[start:at].lstrip()
-    return any(head.startswith(m) for m in marks)
+    head = data[start:at]
+    quote = None
+    i = 0
+    while i < len(head):
+        ch = head[i : i + 1]
+        if quote is not None:
+            if ch == b"\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif quotes and ch in quotes:
+            quote = ch
+        elif any(head.startswith(m, i) for m in marks):
+            return True
+        i += 1
+    return False
 
 
 def _below(v: str) -> str:
@@ -244,17 +260,19 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
         return _version_tests(path, data) if b"NV_TENSORRT_MAJOR" in data else []
     if name == "CMakeLists.txt" or low.endswith(".cmake"):
         for m in _FIND_PACKAGE.finditer(data):
-            if not _commented(data, m.start(), (b"#",)):
+            if not _commented(data, m.start(), (b"#",), b'"'):
                 out.append(Evidence(_mm(m.group(1).decode()), 1, f"find_package(TensorRT {m.group(1).decode()})",
                                     path, _line(data, m.start())))
         for m in _TARBALL.finditer(data):
-            if not _commented(data, m.start(), (b"#",)):
+            if not _commented(data, m.start(), (b"#",), b'"'):
                 out.append(Evidence(_mm(m.group(1).decode()), 1, f"TensorRT-{m.group(1).decode()}", path,
                                     _line(data, m.start())))
         return out
     if _requirements(path) or name in ("pyproject.toml", "setup.py", "setup.cfg"):
+        # a requirement file has no strings (pip: a '#' after whitespace starts a comment); the others quote theirs
+        quotes = b"" if _requirements(path) else b"\"'"
         for m in _REQ.finditer(data):
-            if _commented(data, m.start(), (b"#",)):
+            if _commented(data, m.start(), (b"#",), quotes):
                 continue
             op, v, op2, v2 = (g.decode() if g else "" for g in m.groups())
             if v.startswith("*"):
