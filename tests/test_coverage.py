@@ -268,3 +268,23 @@ def test_a_git_lfs_pointer_is_a_model_not_fetched_not_a_failure(tmp_path, capsys
     assert main(["coverage", str(tmp_path / "m.onnx"), "--no-project", "--format", "json"]) == 0
     got = json.loads(capsys.readouterr().out)["models"][0]
     assert (got["error"], got["skipped"]) == (None, m.skipped)
+
+
+def test_coverage_says_which_project_judged_the_plugin_nodes(tmp_path, capsys):
+    """Issue 32: outside a project coverage says it used none; inside one, which (as check's first line does)."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+    model = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]))
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    onnx.save(model, str(loose / "m.onnx"))
+    assert main(["coverage", str(loose / "m.onnx"), "--no-project", "--format", "json"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "trtlint: no project: plugin nodes are judged against TensorRT's plugin library only (give --root PROJECT "
+        "for a project's creators)")
+    proj = tmp_path / "proj"
+    (proj / ".git").mkdir(parents=True)
+    onnx.save(model, str(proj / "m.onnx"))
+    assert main(["coverage", str(proj / "m.onnx"), "--format", "json", "--no-cache"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"trtlint: project {proj.resolve()} (its creators and TensorRT's plugin library judge the plugin nodes)")

@@ -541,6 +541,13 @@ def cmd_coverage(args) -> int:
     if not report.models:
         print("trtlint: error: no .onnx model found in the paths given", file=sys.stderr)
         return 2
+    # never silently: which project's creators the plugin nodes were judged against, or none
+    if report.project is not None:
+        print(f"trtlint: project {report.project} (its creators and TensorRT's plugin library judge the plugin nodes)",
+              file=sys.stderr)
+    else:
+        print("trtlint: no project: plugin nodes are judged against TensorRT's plugin library only (give --root "
+              "PROJECT for a project's creators)", file=sys.stderr)
     if args.format == "text" and args.output is None:
         from rich.console import Console
 
