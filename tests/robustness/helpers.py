@@ -7,6 +7,7 @@ import os
 import resource
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -37,3 +38,30 @@ def check_json(root: Path, *extra: str, timeout: float = 120, env: dict | None =
 
 def at(diags: list[dict], path: str, code: str = "TRT001") -> list[str]:
     return [d["message"] for d in diags if d["code"] == code and d["location"]["path"] == path]
+
+
+class FifoWatch:
+    """Whether anything opens a FIFO while a run goes on: a writer thread blocks in ``open`` until a reader
+    opens the FIFO (trtlint must never). ``opened_by_run()`` says whether it happened, then lets the writer finish
+    with a reader of the test's own and checks the watcher itself worked."""
+
+    def __init__(self, fifo: Path):
+        self.fifo = fifo
+        self.opened = threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        try:
+            fd = os.open(self.fifo, os.O_WRONLY)  # blocks until a reader opens it
+            self.opened.set()
+            os.close(fd)
+        except OSError:
+            pass
+
+    def opened_by_run(self) -> bool:
+        was = self.opened.is_set()
+        os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)  # the test's own reader: the writer thread finishes
+        self.thread.join(5)
+        assert self.opened.is_set(), "the watcher did not see a reader: it could not have seen trtlint's"
+        return was

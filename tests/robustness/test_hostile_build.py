@@ -10,10 +10,9 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
-from .helpers import REPO, cap_memory
+from .helpers import FifoWatch, REPO, cap_memory
 
 PLUGIN = (REPO / "tests" / "fixtures" / "unresolved_base" / "plugins" / "foo" / "fooPlugin.cpp").read_text()
 
@@ -150,18 +149,7 @@ def test_compile_flags_naming_devices_and_fifos_are_never_opened(tmp_path):
         "directory": str(root / "build"), "file": str(unit),
         "command": f"c++ -include /dev/zero -include {fifo} -I/proc/self/fd -imacros /dev/stdin -c {unit}",
     }]))
-    opened = threading.Event()
-
-    def watch():  # a writer that would unblock a reader; it only returns if somebody opened the FIFO
-        try:
-            fd = os.open(fifo, os.O_WRONLY)
-            opened.set()
-            os.close(fd)
-        except OSError:
-            pass
-
-    w = threading.Thread(target=watch, daemon=True)
-    w.start()
+    watch = FifoWatch(fifo)
     diags, analysis = check_capped(root)
     partly = "plugins/foo/fooPlugin.cpp could only partly be parsed: compile flag "
     assert sorted(_trt001(diags)) == sorted([
@@ -173,7 +161,4 @@ def test_compile_flags_naming_devices_and_fifos_are_never_opened(tmp_path):
         ("plugins/foo/forced.h", 1, "skipped: not a regular file (a FIFO, socket or device); not read"),
     ])
     assert (analysis["plugins"], analysis["creators"]) == (2, 2)
-    assert not opened.is_set()
-    os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the watcher finish: it would have seen trtlint open it
-    w.join(5)
-    assert opened.is_set()
+    assert not watch.opened_by_run()

@@ -4,12 +4,11 @@ external data outside the root. The run always finishes, says what it skipped, a
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
 
-from .helpers import at, check_json
+from .helpers import FifoWatch, at, check_json
 
 PLUGIN = """
 class FooPlugin : public nvinfer1::IPluginV3 {
@@ -138,27 +137,13 @@ def test_onnx_external_data_outside_the_root_is_never_read(tmp_path):
         initializer=[t],
     )
     (root / "model.onnx").write_bytes(helper.make_model(graph).SerializeToString())
-    opened = threading.Event()
-
-    def watch():  # a writer that would unblock a reader; it only returns if somebody opened the FIFO
-        try:
-            fd = os.open(fifo, os.O_WRONLY)  # blocks until a reader opens it
-            opened.set()
-            os.close(fd)
-        except OSError:
-            pass
-
-    w = threading.Thread(target=watch, daemon=True)
-    w.start()
+    watch = FifoWatch(fifo)
     rc, diags, err = check_json(root, timeout=60)
     assert rc in (0, 1), err
     assert at(diags, "model.onnx") == [
         "model.onnx could only partly be parsed: external tensor data outside the project root is never read: ../weights.bin"
     ]
-    assert not opened.is_set()
-    os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the watcher thread finish
-    w.join(5)
-    assert opened.is_set()  # the watcher worked: it would have seen trtlint open the FIFO
+    assert not watch.opened_by_run()
 
 
 def test_cpp_includes_of_devices_and_fifos_are_never_opened(tmp_path):
