@@ -16,7 +16,9 @@ what it could not analyse, then ``check --dump-index`` for the index), and compa
 index holds it, *reported* when the run named it (or its file) as not analysed (TRT004, TRT001, the partly analysed
 units of the summary), else *unindexed*: a silent blind spot. ``--mutate`` adds the seeded one-line defects of
 ``corpus_mutate.py``. ``--json`` prints the result; every run also writes it to ``<cache>/results/<tree>.json``,
-which ``report`` turns into the generated tables of docs/real-code.md.
+which ``report`` turns into the generated tables of docs/real-code.md. ``$TRTLINT_CORPUS_RESULTS`` names another
+results folder (so that runs of two checkouts side by side do not overwrite each other's results), and the seeded
+runs' scratch copy then goes beside it.
 """
 
 from __future__ import annotations
@@ -342,7 +344,7 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
 
 def save(cache: Path, res: dict) -> None:
     """Write the result; the time of the tree's first run (its cache cold) is carried over as ``cold_time_s``."""
-    d = cache / "results"
+    d = Path(os.environ["TRTLINT_CORPUS_RESULTS"]) if os.environ.get("TRTLINT_CORPUS_RESULTS") else cache / "results"
     d.mkdir(parents=True, exist_ok=True)
     p = d / (res["tree"].replace("/", "+") + ".json")
     res.setdefault("cold_time_s", res["time_s"])

@@ -643,7 +643,8 @@ def run_mutations(root: Path, items, _baseline, jobs, check) -> tuple[list, list
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch."""
     t0 = time.monotonic()
     muts = generate(root, items)
-    scratch = root.parent / "scratch" / root.name
+    res = os.environ.get("TRTLINT_CORPUS_RESULTS")
+    scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name
     link_copy(root, scratch)
     base, _e, _t = check(scratch)
     base_diags = (base or {}).get("diagnostics", [])

@@ -5,6 +5,7 @@ markers below replaces what is there (the markers are added at the end when miss
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -18,7 +19,8 @@ KIND_ORDER = ["plugin-class", "creator-class", "registration", "lookup", "field"
 def load(cache: Path, trees: list[dict]) -> list[dict]:
     out = []
     for t in trees:
-        p = cache / "results" / (t["repo"].replace("/", "+") + ".json")
+        d = Path(os.environ["TRTLINT_CORPUS_RESULTS"]) if os.environ.get("TRTLINT_CORPUS_RESULTS") else cache / "results"
+        p = d / (t["repo"].replace("/", "+") + ".json")
         if p.is_file():
             r = json.loads(p.read_text())
             if r.get("commit") == t["commit"]:
