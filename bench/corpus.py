@@ -4,6 +4,7 @@
     python3 bench/corpus.py TREE [--json] [--mutate] [--cache DIR] [-j N]
     python3 bench/corpus.py all [--json] [--mutate] [--cache DIR] [-j N] [--only REPO ...]
     python3 bench/corpus.py report [--cache DIR] [--write docs/real-code.md]
+    python3 bench/corpus.py sample TREE [--seed 31] [--n 20]
 
 ``fetch`` writes each tree of ``bench/corpus/trees.yaml`` at its pinned commit into
 ``--cache`` (default ``~/.cache/trtlint-corpus``) as ``<owner>+<name>@<sha12>``, from the bare mirror that the
@@ -376,6 +377,24 @@ def cmd_tree(args) -> int:
     return 0 if res["run_ok"] else 1
 
 
+def cmd_sample(args) -> int:
+    """A triage skeleton (``corpus_triage``) of the tree's default findings, on stdout."""
+    import corpus_triage
+
+    if not args.tree_arg:
+        raise SystemExit("corpus: sample needs a tree")
+    root, tree = resolve_tree(args.tree_arg, args.cache)
+    check_root = root / tree["subdir"] if tree and tree.get("subdir") else root
+    report, stderr, _dt = check_run(check_root, args.jobs)
+    if report is None:
+        print(f"corpus: the check gave no report: {stderr.strip()[-500:]}", file=sys.stderr)
+        return 1
+    rev = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    sys.stdout.write(corpus_triage.skeleton(tree["repo"] if tree else root.name, tree["commit"] if tree else "", rev,
+                                            report.get("diagnostics", []), args.seed, args.n))
+    return 0
+
+
 def cmd_all(args) -> int:
     results = []
     for t in selected_trees(args):
@@ -403,6 +422,9 @@ def main(argv=None) -> int:
     ap.add_argument("--mutate", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--write", type=Path, help="report: replace the generated section of this markdown file")
+    ap.add_argument("tree_arg", nargs="?", help="sample: the tree")
+    ap.add_argument("--seed", type=int, default=31, help="sample: the random seed")
+    ap.add_argument("--n", type=int, default=20, help="sample: how many findings (all when fewer)")
     args = ap.parse_args(argv)
     args.cache = args.cache.expanduser()
     if args.what == "fetch":
@@ -413,6 +435,8 @@ def main(argv=None) -> int:
         import corpus_report
 
         return corpus_report.cmd_report(args)
+    if args.what == "sample":
+        return cmd_sample(args)
     args.tree = args.what
     return cmd_tree(args)
 

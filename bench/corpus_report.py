@@ -130,7 +130,9 @@ def cmd_report(args) -> int:
     if not results:
         print(f"corpus: no results in {args.cache / 'results'} (run `bench/corpus.py all` first)", file=sys.stderr)
         return 1
-    text = render(results, len(trees))
+    import corpus_triage
+
+    text = render(results, len(trees)) + "\n" + corpus_triage.render(corpus_triage.load())
     if args.write is None:
         sys.stdout.write(text)
         return 0

@@ -177,3 +177,36 @@ def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
     assert corpus_mutate.judge([neg], base, rep)[0]["flagged"] is False
     assert corpus_mutate.judge([pos], base, rep)[0]["found"] is True
     assert corpus_mutate.judge([neg], base, {"diagnostics": base + [dict(diag("x"), code="TRT101")]})[0]["flagged"] is True
+
+
+def test_triage_sample_is_reproducible_and_sorted():
+    import corpus_triage
+
+    diags = [{"code": f"TRT{300 + i % 3}", "message": f"m{i}", "location": {"path": f"f{i % 5}.cpp", "line": i}}
+             for i in range(40)]
+    a = corpus_triage.sample(diags, seed=31, n=20)
+    b = corpus_triage.sample(list(reversed(diags)), seed=31, n=20)  # the input order does not matter
+    assert a == b and len(a) == 20
+    assert a == sorted(a, key=lambda d: (d["code"], d["location"]["path"], d["location"]["line"], d["message"]))
+    assert corpus_triage.sample(diags, seed=32, n=20) != a
+    assert len(corpus_triage.sample(diags[:3], seed=31, n=20)) == 3  # all when fewer
+
+
+def test_triage_files_are_checked_and_counted(tmp_path):
+    import corpus_triage
+    import pytest
+
+    (tmp_path / "a+b.yaml").write_text(
+        "tree: a/b\ntrtlint: abc1234\nseed: 31\nfindings_total: 9\nsampled: 3\nitems:\n"
+        "  - {rule: TRT205, file: x.cpp, line: 1, verdict: true, why: w}\n"
+        "  - {rule: TRT205, file: x.cpp, line: 2, verdict: false, why: misread macro}\n"
+        "  - {rule: TRT301, file: y.cu, line: 3, verdict: noise, why: vendored}\n")
+    text = corpus_triage.render(corpus_triage.load(tmp_path))
+    assert "| a/b | abc1234 | 9 | 3 (31) | 1 | 1 | 1 | 33 % |" in text
+    assert "- false: b `x.cpp:2` TRT205: misread macro" in text
+    (tmp_path / "c+d.yaml").write_text("tree: c/d\nsampled: 1\nitems:\n  - {rule: TRT1, file: z, line: 1, verdict: '?'}\n")
+    with pytest.raises(ValueError, match="verdict '\\?'"):
+        corpus_triage.load(tmp_path)
+    (tmp_path / "c+d.yaml").write_text("tree: c/d\nsampled: 2\nitems:\n  - {rule: TRT1, file: z, line: 1, verdict: true}\n")
+    with pytest.raises(ValueError, match="sampled is 2 but 1 items"):
+        corpus_triage.load(tmp_path)

@@ -1,0 +1,105 @@
+"""Hand triage of sampled default findings (issue 31, deliverable 4): the sample is drawn by code, the verdicts
+are written by a person, and the report counts them.
+
+    python3 bench/corpus.py sample TREE [--seed 31] [--n 20]   # a YAML skeleton of the sample, verdicts left "?"
+    python3 bench/corpus.py report                              # includes the triage table below
+
+A triage file is ``bench/corpus/triage/<owner>+<name>.yaml``::
+
+    tree: owner/name
+    commit: <the pinned commit>
+    trtlint: <trtlint's commit the findings came from>
+    seed: 31
+    findings_total: N
+    sampled: K
+    items:
+      - {rule: TRT205, file: src/x.cpp, line: 12, verdict: true, why: "..."}
+
+``verdict`` is ``true`` (the defect the rule describes is there, and the message is accurate), ``false`` (the claim
+is wrong) or ``noise`` (true in letter, not worth a user's reading; ``why`` says why).
+
+The sample: the default findings sorted by (rule, file, line, message), then ``random.Random(seed).sample`` of
+``min(n, len)`` of them, listed in sorted order.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import yaml
+
+TRIAGE_DIR = Path(__file__).resolve().parent / "corpus" / "triage"
+VERDICTS = ("true", "false", "noise")
+
+
+def sample(diagnostics: list[dict], seed: int = 31, n: int = 20) -> list[dict]:
+    """The sampled findings, in sorted order (see the module's docstring)."""
+    def key(d: dict) -> tuple:
+        loc = d.get("location") or {}
+        return (d["code"], loc.get("path", ""), loc.get("line", 0), d["message"])
+
+    ordered = sorted(diagnostics, key=key)
+    picked = random.Random(seed).sample(ordered, min(n, len(ordered)))
+    return sorted(picked, key=key)
+
+
+def skeleton(tree: str, commit: str, trtlint_rev: str, diagnostics: list[dict], seed: int, n: int) -> str:
+    items = sample(diagnostics, seed, n)
+    doc = {"tree": tree, "commit": commit, "trtlint": trtlint_rev, "seed": seed, "findings_total": len(diagnostics),
+           "sampled": len(items),
+           "items": [{"rule": d["code"], "file": d["location"]["path"], "line": d["location"]["line"],
+                      "message": d["message"], "verdict": "?", "why": ""} for d in items]}
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120)
+
+
+def _verdict(v) -> str:
+    # YAML reads a bare true/false as a boolean
+    return {True: "true", False: "false"}.get(v, str(v))
+
+
+def load(directory: Path = TRIAGE_DIR) -> list[dict]:
+    """Every triage file, checked: a verdict outside ``VERDICTS`` or a count that disagrees raises ValueError."""
+    out = []
+    for p in sorted(directory.glob("*.yaml")):
+        doc = yaml.safe_load(p.read_text(encoding="utf-8"))
+        items = doc.get("items") or []
+        for it in items:
+            v = _verdict(it.get("verdict"))
+            if v not in VERDICTS:
+                raise ValueError(f"{p.name}: {it.get('rule')} {it.get('file')}:{it.get('line')}: verdict {v!r} is not one of {VERDICTS}")
+            it["verdict"] = v
+        if doc.get("sampled") != len(items):
+            raise ValueError(f"{p.name}: sampled is {doc.get('sampled')} but {len(items)} items are listed")
+        doc["_file"] = p.name
+        out.append(doc)
+    return out
+
+
+def render(docs: list[dict]) -> str:
+    if not docs:
+        return ""
+    L = ["Hand triage of sampled default findings (`bench/corpus/triage/`, sample drawn by `bench/corpus.py sample`):",
+         "",
+         "| tree | trtlint | findings | sampled (seed) | true | false | noise | share true |",
+         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    tot = {v: 0 for v in VERDICTS}
+    for d in docs:
+        c = {v: sum(1 for it in d["items"] if it["verdict"] == v) for v in VERDICTS}
+        for v in VERDICTS:
+            tot[v] += c[v]
+        share = f"{100 * c['true'] / d['sampled']:.0f} %" if d["sampled"] else "–"
+        L.append(f"| {d['tree']} | {d.get('trtlint', '')} | {d.get('findings_total', '')} | {d['sampled']} ({d.get('seed', '')}) | "
+                 f"{c['true']} | {c['false']} | {c['noise']} | {share} |")
+    n = sum(tot.values())
+    share = f"{100 * tot['true'] / n:.0f} %" if n else "–"
+    L.append(f"| **all** | | | **{n}** | **{tot['true']}** | **{tot['false']}** | **{tot['noise']}** | {share} |")
+    L.append("")
+    wrong = [(d["tree"], it) for d in docs for it in d["items"] if it["verdict"] != "true"]
+    if wrong:
+        L.append("The findings judged false or noise:")
+        L.append("")
+        for tree, it in wrong:
+            L.append(f"- {it['verdict']}: {tree.split('/')[1]} `{it['file']}:{it['line']}` {it['rule']}: {it.get('why', '')}")
+        L.append("")
+    return "\n".join(L) + "\n"
