@@ -200,7 +200,8 @@ def test_the_summary_counts_the_programs_by_how_they_were_found(tmp_path):
     assert res.analysis["programs"] == {"Makefile": 2}
     from trtlint.report.context import Analysis
 
-    assert Analysis.from_dict(res.analysis).line() == "analysed 2 plugins, 2 creators of 2 programs (Makefile 2)"
+    # each Makefile's recipe names its source: a target of the build model, as a CMake target is
+    assert Analysis.from_dict(res.analysis).line() == "analysed 2 plugins, 2 creators in 2 targets of 2 programs (Makefile 2)"
     assert not [d for d in res.diagnostics if d.code == "TRT108"]  # each sample registers its own FooPlugin
 
 
@@ -220,3 +221,66 @@ def test_ndebug_from_the_build_type_or_the_flags(tmp_path):
         (proj / "src" / "a.cpp").write_text("int a;\n")
         (proj / "CMakeLists.txt").write_text(f"project(p)\n{line}\nadd_library(a SHARED src/a.cpp)\n")
         assert build_model(proj).flags_for("src/a.cpp").defines == want, line
+
+
+def test_a_makefile_is_read_for_its_sources_include_dirs_and_defines():
+    """The Makefile frontend (issue 33): variables (=, :=, +=, ?=), $(wildcard), $(addprefix), substitution
+    references, rule prerequisites and recipe command lines; a source list make computes is not known; a define in
+    an ifeq branch is left out; a tab-indented assignment before the first rule is an assignment."""
+    import fnmatch
+
+    from trtlint.frontends.makefile import read_makefile
+
+    files = ["main.cpp", "plugins/a.cu", "plugins/b.cu", "plugins/a.h", "tools/t.cpp"]
+
+    def in_dir(p):
+        return [f for f in files if fnmatch.fnmatchcase(f, p)]
+
+    text = (
+        "CUDA_PATH ?= /usr/local/cuda\n"
+        "INCS = -I./include -I $(CUDA_PATH)/include -I$(UNSET_VAR)/x\n"
+        "ifeq ($(FP16),1)\n"
+        "\tCXXFLAGS += -DUSE_FP16\n"
+        "endif\n"
+        "CXXFLAGS += -DPLUGIN_API -O2 $(shell pkg-config --cflags opencv4)  # flags only: sources stay known\n"
+        "SRCS := main.cpp $(wildcard plugins/*.cu) # not.cu in a comment\n"
+        "SRCS += $(addprefix tools/,t.cpp)\n"
+        "OBJS = $(SRCS:.cpp=.o)\n"
+        "app: $(OBJS)\n"
+        "\tnvcc -o $@ $^ $(INCS) -D NDEBUG\n"
+    )
+    f = read_makefile(text, in_dir)
+    assert [s for s, _ in f.sources] == ["main.cpp", "plugins/a.cu", "plugins/b.cu", "tools/t.cpp"]
+    assert f.include_dirs == ["./include", "/usr/local/cuda/include"]
+    assert f.defines == ["PLUGIN_API", "NDEBUG"]
+    assert f.sources_known and f.patterns == [("plugins/*.cu", 0)]
+    computed = read_makefile("SRC_CU = $(shell find . -name '*.cu')\nlib.so: $(SRC_CU:.cu=.o)\n\tnvcc -shared -o $@ $^\n", in_dir)
+    assert not computed.sources_known and "shell" in computed.unknown_why
+    objs = read_makefile("OBJ = a.o plugins/b.o\nall: $(OBJ)\n", in_dir)
+    assert [o for o, _ in objs.objects] == ["a.o", "plugins/b.o"] and objs.sources == []
+
+
+def test_a_makefile_programs_units_get_its_include_dirs(tmp_path):
+    """A sample whose Makefile adds ``-I../common``: its plugin's header there is found, so the unit is analysed
+    whole (before: partly, the header missing), and the program is a target with the Makefile's sources."""
+    from trtlint.checks.examples.contract import pair_cpp
+    from trtlint.pipeline.buildmodel import build_model
+
+    from .helpers import check_project
+
+    (tmp_path / "samples" / "common").mkdir(parents=True)
+    (tmp_path / "samples" / "common" / "fooCommon.h").write_text("#pragma once\nstatic const int kFooCommon = 1;\n")
+    for s in ("a", "b"):
+        d = tmp_path / "samples" / s
+        d.mkdir(parents=True)
+        (d / "fooPlugin.cpp").write_text('#include "fooCommon.h"\n' + pair_cpp())
+        (d / "Makefile").write_text("include ../Makefile.config\nSRCS = fooPlugin.cpp\nlib.so: $(SRCS)\n\tnvcc -shared $(INCS) -o $@ $^\n")
+    (tmp_path / "samples" / "Makefile.config").write_text("INCS = -I../common\n")
+    m = build_model(tmp_path)
+    t = {x.name: x for x in m.targets}["samples/a/Makefile"]
+    assert t.sources == ("samples/a/fooPlugin.cpp",)
+    assert m.flags_for("samples/b/fooPlugin.cpp").include_dirs == (str(tmp_path / "samples" / "common"),)
+    from trtlint.report.context import Analysis
+
+    res = check_project(tmp_path)
+    assert Analysis.from_dict(res.analysis).line() == "analysed 2 plugins, 2 creators in 2 targets of 2 programs (Makefile 2)"

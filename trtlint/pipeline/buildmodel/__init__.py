@@ -43,6 +43,7 @@ from typing import Iterable, Optional, Union
 
 from ... import safeio
 from ...frontends import compdb
+from . import makeprog
 from ...frontends.cmake import Command, decode_list_file, glob_pattern_args, list_file_commands
 
 _UNIT_EXT = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
@@ -171,7 +172,14 @@ def build_model(
         cc_units, cc_problems = _read_compile_commands(str(compile_commands), root_s)
         problems += cc_problems
     units.update(cc_units)
-    programs = _programs(root_s, rels, ev, targets, cc_units)
+    owner: dict[str, str] = {}
+    programs = _programs(root_s, rels, ev, targets, cc_units, owner)
+    make_targets, make_units, make_problems = makeprog.programs_flags(root_s, rels, programs, owner, max_file_size)
+    targets += make_targets
+    for rel, flags in make_units.items():
+        units.setdefault(rel, flags)
+    problems += make_problems
+    programs = programs if len(programs) >= 2 else {}
     return BuildModel(root=root_s, targets=targets, units=units, scopes=tuple(sorted(programs)), programs=programs,
                       compile_commands=str(compile_commands) if compile_commands else None,
                       from_compile_commands=frozenset(cc_units), problems=tuple(dict.fromkeys(problems)))
@@ -181,11 +189,12 @@ _MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 _UNIT_EXT = (".c", ".cc", ".cpp", ".cxx", ".cu")
 
 
-def _programs(root: str, rels: list[str], ev: "_Evaluator", targets, compiled: dict) -> dict[str, str]:
+def _programs(root: str, rels: list[str], ev: "_Evaluator", targets, compiled: dict, owner: dict) -> dict[str, str]:
     """The project's programs, directory -> how it was found, when there are at least two (else none): the
     independent CMake projects, and for the C++/CUDA units that no CMake target or ``compile_commands.json``
     entry compiles, the nearest directory at or above each that holds a Makefile or a ``setup.py`` (below the
-    root, and in no CMake project's tree: such a file there is an alternative build of the same sources)."""
+    root, and in no CMake project's tree: such a file there is an alternative build of the same sources).
+    ``owner`` gets each such unit's program directory. The caller keeps the programs only when there are two."""
     out = {d: "CMake" for d in getattr(ev, "independent", ())}
     built = set(compiled)
     for t in targets:
@@ -218,11 +227,12 @@ def _programs(root: str, rels: list[str], ev: "_Evaluator", targets, compiled: d
             how = build_file(d) if d else None
             if how is not None:
                 out.setdefault(d, how)
+                owner[rel] = d
                 break
             if not d:
                 break
             d = posixpath.dirname(d)
-    return out if len(out) >= 2 else {}
+    return out
 
 
 class _ListReader:

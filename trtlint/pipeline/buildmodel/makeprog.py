@@ -1,0 +1,125 @@
+"""Programs built by a Makefile (issue 33): each one's units, include dirs and defines, from the Makefile's text
+(:mod:`trtlint.frontends.makefile`; make is never run). An ``include``d Makefile is read in its place, as make
+does (at most ``MAX_INCLUDE_DEPTH`` deep, inside the project, through :mod:`trtlint.safeio`)."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+import re
+from typing import Optional
+
+from ... import safeio
+from ...frontends.makefile import UNIT_EXT, MakeFacts, read_makefile
+
+MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
+MAX_INCLUDE_DEPTH = 4
+MAX_TEXT = 4 * 1024 * 1024  # characters of one Makefile with its includes
+_INCLUDE_LINE = re.compile(r"^(-|s)?include\s+(.+)$", re.M)
+
+
+def makefile_of(root: str, d: str, present: set) -> Optional[str]:
+    """The root-relative path of the Makefile in directory ``d`` ("" for the root), or None."""
+    for m in MAKEFILES:
+        rel = posixpath.join(d, m) if d else m
+        if rel in present or os.path.isfile(os.path.join(root, rel)):
+            return rel
+    return None
+
+
+def _read(root: str, rel: str, limit: int) -> Optional[str]:
+    data = safeio.try_read_bytes(os.path.join(root, rel), root=root, limit=limit)
+    if data is None:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0) -> str:
+    """``text`` with each ``include FILE`` line replaced by FILE's text (paths relative to the Makefile's
+    directory, make's working directory; a file outside the project or not there is left out, as ``-include``)."""
+    if depth >= MAX_INCLUDE_DEPTH or "include" not in text:
+        return text
+    base = posixpath.dirname(rel)
+
+    def sub(m: "re.Match[str]") -> str:
+        parts = []
+        for w in m.group(2).split():
+            if "$" in w or "*" in w:
+                continue
+            inc = posixpath.normpath(posixpath.join(base, w))
+            if inc.startswith("../") or inc == "..":
+                continue
+            t = _read(root, inc, limit)
+            if t is not None:
+                parts.append(_with_includes(root, rel, t, limit, depth + 1))
+        return "\n".join(parts)
+
+    out = _INCLUDE_LINE.sub(sub, text)
+    return out[:MAX_TEXT]
+
+
+def read_program(root: str, d: str, makefile: str, rels: list[str], limit: int) -> Optional[tuple[MakeFacts, list[str], list[str]]]:
+    """The Makefile's facts, the units it compiles (root-relative) and its include dirs (absolute); None when
+    the Makefile cannot be read."""
+    text = _read(root, makefile, limit)
+    if text is None:
+        return None
+    text = _with_includes(root, makefile, text, limit)
+    prefix = d + "/" if d else ""
+    in_dir = [r[len(prefix):] for r in rels if r.startswith(prefix)]
+
+    def files_in_dir(pattern: str) -> list[str]:
+        pat = pattern[2:] if pattern.startswith("./") else pattern
+        if pat.startswith("/") or ".." in pat.split("/"):
+            return []
+        return [f for f in in_dir if fnmatch.fnmatchcase(f, pat) and f.count("/") == pat.count("/")]
+
+    facts = read_makefile(text, files_in_dir)
+    present = set(rels)
+    units = []
+    for src, _line in facts.sources:
+        rel = posixpath.normpath(posixpath.join(d, src)) if not src.startswith("/") else None
+        if rel and rel in present:
+            units.append(rel)
+    stems = {posixpath.normpath(posixpath.join(d, o[:-2])) for o, _ln in facts.objects}
+    if stems:
+        for r in rels:
+            if r.lower().endswith(UNIT_EXT) and posixpath.splitext(r)[0] in stems:
+                units.append(r)
+    d_abs = os.path.join(root, d) if d else root
+    incs = [os.path.normpath(i if os.path.isabs(i) else os.path.join(d_abs, i)) for i in facts.include_dirs]
+    return facts, list(dict.fromkeys(units)), incs
+
+
+def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limit: int):
+    """For each program found by its Makefile: a target (its units, include dirs, defines) and each owned unit's
+    flags; and the problems (a Makefile that could not be read). Imported late: the model's types live in the
+    package's ``__init__``."""
+    from . import Target, UnitFlags
+
+    targets, units, problems = [], {}, []
+    present = set(rels)
+    by_dir: dict[str, list[str]] = {}
+    for rel, d in owner.items():
+        by_dir.setdefault(d, []).append(rel)
+    for d, how in sorted(programs.items()):
+        if how != "Makefile":
+            continue
+        mk = makefile_of(root, d, present)
+        if mk is None:
+            continue
+        got = read_program(root, d, mk, rels, limit)
+        if got is None:
+            problems.append((mk, 0, "the Makefile could not be read (not a regular file inside the project, or too large)"))
+            continue
+        facts, srcs, incs = got
+        flags = UnitFlags(include_dirs=tuple(incs), defines=tuple(facts.defines), origin=(mk,))
+        owned = by_dir.get(d, [])
+        for rel in owned:
+            units[rel] = flags
+        # a source list make computes ($(shell find ...)): the units of the program are taken as its sources
+        srcs = srcs if facts.sources_known else list(dict.fromkeys(srcs + sorted(owned)))
+        targets.append(Target(name=mk, dir=d, scope=d, sources=tuple(srcs), include_dirs=tuple(incs),
+                              defines=tuple(facts.defines)))
+    return tuple(targets), units, problems
