@@ -174,11 +174,12 @@ def build_model(
     units.update(cc_units)
     owner: dict[str, str] = {}
     programs = _programs(root_s, rels, ev, targets, cc_units, owner)
-    make_targets, make_units, make_problems = makeprog.programs_flags(root_s, rels, programs, owner, max_file_size)
-    targets += make_targets
-    for rel, flags in make_units.items():
-        units.setdefault(rel, flags)
-    problems += make_problems
+    made, make_problems = makeprog.programs_flags(root_s, rels, programs, owner, max_file_size)
+    for mk, d, srcs, incs, defs, owned in made:  # a program built by its Makefile: a target, its units' flags
+        targets += (Target(name=mk, dir=d, scope=d, sources=srcs, include_dirs=incs, defines=defs),)
+        for rel in owned:
+            units.setdefault(rel, UnitFlags(include_dirs=incs, defines=defs, origin=(mk,)))
+    problems += tuple(make_problems)
     programs = programs if len(programs) >= 2 else {}
     return BuildModel(root=root_s, targets=targets, units=units, scopes=tuple(sorted(programs)), programs=programs,
                       compile_commands=str(compile_commands) if compile_commands else None,

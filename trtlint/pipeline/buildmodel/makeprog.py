@@ -93,12 +93,10 @@ def read_program(root: str, d: str, makefile: str, rels: list[str], limit: int) 
 
 
 def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limit: int):
-    """For each program found by its Makefile: a target (its units, include dirs, defines) and each owned unit's
-    flags; and the problems (a Makefile that could not be read). Imported late: the model's types live in the
-    package's ``__init__``."""
-    from . import Target, UnitFlags
-
-    targets, units, problems = [], {}, []
+    """For each program found by its Makefile: ``(makefile, dir, sources, include dirs, defines, owned units)``
+    (a source list make computes, ``$(shell find ...)``: the owned units are its sources); and the problems (a
+    Makefile that could not be read: path, line, message)."""
+    found, problems = [], []
     present = set(rels)
     by_dir: dict[str, list[str]] = {}
     for rel, d in owner.items():
@@ -114,12 +112,7 @@ def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limi
             problems.append((mk, 0, "the Makefile could not be read (not a regular file inside the project, or too large)"))
             continue
         facts, srcs, incs = got
-        flags = UnitFlags(include_dirs=tuple(incs), defines=tuple(facts.defines), origin=(mk,))
-        owned = by_dir.get(d, [])
-        for rel in owned:
-            units[rel] = flags
-        # a source list make computes ($(shell find ...)): the units of the program are taken as its sources
-        srcs = srcs if facts.sources_known else list(dict.fromkeys(srcs + sorted(owned)))
-        targets.append(Target(name=mk, dir=d, scope=d, sources=tuple(srcs), include_dirs=tuple(incs),
-                              defines=tuple(facts.defines)))
-    return tuple(targets), units, problems
+        owned = sorted(by_dir.get(d, []))
+        srcs = srcs if facts.sources_known else list(dict.fromkeys(srcs + owned))
+        found.append((mk, d, tuple(srcs), tuple(incs), tuple(facts.defines), tuple(owned)))
+    return found, problems
