@@ -284,3 +284,39 @@ def test_a_makefile_programs_units_get_its_include_dirs(tmp_path):
 
     res = check_project(tmp_path)
     assert Analysis.from_dict(res.analysis).line() == "analysed 2 plugins, 2 creators in 2 targets of 2 programs (Makefile 2)"
+
+
+def test_a_setup_py_extension_gives_its_sources_include_dirs_and_defines(tmp_path):
+    """setup.py extensions (issue 33): literal sources, include_dirs, define_macros and -D/-I in
+    extra_compile_args (a dict per compiler), a module-level name bound once; a computed source list is not
+    known (then the program's units are its sources). The root's own setup.py builds units no program owns."""
+    from trtlint.frontends.setuppy import read_setup
+    from trtlint.pipeline.buildmodel import build_model
+
+    text = (
+        "import os\nfrom torch.utils.cpp_extension import CUDAExtension, BuildExtension\nfrom setuptools import setup\n"
+        "INC = ['csrc/common']\n"
+        "ext = CUDAExtension(name='plugins', sources=['csrc/plugin.cpp', os.path.join('csrc', 'kernel.cu')],\n"
+        "    include_dirs=INC, define_macros=[('WITH_CUDA', None), ('TRT_MAJOR', '8')],\n"
+        "    extra_compile_args={'cxx': ['-O3', '-DPLUGIN_API'], 'nvcc': ['-Icsrc/nv']})\n"
+        "other = CUDAExtension('gen', sources=[f for f in os.listdir('gen')])\n"
+        "setup(name='p', ext_modules=[ext, other], cmdclass={'build_ext': BuildExtension})\n"
+    )
+    a, b = read_setup(text)
+    assert (a.name, a.sources, a.include_dirs, a.defines, a.sources_known) == (
+        "plugins", ["csrc/plugin.cpp", "csrc/kernel.cu"], ["csrc/common", "csrc/nv"],
+        ["WITH_CUDA", "TRT_MAJOR=8", "PLUGIN_API"], True)
+    assert (b.name, b.sources_known) == ("gen", False)
+    assert read_setup("def broken(:\n") is None
+    known = "".join(ln for ln in text.splitlines(True) if not ln.startswith("other")).replace("ext, other", "ext")
+    files = {"setup.py": known, "csrc/plugin.cpp": "int p;\n",
+             "csrc/kernel.cu": "int k;\n", "csrc/unused.cpp": "int u;\n", "csrc/common/c.h": "int c;\n"}
+    for rel, t in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(t)
+    m = build_model(tmp_path, list(files))
+    t = {x.name: x for x in m.targets}["setup.py"]
+    assert t.sources == ("csrc/plugin.cpp", "csrc/kernel.cu")
+    f = m.flags_for("csrc/plugin.cpp")
+    assert f.include_dirs == (str(tmp_path / "csrc" / "common"), str(tmp_path / "csrc" / "nv"))
+    assert f.defines == ("WITH_CUDA", "TRT_MAJOR=8", "PLUGIN_API") and m.programs == {}

@@ -174,7 +174,9 @@ def build_model(
     units.update(cc_units)
     owner: dict[str, str] = {}
     programs = _programs(root_s, rels, ev, targets, cc_units, owner)
-    made, make_problems = makeprog.programs_flags(root_s, rels, programs, owner, max_file_size)
+    root_how = makeprog.build_file_kind(root_s, "", set(rels)) if "" in owner.values() else None
+    made, make_problems = makeprog.programs_flags(root_s, rels, dict(programs, **({"": root_how} if root_how else {})),
+                                                  owner, max_file_size)
     for mk, d, srcs, incs, defs, owned in made:  # a program built by its Makefile: a target, its units' flags
         targets += (Target(name=mk, dir=d, scope=d, sources=srcs, include_dirs=incs, defines=defs),)
         for rel in owned:
@@ -231,6 +233,9 @@ def _programs(root: str, rels: list[str], ev: "_Evaluator", targets, compiled: d
                 owner[rel] = d
                 break
             if not d:
+                # the root's own build file builds it (its flags count; the root is not a program of its own)
+                if build_file("") is not None:
+                    owner[rel] = ""
                 break
             d = posixpath.dirname(d)
     return out

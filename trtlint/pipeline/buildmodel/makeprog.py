@@ -1,6 +1,7 @@
-"""Programs built by a Makefile (issue 33): each one's units, include dirs and defines, from the Makefile's text
-(:mod:`trtlint.frontends.makefile`; make is never run). An ``include``d Makefile is read in its place, as make
-does (at most ``MAX_INCLUDE_DEPTH`` deep, inside the project, through :mod:`trtlint.safeio`)."""
+"""Programs built by a Makefile or a setup.py (issue 33): each one's units, include dirs and defines, from the
+build file's text (:mod:`trtlint.frontends.makefile`, :mod:`trtlint.frontends.setuppy`; make and setup.py are
+never run). An ``include``d Makefile is read in its place, as make does (at most ``MAX_INCLUDE_DEPTH`` deep,
+inside the project, through :mod:`trtlint.safeio`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Optional
 
 from ... import safeio
 from ...frontends.makefile import UNIT_EXT, MakeFacts, read_makefile
+from ...frontends.setuppy import read_setup
 
 MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 MAX_INCLUDE_DEPTH = 4
@@ -26,6 +28,13 @@ def makefile_of(root: str, d: str, present: set) -> Optional[str]:
         if rel in present or os.path.isfile(os.path.join(root, rel)):
             return rel
     return None
+
+
+def build_file_kind(root: str, d: str, present: set) -> Optional[str]:
+    """"setup.py" or "Makefile" when directory ``d`` holds one (a setup.py first), else None."""
+    if (posixpath.join(d, "setup.py") if d else "setup.py") in present:
+        return "setup.py"
+    return "Makefile" if makefile_of(root, d, present) else None
 
 
 def _read(root: str, rel: str, limit: int) -> Optional[str]:
@@ -102,6 +111,13 @@ def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limi
     for rel, d in owner.items():
         by_dir.setdefault(d, []).append(rel)
     for d, how in sorted(programs.items()):
+        if how == "setup.py":
+            got_s = _setup_program(root, d, present, sorted(by_dir.get(d, [])), limit)
+            if isinstance(got_s, str):
+                problems.append((got_s, 0, "the setup.py could not be read or parsed (its extensions are not known)"))
+            elif got_s is not None:
+                found.append(got_s)
+            continue
         if how != "Makefile":
             continue
         mk = makefile_of(root, d, present)
@@ -116,3 +132,27 @@ def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limi
         srcs = srcs if facts.sources_known else list(dict.fromkeys(srcs + owned))
         found.append((mk, d, tuple(srcs), tuple(incs), tuple(facts.defines), tuple(owned)))
     return found, problems
+
+
+def _setup_program(root: str, d: str, present: set, owned: list[str], limit: int):
+    """A setup.py program as ``programs_flags`` gives it; the setup.py's path when it cannot be read or parsed;
+    None when it builds no extension."""
+    rel = posixpath.join(d, "setup.py") if d else "setup.py"
+    text = _read(root, rel, limit)
+    exts = read_setup(text) if text is not None else None
+    if exts is None:
+        return rel
+    if not exts:
+        return None
+    d_abs = os.path.join(root, d) if d else root
+    srcs, incs, defs, known = [], [], [], True
+    for e in exts:
+        known = known and e.sources_known
+        for s in e.sources:
+            r = posixpath.normpath(posixpath.join(d, s)) if not s.startswith("/") else None
+            if r and r in present:
+                srcs.append(r)
+        incs += [os.path.normpath(i if os.path.isabs(i) else os.path.join(d_abs, i)) for i in e.include_dirs]
+        defs += e.defines
+    srcs = srcs if known else srcs + owned
+    return (rel, d, tuple(dict.fromkeys(srcs)), tuple(dict.fromkeys(incs)), tuple(dict.fromkeys(defs)), tuple(owned))
