@@ -256,6 +256,14 @@ def test_a_makefile_is_read_for_its_sources_include_dirs_and_defines():
     assert f.sources_known and f.patterns == [("plugins/*.cu", 0)]
     computed = read_makefile("SRC_CU = $(shell find . -name '*.cu')\nlib.so: $(SRC_CU:.cu=.o)\n\tnvcc -shared -o $@ $^\n", in_dir)
     assert not computed.sources_known and "shell" in computed.unknown_why
+    # a computed list reached through variables and a substitution reference, from a rule's prerequisites
+    chained = read_makefile("PLUGIN_CU := $(shell find . -name '*.cu')\nPLUGIN_O := $(PLUGIN_CU:.cu=.o)\n"
+                            "all: $(PLUGIN_O) main.exe\nmain.exe: main.cpp\n\tnvcc -o $@ $^\n", in_dir)
+    assert not chained.sources_known
+    # a computed value that only flags hold, used in a recipe, leaves the sources known
+    flags_only = read_makefile("CFLAGS = -O2 $(shell pkg-config --cflags opencv4)\nlib.so: main.cpp\n"
+                               "\t$(CXX) $(CFLAGS) -shared -o $@ $^\n", in_dir)
+    assert flags_only.sources_known and [s for s, _ in flags_only.sources] == ["main.cpp"]
     objs = read_makefile("OBJ = a.o plugins/b.o\nall: $(OBJ)\n", in_dir)
     assert [o for o, _ in objs.objects] == ["a.o", "plugins/b.o"] and objs.sources == []
 

@@ -33,7 +33,10 @@ def test_manifest_is_valid_for_pre_commit():
     hooks = {h["id"]: h for h in load_manifest(str(MANIFEST))}
     assert set(hooks) == {"trtlint", "trtlint-onnx", "trtlint-fix"}
     assert hooks["trtlint"]["entry"] == "trtlint check --related-findings=new" and hooks["trtlint"]["require_serial"]
-    assert set(hooks["trtlint"]["types_or"]) == {"c++", "c", "cuda", "python", "yaml", "cmake"}
+    assert set(hooks["trtlint"]["types_or"]) == {"c++", "c", "cuda", "python", "yaml", "cmake", "makefile"}
+    from identify.identify import tags_from_filename  # pre-commit's own file typing: a Makefile edit runs the hook
+
+    assert "makefile" in tags_from_filename("Makefile") and "makefile" in tags_from_filename("rules.mk")
     assert hooks["trtlint-onnx"]["files"] == r"\.onnx$"
     assert hooks["trtlint-onnx"]["entry"] == "trtlint check --related-findings=new"
     assert hooks["trtlint-fix"]["entry"] == "trtlint check --fix --related-findings=new"

@@ -46,6 +46,8 @@ ALWAYS_SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".trtlint_cache", "nod
 def kind_of(name: str) -> Optional[str]:
     if name == "CMakeLists.txt":
         return "cmake"
+    if name in ("Makefile", "makefile", "GNUmakefile") or name.endswith(".mk"):
+        return "makefile"
     return _EXT_KIND.get(os.path.splitext(name)[1].lower())
 
 

@@ -380,6 +380,21 @@ class CMakeGlob:
 
 
 @dataclass(frozen=True)
+class MakeSources:
+    """What a Makefile says it compiles (frontends/makefile.py): ``sources`` and ``objects`` (``x.o``, built
+    from a unit ``x.*``) project-relative, ``patterns`` of its ``$(wildcard ...)`` project-relative; ``known``
+    False when make computes the list (``$(shell find ...)``): then no file may be concluded unbuilt. ``span``:
+    the first line naming a source (or the file's first line)."""
+
+    sources: tuple[str, ...]
+    objects: tuple[str, ...]
+    patterns: tuple[str, ...]
+    known: bool
+    span: Span
+    why_unknown: str = ""
+
+
+@dataclass(frozen=True)
 class CMakeTarget:
     """``add_executable``/``add_library`` (plus ``target_sources``) in one list file: its explicit sources
     (project-relative) and the variables its sources come from; ``test`` when the same file registers it as
@@ -607,7 +622,7 @@ class ParseProblem:
 @dataclass(frozen=True)
 class FileFacts:
     path: str
-    kind: str  # "cpp" | "cuda" | "header" | "python" | "cmake" | "onnx" | "yaml"
+    kind: str  # "cpp" | "cuda" | "header" | "python" | "cmake" | "makefile" | "onnx" | "yaml"
     digest: str
     problems: tuple[ParseProblem, ...] = ()
     classes: tuple[CppClass, ...] = ()
@@ -620,6 +635,7 @@ class FileFacts:
     api_uses: tuple[PluginApiUse, ...] = ()
     py_creators: tuple[PyCreator, ...] = ()
     globs: tuple[CMakeGlob, ...] = ()
+    make_sources: tuple[MakeSources, ...] = ()  # a Makefile's (one entry)
     includes: tuple[str, ...] = ()  # project files this file's facts depend on (C++ headers)
     suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, rule ids) from inline comments
     targets: tuple[CMakeTarget, ...] = ()

@@ -41,7 +41,7 @@ log = logging.getLogger("trtlint.lsp")
 
 DEFAULT_DEBOUNCE_MS = 100
 _SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning, "info": T.DiagnosticSeverity.Information}
-_COMMENT = {"python": "#", "cmake": "#", "yaml": "#", "cpp": "//", "cuda": "//", "header": "//"}
+_COMMENT = {"python": "#", "cmake": "#", "makefile": "#", "yaml": "#", "cpp": "//", "cuda": "//", "header": "//"}
 _WATCH_GLOBS = (
     "**/*.{cpp,cc,cxx,c,cu,h,hpp,hh,hxx,cuh,inl,py,yaml,yml,cmake}",
     "**/CMakeLists.txt",

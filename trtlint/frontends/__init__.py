@@ -25,7 +25,7 @@ from ..facts import FileFacts, ParseProblem
 class SourceFile:
     path: Path  # absolute
     rel: str  # project-relative POSIX path
-    kind: str  # "cpp" | "cuda" | "header" | "python" | "cmake" | "onnx" | "yaml"
+    kind: str  # "cpp" | "cuda" | "header" | "python" | "cmake" | "makefile" | "onnx" | "yaml"
     digest: str
     # the unsaved text of an editor buffer (the LSP server): extracted instead of the file on disk
     text: Optional[str] = field(default=None, repr=False, compare=False)

@@ -18,8 +18,15 @@ Never raises on a file's content; bounded by the size of what it reads and ``MAX
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
+
+from ..facts import FileFacts, MakeSources, ParseProblem, Span
+from . import ExtractContext, SourceFile, empty_facts, read_text
+
+VERSION = "1"
+KIND_NAMES = ("makefile",)
 
 MAX_EXPANSION = 1 << 20  # characters one expansion may produce
 MAX_DEPTH = 32  # nested variable references
@@ -29,7 +36,8 @@ _ASSIGN = re.compile(r"^(?:(?:override|export|private)\s+)*([A-Za-z_][A-Za-z0-9_
 _COND = re.compile(r"^(ifeq|ifneq|ifdef|ifndef|else|endif)\b")
 _INCLUDE = re.compile(r"^(?:-|s)?include\s+(.+)$")
 # a variable or line that names sources (when its value is computed, the source list is not known)
-_SOURCEISH = re.compile(r"SRC|SOURCE|OBJ|FILES|\bCU|CPP|CXX_?FILES|TARGET", re.I)
+_SOURCEISH = re.compile(r"SRC|SOURCE|OBJ|FILE|CU|CPP|CC|CXX|TARGET", re.I)
+_NOT_SOURCES = re.compile(r"FLAG|LIB|INC|PATH|DIR|OPT|ARCH|GENCODE|VER|HOME|ROOT", re.I)
 _FLAG_ARG = {"-I": "inc", "-isystem": "inc", "-iquote": "inc", "-D": "def"}
 
 
@@ -81,6 +89,7 @@ class _Expander:
         self.vars = vars
         self.files_in_dir = files_in_dir  # pattern -> matched relative paths (for $(wildcard))
         self.unknown: list[str] = []
+        self.unknown_refs: list[str] = []  # per computed top-level reference: the variable's name, "" a function
         self.patterns: list[str] = []
 
     def expand(self, s: str, depth: int = 0) -> str:
@@ -113,7 +122,11 @@ class _Expander:
                         level -= 1
                     j += 1
                 inner = s[i + 2 : j - 1] if level == 0 else s[i + 2 :]
+                n0 = len(self.unknown)
                 piece = self._ref(inner, depth)
+                if depth == 0 and len(self.unknown) > n0:  # which reference of the line was computed
+                    ref = inner.split(":", 1)[0].strip()
+                    self.unknown_refs.append(ref if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", ref) else "")
                 i = j
             else:
                 piece = self._var(nx, depth)
@@ -270,12 +283,25 @@ def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts
         s = line.strip() if recipe else _cut_comment(line).strip()
         if not s:
             continue
-        ex.unknown = []
+        ex.unknown, ex.unknown_refs = [], []
         before = len(words_src)
         line_words(s, n, recipe)
-        if ex.unknown and (any(w.lower().endswith(UNIT_EXT + (".o",)) for w, _n, _c in words_src[before:])
-                           or _SOURCEISH.search(s.split("=", 1)[0] if "=" in s and not recipe else s)):
-            unknown.extend(ex.unknown)
+        if ex.unknown:
+            # a computed value decides the sources when it is in a rule or recipe line, or names sources, or is
+            # assigned to a variable whose name says sources (not FLAGS, LIBS, INCLUDES, paths)
+            m = _ASSIGN.match(s) if not recipe else None
+            name = m.group(1) if m is not None and ":" not in m.group(1) else None
+
+            def says_sources(n: str) -> bool:
+                return bool(_SOURCEISH.search(n)) and not _NOT_SOURCES.search(n)
+
+            names_sources = any(w.lower().endswith(UNIT_EXT + (".o",)) for w, _n, _c in words_src[before:])
+            if name is not None:
+                tainted = names_sources or says_sources(name)
+            else:  # a rule or recipe line: a function written in it, or a computed variable that is no flags'
+                tainted = names_sources or any(r == "" or not _NOT_SOURCES.search(r) for r in ex.unknown_refs)
+            if tainted:
+                unknown.extend(ex.unknown)
     seen_src, seen_inc, seen_def, seen_obj = set(), set(), set(), set()
     k = 0
     while k < len(words_src):
@@ -308,3 +334,32 @@ def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts
         facts.sources_known = False
         facts.unknown_why = ", ".join(dict.fromkeys(unknown))
     return facts
+
+
+def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
+    """A Makefile's sources as facts (``MakeSources``, project-relative; ``$(wildcard ...)`` kept as patterns,
+    matched by the rules against the project's files). An included Makefile is read by the build model, not
+    here: a source list split across included files is rare, and this file alone is what it names."""
+    text, problem = read_text(src, legacy=True)
+    if text is None:
+        return empty_facts(src, (ParseProblem(problem or "could not be read", Span(src.rel, 1, 1, 1, 1)),))
+    d = posixpath.dirname(src.rel)
+    facts = read_makefile(text, lambda _pattern: [])
+
+    def rel(p: str) -> str | None:
+        if p.startswith("/"):
+            return None
+        r = posixpath.normpath(posixpath.join(d, p))
+        return None if r.startswith("../") or r == ".." else r
+
+    lines = [ln for _s, ln in facts.sources] + [ln for _o, ln in facts.objects]
+    line = min(lines) if lines else 1
+    ms = MakeSources(
+        sources=tuple(r for r in (rel(s) for s, _ln in facts.sources) if r),
+        objects=tuple(r for r in (rel(o) for o, _ln in facts.objects) if r),
+        patterns=tuple(r for r in (rel(p) for p, _ln in facts.patterns) if r),
+        known=facts.sources_known,
+        span=Span(src.rel, line, 1, line, 1),
+        why_unknown=facts.unknown_why,
+    )
+    return FileFacts(path=src.rel, kind="makefile", digest=src.digest, make_sources=(ms,))

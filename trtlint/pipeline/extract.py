@@ -24,6 +24,7 @@ FRONTENDS = {
     "header": "trtlint.frontends.cpp",
     "python": "trtlint.frontends.python",
     "cmake": "trtlint.frontends.cmake",
+    "makefile": "trtlint.frontends.makefile",
     "onnx": "trtlint.frontends.onnx",
     "yaml": "trtlint.frontends.yaml_kind",  # test lists (testlists.py) and TensorRT OSS plugin specs (plugin_spec.py)
 }

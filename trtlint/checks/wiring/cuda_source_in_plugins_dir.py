@@ -52,13 +52,20 @@ def covers_dir(pattern: str, recurse: bool, path: str) -> bool:
 
 
 class CudaSourceInPluginsDir(Rule):
-    """A `.cu` file under a directory whose CMake glob collects only other extensions: it is not built.
+    """A `.cu` file that its build never compiles: a CMake glob that walks its directory collects only other
+    extensions, or the Makefile that builds its directory lists its sources and not this file.
 
     ## What it does
     Reads the project's CMake `file(GLOB|GLOB_RECURSE VAR ...)` calls and, for each `.cu` file, finds the
     globs that walk its directory. When such a glob exists but no glob anywhere matches the `.cu` file and
     no CMake file names it, the `.cu` is reported, with the glob that walks past it as the related
     location.
+
+    For a directory built by its own Makefile (and in no CMake project's tree), the nearest Makefile at or
+    above the `.cu` is read (never run): when it names its sources (variables, rule prerequisites, recipe
+    command lines, `$(wildcard ...)` patterns, `x.o` objects built from `x.cu`) and none of them is this file,
+    the `.cu` is reported with the Makefile's first source line as the related location. A source list make
+    computes (`$(shell find ...)`) decides nothing.
 
     ## Why it matters
     A plugin's kernels in a `.cu` next to its `.cpp`, under `file(GLOB_RECURSE ... "plugins/*.cpp")`, are
@@ -102,7 +109,49 @@ class CudaSourceInPluginsDir(Rule):
             },
         },
     ]
+    VALID += [
+        {
+            # the Makefile names the kernel among its sources
+            "files": {
+                "sample/Makefile": "SRCS = fooPlugin.cpp fooKernel.cu\nlibfoo.so: $(SRCS)\n\tnvcc -shared -o $@ $^\n",
+                "sample/fooPlugin.cpp": "int x;\n",
+                "sample/fooKernel.cu": "__global__ void k() {}\n",
+            }
+        },
+        {
+            # a $(wildcard) pattern, an object built from the .cu, a list make computes: each decides nothing wrong
+            "files": {
+                "a/Makefile": "lib.so: $(wildcard *.cu) main.cpp\n\tnvcc -shared -o $@ $^\n",
+                "a/k.cu": "__global__ void k() {}\n",
+                "a/main.cpp": "int x;\n",
+                "b/Makefile": "OBJ = main.o objs/k.cu.o\nlib.so: $(OBJ)\n\tnvcc -shared -o $@ $^\nobjs/%.cu.o: ./%.cu\n\tnvcc -c $< -o $@\n",
+                "b/k.cu": "__global__ void k() {}\n",
+                "b/main.cpp": "int x;\n",
+                "c/Makefile": "SRC = $(shell find . -name '*.cu')\nlib.so: $(SRC) main.cpp\n\tnvcc -shared -o $@ $^\n",
+                "c/k.cu": "__global__ void k() {}\n",
+                "c/main.cpp": "int x;\n",
+            }
+        },
+        {
+            # a Makefile inside a CMake project's tree is an alternative build: CMake's sources decide
+            "files": {
+                "CMakeLists.txt": "project(p)\nadd_library(p SHARED lib/main.cpp lib/k.cu)\n",
+                "lib/Makefile": "lib.so: main.cpp\n\tg++ -shared -o $@ $^\n",
+                "lib/k.cu": "__global__ void k() {}\n",
+                "lib/main.cpp": "int x;\n",
+            }
+        },
+    ]
     INVALID = [
+        {
+            # the kernel dropped from the Makefile's sources
+            "files": {
+                "sample/Makefile": "SRCS = fooPlugin.cpp\nlibfoo.so: $(SRCS)\n\tnvcc -shared -o $@ $^\n",
+                "sample/fooPlugin.cpp": "int x;\n",
+                "sample/fooKernel.cu": "__global__ void k() {}\n",
+            },
+            "expect": [("sample/fooKernel.cu", 1, "sample/Makefile")],
+        },
         {
             "files": {
                 "cpp/CMakeLists.txt": _CMAKE,
@@ -114,6 +163,45 @@ class CudaSourceInPluginsDir(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        yield from self._globs(index)
+        yield from self._makefiles(index)
+
+    def _makefiles(self, index) -> Iterable[Diagnostic]:
+        makes = {posixpath.dirname(p): (p, ff.make_sources[0]) for p, ff in index.files.items()
+                 if ff.kind == "makefile" and ff.make_sources}
+        if not makes:
+            return
+        cmake_dirs = {posixpath.dirname(p) for p, ff in index.files.items() if ff.kind == "cmake"
+                      and posixpath.basename(p) == "CMakeLists.txt"}
+        for path, ff in sorted(index.files.items()):
+            if ff.kind != "cuda" or ff.test_cases:
+                continue
+            d = posixpath.dirname(path)
+            owner, in_cmake = None, False
+            while True:
+                in_cmake = in_cmake or d in cmake_dirs
+                if owner is None and d in makes:
+                    owner = makes[d]
+                if not d:
+                    break
+                d = posixpath.dirname(d)
+            if owner is None or in_cmake:
+                continue  # in a CMake project's tree, CMake's lists decide (the glob check above)
+            mk_path, ms = owner
+            if not ms.known or path in ms.sources or _stem(path) in {_stem(o) for o in ms.objects}:
+                continue  # an object file of the same name (x.o, objs/x.cu.o through a pattern rule) builds it
+            if any(fnmatch.fnmatchcase(path, p) and path.count("/") == p.count("/") for p in ms.patterns):
+                continue
+            name = posixpath.basename(path)
+            yield self.diag(
+                _file_span(path),
+                f"{name} is never compiled: the Makefile {mk_path} that builds this directory names its sources "
+                f"and not this .cu file",
+                related=[Related(ms.span, "the Makefile names its sources here")],
+                symbol=path,
+            )
+
+    def _globs(self, index) -> Iterable[Diagnostic]:
         if not index.globs:
             return
         cmake_text = None
@@ -145,6 +233,14 @@ class CudaSourceInPluginsDir(Rule):
                 related=[Related(g.span, f"file({'GLOB_RECURSE' if g.recurse else 'GLOB'} {g.var} \"{p}\") walks this directory")],
                 symbol=path,
             )
+
+
+def _stem(path: str) -> str:
+    """``a/b/x.cu`` -> ``x``; ``objs/x.cu.o`` -> ``x``; ``x.o`` -> ``x``."""
+    name = posixpath.basename(path)
+    if name.endswith(".o"):
+        name = name[:-2]
+    return posixpath.splitext(name)[0] if name.lower().endswith((".cu", ".cpp", ".cc", ".cxx", ".c")) else name
 
 
 def _file_span(path: str):
