@@ -177,7 +177,8 @@ class ReturnInfo:
     span: Span
     expr: str
     # "bool" (a true/false literal) | "boolcall" (a call returning bool) | "boolexpr" (another bool expression:
-    # a comparison, a variable) | "int" | "nullptr" | "cast" | "other"
+    # a comparison, a variable) | "int" | "nullptr" | "cast" | "other" | "unknown" (a statement or a returned
+    # value clang dropped after an error: what it returns, if anything, is not known)
     kind: str
     value: Optional[str] = None  # the literal, or a cast's target type (unqualified, e.g. "IPluginV3OneBuild")
     # getCapabilityInterface: the PluginCapabilityType enumerators the enclosing if/case tests with == ("kBUILD");
