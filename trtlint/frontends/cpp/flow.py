@@ -160,6 +160,32 @@ def _fails(w: FlowWalker, branch: Cursor) -> bool:
     return last.kind == K.CALL_EXPR and (last.spelling or "") in _EXITS
 
 
+_EXIT_OK = re.compile(r"\(\s*(?:0|EXIT_SUCCESS)\s*\)")
+
+
+def exit_guard(w: FlowWalker, block: list) -> Optional[str]:
+    """The error-path guard of the statements of a block whose last statement ends the process (``{ log(...);
+    cudaDeviceReset(); exit(EXIT_FAILURE); }``, ``abort();``; not ``exit(0)``): they run only on the way out of a
+    failure, as the statements of a branch ending in a failure return do. None otherwise."""
+    K = w.K
+    if len(block) < 2:
+        return None
+    last = block[-1]
+    for _ in range(3):
+        if last.kind == K.CALL_EXPR:
+            break
+        sub = children(last)
+        if last.kind != K.UNEXPOSED_EXPR or len(sub) != 1:
+            return None
+        last = sub[0]
+    if last.kind != K.CALL_EXPR or (last.spelling or "") not in _EXITS:
+        return None
+    text = " ".join(w.ex.text_of(last).split())
+    if last.spelling in ("exit", "quick_exit", "_Exit") and _EXIT_OK.search(text):
+        return None
+    return "error-path:before " + short(text or last.spelling + "()", 60)
+
+
 def _dtype_test(text: str) -> bool:
     """A condition that tests for a data type (`t == DataType::kHALF`, `|| t == DataType::kBF16`): the branch of a
     data-type dispatch that does the work for it, not a failure branch."""
