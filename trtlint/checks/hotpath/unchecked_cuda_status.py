@@ -98,8 +98,8 @@ class UncheckedCudaStatus(Rule):
     A call wrapped in a checking macro (`CUDA_CHECK`, `PLUGIN_CUASSERT`, `PLUGIN_CHECK_CUDA`, ...), assigned,
     compared or cast to `void` is checked. The severity follows the method's temperature: error in hot
     methods (`enqueue`), warning in warm ones (`onShapeChange`, V2DynExt `configurePlugin`,
-    `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` is not
-    reported. Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
+    `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` or ends the
+    process (`cudaDeviceReset(); exit(EXIT_FAILURE);`: the exit is TRT205's finding) is not reported. Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
     (`cudaGetDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaOccupancy*`,
     `cudaFuncGetAttributes`, `cudaPointerGetAttributes`, ...), which change nothing and fail only when every
     other call would; and releases (`cudaFree`, `cudaStreamDestroy`, `cudaEventDestroy`, `cublasDestroy`,
@@ -109,7 +109,8 @@ class UncheckedCudaStatus(Rule):
     (`CUDA_CHECK(cudaGetLastError())`, `if (cudaPeekAtLastError() != cudaSuccess)`) is checked: the runtime
     keeps its error as the thread's last error until read (cuBLAS, cuDNN and the driver API do not).
     A bare `cudaGetLastError();` checks nothing (it clears the error). A call spelled in the body of a project
-    macro is one finding however many uses expand it: at the first use reached from the hottest method, naming
+    macro is one finding however many uses expand it (the macro whose body spells it, also when other macros wrap
+    it: `CHECK(x)` expanding `DIE(msg)`): at the first use reached from the hottest method, naming
     the macro's definition, counting its expansions, and naming every other use and method as related. The calls
     of one function that run only once (one-time initialisation under a member flag, an autotuner a method runs
     under `if (!mTuned)`: info) are one finding per function, counting the calls by API. A library header's
