@@ -134,6 +134,10 @@ class Call:
     # for a macro use: where the project defines the macro (its #define in a project file), when visible; the
     # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen)
     defined_at: Optional[Span] = None
+    # for a project macro use whose body expands other project macros: ``(name, macro, where it is defined)`` for
+    # each ``name(`` spelled in the body of exactly one of those nested macros (``CHECK(x)`` expanding
+    # ``DIE(msg)``, whose body spells ``cudaDeviceReset()``: ``("cudaDeviceReset", "DIE", <DIE's #define>)``)
+    spelled_by: tuple[tuple[str, str, Span], ...] = ()
     # an `assert` use in a unit compiled with NDEBUG: it expands to nothing (the check does not run)
     compiled_out: bool = False
     # size-query mode: the indexes of the pointer parameters of its function that the call runs only with set
@@ -177,7 +181,8 @@ class ReturnInfo:
     span: Span
     expr: str
     # "bool" (a true/false literal) | "boolcall" (a call returning bool) | "boolexpr" (another bool expression:
-    # a comparison, a variable) | "int" | "nullptr" | "cast" | "other"
+    # a comparison, a variable) | "int" | "nullptr" | "cast" | "other" | "unknown" (a statement or a returned
+    # value clang dropped after an error: what it returns, if anything, is not known)
     kind: str
     value: Optional[str] = None  # the literal, or a cast's target type (unqualified, e.g. "IPluginV3OneBuild")
     # getCapabilityInterface: the PluginCapabilityType enumerators the enclosing if/case tests with == ("kBUILD");

@@ -38,6 +38,8 @@ def _macro_body(call: Call, fn: CppFunction) -> Optional[Call]:
     return next((m for m in fn.calls if m.kind == "macro" and m.defined_at is not None and m.span == call.span), None)
 
 
+_DIE = "#include <cstdlib>\n#define DIE(msg) { cudaDeviceReset(); exit(EXIT_FAILURE); }"
+
 _TEARDOWN = """#include <NvInfer.h>
 #include <cuda_runtime.h>
 using namespace nvinfer1;
@@ -96,8 +98,8 @@ class UncheckedCudaStatus(Rule):
     A call wrapped in a checking macro (`CUDA_CHECK`, `PLUGIN_CUASSERT`, `PLUGIN_CHECK_CUDA`, ...), assigned,
     compared or cast to `void` is checked. The severity follows the method's temperature: error in hot
     methods (`enqueue`), warning in warm ones (`onShapeChange`, V2DynExt `configurePlugin`,
-    `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` is not
-    reported. Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
+    `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` or ends the
+    process (`cudaDeviceReset(); exit(EXIT_FAILURE);`: the exit is TRT205's finding) is not reported. Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
     (`cudaGetDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaOccupancy*`,
     `cudaFuncGetAttributes`, `cudaPointerGetAttributes`, ...), which change nothing and fail only when every
     other call would; and releases (`cudaFree`, `cudaStreamDestroy`, `cudaEventDestroy`, `cublasDestroy`,
@@ -107,7 +109,8 @@ class UncheckedCudaStatus(Rule):
     (`CUDA_CHECK(cudaGetLastError())`, `if (cudaPeekAtLastError() != cudaSuccess)`) is checked: the runtime
     keeps its error as the thread's last error until read (cuBLAS, cuDNN and the driver API do not).
     A bare `cudaGetLastError();` checks nothing (it clears the error). A call spelled in the body of a project
-    macro is one finding however many uses expand it: at the first use reached from the hottest method, naming
+    macro is one finding however many uses expand it (the macro whose body spells it, also when other macros wrap
+    it: `CHECK(x)` expanding `DIE(msg)`): at the first use reached from the hottest method, naming
     the macro's definition, counting its expansions, and naming every other use and method as related. The calls
     of one function that run only once (one-time initialisation under a member flag, an autotuner a method runs
     under `if (!mTuned)`: info) are one finding per function, counting the calls by API. A library header's
@@ -166,8 +169,25 @@ class UncheckedCudaStatus(Rule):
             "    cudaMemsetAsync(outputs[0], 0, 16, stream);\n"
             "    cudaMemcpyAsync(outputs[1], inputs[0], 16, cudaMemcpyDeviceToDevice, stream);\n"
             "    PLUGIN_CHECK_CUDA(cudaGetLastError());", _CHECK)}},
+        # cleanup on the way out of a failure that ends the process (the exit is TRT205's finding): checking its
+        # status could change nothing
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    CHECK_CUDA(cudaMemsetAsync(outputs[0], 0, 16, stream));\n"
+            "    if (cudaGetLastError() != cudaSuccess)\n    {\n        cudaDeviceReset();\n        abort();\n    }",
+            _DIE + "\n#define CHECK_CUDA(s) { if ((s) != cudaSuccess) { DIE(\"cuda\"); } }")}},
     ]
     INVALID = [
+        {
+            # one call in the body of a macro (RESET) that two other macros expand: one finding, naming RESET
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    CHECK_CUDA(cudaMemsetAsync(outputs[0], 0, 16, stream));\n"
+                "    CHECK_ANY(cudaMemsetAsync(outputs[1], 0, 16, stream));",
+                "#define RESET(msg) { cudaDeviceReset(); }\n"
+                "#define CHECK_CUDA(s) { if ((s) != cudaSuccess) { RESET(\"cuda\"); } }\n"
+                "#define CHECK_ANY(s) { if ((s) != 0) { RESET(\"any\"); } }")},
+            "expect": [("plugins/foo.cpp", 17, "the status of cudaDeviceReset (CUDA runtime) is discarded on the hot path "
+                        "of FooPlugin::enqueue (in the body of macro RESET, defined at plugins/foo.cpp:5, expanded 2 times)")],
+        },
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")},
             "expect": [("plugins/foo.cpp", 15, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
@@ -223,7 +243,7 @@ class UncheckedCudaStatus(Rule):
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
         # one call spelled in a macro's body is one finding, however many uses expand it: (macro, callee) -> hits
-        groups: dict[tuple, list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...]]]] = {}
+        groups: dict[tuple, list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...], str]]] = {}
         once: dict[tuple, list[tuple[Diagnostic, Call]]] = {}  # (plugin, entry, function) -> one-time hits
         for e, call, chain in reachable(index, ("hot", "warm", "cold"), creators=True):
             if not call.discarded or call.kind != "call" or is_error_path(call):
@@ -245,8 +265,12 @@ class UncheckedCudaStatus(Rule):
                     continue
                 yield d
                 continue
-            key = (m.defined_at.path, m.defined_at.line, m.defined_at.col, m.callee, normalize_callee(call.callee))
-            groups.setdefault(key, []).append((d, m, f"{e.plugin}::{e.fn.name}", chain))
+            # the macro whose body spells the call: a nested one (`CHECK(x)` expanding `DIE(msg)`) when only its
+            # body does, else the use's own
+            name, at = next(((mac, sp) for n, mac, sp in m.spelled_by if n == call.callee), (m.callee, m.defined_at))
+            key = (at.path, at.line, at.col, name, normalize_callee(call.callee))
+            groups.setdefault(key, []).append((d, dataclasses.replace(m, callee=name, defined_at=at),
+                                               f"{e.plugin}::{e.fn.name}", chain, m.callee))
         for hits in groups.values():
             yield _one_for_macro(hits)
         for hits in once.values():
@@ -269,10 +293,10 @@ def _one_for_function(hits: list[tuple[Diagnostic, Call]]) -> Diagnostic:
     return dataclasses.replace(d, message=msg, related=tuple(related))
 
 
-def _one_for_macro(hits: list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...]]]) -> Diagnostic:
+def _one_for_macro(hits: list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...], str]]) -> Diagnostic:
     """One finding for a call in a macro's body: the most severe (else first: the hottest walk's) use's, counting
     the uses, naming every other method that reaches one, with the definition and the other uses as related."""
-    d, m, entry, _chain = max(hits, key=lambda h: h[0].severity.rank)  # max keeps the first of equals
+    d, m, entry, _chain, _use = max(hits, key=lambda h: h[0].severity.rank)  # max keeps the first of equals
     others = [h for h in hits if h[0] is not d]
     head, _, tail = d.message.partition(": ")
     also = "".join(f", {x}" for x in dict.fromkeys(h[2] for h in others) if x != entry)
@@ -280,6 +304,7 @@ def _one_for_macro(hits: list[tuple[Diagnostic, Call, str, tuple[CppFunction, ..
     at = m.defined_at
     msg = f"{head}{also} (in the body of macro {m.callee}, defined at {at.path}:{at.line}, {uses}): {tail}"
     related = [Related(at, f"{m.callee} is defined here: the call is in its body"), *d.related] + [
-        Related(mx.span, f"{m.callee} is expanded here too: " + " -> ".join([short(f) for f in ch] + [mx.callee]))
-        for _d, mx, _e, ch in others]
+        Related(mx.span, f"{m.callee} is expanded here too{'' if use == mx.callee else f' (through {use})'}: "
+                + " -> ".join([short(f) for f in ch] + [use]))
+        for _d, mx, _e, ch, use in others]
     return dataclasses.replace(d, message=msg, related=tuple(related))

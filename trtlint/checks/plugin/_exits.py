@@ -50,8 +50,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from ...facts import UNSUPPORTED_DTYPE, Call, Span
-from ..hotpath._walk import Entry
+from ...facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
+from ..hotpath._walk import Entry, is_error_path
 from ._escape import Escape, from_creator, escapes
 
 RUNTIME_METHODS = frozenset({"enqueue", "setTactic", "onShapeChange", "attachToContext", "configurePlugin",
@@ -174,11 +174,16 @@ def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
     from_enqueue = esc.entry.fn.name.split("<")[0] == "enqueue"
     if checked is None:
         m = check_macro(esc)
-        if m is not None and is_failure_macro(m):
+        cond = (esc.call.guard or "")[len("error-path:"):] if is_error_path(esc.call) else ""
+        if m is not None and is_failure_macro(m) and cond and cond not in (UNSUPPORTED_DTYPE, INDEX_BOUNDS, UNREACHABLE) \
+                and not cond.startswith("before "):
+            # a failure macro in the branch of a test (`if (err != cudaSuccess) FAIL("..." + s);`): the test decides
+            checked = cond
+        elif m is not None and is_failure_macro(m):
             # a failure that fires by itself, outside the branch for no accepted type: on enqueue's path it is reached
             # by a value the code does not handle at run time (a dispatch's fall-through)
             return "unconditionally, on a value nothing before it handles (the fall-through of a dispatch)" if from_enqueue else None
-        if m is not None:
+        if m is not None and checked is None:
             # a check macro without arguments whose own body tests a status (`cudaCheckError()` expanding to
             # `if (cudaGetLastError() != cudaSuccess) exit(1)`)
             for c in esc.chain[-1].calls:
@@ -188,7 +193,8 @@ def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
                     return f"on the status {c.callee.split('::')[-1]} returns (tested in the body of {m.callee})"
         # a direct exit()/abort(): nothing in the call tests a status (an `if` around it may; its condition is not
         # kept), so the message says what the call is, not that it always runs
-        return "by a direct call (it tests nothing itself)"
+        if checked is None:
+            return "by a direct call (it tests nothing itself)"
     checked = _LITERAL.sub('""', checked)  # `assert(ok && "error: ...")`: the message is not the condition
     for m in _CALL.finditer(checked):
         name = (m.group(1) or m.group(2) or "").split("::")[-1]

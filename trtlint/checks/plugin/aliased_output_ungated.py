@@ -90,7 +90,7 @@ class AliasedOutputUngated(Rule):
                 continue
             for md in index.method_details(c.qualname, "getAliasedInput"):
                 rets = [r for r in md.returns if not r.in_catch]
-                alias = next((r for r in rets if not (r.kind == "int" and r.value == "-1")), None)
+                alias = next((r for r in rets if not (r.kind == "int" and r.value == "-1") and r.kind != "unknown"), None)
                 if alias is None:
                     continue
                 owner = md.qualname.split("::")[-2] if "::" in md.qualname else c.name

@@ -7,6 +7,7 @@ from ..base import Rule
 from ..examples.plugin import CAPABILITY_DEFAULT, CAPABILITY_IF, capability_interface, plugin_class
 
 _CAPS = ("kCORE", "kBUILD", "kRUNTIME")
+_UNKNOWN_SIZE = "    std::array<int8_t, SOME_LIB_CONSTANT> mId{};\n"  # a macro of a library the run does not have
 _WANT = {"kCORE": "IPluginV3OneCore", "kBUILD": "IPluginV3OneBuild", "kRUNTIME": "IPluginV3OneRuntime"}
 
 
@@ -74,8 +75,33 @@ class CapabilityInterfaceIncomplete(Rule):
                     bases="public IPluginV3, public IPluginV3OneCore, public IPluginV3OneRuntime")
             }
         },
+        {
+            # a member sized by a macro the run does not know makes clang find the class invalid and drop every
+            # `static_cast<Base*>(this)` return with its statement: those cases return something unknown, they do
+            # not fall through to the final `return nullptr`
+            "files": {
+                "plugins/foo.cpp": plugin_class(_UNKNOWN_SIZE + capability_interface(
+                    "        switch (type)\n        {\n"
+                    "        case PluginCapabilityType::kCORE: return static_cast<IPluginV3OneCore*>(this);\n"
+                    "        case PluginCapabilityType::kBUILD: return static_cast<IPluginV3OneBuild*>(this);\n"
+                    "        case PluginCapabilityType::kRUNTIME: return static_cast<IPluginV3OneRuntime*>(this);\n"
+                    "        }\n        return nullptr;\n")).replace("#include <string>", "#include <array>")
+            }
+        },
     ]
     INVALID = [
+        {
+            # the same invalid class, if-form: the dropped returns answer kBUILD and kRUNTIME; kCORE, tested
+            # nowhere, still falls through to nullptr
+            "files": {
+                "plugins/foo.cpp": plugin_class(_UNKNOWN_SIZE + capability_interface(
+                    CAPABILITY_IF.format(cap="kBUILD", iface="IPluginV3OneBuild")
+                    + CAPABILITY_IF.format(cap="kRUNTIME", iface="IPluginV3OneRuntime")
+                    + "        return nullptr;\n")).replace("#include <string>", "#include <array>")
+            },
+            "expect": [("plugins/foo.cpp", 19, "FooPlugin::getCapabilityInterface returns nullptr for "
+                        "PluginCapabilityType::kCORE (it falls through to this return)")],
+        },
         {
             "files": {
                 "plugins/foo.cpp": plugin_class(capability_interface(

@@ -226,6 +226,15 @@ class ProcessExitInPlugin(Rule):
             "expect": [("plugins/foo.cpp", 26, "can end the process unconditionally, on a value nothing before it handles "
                                                "(the fall-through of a dispatch) from FooPlugin::enqueue")],
         },
+        # a message-only exit macro in the branch of a status test: the test decides, not a dispatch's fall-through
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        cudaError_t err = cudaGetLastError();\n        if (err != cudaSuccess)\n"
+                        "            DIE(\"launch failed: \" + std::to_string(err));",
+                helpers="#include <cstdlib>\n#include <string>\n#define DIE(msg) { (void)(msg); exit(EXIT_FAILURE); }")},
+            "expect": [("plugins/foo.cpp", 22, "(expanded from macro DIE) can end the process on a status (compared with "
+                                              "cudaSuccess) from FooPlugin::enqueue")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:

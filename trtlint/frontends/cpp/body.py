@@ -302,6 +302,10 @@ class BodyWalker:
                 self.guard_ranges.append((f, o2, bo2, cur))
             if out is None:
                 out = [guard] * len(kids)
+        ends = flow.exit_guard(self, kids)
+        if ends is not None:  # `{ ...; cudaDeviceReset(); exit(EXIT_FAILURE); }`: the way out of a failure
+            out = out or [guard] * len(kids)
+            out[:-1] = [g if g is not None else ends for g in out[:-1]]
         return out
 
     def null_param_test(self, cond: Cursor) -> Optional[int]:

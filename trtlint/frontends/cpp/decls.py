@@ -93,6 +93,7 @@ class Extractor:
         self.lookups: list = []  # CreatorLookup: registry lookups in C++ model code (BodyWalker.join_lookups)
         self.includes: set[str] = set()
         self.macro_insts: list[tuple[str, int, int, str, Cursor]] = []  # (file, start, end, name, cursor)
+        self._macro_defs: dict[str, Cursor] = {}  # macro name -> its definition (nested_spellings)
         self.macro_at: dict[tuple[str, int], Cursor] = {}
         self.registrar_vars: dict[str, Cursor] = {}
         self.register_macros: list[Cursor] = []
@@ -254,6 +255,7 @@ class Extractor:
         for c in children(tu.cursor):
             k = c.kind
             if k == K.MACRO_DEFINITION:
+                self._macro_defs[c.spelling] = c  # (the last definition of a name: nested macros' bodies)
                 continue
             if k == K.INCLUSION_DIRECTIVE:
                 if self.rel_of(self.cursor_file(c)) is None:
@@ -622,6 +624,54 @@ class Extractor:
         self._assert_out[d.hash] = out
         return out
 
+    def nested_spellings(self, name: str) -> tuple[tuple[str, str, Span], ...]:
+        """``(callee, macro, defined_at)`` for each ``callee(`` spelled in the body of exactly one project macro that
+        the body of macro ``name`` expands, directly or through others (facts.Call.spelled_by)."""
+        memo = self.__dict__.setdefault("_nested_memo", {})
+        if name in memo:
+            return memo[name]
+        memo[name] = ()  # a recursion guard
+        seen: dict[str, Optional[tuple[str, Span]]] = {}
+
+        def def_span(d: Cursor) -> Optional[Span]:
+            loc = d.location
+            rel = self.rel_of(loc.file.name) if loc.file is not None else None
+            return Span(rel, loc.line, loc.column) if rel is not None else None
+
+        def body_calls(d: Cursor) -> list[str]:
+            try:
+                all_toks = list(d.get_tokens())
+                toks = [t.spelling for t in all_toks[1:]]
+                fn_like = len(all_toks) > 1 and all_toks[1].spelling == "(" and (
+                    all_toks[1].extent.start.offset == all_toks[0].extent.end.offset)
+            except Exception:  # noqa: BLE001
+                return []
+            if fn_like:  # a function-like macro's parameters (the `(` right after the name)
+                toks = toks[toks.index(")") + 1:] if ")" in toks else []
+            return [t for t, nxt in zip(toks, toks[1:]) if nxt == "(" and (t[:1].isalpha() or t[:1] == "_")]
+
+        todo, done = [name], {name}
+        while todo:
+            d = self._macro_defs.get(todo.pop())
+            if d is None:
+                continue
+            where = def_span(d)
+            for callee in body_calls(d):
+                inner = self._macro_defs.get(callee)
+                if inner is not None and def_span(inner) is not None:
+                    if callee not in done:
+                        done.add(callee)
+                        todo.append(callee)
+                    continue
+                if d.spelling == name or where is None:
+                    seen[callee] = None  # the use's own body spells it too: which one is not known
+                    continue
+                prev = seen.get(callee, (d.spelling, where))
+                seen[callee] = prev if prev is not None and prev[0] == d.spelling else None
+        out = tuple((c, mw[0], mw[1]) for c, mw in seen.items() if mw is not None)
+        memo[name] = out
+        return out
+
     def macro_from_prelude(self, m: Cursor) -> bool:
         try:
             d = m.referenced
@@ -647,8 +697,10 @@ class Extractor:
                 span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
                 args = self.macro_args(f, s, e, name)
                 guard = fb.walker.guard_at(f, s, e)
+                at = self.macro_def_span(cur)
                 fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard,
-                                                defined_at=self.macro_def_span(cur),
+                                                defined_at=at,
+                                                spelled_by=self.nested_spellings(name) if at is not None else (),
                                                 compiled_out=name == "assert" and self.assert_compiled_out(cur))))
         self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
 

@@ -116,6 +116,7 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             if last is not None:
                 _error_branch(w, c, kids[ci], kids[ti], last)
                 _index_bounds(w, kids[ci], kids[ti], last)
+                _exit_branch(w, c, kids[ci], kids[ti])
         if (ci is not None and ei is not None and kids[ei].kind != K.IF_STMT and _DTYPE.search(w.ex.text_of(kids[ci]))
                 and _fails(w, kids[ei])):
             # the last else of a data-type dispatch, when it is the failure branch (an `else` that does the work for
@@ -158,6 +159,37 @@ def _fails(w: FlowWalker, branch: Cursor) -> bool:
             return branch.kind != K.COMPOUND_STMT or len(children(branch)) == 1
         return bool(_FAILURE_CONSTANT.fullmatch(" ".join(w.ex.text_of(val[0]).split())))
     return last.kind == K.CALL_EXPR and (last.spelling or "") in _EXITS
+
+
+_EXIT_OK = re.compile(r"\(\s*(?:0|EXIT_SUCCESS)\s*\)")
+
+
+def exit_guard(w: FlowWalker, block: list) -> Optional[str]:
+    """The error-path guard of the statements of a block whose last statement ends the process (``{ log(...);
+    cudaDeviceReset(); exit(EXIT_FAILURE); }``, ``abort();``; not ``exit(0)``): they run only on the way out of a
+    failure, as the statements of a branch ending in a failure return do. None otherwise."""
+    if len(block) < 2:
+        return None
+    text = ends_process(w, block[-1])
+    return None if text is None else "error-path:before " + text
+
+
+def ends_process(w: FlowWalker, last: Cursor) -> Optional[str]:
+    """The text of a statement that ends the process (``exit(EXIT_FAILURE)``, ``abort()``; not ``exit(0)``), else None."""
+    K = w.K
+    for _ in range(3):
+        if last.kind == K.CALL_EXPR:
+            break
+        sub = children(last)
+        if last.kind != K.UNEXPOSED_EXPR or len(sub) != 1:
+            return None
+        last = sub[0]
+    if last.kind != K.CALL_EXPR or (last.spelling or "") not in _EXITS:
+        return None
+    text = " ".join(w.ex.text_of(last).split())
+    if last.spelling in ("exit", "quick_exit", "_Exit") and _EXIT_OK.search(text):
+        return None
+    return short(text or last.spelling + "()", 60)
 
 
 def _dtype_test(text: str) -> bool:
@@ -268,6 +300,22 @@ def _error_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor, la
     _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(then)
     if o2 > o1:
         w.flow.error_ranges.append((o1, o2, short(cond_text, 60)))
+
+
+def _exit_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor) -> None:
+    """``if (cond) { ...; exit(1); }`` (or ``if (cond) DIE(msg);`` expanding to such a block): the branch runs only
+    when something has failed, as one ending in a failure return does; its exit carries the condition."""
+    if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
+        return  # an `if` expanded from a macro body: every part has the whole expansion as its extent
+    K = w.K
+    block = children(then) if then.kind == K.COMPOUND_STMT else [then]
+    if len(block) == 1 and block[0].kind == K.COMPOUND_STMT:
+        block = children(block[0])  # `if (c) { DIE(msg); }`: DIE's own block
+    if not block or ends_process(w, block[-1]) is None:
+        return
+    _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(then)
+    if o2 > o1:
+        w.flow.error_ranges.append((o1, o2, short(w.ex.text_of(cond), 60)))
 
 
 # one side of a bounds test: `idx < 0`, `idx >= n`, `n <= idx` (a name, a relational operator, anything)

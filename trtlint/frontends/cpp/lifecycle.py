@@ -42,6 +42,8 @@ _DETAIL_METHODS = STATUS_METHODS | {"getCapabilityInterface", "getAliasedInput",
 _WRITES = {"write": 1, "serialize_value": 1, "writeToBuffer": 1}
 _READS = {"read", "readFromBuffer", "deserialize_value"}
 _CAP_RE = re.compile(r"\bk(CORE|BUILD|RUNTIME)\b")
+_RETURN_KW = re.compile(rb"\breturn\b")
+_NOT_CODE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#[^\n]*', re.S | re.M)
 _CAST_RE = re.compile(r"^\s*(?:static_cast|dynamic_cast|reinterpret_cast|const_cast)\s*<\s*([\w:\s]+?)\s*\*\s*(?:const\s*)?>")
 _CCAST_RE = re.compile(r"^\s*\(\s*([\w:\s]+?)\s*\*\s*\)")
 _PHASE_RE = re.compile(r"(==|!=)?\s*(?:\w+::)*TensorRTPhase\s*::\s*(kBUILD|kRUNTIME)")
@@ -75,6 +77,7 @@ class _Walk:
         self.serial: list[tuple[int, Any, str, bool, Any]] = []  # (offset, cursor, op, conditional, callee)
         self._loop: Optional[tuple[int, str]] = None  # the counting loop being walked: (its offset, its bound)
         self.loop_of: dict[tuple, tuple[int, str]] = {}  # a serial op's (path, line, col) -> the counting loop around it
+        self._near: Optional[Cursor] = None  # the last located cursor walked (where a dropped statement is shown)
 
     def span(self, c: Cursor) -> Span:
         return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
@@ -92,8 +95,17 @@ class _Walk:
         if k in (K.LAMBDA_EXPR, K.CLASS_DECL, K.STRUCT_DECL):
             return  # a lambda's returns are its own
         kids = self.kids(c)
+        if self.want_returns:
+            if self.ex.extent_info(c)[0] is not None:
+                self._near = c
+            elif k == K.NULL_STMT:
+                # a statement clang dropped in error recovery (a `return static_cast<Base*>(this);` whose class
+                # clang found invalid leaves a NullStmt with no location): it may return anything
+                self.on_unknown(cap, catch)
         if k == K.RETURN_STMT and self.want_returns:
             self.on_return(c, kids, cap, catch)
+        elif k == K.COMPOUND_STMT and self.want_returns:
+            self.dropped_returns(c, kids, cap, catch)
         elif k == K.CALL_EXPR and self.want_serial:
             self.on_call(c, cond)
         elif k == K.BINARY_OPERATOR and self.want_serial and raw_store(self.ex, c, kids):
@@ -163,9 +175,40 @@ class _Walk:
 
     # -- returns --
 
+    def on_unknown(self, cap: Optional[str], catch: bool) -> None:
+        """A statement (or a return's value) clang lost to an error: an ``unknown`` return, never "no value"."""
+        near = self._near if self._near is not None else self.fn
+        self.returns.append(ReturnInfo(span=self.span(near), expr="(a statement clang could not analyse)",
+                                       kind="unknown", cap=cap, in_catch=catch))
+
+    def dropped_returns(self, c: Cursor, kids: list, cap: Optional[str], catch: bool) -> None:
+        """A ``return`` in the source of a block that no statement of the block covers: clang dropped it after an
+        error (``{ return static_cast<Base*>(this); }`` of a class clang found invalid is an empty block)."""
+        f, *_r, start, _l2, _c2, end = self.ex.extent_info(c)
+        if f is None:
+            return
+        data = self.ex.file_bytes(f)
+        pos = start + 1
+        gaps = []
+        for ch in kids:
+            cf, *_r1, o1, _l, _c, o2 = self.ex.extent_info(ch)
+            if cf is None:
+                return  # a statement clang dropped with its location: the walk reads it (a NullStmt)
+            if cf != f or o1 < pos:
+                return  # a macro's or another file's statement: the holes are not known
+            gaps.append((pos, o1, ch))
+            pos = max(pos, o2)
+        gaps.append((pos, max(pos, end - 1), None))
+        for a, b, _ch in gaps:
+            if b > a and _RETURN_KW.search(_NOT_CODE.sub(b" ", data[a:b])):
+                self.on_unknown(cap, catch)
+                return
+
     def on_return(self, c: Cursor, kids: list, cap: Optional[str], catch: bool) -> None:
         K = self.K
         if not kids:
+            if not re.fullmatch(r"return\s*;?", self.ex.text_of(c).strip()):
+                self.on_unknown(cap, catch)  # `return <expr>;` whose expression clang dropped
             return
         e = strip(K, kids[0], self.kids)
         text = " ".join(self.ex.text_of(kids[0]).split())
