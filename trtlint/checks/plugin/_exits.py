@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from ...facts import UNSUPPORTED_DTYPE, Call, Span
+from trtlint.base.facts import UNSUPPORTED_DTYPE, Call, Span
 from ..hotpath._walk import Entry
 from ._escape import Escape, from_creator, escapes
 
