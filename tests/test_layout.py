@@ -269,14 +269,14 @@ def test_the_environment_variables_are_documented():
 # must be placed here (test_every_module_has_a_layer), which is where its place in the design is decided.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("trtlint", "trtlint.base")),
-    ("config and data", ("trtlint.config.settings",)),
+    ("config and data", ("trtlint.config",)),
     ("frontends", ("trtlint.frontends",)),
     ("stores", ("trtlint.store",)),
-    ("discovery and index", ("trtlint.index.project_index",)),
+    ("discovery and index", ("trtlint.index",)),
     ("rules", ("trtlint.checks",)),
     ("filters, adoption and reports", ("trtlint.adoption", "trtlint.report")),
     ("pipeline", ("trtlint.pipeline",)),
-    ("shells", ("trtlint.editor", "trtlint.coverage.model", "trtlint.confirm", "trtlint.cli.commands", "trtlint.__main__")),
+    ("shells", ("trtlint.editor", "trtlint.coverage", "trtlint.confirm", "trtlint.cli", "trtlint.__main__")),
 ]
 
 
@@ -329,7 +329,7 @@ def test_every_layer_is_a_folder():
 
 
 def test_the_console_script_is_importable():
-    from trtlint.cli.commands import main
+    from trtlint.cli import main
 
     assert callable(main)
     text = (PKG.parent / "pyproject.toml").read_text(encoding="utf-8")
