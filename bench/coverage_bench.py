@@ -49,7 +49,7 @@ def main() -> None:
     ap.add_argument("nodes", nargs="?", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
-    from trtlint.coverage_run import coverage
+    from trtlint.coverage.runner import coverage
 
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "bench.onnx"

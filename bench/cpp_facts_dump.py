@@ -29,12 +29,12 @@ def main() -> int:
     ap.add_argument("--kinds", default="cpp,cuda")
     ap.add_argument("--against", type=Path)
     a = ap.parse_args()
-    from trtlint.config import load_settings
-    from trtlint.discover import discover
+    from trtlint.config.settings import load_settings
+    from trtlint.index.discover import discover
     from trtlint.pipeline.extract import make_context
-    from trtlint.facts import to_json
+    from trtlint.base.facts import to_json
     from trtlint.frontends import cpp
-    from trtlint.packs import detect_profile, load_packs
+    from trtlint.config.packs import detect_profile, load_packs
 
     kinds = set(a.kinds.split(","))
     packs = load_packs()

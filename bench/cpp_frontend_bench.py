@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from trtlint.facts import to_json
+from trtlint.base.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
 from trtlint.frontends import cpp
 from trtlint.frontends.cpp import base as cpp_base

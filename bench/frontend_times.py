@@ -20,11 +20,11 @@ def main() -> int:
     ap.add_argument("tree", type=Path)
     ap.add_argument("--kinds", default="")
     a = ap.parse_args()
-    from trtlint.config import load_settings
-    from trtlint.discover import discover
+    from trtlint.config.settings import load_settings
+    from trtlint.index.discover import discover
     from trtlint.pipeline.extract import extract_one, make_context
-    from trtlint.scancache import has_plugin_marker
-    from trtlint.packs import detect_profile, load_packs
+    from trtlint.store.scancache import has_plugin_marker
+    from trtlint.config.packs import detect_profile, load_packs
 
     root = a.tree.resolve()
     settings = load_settings(root)

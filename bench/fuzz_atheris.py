@@ -63,7 +63,7 @@ def worker(label: str, out: Path, libfuzzer_args: list[str]) -> None:
 
     with atheris.instrument_imports(include=["trtlint", "tests.robustness"] + LABELS[label]):
         from tests.robustness import fuzzlib
-        from trtlint import config  # noqa: F401 - instrumented for the config label
+        from trtlint.config import settings as config  # noqa: F401 - instrumented for the config label
         from trtlint.frontends import cmake, onnx, python, yaml_kind  # noqa: F401
 
         for pkg in LABELS[label]:  # frontends import their parser lazily: import it while instrumenting

@@ -46,13 +46,13 @@ def main() -> int:
     ap.add_argument("--against", type=Path)
     a = ap.parse_args()
     from trtlint.checks.registry import all_rules
-    from trtlint.config import load_settings
-    from trtlint.discover import _digest
+    from trtlint.config.settings import load_settings
+    from trtlint.index.discover import _digest
     from trtlint.pipeline.extract import make_context
-    from trtlint.facts import to_json
+    from trtlint.base.facts import to_json
     from trtlint.frontends import ExtractContext, SourceFile
     from trtlint.frontends import python as pyfe
-    from trtlint.packs import detect_profile, load_packs
+    from trtlint.config.packs import detect_profile, load_packs
 
     trees = a.trees or DEFAULT_TREES + sorted(str(p) for p in (HERE / "tests" / "fixtures").iterdir() if p.is_dir())
     packs = load_packs()

@@ -149,7 +149,7 @@ MUTATIONS: list[Mutation] = [
         "an array element filled from a read call is taken for a raw load",
     ),
     Mutation(
-        ("TRT205",), "trtlint/pipeline/buildmodel/__init__.py",
+        ("TRT205",), "trtlint/pipeline/buildmodel/cmake.py",
         'return ["NDEBUG"] if (bt and bt[0] in _RELEASE) or vars.get("_TRTLINT_NDEBUG_FLAG") else []',
         "return []",
         "a release build type set in the CMake files does not define NDEBUG (an assert there is said to end the process)",

@@ -23,7 +23,7 @@ def main() -> int:
     a = ap.parse_args()
     from trtlint.pipeline import check as checking
     from trtlint.pipeline.run import run
-    from trtlint.config import load_settings
+    from trtlint.config.settings import load_settings
 
     first: dict[str, float] = {}
     orig = checking.run_rules

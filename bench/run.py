@@ -202,7 +202,7 @@ def main() -> int:
             secs, _, st = run_check(tree, *extra)
             colds.append((secs, st))
         if a.clang_tidy:
-            from trtlint.config import load_settings
+            from trtlint.config.settings import load_settings
             from trtlint.pipeline.run import run as trtlint_run
 
             # the units trtlint parsed: read from its (warm) cache of this copy, in process

@@ -28,11 +28,11 @@ def unit_context(tree: Path, with_headers: bool = False):
     """The extraction context a cold ``trtlint check`` of ``tree`` parses C++ with: the profile's flags and
     the optional-feature macros found in its C++ files (``trtlint.pipeline.run`` adds them the same way). With
     ``with_headers``: (context, the discovered headers by path), for the check's shared-header plan."""
-    from trtlint.config import load_settings
-    from trtlint.discover import discover
+    from trtlint.config.settings import load_settings
+    from trtlint.index.discover import discover
     from trtlint.pipeline.extract import make_context
-    from trtlint.scancache import feature_macros
-    from trtlint.packs import detect_profile, load_packs
+    from trtlint.store.scancache import feature_macros
+    from trtlint.config.packs import detect_profile, load_packs
 
     settings = load_settings(tree)
     profile = detect_profile(load_packs(), tree, settings.profile)
@@ -56,7 +56,7 @@ def main(argv: list[str]) -> int:
     tree, jobs, rels = Path(argv[0]).resolve(), int(argv[1]), argv[2:]
     from trtlint.pipeline.cpp_headers import lazy_plan, shared_header_plan, walk_missing, walk_unwalked, walked_headers
     from trtlint.pipeline.extraction import heavy_first
-    from trtlint.scancache import has_plugin_marker
+    from trtlint.store.scancache import has_plugin_marker
     from trtlint.frontends import SourceFile, cpp
     from trtlint.pipeline.workers import Pool
 

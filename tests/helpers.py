@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trtlint.config import Settings, apply_table
+from trtlint.config.settings import Settings, apply_table
 from trtlint.pipeline.run import run
 
 

@@ -11,12 +11,12 @@ import os
 import shutil
 from pathlib import Path
 
-from trtlint.baseline import Baseline, apply_baseline, load_baseline, normalise_snippet
-from trtlint.config import load_settings
-from trtlint.diagnostics import Edit
+from trtlint.adoption.baseline import Baseline, apply_baseline, load_baseline, normalise_snippet
+from trtlint.config.settings import load_settings
+from trtlint.base.diagnostics import Edit
 from trtlint.pipeline.run import run
-from trtlint.facts import Span
-from trtlint.fixes import apply_edits, plan_fixes, write_fixes
+from trtlint.base.facts import Span
+from trtlint.base.fixes import apply_edits, plan_fixes, write_fixes
 
 from .helpers import check_project, write_project
 from .test_cli import FIXTURE, snapshot, trtlint
@@ -474,8 +474,8 @@ def test_nested_config_governs_the_findings_below_it(tmp_path):
 
 
 def test_display_only_fixes_are_never_applied_and_unsafe_needs_the_flag(tmp_path):
-    from trtlint.diagnostics import Diagnostic, Fix, Severity
-    from trtlint.fixes import applicable
+    from trtlint.base.diagnostics import Diagnostic, Fix, Severity
+    from trtlint.base.fixes import applicable
 
     (tmp_path / "a.py").write_text("x = 1\n")
     edit = Edit(Span("a.py", 1, 5, 1, 6), "2", expect="1")

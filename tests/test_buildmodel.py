@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from trtlint.config import load_settings
+from trtlint.config.settings import load_settings
 from trtlint.pipeline.buildmodel import build_model, header_include_dirs
 from trtlint.pipeline.run import run
 
@@ -136,8 +136,8 @@ def test_compile_commands_take_precedence(tmp_path):
 def test_unit_flags_are_part_of_the_cache_key(tmp_path):
     import dataclasses
 
-    from trtlint.cache import _key
-    from trtlint.discover import discover
+    from trtlint.store.cache import _key
+    from trtlint.index.discover import discover
 
     proj = _copy(TARGETINC, tmp_path)
     (src,) = [f for f in discover(proj).files if f.rel == "ops/foo/foo.cpp"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trtlint.config import Settings
+from trtlint.config.settings import Settings
 from trtlint.pipeline.run import run
 
 from .helpers import write_project
@@ -67,7 +67,7 @@ def test_planted_cache_entry_cannot_call_anything(tmp_path):
 def test_fact_json_round_trip_both_readers():
     import json
 
-    from trtlint.facts import (
+    from trtlint.base.facts import (
         Call,
         CppFunction,
         DirectRouteTable,
@@ -116,7 +116,7 @@ def test_digests_made_with_another_function_are_not_reused(tmp_path):
     import json
     import os
 
-    from trtlint.discover import DIGEST_NAME, digest_bytes
+    from trtlint.index.discover import DIGEST_NAME, digest_bytes
     from trtlint.pipeline.run import run as run_
 
     write_project(tmp_path, {"a.py": "x = 1\n", "b.py": "y = 2\n"})
@@ -172,7 +172,7 @@ def test_warm_run_reads_no_unchanged_file_and_sees_edits(tmp_path):
     assert cases == ["First"]
 
     # warm: every text scan comes from the cache, no file is read for them
-    from trtlint import scancache
+    from trtlint.store import scancache
 
     reads = []
     orig = scancache.read_bytes
@@ -278,7 +278,7 @@ def test_expansion_memo_follows_calls_not_bytes(tmp_path):
     import shutil
     from pathlib import Path
 
-    from trtlint.config import load_settings
+    from trtlint.config.settings import load_settings
 
     root = tmp_path / "p"
     shutil.copytree(Path(__file__).parent / "fixtures" / "edgellm_mini", root)
@@ -314,7 +314,7 @@ def test_prefetched_expansion_units_still_see_header_edits(tmp_path):
     import shutil
     from pathlib import Path
 
-    from trtlint.config import load_settings
+    from trtlint.config.settings import load_settings
 
     root = tmp_path / "p"
     shutil.copytree(Path(__file__).parent / "fixtures" / "edgellm_mini", root)
@@ -341,8 +341,8 @@ def test_prefetched_expansion_units_still_see_header_edits(tmp_path):
 def test_text_scans_find_directives_and_markers_only_where_they_are():
     """The scans behind the cache (``#if`` identifiers, the plugin marker) on the cases their fast paths must
     not change: a directive after blanks, a '#' inside a line, each marker literal alone, cubin-like data."""
-    from trtlint.scancache import MARKER_LITERALS, has_plugin_marker
-    from trtlint.scancache import pp_idents, preview_switches
+    from trtlint.store.scancache import MARKER_LITERALS, has_plugin_marker
+    from trtlint.store.scancache import pp_idents, preview_switches
 
     text = (
         b"#if defined(ENABLE_FP8) && FOO\n"

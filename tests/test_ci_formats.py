@@ -143,7 +143,7 @@ def test_progress_display_waits_for_its_delay(tmp_path):
 
 
 def test_progress_delay_setting(monkeypatch):
-    from trtlint.progress import DEFAULT_DELAY, ProgressDisplay
+    from trtlint.base.progress import DEFAULT_DELAY, ProgressDisplay
 
     for raw, expected in (("0", 0.0), ("2.5", 2.5), ("", DEFAULT_DELAY), ("soon", DEFAULT_DELAY), ("-1", DEFAULT_DELAY)):
         monkeypatch.setenv("TRTLINT_PROGRESS_DELAY", raw)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from trtlint.config import ConfigError, load_settings
+from trtlint.config.settings import ConfigError, load_settings
 
 from .test_cli import trtlint
 

@@ -20,7 +20,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from trtlint.config import load_settings
+from trtlint.config.settings import load_settings
 from trtlint.confirm import ConfirmOptions, confirm_findings
 from trtlint.confirm import report as rep
 from trtlint.confirm.findings import FindingsError, load_findings
@@ -343,7 +343,7 @@ def test_unmatched_and_recipe_less_findings(oss, tmp_path):
 
 
 def test_cli_confirm(oss, tmp_path, capsys):
-    from trtlint.cli import main
+    from trtlint.cli.commands import main
     from trtlint.report import ReportContext, render
 
     sarif = tmp_path / "f.sarif"
@@ -462,7 +462,7 @@ def test_plugin_and_hot_path_findings_of_rules_written_in_parallel_resolve(oss, 
     from dataclasses import replace
 
     from trtlint.confirm.subject import resolve
-    from trtlint.diagnostics import Related
+    from trtlint.base.diagnostics import Related
 
     hot = next(d for d in oss.diagnostics if d.code == "TRT302")
     enq = next(r for r in hot.related if "enqueue" in r.message)
@@ -483,7 +483,7 @@ def test_plugin_and_hot_path_findings_of_rules_written_in_parallel_resolve(oss, 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the build command")
 def test_build_cmd_builds_the_library_first(tmp_path, capsys):
-    from trtlint.cli import main
+    from trtlint.cli.commands import main
 
     proj = tmp_path / "proj"
     write_project(proj, {

@@ -11,8 +11,8 @@ import pytest
 from onnx import TensorProto, helper
 
 from trtlint.checks.examples.contract import creator_cpp
-from trtlint.cli import main
-from trtlint.coverage_run import coverage
+from trtlint.cli.commands import main
+from trtlint.coverage.runner import coverage
 
 F = TensorProto.FLOAT
 
@@ -240,8 +240,8 @@ def test_a_check_applies_only_to_the_tensorrt_versions_it_names(tmp_path):
     """`since`/`until` in a restriction pack: judged against --tensorrt (a user pack's check here)."""
     import dataclasses
 
-    from trtlint.coverage import classify, knowledge_of
-    from trtlint.coverage_run import project_index
+    from trtlint.coverage.model import classify, knowledge_of
+    from trtlint.coverage.runner import project_index
     from trtlint.frontends.onnx_detail import read_model
 
     model = save(tmp_path / "m.onnx", [helper.make_node("Gelu", ["x"], ["y"], name="gelu", approximate="tanh")], opset=20)

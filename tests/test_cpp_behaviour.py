@@ -6,8 +6,8 @@ import pytest
 
 from tests.helpers import check_project, write_project
 from trtlint.checks.examples.hotpath import plugin_cpp
-from trtlint.config import ConfigError
-from trtlint.packs import load_packs
+from trtlint.config.settings import ConfigError
+from trtlint.config.packs import load_packs
 
 
 def test_shipped_defaults_match_the_real_macro_definitions():

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from trtlint.checks.registry import all_rules, find_rule, select_rules
-from trtlint.config import Settings
+from trtlint.config.settings import Settings
 
 from .helpers import check_project, write_project
 
@@ -73,7 +73,7 @@ def test_default_is_a_known_selector_in_config(tmp_path):
 
 
 def test_every_opt_in_rule_says_why_and_the_rules_index_lists_it():
-    from trtlint.docsgen import render_all
+    from trtlint.cli.docsgen import render_all
 
     index = render_all()["README.md"]
     assert "## The opt-in rules" in index

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from trtlint.config import CONFIG_NAMES, _KEYS, load_settings
+from trtlint.config.settings import CONFIG_NAMES, _KEYS, load_settings
 
 from .test_docs import REPO, _named_path, _page_packs, doc_blocks
 

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from trtlint.docsgen import render_all
+from trtlint.cli.docsgen import render_all
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
 
@@ -9,8 +9,8 @@ def test_rule_docs_are_up_to_date():
     pages = render_all()
     for name, text in pages.items():
         p = DOCS / name
-        assert p.is_file(), f"docs/rules/{name} is missing: run `python -m trtlint.docsgen`"
-        assert p.read_text(encoding="utf-8") == text, f"docs/rules/{name} is stale: run `python -m trtlint.docsgen`"
+        assert p.is_file(), f"docs/rules/{name} is missing: run `python -m trtlint.cli.docsgen`"
+        assert p.read_text(encoding="utf-8") == text, f"docs/rules/{name} is stale: run `python -m trtlint.cli.docsgen`"
     extra = {p.name for p in DOCS.glob("TRT*.md")} - set(pages)
     assert not extra, f"docs for rules that no longer exist: {extra}"
 
@@ -92,7 +92,7 @@ def test_yaml_example_loads(where, block, tmp_path):
         assert not facts.problems, f"{where}: {facts.problems}"
         assert len(facts.test_entries) == len(data["tests"]), f"{where}: not every entry was read"
     else:  # a rule pack
-        from trtlint.packs import load_pack_file, load_packs
+        from trtlint.config.packs import load_pack_file, load_packs
 
         p = tmp_path / "pack.yaml"
         p.write_text(block, encoding="utf-8")

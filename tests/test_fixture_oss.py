@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trtlint.config import load_settings
+from trtlint.config.settings import load_settings
 from trtlint.pipeline.run import run
 
 from .test_fixture_project import findings_diff

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trtlint.config import load_settings
+from trtlint.config.settings import load_settings
 from trtlint.pipeline.run import run
 
 FIXTURE = Path(__file__).parent / "fixtures" / "edgellm_mini"

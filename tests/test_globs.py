@@ -1,4 +1,4 @@
-"""trtlint.globs: gitignore-style patterns matched in time linear in the path, with pathspec's semantics."""
+"""trtlint.base.globs: gitignore-style patterns matched in time linear in the path, with pathspec's semantics."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from trtlint.globs import GlobSpec, compile_spec
+from trtlint.base.globs import GlobSpec, compile_spec
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -66,9 +66,9 @@ def test_same_answers_as_pathspec_gitignorespec_on_random_patterns():
 def test_semantics(pattern, path, expected, monkeypatch):
     assert GlobSpec([pattern]).match_file(path) is expected
     # before Python 3.11 (no "(?>...)"), atomic groups are a lookahead and a backreference: same answers
-    import trtlint.globs
+    import trtlint.base.globs
 
-    monkeypatch.setattr(trtlint.globs, "_ATOMIC", False)
+    monkeypatch.setattr(trtlint.base.globs, "_ATOMIC", False)
     assert GlobSpec([pattern]).match_file(path) is expected
     assert GlobSpec(["*a" * 30 + "b"]).match_file("a" * 250) is False
 
@@ -86,7 +86,7 @@ def test_catastrophic_patterns_end():
     code = textwrap.dedent(
         """
         import time
-        from trtlint.globs import GlobSpec
+        from trtlint.base.globs import GlobSpec
         deep = "/".join(["a"] * 1000) + "/b.py"
         cases = [
             ("*" * 60 + "x", "sub/" + "a" * 200 + ".py"),

@@ -6,7 +6,9 @@
   confirm stage, the reporters) or the filter and adoption stages (suppress, adopt, baseline): rules read the
   index, and the stages above them import the rules, never the other way;
 - no module imports another module's underscore-private name (``from x import _y``);
-- no module over 1,100 lines.
+- no module over 900 lines;
+- trtlint/'s top level holds the package's ``__init__`` and ``__main__`` only (TOP_LEVEL): every other module
+  lives in a stage folder, and each folder is one layer of ``LAYERS``.
 
 Every import counts wherever it is written, in a function too (a function-level import is still a
 dependency, only a later one), and under ``if TYPE_CHECKING:`` too (a type a module names is a dependency of
@@ -25,9 +27,9 @@ import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "trtlint"
-MAX_LINES = 1100
+MAX_LINES = 900
 
-SHELLS = ("cli", "lsp", "session", "pipeline", "confirm", "report", "suppress", "adopt", "baseline")
+SHELLS = ("cli", "editor", "coverage", "pipeline", "confirm", "report", "adoption")
 
 # known exceptions, each with the reason it is allowed; empty since issue 21 removed every case it listed
 # circles (as the sorted modules of one strongly connected component) -> why it is allowed
@@ -231,16 +233,16 @@ def test_no_module_too_long():
 
 def test_the_walk_sees_imports_in_functions():
     # the CLI imports the run inside cmd_check only: the walk must see it, or circles hide behind them
-    assert "trtlint.pipeline.run" in GRAPH["trtlint.cli"]
+    assert "trtlint.pipeline.run" in GRAPH["trtlint.cli.commands"]
 
 
 # modules that pass the environment on rather than read a setting from it: the confirm stage's subprocess gets
 # the whole environment, and its repro script (text written for another machine) reads TRTLINT_PLUGIN_LIB there
-ENVIRONMENT_PASSERS = {"trtlint.confirm.runner", "trtlint.confirm.scripts", "trtlint.envvars"}
+ENVIRONMENT_PASSERS = {"trtlint.confirm.runner", "trtlint.confirm.scripts", "trtlint.base.envvars"}
 
 
 def test_the_environment_is_read_only_through_envvars():
-    """Every environment variable trtlint reads is declared (and documented) in trtlint/envvars.py."""
+    """Every environment variable trtlint reads is declared (and documented) in trtlint/base/envvars.py."""
     readers = []
     for mod, path in MODULES.items():
         if mod in ENVIRONMENT_PASSERS:
@@ -248,17 +250,17 @@ def test_the_environment_is_read_only_through_envvars():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "environb") and getattr(node.value, "id", "") in ("os", "_os"):
                 readers.append(f"{path.relative_to(PKG.parent)}:{node.lineno}")
-    assert not readers, "read the environment through trtlint.envvars: " + ", ".join(readers)
+    assert not readers, "read the environment through trtlint.base.envvars: " + ", ".join(readers)
 
 
 def test_the_environment_variables_are_documented():
-    from trtlint.envvars import VARIABLES, markdown_table
+    from trtlint.base.envvars import VARIABLES, markdown_table
 
     doc = (PKG.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
     section = doc.split("<!-- envvars:start -->\n", 1)[1].split("<!-- envvars:end -->", 1)[0]
-    assert section == markdown_table(), "regenerate the table in docs/configuration.md from trtlint.envvars"
+    assert section == markdown_table(), "regenerate the table in docs/configuration.md from trtlint.base.envvars"
     # and each declared variable is read somewhere (a switch nobody reads is a stale doc)
-    source = "\n".join(p.read_text(encoding="utf-8") for m, p in MODULES.items() if m != "trtlint.envvars")
+    source = "\n".join(p.read_text(encoding="utf-8") for m, p in MODULES.items() if m != "trtlint.base.envvars")
     unread = [v.name for v in VARIABLES if f'"{v.name}"' not in source]
     assert not unread, f"declared but never read: {unread}"
 
@@ -266,20 +268,15 @@ def test_the_environment_variables_are_documented():
 # The declared layer order, bottom first: a module imports from its own layer or lower ones only. A new module
 # must be placed here (test_every_module_has_a_layer), which is where its place in the design is decided.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("trtlint", "trtlint.facts", "trtlint.diagnostics", "trtlint.errors", "trtlint.digest", "trtlint.safeio",
-              "trtlint.envvars", "trtlint.globs", "trtlint.unpickle", "trtlint.confirm_args", "trtlint.progress",
-              "trtlint.lsp_transport")),
-    ("config and data", ("trtlint.config", "trtlint.packs")),
+    ("base", ("trtlint", "trtlint.base")),
+    ("config and data", ("trtlint.config",)),
     ("frontends", ("trtlint.frontends",)),
-    ("discovery and stores", ("trtlint.discover", "trtlint.project", "trtlint.cache", "trtlint.scancache",
-                              "trtlint.runmemo", "trtlint.pathselect", "trtlint.fixes")),
-    ("index", ("trtlint.index",)),
+    ("stores", ("trtlint.store",)),
+    ("discovery and index", ("trtlint.index",)),
     ("rules", ("trtlint.checks",)),
-    ("filter and reports", ("trtlint.suppress", "trtlint.subconfig", "trtlint.report", "trtlint.baseline",
-                            "trtlint.adopt", "trtlint.coverage")),
+    ("filters, adoption and reports", ("trtlint.adoption", "trtlint.report")),
     ("pipeline", ("trtlint.pipeline",)),
-    ("shells", ("trtlint.session", "trtlint.coverage_run", "trtlint.confirm", "trtlint.docsgen", "trtlint.lsp",
-                "trtlint.cli", "trtlint.__main__")),
+    ("shells", ("trtlint.editor", "trtlint.coverage", "trtlint.confirm", "trtlint.cli", "trtlint.__main__")),
 ]
 
 
@@ -308,3 +305,32 @@ def test_imports_run_down_the_declared_layers():
             if lm is not None and lt is not None and lt > lm:
                 bad.append(f"{MODULES[m].relative_to(PKG.parent)}:{line}: {LAYERS[lm][0]} imports {t} ({LAYERS[lt][0]})")
     assert not bad, "imports up the layer order:\n" + "\n".join(bad)
+
+
+# trtlint/'s top level: the package itself and `python -m trtlint`; the console script is trtlint.cli:main
+TOP_LEVEL = {"trtlint", "trtlint.__main__"}
+
+
+def test_the_top_level_holds_only_the_entry_points():
+    top = {m for m, p in MODULES.items() if p.parent == PKG and not _is_package(m) or m == "trtlint"}
+    assert top == TOP_LEVEL, f"modules at trtlint/'s top level besides {sorted(TOP_LEVEL)}: {sorted(top - TOP_LEVEL)}"
+    assert len(top) <= 5
+
+
+def test_every_layer_is_a_folder():
+    """A layer names whole stage folders (``trtlint.X`` with X a package or the entry module), never single modules
+    inside one: a folder's place in the order is its modules' place."""
+    bad = [pre for _, prefixes in LAYERS for pre in prefixes
+           if pre != "trtlint" and not (pre.count(".") == 1 and pre in MODULES)]
+    assert not bad, f"layer entries that are not a top-level folder or module: {bad}"
+    folders = {p.parent.name for p in PKG.glob("*/__init__.py")}
+    listed = {pre.split(".")[1] for _, prefixes in LAYERS for pre in prefixes if "." in pre}
+    assert folders <= listed, f"folders in no layer: {sorted(folders - listed)}"
+
+
+def test_the_console_script_is_importable():
+    from trtlint.cli import main
+
+    assert callable(main)
+    text = (PKG.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'trtlint = "trtlint.cli:main"' in text

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from lsprotocol import types as T
 
-from trtlint.diagnostics import Edit, Fix
-from trtlint.facts import Span
-from trtlint.lsp import _from_units, _units, fix_changes, rule_in_suppression, suppression_edit
+from trtlint.base.diagnostics import Edit, Fix
+from trtlint.base.facts import Span
+from trtlint.editor.server import _from_units, _units, fix_changes, rule_in_suppression, suppression_edit
 
 U16 = T.PositionEncodingKind.Utf16
 
@@ -67,7 +67,7 @@ def test_a_rule_fix_becomes_a_workspace_edit_across_files():
 def test_frame_reader_limits_and_resynchronisation():
     import io
 
-    from trtlint.lsp_transport import MAX_HEADER_LINE, FrameReader, classify
+    from trtlint.editor.transport import MAX_HEADER_LINE, FrameReader, classify
 
     def frames(data: bytes):
         r = FrameReader(io.BytesIO(data).read)

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from trtlint.checks.registry import all_rules
-from trtlint.cli import main
-from trtlint.session import Session
+from trtlint.cli.commands import main
+from trtlint.editor.session import Session
 
 from .helpers import write_project
 

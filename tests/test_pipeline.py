@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
-from trtlint.config import ConfigError, load_settings
-from trtlint.discover import discover
+from trtlint.config.settings import ConfigError, load_settings
+from trtlint.index.discover import discover
 from trtlint.pipeline.run import run
-from trtlint.packs import load_packs
+from trtlint.config.packs import load_packs
 
 from .helpers import check_project, write_project
 
@@ -249,9 +249,9 @@ def test_feature_macros_reach_the_workers_after_the_python_files_are_queued(tmp_
     """The Python files go to the (real, spawned) workers before the scan of the C++ files finds the feature
     macros; the C++ units are then parsed with them, and the entries the workers write are the ones the next
     run looks up: a C++ define does not change a Python file's cache key."""
-    from trtlint.cache import context_key
+    from trtlint.store.cache import context_key
     from trtlint.checks.examples.hotpath import plugin_cpp
-    from trtlint.config import Settings
+    from trtlint.config.settings import Settings
     from trtlint.pipeline.run import run
     from trtlint.frontends import ExtractContext
 
@@ -276,7 +276,7 @@ def test_feature_macros_reach_the_workers_after_the_python_files_are_queued(tmp_
 
 def test_shipped_rule_packs_are_valid_against_the_pack_schema():
     """The shipped packs are not validated at run time (that costs a jsonschema import per run): here."""
-    from trtlint.packs import load_pack_file, shipped_dir
+    from trtlint.config.packs import load_pack_file, shipped_dir
 
     packs = sorted(shipped_dir().glob("*.yaml"))
     assert packs
@@ -294,7 +294,7 @@ def _keys(diags) -> list[tuple]:
 
 
 def _session_vs_run(root: Path) -> tuple[list, list]:
-    from trtlint.session import Session
+    from trtlint.editor.session import Session
 
     settings = load_settings(root)
     ran = run(settings, None, jobs=1, use_cache=False)

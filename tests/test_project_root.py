@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from trtlint.project import ProjectRootError, project_root
+from trtlint.config.project import ProjectRootError, project_root
 
 from .helpers import write_project
 from .test_cli import FIXTURE, trtlint

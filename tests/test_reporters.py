@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from trtlint.checks.base import Rule
-from trtlint.diagnostics import Diagnostic, Edit, Fix, Related, Severity
-from trtlint.facts import Span
+from trtlint.base.diagnostics import Diagnostic, Edit, Fix, Related, Severity
+from trtlint.base.facts import Span
 from trtlint.report import FORMATS, ReportContext, render
 from trtlint.report.github import escape_data, escape_property
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from trtlint.checks.registry import all_rules
-from trtlint.fixes import plan_fixes, write_fixes
+from trtlint.base.fixes import plan_fixes, write_fixes
 
 from .helpers import check_project, write_project
 
@@ -77,7 +77,7 @@ def test_example(tmp_path, rule, example, invalid):
     # a method's temperature)
     if "severity" in example:
         assert [d.severity.value for d in got] == [example["severity"]] * len(got), [d.severity.value for d in got]
-    # the fix, applied as `--fix --unsafe-fixes` applies it (trtlint.fixes), leaves exactly the stated files; an
+    # the fix, applied as `--fix --unsafe-fixes` applies it (trtlint.base.fixes), leaves exactly the stated files; an
     # example whose findings carry a fix must state what it leaves
     if any(d.fix for d in got) or "fixed" in example:
         assert "fixed" in example, "the findings carry fixes: state the files they leave as 'fixed'"

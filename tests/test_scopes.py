@@ -9,9 +9,9 @@ import shutil
 from pathlib import Path
 
 from trtlint.checks.registry import select_rules
-from trtlint.config import load_settings
-from trtlint.index import CheckInputs
-from trtlint.index import scope_of
+from trtlint.config.settings import load_settings
+from trtlint.index.project_index import CheckInputs
+from trtlint.index.project_index import scope_of
 from trtlint.pipeline.check import check_project
 from trtlint.pipeline.run import run
 

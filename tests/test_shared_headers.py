@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from trtlint.config import Settings
+from trtlint.config.settings import Settings
 from trtlint.pipeline.cpp_headers import shared_header_plan
 from trtlint.pipeline.run import run
-from trtlint.facts import to_json
+from trtlint.base.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
 
 from .helpers import write_project
@@ -147,7 +147,7 @@ def test_owner_dropping_the_include_hands_the_header_to_the_next_unit(tmp_path, 
 
 
 def test_skip_set_is_part_of_the_cache_key(tmp_path):
-    from trtlint.cache import FactCache
+    from trtlint.store.cache import FactCache
 
     cache = FactCache(tmp_path, ExtractContext(root=tmp_path), {"cpp": "1"})
     src = SourceFile(tmp_path / "a.cpp", "a.cpp", "cpp", "d1")
@@ -159,7 +159,7 @@ def test_skip_set_is_part_of_the_cache_key(tmp_path):
 def test_editor_dropping_the_include_keeps_the_header_facts(tmp_path, monkeypatch):
     """In the language server, a buffer of the unit that walked a shared header stops including it: the first
     unit that still includes it is extracted again, so the header's findings stay."""
-    from trtlint.session import Session
+    from trtlint.editor.session import Session
 
     write_project(tmp_path, FILES)
     monkeypatch.setenv("TRTLINT_SHARED_HEADERS", "1")
@@ -267,7 +267,7 @@ def test_units_the_call_graph_expansion_parses_leave_walked_headers_alone(tmp_pa
     import shutil
     from pathlib import Path
 
-    from trtlint.config import load_settings
+    from trtlint.config.settings import load_settings
 
     root = tmp_path / "p"
     shutil.copytree(Path(__file__).parent / "fixtures" / "edgellm_mini", root)
@@ -348,7 +348,7 @@ def test_bench_units_only_gives_the_units_the_skip_sets_of_a_check(tmp_path):
     import sys
     from pathlib import Path
 
-    from trtlint.config import load_settings
+    from trtlint.config.settings import load_settings
 
     root = tmp_path / "p"
     shutil.copytree(Path(__file__).parent / "fixtures" / "edgellm_mini", root)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 
-from trtlint.packs import load_packs
+from trtlint.config.packs import load_packs
 
 
 def test_no_status_api_entry_is_shadowed_by_an_earlier_one():

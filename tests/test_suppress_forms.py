@@ -14,8 +14,8 @@ import pytest
 
 from trtlint.checks.examples.contract import creator_cpp, onnxscript_py
 from trtlint.checks.examples.hotpath import plugin_cpp
-from trtlint.session import Session
-from trtlint.suppress import SUPPRESS_RE, scan_suppressions
+from trtlint.editor.session import Session
+from trtlint.adoption.suppress import SUPPRESS_RE, scan_suppressions
 
 from .helpers import check_project, write_project
 from .test_cli import trtlint
@@ -215,7 +215,7 @@ def test_a_line_comment_after_a_file_comment_on_its_line_counts_too():
 def test_the_scan_cache_reads_again_only_files_with_markers_that_can_be_trtlints(tmp_path):
     from trtlint.frontends import SourceFile
     from trtlint.pipeline.check import scan_all_suppressions
-    from trtlint.scancache import TextScans, has_our_nolint
+    from trtlint.store.scancache import TextScans, has_our_nolint
 
     assert [has_our_nolint(t) for t in (b"x; // NOLINT", b"// NOLINTBEGIN\n", b"// NOLINT(*)", b"// NOLINT(bugprone-a, trtlint-TRT301)",
                                         b"x; // NOLINT(bugprone-x)", b"// NOLINTEND(google-x)", b"int NOLINTX;")] == [

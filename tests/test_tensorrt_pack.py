@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from trtlint.config import ConfigError, Settings, apply_table
+from trtlint.config.settings import ConfigError, Settings, apply_table
 from trtlint.frontends.cpp import CREATOR_IFACES, PLUGIN_IFACES
-from trtlint.packs import load_pack_file, load_packs, version_at_least
+from trtlint.config.packs import load_pack_file, load_packs, version_at_least
 
 TRT_INCLUDE = Path("/work/repos/trt/include")
 

@@ -11,7 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
-from trtlint.config import load_settings
+from trtlint.config.settings import load_settings
 from trtlint.pipeline.run import run
 from trtlint.report.context import Analysis, ReportContext
 from trtlint.report.json import build_json

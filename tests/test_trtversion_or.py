@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from trtlint.config import load_settings
+from trtlint.config.settings import load_settings
 from trtlint.frontends.trtversion import evidence
 from trtlint.pipeline.run import run
 

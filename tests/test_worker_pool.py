@@ -7,7 +7,7 @@ import multiprocessing
 import shutil
 from pathlib import Path
 
-from trtlint.facts import to_json
+from trtlint.base.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
 from trtlint.pipeline.extract import extract_one
 from trtlint.pipeline.workers import Pool
@@ -63,7 +63,7 @@ def test_with_one_worker_nothing_is_handed_back(tmp_path):
 
 
 def test_workers_store_the_facts_they_extract_in_the_cache(tmp_path):
-    from trtlint.cache import FactCache
+    from trtlint.store.cache import FactCache
     from trtlint.pipeline.extract import frontend_versions
 
     root = tmp_path / "p"
@@ -156,7 +156,7 @@ def test_service_keeps_the_workers_fed_while_the_parent_is_busy(tmp_path):
 def test_a_cache_that_cannot_be_written_is_left_alone_and_the_run_goes_on(tmp_path):
     """``.trtlint_cache`` is a file here (as unwritable as it gets for root): the workers store nothing, the
     run reports what a run without the cache reports, and the file is untouched."""
-    from trtlint.config import load_settings
+    from trtlint.config.settings import load_settings
     from trtlint.pipeline.run import run
 
     root = tmp_path / "p"
@@ -175,7 +175,7 @@ def test_every_parse_is_in_a_worker_and_a_warm_run_starts_none(tmp_path, monkeyp
     the same run again, every file in the cache and no run memo, starts no process at all."""
     import multiprocessing.process
 
-    from trtlint.config import Settings
+    from trtlint.config.settings import Settings
     from trtlint.pipeline.run import run
 
     (tmp_path / "trtlint.toml").write_text("")

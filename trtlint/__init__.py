@@ -7,7 +7,7 @@ __version__ = "0.1.0"
 def project_url() -> str:
     """The project's web address for SARIF ``tool.driver.informationUri``: ``$TRTLINT_PROJECT_URL``, else ""
     (trtlint has no published address yet, and invents none: the field is left out)."""
-    from .envvars import text
+    from trtlint.base.envvars import text
 
     return text("TRTLINT_PROJECT_URL")
 
@@ -17,6 +17,6 @@ def docs_url() -> str:
     ``codeDescription`` and ``trtlint rules --format json``: ``$TRTLINT_DOCS_URL`` (e.g. a repository's
     ``.../blob/<commit>/docs/rules/`` or an internal copy), else "" and no link is given. The rule's text itself
     is always carried (SARIF ``help.text``/``help.markdown``, LSP hover)."""
-    from .envvars import text
+    from trtlint.base.envvars import text
 
     return text("TRTLINT_DOCS_URL")

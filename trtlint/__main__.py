@@ -8,6 +8,6 @@ _own = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _cwd = os.getcwd()
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or _cwd) != _cwd or _cwd == _own]
 
-from .cli import main  # noqa: E402
+from trtlint.cli.commands import main  # noqa: E402
 
 raise SystemExit(main())

@@ -98,7 +98,7 @@ def test_multibyte_text_keeps_byte_offsets():
 
 pytest.importorskip("clang.cindex")
 
-from trtlint.facts import to_json  # noqa: E402
+from trtlint.base.facts import to_json  # noqa: E402
 from trtlint.frontends import ExtractContext, SourceFile  # noqa: E402
 from trtlint.frontends import cpp  # noqa: E402
 from trtlint.frontends.cpp import unit as cpp_unit  # noqa: E402

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
-from trtlint.facts import from_json, to_json  # noqa: E402
+from trtlint.base.facts import from_json, to_json  # noqa: E402
 from trtlint.frontends import ExtractContext, SourceFile, cpp  # noqa: E402
 
 SRC = r"""#include <cuda_runtime.h>

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
-from trtlint.facts import FileFacts, from_json, to_json  # noqa: E402
+from trtlint.base.facts import FileFacts, from_json, to_json  # noqa: E402
 from trtlint.frontends import ExtractContext, SourceFile  # noqa: E402
 from trtlint.frontends import cpp  # noqa: E402
 from trtlint.frontends.cpp import pch as cpp_pch  # noqa: E402

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("clang.cindex")
 
 from trtlint.checks.examples.plugin import serialization_v2, serialization_v3  # noqa: E402
-from trtlint.facts import from_json, to_json  # noqa: E402
+from trtlint.base.facts import from_json, to_json  # noqa: E402
 from trtlint.frontends import ExtractContext, SourceFile  # noqa: E402
 from trtlint.frontends import cpp  # noqa: E402
 

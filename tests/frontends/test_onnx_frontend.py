@@ -82,7 +82,7 @@ def test_huge_attribute_is_summarised_not_copied(tmp_path):
     assert a["big"].int_overflow == (2**40, -(2**35), 2**40, -(2**35)) and a["big"].value is None
     assert len(a["note"].value) <= 201
     # the facts stay small enough to cache
-    from trtlint.facts import to_json
+    from trtlint.base.facts import to_json
 
     assert len(json.dumps(to_json(ff))) < 20_000
 
@@ -154,7 +154,7 @@ def test_standard_ops_pack_matches_the_installed_onnx():
     compared (a new onnx on the CI machine is not a code change), and the skip says how to update the pack."""
     import yaml
 
-    from trtlint.packs import shipped_dir
+    from trtlint.config.packs import shipped_dir
 
     recorded = yaml.safe_load((shipped_dir() / "onnx_standard_ops.yaml").read_text(encoding="utf-8"))["onnx_standard_ops"]["onnx_version"]
     shipped = {d: sorted(v) for d, v in fe.standard_ops().items()}

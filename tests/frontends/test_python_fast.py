@@ -10,7 +10,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from trtlint.facts import to_json
+from trtlint.base.facts import to_json
 from trtlint.frontends import ExtractContext, SourceFile
 import trtlint
 import trtlint.frontends

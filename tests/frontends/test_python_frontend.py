@@ -6,7 +6,7 @@ import textwrap
 from pathlib import Path
 
 
-from trtlint.facts import FileFacts, from_json, to_json
+from trtlint.base.facts import FileFacts, from_json, to_json
 from trtlint.frontends import ExtractContext, SourceFile
 from trtlint.frontends import python as pyfe
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from trtlint.config import ConfigError, Settings, apply_table
-from trtlint.facts import FileFacts, from_json, to_json
+from trtlint.config.settings import ConfigError, Settings, apply_table
+from trtlint.base.facts import FileFacts, from_json, to_json
 from trtlint.frontends import ExtractContext, SourceFile
 from trtlint.frontends import python as pyfe
 from trtlint.frontends.python import torchtrt as tt

@@ -1,7 +1,7 @@
 """Shared pieces of the frontend fuzzing: seeds, mutation strategies and the one oracle.
 
 Used by the bounded CI tests (``tests/robustness/test_fuzz_frontends.py``) and by the long run outside CI
-(``bench/fuzz.py``). The oracle: a frontend's ``extract`` returns a :class:`~trtlint.facts.FileFacts` for the
+(``bench/fuzz.py``). The oracle: a frontend's ``extract`` returns a :class:`~trtlint.base.facts.FileFacts` for the
 file it was given, never raises, never reports an *internal error* (a frontend bug caught by its own last line
 of defence), and its facts pickle (the fact cache stores them).
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from trtlint.facts import FileFacts
+from trtlint.base.facts import FileFacts
 from trtlint.frontends import ExtractContext, SourceFile
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -225,7 +225,7 @@ def extract_bytes(label: str, data: bytes, workdir: Path) -> FileFacts:
 def load_config_bytes(data: bytes, workdir: Path):
     """Write ``data`` as ``trtlint.toml`` and load settings: a broken config is a ConfigError naming the file,
     never another exception."""
-    from trtlint.config import ConfigError, load_settings
+    from trtlint.config.settings import ConfigError, load_settings
 
     (workdir / ".git").mkdir(exist_ok=True)  # the config search stops here
     cfg = workdir / "trtlint.toml"

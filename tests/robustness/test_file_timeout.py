@@ -51,7 +51,7 @@ def test_the_limit_is_configurable_and_zero_disables_it(tmp_path):
 
 
 def test_a_timed_out_file_is_not_cached(tmp_path):
-    from trtlint.config import load_settings
+    from trtlint.config.settings import load_settings
     from trtlint.pipeline.run import run
     import os
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from trtlint.diagnostics import Diagnostic, Edit, Fix, Severity
-from trtlint.facts import Span
-from trtlint.fixes import FileResult, FixResult, digest_bytes, plan_fixes, write_fixes
+from trtlint.base.diagnostics import Diagnostic, Edit, Fix, Severity
+from trtlint.base.facts import Span
+from trtlint.base.fixes import FileResult, FixResult, digest_bytes, plan_fixes, write_fixes
 
 BEFORE = 'register("fooPlugin")\nx = 1\n'
 

@@ -50,7 +50,7 @@ def test_config_loader_survives_fuzzed_input():
 def test_seeds_give_facts(label):
     """The seeds are real-looking: unmutated, each gives facts (so the mutations start from inputs that exercise
     the extraction, not from files the frontend rejects at once)."""
-    from trtlint.facts import FileFacts
+    from trtlint.base.facts import FileFacts
 
     # a seed is extracted alone (its project's headers are not beside it): at least one seed of each kind must
     # still give facts (fooPlugin.cpp alone depends on its header; clipPlugin.cpp and the headers do not)

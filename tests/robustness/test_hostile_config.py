@@ -191,7 +191,7 @@ def test_extend_cycle_is_an_error(tmp_path):
 
 
 def test_shipped_packs_use_no_alias_and_nest_shallowly():
-    from trtlint.packs import _screen, shipped_dir
+    from trtlint.config.packs import _screen, shipped_dir
 
     packs = sorted(shipped_dir().glob("*.yaml"))
     assert packs

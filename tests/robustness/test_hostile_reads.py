@@ -3,7 +3,7 @@ outside the project, a FIFO. Each run is a real ``trtlint check`` in a subproces
 cap and a 60 s limit, in every output format: it ends with the rest of the tree reported, and no output holds
 a line of a file outside the project.
 
-Every reader goes through :mod:`trtlint.safeio`; these tests exercise the ones that read files after
+Every reader goes through :mod:`trtlint.base.safeio`; these tests exercise the ones that read files after
 discovery (the text reporter's code frames, the baseline's snippets, suppression scans) as well as discovery.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from trtlint import safeio
+from trtlint.base import safeio
 
 from .helpers import REPO, cap_memory
 

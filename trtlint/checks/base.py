@@ -5,7 +5,7 @@ A rule is a small class: ``code``, kebab-case ``name``, default ``severity``, a 
 mini project ``{"files": {path: text}, "config": {...}}``; INVALID examples also carry ``"expect"``: the exact
 list of findings ``(path, line, message-substring)`` the rule must produce there (and nothing else).
 
-Rules read the :class:`~trtlint.index.ProjectIndex` only, never a parser object.
+Rules read the :class:`~trtlint.index.project_index.ProjectIndex` only, never a parser object.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, ClassVar, Iterable, Optional
 
-from ..diagnostics import Diagnostic, Fix, Related, Severity
-from ..facts import Span
+from trtlint.base.diagnostics import Diagnostic, Fix, Related, Severity
+from trtlint.base.facts import Span
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..index import ProjectIndex
+    from trtlint.index.project_index import ProjectIndex
 
 
 

@@ -1,5 +1,5 @@
 """A rule's documentation, rendered from the rule class itself (its docstring headings and fields), for the
-CLI (``trtlint rule``, ``trtlint rules``), the LSP hover and ``docs/rules/`` (``python -m trtlint.docsgen``)."""
+CLI (``trtlint rule``, ``trtlint rules``), the LSP hover and ``docs/rules/`` (``python -m trtlint.cli.docsgen``)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import pkgutil
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from ..config import SELECTOR_KEYS, ConfigError, Settings, key_line, load_settings
+from trtlint.config.settings import SELECTOR_KEYS, ConfigError, Settings, key_line, load_settings
 from .base import Rule
 
 # the modules under trtlint/checks/ that hold no rules
@@ -163,6 +163,6 @@ def check_selectors(s: Settings, attrs: list[str]) -> None:
 
 
 def load_checked_settings(target: Path, overrides: Optional[dict] = None, config_path: Optional[Path] = None) -> Settings:
-    """:func:`trtlint.config.load_settings` with the rule selectors judged against the catalogue: what every
+    """:func:`trtlint.config.settings.load_settings` with the rule selectors judged against the catalogue: what every
     shell (the CLI, the editor's session, coverage, confirm, a nested config) loads."""
     return load_settings(target, overrides, config_path, check_selectors=check_selectors)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from ..diagnostics import Diagnostic
+from trtlint.base.diagnostics import Diagnostic
 from . import model as _model
 from .compile import CompileResult, compile_tu
 from .recipes import EXPECT, GPU, PLUGIN_LIB, SHAPES, TENSORRT, Recipe, recipe_for
@@ -78,7 +78,7 @@ def _defines(index, src: str) -> tuple:
     """The macros the analysis defines: the profile's and the config's `defines`, and the optional-feature
     macros (profile `feature_macros`) the file tests, which the production build defines. So the compile
     sees the code the finding is in, not a fallback stub."""
-    from ..scancache import feature_macros
+    from trtlint.store.scancache import feature_macros
     from ..frontends import SourceFile
 
     out = list(getattr(index.profile, "defines", ()) or ())

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..confirm_args import add_arguments  # noqa: F401 (defined apart so `trtlint check` need not import confirm)
+from trtlint.cli.confirm_args import add_arguments  # noqa: F401 (defined apart so `trtlint check` need not import confirm)
 
 
 def _err(msg: str) -> int:
@@ -24,8 +24,8 @@ def _newest_library(root: Path, since: float):
 def cmd_confirm(args) -> int:
     from .. import __version__
     from ..checks.registry import load_checked_settings
-    from ..config import split_csv
-    from ..project import ProjectRootError, project_root
+    from trtlint.config.settings import split_csv
+    from trtlint.config.project import ProjectRootError, project_root
     from ..pipeline.run import run
     from ..report import ReportContext
     from . import ConfirmOptions, confirm_findings

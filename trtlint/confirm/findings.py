@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..diagnostics import Diagnostic, Related, Severity
-from ..facts import Span
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
+from trtlint.base.facts import Span
 
 
 class FindingsError(Exception):

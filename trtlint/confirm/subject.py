@@ -8,7 +8,7 @@ import ast
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
-from ..diagnostics import Diagnostic
+from trtlint.base.diagnostics import Diagnostic
 
 
 class Unresolved(Exception):

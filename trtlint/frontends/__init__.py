@@ -3,7 +3,7 @@
 Each frontend (a module such as ``cmake.py``, or a package: ``cpp/``, ``python/``) exposes ``KIND_NAMES`` (the
 discovered kinds it handles) and ``extract(src: SourceFile, ctx: ExtractContext) -> FileFacts``. Cached facts are
 keyed by ``pipeline.extract.frontend_versions()``: a digest of every source file and prelude header under
-``frontends/`` and of ``facts.py`` (for Python also the TensorRT Python API pack), so any change to them
+``frontends/`` and of ``base/facts.py`` (for Python also the TensorRT Python API pack), so any change to them
 invalidates the cache with no version to bump (the modules' ``VERSION`` constants are not part of that key).
 ``extract`` must never raise for bad input: it returns a FileFacts with ``problems`` instead (:func:`empty_facts`
 when that is all).
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from .. import safeio
-from ..facts import FileFacts, ParseProblem
+from trtlint.base import safeio
+from trtlint.base.facts import FileFacts, ParseProblem
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from ..facts import CMakeGlob, CMakeTarget, FileFacts, ParseProblem, Span
+from trtlint.base.facts import CMakeGlob, CMakeTarget, FileFacts, ParseProblem, Span
 from . import ExtractContext, SourceFile, read_text
 
 VERSION = "2"

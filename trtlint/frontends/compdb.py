@@ -2,7 +2,7 @@
 both use :func:`load_entries`).
 
 The file is project input like any other (a pull request can add one, or a link named so), so it is read
-through :mod:`trtlint.safeio` (a regular file; inside the project root when it lies there, a link out of the
+through :mod:`trtlint.base.safeio` (a regular file; inside the project root when it lies there, a link out of the
 root refused; at most ``MAX_SIZE`` bytes) and its nesting is measured before ``json.loads`` sees it: a file
 nested deeper than ``MAX_DEPTH`` (a real one is 3 deep: the list, an entry, its ``arguments``) is refused, so
 the decoder's recursion never runs out. A refusal is a reason for the user; the caller says it (TRT001) and
@@ -16,7 +16,7 @@ import os
 import re
 from typing import Optional
 
-from .. import safeio
+from trtlint.base import safeio
 
 MAX_SIZE = 64 * 1024 * 1024  # bytes; a large project's file is a few MB
 MAX_DEPTH = 32  # levels of [ ] and { }

@@ -22,7 +22,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from ..facts import FileFacts, MakeSources, ParseProblem, Span
+from trtlint.base.facts import FileFacts, MakeSources, ParseProblem, Span
 from . import ExtractContext, SourceFile, empty_facts, read_text
 
 VERSION = "1"

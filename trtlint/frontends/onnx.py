@@ -1,4 +1,4 @@
-"""The ONNX frontend: ``.onnx`` model files -> :class:`~trtlint.facts.OnnxModel`.
+"""The ONNX frontend: ``.onnx`` model files -> :class:`~trtlint.base.facts.OnnxModel`.
 
 What it reads: opset imports, model-local functions, and every node (main graph, the subgraphs of control-flow
 nodes, function bodies) with its op_type, domain, name, index, number of inputs and attributes with their ONNX
@@ -9,7 +9,7 @@ set in the default domain are not kept at all (only a node outside it can reach 
 Loading is cheap and safe: the model is parsed from its bytes without external data (the same as
 ``onnx.load(path, load_external_data=False)``); tensors stored outside the file are never read. A model with
 more parts than protobuf can parse in bounded memory (:mod:`.onnx_budget`) is refused before the parse. A truncated,
-invalid or non-ONNX file becomes a :class:`~trtlint.facts.ParseProblem` (TRT001), never an exception.
+invalid or non-ONNX file becomes a :class:`~trtlint.base.facts.ParseProblem` (TRT001), never an exception.
 Locations are the file (line 1) plus a logical ``graph/node`` location (:attr:`OnnxNode.logical`).
 """
 
@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from .. import safeio
-from ..facts import FileFacts, OnnxAttr, OnnxModel, OnnxNode, ParseProblem, Span
+from trtlint.base import safeio
+from trtlint.base.facts import FileFacts, OnnxAttr, OnnxModel, OnnxNode, ParseProblem, Span
 from . import ExtractContext, SourceFile
 from .onnx_budget import over_budget
 
@@ -262,7 +262,7 @@ def standard_ops() -> dict[str, frozenset]:
     """The ONNX standard's op_types by domain, from the shipped rules/ pack ``onnx_standard_ops.yaml``."""
     import yaml
 
-    from ..packs import shipped_dir
+    from trtlint.config.packs import shipped_dir
 
     try:
         data = yaml.safe_load((shipped_dir() / "onnx_standard_ops.yaml").read_text(encoding="utf-8"))
@@ -346,7 +346,7 @@ def _inside(p: Path, root: Path) -> bool:
 
 if __name__ == "__main__":  # pragma: no cover - a maintenance command
     if sys.argv[1:] == ["--write-standard-ops"]:
-        from ..packs import shipped_dir
+        from trtlint.config.packs import shipped_dir
 
         write_standard_ops(shipped_dir() / "onnx_standard_ops.yaml")
     else:

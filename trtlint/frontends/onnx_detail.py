@@ -6,7 +6,7 @@ every attribute with a small value (INT, FLOAT, STRING, short INTS/FLOATS, a TEN
 input whether it is a constant (an initializer of its graph or an enclosing graph, or a ``Constant`` node's
 output: the parser turns both into weights) and its element type where the model states it (initializers,
 ``Constant`` values, graph inputs, ``value_info``). Node locations are the ONNX frontend's ``graph/node`` labels,
-so a node here and its :class:`~trtlint.facts.OnnxNode` have the same ``logical``.
+so a node here and its :class:`~trtlint.base.facts.OnnxNode` have the same ``logical``.
 
 Loading is the ONNX frontend's: the bytes are parsed without external data; a git-lfs pointer, a truncated or
 non-ONNX file gives a :class:`ModelError`, never an exception.
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
-from .. import safeio
+from trtlint.base import safeio
 from .onnx import LFS_NOT_FETCHED, MAX_GRAPH_DEPTH, MAX_MODEL_BYTES, is_lfs_pointer, pb2
 from .onnx_budget import over_budget
 

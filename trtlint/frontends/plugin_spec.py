@@ -1,4 +1,4 @@
-"""The plugin-spec frontend: TensorRT OSS ``*_PluginConfig.yaml`` files -> :class:`~trtlint.facts.PluginSpec`.
+"""The plugin-spec frontend: TensorRT OSS ``*_PluginConfig.yaml`` files -> :class:`~trtlint.base.facts.PluginSpec`.
 
 TensorRT OSS describes many of its plugins in a YAML spec next to the code (``plugin/<dir>/<Name>_PluginConfig.yaml``):
 the plugin name, and per version the attributes the creator takes, their types (``float32``, ``int32``,
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..facts import FileFacts, ParseProblem, PluginFieldDecl, PluginSpec, Span
+from trtlint.base.facts import FileFacts, ParseProblem, PluginFieldDecl, PluginSpec, Span
 from . import ExtractContext, SourceFile, read_text
 
 KIND_NAMES = ("yaml",)

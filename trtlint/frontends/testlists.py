@@ -16,7 +16,7 @@ import ast
 import re
 from typing import Callable, Optional
 
-from ..facts import DefinedTest, FileFacts, ListedTestEntry, ParseProblem, Span
+from trtlint.base.facts import DefinedTest, FileFacts, ListedTestEntry, ParseProblem, Span
 from . import ExtractContext, SourceFile, read_text
 
 VERSION = "1"

@@ -3,7 +3,7 @@ YAML file to the test-list frontend :mod:`.testlists`."""
 
 from __future__ import annotations
 
-from ..facts import FileFacts
+from trtlint.base.facts import FileFacts
 from . import ExtractContext, SourceFile, plugin_spec, testlists
 
 KIND_NAMES = ("yaml",)

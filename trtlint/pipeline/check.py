@@ -1,9 +1,9 @@
 """check -> filter, the one place an index is built and checked: :func:`check_project` builds the
-:class:`~trtlint.index.ProjectIndex` of a set of facts with its :class:`~trtlint.index.CheckInputs` (the
+:class:`~trtlint.index.project_index.ProjectIndex` of a set of facts with its :class:`~trtlint.index.project_index.CheckInputs` (the
 inline suppressions, the selectors and per-file-ignores globs the config names, the preview-feature scans, the
 glob memos) and runs the rules, the filter (selection, per-file-ignores, inline suppressions, severities) and
 the rules that judge the filter. The run (:mod:`trtlint.pipeline.run`) and the LSP session
-(:mod:`trtlint.session`) both call it, so they cannot drift apart in what an index is given.
+(:mod:`trtlint.editor.session`) both call it, so they cannot drift apart in what an index is given.
 """
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, NamedTuple, Optional
 
-from .. import safeio
-from ..baseline import attach_snippets
+from trtlint.base import safeio
+from trtlint.adoption.baseline import attach_snippets
 from ..checks.base import Rule
 from ..checks.registry import find_rule
-from ..config import Settings
-from ..diagnostics import Diagnostic, Severity, also_note
-from ..facts import FileFacts, Span
+from trtlint.config.settings import Settings
+from trtlint.base.diagnostics import Diagnostic, Severity, also_note
+from trtlint.base.facts import FileFacts, Span
 from ..frontends import SourceFile
-from ..index import CheckInputs, ProjectIndex, is_test_path, scope_of
-from ..packs import Packs, Profile
-from ..scancache import SUPPRESSIBLE, TextScans
-from ..suppress import PerFileIgnores, scan_suppressions, takes_nolint
+from trtlint.index.project_index import CheckInputs, ProjectIndex, is_test_path, scope_of
+from trtlint.config.packs import Packs, Profile
+from trtlint.store.scancache import SUPPRESSIBLE, TextScans
+from trtlint.adoption.suppress import PerFileIgnores, scan_suppressions, takes_nolint
 
 __all__ = ["CheckInputs", "Checked", "FilterReport", "check_index", "check_project", "config_globs",
            "config_selectors", "filter_diagnostics", "merge_same_call", "run_rules", "scan_all_suppressions"]
@@ -318,7 +318,7 @@ def filter_diagnostics(
     """Drop what per-file-ignores and inline suppressions hide (and, with ``report_only``, what lies outside
     those paths). ``used`` collects what did the hiding, for TRT002: ``("pfi", glob, selector)`` and
     ``("inline", path, line, start, code-or-*)`` (the suppression's line and column: :attr:`Suppression.key`)."""
-    from ..subconfig import NestedConfigs
+    from trtlint.adoption.subconfig import NestedConfigs
 
     pfi = PerFileIgnores(settings.per_file_ignores)
     nested = NestedConfigs(settings)  # a config in a subdirectory governs the findings below it

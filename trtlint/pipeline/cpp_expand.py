@@ -12,10 +12,10 @@ import json
 import os
 import re
 
-from .. import safeio
-from ..cache import write_json
+from trtlint.base import safeio
+from trtlint.store.cache import write_json
 from ..frontends import SourceFile
-from ..index import ProjectIndex
+from trtlint.index.project_index import ProjectIndex
 from .extract import frontend_versions
 
 _EXTERNAL = re.compile(r"^(?:std::|thrust::|cub::|__|operator\b)")

@@ -11,8 +11,8 @@ import dataclasses
 from pathlib import Path
 from typing import Optional
 
-from ..cache import load_json_dict, write_json
-from ..facts import FileFacts
+from trtlint.store.cache import load_json_dict, write_json
+from trtlint.base.facts import FileFacts
 from ..frontends import ExtractContext, SourceFile
 
 

@@ -12,11 +12,11 @@ import time
 import traceback
 from pathlib import Path
 
-from .. import envvars
-from ..config import Settings
-from ..facts import FileFacts, ParseProblem, Span
+from trtlint.base import envvars
+from trtlint.config.settings import Settings
+from trtlint.base.facts import FileFacts, ParseProblem, Span
 from ..frontends import ExtractContext, SourceFile
-from ..packs import Profile
+from trtlint.config.packs import Profile
 
 FRONTENDS = {
     "cpp": "trtlint.frontends.cpp",
@@ -51,7 +51,7 @@ def frontend_versions() -> dict[str, str]:
         import importlib.util
 
         here = Path(__file__).parent.parent  # the trtlint package
-        base = (here / "facts.py").read_bytes()
+        base = (here / "base" / "facts.py").read_bytes()
         # every other source of the frontends (the modules of the frontends/cpp/ and frontends/python/ packages,
         # helper modules, prelude headers) counts for every kind
         fdir = here / "frontends"
@@ -66,7 +66,7 @@ def frontend_versions() -> dict[str, str]:
                 # (a package's modules, e.g. frontends/cpp/flow.py, are already in `base`)
                 if spec and spec.origin:
                     if kind == "python":  # the TensorRT Python API pack decides which uses are recorded
-                        from ..packs import shipped_dir
+                        from trtlint.config.packs import shipped_dir
 
                         pack = shipped_dir() / "tensorrt_python.yaml"
                         src += pack.read_bytes() if pack.is_file() else b""

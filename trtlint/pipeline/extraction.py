@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ..cache import cacheable
-from ..config import Settings
-from ..facts import FileFacts
+from trtlint.store.cache import cacheable
+from trtlint.config.settings import Settings
+from trtlint.base.facts import FileFacts
 from ..frontends import ExtractContext, SourceFile
 from .extract import FRONTENDS
 

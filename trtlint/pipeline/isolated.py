@@ -1,6 +1,6 @@
 """Extraction in a child process that can be killed: the LSP server's time limit per file.
 
-The server re-extracts an edited buffer while it runs (:mod:`trtlint.session`), from an executor thread.
+The server re-extracts an edited buffer while it runs (:mod:`trtlint.editor.session`), from an executor thread.
 There a SIGALRM timer cannot fire (only the main thread gets signals), and libclang busy in its own C loops
 could not be interrupted by one anyway. So the extraction runs in one long-lived worker process: the server
 sends it the file (and the open C++ buffers a translation unit may include) and watches it, as the run's
@@ -22,7 +22,7 @@ import os
 import time
 from typing import Any, Optional
 
-from ..facts import FileFacts, ParseProblem, Span
+from trtlint.base.facts import FileFacts, ParseProblem, Span
 from ..frontends import ExtractContext, SourceFile
 
 log = logging.getLogger(__name__)

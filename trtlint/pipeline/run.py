@@ -17,17 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from .. import envvars
-from ..cache import CACHE_DIR, FactCache, context_key, load_json_dict, load_stats, save_glob_memos, write_json
+from trtlint.base import envvars
+from trtlint.store.cache import CACHE_DIR, FactCache, context_key, load_json_dict, load_stats, save_glob_memos, write_json
 from ..checks.base import Rule
-from ..config import Settings
-from ..diagnostics import Diagnostic
-from ..discover import DIGEST_NAME, Discovery, discover
-from ..facts import FACTS_SCHEMA_VERSION, FileFacts
+from trtlint.config.settings import Settings
+from trtlint.base.diagnostics import Diagnostic
+from trtlint.index.discover import DIGEST_NAME, Discovery, discover
+from trtlint.base.facts import FACTS_SCHEMA_VERSION, FileFacts
 from ..frontends import ExtractContext, SourceFile
-from ..index import CheckInputs, ProjectIndex
-from ..packs import Packs, Profile, detect_profile, load_packs
-from ..scancache import TextScans, feature_macros
+from trtlint.index.project_index import CheckInputs, ProjectIndex
+from trtlint.config.packs import Packs, Profile, detect_profile, load_packs
+from trtlint.store.scancache import TextScans, feature_macros
 from ..checks.registry import select_rules
 from .check import check_project, config_globs, config_selectors, scan_all_suppressions
 from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
@@ -223,7 +223,7 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
     """A warm run over the whole project whose inputs are those of a run the memo kept: its findings."""
     if not (st.use_cache and st.report_only is None and st.scans_dir is not None):
         return None
-    from .. import runmemo
+    from trtlint.store import runmemo
 
     ctx = st.ctx
     # (the files outside discovery that may pin a TensorRT version count too: pipeline.trtversion)
@@ -398,6 +398,6 @@ def _store(st: _RunState) -> None:
     """What the next run reuses: the glob answers the rules added, the run memo."""
     save_glob_memos(st.stats_file.parent / "globs.json", st.glob_memos, st.glob_before)
     if st.memo_key is not None:
-        from .. import runmemo
+        from trtlint.store import runmemo
 
         runmemo.store(st.scans_dir, st.memo_key, {"diagnostics": st.diagnostics, "analysis": st.analysis})

@@ -19,11 +19,11 @@ import os
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .. import safeio
+from trtlint.base import safeio
 from ..frontends import SourceFile
 from ..frontends.trtversion import Evidence, evidence, is_extra_name, may_hold_evidence
-from ..index import TensorRTTarget, scope_of
-from ..packs import parse_version
+from trtlint.index.project_index import TensorRTTarget, scope_of
+from trtlint.config.packs import parse_version
 
 __all__ = ["PACKAGE_PREFIX", "choose", "extras_key", "gather", "infer", "packages"]
 

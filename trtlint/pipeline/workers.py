@@ -42,7 +42,7 @@ import signal
 import time
 from typing import Any, Callable, Optional
 
-from ..facts import FileFacts, ParseProblem, Span
+from trtlint.base.facts import FileFacts, ParseProblem, Span
 from ..frontends import ExtractContext, SourceFile
 
 _POLL = 0.2  # seconds between memory readings of the busy workers
@@ -69,7 +69,7 @@ def _worker_main(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = N
 def _serve(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:  # pragma: no cover - runs in a child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from .. import frontends
-    from ..cache import cacheable
+    from trtlint.store.cache import cacheable
     from .extract import extract_limited, prepare
 
     def on_load(module: str, seconds: Optional[float]) -> None:
@@ -151,7 +151,7 @@ class Batch:
 class Pool:
     """``jobs`` worker processes started on first use; ``submit`` queues files, ``collect`` waits for a
     batch. ``on_done(n)`` is told as files finish (progress display). With a ``writer``
-    (:class:`trtlint.cache.EntryWriter`) the workers store the facts they extract in the cache themselves.
+    (:class:`trtlint.store.cache.EntryWriter`) the workers store the facts they extract in the cache themselves.
     Use as a context manager."""
 
     def __init__(self, jobs: int, ctx: ExtractContext, timeout: float = 0.0, memory_limit: float = 0.0,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .context import ReportContext, is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..diagnostics import Diagnostic
+    from trtlint.base.diagnostics import Diagnostic
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 

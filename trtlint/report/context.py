@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..diagnostics import Diagnostic
+    from trtlint.base.diagnostics import Diagnostic
 
 
 _PARTLY_KINDS = ("cpp", "cuda", "header")
@@ -38,7 +38,7 @@ class Analysis:
         when they compile a file that defines an analysed plugin or creator (or its methods). ``scoped``: scope
         -> index of each independent program (pipeline.check.scope_indexes); each program's classes are counted
         from its own index (the whole one holds one class per name)."""
-        from ..index import scope_of
+        from trtlint.index.project_index import scope_of
 
         # a class that defines none of a plugin's (a creator's) naming or working methods, here or in a project
         # base, is a base of classes that were not seen (TRT004 reports them): not counted as analysed

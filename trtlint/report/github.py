@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .context import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..diagnostics import Diagnostic
+    from trtlint.base.diagnostics import Diagnostic
     from .context import ReportContext
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "notice"}

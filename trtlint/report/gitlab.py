@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..diagnostics import Diagnostic
+    from trtlint.base.diagnostics import Diagnostic
     from .context import ReportContext
 
 _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..diagnostics import Diagnostic
+    from trtlint.base.diagnostics import Diagnostic
     from .context import ReportContext
 
 #: Bump when the shape of the JSON output changes incompatibly.

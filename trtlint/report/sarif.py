@@ -11,8 +11,8 @@ from .. import project_url
 from .context import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..diagnostics import Diagnostic
-    from ..facts import Span
+    from trtlint.base.diagnostics import Diagnostic
+    from trtlint.base.facts import Span
     from .context import ReportContext
 
 SARIF_VERSION = "2.1.0"

@@ -21,12 +21,12 @@ from io import StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from .. import safeio
+from trtlint.base import safeio
 from .context import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..diagnostics import Diagnostic
-    from ..facts import Span
+    from trtlint.base.diagnostics import Diagnostic
+    from trtlint.base.facts import Span
     from .context import ReportContext
 
 TAB = 4

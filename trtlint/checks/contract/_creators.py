@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from ...facts import CppFunction, CreatedObject
+from trtlint.base.facts import CppFunction, CreatedObject
 
 # the creator methods that make a plugin object
 CREATING_METHODS = ("createPlugin", "deserializePlugin")

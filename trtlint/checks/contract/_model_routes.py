@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ...facts import AttrFact
+from trtlint.base.facts import AttrFact
 from ..onnx._nodes import RESERVED, foreign, group, plugin_nodes, requested, where
 
 

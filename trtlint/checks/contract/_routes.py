@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from ...facts import AttrFact, Span
+from trtlint.base.facts import AttrFact, Span
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import math
 import re
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Related
+from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.contract import default_drift_bool_files, default_drift_files
 from ._creators import creator_defaults

@@ -3,8 +3,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related
-from ...diagnostics import Severity
+from trtlint.base.diagnostics import Diagnostic, Related
+from trtlint.base.diagnostics import Severity
 from ..base import Rule
 from ..examples.contract import pair_cpp
 

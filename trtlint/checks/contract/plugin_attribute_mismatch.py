@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Fix, Related
+from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
 from ..examples.contract import backend_py, cpp_model, creator_cpp, onnxscript_py
 from ..examples.onnx import onnx_model, onnx_node
@@ -254,7 +254,7 @@ class PluginAttributeMismatch(Rule):
                     )
                 fix = None
                 if rd is None and getattr(a, "name_span", None) is not None:
-                    from ...fixes import UNSAFE, close_candidate, rename_edit
+                    from trtlint.base.fixes import UNSAFE, close_candidate, rename_edit
 
                     emitted = {x.name for x in r.attrs}
                     new = close_candidate(a.name, declared - emitted)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Fix, Related
+from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
 from ..examples.contract import cpp_model, creator_cpp, multi_backend_py, onnxscript_py, pair_cpp
 from ..examples.onnx import onnx_model, onnx_node
@@ -376,7 +376,7 @@ class PluginNameMismatch(Rule):
 def _rename_fix(r, registered) -> "Fix | None":
     """Unsafe: rename to the registered name, when exactly one is close (the engine may be built against a
     creator that is not in this tree, so a rename can change behaviour)."""
-    from ...fixes import UNSAFE, close_candidate, rename_edit
+    from trtlint.base.fixes import UNSAFE, close_candidate, rename_edit
 
     new = close_candidate(r.name, registered)
     edit = rename_edit(r.name_span, r.name, new) if new else None

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related
+from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.contract import creator_cpp, onnxscript_py
 from ._routes import requests

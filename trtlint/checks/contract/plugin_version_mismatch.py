@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Fix, Related
+from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
 from ..examples.contract import creator_cpp, onnxscript_py
 from ..examples.onnx import onnx_model, onnx_node
@@ -195,7 +195,7 @@ class PluginVersionMismatch(Rule):
 def _version_fix(r, versions) -> "Fix | None":
     """Unsafe: an ONNX node's explicit plugin_version literal set to the one version its creator registers
     (the engine then runs that version of the plugin, which may compute something else)."""
-    from ...fixes import UNSAFE, rename_edit
+    from trtlint.base.fixes import UNSAFE, rename_edit
 
     if r.kind != "onnx" or r.version_default or r.version_span is None or len(set(versions)) != 1:
         return None

@@ -4,7 +4,7 @@ import re
 from collections import defaultdict
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related, Severity
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 
 _CPP = ("cpp", "cuda", "header")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Severity
+from trtlint.base.diagnostics import Diagnostic, Severity
 from ..base import Rule
 from ..examples.onnx import Truncated, onnx_model, onnx_node
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Severity
-from ...facts import Span
+from trtlint.base.diagnostics import Diagnostic, Severity
+from trtlint.base.facts import Span
 from ..base import Rule
 from ..registry import all_rules, find_rule, unknown_selectors
 

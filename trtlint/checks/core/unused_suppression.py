@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Edit, Fix, Severity
-from ...facts import Span
+from trtlint.base.diagnostics import Diagnostic, Edit, Fix, Severity
+from trtlint.base.facts import Span
 from ..base import Rule
 from ..examples.contract import creator_cpp, onnxscript_py
 from ..examples.hotpath import plugin_cpp
@@ -284,7 +284,7 @@ def _ends(s) -> list:
 
 
 def _remove_all(path: str, s) -> "Fix | None":
-    from ...fixes import SAFE, delete_line, edit_span
+    from trtlint.base.fixes import SAFE, delete_line, edit_span
 
     edits = []
     whole = True
@@ -309,7 +309,7 @@ def _remove_all(path: str, s) -> "Fix | None":
 
 
 def _keep_only(path: str, s, kept: list[str], unused: set[str]) -> Fix:
-    from ...fixes import SAFE, edit_span
+    from trtlint.base.fixes import SAFE, edit_span
 
     if s.listed:  # a NOLINT list: other tools' names stay, as written
         content = ", ".join(s.listed_without(unused))

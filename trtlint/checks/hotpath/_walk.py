@@ -12,9 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from ...diagnostics import Diagnostic, Related, Severity
-from ...facts import Call, CppFunction
-from ...packs import ApiEntry
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
+from trtlint.base.facts import Call, CppFunction
+from trtlint.config.packs import ApiEntry
 
 _ORDER = {"hot": 0, "warm": 1, "cold": 2}
 _WHEN = {

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic
+from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
 from ._walk import hot_diag, hot_hits, once_note

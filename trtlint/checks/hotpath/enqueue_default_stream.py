@@ -4,8 +4,8 @@ import dataclasses
 import re
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Related, Severity
-from ...packs import normalize_callee
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
+from trtlint.config.packs import normalize_callee
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
 from ._walk import entries, is_error_path, reach_diag, reachable, short, walk_list, where

@@ -3,7 +3,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Severity
+from trtlint.base.diagnostics import Diagnostic, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
 from ._walk import is_error_path, reach_diag, reachable, short, where

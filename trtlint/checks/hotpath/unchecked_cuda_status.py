@@ -4,9 +4,9 @@ import dataclasses
 import fnmatch
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Related, Severity
-from ...facts import Call, CppFunction
-from ...packs import normalize_callee
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
+from trtlint.base.facts import Call, CppFunction
+from trtlint.config.packs import normalize_callee
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
 from ._walk import is_error_path, once_note, reach_diag, reachable, short, where

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from ...facts import OnnxModel, OnnxNode, PluginFieldDecl, Span
+from trtlint.base.facts import OnnxModel, OnnxNode, PluginFieldDecl, Span
 
 RESERVED = ("plugin_version", "plugin_namespace", "tensorrt_plugin_shape_input_indices")
 DEFAULT_DOMAINS = ("", "ai.onnx")

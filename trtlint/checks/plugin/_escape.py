@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
-from ...facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
-from ...packs import BehaviourEntry
+from trtlint.base.facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
+from trtlint.config.packs import BehaviourEntry
 from ..hotpath._walk import Entry, entries, entry_bodies, short
 
 

@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from ...facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
+from trtlint.base.facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from ..hotpath._walk import Entry, is_error_path
 from ._escape import Escape, from_creator, escapes
 

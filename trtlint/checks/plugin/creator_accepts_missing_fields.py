@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related, Severity
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..contract._creators import created_plugins, creator_defaults
 
@@ -161,6 +161,6 @@ class CreatorAcceptsMissingFields(Rule):
 
 
 def _head(span):
-    from ...facts import Span
+    from trtlint.base.facts import Span
 
     return Span(span.path, span.line, span.col, span.line, span.col)

@@ -3,8 +3,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Related, Severity
-from ...packs import normalize_callee, version_at_least
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
+from trtlint.config.packs import normalize_callee, version_at_least
 from ..base import Rule
 from ..examples.contract import creator_cpp
 from ..examples.plugin import plugin_class

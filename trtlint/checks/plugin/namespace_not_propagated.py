@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related, Severity
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..contract._creators import contracts_by_usr, created_plugins
 from ..examples.contract import pair_cpp

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Related, Severity
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.plugin import TAG_BY_COPY, TAG_BY_READ, serialization_v2, serialization_v2_tagged, serialization_v3
 

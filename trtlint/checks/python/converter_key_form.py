@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Severity
+from trtlint.base.diagnostics import Diagnostic, Severity
 from ..base import Rule
 from ..examples.python import CONVERTER_HEADER
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related, Severity
-from ...packs import version_at_least
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
+from trtlint.config.packs import version_at_least
 from ..base import Rule
 
 _HEAD = "import tensorrt as trt\n"

@@ -3,7 +3,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related
+from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.python import QDP_HEADER, qdp_register
 from ._qdp import id_problem

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic
+from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
 
 # PluginFieldType -> the numpy dtypes whose bytes the plugin reads correctly for it

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic
+from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
 from ..examples.python import QDP_HEADER, qdp_register
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ...diagnostics import Diagnostic, Related
+from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.python import CONVERTER_HEADER
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ...facts import DefinedTest, ListedTestEntry
+from trtlint.base.facts import DefinedTest, ListedTestEntry
 
 
 def test_list_settings(index) -> Optional[dict]:

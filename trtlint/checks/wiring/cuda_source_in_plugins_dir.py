@@ -5,7 +5,7 @@ import posixpath
 from functools import lru_cache
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Related
+from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 
 _CMAKE = 'file(GLOB_RECURSE PLUGIN_CPP_SRCS "plugins/*.cpp")\nadd_library(plugins SHARED ${PLUGIN_CPP_SRCS})\n'
@@ -244,6 +244,6 @@ def _stem(path: str) -> str:
 
 
 def _file_span(path: str):
-    from ...facts import Span
+    from trtlint.base.facts import Span
 
     return Span(path, 1, 1, 1, 1)

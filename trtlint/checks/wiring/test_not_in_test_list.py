@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...diagnostics import Diagnostic, Severity
+from trtlint.base.diagnostics import Diagnostic, Severity
 from ..base import Rule
 from ._tests import list_entries, list_files, nodeid_selects, python_tests, selected_names, test_list_settings
 

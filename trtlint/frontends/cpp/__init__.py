@@ -1,4 +1,4 @@
-"""C++ / CUDA frontend: libclang → :mod:`trtlint.facts`.
+"""C++ / CUDA frontend: libclang → :mod:`trtlint.base.facts`.
 
 One libclang parse per file (detailed preprocessing record, function bodies kept). The traversal only
 descends into declarations located in project files (under ``ctx.root``); everything from system, SDK and

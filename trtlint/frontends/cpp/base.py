@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Protocol
 
-from ...facts import CppClass, Registration, Span
+from trtlint.base.facts import CppClass, Registration, Span
 from .. import SourceFile
 
 # the stand-in SDK headers (trtlint/frontends/prelude/), searched last when the real ones are not found

@@ -9,7 +9,7 @@ import dataclasses
 import re
 from typing import Iterable, Optional
 
-from ...facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
+from trtlint.base.facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
 from . import flow, lifecycle, onetime
 from .base import Cursor, Unit, children, func_kinds, leaf_ids, libclang, preorder, short, split_top_level
 

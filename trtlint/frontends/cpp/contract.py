@@ -17,8 +17,8 @@ import re
 from pathlib import Path
 from typing import Optional
 
-from ... import safeio
-from ...facts import CppFunction, CreatedObject, FieldDefault, FieldRead, FnContract, Registration, Span
+from trtlint.base import safeio
+from trtlint.base.facts import CppFunction, CreatedObject, FieldDefault, FieldRead, FnContract, Registration, Span
 from .base import Unit
 
 _CREATING = {"createPlugin", "deserializePlugin"}

@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from ... import safeio
-from ...facts import Call, CppClass, CppFunction, Registration, Span, UnresolvedClass
+from trtlint.base import safeio
+from trtlint.base.facts import Call, CppClass, CppFunction, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
 from . import flow, lifecycle
 from .base import PRELUDE_DIR, Cursor, children, libclang, literal_value, preorder, short, split_top_level

@@ -10,7 +10,7 @@
   every resolved call records which of its arguments are null pointers or the caller's own pointer parameters
   (``arg_null``), so the walk can tell a helper called with a null workspace only to compute its size.
 
-Only the modules of this package touch libclang cursors; the output is plain :mod:`trtlint.facts`.
+Only the modules of this package touch libclang cursors; the output is plain :mod:`trtlint.base.facts`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 from typing import Any, Optional, Protocol
 
-from ...facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
+from trtlint.base.facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from .base import Cursor, Unit, children, short
 
 _FAILURE_RETURN = re.compile(

@@ -1,7 +1,7 @@
 """C++ plugin lifecycle facts (part of the C++ frontend; called from :mod:`.decls` and :mod:`.body`).
 
 For the methods of plugin and creator classes whose bodies matter to the interface and lifecycle rules
-(TRT201/202/206/208/209/210/213) this module records a :class:`~trtlint.facts.MethodDetail`:
+(TRT201/202/206/208/209/210/213) this module records a :class:`~trtlint.base.facts.MethodDetail`:
 
 * ``returns``: every return statement, classified (a bool literal or bool-typed expression, an integer, a
   ``static_cast<IPluginV3OneBuild*>(this)``-style cast with its target, nullptr) and, in
@@ -29,7 +29,7 @@ import dataclasses
 import re
 from typing import Any, Optional, Protocol
 
-from ...facts import BlobHandoff, FieldData, MethodDetail, PluginFieldDecl, ReturnInfo, SerialOp, Span
+from trtlint.base.facts import BlobHandoff, FieldData, MethodDetail, PluginFieldDecl, ReturnInfo, SerialOp, Span
 from .base import Cursor, Unit, children, func_kinds, libclang, preorder
 from .serialvalues import counting_loop_bound, raw_store, read_value, size_value, strip, type_info
 

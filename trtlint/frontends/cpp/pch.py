@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
-from ... import envvars
+from trtlint.base import envvars
 from .base import CUDA_PRELUDE, PRELUDE_DIR, TRT_PRELUDE, libclang, lock
 from .flags import builtin_include_dir, dir_has
 

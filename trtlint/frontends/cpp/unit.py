@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from ... import safeio
-from ... import envvars
-from ...facts import FileFacts, MissingInclude, ParseProblem, Span
+from trtlint.base import safeio
+from trtlint.base import envvars
+from trtlint.base.facts import FileFacts, MissingInclude, ParseProblem, Span
 from .. import UNSAVED, ExtractContext, SourceFile, read_text, unsaved_files
 from .base import PRELUDE_DIR, libclang, load, lock
 from .decls import Extractor

@@ -16,7 +16,7 @@ import ast
 import dataclasses
 from typing import Optional, Sequence
 
-from ...facts import FileFacts, ParseProblem, Span
+from trtlint.base.facts import FileFacts, ParseProblem, Span
 from .. import ExtractContext, SourceFile, empty_facts, need, read_text, testlists
 from . import fast
 

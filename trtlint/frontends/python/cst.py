@@ -18,7 +18,7 @@ from typing import Iterable, Optional, Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ...facts import FileFacts, ParseProblem, Span
+from trtlint.base.facts import FileFacts, ParseProblem, Span
 from .. import ExtractContext, SourceFile, empty_facts
 from . import fast, torchtrt
 from .onnx_emit import FactCollector, TableCand

@@ -18,7 +18,7 @@ import ast
 from functools import lru_cache
 from typing import Callable, Optional
 
-from ...facts import PyClassDecl, Span
+from trtlint.base.facts import PyClassDecl, Span
 from .fast import FastSearch
 from .names import api_names, module_name
 

@@ -90,7 +90,7 @@ def api_names() -> tuple[frozenset, frozenset]:
     try:
         import yaml
 
-        from ...packs import shipped_dir
+        from trtlint.config.packs import shipped_dir
 
         data = yaml.safe_load((shipped_dir() / "tensorrt_python.yaml").read_text(encoding="utf-8")) or {}
         entries = data.get("tensorrt_python_api") or []

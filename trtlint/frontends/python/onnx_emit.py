@@ -13,7 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
-from ...facts import (
+from trtlint.base.facts import (
     AttrFact,
     CreatorLookup,
     DirectRouteCall,

@@ -19,7 +19,7 @@ import ast
 import re
 from typing import Callable, Optional
 
-from ...facts import PyFunctionSig, Span, StubParam, TorchOpStub, TranslationEntry
+from trtlint.base.facts import PyFunctionSig, Span, StubParam, TorchOpStub, TranslationEntry
 from .fast import FastSearch as _FastSearch
 from .fast import walk as _walk  # ast.walk's order, faster
 

@@ -21,7 +21,7 @@ from typing import Optional
 
 import libcst as cst
 
-from ...facts import (
+from trtlint.base.facts import (
     ConverterRegistration,
     PyEnqueue,
     PyParam,

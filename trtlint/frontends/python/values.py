@@ -14,7 +14,7 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
-from ...facts import AttrFact, Span
+from trtlint.base.facts import AttrFact, Span
 from . import fast
 from .names import TRT_CLASSES
 

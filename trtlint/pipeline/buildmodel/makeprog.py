@@ -1,7 +1,7 @@
 """Programs built by a Makefile or a setup.py (issue 33): each one's units, include dirs and defines, from the
 build file's text (:mod:`trtlint.frontends.makefile`, :mod:`trtlint.frontends.setuppy`; make and setup.py are
 never run). An ``include``d Makefile is read in its place, as make does (at most ``MAX_INCLUDE_DEPTH`` deep,
-inside the project, through :mod:`trtlint.safeio`)."""
+inside the project, through :mod:`trtlint.base.safeio`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import posixpath
 import re
 from typing import Optional
 
-from ... import safeio
+from trtlint.base import safeio
 from ...frontends.makefile import UNIT_EXT, MakeFacts, read_makefile
 from ...frontends.setuppy import read_setup
 

@@ -1,0 +1,1 @@
+"""Adoption and filters: inline suppressions, per-directory configs, baselines, `trtlint adopt`."""

@@ -1,0 +1,1 @@
+"""The bottom layer: error types, digests, safe file reading, environment variables, glob helpers, the hardened unpickler, progress, diagnostics, the facts vocabulary and fix edits (imports nothing above it)."""

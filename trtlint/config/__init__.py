@@ -1,0 +1,1 @@
+"""Settings (trtlint.toml / pyproject.toml), the rule packs and the project root."""

@@ -1,0 +1,733 @@
+"""Rule packs: domain knowledge as data (``rules/*.yaml``), validated on load.
+
+The shipped packs live in the repository's top-level ``rules/`` folder and are installed in the wheel as
+``trtlint/rules_data``. Users add their own packs with ``rule-packs = ["path.yaml"]``; a user pack's lists
+extend the shipped ones and its profiles override shipped profiles of the same name.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Optional
+
+import yaml
+
+from trtlint.base.errors import ConfigError
+
+_ENTRY = {
+    "type": "object",
+    "required": ["name", "what"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "what": {"type": "string"},
+        "severity": {"enum": ["error", "warning", "info"]},
+    },
+    "additionalProperties": False,
+}
+
+_BEHAVIOUR_ENTRY = {
+    "type": "object",
+    "required": ["name", "behaviour", "what"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "behaviour": {"enum": ["throw", "exit", "status"]},
+        "what": {"type": "string"},
+        "severity": {"enum": ["error", "warning", "info"]},
+        "index_check": {"type": "boolean"},
+    },
+    "additionalProperties": False,
+}
+_TEMPERATURES = ["hot", "warm", "cold"]
+_FAMILIES = ["v3", "v2dynext", "v2iox", "v2ext", "v2"]
+_NAMES = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_TRT_VERSION = {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?(\.[0-9]+)?$"}
+_TRT_METHOD = {
+    "type": "object",
+    "required": ["name", "pure", "noexcept", "temperature"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "pure": {"type": "boolean"},
+        "noexcept": {"type": "boolean"},
+        "temperature": {"enum": ["hot", "warm", "cold"]},
+        "returns": {"enum": ["status"]},
+        "deprecated": _TRT_VERSION,
+        "removed": _TRT_VERSION,
+        "replacement": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+_TRT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "default_version": _TRT_VERSION,
+        "interfaces": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["kind", "methods"],
+                "properties": {
+                    "kind": {"enum": ["plugin", "capability", "creator"]},
+                    "capability": {"enum": ["kCORE", "kBUILD", "kRUNTIME"]},
+                    "header": {"type": "string"},
+                    "extends": {"type": "string"},
+                    "since": _TRT_VERSION,
+                    "deprecated": _TRT_VERSION,
+                    "removed": _TRT_VERSION,
+                    "replacement": {"type": "string"},
+                    "methods": {"type": "array", "items": _TRT_METHOD},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "apis": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "deprecated": _TRT_VERSION,
+                    "removed": _TRT_VERSION,
+                    "replacement": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    "additionalProperties": False,
+}
+
+_STR_LIST = {"type": "array", "items": {"type": "string"}}
+# what the ONNX parser's built-in importers restrict (rules/onnx_tensorrt_restrictions.yaml; trtlint coverage)
+_ONNX_RESTRICTIONS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "source": {"type": "string"},
+        "tensorrt": {"type": "string"},
+        "opsets": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}, "additionalProperties": False},
+        "type_inputs": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "types": {"type": "object", "additionalProperties": _STR_LIST},
+        "checks": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["op", "kind", "reason"],
+                "properties": {
+                    "op": {"type": "string", "minLength": 1},
+                    "kind": {"enum": ["attribute", "constant_input", "opset"]},
+                    "min": {"type": "integer"},
+                    "max": {"type": "integer"},
+                    "reason": {"type": "string"},
+                    "attribute": {"type": "string"},
+                    "allowed": {"type": "array"},
+                    "all_equal": {},
+                    "length_in": {"type": "array", "items": {"type": "integer"}},
+                    "absent": {"type": "boolean"},
+                    "input": {"type": "integer", "minimum": 0},
+                    "name": {"type": "string"},
+                    "since": {"type": "string"},
+                    "until": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "unchecked": {
+            "type": "array",
+            "items": {"type": "object", "required": ["op", "what"], "properties": {"op": {"type": "string"}, "what": {"type": "string"}}, "additionalProperties": False},
+        },
+    },
+    "additionalProperties": False,
+}
+
+PACK_SCHEMA = {
+    "type": "object",
+    "required": ["version"],
+    "properties": {
+        "tensorrt_python_api": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "match"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "match": {"enum": ["attr", "qualified"]},
+                    "deprecated": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
+                    "removed": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
+                    "use": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "version": {"const": 1},
+        "allocating": {"type": "array", "items": _ENTRY},
+        "host_allocating": {"type": "array", "items": _ENTRY},
+        "tensorrt": _TRT_SCHEMA,
+        "synchronizing": {"type": "array", "items": _ENTRY},
+        # trtlint/checks: TRT204, TRT205, TRT301-TRT305 (rules/cpp_behaviour.yaml)
+        "macros": {"type": "array", "items": _BEHAVIOUR_ENTRY},
+        "functions": {"type": "array", "items": _BEHAVIOUR_ENTRY},
+        "temperatures": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["method", "temperature"],
+                "properties": {
+                    "method": {"type": "string", "minLength": 1},
+                    "temperature": {"enum": _TEMPERATURES},
+                    "families": {"type": "array", "items": {"enum": _FAMILIES}},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "temperature_severity": {
+            "type": "object",
+            "properties": {t: {"enum": ["error", "warning", "info"]} for t in _TEMPERATURES},
+            "additionalProperties": False,
+        },
+        "status_apis": {"type": "array", "items": _ENTRY},
+        "status_except": {"type": "array", "items": _ENTRY},
+        "stream_exempt": {"type": "array", "items": _ENTRY},
+        "size_queries": {"type": "array", "items": _ENTRY},
+        "status_queries": {"type": "array", "items": _ENTRY},
+        "status_teardown": {"type": "array", "items": _ENTRY},
+        "teardown_methods": _NAMES,
+        "stream_handles": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["library", "uses", "bind"],
+                "properties": {"library": {"type": "string"}, "uses": _NAMES, "bind": _NAMES, "except": _NAMES},
+                "additionalProperties": False,
+            },
+        },
+        "external_creators": {
+            "type": "object",
+            "required": ["library", "creators"],
+            "properties": {
+                "library": {"type": "string"},
+                "namespace": {"type": "string"},
+                "creators": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+            "additionalProperties": False,
+        },
+        "onnx_standard_ops": {
+            "type": "object",
+            "required": ["domains"],
+            "properties": {
+                "onnx_version": {"type": "string"},
+                "domains": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+            },
+            "additionalProperties": False,
+        },
+        "onnx_importers": {
+            "type": "object",
+            "required": ["ops"],
+            "properties": {
+                "parser": {"type": "string"},
+                "ops": {"type": "array", "items": {"type": "string", "minLength": 1}},
+            },
+            "additionalProperties": False,
+        },
+        "onnx_restrictions": _ONNX_RESTRICTIONS_SCHEMA,
+        "profiles": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {
+                    "description": {"type": "string"},
+                    "detect": {
+                        "type": "object",
+                        "properties": {"all": {"type": "array", "items": {"type": "string"}}},
+                        "additionalProperties": False,
+                    },
+                    "plugin_dirs": {"type": "array", "items": {"type": "string"}},
+                    "include_dirs": {"type": "array", "items": {"type": "string"}},
+                    "defines": {"type": "array", "items": {"type": "string"}},
+                    "feature_macros": {"type": "array", "items": {"type": "string"}},
+                    "onnx_plugin_domains": {"type": "array", "items": {"type": "string"}},
+                    "builtin_domains": {"type": "array", "items": {"type": "string"}},
+                    "model_files": {"type": "array", "items": {"type": "string"}},
+                    "exclude": {"type": "array", "items": {"type": "string"}},
+                    "test_lists": {
+                        "type": "object",
+                        "properties": {
+                            "files": {"type": "array", "items": {"type": "string"}},
+                            "selector": {"enum": ["function-name", "nodeid"]},
+                            "test_files": {"type": "array", "items": {"type": "string"}},
+                        },
+                        "required": ["files"],
+                        "additionalProperties": False,
+                    },
+                    "direct_route": {
+                        "type": "object",
+                        "properties": {
+                            "version": {"type": "string"},
+                            "namespace": {"type": "string"},
+                            "encodable": {"type": "array", "items": {"type": "string"}},
+                            "call_names": {"type": "array", "items": {"type": "string"}},
+                            "reserved_kwargs": {"type": "array", "items": {"type": "string"}},
+                        },
+                        "additionalProperties": False,
+                    },
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+def shipped_dir() -> Path:
+    """The shipped rule packs: ``trtlint/rules_data``, in a source checkout a link to the top-level ``rules/``
+    folder, in an installed wheel a folder of the package (pyproject.toml ships every package's data)."""
+    return (Path(__file__).resolve().parent.parent / "rules_data").resolve()
+
+
+@dataclass(frozen=True)
+class ApiEntry:
+    name: str
+    what: str
+    severity: Optional[str] = None
+
+    def matches(self, callee: str) -> bool:
+        if self.name.endswith("*"):
+            return callee.startswith(self.name[:-1])
+        return callee == self.name
+
+
+@dataclass(frozen=True)
+class BehaviourEntry(ApiEntry):
+    """A macro or function that throws, exits or returns a status when its check fails."""
+
+    behaviour: str = "throw"  # "throw" | "exit" | "status"
+    # it throws only on an index out of range (``std::vector::at``): a program error, as a failed assert, not a
+    # runtime failure; TRT204 does not count it as a throw site
+    index_check: bool = False
+
+
+@dataclass(frozen=True)
+class StreamHandle:
+    """A library whose handle carries a stream: work calls (``uses``) need a ``bind`` call on the same path."""
+
+    library: str
+    uses: tuple[str, ...]
+    bind: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
+
+    @staticmethod
+    def _any(pats: tuple[str, ...], name: str) -> bool:
+        return _fn_any(pats, name)
+
+    def is_use(self, name: str) -> bool:
+        return self._any(self.uses, name) and not self._any(self.exclude, name)
+
+    def is_bind(self, name: str) -> bool:
+        return self._any(self.bind, name)
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str = ""
+    detect: tuple[str, ...] = ()
+    plugin_dirs: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    feature_macros: tuple[str, ...] = ()  # fnmatch patterns of optional-feature macros the real build defines
+    onnx_plugin_domains: tuple[str, ...] = ()
+    builtin_domains: tuple[str, ...] = ("", "ai.onnx", "ai.onnx.ml", "trt")
+    model_files: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    direct_route: Optional[dict] = None
+    # YAML test lists CI selects tests by: {files: [globs], selector: function-name|nodeid, test_files: [globs]}
+    test_lists: Optional[dict] = None
+
+
+def parse_version(v: str) -> tuple[int, ...]:
+    """"10.8" -> (10, 8); "10.x" / "10" -> (10,); an unparsable string -> ()."""
+    out = []
+    for part in str(v).strip().split("."):
+        if not part.isdigit():
+            break
+        out.append(int(part))
+    return tuple(out)
+
+
+def version_at_least(target: str, v: Optional[str]) -> bool:
+    """Whether TensorRT ``target`` ("10.x", "10.8", "11") is at or after release ``v`` ("10.0", "8.5").
+    A target given as a major only ("10", "10.x") is the newest release of that major."""
+    if not v:
+        return False
+    t, w = parse_version(target), parse_version(v)
+    if not t or not w:
+        return False
+    if len(t) == 1:
+        return t[0] >= w[0]
+    return t >= w[: len(t)] if len(w) > len(t) else t >= w
+
+
+@dataclass(frozen=True)
+class TrtMethod:
+    name: str
+    pure: bool
+    noexcept: bool
+    temperature: str  # "hot" | "warm" | "cold"
+    returns: Optional[str] = None  # "status": an int32_t status (0 = success)
+    deprecated: Optional[str] = None
+    removed: Optional[str] = None
+    replacement: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class TrtInterface:
+    name: str
+    kind: str  # "plugin" | "capability" | "creator"
+    methods: tuple[TrtMethod, ...] = ()
+    capability: Optional[str] = None  # kCORE | kBUILD | kRUNTIME
+    header: str = ""
+    extends: Optional[str] = None
+    since: Optional[str] = None
+    deprecated: Optional[str] = None
+    removed: Optional[str] = None
+    replacement: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class TrtApi:
+    name: str
+    deprecated: Optional[str] = None
+    removed: Optional[str] = None
+    replacement: Optional[str] = None
+
+
+@dataclass
+class Packs:
+    allocating: list[ApiEntry] = field(default_factory=list)
+    host_allocating: list[ApiEntry] = field(default_factory=list)  # host heap and containers (TRT306, opt-in)
+    synchronizing: list[ApiEntry] = field(default_factory=list)
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    # creators shipped by libraries outside the project: name -> (library, namespace, versions)
+    externals: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
+    # TensorRT Python API deprecations (rules/tensorrt_python.yaml): name -> entry dict
+    tensorrt_python_api: dict[str, dict] = field(default_factory=dict)
+    # rules/cpp_behaviour.yaml
+    macros: list[BehaviourEntry] = field(default_factory=list)
+    functions: list[BehaviourEntry] = field(default_factory=list)
+    temperatures: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (method, temp, families)
+    temperature_severity: dict[str, str] = field(default_factory=dict)
+    status_apis: list[ApiEntry] = field(default_factory=list)
+    status_except: list[ApiEntry] = field(default_factory=list)
+    stream_exempt: list[ApiEntry] = field(default_factory=list)
+    size_queries: list[ApiEntry] = field(default_factory=list)
+    status_queries: list[ApiEntry] = field(default_factory=list)  # TRT304: queries whose status is not reported
+    status_teardown: list[ApiEntry] = field(default_factory=list)  # TRT304: releases not reported in teardown
+    teardown_methods: list[str] = field(default_factory=list)  # plugin methods that tear down (and destructors)
+    stream_handles: list[StreamHandle] = field(default_factory=list)
+
+    def temperature(self, method: str, family: str) -> str:
+        """"hot", "warm" or "cold": how often TensorRT calls ``method`` of a plugin of ``family``."""
+        for m, t, fams in self.temperatures:
+            if m == method and (not fams or family in fams):
+                return t
+        return "cold"
+
+    def behaviour(self, call) -> Optional[BehaviourEntry]:
+        """What a call (a :class:`~trtlint.base.facts.Call`) does on failure, from the macro / function tables."""
+        if call.kind == "macro":
+            return self.lookup("macros", call.callee)
+        if call.kind == "call":
+            return self.lookup("functions", call.callee) or (
+                self.lookup("macros", call.callee) if call.usr is None else None
+            )
+        return None
+    # op_types TensorRT's ONNX parser imports itself (rules/onnx_tensorrt.yaml), and which parser that is
+    onnx_builtin_ops: set[str] = field(default_factory=set)
+    onnx_parser: str = ""
+    # what the built-in importers restrict (rules/onnx_tensorrt_restrictions.yaml): the pack's mapping, merged
+    onnx_restrictions: dict = field(default_factory=dict)
+    # the TensorRT C++ plugin interfaces (rules/tensorrt_interfaces.yaml)
+    trt_interfaces: dict[str, TrtInterface] = field(default_factory=dict)
+    trt_apis: list[TrtApi] = field(default_factory=list)
+    trt_default_version: str = "11.1"
+
+    def trt_method(self, iface: str, name: str) -> Optional[TrtMethod]:
+        """A method of an interface or of the interfaces it extends."""
+        seen = set()
+        cur: Optional[str] = iface
+        while cur and cur not in seen:
+            seen.add(cur)
+            it = self.trt_interfaces.get(cur)
+            if it is None:
+                return None
+            for m in it.methods:
+                if m.name == name:
+                    return m
+            cur = it.extends
+        return None
+
+    def external_creator(self, name: str) -> Optional[tuple[str, str, tuple[str, ...]]]:
+        return self.externals.get(name)
+
+    def lookup(self, table: str, callee: str) -> Optional[ApiEntry]:
+        key = (table, callee)
+        memo = self.__dict__.setdefault("_memo", {})
+        if key in memo:
+            return memo[key]
+        name = normalize_callee(callee)
+        # per table: exact names -> (position, entry) of the first such entry, and the prefix entries in order
+        tables = self.__dict__.setdefault("_by_name", {})
+        idx = tables.get(table)
+        if idx is None:
+            entries = list(getattr(self, table))
+            if table in ("macros", "functions"):
+                entries.reverse()  # a user pack's entry overrides a shipped one of the same name
+            exact: dict = {}
+            prefixes: dict = {}
+            for i, e in enumerate(entries):
+                if e.name.endswith("*"):
+                    prefixes.setdefault(e.name[:-1], (i, e))
+                else:
+                    exact.setdefault(e.name, (i, e))
+            idx = tables[table] = (exact, prefixes, sorted({len(k) for k in prefixes}))
+        exact, prefixes, lengths = idx
+        best = exact.get(name)
+        for n in lengths:  # every prefix entry the name starts with; the first in table order wins
+            if n > len(name):
+                break
+            cand = prefixes.get(name[:n])
+            if cand is not None and (best is None or cand[0] < best[0]):
+                best = cand
+        hit = best[1] if best is not None else None
+        if hit is None:
+            # the versioned symbol a CUDA library header maps the API name to (cublas_v2.h: `#define cublasDestroy
+            # cublasDestroy_v2`; cuda.h: cuMemAlloc -> cuMemAlloc_v2): the entry of the API name
+            m = _VERSIONED.fullmatch(name)
+            if m is not None:
+                hit = self.lookup(table, m.group(1))
+        memo[key] = hit
+        return hit
+
+
+@lru_cache(maxsize=1 << 16)
+def _fn_any(pats: tuple[str, ...], name: str) -> bool:
+    """Whether ``name`` matches one of the fnmatch patterns ``pats`` (memoised: rules ask the same few
+    hundred callee names again and again)."""
+    import fnmatch
+
+    return any(fnmatch.fnmatchcase(name, p) for p in pats)
+
+
+_VERSIONED = re.compile(r"((?:\w+::)*(?:cu|nccl)\w*)_v\d+")
+_INLINE_NS = re.compile(r"::(?:__cxx11|__1|__cxx1998|_V2)(?=::)")
+
+
+@lru_cache(maxsize=1 << 16)
+def normalize_callee(name: str) -> str:
+    name = _INLINE_NS.sub("", name)
+    name = re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>", "", name)
+    if name.startswith("::"):
+        name = name[2:]
+    return name
+
+
+def _path_of(err) -> str:
+    return ".".join(str(p) for p in err.absolute_path) or "(top level)"
+
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it: ~10x faster
+
+
+# a rule pack larger than this is refused before it is read
+PACK_LIMIT = 8 * 1024 * 1024
+# how deep a user pack's mappings and lists may nest (the shipped packs nest 6 deep); libyaml's time grows with
+# the square of the depth
+_MAX_DEPTH = 64
+
+
+def _screen(text: str, path: Path) -> None:
+    """Refuse a user pack that could expand or nest without bound, from its events (before anything is built):
+    an alias (``*name``: a few lines of aliases make a billion-laughs bomb whose copies any walk over the data
+    multiplies), or nesting deeper than :data:`_MAX_DEPTH`. The scan stops at the first offence."""
+    depth = 0
+    for ev in yaml.parse(text, Loader=_Loader):
+        if isinstance(ev, yaml.AliasEvent):
+            line = ev.start_mark.line + 1 if ev.start_mark is not None else "?"
+            raise ConfigError(
+                f"rule pack {path}:{line}: YAML alias '*{ev.anchor}': aliases are not allowed in rule packs "
+                "(they can expand a small file without bound); write the value out"
+            )
+        if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > _MAX_DEPTH:
+                line = ev.start_mark.line + 1 if ev.start_mark is not None else "?"
+                raise ConfigError(f"rule pack {path}:{line}: nested more than {_MAX_DEPTH} levels deep")
+        elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+def load_pack_file(path: Path, validate: bool = True, root: Optional[Path] = None) -> dict:
+    """Read and (unless ``validate`` is False: the shipped packs, validated by the test suite) check a pack.
+
+    A pack is read through :mod:`trtlint.base.safeio`: a regular file of at most :data:`PACK_LIMIT` bytes, and with
+    ``root`` (a user pack) one inside the project root after resolving links. A user pack is screened for
+    aliases and deep nesting before it is loaded (:func:`_screen`)."""
+    from trtlint.base.safeio import read_bytes
+
+    try:
+        text = read_bytes(path, root=root, limit=PACK_LIMIT).decode("utf-8")
+    except OSError as e:
+        raise ConfigError(f"rule pack {path}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        line = 1 + e.object[: e.start].count(b"\n")
+        raise ConfigError(f"rule pack {path}:{line}: not valid UTF-8 (byte at offset {e.start})") from None
+    try:
+        if validate:
+            _screen(text, path)
+        data = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"rule pack {path}:{where}: invalid YAML: {getattr(e, 'problem', e)}") from None
+    except RecursionError:
+        raise ConfigError(f"rule pack {path}: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"rule pack {path}: must be a mapping with 'version: 1'")
+    if not validate:
+        return data
+    import jsonschema  # only for user packs (and tests): importing it costs more than a warm run's checks
+
+    errors = sorted(jsonschema.Draft7Validator(PACK_SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        raise ConfigError(f"rule pack {path}: key '{_path_of(e)}': {e.message}")
+    return data
+
+
+def _merge(p: Packs, data: dict, path: Path) -> None:
+    p.files.append(str(path))
+    for e in data.get("tensorrt_python_api", []):
+        p.tensorrt_python_api[e["name"]] = dict(e)
+    for table in ("allocating", "host_allocating", "synchronizing"):
+        for e in data.get(table, []):
+            getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
+    for table in ("macros", "functions"):
+        for e in data.get(table, []):
+            getattr(p, table).append(BehaviourEntry(e["name"], e["what"], e.get("severity"), e["behaviour"],
+                                                      bool(e.get("index_check", False))))
+    for e in data.get("temperatures", []):
+        p.temperatures.append((e["method"], e["temperature"], tuple(e.get("families", ()))))
+    p.temperature_severity.update(data.get("temperature_severity", {}))
+    for table in ("status_apis", "status_except", "stream_exempt", "size_queries", "status_queries", "status_teardown"):
+        for e in data.get(table, []):
+            getattr(p, table).append(ApiEntry(e["name"], e["what"], e.get("severity")))
+    p.teardown_methods.extend(data.get("teardown_methods", []))
+    for e in data.get("stream_handles", []):
+        p.stream_handles.append(
+            StreamHandle(e["library"], tuple(e["uses"]), tuple(e["bind"]), tuple(e.get("except", ())))
+        )
+    trt = data.get("tensorrt")
+    if trt:
+        if trt.get("default_version"):
+            p.trt_default_version = trt["default_version"]
+        for iname, it in (trt.get("interfaces") or {}).items():
+            p.trt_interfaces[iname] = TrtInterface(
+                name=iname,
+                kind=it["kind"],
+                methods=tuple(TrtMethod(**m) for m in it.get("methods", [])),
+                capability=it.get("capability"),
+                header=it.get("header", ""),
+                extends=it.get("extends"),
+                since=it.get("since"),
+                deprecated=it.get("deprecated"),
+                removed=it.get("removed"),
+                replacement=it.get("replacement"),
+            )
+        for a in trt.get("apis", []):
+            p.trt_apis.append(TrtApi(**a))
+    ext = data.get("external_creators")
+    if ext:
+        for cname, versions in ext["creators"].items():
+            p.externals[cname] = (ext["library"], ext.get("namespace", ""), tuple(versions))
+    imp = data.get("onnx_importers")
+    if imp:
+        p.onnx_builtin_ops.update(imp["ops"])
+        p.onnx_parser = imp.get("parser", p.onnx_parser)
+    res = data.get("onnx_restrictions")
+    if res:
+        cur = p.onnx_restrictions
+        for k, v in res.items():
+            if isinstance(v, list):
+                cur[k] = list(cur.get(k, [])) + list(v)
+            elif isinstance(v, dict):
+                cur[k] = {**cur.get(k, {}), **v}
+            else:
+                cur[k] = v
+    for name, prof in (data.get("profiles") or {}).items():
+        p.profiles[name] = Profile(
+            name=name,
+            description=prof.get("description", ""),
+            detect=tuple((prof.get("detect") or {}).get("all", [])),
+            plugin_dirs=tuple(prof.get("plugin_dirs", [])),
+            include_dirs=tuple(prof.get("include_dirs", [])),
+            defines=tuple(prof.get("defines", [])),
+            feature_macros=tuple(prof.get("feature_macros", [])),
+            onnx_plugin_domains=tuple(prof.get("onnx_plugin_domains", [])),
+            builtin_domains=tuple(prof.get("builtin_domains", ["", "ai.onnx", "ai.onnx.ml", "trt"])),
+            model_files=tuple(prof.get("model_files", [])),
+            exclude=tuple(prof.get("exclude", [])),
+            direct_route=prof.get("direct_route"),
+            test_lists=prof.get("test_lists"),
+        )
+
+
+@lru_cache(maxsize=8)
+def _shipped() -> tuple[tuple[Path, dict], ...]:
+    d = shipped_dir()
+    return tuple((f, load_pack_file(f, validate=False)) for f in sorted(d.glob("*.yaml")))
+
+
+def load_packs(extra: Iterable[Path] = (), root: Optional[Path] = None) -> Packs:
+    """The shipped packs and then the user's ``extra`` ones. With ``root`` (the project root; a run always
+    gives it) a user pack must lie inside it, links resolved: the config that names it is, on a pull request,
+    attacker-controlled, and a pack outside the project is refused with an error naming the setting."""
+    p = Packs()
+    for f, data in _shipped():
+        _merge(p, data, f)
+    for f in extra:
+        f = Path(f)
+        if root is not None:
+            from trtlint.base.safeio import inside
+
+            if not inside(f, root):
+                real = os.path.realpath(f)
+                via = f" (a link to {real})" if real != os.path.abspath(f) else ""
+                raise ConfigError(
+                    f"rule pack {f}{via}: outside the project root {root} (setting 'rule-packs'); "
+                    "rule packs are read only from inside the project"
+                )
+        _merge(p, load_pack_file(f, root=root), f)
+    return p
+
+
+def detect_profile(packs: Packs, root: Path, requested: str = "auto") -> Profile:
+    if requested and requested != "auto":
+        if requested not in packs.profiles:
+            raise ConfigError(
+                f"unknown profile '{requested}' (known: {', '.join(sorted(packs.profiles))})"
+            )
+        return packs.profiles[requested]
+    for name, prof in packs.profiles.items():
+        if name == "generic" or not prof.detect:
+            continue
+        if all((root / d).exists() for d in prof.detect):
+            return prof
+    return packs.profiles.get("generic") or Profile(name="generic")

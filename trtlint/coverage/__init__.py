@@ -1,0 +1,1 @@
+"""`trtlint coverage`: ONNX node coverage (the model) and its run."""

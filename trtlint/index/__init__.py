@@ -1,0 +1,1 @@
+"""Discovery (paths -> source files), path selection, and the ProjectIndex rules read."""

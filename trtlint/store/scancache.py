@@ -1,0 +1,284 @@
+"""Per-file text-scan results, kept by content digest in ``.trtlint_cache/v<N>/scans-<version>.pkl``.
+
+A warm run needs, for every C++ file, whether it can hold a plugin fact (``has_plugin_marker``), its
+googletest cases and the identifiers of its ``#if`` lines (optional-feature macros), for every source file
+whether it holds a ``trtlint:`` comment (or, C++, a clang-tidy ``NOLINT`` marker), and for C++ and Python files the builder preview features they turn on
+(TRT213 asks; reading every source file again for it cost a one-file re-run ~30 ms). These are pure functions of a file's bytes; this module remembers
+them by ``(path, digest)`` so a warm run reads no file it has not changed (discovery already reuses the
+digests of unchanged files, see ``stats.json``). A changed digest is a miss: the file is read and scanned
+again. The version in the file name is a digest of the scanning code, so a change to it starts afresh.
+
+The file is read with the restricted unpickler of :mod:`trtlint.store.cache` (fact dataclasses only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import tempfile
+from pathlib import Path
+from typing import Callable, NamedTuple, Optional
+
+from trtlint.base import safeio
+from trtlint.base.unpickle import safe_loads
+from trtlint.frontends import SourceFile
+from trtlint.frontends.testlists import gtest_cases
+
+CPP_KINDS = ("cpp", "cuda", "header")
+SUPPRESSIBLE = ("cpp", "cuda", "header", "python", "cmake", "yaml")
+MAX_SEARCH_BYTES = 1 << 20  # larger files are generated data: not scanned for suppressions
+
+# found from the '#' (a literal the regex engine searches for fast), then checked to start its line: over
+# TensorRT OSS's 250 MB of C++ (mostly generated cubin arrays) 0.1 s, against 1.4 s for a `^`-anchored pattern
+_PP_COND = re.compile(rb"#[ \t]*(?:if|ifdef|ifndef|elif)\b([^\n]*)")
+_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+MARKER_LITERALS = (
+    b"IPluginV",
+    b"IPluginCreator",
+    b"REGISTER_TENSORRT_PLUGIN",
+    b"PluginField",
+    b"getPluginName",
+    b"BaseCreator",
+    b"initializePlugin",
+    b"addPluginCreator",
+    b"registerCreator",
+    b"getPluginCreator",  # C++ model code looking a creator up (a route: issue 23)
+    b"getCreator",
+)
+_ENQUEUE_DEF = re.compile(rb"\w::enqueue\s*\(")
+
+
+_MARKERS_PLUGIN = tuple(m for m in MARKER_LITERALS if b"Plugin" in m)
+_MARKERS_CREATOR = tuple(m for m in MARKER_LITERALS if b"Creator" in m and b"Plugin" not in m)
+_MARKERS_OTHER = tuple(m for m in MARKER_LITERALS if m not in _MARKERS_PLUGIN and m not in _MARKERS_CREATOR)
+
+
+def has_plugin_marker(data: bytes) -> bool:
+    """The cheap text test that decides whether a C++ file can hold a plugin fact: literal searches, then one
+    regex. The literals are grouped by a common part ("Plugin", "Creator"), looked for first: the generated
+    cubin sources of TensorRT OSS (250 MB of C++ in all) hold neither, and are scanned 4 times instead of 10
+    (1.1 -> 0.6 s)."""
+    if b"Plugin" in data and any(lit in data for lit in _MARKERS_PLUGIN):
+        return True
+    if b"Creator" in data and any(lit in data for lit in _MARKERS_CREATOR):
+        return True
+    if any(lit in data for lit in _MARKERS_OTHER):
+        return True
+    return b"::enqueue" in data and _ENQUEUE_DEF.search(data) is not None
+
+
+# what a macro that writes a plugin or creator class spells: its registration, its name/type getters, its
+# factory, its interface. A macro that only names a PluginField type (Edge-LLM's SPECIALIZE_TO_FIELD_TYPE) is no
+# such macro: counting it made every C++ file be read again for its uses (+0.4 s on a cold Edge-LLM run)
+_CLASS_MARKERS = (b"REGISTER_TENSORRT_PLUGIN", b"getPluginName", b"getPluginType", b"createPlugin", b"IPluginV",
+                  b"IPluginCreator")
+
+# a function-like `#define` with its continuation lines: the macro's name and its replacement text
+_DEFINE_FN = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
+
+
+def marker_macros(data: bytes) -> tuple[str, ...]:
+    """The function-like macros a C++ file defines whose replacement writes a plugin or creator class (holds one
+    of :data:`_CLASS_MARKERS`): a project's own macro that writes a creator class and its
+    REGISTER_TENSORRT_PLUGIN, or a plugin's methods. A file that only
+    uses such a macro holds no marker of its own, yet the expansion puts plugin facts in it (see
+    :meth:`TextScans.uses_any`). Only a file with a marker can define one, so the others cost one test."""
+    if b"define" not in data or not has_plugin_marker(data):
+        return ()
+    out: dict[str, None] = {}
+    for m in _DEFINE_FN.finditer(data):
+        if any(lit in m.group(2) for lit in _CLASS_MARKERS):
+            out.setdefault(m.group(1).decode("ascii"), None)
+    return tuple(out)
+
+
+# callees that are never project functions: no need to look for their definitions
+
+
+# a clang-tidy marker that can be trtlint's: bare (every check), or its list names a `trtlint-` check or `*`
+_OUR_NOLINT = re.compile(rb"NOLINT(?:NEXTLINE|BEGIN|END)?(?:(?![\w(-])|\([^)\n]*(?:trtlint-|\*))")
+
+
+def has_our_nolint(data: bytes) -> bool:
+    """Whether a C++ file holds a NOLINT marker that may suppress a trtlint finding (one naming only other tools'
+    checks, `NOLINT(bugprone-*)`, cannot): a codebase clang-tidy lints is not read again on every run for them."""
+    return b"NOLINT" in data and _OUR_NOLINT.search(data) is not None
+
+
+def read_bytes(f: SourceFile) -> bytes:
+    try:
+        return safeio.read_bytes(f.path, limit=safeio.SOURCE_LIMIT)
+    except OSError:
+        return b""
+
+
+def pp_idents(data: bytes) -> tuple[str, ...]:
+    """Every identifier written in the file's ``#if``/``#ifdef``/``#ifndef``/``#elif`` lines, in order."""
+    out: dict[str, None] = {}
+    for m in _PP_COND.finditer(data):
+        at = m.start()
+        if data[data.rfind(b"\n", 0, at) + 1 : at].strip(b" \t"):
+            continue  # not a directive: something other than blanks precedes the '#' on its line
+        for ident in _IDENT.findall(m.group(1)):
+            out.setdefault(ident.decode(), None)
+    return tuple(out)
+
+
+_PREVIEW = re.compile(rb"(?:setPreviewFeature|set_preview_feature)\s*\(\s*(?:[\w:.]*?[:.])?k?([A-Z][A-Z0-9_]+)\s*,"
+                      rb"\s*(?:true|True|1)\s*\)")
+
+
+def preview_switches(data: bytes) -> tuple[tuple[str, int, int, int], ...]:
+    """``(feature, line, col, end_col)`` of every builder preview feature a C++ or Python file turns on:
+    ``setPreviewFeature(PreviewFeature::kX, true)`` / ``set_preview_feature(trt.PreviewFeature.X, True)``."""
+    if b"review" not in data:
+        return ()
+    out = []
+    for m in _PREVIEW.finditer(data):
+        line = data.count(b"\n", 0, m.start()) + 1
+        col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+        out.append((m.group(1).decode("ascii", "replace"), line, col, col + len(m.group(0))))
+    return tuple(out)
+
+
+def _scan_version() -> str:
+    here = Path(__file__).parent
+    h = hashlib.sha256(b"scan-2")  # 2: a C++ file's NOLINT marker counts as a suppression comment
+    for p in (here / "scancache.py", here.parent / "frontends" / "testlists.py"):
+        try:
+            h.update(p.read_bytes())
+        except OSError:
+            pass
+    return h.hexdigest()[:16]
+
+
+class ScanResult(NamedTuple):
+    """What the text scans found in one file (kept in the scan cache as a plain tuple of these six)."""
+
+    marker: bool  # has_plugin_marker (C++ kinds; False for the others)
+    has_trtlint_comment: bool  # a `trtlint:` comment (C++ kinds: or a NOLINT marker), in a file of at most MAX_SEARCH_BYTES
+    gtest_cases: tuple  # googletest cases (C++ units)
+    pp_idents: tuple[str, ...]  # identifiers of the #if lines (C++ kinds)
+    preview_switches: tuple  # preview_switches (C++ kinds and Python)
+    marker_macros: tuple[str, ...] = ()  # marker_macros (C++ kinds)
+
+
+class TextScans:
+    """``scan(f)`` -> a :class:`ScanResult`; the first call for a file whose digest is unknown reads it (once)
+    and scans it. ``save()`` writes back what changed."""
+
+    def __init__(self, cache_dir: Optional[Path], marker: Callable[[bytes], bool] = has_plugin_marker,
+                 gtests: Callable = gtest_cases):
+        self.marker = marker
+        self.gtests = gtests
+        self.path = cache_dir / f"scans-{_scan_version()}.pkl" if cache_dir is not None else None
+        self.entries: dict[str, tuple] = {}
+        self.dirty = False
+        self.reads = 0
+        if self.path is not None:
+            try:
+                data = safe_loads(safeio.read_bytes(self.path, limit=safeio.CACHE_LIMIT))
+                if isinstance(data, dict):
+                    self.entries = data
+            except Exception:  # a corrupt or planted file is a miss (the unpickler refuses every global)
+                self.entries = {}
+        self.used: set[str] = set()
+
+    def scan(self, f: SourceFile) -> ScanResult:
+        key = f"{f.rel}\0{f.digest}"
+        self.used.add(key)
+        hit = self.entries.get(key)
+        if isinstance(hit, tuple) and len(hit) == 6:
+            return ScanResult(*hit)
+        data = self.read(f)
+        if f.kind in CPP_KINDS:
+            entry = (
+                bool(self.marker(data)),
+                (b"trtlint:" in data or has_our_nolint(data)) and len(data) <= MAX_SEARCH_BYTES,
+                tuple(self.gtests(f.rel, data)) if f.kind != "header" else (),
+                pp_idents(data),
+                preview_switches(data),
+                marker_macros(data),
+            )
+        else:
+            entry = (False, b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES, (), (),
+                     preview_switches(data) if f.kind == "python" else (), ())
+        self.entries[key] = entry  # stored as a plain tuple (the cache's unpickler loads no class of ours)
+        self.dirty = True
+        return ScanResult(*entry)
+
+    def uses_any(self, f: SourceFile, macros: tuple[str, ...]) -> bool:
+        """Whether the file calls one of ``macros`` (the project's :func:`marker_macros`): such a file can hold
+        plugin facts without a marker of its own. Remembered by file digest and the macro set."""
+        if not macros:
+            return False
+        key = f"{f.rel}\0{f.digest}\0uses\0{chr(0).join(macros)}"
+        self.used.add(key)
+        hit = self.entries.get(key)
+        if isinstance(hit, bool):
+            return hit
+        rx = re.compile(rb"\b(?:" + b"|".join(re.escape(m.encode("ascii")) for m in macros) + rb")\s*\(")
+        found = rx.search(self.read(f)) is not None
+        self.entries[key] = found
+        self.dirty = True
+        return found
+
+    def project_marker_macros(self, files, service: Optional[Callable[[], None]] = None) -> tuple[str, ...]:
+        """The marker macros (:func:`marker_macros`) the project's C++ files define, sorted (``service`` is
+        called before each file: a cold scan of a large tree takes seconds)."""
+        out: set[str] = set()
+        for f in files:
+            if f.kind in CPP_KINDS:
+                if service is not None:
+                    service()
+                out.update(self.scan(f).marker_macros)
+        return tuple(sorted(out))
+
+    def read(self, f: SourceFile) -> bytes:
+        self.reads += 1
+        return read_bytes(f)
+
+    def save(self, prune: bool) -> None:
+        """Write the entries back; with ``prune`` (a run over the whole project) only those used in this run."""
+        if self.path is None:
+            return
+        if prune and set(self.entries) != self.used:
+            self.entries = {k: v for k, v in self.entries.items() if k in self.used}
+            self.dirty = True
+        if not self.dirty:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            for old in self.path.parent.glob("scans-*.pkl"):  # other scanner versions
+                if old != self.path:
+                    old.unlink()
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".pkl")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
+
+
+def feature_macros(files: list[SourceFile], patterns, scans=None, service=None) -> tuple[str, ...]:
+    """Optional-feature macros (profile ``feature_macros`` patterns, e.g. ``CUTE_DSL_*_ENABLED``) tested in the
+    project's C++ ``#if``/``#ifdef`` lines: the production build defines them, so trtlint does too and
+    analyses the code that is compiled instead of the fallback stubs."""
+    import fnmatch
+
+    scans = scans if scans is not None else TextScans(None)
+    rx = re.compile("|".join(fnmatch.translate(p) for p in patterns))
+    out: set[str] = set()
+    for f in files:
+        if f.kind not in ("cpp", "cuda", "header"):
+            continue
+        if service is not None:
+            service()
+        for name in scans.scan(f).pp_idents:
+            if rx.match(name):
+                out.add(name)
+    return tuple(sorted(out))
