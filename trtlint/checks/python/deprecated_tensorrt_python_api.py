@@ -21,10 +21,15 @@ class DeprecatedTensorrtPythonApi(Rule):
     the version inferred from the tree (a `tensorrt==8.6.1` pin in `requirements.txt`, `find_package(TensorRT
     8.6)`, ...; the message names where): APIs removed at or before it are errors, APIs deprecated at or
     before it warnings. With no version set or found, nothing is judged (the run's summary line says so). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except` (the
-    try body, and the fallback in a handler of `AttributeError`, `ImportError` or `Exception`) are not reported. A name matched on a receiver the code says is an instance of one of the project's own
+    try body, and the fallback in a handler of `AttributeError`, `ImportError` or `Exception`) are not reported,
+    nor uses inside a helper that only such guarded code calls: a module function or method whose every
+    reference in its module is under a version test, or in a helper that is itself guarded so (`if
+    trt_version() < "10.0": return self._forward_pre_10(*inputs)`); a helper also called elsewhere in the
+    module, or named in a string, is judged. A name matched on a receiver the code says is an instance of one of the project's own
     classes that declares that name itself is the project's member, not TensorRT's, and is not reported:
     `self.build_engine()` in a class with its own `def build_engine`, `args.max_workspace_size` where `args` is
-    what argparse parsed (`parser.parse_args()`, or a script's `parse_args()` returning it), `self.settings.max_workspace_size` where
+    what argparse parsed (`parser.parse_args()`, or a script's `parse_args()` returning it; bound in the function
+    or, for a name no function binds, at the script's top level), `self.settings.max_workspace_size` where
     `settings: LowerSettings` and the dataclass declares `max_workspace_size: int`. The code says it by `self`,
     an annotation (of a parameter, a local or a class field) or a constructor call (`s = LowerSettings()`); an
     untyped receiver, or one typed as a TensorRT class or an alias of one, is still judged by the name. A keyword
@@ -129,6 +134,48 @@ class DeprecatedTensorrtPythonApi(Rule):
         },
     ]
     VALID += [
+        # each side of a version dispatch moved into a helper: a method and a module function whose every reference
+        # in the module is under a version test (directly, or from a helper that is itself so guarded) are
+        # version-guarded as a whole
+        {
+            "files": {
+                "runner.py": _HEAD
+                + "def trt_version():\n"
+                "    return trt.__version__\n"
+                "class Runner:\n"
+                "    def _count_pre_10(self):\n"
+                "        return self.engine.num_bindings\n"
+                "    def count(self):\n"
+                "        if trt.__version__ < '10.0':\n"
+                "            return self._count_pre_10()\n"
+                "        return self.engine.num_io_tensors\n"
+                "def _index_old(engine):\n"
+                "    return engine.get_binding_index('x')\n"
+                "def _index_via(engine):\n"
+                "    return _index_old(engine)\n"
+                "def index(engine):\n"
+                "    if trt_version() < '10.0':\n"
+                "        return _index_via(engine)\n"
+                "    return 0\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+        },
+        # a script's options parsed at module level: argparse's, read at the top level or in a function
+        {
+            "files": {
+                "optimize.py": _HEAD
+                + "from argparse import ArgumentParser\n"
+                "parser = ArgumentParser()\n"
+                "parser.add_argument('--max_workspace_size', type=int, default=1 << 28)\n"
+                "args = parser.parse_args()\n"
+                "print(args.max_workspace_size)\n"
+                "def build(convert):\n"
+                "    return convert(max_workspace_size=args.max_workspace_size)\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+        },
+    ]
+    VALID += [
         # no version set or found: nothing to judge against (the run's summary line says so)
         {"files": {"build.py": _HEAD + "def build(builder, network, config):\n    config.max_workspace_size = 1 << 30\n"}},
     ]
@@ -200,6 +247,38 @@ class DeprecatedTensorrtPythonApi(Rule):
             "expect": [
                 ("pkg/build.py", 11, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.8) (and 2 more uses in this file)"),
                 ("pkg/build.py", 15, "build_engine was removed in TensorRT 10.0 (deprecated in 8.0; the project targets 10.8)"),
+            ],
+        },
+        {
+            # a helper also called outside the version test (or named in a string) is not guarded by its callers; a
+            # module-level name some function rebinds (global) is no parsed-options object
+            "files": {
+                "runner.py": _HEAD
+                + "import argparse\n"
+                "args = argparse.ArgumentParser().parse_args()\n"
+                "class Runner:\n"
+                "    def _count_pre_10(self):\n"
+                "        return self.engine.num_bindings\n"
+                "    def count(self):\n"
+                "        if trt.__version__ < '10.0':\n"
+                "            return self._count_pre_10()\n"
+                "        return self._count_pre_10() + 1\n"
+                "def _index_old(engine):\n"
+                "    return engine.get_binding_index('x')\n"
+                "def index(engine):\n"
+                "    if trt.__version__ < '10.0':\n"
+                "        return _index_old(engine)\n"
+                "    return getattr(engine, '_index_old')\n"
+                "def configure(config):\n"
+                "    global args\n"
+                "    args = config\n"
+                "    return args.max_workspace_size\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+            "expect": [
+                ("runner.py", 6, "num_bindings was removed in TensorRT 10.0"),
+                ("runner.py", 12, "get_binding_index was removed in TensorRT 10.0"),
+                ("runner.py", 20, "max_workspace_size was removed in TensorRT 10.0"),
             ],
         },
         {
