@@ -35,6 +35,9 @@ class DeprecatedTensorrtPythonApi(Rule):
     untyped receiver, or one typed as a TensorRT class or an alias of one, is still judged by the name. A keyword
     argument (`run(max_workspace_size=...)`) is no attribute use at all.
     One finding per API and file: the other uses in the file are its related locations.
+    A folder named for a TensorRT release (`TRT-8-version/`, `CCLPlugin-TRT7/`, `TensorRT-8.6/`, `tensorrt7/`)
+    holds code for that release: its files are judged against it (`8.x`, the newest 8 release, for a major alone)
+    unless a pin inside the folder (a requirement, `find_package(TensorRT ...)`) names another.
     A Python package of its own below the root (a directory with its own `setup.py`, `pyproject.toml` or
     `setup.cfg`, such as a tool shipped in the tree) is judged by the release its own files pin, and when they
     pin none, as code with no known version (not judged), not by the root's.
@@ -279,6 +282,25 @@ class DeprecatedTensorrtPythonApi(Rule):
                 ("runner.py", 6, "num_bindings was removed in TensorRT 10.0"),
                 ("runner.py", 12, "get_binding_index was removed in TensorRT 10.0"),
                 ("runner.py", 20, "max_workspace_size was removed in TensorRT 10.0"),
+            ],
+        },
+        {
+            # a folder named for a release holds code for that release: tool/TRT-8-version is judged as 8.x (the newest
+            # 8 release: num_bindings is deprecated there, plugin_creator_list not yet), unless a pin inside it says
+            # otherwise (old/Plugin-TRT7 pins 10.0); the root's own copy is judged against the root's 10.0
+            "files": {
+                "requirements.txt": "tensorrt==10.0.1\n",
+                "tool/run.py": _HEAD + "names = trt.get_plugin_registry().plugin_creator_list\nn = engine.num_bindings\n",
+                "tool/TRT-8-version/run.py": _HEAD
+                + "names = trt.get_plugin_registry().plugin_creator_list\nn = engine.num_bindings\n",
+                "old/Plugin-TRT7/requirements.txt": "tensorrt==10.0.1\n",
+                "old/Plugin-TRT7/a.py": _HEAD + "n = engine.num_bindings\n",
+            },
+            "expect": [
+                ("tool/run.py", 2, "plugin_creator_list is deprecated since TensorRT 10.0 (the project targets 10.0, inferred from requirements.txt:1)"),
+                ("tool/run.py", 3, "num_bindings was removed in TensorRT 10.0"),
+                ("tool/TRT-8-version/run.py", 3, "num_bindings is deprecated since TensorRT 8.5, removed in 10.0 (the project targets 8.x, inferred from the folder name tool/TRT-8-version)"),
+                ("old/Plugin-TRT7/a.py", 2, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets 10.0, inferred from old/Plugin-TRT7/requirements.txt:1)"),
             ],
         },
         {
