@@ -276,7 +276,14 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
         return _version_header(path, data)
     low = name.lower()
     if low.endswith((".h", ".hpp", ".cuh", ".cpp", ".cc", ".cxx", ".cu", ".c", ".inl", ".hh", ".hxx")):
-        return _version_tests(path, data) if b"NV_TENSORRT_MAJOR" in data else []
+        if b"NV_TENSORRT_MAJOR" not in data:
+            return []
+        if b"$" in data:  # a code generator's template is no code that builds (frontends/cpp/templated.py)
+            from .cpp.templated import placeholder_line
+
+            if placeholder_line(data.decode("utf-8", "replace")) is not None:
+                return []
+        return _version_tests(path, data)
     if name == "CMakeLists.txt" or low.endswith(".cmake"):
         for m in _FIND_PACKAGE.finditer(data):
             if not _commented(data, m.start(), (b"#",), b'"'):
