@@ -18,8 +18,8 @@
    not 11.0 (:func:`_floor`). The newest floor is taken, and only when nothing above is found.
 
 Besides the files: a directory named for a release (``TRT-8-version/``, ``CCLPlugin-TRT7/``, ``TensorRT-8.6/``,
-``tensorrt7/``: :func:`release_named`) holds code kept for that release; the pipeline judges its subtree against it
-unless a pin (tiers 0 and 1) inside the subtree says otherwise.
+``tensorrt7/``: :func:`release_named`) holds code kept for that release (a major alone: its first release, 8.0);
+the pipeline judges its subtree against it unless a pin (tiers 0 and 1) inside the subtree says otherwise.
 
 A requirement's bounds: ``==``/``~=``/``>=`` give that release; ``<11`` (with or without a lower bound) gives
 ``10.x``, the newest release below it; ``<=10.3`` gives 10.3.
@@ -74,11 +74,13 @@ _MAJORS = range(4, 16)  # the releases a folder can plausibly be named for (Tens
 
 
 def release_named(component: str):
-    """The release ("8.x", "8.6") a directory name says its code is for, or None (:data:`_RELEASE_DIR`)."""
+    """The release ("8.0", "8.6") a directory name says its code is for, or None (:data:`_RELEASE_DIR`). A major
+    alone ("TRT8") names the code of every release of that major, so its first one, as a version test's floor does:
+    what a later 8 release deprecated is no concern of code kept for TensorRT 8; what 8.0 removed or deprecated is."""
     m = _RELEASE_DIR.search(component)
     if m is None or int(m.group(1)) not in _MAJORS:
         return None
-    return f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) is not None else f"{int(m.group(1))}.x"
+    return f"{int(m.group(1))}.{int(m.group(2)) if m.group(2) is not None else 0}"
 
 
 def _name(path: str) -> str:

@@ -14,7 +14,7 @@ code is meant to build with it). The other versions the tree names are kept as `
 A directory named for a TensorRT release (``TRT-8-version/``, ``CCLPlugin-TRT7/``, ``TensorRT-8.6/``:
 :func:`~trtlint.frontends.trtversion.release_named`) is that release: ``"release:<dir>"`` in :func:`infer`'s result,
 the release a pin inside the subtree names (an in-tree ``NvInferVersion.h`` or a build pin), else the one its name
-says (``8.x``: the newest 8 release), never the root's. A program inside such a directory with no pin of its own
+says (``TRT8``: 8.0, the first 8 release: the code is for every 8 release), never the root's. A program inside such a directory with no pin of its own
 takes the directory's release instead of the root's; the innermost such directory counts.
 """
 

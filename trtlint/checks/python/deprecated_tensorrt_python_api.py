@@ -36,7 +36,8 @@ class DeprecatedTensorrtPythonApi(Rule):
     argument (`run(max_workspace_size=...)`) is no attribute use at all.
     One finding per API and file: the other uses in the file are its related locations.
     A folder named for a TensorRT release (`TRT-8-version/`, `CCLPlugin-TRT7/`, `TensorRT-8.6/`, `tensorrt7/`)
-    holds code for that release: its files are judged against it (`8.x`, the newest 8 release, for a major alone)
+    holds code for that release: its files are judged against it (for a major alone its first release, `8.0`: code
+    kept for TensorRT 8 is for every 8 release)
     unless a pin inside the folder (a requirement, `find_package(TensorRT ...)`) names another.
     A Python package of its own below the root (a directory with its own `setup.py`, `pyproject.toml` or
     `setup.cfg`, such as a tool shipped in the tree) is judged by the release its own files pin, and when they
@@ -285,21 +286,23 @@ class DeprecatedTensorrtPythonApi(Rule):
             ],
         },
         {
-            # a folder named for a release holds code for that release: tool/TRT-8-version is judged as 8.x (the newest
-            # 8 release: num_bindings is deprecated there, plugin_creator_list not yet), unless a pin inside it says
-            # otherwise (old/Plugin-TRT7 pins 10.0); the root's own copy is judged against the root's 10.0
+            # a folder named for a release holds code for that release: tool/TRT-8-version is judged as 8.0 (a major
+            # alone: its first release; build_engine is deprecated there, num_bindings (8.5) and plugin_creator_list
+            # (10.0) not yet), unless a pin inside it says otherwise (old/Plugin-TRT7 pins 10.0); the root's own copy
+            # is judged against the root's 10.0
             "files": {
                 "requirements.txt": "tensorrt==10.0.1\n",
                 "tool/run.py": _HEAD + "names = trt.get_plugin_registry().plugin_creator_list\nn = engine.num_bindings\n",
                 "tool/TRT-8-version/run.py": _HEAD
-                + "names = trt.get_plugin_registry().plugin_creator_list\nn = engine.num_bindings\n",
+                + "names = trt.get_plugin_registry().plugin_creator_list\nn = engine.num_bindings\n"
+                "e = builder.build_engine(network, config)\n",
                 "old/Plugin-TRT7/requirements.txt": "tensorrt==10.0.1\n",
                 "old/Plugin-TRT7/a.py": _HEAD + "n = engine.num_bindings\n",
             },
             "expect": [
                 ("tool/run.py", 2, "plugin_creator_list is deprecated since TensorRT 10.0 (the project targets 10.0, inferred from requirements.txt:1)"),
                 ("tool/run.py", 3, "num_bindings was removed in TensorRT 10.0"),
-                ("tool/TRT-8-version/run.py", 3, "num_bindings is deprecated since TensorRT 8.5, removed in 10.0 (the project targets 8.x, inferred from the folder name tool/TRT-8-version)"),
+                ("tool/TRT-8-version/run.py", 4, "build_engine is deprecated since TensorRT 8.0, removed in 10.0 (the project targets 8.0, inferred from the folder name tool/TRT-8-version)"),
                 ("old/Plugin-TRT7/a.py", 2, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets 10.0, inferred from old/Plugin-TRT7/requirements.txt:1)"),
             ],
         },
