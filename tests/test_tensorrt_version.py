@@ -166,3 +166,27 @@ def test_a_version_in_a_trailing_comment_is_no_evidence():
     assert [(e.version, e.line) for e in setup] == [("10.3", 2)]
     cmake = evidence("CMakeLists.txt", b'set(X "a#b") find_package(TensorRT 8.6)\nmessage("x") # find_package(TensorRT 7.1)\n')
     assert [(e.version, e.line) for e in cmake] == [("8.6", 1)]
+
+
+def test_a_program_in_a_folder_named_for_a_release_takes_that_release(tmp_path):
+    """Issue 33: a folder named for a release is that release. The root pins 11.1 (requirements.txt); the plugin
+    program kept in ``legacy/FooPlugin-TRT8`` pins nothing: it is judged as TensorRT 8 (8.0: IPluginV2DynamicExt not
+    deprecated yet), not against the root's 11.1; a pin inside such a folder wins over its name."""
+    (tmp_path / "requirements.txt").write_text("tensorrt==11.1.0\n")
+    for prog, pin in (("legacy/FooPlugin-TRT8", ""), ("legacy/BarPlugin-TRT8", "find_package(TensorRT 10.0 REQUIRED)\n")):
+        shutil.copytree(FIXTURES / "nothing" / "plugins", tmp_path / prog / "plugins")
+        (tmp_path / prog / "CMakeLists.txt").write_text(
+            f"cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX)\n{pin}"
+            "add_library(p SHARED plugins/foo.cpp)\n")
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207"]
+    res = run(settings, jobs=1, use_cache=False)
+    programs = res.analysis["tensorrt_version"]["programs"]
+    assert programs["legacy/FooPlugin-TRT8"]["version"] == "8.0"
+    assert programs["legacy/FooPlugin-TRT8"]["reason"] == "the folder name legacy/FooPlugin-TRT8"
+    assert programs["legacy/BarPlugin-TRT8"]["version"] == "10.0"  # its own pin wins over the folder's name
+    assert {d.span.path.split("/")[1] for d in res.diagnostics} == {"BarPlugin-TRT8"}
+    assert any("targeting 10.0, inferred from legacy/BarPlugin-TRT8/CMakeLists.txt:3" in d.message for d in res.diagnostics)
+    line = json.dumps(render_text([], _ctx(res)))
+    assert "folders named for a TensorRT release judged as that release: legacy/BarPlugin-TRT8 as 10.0" in line
+    assert "legacy/FooPlugin-TRT8 as 8.0" in line
