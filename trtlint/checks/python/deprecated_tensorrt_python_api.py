@@ -34,7 +34,10 @@ class DeprecatedTensorrtPythonApi(Rule):
     an annotation (of a parameter, a local or a class field) or a constructor call (`s = LowerSettings()`); an
     untyped receiver, or one typed as a TensorRT class or an alias of one, is still judged by the name. A keyword
     argument (`run(max_workspace_size=...)`) is no attribute use at all.
-    One finding per API and file: the other uses in the file are its related locations.
+    One finding per API and file: the other uses in the file are its related locations. The APIs a file uses
+    that the same release removed (or deprecated) all say one thing about the file, that it is code for an older
+    TensorRT: they are one finding, at the first such use, naming the others ("Also removed in TensorRT 10.0 in this
+    file: binding_is_input, get_binding_shape"), each of them (and each of its uses) a related location.
     A folder named for a TensorRT release (`TRT-8-version/`, `CCLPlugin-TRT7/`, `TensorRT-8.6/`, `tensorrt7/`)
     holds code for that release: its files are judged against it (for a major alone its first release, `8.0`: code
     kept for TensorRT 8 is for every 8 release)
@@ -195,8 +198,10 @@ class DeprecatedTensorrtPythonApi(Rule):
             },
             "config": {"tensorrt-version": "10.8"},
             "expect": [
-                ("build.py", 3, "trt.BuilderFlag.STRICT_TYPES was removed in TensorRT 10.0 (deprecated in 8.2; the project targets 10.8)"),
-                ("build.py", 4, "build_engine was removed in TensorRT 10.0"),
+                # both removed in 10.0: one finding, build_engine named and its related location
+                ("build.py", 3, "trt.BuilderFlag.STRICT_TYPES was removed in TensorRT 10.0 (deprecated in 8.2; the project targets 10.8)"
+                 "; use BuilderFlag.OBEY_PRECISION_CONSTRAINTS (or a strongly typed network). Also removed in TensorRT 10.0 in "
+                 "this file: build_engine (related locations)"),
                 ("build.py", 6, "add_plugin_v2 is deprecated since TensorRT 10.8"),
             ],
         },
@@ -249,8 +254,9 @@ class DeprecatedTensorrtPythonApi(Rule):
             },
             "config": {"tensorrt-version": "10.8"},
             "expect": [
-                ("pkg/build.py", 11, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.8) (and 2 more uses in this file)"),
-                ("pkg/build.py", 15, "build_engine was removed in TensorRT 10.0 (deprecated in 8.0; the project targets 10.8)"),
+                ("pkg/build.py", 11, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.8) (and 2 more uses in this file)"
+                 "; use config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, size). Also removed in TensorRT 10.0 in "
+                 "this file: build_engine (related locations)"),
             ],
         },
         {
@@ -280,9 +286,9 @@ class DeprecatedTensorrtPythonApi(Rule):
             },
             "config": {"tensorrt-version": "10.0"},
             "expect": [
-                ("runner.py", 6, "num_bindings was removed in TensorRT 10.0"),
-                ("runner.py", 12, "get_binding_index was removed in TensorRT 10.0"),
-                ("runner.py", 20, "max_workspace_size was removed in TensorRT 10.0"),
+                # (all three removed in 10.0: one finding, the other two named and related locations)
+                ("runner.py", 6, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets 10.0); "
+                 "use num_io_tensors. Also removed in TensorRT 10.0 in this file: get_binding_index, max_workspace_size"),
             ],
         },
         {
@@ -322,6 +328,10 @@ class DeprecatedTensorrtPythonApi(Rule):
         for u in index.trt_api_uses:
             if u.name in table and not u.guarded and not own.declares(u.receiver, u.name):
                 uses.setdefault((u.span.path, u.name), []).append(u)
+        # then one finding per (file, verdict): the APIs a file uses that the same release removed (or deprecated)
+        # all say the same thing about the file (it is code for an older TensorRT): the first one is the finding,
+        # the others its related locations, named in the message
+        verdicts: dict[tuple, list] = {}
         for (path, name), group in uses.items():
             known = index.tensorrt_target(path)  # a Python package of its own goes by its own metadata
             target = known.version
@@ -338,12 +348,29 @@ class DeprecatedTensorrtPythonApi(Rule):
             related = [Related(r.span, f"{shown} is also used here") for r in rest]
             if removed and version_at_least(target, removed):
                 dep = f"deprecated in {deprecated}; " if deprecated else ""
-                yield self.diag(u.span, f"{shown} was removed in TensorRT {removed} ({dep}{targets}){more}{use}",
-                                severity=Severity.ERROR, symbol=u.name, related=related)
+                verdict = f"removed in TensorRT {removed}"
+                msg = f"{shown} was {verdict} ({dep}{targets}){more}{use}"
+                sev = Severity.ERROR
             elif deprecated and version_at_least(target, deprecated):
                 gone = f", removed in {removed}" if removed else ""
-                yield self.diag(u.span, f"{shown} is deprecated since TensorRT {deprecated}{gone} ({targets}){more}{use}",
-                                symbol=u.name, related=related)
+                verdict = f"deprecated since TensorRT {deprecated}"
+                msg = f"{shown} is {verdict}{gone} ({targets}){more}{use}"
+                sev = Severity.WARNING
+            else:
+                continue
+            verdicts.setdefault((path, sev, verdict), []).append((u, shown, msg, use, related))
+        for (_path, sev, verdict), apis in verdicts.items():
+            apis.sort(key=lambda a: (a[0].span.line, a[0].span.col))
+            (u, _shown, msg, _use, related), others = apis[0], apis[1:]
+            if others:
+                related = list(related)
+                for o, o_shown, _m, o_use, o_related in others:
+                    related.append(Related(o.span, f"{o_shown} was {verdict}{o_use}" if sev is Severity.ERROR
+                                           else f"{o_shown} is {verdict}{o_use}"))
+                    related.extend(o_related)
+                names = ", ".join(a[1] for a in others)
+                msg += f". Also {verdict} in this file: {names} (related locations)"
+            yield self.diag(u.span, msg, severity=sev, symbol=u.name, related=related)
 
 
 class _ProjectMembers:
