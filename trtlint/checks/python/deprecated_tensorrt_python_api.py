@@ -260,8 +260,9 @@ class DeprecatedTensorrtPythonApi(Rule):
             ],
         },
         {
-            # a helper also called outside the version test (or named in a string) is not guarded by its callers; a
-            # module-level name some function rebinds (global) is no parsed-options object
+            # a helper also called outside the version test (or named in a string) is not guarded by its callers, nor
+            # one called only in a try with a bare except (error handling, not a version fallback); a module-level
+            # name some function rebinds (global) is no parsed-options object
             "files": {
                 "runner.py": _HEAD
                 + "import argparse\n"
@@ -279,6 +280,12 @@ class DeprecatedTensorrtPythonApi(Rule):
                 "    if trt.__version__ < '10.0':\n"
                 "        return _index_old(engine)\n"
                 "    return getattr(engine, '_index_old')\n"
+                "def _load(registry):\n"
+                "    return registry.plugin_creator_list\n"
+                "try:\n"
+                "    _load(trt.get_plugin_registry())\n"
+                "except:\n"
+                "    pass\n"
                 "def configure(config):\n"
                 "    global args\n"
                 "    args = config\n"
@@ -289,6 +296,7 @@ class DeprecatedTensorrtPythonApi(Rule):
                 # (all three removed in 10.0: one finding, the other two named and related locations)
                 ("runner.py", 6, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets 10.0); "
                  "use num_io_tensors. Also removed in TensorRT 10.0 in this file: get_binding_index, max_workspace_size"),
+                ("runner.py", 18, "plugin_creator_list is deprecated since TensorRT 10.0"),
             ],
         },
         {

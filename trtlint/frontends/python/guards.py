@@ -11,7 +11,8 @@ a dispatch into a helper of its own::
         return self._forward_10(*inputs)
 
 A function of the module (a module-level function, or a method of one of its classes) whose every reference in
-the module is so guarded -- lexically, or by being inside a function that is itself guarded this way -- is
+the module is so guarded (for a ``try``, only in its body or a handler that names ``AttributeError``,
+``ImportError`` or ``ModuleNotFoundError``: a bare ``except:`` around a call is error handling, not a dispatch) -- lexically, or by being inside a function that is itself guarded this way -- is
 version-guarded as a whole: the uses in its body are too (:func:`guarded_ranges`). A function with no reference
 in the module (public API, called from elsewhere) is not; any reference the pass cannot tie to a guard counts
 against it: a call or attribute read outside a guard, ``obj.name`` on any receiver other than the class's own
@@ -32,6 +33,7 @@ VERSION_GUARD = re.compile(r"version|hasattr|_supported|ENABLED_FEATURES", re.I)
 # a try whose handlers catch these tries a newer API and falls back to an older one: both sides are version-guarded
 FALLBACK = re.compile(r"AttributeError|Exception|ImportError")
 
+_API_MISSING = re.compile(r"\b(?:AttributeError|ImportError|ModuleNotFoundError)\b")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _CLASS_BODY = (None, None, None)  # the funcs entry of a class body (compared by identity)
 
@@ -83,7 +85,10 @@ class _Refs(ast.NodeVisitor):
         self._under(g, [node.body, node.orelse])
 
     def visit_Try(self, node) -> None:
-        caught = [h.type is None or bool(FALLBACK.search(ast.get_source_segment(self.text, h.type) or ""))
+        # only a handler that names the missing API's error selects code by version: a bare ``except:`` or ``except
+        # Exception`` around a helper's call is error handling (``try: load_plugins() except: pass``), and the helper
+        # is judged (the lexical check of the libcst pass is broader: :data:`FALLBACK`)
+        caught = [h.type is not None and bool(_API_MISSING.search(ast.get_source_segment(self.text, h.type) or ""))
                   for h in node.handlers]
         self._under(any(caught), node.body)
         for h, c in zip(node.handlers, caught):
