@@ -172,7 +172,8 @@ def test_a_program_in_a_folder_named_for_a_release_takes_that_release(tmp_path):
     program kept in ``legacy/FooPlugin-TRT8`` pins nothing: it is judged as TensorRT 8 (8.0: IPluginV2DynamicExt not
     deprecated yet), not against the root's 11.1; a pin inside such a folder wins over its name."""
     (tmp_path / "requirements.txt").write_text("tensorrt==11.1.0\n")
-    for prog, pin in (("legacy/FooPlugin-TRT8", ""), ("legacy/BarPlugin-TRT8", "find_package(TensorRT 10.0 REQUIRED)\n")):
+    for prog, pin in (("legacy/FooPlugin-TRT8", ""), ("legacy/BarPlugin-TRT8", "find_package(TensorRT 10.0 REQUIRED)\n"),
+                      ("demo/TensorRT-11", "")):
         shutil.copytree(FIXTURES / "nothing" / "plugins", tmp_path / prog / "plugins")
         (tmp_path / prog / "CMakeLists.txt").write_text(
             f"cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX)\n{pin}"
@@ -184,7 +185,9 @@ def test_a_program_in_a_folder_named_for_a_release_takes_that_release(tmp_path):
     assert programs["legacy/FooPlugin-TRT8"]["version"] == "8.0"
     assert programs["legacy/FooPlugin-TRT8"]["reason"] == "the folder name legacy/FooPlugin-TRT8"
     assert programs["legacy/BarPlugin-TRT8"]["version"] == "10.0"  # its own pin wins over the folder's name
-    assert {d.span.path.split("/")[1] for d in res.diagnostics} == {"BarPlugin-TRT8"}
+    # a major alone that the root already targets says no more: demo/TensorRT-11 is the root's 11.1
+    assert programs["demo/TensorRT-11"]["version"] == "11.1"
+    assert {d.span.path.split("/")[1] for d in res.diagnostics} == {"BarPlugin-TRT8", "TensorRT-11"}
     assert any("targeting 10.0, inferred from legacy/BarPlugin-TRT8/CMakeLists.txt:3" in d.message for d in res.diagnostics)
     line = json.dumps(render_text([], _ctx(res)))
     assert "folders named for a TensorRT release judged as that release: legacy/BarPlugin-TRT8 as 10.0" in line

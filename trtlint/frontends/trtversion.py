@@ -74,13 +74,12 @@ _MAJORS = range(4, 16)  # the releases a folder can plausibly be named for (Tens
 
 
 def release_named(component: str):
-    """The release ("8.0", "8.6") a directory name says its code is for, or None (:data:`_RELEASE_DIR`). A major
-    alone ("TRT8") names the code of every release of that major, so its first one, as a version test's floor does:
-    what a later 8 release deprecated is no concern of code kept for TensorRT 8; what 8.0 removed or deprecated is."""
+    """The release a directory name says its code is for ("8.6" for ``TensorRT-8.6``; a major alone, "8", for
+    ``TRT8``), or None (:data:`_RELEASE_DIR`)."""
     m = _RELEASE_DIR.search(component)
     if m is None or int(m.group(1)) not in _MAJORS:
         return None
-    return f"{int(m.group(1))}.{int(m.group(2)) if m.group(2) is not None else 0}"
+    return f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) is not None else str(int(m.group(1)))
 
 
 def _name(path: str) -> str:

@@ -14,7 +14,9 @@ code is meant to build with it). The other versions the tree names are kept as `
 A directory named for a TensorRT release (``TRT-8-version/``, ``CCLPlugin-TRT7/``, ``TensorRT-8.6/``:
 :func:`~trtlint.frontends.trtversion.release_named`) is that release: ``"release:<dir>"`` in :func:`infer`'s result,
 the release a pin inside the subtree names (an in-tree ``NvInferVersion.h`` or a build pin), else the one its name
-says (``TRT8``: 8.0, the first 8 release: the code is for every 8 release), never the root's. A program inside such a directory with no pin of its own
+says (``TRT8``: 8.0, the first 8 release: the code is for every 8 release; a major alone that the code around the
+folder already targets, ``TensorRT-10/`` in a tree pinned to 10.8, says no more and the folder keeps 10.8), never
+the root's. A program inside such a directory with no pin of its own
 takes the directory's release instead of the root's; the innermost such directory counts.
 """
 
@@ -156,10 +158,19 @@ def _innermost(path: str, dirs) -> str:
     return best
 
 
-def _release_target(d: str, v: str, found: list[Evidence]) -> TensorRTTarget:
+def _release_target(d: str, v: str, found: list[Evidence], around: Optional[TensorRTTarget]) -> Optional[TensorRTTarget]:
+    """The release of a folder named for one: a pin inside it, else its name; None when the name is a major alone
+    and the code around the folder targets a release of that major already (``TensorRT-10/`` in a tree pinned to
+    10.8 is 10.8 code: the name says no more)."""
     pinned = [e for e in found if e.tier <= 1]
     if pinned:
         return choose(pinned)
+    if "." not in v:
+        if around is not None and around.version and around.version.split(".")[0] == v:
+            return None
+        # a major alone names the code of every release of that major: its first one, as a version test's floor
+        # does (what 8.5 deprecated is no concern of code kept for TensorRT 8; an 8.0 removal is)
+        v = f"{v}.0"
     return TensorRTTarget(v, "inferred", f"the folder name {d}")
 
 
@@ -206,15 +217,28 @@ def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str
         d = _innermost(e.path, rdirs)
         if d:
             in_rdir.setdefault(d, []).append(e)
-    releases = {d: _release_target(d, v, in_rdir.get(d, [])) for d, v in sorted(rdirs.items())}
+
+    def plain(s: str) -> Optional[TensorRTTarget]:
+        return choose(by_scope.get(s) or ([] if not s else by_scope.get("", [])))
+
     out: dict[str, TensorRTTarget] = {}
-    for s in ("", *scopes):
-        own = by_scope.get(s) or []
-        d = _innermost(s, rdirs) if s else ""
-        if d and not any(e.tier <= 1 for e in own):
-            t = releases[d]  # a program in a folder named for a release, with no pin of its own
-        else:
-            t = choose(own or ([] if not s else by_scope.get("", [])))
+    for s in ("", *scopes):  # the programs outside every folder named for a release
+        if not (s and _innermost(s, rdirs)):
+            t = plain(s)
+            if t is not None:
+                out[s] = t
+    releases: dict[str, TensorRTTarget] = {}
+    for d, v in sorted(rdirs.items()):  # (a folder before the folders inside it)
+        above = _innermost(d.rpartition("/")[0], releases)
+        around = releases[above] if above else out.get(scope_of(d, scopes) if scopes else "", out.get(""))
+        t = _release_target(d, v, in_rdir.get(d, []), around)
+        if t is not None:
+            releases[d] = t
+    for s in scopes:  # the programs in such a folder: their own pin, else the folder's release
+        if not _innermost(s, rdirs):
+            continue
+        d = _innermost(s, releases)
+        t = choose(by_scope[s]) if any(e.tier <= 1 for e in by_scope.get(s, ())) else (releases[d] if d else plain(s))
         if t is not None:
             out[s] = t
     for d, t in releases.items():
