@@ -230,7 +230,8 @@ def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str
     releases: dict[str, TensorRTTarget] = {}
     for d, v in sorted(rdirs.items()):  # (a folder before the folders inside it)
         above = _innermost(d.rpartition("/")[0], releases)
-        around = releases[above] if above else out.get(scope_of(d, scopes) if scopes else "", out.get(""))
+        parent = d.rpartition("/")[0]  # (the program around the folder: not one the folder is or holds)
+        around = releases[above] if above else out.get(scope_of(parent, scopes) if scopes and parent else "", out.get(""))
         t = _release_target(d, v, in_rdir.get(d, []), around)
         if t is not None:
             releases[d] = t
