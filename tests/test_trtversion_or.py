@@ -44,9 +44,12 @@ def test_or_of_tests_is_judged_at_its_lowest_alternative(tmp_path):
     why = "targeting 10.6, inferred from plugins/foo.cpp:5 (floor: the code tests for it)"
     assert got == [
         (9, "warning", f"FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 ({why}); use IPluginV3"),
-        (14, "warning", "FooPlugin::canBroadcastInputAcrossBatch overrides IPluginV2Ext::canBroadcastInputAcrossBatch, "
-                        f"deprecated since TensorRT 10.0 ({why})"),
     ]
+    # the override of a method pure virtual in IPluginV2Ext is a related location of the class's finding: only
+    # deprecated at 10.6 (removed in 11.0)
+    assert [(r.span.line, r.message) for r in res.diagnostics[0].related] == [
+        (14, "FooPlugin::canBroadcastInputAcrossBatch overrides IPluginV2Ext::canBroadcastInputAcrossBatch, deprecated "
+             "since TensorRT 10.0 (pure virtual in IPluginV2Ext: every implementation overrides it)")]
 
 
 def test_a_compatibility_guard_for_an_ancient_release_is_no_target(tmp_path):

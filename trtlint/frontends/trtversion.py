@@ -17,6 +17,10 @@
    3)`` names 10.4 and ``(MAJOR >= 10 && MINOR >= 6) || MAJOR >= 11`` 10.6 (the code builds with 10.6 and up),
    not 11.0 (:func:`_floor`). The newest floor is taken, and only when nothing above is found.
 
+Besides the files: a directory named for a release (``TRT-8-version/``, ``CCLPlugin-TRT7/``, ``TensorRT-8.6/``,
+``tensorrt7/``: :func:`release_named`) holds code kept for that release (a major alone: its first release, 8.0);
+the pipeline judges its subtree against it unless a pin (tiers 0 and 1) inside the subtree says otherwise.
+
 A requirement's bounds: ``==``/``~=``/``>=`` give that release; ``<11`` (with or without a lower bound) gives
 ``10.x``, the newest release below it; ``<=10.3`` gives 10.3.
 
@@ -31,7 +35,7 @@ import fnmatch
 import re
 from typing import NamedTuple
 
-__all__ = ["EXTRA_NAMES", "Evidence", "evidence", "is_extra_name", "may_hold_evidence"]
+__all__ = ["EXTRA_NAMES", "Evidence", "evidence", "is_extra_name", "may_hold_evidence", "release_named"]
 
 
 class Evidence(NamedTuple):
@@ -60,6 +64,22 @@ _PP_LINE = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif)\b((?:\\\n|[^\n])*)", re.M)  #
 _COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
 _MAJOR_TEST = re.compile(rb"NV_TENSORRT_MAJOR\s*(>=|>|==|<=|<|!=)\s*(\d+)")
 _MINOR_TEST = re.compile(rb"NV_TENSORRT_MINOR\s*(>=|>|==|<=|<|!=)\s*(\d+)")
+
+
+# a folder named for a TensorRT release: "TRT-8-version", "CCLPlugin-TRT7", "LayerNormPlugin-TRT8", "TensorRT-8.6",
+# "tensorrt7", "trt_10": TRT or TensorRT at the start of the name or after a separator, the major (and minor), then
+# the end of the name or a separator ("trt2onnx", "TensorRT-For-YOLO", "tensorrtx" name none)
+_RELEASE_DIR = re.compile(r"(?:^|[-_.\s])(?:trt|tensorrt)[-_]?v?(\d{1,2})(?:[._](\d{1,2}))?(?=$|[-_.\s])", re.I)
+_MAJORS = range(4, 16)  # the releases a folder can plausibly be named for (TensorRT 4 .. 15)
+
+
+def release_named(component: str):
+    """The release a directory name says its code is for ("8.6" for ``TensorRT-8.6``; a major alone, "8", for
+    ``TRT8``), or None (:data:`_RELEASE_DIR`)."""
+    m = _RELEASE_DIR.search(component)
+    if m is None or int(m.group(1)) not in _MAJORS:
+        return None
+    return f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) is not None else str(int(m.group(1)))
 
 
 def _name(path: str) -> str:
@@ -257,7 +277,14 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
         return _version_header(path, data)
     low = name.lower()
     if low.endswith((".h", ".hpp", ".cuh", ".cpp", ".cc", ".cxx", ".cu", ".c", ".inl", ".hh", ".hxx")):
-        return _version_tests(path, data) if b"NV_TENSORRT_MAJOR" in data else []
+        if b"NV_TENSORRT_MAJOR" not in data:
+            return []
+        if b"$" in data:  # a code generator's template is no code that builds (frontends/cpp/templated.py)
+            from .cpp.templated import placeholder_line
+
+            if placeholder_line(data.decode("utf-8", "replace")) is not None:
+                return []
+        return _version_tests(path, data)
     if name == "CMakeLists.txt" or low.endswith(".cmake"):
         for m in _FIND_PACKAGE.finditer(data):
             if not _commented(data, m.start(), (b"#",), b'"'):

@@ -191,6 +191,7 @@ class ProjectIndex:
     glob_memos: Optional[dict] = None  # CheckInputs.glob_memos
     tensorrt_targets: dict = field(default_factory=dict)  # CheckInputs.tensorrt (every scope's)
     tensorrt_inferred: Optional[TensorRTTarget] = None  # this index's scope's, from tensorrt_targets
+    tensorrt_scope: str = ""  # this index's scope (the program it is of; "" the project)
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -207,6 +208,7 @@ class ProjectIndex:
             idx.scopes = tuple(inputs.scopes)
             idx.tensorrt_targets = dict(inputs.tensorrt)
             idx.tensorrt_inferred = inputs.tensorrt.get(scope)
+            idx.tensorrt_scope = scope
         for ff in facts:
             idx.files[ff.path] = ff
             for c in ff.classes:
@@ -425,16 +427,21 @@ class ProjectIndex:
 
     def tensorrt_target(self, path: Optional[str] = None) -> TensorRTTarget:
         """The TensorRT release the code targets: the ``tensorrt-version`` setting, else the one inferred from the
-        tree for ``path``'s Python package of its own (a ``"package:<dir>"`` entry of the inferred targets) or this
+        tree for the innermost directory holding ``path`` that is a Python package of its own or named for a
+        release (a ``"package:<dir>"`` or ``"release:<dir>"`` entry of the inferred targets) and not this index's
+        program or above it (the program's own target already accounts for a release folder around it), or this
         index's program, else none (``version`` None)."""
         v = getattr(self.settings, "tensorrt_version", None)
         if v:
             return TensorRTTarget(v, "configured", "tensorrt-version")
         if path is not None:
             best = None
+            own = self.tensorrt_scope
             for key, t in self.tensorrt_targets.items():
-                d = key[len("package:"):] if key.startswith("package:") else None
-                if d and path.startswith(d + "/") and (best is None or len(d) > len(best[0])):
+                d = next((key[len(p):] for p in ("package:", "release:") if key.startswith(p)), None)
+                if not d or not path.startswith(d + "/") or (own and (own == d or own.startswith(d + "/"))):
+                    continue
+                if best is None or len(d) > len(best[0]):
                     best = (d, t)
             if best is not None:
                 return best[1]

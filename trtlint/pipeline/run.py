@@ -35,7 +35,7 @@ from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing,
 from .extract import frontend_versions, make_context
 from .extraction import Extraction, ExtractLimits
 from .buildmodel import BuildModel, build_model, with_unit_flags
-from .trtversion import extras_key, infer as infer_tensorrt, packages as python_packages
+from .trtversion import evidence_dirs, extras_key, infer as infer_tensorrt
 
 
 @dataclass
@@ -229,7 +229,7 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
     # (the files outside discovery that may pin a TensorRT version count too: pipeline.trtversion)
     scopes = st.build.scopes if st.build is not None else ()
     st.memo_key = runmemo.key(st.settings, st.disc, st.paths, st.profile,
-                              context_key(ctx) + extras_key(st.root, tuple(scopes) + python_packages(st.disc.files, tuple(scopes))),
+                              context_key(ctx) + extras_key(st.root, evidence_dirs(st.disc.files, tuple(scopes))),
                               frontend_versions(), ctx.compile_commands)
     hit = runmemo.load(st.scans_dir, st.memo_key)
     if hit is None:

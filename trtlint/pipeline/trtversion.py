@@ -10,6 +10,14 @@ program's directory, else that of the files in no program (the root). Of it, the
 ``NvInferVersion.h``, then build pins, then scripts and documents, then the floors of C++ version tests), and in
 that tier the newest release (a tree that pins 8.6 in one CMake file and 10.3 in another is judged as 10.3: the
 code is meant to build with it). The other versions the tree names are kept as ``others`` for the summary.
+
+A directory named for a TensorRT release (``TRT-8-version/``, ``CCLPlugin-TRT7/``, ``TensorRT-8.6/``:
+:func:`~trtlint.frontends.trtversion.release_named`) is that release: ``"release:<dir>"`` in :func:`infer`'s result,
+the release a pin inside the subtree names (an in-tree ``NvInferVersion.h`` or a build pin), else the one its name
+says (``TRT8``: 8.0, the first 8 release: the code is for every 8 release; a major alone that the code around the
+folder already targets, ``TensorRT-10/`` in a tree pinned to 10.8, says no more and the folder keeps 10.8), never
+the root's. A program inside such a directory with no pin of its own
+takes the directory's release instead of the root's; the innermost such directory counts.
 """
 
 from __future__ import annotations
@@ -21,11 +29,12 @@ from typing import Iterable, Optional
 
 from trtlint.base import safeio
 from ..frontends import SourceFile
-from ..frontends.trtversion import Evidence, evidence, is_extra_name, may_hold_evidence
+from ..frontends.trtversion import Evidence, evidence, is_extra_name, may_hold_evidence, release_named
 from trtlint.index.project_index import TensorRTTarget, scope_of
 from trtlint.config.packs import parse_version
 
-__all__ = ["PACKAGE_PREFIX", "choose", "extras_key", "gather", "infer", "packages"]
+__all__ = ["PACKAGE_PREFIX", "RELEASE_PREFIX", "choose", "evidence_dirs", "extras_key", "gather", "infer", "packages",
+           "release_dirs"]
 
 _MAX_EXTRA = 1 << 20  # a larger README or script is not read
 
@@ -122,6 +131,49 @@ def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
                               others.items(), key=lambda kv: _order(kv[0]), reverse=True)))
 
 
+RELEASE_PREFIX = "release:"  # the key of a directory named for a release in :func:`infer`'s result
+
+
+def release_dirs(files: list[SourceFile]) -> dict[str, str]:
+    """dir -> the release its name says (module docstring), for every directory discovery's files are in."""
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    for f in files:
+        d = f.rel.rpartition("/")[0]
+        while d and d not in seen:
+            seen.add(d)
+            v = release_named(d.rpartition("/")[2])
+            if v is not None:
+                out[d] = v
+            d = d.rpartition("/")[0]
+    return out
+
+
+def _innermost(path: str, dirs) -> str:
+    """The longest of ``dirs`` that is ``path`` or holds it ("" when none)."""
+    best = ""
+    for d in dirs:
+        if (path == d or path.startswith(d + "/")) and len(d) > len(best):
+            best = d
+    return best
+
+
+def _release_target(d: str, v: str, found: list[Evidence], around: Optional[TensorRTTarget]) -> Optional[TensorRTTarget]:
+    """The release of a folder named for one: a pin inside it, else its name; None when the name is a major alone
+    and the code around the folder targets a release of that major already (``TensorRT-10/`` in a tree pinned to
+    10.8 is 10.8 code: the name says no more)."""
+    pinned = [e for e in found if e.tier <= 1]
+    if pinned:
+        return choose(pinned)
+    if "." not in v:
+        if around is not None and around.version and around.version.split(".")[0] == v:
+            return None
+        # a major alone names the code of every release of that major: its first one, as a version test's floor
+        # does (what 8.5 deprecated is no concern of code kept for TensorRT 8; an 8.0 removal is)
+        v = f"{v}.0"
+    return TensorRTTarget(v, "inferred", f"the folder name {d}")
+
+
 PACKAGE_FILES = ("setup.py", "pyproject.toml", "setup.cfg")
 PACKAGE_PREFIX = "package:"  # the key of a Python package's release in :func:`infer`'s result
 
@@ -138,13 +190,19 @@ def packages(files: list[SourceFile], scopes: tuple) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+def evidence_dirs(files: list[SourceFile], scopes: tuple) -> tuple[str, ...]:
+    """The directories whose requirement files, READMEs and scripts are read besides the root's: the programs',
+    the Python packages' (:func:`packages`) and those named for a release (:func:`release_dirs`)."""
+    return tuple(dict.fromkeys((*scopes, *packages(files, scopes), *release_dirs(files))))
+
+
 def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str, TensorRTTarget]:
     """scope -> the release inferred for it ("" the files in no program, or the whole project when it is one
     program); a scope with no evidence, and no root evidence to fall back on, is missing. Each Python package
     below the root (:func:`packages`) is ``"package:<dir>"``: the release its own files name, else none known
     (``version`` None: its metadata pins no TensorRT, so it is not judged against the root's)."""
     pkgs = packages(files, scopes)
-    found = gather(root, files, tuple(scopes) + pkgs, scans)
+    found = gather(root, files, evidence_dirs(files, tuple(scopes)), scans)
     by_scope: dict[str, list[Evidence]] = {}
     in_pkg: dict[str, list[Evidence]] = {}
     for e in found:
@@ -153,11 +211,39 @@ def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str
             in_pkg.setdefault(pkg, []).append(e)
             continue
         by_scope.setdefault(scope_of(e.path, scopes) if scopes else "", []).append(e)
+    rdirs = release_dirs(files)
+    in_rdir: dict[str, list[Evidence]] = {}
+    for e in found:
+        d = _innermost(e.path, rdirs)
+        if d:
+            in_rdir.setdefault(d, []).append(e)
+
+    def plain(s: str) -> Optional[TensorRTTarget]:
+        return choose(by_scope.get(s) or ([] if not s else by_scope.get("", [])))
+
     out: dict[str, TensorRTTarget] = {}
-    for s in ("", *scopes):
-        t = choose(by_scope.get(s) or ([] if not s else by_scope.get("", [])))
+    for s in ("", *scopes):  # the programs outside every folder named for a release
+        if not (s and _innermost(s, rdirs)):
+            t = plain(s)
+            if t is not None:
+                out[s] = t
+    releases: dict[str, TensorRTTarget] = {}
+    for d, v in sorted(rdirs.items()):  # (a folder before the folders inside it)
+        above = _innermost(d.rpartition("/")[0], releases)
+        parent = d.rpartition("/")[0]  # (the program around the folder: not one the folder is or holds)
+        around = releases[above] if above else out.get(scope_of(parent, scopes) if scopes and parent else "", out.get(""))
+        t = _release_target(d, v, in_rdir.get(d, []), around)
+        if t is not None:
+            releases[d] = t
+    for s in scopes:  # the programs in such a folder: their own pin, else the folder's release
+        if not _innermost(s, rdirs):
+            continue
+        d = _innermost(s, releases)
+        t = choose(by_scope[s]) if any(e.tier <= 1 for e in by_scope.get(s, ())) else (releases[d] if d else plain(s))
         if t is not None:
             out[s] = t
+    for d, t in releases.items():
+        out[RELEASE_PREFIX + d] = t
     for d in pkgs:
         out[PACKAGE_PREFIX + d] = choose(in_pkg.get(d, [])) or TensorRTTarget(
             None, "", f"{d} is a Python package of its own whose files pin no TensorRT release")

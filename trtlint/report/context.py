@@ -68,6 +68,10 @@ class Analysis:
         tensorrt = index.tensorrt_target().to_dict()
         if scoped:
             tensorrt["programs"] = {s: idx.tensorrt_target().to_dict() for s, idx in sorted(scoped.items())}
+        folders = {k[len("release:"):]: t.to_dict() for k, t in sorted(index.tensorrt_targets.items())
+                   if k.startswith("release:") and t is not None}
+        if folders:
+            tensorrt["folders"] = folders  # directories named for a release (pipeline.trtversion.release_dirs)
         found: dict[str, int] = {}
         for how in (getattr(build, "programs", None) or {}).values():
             found[how] = found.get(how, 0) + 1
@@ -76,7 +80,19 @@ class Analysis:
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
-        programs, the versions by how many programs assume them."""
+        programs, the versions by how many programs assume them; then the folders named for a release."""
+        line = self._tensorrt_line()
+        folders = (self.tensorrt or {}).get("folders") or {}
+        if line is None or not folders or (self.tensorrt or {}).get("source") == "configured":
+            return line
+        shown = [f"{d} as {t.get('version')}" + ("" if t.get("reason", "").startswith("the folder name") else
+                                                  f" ({t.get('reason')})") for d, t in list(folders.items())[:3]]
+        more = f", +{len(folders) - 3} more" if len(folders) > 3 else ""
+        n = len(folders)
+        return (f"{line}; {n} folder{'' if n == 1 else 's'} named for a TensorRT release judged as that release: "
+                + ", ".join(shown) + more)
+
+    def _tensorrt_line(self) -> Optional[str]:
         t = self.tensorrt
         if t is None:
             return None

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from trtlint.base.diagnostics import Diagnostic, Severity
+from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.onnx import Truncated, onnx_model, onnx_node
 
@@ -25,7 +25,11 @@ class ParseError(Rule):
     ```
 
     A model that is a Git LFS pointer (the repository was cloned without `git lfs pull`) is not a broken
-    file: it is reported as info, "model not fetched".
+    file: it is reported as info, "model not fetched". Nor is a C++ file that is a code generator's template
+    (`string.Template` text: `#include "$plugin_name.h"`, `class $plugin_name`, a lone `$plugin_attributes` line,
+    `${NAME}`; outside comments and strings): it is not C++, is not parsed, and is reported as info, "a
+    code-generator template, not C++". Files not analysed for the same reason are one finding, the others its
+    related locations.
 
     ## Fix
     Make the file valid (or exclude it with `exclude = [...]` if it is not source code); fetch LFS models
@@ -68,13 +72,33 @@ class ParseError(Rule):
             "expect": [("models/big.onnx", 1, "models/big.onnx not analysed: model not fetched (a Git LFS pointer in "
                         "place of the file); run `git lfs pull` to check it")],
         },
+        {
+            # code-generator templates (string.Template text): not C++, said once at info level, not parse errors
+            "files": {
+                "gen/templates/Plugin.h": "#include <NvInfer.h>\nclass $plugin_name : public nvinfer1::IPluginV2DynamicExt {\n"
+                "private:\n    $plugin_private_attributes\n};\n",
+                "gen/templates/Plugin.cpp": '#include "$plugin_name.h"\nusing namespace nvinfer1;\n'
+                "IPluginV2DynamicExt* $plugin_name::clone() const noexcept { return new $plugin_name(*this); }\n",
+                "gen/render.py": "import string\nfrom pathlib import Path\n"
+                "def render(**kw):\n    return string.Template((Path(__file__).parent / 'templates' / 'Plugin.h').read_text()).substitute(**kw)\n",
+            },
+            "expect": [("gen/templates/Plugin.cpp", 1, "gen/templates/Plugin.cpp not analysed: a code-generator template, "
+                        "not C++ (`$name` placeholders where C++ has names: substituted by the generator before anything "
+                        "compiles it) (and 1 more file like it)")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        notes: dict[str, list] = {}  # message -> [(path, span)]: the files not analysed for the same reason
         for path, ff in sorted(index.files.items()):
             for p in ff.problems:
                 if getattr(p, "note", False):  # deliberately not analysed, nothing wrong with the file: a note
-                    yield self.diag(p.span, f"{path} not analysed: {p.message}", symbol=path, severity=Severity.INFO)
+                    notes.setdefault(p.message, []).append((path, p.span))
                     continue
                 what = "could only partly be parsed" if p.partial else "could not be parsed"
                 yield self.diag(p.span, f"{path} {what}: {p.message}", symbol=path)
+        for message, group in notes.items():  # said once per reason: the other files are related locations
+            (path, span), rest = group[0], group[1:]
+            more = f" (and {len(rest)} more file{'s' if len(rest) > 1 else ''} like it)" if rest else ""
+            yield self.diag(span, f"{path} not analysed: {message}{more}", symbol=path, severity=Severity.INFO,
+                            related=[Related(s, f"{p} is not analysed either") for p, s in rest])

@@ -89,7 +89,11 @@ class DeprecatedPluginInterface(Rule):
     error; a deprecated one is a warning; an interface newer than the target (e.g. `IPluginV3OneBuildV2`
     before 10.3) is an error. With no version set or found, nothing is judged (a TensorRT 7 codebase is not
     told what TensorRT 11 removed; the run's summary line says no version is known and how to set it). The class is reported where it names the interface, not in every class that
-    inherits it.
+    inherits it. A method pure virtual in a deprecated interface the class is already reported for
+    (`IPluginV2Ext::canBroadcastInputAcrossBatch`, `isOutputBroadcastAcrossBatch`) is one of that finding's related
+    locations, not a finding of its own (the class must override it as long as it implements the interface; leaving
+    the interface is the one fix), unless the method's verdict is the graver one (removed while the interface is
+    only deprecated).
 
     Not reported: the classes of TensorRT's own API headers shipped in the tree (namespace `nvinfer1`, or a
     versioned `nvinfer1::v_1_0`, in a header named `NvInfer*`); and a deprecation (not a removal) in a class
@@ -180,6 +184,19 @@ class DeprecatedPluginInterface(Rule):
             ],
         },
         {
+            # methods pure virtual in the deprecated interface the class is told to leave: every IPluginV2Ext plugin
+            # overrides them, so they are related locations of the class's finding, not findings of their own
+            "files": {
+                "plugins/foo.cpp": plugin_class(
+                    _V2_BODY + "\n    bool canBroadcastInputAcrossBatch(int32_t inputIndex) const noexcept { return false; }"
+                    "\n    bool isOutputBroadcastAcrossBatch(int32_t, bool const*, int32_t) const noexcept { return false; }",
+                    bases="public IPluginV2Ext",
+                )
+            },
+            "config": {"tensorrt-version": "10.0"},
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 (targeting 10.0)")],
+        },
+        {
             "files": {
                 "plugins/lookup.cpp": (
                     "#include <NvInferRuntime.h>\n"
@@ -251,6 +268,7 @@ class DeprecatedPluginInterface(Rule):
                     inherited.update(x for x in index.classes[bq].bases if x in ifaces)
             direct = [b for b in own if b not in inherited]
             implied = set().union(*(ancestors_of(b) for b in direct)) if direct else set()
+            reported = []  # (interface, severity, message, [Related]) of the class-level findings
             for b in direct:
                 if b in implied:
                     continue  # IPluginV2 when the class names IPluginV2DynamicExt
@@ -260,8 +278,7 @@ class DeprecatedPluginInterface(Rule):
                     continue
                 sev, why = v
                 repl = f"; use {it.replacement}" if it.replacement else ""
-                yield self.diag(c.span, f"{c.name} implements {b}, {why} ({against}){repl}",
-                                severity=sev, symbol=qn)
+                reported.append((b, sev, f"{c.name} implements {b}, {why} ({against}){repl}", []))
             # overridden interface methods that are deprecated / removed
             all_ifaces = set(own) | set().union(*(ancestors_of(b) for b in own)) if own else set()
             for fn in index.class_methods(qn):
@@ -272,10 +289,20 @@ class DeprecatedPluginInterface(Rule):
                     v = verdict(m.deprecated, m.removed)
                     if v is not None and not (qn in kept and v[0] is Severity.WARNING):
                         sev, why = v
+                        # a method pure virtual in the interface the class is already told to leave: it must
+                        # override it while it implements that interface, and leaving it is the one fix
+                        cover = next((r for r in reported if m.pure and _rank(r[1]) >= _rank(sev)
+                                      and (r[0] == b or b in ancestors_of(r[0]))), None) if m.pure else None
+                        if cover is not None:
+                            cover[3].append(Related(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} "
+                                                    f"(pure virtual in {b}: every implementation overrides it)"))
+                            break
                         repl = f"; use {m.replacement}" if m.replacement else ""
                         yield self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} ({against}){repl}",
                                         severity=sev, symbol=fn.qualname, related=[Related(c.span, f"{c.name} is declared here")])
                     break
+            for b, sev, msg, related in reported:
+                yield self.diag(c.span, msg, severity=sev, symbol=qn, related=related)
         # APIs called
         # a call can match an API only when their last name components agree: candidates by that component,
         # in pack order (the first verdict wins)
@@ -300,6 +327,10 @@ class DeprecatedPluginInterface(Rule):
                         repl = f"; use {a.replacement}" if a.replacement else ""
                         yield self.diag(call.span, f"{short} {why} ({against}){repl}", severity=sev, symbol=short)
                         break
+
+
+def _rank(sev: Severity) -> int:
+    return {Severity.ERROR: 2, Severity.WARNING: 1}.get(sev, 0)
 
 
 _API_NAMESPACE = re.compile(r"nvinfer1(?:::v_\d+(?:_\d+)*)*")

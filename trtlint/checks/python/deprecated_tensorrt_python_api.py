@@ -21,15 +21,27 @@ class DeprecatedTensorrtPythonApi(Rule):
     the version inferred from the tree (a `tensorrt==8.6.1` pin in `requirements.txt`, `find_package(TensorRT
     8.6)`, ...; the message names where): APIs removed at or before it are errors, APIs deprecated at or
     before it warnings. With no version set or found, nothing is judged (the run's summary line says so). Uses under a version test (`if trt.__version__ ...`, `hasattr(...)`) or a `try`/`except` (the
-    try body, and the fallback in a handler of `AttributeError`, `ImportError` or `Exception`) are not reported. A name matched on a receiver the code says is an instance of one of the project's own
+    try body, and the fallback in a handler of `AttributeError`, `ImportError` or `Exception`) are not reported,
+    nor uses inside a helper that only such guarded code calls: a module function or method whose every
+    reference in its module is under a version test, or in a helper that is itself guarded so (`if
+    trt_version() < "10.0": return self._forward_pre_10(*inputs)`); a helper also called elsewhere in the
+    module, or named in a string, is judged. A name matched on a receiver the code says is an instance of one of the project's own
     classes that declares that name itself is the project's member, not TensorRT's, and is not reported:
     `self.build_engine()` in a class with its own `def build_engine`, `args.max_workspace_size` where `args` is
-    what argparse parsed (`parser.parse_args()`, or a script's `parse_args()` returning it), `self.settings.max_workspace_size` where
+    what argparse parsed (`parser.parse_args()`, or a script's `parse_args()` returning it; bound in the function
+    or, for a name no function binds, at the script's top level), `self.settings.max_workspace_size` where
     `settings: LowerSettings` and the dataclass declares `max_workspace_size: int`. The code says it by `self`,
     an annotation (of a parameter, a local or a class field) or a constructor call (`s = LowerSettings()`); an
     untyped receiver, or one typed as a TensorRT class or an alias of one, is still judged by the name. A keyword
     argument (`run(max_workspace_size=...)`) is no attribute use at all.
-    One finding per API and file: the other uses in the file are its related locations.
+    One finding per API and file: the other uses in the file are its related locations. The APIs a file uses
+    that the same release removed (or deprecated) all say one thing about the file, that it is code for an older
+    TensorRT: they are one finding, at the first such use, naming the others ("Also removed in TensorRT 10.0 in this
+    file: binding_is_input, get_binding_shape"), each of them (and each of its uses) a related location.
+    A folder named for a TensorRT release (`TRT-8-version/`, `CCLPlugin-TRT7/`, `TensorRT-8.6/`, `tensorrt7/`)
+    holds code for that release: its files are judged against it (for a major alone its first release, `8.0`: code
+    kept for TensorRT 8 is for every 8 release)
+    unless a pin inside the folder (a requirement, `find_package(TensorRT ...)`) names another.
     A Python package of its own below the root (a directory with its own `setup.py`, `pyproject.toml` or
     `setup.cfg`, such as a tool shipped in the tree) is judged by the release its own files pin, and when they
     pin none, as code with no known version (not judged), not by the root's.
@@ -129,6 +141,48 @@ class DeprecatedTensorrtPythonApi(Rule):
         },
     ]
     VALID += [
+        # each side of a version dispatch moved into a helper: a method and a module function whose every reference
+        # in the module is under a version test (directly, or from a helper that is itself so guarded) are
+        # version-guarded as a whole
+        {
+            "files": {
+                "runner.py": _HEAD
+                + "def trt_version():\n"
+                "    return trt.__version__\n"
+                "class Runner:\n"
+                "    def _count_pre_10(self):\n"
+                "        return self.engine.num_bindings\n"
+                "    def count(self):\n"
+                "        if trt.__version__ < '10.0':\n"
+                "            return self._count_pre_10()\n"
+                "        return self.engine.num_io_tensors\n"
+                "def _index_old(engine):\n"
+                "    return engine.get_binding_index('x')\n"
+                "def _index_via(engine):\n"
+                "    return _index_old(engine)\n"
+                "def index(engine):\n"
+                "    if trt_version() < '10.0':\n"
+                "        return _index_via(engine)\n"
+                "    return 0\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+        },
+        # a script's options parsed at module level: argparse's, read at the top level or in a function
+        {
+            "files": {
+                "optimize.py": _HEAD
+                + "from argparse import ArgumentParser\n"
+                "parser = ArgumentParser()\n"
+                "parser.add_argument('--max_workspace_size', type=int, default=1 << 28)\n"
+                "args = parser.parse_args()\n"
+                "print(args.max_workspace_size)\n"
+                "def build(convert):\n"
+                "    return convert(max_workspace_size=args.max_workspace_size)\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+        },
+    ]
+    VALID += [
         # no version set or found: nothing to judge against (the run's summary line says so)
         {"files": {"build.py": _HEAD + "def build(builder, network, config):\n    config.max_workspace_size = 1 << 30\n"}},
     ]
@@ -144,8 +198,10 @@ class DeprecatedTensorrtPythonApi(Rule):
             },
             "config": {"tensorrt-version": "10.8"},
             "expect": [
-                ("build.py", 3, "trt.BuilderFlag.STRICT_TYPES was removed in TensorRT 10.0 (deprecated in 8.2; the project targets 10.8)"),
-                ("build.py", 4, "build_engine was removed in TensorRT 10.0"),
+                # both removed in 10.0: one finding, build_engine named and its related location
+                ("build.py", 3, "trt.BuilderFlag.STRICT_TYPES was removed in TensorRT 10.0 (deprecated in 8.2; the project targets 10.8)"
+                 "; use BuilderFlag.OBEY_PRECISION_CONSTRAINTS (or a strongly typed network). Also removed in TensorRT 10.0 in "
+                 "this file: build_engine (related locations)"),
                 ("build.py", 6, "add_plugin_v2 is deprecated since TensorRT 10.8"),
             ],
         },
@@ -198,8 +254,70 @@ class DeprecatedTensorrtPythonApi(Rule):
             },
             "config": {"tensorrt-version": "10.8"},
             "expect": [
-                ("pkg/build.py", 11, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.8) (and 2 more uses in this file)"),
-                ("pkg/build.py", 15, "build_engine was removed in TensorRT 10.0 (deprecated in 8.0; the project targets 10.8)"),
+                ("pkg/build.py", 11, "max_workspace_size was removed in TensorRT 10.0 (deprecated in 8.4; the project targets 10.8) (and 2 more uses in this file)"
+                 "; use config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, size). Also removed in TensorRT 10.0 in "
+                 "this file: build_engine (related locations)"),
+            ],
+        },
+        {
+            # a helper also called outside the version test (or named in a string) is not guarded by its callers, nor
+            # one called only in a try with a bare except (error handling, not a version fallback); a module-level
+            # name some function rebinds (global) is no parsed-options object
+            "files": {
+                "runner.py": _HEAD
+                + "import argparse\n"
+                "args = argparse.ArgumentParser().parse_args()\n"
+                "class Runner:\n"
+                "    def _count_pre_10(self):\n"
+                "        return self.engine.num_bindings\n"
+                "    def count(self):\n"
+                "        if trt.__version__ < '10.0':\n"
+                "            return self._count_pre_10()\n"
+                "        return self._count_pre_10() + 1\n"
+                "def _index_old(engine):\n"
+                "    return engine.get_binding_index('x')\n"
+                "def index(engine):\n"
+                "    if trt.__version__ < '10.0':\n"
+                "        return _index_old(engine)\n"
+                "    return getattr(engine, '_index_old')\n"
+                "def _load(registry):\n"
+                "    return registry.plugin_creator_list\n"
+                "try:\n"
+                "    _load(trt.get_plugin_registry())\n"
+                "except:\n"
+                "    pass\n"
+                "def configure(config):\n"
+                "    global args\n"
+                "    args = config\n"
+                "    return args.max_workspace_size\n"
+            },
+            "config": {"tensorrt-version": "10.0"},
+            "expect": [
+                # (all three removed in 10.0: one finding, the other two named and related locations)
+                ("runner.py", 6, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets 10.0); "
+                 "use num_io_tensors. Also removed in TensorRT 10.0 in this file: get_binding_index, max_workspace_size"),
+                ("runner.py", 18, "plugin_creator_list is deprecated since TensorRT 10.0"),
+            ],
+        },
+        {
+            # a folder named for a release holds code for that release: tool/TRT-8-version is judged as 8.0 (a major
+            # alone: its first release; build_engine is deprecated there, num_bindings (8.5) and plugin_creator_list
+            # (10.0) not yet), unless a pin inside it says otherwise (old/Plugin-TRT7 pins 10.0); the root's own copy
+            # is judged against the root's 10.0
+            "files": {
+                "requirements.txt": "tensorrt==10.0.1\n",
+                "tool/run.py": _HEAD + "names = trt.get_plugin_registry().plugin_creator_list\nn = engine.num_bindings\n",
+                "tool/TRT-8-version/run.py": _HEAD
+                + "names = trt.get_plugin_registry().plugin_creator_list\nn = engine.num_bindings\n"
+                "e = builder.build_engine(network, config)\n",
+                "old/Plugin-TRT7/requirements.txt": "tensorrt==10.0.1\n",
+                "old/Plugin-TRT7/a.py": _HEAD + "n = engine.num_bindings\n",
+            },
+            "expect": [
+                ("tool/run.py", 2, "plugin_creator_list is deprecated since TensorRT 10.0 (the project targets 10.0, inferred from requirements.txt:1)"),
+                ("tool/run.py", 3, "num_bindings was removed in TensorRT 10.0"),
+                ("tool/TRT-8-version/run.py", 4, "build_engine is deprecated since TensorRT 8.0, removed in 10.0 (the project targets 8.0, inferred from the folder name tool/TRT-8-version)"),
+                ("old/Plugin-TRT7/a.py", 2, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets 10.0, inferred from old/Plugin-TRT7/requirements.txt:1)"),
             ],
         },
         {
@@ -218,6 +336,10 @@ class DeprecatedTensorrtPythonApi(Rule):
         for u in index.trt_api_uses:
             if u.name in table and not u.guarded and not own.declares(u.receiver, u.name):
                 uses.setdefault((u.span.path, u.name), []).append(u)
+        # then one finding per (file, verdict): the APIs a file uses that the same release removed (or deprecated)
+        # all say the same thing about the file (it is code for an older TensorRT): the first one is the finding,
+        # the others its related locations, named in the message
+        verdicts: dict[tuple, list] = {}
         for (path, name), group in uses.items():
             known = index.tensorrt_target(path)  # a Python package of its own goes by its own metadata
             target = known.version
@@ -234,12 +356,29 @@ class DeprecatedTensorrtPythonApi(Rule):
             related = [Related(r.span, f"{shown} is also used here") for r in rest]
             if removed and version_at_least(target, removed):
                 dep = f"deprecated in {deprecated}; " if deprecated else ""
-                yield self.diag(u.span, f"{shown} was removed in TensorRT {removed} ({dep}{targets}){more}{use}",
-                                severity=Severity.ERROR, symbol=u.name, related=related)
+                verdict = f"removed in TensorRT {removed}"
+                msg = f"{shown} was {verdict} ({dep}{targets}){more}{use}"
+                sev = Severity.ERROR
             elif deprecated and version_at_least(target, deprecated):
                 gone = f", removed in {removed}" if removed else ""
-                yield self.diag(u.span, f"{shown} is deprecated since TensorRT {deprecated}{gone} ({targets}){more}{use}",
-                                symbol=u.name, related=related)
+                verdict = f"deprecated since TensorRT {deprecated}"
+                msg = f"{shown} is {verdict}{gone} ({targets}){more}{use}"
+                sev = Severity.WARNING
+            else:
+                continue
+            verdicts.setdefault((path, sev, verdict), []).append((u, shown, msg, use, related))
+        for (_path, sev, verdict), apis in verdicts.items():
+            apis.sort(key=lambda a: (a[0].span.line, a[0].span.col))
+            (u, _shown, msg, _use, related), others = apis[0], apis[1:]
+            if others:
+                related = list(related)
+                for o, o_shown, _m, o_use, o_related in others:
+                    related.append(Related(o.span, f"{o_shown} was {verdict}{o_use}" if sev is Severity.ERROR
+                                           else f"{o_shown} is {verdict}{o_use}"))
+                    related.extend(o_related)
+                names = ", ".join(a[1] for a in others)
+                msg += f". Also {verdict} in this file: {names} (related locations)"
+            yield self.diag(u.span, msg, severity=sev, symbol=u.name, related=related)
 
 
 class _ProjectMembers:

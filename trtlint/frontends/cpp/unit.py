@@ -198,6 +198,11 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     text, problem = read_text(src, legacy=True)  # a GBK comment is bytes to the compiler: read, offsets kept
     if text is None:
         return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
+    from .templated import TEMPLATE_NOTE, placeholder_line
+
+    at = placeholder_line(text)
+    if at is not None:  # a code generator's template text: not C++, never parsed (a note, not a parse error)
+        return _facts(src, kind, (ParseProblem(TEMPLATE_NOTE, Span(src.rel, at), note=True),))
     ci = load()
     refused_flags: list[tuple[str, str]] = []
     args = compile_args(src, ctx, refused_flags)

@@ -123,7 +123,30 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
     ff = cst.extract_parsed(src, ctx, text, parsed, route_names, stubs)
     if ff.trt_api_uses and parsed is not None:
         ff = _with_receivers(ff, parsed, text, src.rel)
+        ff = _with_caller_guards(ff, parsed, text)
     return ff
+
+
+def _with_caller_guards(ff: FileFacts, tree, text: str) -> FileFacts:
+    """The TensorRT API uses in a function whose every reference in the module is version-guarded, guarded too
+    (:mod:`.guards`: ``if trt.__version__ < "10": return self._count_pre_10()``)."""
+    if all(u.guarded for u in ff.trt_api_uses):
+        return ff
+    from . import guards
+
+    try:
+        ranges = guards.guarded_ranges(tree, text)
+    except RecursionError:
+        return ff
+    if not ranges:
+        return ff
+    uses = tuple(
+        dataclasses.replace(u, guarded=True)
+        if not u.guarded and any(a <= u.span.line <= b for a, b in ranges)
+        else u
+        for u in ff.trt_api_uses
+    )
+    return dataclasses.replace(ff, trt_api_uses=uses)
 
 
 def _with_receivers(ff: FileFacts, tree, text: str, rel: str) -> FileFacts:

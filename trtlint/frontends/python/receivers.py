@@ -18,6 +18,10 @@ declares the name itself. What counts as the code saying so:
 * argparse's parsed options: a local bound to ``parser.parse_args()``, or to a call of a function of the module
   whose every return is such (``args = parse_args()``): ``argparse.Namespace``, never a TensorRT object.
 
+A name no enclosing function binds (no parameter, assignment, ``global``, ...) is the module's: its top-level
+bindings type it the same way (a script's ``args = parser.parse_args()`` at module level, read there or in a
+function); a function that declares it ``global`` makes it untyped.
+
 Nothing else is followed (no return types, containers, calls of other functions): such a receiver stays a
 possible TensorRT object and its use has no class. A name is qualified by the import that binds it (relative
 imports against the file's module path), or, bound by none, as a class of this module (``<module>.<Name>``);
@@ -112,10 +116,11 @@ NAMESPACE = "argparse.Namespace"
 
 
 class _Types:
-    def __init__(self, modname: str, imports: dict[str, str], funcs: Optional[dict] = None) -> None:
+    def __init__(self, modname: str, imports: dict[str, str], funcs: Optional[dict] = None, tree=None) -> None:
         self.modname = modname
         self.imports = imports
         self.funcs = funcs or {}  # the module's own top-level functions, by name
+        self.tree = tree  # the module (its top-level bindings type the names no function binds)
         self.memo: dict = {}
 
     def parsed_args(self, value, depth: int = 0) -> bool:
@@ -206,7 +211,38 @@ class _Types:
                 other = True
             elif isinstance(n, ast.NamedExpr) and is_target(n.target):
                 other = True
+            elif isinstance(n, ast.comprehension) and mentions(n.target):
+                other = True
         return found, other
+
+    def binds(self, fn, name: str) -> bool:
+        """Whether ``fn`` binds ``name`` itself (a parameter, an assignment, any other binding, ``global``): a
+        name it does not bind is the enclosing function's, or the module's."""
+        a = fn.args
+        if _param(fn, name) is not None or any(p is not None and p.arg == name for p in (a.vararg, a.kwarg)):
+            return True
+        found, other = self.bindings(fn, lambda t: isinstance(t, ast.Name) and t.id == name)
+        return bool(found) or other or any(
+            (isinstance(n, ast.ExceptHandler) and n.name == name)
+            or (isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names)
+            or (isinstance(n, (ast.Import, ast.ImportFrom)) and any((x.asname or x.name) == name for x in n.names))
+            for n in _own_nodes(fn.body)
+        )
+
+    def module_local(self, name: str) -> Optional[str]:
+        """The class the module's own top-level bindings of ``name`` agree on (a script's ``args =
+        parser.parse_args()``), as :meth:`local` for a function; None when a function rebinds it (``global``)."""
+        key = ("module", name)
+        if key not in self.memo:
+            t = None
+            if self.tree is not None:
+                found, other = self.bindings(self.tree, lambda t: isinstance(t, ast.Name) and t.id == name)
+                rebound = any(isinstance(n, ast.Global) and name in n.names for n in ast.walk(self.tree)) or any(
+                    isinstance(n, ast.ExceptHandler) and n.name == name for n in _own_nodes(self.tree.body))
+                if found and not other and not rebound:
+                    t = self.agree([self.of_binding(a, v, None) for a, v in found])
+            self.memo[key] = t
+        return self.memo[key]
 
     def local(self, fn, name: str) -> Optional[str]:
         key = (id(fn), name)
@@ -257,7 +293,10 @@ class _Types:
             if me is not None and recv.id == me:
                 names = [s.name for s in scopes[: scopes.index(cls) + 1] if isinstance(s, ast.ClassDef)]
                 return ".".join([self.modname, *names])
-            return self.local(scopes[fns[-1]], recv.id) if fns else None
+            for i in reversed(fns):  # the innermost function binding the name; none binds it: the module's
+                if self.binds(scopes[i], recv.id):
+                    return self.local(scopes[i], recv.id)
+            return self.module_local(recv.id)
         if isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and me is not None and recv.value.id == me:
             return self.field(cls, recv.attr)
         return None
@@ -269,7 +308,7 @@ def receivers(tree: ast.AST, text: str, rel: str, names) -> dict[tuple[int, int]
     whose receiver the code does not type are left out."""
     modname = module_name(rel)
     funcs = {n.name: n for n in getattr(tree, "body", ()) if isinstance(n, _FUNCS)}
-    types = _Types(modname, _imports(tree, modname), funcs)
+    types = _Types(modname, _imports(tree, modname), funcs, tree if isinstance(tree, ast.Module) else None)
     lines = _LINES.split(text)
     out: dict[tuple[int, int], str] = {}
 

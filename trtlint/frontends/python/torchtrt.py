@@ -34,6 +34,10 @@ from trtlint.base.facts import (
     UnnamedLayer,
 )
 from . import fast
+# version tests, and a try whose handlers catch a missing API: both sides are version-guarded (shared with .guards,
+# which carries the guard through a call of a helper)
+from .guards import FALLBACK as _FALLBACK
+from .guards import VERSION_GUARD as _VERSION_GUARD
 from .names import (
     DEFINE_QUALS,
     FAKE_QUALS,
@@ -46,9 +50,6 @@ from .names import (
     prefilter_keywords,
 )
 
-_VERSION_GUARD = re.compile(r"version|hasattr|_supported|ENABLED_FEATURES", re.I)
-# a try whose handlers catch these tries a newer API and falls back to an older one: both sides are version-guarded
-_FALLBACK = re.compile(r"AttributeError|Exception|ImportError")
 
 _NP_DTYPES = {
     "int8": "int8",
