@@ -6,6 +6,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
+from ..examples.contract import pair_cpp
 
 _CPP = ("cpp", "cuda", "header")
 
@@ -81,7 +82,9 @@ class AnalysisIncomplete(Rule):
     interface from the instantiation. When every base is a TensorRT interface and no TensorRT header is among
     the includes not found, the cause named is the TensorRT headers in use (trtlint's stand-ins lack it). A class
     deriving a plugin interface of TensorRT 5-7 (`IPlugin`, `IPluginExt`, removed in 8.0) is never analysed,
-    whatever the includes: it is reported with that reason.
+    whatever the includes: it is reported with that reason. So is plugin code in a preprocessor branch the
+    parse did not compile (a registration or a plugin or creator class under `#if NV_TENSORRT_MAJOR <= 7` parsed
+    with newer headers, or under `#if 0`), unless the compiled code registers or defines the same.
 
     ## Why it matters
     Every rule is silent about a plugin trtlint cannot see: "All checks passed" would hide that nothing in
@@ -163,8 +166,34 @@ class AnalysisIncomplete(Rule):
                 ),
             }
         },
+        {
+            # another release's branch repeats a registration the compiled branch makes: nothing goes unchecked
+            "files": {
+                "plugins/foo/fooPlugin.cpp": pair_cpp(register="none") + (
+                    "#if NV_TENSORRT_MAJOR >= 8\nREGISTER_TENSORRT_PLUGIN(FooPluginCreator);\n#else\n"
+                    "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\n#endif\n"),
+            }
+        },
     ]
     INVALID = [
+        {
+            # a plugin written for TensorRT 7 only, parsed with newer headers: its code is not compiled, so nothing
+            # checks it, and the run says so
+            "files": {
+                "plugins/old/oldPlugin.cpp": (
+                    "#include <NvInferRuntime.h>\n#if NV_TENSORRT_MAJOR <= 7\n"
+                    "class OldPluginCreator : public nvinfer1::IPluginCreator\n{\npublic:\n"
+                    '    char const* getPluginName() const noexcept override { return "Old"; }\n};\n'
+                    "REGISTER_TENSORRT_PLUGIN(OldPluginCreator);\n#endif\n"
+                ),
+            },
+            "expect": [(
+                "plugins/old/oldPlugin.cpp", 3,
+                "class OldPluginCreator and REGISTER_TENSORRT_PLUGIN(OldPluginCreator) are in a preprocessor branch "
+                "this run does not compile (`#if NV_TENSORRT_MAJOR <= 7` at line 2), so no rule checks the plugin "
+                "code there",
+            )],
+        },
         {
             # a TensorRT interface the SDK headers in use (here trtlint's stand-ins, TensorRT 10/11) do not
             # declare: IPluginExt, TensorRT 5-7's
@@ -245,6 +274,7 @@ class AnalysisIncomplete(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        yield from self._inactive(index)
         # (a class another unit resolved is analysed there: not reported)
         # the classes that reached no interface, by the file defining them
         by_file: dict[str, dict] = defaultdict(dict)
@@ -337,5 +367,26 @@ class AnalysisIncomplete(Rule):
                 f"#include \"{first.name}\"{at} was not found{also}; add its directory to `include-dirs` or give "
                 "`compile-commands`",
                 related=related,
+                symbol=path,
+            )
+
+    def _inactive(self, index) -> Iterable[Diagnostic]:
+        """Plugin code in a branch its unit's parse did not compile (facts.InactiveCode) that is nowhere else in
+        the index: one finding per file."""
+        registered = {r.creator.split("::")[-1].strip() for r in index.registrations}
+        names = {q.split("::")[-1] for q in index.classes}
+        for path, ff in sorted(index.files.items()):
+            items = [i for i in getattr(ff, "inactive", ()) if i.name not in (registered if i.what == "registration" else names)]
+            if not items:
+                continue
+            what = [f"REGISTER_TENSORRT_PLUGIN({i.name})" if i.what == "registration" else f"class {i.name}" for i in items]
+            first = items[0]
+            yield self.diag(
+                first.span,
+                f"{' and '.join(', '.join(what).rsplit(', ', 1))} {'are' if len(items) > 1 else 'is'} in a preprocessor "
+                f"branch this run does not compile (`{first.directive}` at line {first.directive_line}), so no rule "
+                "checks the plugin code there; when the project builds that branch (another TensorRT release's "
+                "headers, a macro), give the run its `defines` or `compile-commands`",
+                related=[Related(i.span, f"{w} is here") for i, w in zip(items[1:], what[1:])],
                 symbol=path,
             )

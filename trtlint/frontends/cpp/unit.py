@@ -329,6 +329,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         with lock:
             _STATS["blanked_bodies"] += sum(len(v) for v in blanked.values())
     from . import contract
+    from .skipped import inactive_plugin_code
 
     try:
         contracts = contract.scan(ex)
@@ -350,4 +351,5 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         skipped_defs=tuple(sorted(ex.skipped_defs)),
         missing_includes=tuple(dict.fromkeys(missing_includes)),
         unresolved_classes=tuple(dict.fromkeys(ex.unresolved_classes)),
+        inactive=inactive_plugin_code(ci, tu, path, src.rel, text) if kind != "header" else (),
     )
