@@ -301,3 +301,27 @@ def test_foreach_forms():
     assert loop_items(args("v", "RANGE", "3"), expand, known) == ("v", ["0", "1", "2", "3"])
     assert loop_items(args("v", "RANGE", "2", "6", "2"), expand, known) == ("v", ["2", "4", "6"])
     assert loop_items(args("v", "IN", "ZIP_LISTS", "L", "M"), expand, known) is None
+
+
+def test_an_include_rooted_at_an_ancestor_is_guessed_and_said(tmp_path):
+    # no build file says that source/ is an include root; the unit includes its own header by a path rooted there:
+    # the directory is guessed for that unit, the plugin is analysed, and the summary names the guess
+    from trtlint.report.context import Analysis
+
+    files = {
+        "source/engine/plugins/loop/loop_plugin.h": _LOOP_HEADER,
+        "source/engine/plugins/loop/loop_plugin.cpp": _LOOP_UNIT,
+        # a path that exists nowhere: not guessed, still missing
+        "source/engine/plugins/other/other.cpp": "#include \"nowhere/none.h\"\nint getPluginNameOf() { return 1; }\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    res, rows = _check(tmp_path)
+    assert ("TRT302", "source/engine/plugins/loop/loop_plugin.cpp", 5) in rows, rows
+    a = Analysis.from_dict(res.analysis)
+    assert a.guessed == (("source/engine/plugins/loop/loop_plugin.cpp", "source/", "engine/plugins/loop/loop_plugin.h"),)
+    assert a.line().startswith("analysed 1 plugin, 0 creators")
+    assert a.line().endswith("; include dirs guessed for 1 unit (source/: their includes are rooted there)")
+    assert [u for u, _m in a.partly] == ["source/engine/plugins/other/other.cpp"]

@@ -580,6 +580,17 @@ class MissingInclude:
 
 
 @dataclass(frozen=True)
+class GuessedInclude:
+    """An include directory the C++ frontend guessed for a unit (frontends/cpp/guess.py): ``name`` (as written at
+    ``span``) resolved nowhere else, and exists below ``dir`` (root-relative, "./" for the root), an ancestor of
+    the unit."""
+
+    name: str
+    dir: str
+    span: Span
+
+
+@dataclass(frozen=True)
 class InactiveCode:
     """Plugin code in a preprocessor branch the parse did not compile (``#if NV_TENSORRT_MAJOR <= 7`` with another
     release's headers, ``#if 0``): a registration or a class deriving a plugin or creator interface, by name,
@@ -664,6 +675,8 @@ class FileFacts:
     unresolved_classes: tuple[UnresolvedClass, ...] = ()
     # C++: plugin code in a branch of the unit's own file that its parse did not compile
     inactive: tuple[InactiveCode, ...] = ()
+    # C++: include dirs guessed for the unit (an include rooted at one of its ancestor directories)
+    guessed_includes: tuple[GuessedInclude, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------
