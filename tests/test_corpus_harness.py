@@ -177,3 +177,21 @@ def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
     assert corpus_mutate.judge([neg], base, rep)[0]["flagged"] is False
     assert corpus_mutate.judge([pos], base, rep)[0]["found"] is True
     assert corpus_mutate.judge([neg], base, {"diagnostics": base + [dict(diag("x"), code="TRT101")]})[0]["flagged"] is True
+
+
+def test_a_consistent_rename_of_a_literal_writes_the_renamed_literal_on_both_sides(tmp_path):
+    # both sides return the name as a literal: both are edited to return the renamed literal (a placeholder left
+    # in place, `return X;`, was an undeclared name: the run could no longer resolve the name at all, and the
+    # finding whose message names it looked new)
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "preluPlugin.cpp").write_text(
+        "#include <NvInfer.h>\nusing namespace nvinfer1;\n"
+        "class PReluPlugin : public IPluginV2IOExt\n{\npublic:\n"
+        "    const char* getPluginType() const noexcept override;\n};\n"
+        "class PReluPluginCreator : public IPluginCreator\n{\npublic:\n"
+        "    const char* getPluginName() const noexcept override;\n};\n"
+        "const char* PReluPlugin::getPluginType() const noexcept\n{\n    return \"PRelu_TRT\";\n}\n"
+        "const char* PReluPluginCreator::getPluginName() const noexcept\n{\n    return \"PRelu_TRT\";\n}\n")
+    (neg,) = [m for m in corpus_mutate.generate(tmp_path, corpus_census.census(tmp_path)) if m.negative]
+    assert neg.edits == [("p/preluPlugin.cpp", 15, '    return "PRelu_TRTCorpus";'),
+                         ("p/preluPlugin.cpp", 19, '    return "PRelu_TRTCorpus";')]
