@@ -494,8 +494,9 @@ def negatives(tx: Texts, items, classes, route_names) -> list[Mutation]:
             if lit.group(1) in route_names:
                 continue
             new = f'"{lit.group(1)}{MARK}"'
-            e1 = (rp[0][0], rp[0][1], rp[0][2].replace('return "X";', f"return {new};"))
-            e2 = (rc[0][0], rc[0][1], rc[0][2].replace('return "X";', f"return {new};"))
+            # (replace_return wrote `return X;`: the placeholder becomes the renamed literal on both sides)
+            e1 = (rp[0][0], rp[0][1], rp[0][2].replace("return X;", f"return {new};", 1))
+            e2 = (rc[0][0], rc[0][1], rc[0][2].replace("return X;", f"return {new};", 1))
             if e1[:2] != e2[:2]:
                 out.append(Mutation("consistent-rename", [e1, e2], (), p.name, {e1[0], e2[0], p.file, c.file}, negative=True))
             continue

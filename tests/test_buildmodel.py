@@ -328,3 +328,108 @@ def test_a_setup_py_extension_gives_its_sources_include_dirs_and_defines(tmp_pat
     f = m.flags_for("csrc/plugin.cpp")
     assert f.include_dirs == (str(tmp_path / "csrc" / "common"), str(tmp_path / "csrc" / "nv"))
     assert f.defines == ("WITH_CUDA", "TRT_MAJOR=8", "PLUGIN_API") and m.programs == {}
+
+
+_LOOP_HEADER = """#pragma once
+#include <NvInfer.h>
+#include <cuda_runtime.h>
+class LoopPlugin : public nvinfer1::IPluginV2DynamicExt {
+ public:
+  const char* getPluginType() const noexcept override;
+  int enqueue(const nvinfer1::PluginTensorDesc* inputDesc, const nvinfer1::PluginTensorDesc* outputDesc,
+              const void* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override;
+};
+"""
+_LOOP_UNIT = """#include "engine/plugins/loop/loop_plugin.h"
+const char* LoopPlugin::getPluginType() const noexcept { return "Loop_TRT"; }
+int LoopPlugin::enqueue(const nvinfer1::PluginTensorDesc* inputDesc, const nvinfer1::PluginTensorDesc* outputDesc,
+                        const void* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept {
+  cudaDeviceSynchronize();
+  return 0;
+}
+"""
+
+
+def test_foreach_and_parent_scope_reach_the_plugin_sources(tmp_path):
+    # a tree that reaches its plugin directories in a foreach() loop, each handing its globbed sources back with
+    # set(... PARENT_SCOPE), its include root set once at the top: the units are the engine target's, with its
+    # include dirs, so a plugin's own header included by a root-relative path resolves and its enqueue is judged
+    files = {
+        "CMakeLists.txt": "project(p)\ninclude_directories(${PROJECT_SOURCE_DIR}/src)\nadd_subdirectory(src/engine)\n",
+        "src/engine/CMakeLists.txt": (
+            "set(PLUGIN_SOURCES)\nset(PLUGIN_LIST loop other)\nlist(APPEND PLUGIN_LIST third)\n"
+            "set(PLUGIN_DIR \"plugins/\")\n"
+            "foreach(P IN LISTS PLUGIN_LIST)\n  include_directories(${PLUGIN_DIR}${P})\n"
+            "  add_subdirectory(${PLUGIN_DIR}${P})\nendforeach()\n"
+            "foreach(N RANGE 1 2)\n  add_definitions(-DPASS_${N})\nendforeach()\n"
+            "add_library(engine SHARED ${PLUGIN_SOURCES})\n"),
+        "src/engine/plugins/loop/CMakeLists.txt": (
+            "file(GLOB SRCS *.cpp)\nset(PLUGIN_SOURCES ${PLUGIN_SOURCES} ${SRCS})\n"
+            "set(PLUGIN_SOURCES ${PLUGIN_SOURCES} PARENT_SCOPE)\n"),
+        "src/engine/plugins/other/CMakeLists.txt": "set(PLUGIN_SOURCES ${PLUGIN_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/other.cpp PARENT_SCOPE)\n",
+        "src/engine/plugins/third/CMakeLists.txt": "set(PLUGIN_SOURCES ${PLUGIN_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/third.cpp PARENT_SCOPE)\n",
+        "src/engine/plugins/loop/loop_plugin.h": _LOOP_HEADER,
+        "src/engine/plugins/loop/loop_plugin.cpp": _LOOP_UNIT,
+        "src/engine/plugins/other/other.cpp": "int other() { return 1; }\n",
+        "src/engine/plugins/third/third.cpp": "int third() { return 1; }\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    m = build_model(tmp_path)
+    (t,) = [t for t in m.targets if t.name == "engine"]
+    assert t.sources == ("src/engine/plugins/loop/loop_plugin.cpp", "src/engine/plugins/other/other.cpp",
+                         "src/engine/plugins/third/third.cpp")
+    root = str(tmp_path.resolve())
+    assert t.include_dirs[:2] == (root + "/src", root + "/src/engine/plugins/loop")
+    assert t.defines == ("PASS_1", "PASS_2")
+    res, rows = _check(tmp_path)
+    assert ("TRT302", "src/engine/plugins/loop/loop_plugin.cpp", 5) in rows, rows
+    assert (res.analysis["plugins"], res.analysis["partly_analysed_units"]) == (1, [])
+
+
+def test_foreach_forms():
+    from trtlint.pipeline.buildmodel.foreach import loop_items
+
+    known = {"L": ["a", "b"], "M": ["c"]}
+
+    def expand(a, _q):
+        import re as _re
+
+        if "${" not in a:
+            return [a]
+        m = _re.fullmatch(r"\$\{(\w+)\}", a)
+        return list(known[m.group(1)]) if m and m.group(1) in known else None
+
+    args = lambda *xs: [(x, False) for x in xs]  # noqa: E731
+    assert loop_items(args("v", "x", "${L}", "${NOPE}"), expand, known) == ("v", ["x", "a", "b"])
+    assert loop_items(args("v", "${NOPE}"), expand, known) is None  # nothing known: the body runs once, v unset
+    assert loop_items(args("v", "IN", "LISTS", "L", "M", "ITEMS", "z"), expand, known) == ("v", ["a", "b", "c", "z"])
+    assert loop_items(args("v", "RANGE", "3"), expand, known) == ("v", ["0", "1", "2", "3"])
+    assert loop_items(args("v", "RANGE", "2", "6", "2"), expand, known) == ("v", ["2", "4", "6"])
+    assert loop_items(args("v", "IN", "ZIP_LISTS", "L", "M"), expand, known) is None
+
+
+def test_an_include_rooted_at_an_ancestor_is_guessed_and_said(tmp_path):
+    # no build file says that source/ is an include root; the unit includes its own header by a path rooted there:
+    # the directory is guessed for that unit, the plugin is analysed, and the summary names the guess
+    from trtlint.report.context import Analysis
+
+    files = {
+        "source/engine/plugins/loop/loop_plugin.h": _LOOP_HEADER,
+        "source/engine/plugins/loop/loop_plugin.cpp": _LOOP_UNIT,
+        # a path that exists nowhere: not guessed, still missing
+        "source/engine/plugins/other/other.cpp": "#include \"nowhere/none.h\"\nint getPluginNameOf() { return 1; }\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    res, rows = _check(tmp_path)
+    assert ("TRT302", "source/engine/plugins/loop/loop_plugin.cpp", 5) in rows, rows
+    a = Analysis.from_dict(res.analysis)
+    assert a.guessed == (("source/engine/plugins/loop/loop_plugin.cpp", "source/", "engine/plugins/loop/loop_plugin.h"),)
+    assert a.line().startswith("analysed 1 plugin, 0 creators")
+    assert a.line().endswith("; include dirs guessed for 1 unit (source/: their includes are rooted there)")
+    assert [u for u, _m in a.partly] == ["source/engine/plugins/other/other.cpp"]

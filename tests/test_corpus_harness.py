@@ -210,3 +210,21 @@ def test_triage_files_are_checked_and_counted(tmp_path):
     (tmp_path / "c+d.yaml").write_text("tree: c/d\nsampled: 2\nitems:\n  - {rule: TRT1, file: z, line: 1, verdict: true}\n")
     with pytest.raises(ValueError, match="sampled is 2 but 1 items"):
         corpus_triage.load(tmp_path)
+
+
+def test_a_consistent_rename_of_a_literal_writes_the_renamed_literal_on_both_sides(tmp_path):
+    # both sides return the name as a literal: both are edited to return the renamed literal (a placeholder left
+    # in place, `return X;`, was an undeclared name: the run could no longer resolve the name at all, and the
+    # finding whose message names it looked new)
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "preluPlugin.cpp").write_text(
+        "#include <NvInfer.h>\nusing namespace nvinfer1;\n"
+        "class PReluPlugin : public IPluginV2IOExt\n{\npublic:\n"
+        "    const char* getPluginType() const noexcept override;\n};\n"
+        "class PReluPluginCreator : public IPluginCreator\n{\npublic:\n"
+        "    const char* getPluginName() const noexcept override;\n};\n"
+        "const char* PReluPlugin::getPluginType() const noexcept\n{\n    return \"PRelu_TRT\";\n}\n"
+        "const char* PReluPluginCreator::getPluginName() const noexcept\n{\n    return \"PRelu_TRT\";\n}\n")
+    (neg,) = [m for m in corpus_mutate.generate(tmp_path, corpus_census.census(tmp_path)) if m.negative]
+    assert neg.edits == [("p/preluPlugin.cpp", 15, '    return "PRelu_TRTCorpus";'),
+                         ("p/preluPlugin.cpp", 19, '    return "PRelu_TRTCorpus";')]

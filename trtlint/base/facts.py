@@ -600,6 +600,30 @@ class MissingInclude:
 
 
 @dataclass(frozen=True)
+class GuessedInclude:
+    """An include directory the C++ frontend guessed for a unit (frontends/cpp/guess.py): ``name`` (as written at
+    ``span``) resolved nowhere else, and exists below ``dir`` (root-relative, "./" for the root), an ancestor of
+    the unit."""
+
+    name: str
+    dir: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class InactiveCode:
+    """Plugin code in a preprocessor branch the parse did not compile (``#if NV_TENSORRT_MAJOR <= 7`` with another
+    release's headers, ``#if 0``): a registration or a class deriving a plugin or creator interface, by name,
+    and the directive that opens the branch (frontends/cpp/skipped.py)."""
+
+    what: str  # "registration" | "class"
+    name: str  # the creator registered, or the class
+    span: Span
+    directive: str  # the branch's first line as written ("#if NV_TENSORRT_MAJOR <= 7")
+    directive_line: int
+
+
+@dataclass(frozen=True)
 class UnresolvedClass:
     """A project class that declares TensorRT plugin or creator methods (``getPluginName``, ``createPlugin``,
     ``enqueue`` with ``getOutputDimensions``, ...) but reaches no TensorRT interface: its bases did not resolve
@@ -670,6 +694,10 @@ class FileFacts:
     # like plugins or creators but reached no TensorRT interface (TRT004)
     missing_includes: tuple[MissingInclude, ...] = ()
     unresolved_classes: tuple[UnresolvedClass, ...] = ()
+    # C++: plugin code in a branch of the unit's own file that its parse did not compile
+    inactive: tuple[InactiveCode, ...] = ()
+    # C++: include dirs guessed for the unit (an include rooted at one of its ancestor directories)
+    guessed_includes: tuple[GuessedInclude, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------

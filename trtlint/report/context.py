@@ -31,6 +31,8 @@ class Analysis:
     # the independent programs the build model found, counted by how each was found: (("CMake", 2), ("Makefile",
     # 40)); () for a project of one program
     programs: tuple = ()
+    # the include dirs the C++ frontend guessed: ((unit, dir, include as written), ...), by unit
+    guessed: tuple = ()
 
     @classmethod
     def of_index(cls, index, build=None, scoped=None) -> "Analysis":
@@ -65,6 +67,8 @@ class Analysis:
             if ff.kind not in _PARTLY_KINDS or not getattr(ff, "missing_includes", ()):
                 continue
             partly.append((path, tuple(dict.fromkeys((m.name, m.span.path, m.span.line) for m in ff.missing_includes))))
+        guessed = tuple((path, g.dir, g.name) for path, ff in sorted(index.files.items())
+                        for g in getattr(ff, "guessed_includes", ()))
         tensorrt = index.tensorrt_target().to_dict()
         if scoped:
             tensorrt["programs"] = {s: idx.tensorrt_target().to_dict() for s, idx in sorted(scoped.items())}
@@ -76,7 +80,7 @@ class Analysis:
         for how in (getattr(build, "programs", None) or {}).values():
             found[how] = found.get(how, 0) + 1
         return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
-                   tensorrt=tensorrt, programs=tuple(sorted(found.items())))
+                   tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed)
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
@@ -140,6 +144,11 @@ class Analysis:
             names = self.missing_names()
             more = f", +{len(names) - shown} more" if len(names) > shown else ""
             out += f"; {n(len(self.partly), 'unit')} partly (missing: {', '.join(names[:shown])}{more})"
+        if self.guessed:
+            dirs = list(dict.fromkeys(d for _u, d, _nm in self.guessed))
+            more = f", +{len(dirs) - shown} more" if len(dirs) > shown else ""
+            out += (f"; include dirs guessed for {n(len({u for u, _d, _nm in self.guessed}), 'unit')} "
+                    f"({', '.join(dirs[:shown])}{more}: their includes are rooted there)")
         return out
 
     def to_dict(self) -> dict:
@@ -154,6 +163,8 @@ class Analysis:
             "missing_includes": self.missing_names(),
             **({"tensorrt_version": self.tensorrt} if self.tensorrt is not None else {}),
             **({"programs": dict(self.programs)} if self.programs else {}),
+            **({"guessed_include_dirs": [{"unit": u, "dir": d, "include": nm} for u, d, nm in self.guessed]}
+               if self.guessed else {}),
         }
 
     @classmethod
@@ -166,6 +177,7 @@ class Analysis:
                          for u in d.get("partly_analysed_units", ())),
             tensorrt=d.get("tensorrt_version"),
             programs=tuple(sorted((d.get("programs") or {}).items())),
+            guessed=tuple((g["unit"], g["dir"], g["include"]) for g in d.get("guessed_include_dirs", ())),
         )
 
 

@@ -50,6 +50,8 @@ MARKER_LITERALS = (
     b"getCreator",
 )
 _ENQUEUE_DEF = re.compile(rb"\w::enqueue\s*\(")
+# a class deriving a plugin interface of TensorRT 5-7 (IPlugin, IPluginExt): never analysed, and TRT004 says so
+_LEGACY_BASE = re.compile(rb"\bpublic\s+(?:nvinfer1\s*::\s*)?IPlugin(?:Ext)?\b")
 
 
 _MARKERS_PLUGIN = tuple(m for m in MARKER_LITERALS if b"Plugin" in m)
@@ -68,7 +70,9 @@ def has_plugin_marker(data: bytes) -> bool:
         return True
     if any(lit in data for lit in _MARKERS_OTHER):
         return True
-    return b"::enqueue" in data and _ENQUEUE_DEF.search(data) is not None
+    if b"::enqueue" in data and _ENQUEUE_DEF.search(data) is not None:
+        return True
+    return b"public" in data and b"IPlugin" in data and _LEGACY_BASE.search(data) is not None
 
 
 # what a macro that writes a plugin or creator class spells: its registration, its name/type getters, its

@@ -6,6 +6,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
+from ..examples.contract import pair_cpp
 
 _CPP = ("cpp", "cuda", "header")
 
@@ -51,6 +52,17 @@ REGISTER_TENSORRT_PLUGIN(acme::RoiPluginCreator);
 """
 
 
+# the plugin interfaces of TensorRT 5-7, removed in 8.0 (a class deriving one is named by an IPluginFactory, not
+# registered): trtlint analyses IPluginV2 and later
+_LEGACY_IFACES = frozenset({"IPlugin", "IPluginExt"})
+
+
+def _legacy(u) -> bool:
+    """Whether the unresolved class ``u`` derives only from the legacy plugin interfaces."""
+    return bool(u.bases) and all(b.split("<", 1)[0].split("::")[-1].strip() in _LEGACY_IFACES
+                                 and b.split("::")[0] in ("nvinfer1", b) for b in u.bases)
+
+
 def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9]", "", s.lower())
 
@@ -68,7 +80,11 @@ class AnalysisIncomplete(Rule):
     another unit (one with the right include path) is analysed there and is not reported. An abstract class
     (pure virtual methods) is a base, not a plugin; a class template deriving from its own parameter gets its
     interface from the instantiation. When every base is a TensorRT interface and no TensorRT header is among
-    the includes not found, the cause named is the TensorRT headers in use (trtlint's stand-ins lack it).
+    the includes not found, the cause named is the TensorRT headers in use (trtlint's stand-ins lack it). A class
+    deriving a plugin interface of TensorRT 5-7 (`IPlugin`, `IPluginExt`, removed in 8.0) is never analysed,
+    whatever the includes: it is reported with that reason. So is plugin code in a preprocessor branch the
+    parse did not compile (a registration or a plugin or creator class under `#if NV_TENSORRT_MAJOR <= 7` parsed
+    with newer headers, or under `#if 0`), unless the compiled code registers or defines the same.
 
     ## Why it matters
     Every rule is silent about a plugin trtlint cannot see: "All checks passed" would hide that nothing in
@@ -150,8 +166,34 @@ class AnalysisIncomplete(Rule):
                 ),
             }
         },
+        {
+            # another release's branch repeats a registration the compiled branch makes: nothing goes unchecked
+            "files": {
+                "plugins/foo/fooPlugin.cpp": pair_cpp(register="none") + (
+                    "#if NV_TENSORRT_MAJOR >= 8\nREGISTER_TENSORRT_PLUGIN(FooPluginCreator);\n#else\n"
+                    "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\n#endif\n"),
+            }
+        },
     ]
     INVALID = [
+        {
+            # a plugin written for TensorRT 7 only, parsed with newer headers: its code is not compiled, so nothing
+            # checks it, and the run says so
+            "files": {
+                "plugins/old/oldPlugin.cpp": (
+                    "#include <NvInferRuntime.h>\n#if NV_TENSORRT_MAJOR <= 7\n"
+                    "class OldPluginCreator : public nvinfer1::IPluginCreator\n{\npublic:\n"
+                    '    char const* getPluginName() const noexcept override { return "Old"; }\n};\n'
+                    "REGISTER_TENSORRT_PLUGIN(OldPluginCreator);\n#endif\n"
+                ),
+            },
+            "expect": [(
+                "plugins/old/oldPlugin.cpp", 3,
+                "class OldPluginCreator and REGISTER_TENSORRT_PLUGIN(OldPluginCreator) are in a preprocessor branch "
+                "this run does not compile (`#if NV_TENSORRT_MAJOR <= 7` at line 2), so no rule checks the plugin "
+                "code there",
+            )],
+        },
         {
             # a TensorRT interface the SDK headers in use (here trtlint's stand-ins, TensorRT 10/11) do not
             # declare: IPluginExt, TensorRT 5-7's
@@ -169,9 +211,32 @@ class AnalysisIncomplete(Rule):
             },
             "expect": [(
                 "plugins/legacy/legacyPlugin.cpp", 4,
-                "plugin LegacyPlugin did not resolve to a TensorRT interface (IPluginExt is not "
-                "declared by the TensorRT headers in use: the real ones were not found), so no rule checks it; add "
-                "the TensorRT include directory to `include-dirs` or give `compile-commands`",
+                "plugin LegacyPlugin derives from IPluginExt, a plugin interface of TensorRT 5-7 (removed in "
+                "TensorRT 8.0) that trtlint does not analyse, so no rule checks it; port it to IPluginV2DynamicExt or "
+                "IPluginV3 to have it checked",
+            )],
+        },
+        {
+            # the same with every include found (TensorRT 5's samples: IPlugin and IPluginExt, named by an
+            # IPluginFactory): still never analysed, and the run says so
+            "files": {
+                "plugins/legacy/legacyPlugin.cpp": (
+                    "#include <NvInferRuntime.h>\n#include <string>\n"
+                    "class LegacyPlugin : public nvinfer1::IPlugin\n{\npublic:\n"
+                    "    int getNbOutputs() const { return 1; }\n"
+                    "    int enqueue(int batchSize, void const* const* inputs, void** outputs, void* workspace,\n"
+                    "        cudaStream_t stream);\n};\n"
+                    "class LegacyExtPlugin : public nvinfer1::IPluginExt\n{\npublic:\n"
+                    "    int getNbOutputs() const { return 1; }\n"
+                    "    int enqueue(int batchSize, void const* const* inputs, void** outputs, void* workspace,\n"
+                    "        cudaStream_t stream);\n};\n"
+                ),
+            },
+            "expect": [(
+                "plugins/legacy/legacyPlugin.cpp", 3,
+                "plugin LegacyPlugin and plugin LegacyExtPlugin derive from nvinfer1::IPlugin, nvinfer1::IPluginExt, "
+                "a plugin interface of TensorRT 5-7 (removed in TensorRT 8.0) that trtlint does not analyse, so no "
+                "rule checks them; port them to IPluginV2DynamicExt or IPluginV3 to have it checked",
             )],
         },
         {
@@ -209,6 +274,7 @@ class AnalysisIncomplete(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        yield from self._inactive(index)
         # (a class another unit resolved is analysed there: not reported)
         # the classes that reached no interface, by the file defining them
         by_file: dict[str, dict] = defaultdict(dict)
@@ -228,11 +294,30 @@ class AnalysisIncomplete(Rule):
                 for f in {path, *ff.includes} & by_file.keys():
                     for mi in ff.missing_includes:
                         missing_of[f].setdefault((mi.name, mi.span.path, mi.span.line), mi)
-        by_file = {f: v for f, v in by_file.items() if missing_of.get(f)}
+        # a class of a plugin interface of TensorRT 5-7 (IPlugin, IPluginExt) is never analysed, its includes found
+        # or not: reported with that reason
+        legacy = {f: [u for u in v.values() if _legacy(u)] for f, v in by_file.items()}
+        by_file = {f: v for f, v in by_file.items() if missing_of.get(f) or legacy[f]}
         regs = defaultdict(list)
         for r in index.registrations:
             regs[r.creator.split("::")[-1].strip()].append(r)
         for path in sorted(by_file):
+            old = sorted(legacy[path], key=lambda u: (u.span.line, u.span.col))
+            if old:
+                names = " and ".join(", ".join(f"{u.kind} {u.name}" for u in old).rsplit(", ", 1))
+                bases = ", ".join(dict.fromkeys(b for u in old for b in u.bases))
+                yield self.diag(
+                    old[0].span,
+                    f"{names} {'derive' if len(old) > 1 else 'derives'} from {bases}, a plugin interface of TensorRT "
+                    f"5-7 (removed in TensorRT 8.0) that trtlint does not analyse, so no rule checks "
+                    f"{'them' if len(old) > 1 else 'it'}; port {'them' if len(old) > 1 else 'it'} to IPluginV2DynamicExt "
+                    "or IPluginV3 to have it checked",
+                    related=[Related(u.span, f"{u.kind} {u.name} is defined here") for u in old[1:]],
+                    symbol=path,
+                )
+                if len(old) == len(by_file[path]) or not missing_of.get(path):
+                    continue
+                by_file[path] = {q: u for q, u in by_file[path].items() if u not in old}
             classes = sorted(by_file[path].values(), key=lambda u: (u.span.line, u.span.col))
             missing = list(missing_of[path].values())
             bases = list(dict.fromkeys(b for u in classes for b in u.bases))
@@ -282,5 +367,26 @@ class AnalysisIncomplete(Rule):
                 f"#include \"{first.name}\"{at} was not found{also}; add its directory to `include-dirs` or give "
                 "`compile-commands`",
                 related=related,
+                symbol=path,
+            )
+
+    def _inactive(self, index) -> Iterable[Diagnostic]:
+        """Plugin code in a branch its unit's parse did not compile (facts.InactiveCode) that is nowhere else in
+        the index: one finding per file."""
+        registered = {r.creator.split("::")[-1].strip() for r in index.registrations}
+        names = {q.split("::")[-1] for q in index.classes}
+        for path, ff in sorted(index.files.items()):
+            items = [i for i in getattr(ff, "inactive", ()) if i.name not in (registered if i.what == "registration" else names)]
+            if not items:
+                continue
+            what = [f"REGISTER_TENSORRT_PLUGIN({i.name})" if i.what == "registration" else f"class {i.name}" for i in items]
+            first = items[0]
+            yield self.diag(
+                first.span,
+                f"{' and '.join(', '.join(what).rsplit(', ', 1))} {'are' if len(items) > 1 else 'is'} in a preprocessor "
+                f"branch this run does not compile (`{first.directive}` at line {first.directive_line}), so no rule "
+                "checks the plugin code there; when the project builds that branch (another TensorRT release's "
+                "headers, a macro), give the run its `defines` or `compile-commands`",
+                related=[Related(i.span, f"{w} is here") for i, w in zip(items[1:], what[1:])],
                 symbol=path,
             )

@@ -493,6 +493,16 @@ class BodyWalker:
             usr = ref.get_usr() or None
         else:
             callee = self.spelled_callee(c, kids) or name
+            if not name:
+                # a dependent call (an argument's type not known): the name is its overload set's (the callee's, or
+                # for an operator the second child's: `ret != 0` is CALL_EXPR(ret, operator!=, 0))
+                name = next((sub.spelling for k in kids[:2] if k.kind in (K.DECL_REF_EXPR, K.UNEXPOSED_EXPR)
+                             for sub in children(k) if sub.kind == K.OVERLOADED_DECL_REF), "")
+            if (re.fullmatch(r"[A-Za-z_]\w*", name) or (name.startswith("operator") and name != "operator()")) and \
+                    callee.rsplit("::", 1)[-1] != name:
+                # the text at an unresolved call's extent is not its callee when the call was expanded from a macro
+                # (`CHECK(f(x))` holding `report(ret)`): that text is the macro's invocation, its name the macro's
+                callee = name
             usr = None
         if not callee:
             return

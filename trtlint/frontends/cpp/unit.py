@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from trtlint.base import safeio
 from trtlint.base import envvars
-from trtlint.base.facts import FileFacts, MissingInclude, ParseProblem, Span
+from trtlint.base.facts import FileFacts, GuessedInclude, MissingInclude, ParseProblem, Span
 from .. import UNSAVED, ExtractContext, SourceFile, read_text, unsaved_files
 from .base import PRELUDE_DIR, libclang, load, lock
 from .decls import Extractor
@@ -209,6 +209,13 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     from .guard import guard_headers, guard_includes  # devices/FIFOs named by #include are never opened
 
     inc_dirs = include_dirs_of(args)
+    from .guess import guess_include_dirs, shown_dir
+
+    root_dir = str(Path(ctx.root).resolve())
+    guessed = guess_include_dirs(text, str(src.path), inc_dirs, root_dir)
+    for d, _name, _line in guessed:
+        args += ["-I", d]
+        inc_dirs.append(d)
     text, blocked = guard_includes(text, str(src.path.parent), inc_dirs)
     cuda_mode = "cuda" in args[:2]
     if cuda_mode:  # nvcc's spaced launch chevrons (``k<< <g, b>> >(x)``) joined, every offset kept
@@ -334,6 +341,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         with lock:
             _STATS["blanked_bodies"] += sum(len(v) for v in blanked.values())
     from . import contract
+    from .skipped import inactive_plugin_code
 
     try:
         contracts = contract.scan(ex)
@@ -355,4 +363,6 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         skipped_defs=tuple(sorted(ex.skipped_defs)),
         missing_includes=tuple(dict.fromkeys(missing_includes)),
         unresolved_classes=tuple(dict.fromkeys(ex.unresolved_classes)),
+        inactive=inactive_plugin_code(ci, tu, path, src.rel, text) if kind != "header" else (),
+        guessed_includes=tuple(GuessedInclude(name, shown_dir(d, root_dir), Span(src.rel, line)) for d, name, line in guessed),
     )

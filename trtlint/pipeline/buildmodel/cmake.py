@@ -14,6 +14,7 @@ from typing import Optional
 from trtlint.base import safeio
 from trtlint.frontends.cmake import Command, glob_pattern_args, list_file_commands, decode_list_file
 from trtlint.pipeline.buildmodel.model import Target, UnitFlags
+from trtlint.pipeline.buildmodel import foreach as _loops
 from trtlint.pipeline.buildmodel.walk import rel_path
 
 # the units a target compiles (as before the split: ".c++" is not among them, the module-level name the
@@ -108,11 +109,12 @@ class _Vars(dict):
     """A directory's variables; ``owned``: the names whose list this scope made (a child scope starts with its
     parent's lists shared, so it copies one before it appends to it)."""
 
-    __slots__ = ("owned",)
+    __slots__ = ("owned", "parent")
 
     def __init__(self, *a) -> None:
         super().__init__(*a)
         self.owned: set = set()
+        self.parent: Optional[dict] = None  # the scope a set(... PARENT_SCOPE) writes
 
 
 class Evaluator:
@@ -276,34 +278,55 @@ class Evaluator:
         stack = stack | {d}
         cur = os.path.join(self.root, d) if d else self.root
         self._spend(64 * (len(vars) + len(incs) + len(defs)), 0)  # the copies below
-        vars = _Vars(vars)
+        parent, vars = vars, _Vars(vars)
+        vars.parent = parent
         vars["CMAKE_CURRENT_SOURCE_DIR"] = [cur]
         vars["CMAKE_CURRENT_LIST_DIR"] = [cur]
         self._run(cmds, posixpath.join(d, "CMakeLists.txt"), d, top, cur, vars, list(incs), list(defs), stack)
 
     def _run(self, cmds, lf: str, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
-        skip_depth = 0
         saved, self._file = self._file, lf
         try:
-            for c in cmds:
-                self._count(c)
-                name = c.name
-                if name in ("function", "macro"):
-                    skip_depth += 1
-                    continue
-                if name in ("endfunction", "endmacro"):
-                    skip_depth = max(0, skip_depth - 1)
-                    continue
-                if skip_depth:
-                    continue
-                try:
-                    self._command(c, d, top, cur, vars, incs, defs, stack)
-                except (IndexError, ValueError, TypeError, KeyError):
-                    continue
+            self._run_cmds(cmds, d, top, cur, vars, incs, defs, stack)
         except _FileStop as e:
             self.problems.append((e.file, e.line, e.msg))
         finally:
             self._file = saved
+
+    def _run_cmds(self, cmds, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
+        skip_depth = 0
+        i = -1
+        while i + 1 < len(cmds):
+            i += 1
+            c = cmds[i]
+            self._count(c)
+            name = c.name
+            if name in ("function", "macro"):
+                skip_depth += 1
+                continue
+            if name in ("endfunction", "endmacro"):
+                skip_depth = max(0, skip_depth - 1)
+                continue
+            if skip_depth:
+                continue
+            if name == "foreach":  # its body once per value (trtlint.pipeline.buildmodel.foreach)
+                end = _loops.block_end(cmds, i)
+                loop = _loops.loop_items(c.args, lambda a, q: self._expand(a, q, vars, c.line), vars)
+                if loop is not None:
+                    old = vars.get(loop[0])
+                    for item in loop[1]:
+                        vars[loop[0]] = [item]
+                        self._run_cmds(cmds[i + 1:end], d, top, cur, vars, incs, defs, stack)
+                    if old is None:
+                        vars.pop(loop[0], None)
+                    else:
+                        vars[loop[0]] = old
+                    i = end
+                continue
+            try:
+                self._command(c, d, top, cur, vars, incs, defs, stack)
+            except (IndexError, ValueError, TypeError, KeyError):
+                continue
 
     def _command(self, c: Command, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
         name, args = c.name, c.args
@@ -322,7 +345,11 @@ class Evaluator:
             vals = self._values(args[1:], vars, c.line)
             if "CACHE" in vals:
                 vals = vals[: vals.index("CACHE")]
-            vals = [v for v in vals if v != "PARENT_SCOPE"]
+            if "PARENT_SCOPE" in vals:  # the directory that add_subdirectory()'d this one (not this one's)
+                vars = getattr(vars, "parent", None)
+                if vars is None:
+                    return
+                vals = [v for v in vals if v != "PARENT_SCOPE"]
             vars[args[0][0]] = vals
             getattr(vars, "owned", set()).add(args[0][0])
         elif name == "unset" and args:
