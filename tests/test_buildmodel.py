@@ -214,6 +214,11 @@ def test_ndebug_from_the_build_type_or_the_flags(tmp_path):
         'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -O3 -DNDEBUG")': ("NDEBUG",),
         "set(CMAKE_BUILD_TYPE Debug)": (),
         "": (),
+        # the release type's flags replaced without -DNDEBUG: CMake's default "-O3 -DNDEBUG" is gone (a triaged false
+        # "assert compiled out"); appending to the default, or replacing another type's flags, keeps it
+        'set(CMAKE_BUILD_TYPE "Release")\nset(CMAKE_CXX_FLAGS_RELEASE "-std=c++14 -O3")': (),
+        'set(CMAKE_BUILD_TYPE Release)\nset(CMAKE_CXX_FLAGS_RELEASE "${CMAKE_CXX_FLAGS_RELEASE} -march=native")': ("NDEBUG",),
+        "set(CMAKE_BUILD_TYPE Release)\nset(CMAKE_CXX_FLAGS_DEBUG -O0)": ("NDEBUG",),
     }
     for i, (line, want) in enumerate(cases.items()):
         proj = tmp_path / f"p{i}"

@@ -342,6 +342,12 @@ class Evaluator:
             if args[0][0] in ("CMAKE_CXX_FLAGS", "CMAKE_CUDA_FLAGS", "CMAKE_CXX_FLAGS_RELEASE") and any(
                     re.search(r"(?:^|\s)[-/]DNDEBUG\b", a) for a, _q in args[1:]):
                 vars["_TRTLINT_NDEBUG_FLAG"] = ["1"]  # (the rest of the flags, `${CMAKE_CXX_FLAGS}`, may not expand)
+            m = _TYPE_FLAGS.fullmatch(args[0][0])
+            if m and not any(re.search(r"(?:^|\s)[-/]DNDEBUG\b|\$\{" + re.escape(args[0][0]) + r"\}", a)
+                             for a, _q in args[1:]):
+                # a build type's flags replaced by a value without -DNDEBUG (nor the default's ${...}): CMake's
+                # default "-O3 -DNDEBUG" for that type is gone, so that build type does not define NDEBUG
+                vars["_TRTLINT_NO_NDEBUG_" + m.group(2).upper()] = ["1"]
             vals = self._values(args[1:], vars, c.line)
             if "CACHE" in vals:
                 vals = vals[: vals.index("CACHE")]
@@ -569,11 +575,17 @@ class Evaluator:
 _RELEASE = ("RELEASE", "MINSIZEREL", "RELWITHDEBINFO")
 
 
+_TYPE_FLAGS = re.compile(r"(CMAKE_CXX_FLAGS|CMAKE_CUDA_FLAGS|CUDA_NVCC_FLAGS)_(RELEASE|MINSIZEREL|RELWITHDEBINFO)", re.I)
+
+
 def _ndebug(vars: dict) -> list[str]:
     """``["NDEBUG"]`` when the build the CMake files set up compiles with it: a release build type set in them
-    (``set(CMAKE_BUILD_TYPE Release)``, whose flags CMake gives ``-DNDEBUG``) or ``-DNDEBUG`` set in the flags."""
+    (``set(CMAKE_BUILD_TYPE Release)``, whose flags CMake gives ``-DNDEBUG``) unless the CMake files replace that
+    type's flags (``set(CMAKE_CXX_FLAGS_RELEASE "-O3")``) by a value without ``-DNDEBUG`` or the default's
+    ``${CMAKE_CXX_FLAGS_RELEASE}``; or ``-DNDEBUG`` set in the flags."""
     bt = [v.upper() for v in vars.get("CMAKE_BUILD_TYPE", [])]
-    return ["NDEBUG"] if (bt and bt[0] in _RELEASE) or vars.get("_TRTLINT_NDEBUG_FLAG") else []
+    release = bool(bt) and bt[0] in _RELEASE and not vars.get("_TRTLINT_NO_NDEBUG_" + bt[0])
+    return ["NDEBUG"] if release or vars.get("_TRTLINT_NDEBUG_FLAG") else []
 
 
 def _slashes(s: str):
