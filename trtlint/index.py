@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from .facts import (
+    SURGERY_FORMS,
     Call,
     CMakeGlob,
     CppClass,
@@ -544,7 +545,15 @@ class ProjectIndex:
     def onnx_routes(self) -> list[OnnxEmission]:
         """The emitted ONNX nodes that are routes to TensorRT plugins: in a plugin domain
         (:meth:`is_plugin_domain`) and not inside a function registered for another backend (:func:`other_backend`)."""
-        return [e for e in self.emissions if self.is_plugin_domain(e.domain) and not other_backend(e)]
+        return [e for e in self.emissions if (self.is_plugin_domain(e.domain) or self.surgery_route(e)) and not other_backend(e)]
+
+    def surgery_route(self, e: OnnxEmission) -> bool:
+        """An onnx-graphsurgeon node (``gs.Node``, ``graph.layer``) whose op the ONNX parser does not import (the
+        frontend keeps only non-standard ops of the default domain): graph surgery edits a model for TensorRT, so
+        such a node can only run as a plugin, whatever its domain's other nodes name."""
+        if e.form not in SURGERY_FORMS or e.domain is None:
+            return False
+        return e.domain in ("", "ai.onnx") or e.domain not in self.profile.builtin_domains
 
     # ------------------------------------------------------------------------------------------------
     def resolve_call(self, call: Call) -> Optional[CppFunction]:

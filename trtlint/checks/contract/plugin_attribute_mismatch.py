@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import backend_py, cpp_model, creator_cpp, onnxscript_py
+from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, onnxscript_py, py_create_plugin
 from ..examples.onnx import onnx_model, onnx_node
 from ._routes import requests
 
@@ -124,6 +124,12 @@ class PluginAttributeMismatch(Rule):
                 ),
             }
         },
+        # Python model code creating the plugin through the TensorRT API with the creator's fields, and an
+        # onnx-graphsurgeon node setting them
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+                   "py/model.py": py_create_plugin(fields=("alpha", "num_heads"))}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+                   "py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "num_heads": 2}')}},
     ]
     INVALID = [
         {
@@ -204,6 +210,19 @@ class PluginAttributeMismatch(Rule):
                 "src/model.cpp": cpp_model("FooPlugin", field="alfa"),
             },
             "expect": [("src/model.cpp", 6, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+        {
+            # Python model code: the trt.PluginField list handed to create_plugin on the creator a lookup found
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+                      "py/model.py": py_create_plugin(fields=("alpha", "num_head"))},
+            "expect": [("py/model.py", 8, "attribute 'num_head' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator declares (getFieldNames: alpha, num_heads)")],
+            "fixed": {"py/model.py": py_create_plugin(fields=("alpha", "num_heads"))},
+        },
+        {
+            # an onnx-graphsurgeon node made in a helper registered on gs.Graph (self.layer(op=..., attrs=...))
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                      "py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "beta": 2}', helper=True)},
+            "expect": [("py/surgeon.py", 6, "attribute 'beta' of ONNX node 'FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
         },
     ]
 

@@ -4,10 +4,11 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import cpp_model, creator_cpp, multi_backend_py, onnxscript_py, pair_cpp
+from ..examples.contract import cpp_model, creator_cpp, gs_surgery_py, multi_backend_py, onnxscript_py, pair_cpp, py_create_plugin
 from ..examples.onnx import onnx_model, onnx_node
 from ._creators import disagreeing_plugins
 from ._routes import requests
+from ...facts import SURGERY_FORMS
 
 
 def creator_related(index, names, verb="registers") -> list[Related]:
@@ -201,7 +202,25 @@ class PluginNameMismatch(Rule):
                 '    trt.get_plugin_registry().get_creator("ScaleShift_TRT", "1", "")\n'),
         }},
     ]
+    VALID += [
+        # graph surgery: standard ONNX ops are not plugins, and a node far from every creator name (a placeholder the
+        # script removes later, another library's plugin) is not judged without the plugin domains named
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("TrashNode")}},
+    ]
     INVALID = [
+        {
+            # Python model code scanning the registry's creators for one name
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/model.py": py_create_plugin("FooPlugn", scan=True)},
+            "expect": [("py/model.py", 7, "plugin_creator_list scan for 'FooPlugn' names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
+            "fixed": {"py/model.py": py_create_plugin("FooPlugin", scan=True)},
+        },
+        {
+            # an onnx-graphsurgeon node is meant for TensorRT: a non-standard op close to a creator's name is judged
+            # (a g.op in another domain would need a near miss: it may be another backend's op)
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("FooPlugin_TRT")},
+            "expect": [("py/surgeon.py", 6, "ONNX node 'FooPlugin_TRT' names plugin 'FooPlugin_TRT', but no creator registers it; closest registered: 'FooPlugin'")],
+            "fixed": {"py/surgeon.py": gs_surgery_py("FooPlugin")},
+        },
         {
             # two samples, each built by its own Makefile, each emitting its own plugin: sample b's creator drifted.
             # Sample a's creator does not serve b's node (another program), so the drift is not hidden
@@ -339,7 +358,10 @@ class PluginNameMismatch(Rule):
                 continue
             close = index.closest_names(r.name)
             if r.kind == "onnx" and not domains_named and not index.near_miss(r.name):
-                continue  # zero-config: a node that is no near miss of a project creator may be another backend's op
+                # zero-config: a node that is no near miss of a project creator may be another backend's op; a
+                # graph-surgery node is for TensorRT, so there any close registered name is evidence enough
+                if r.form not in SURGERY_FORMS or not (close or _extends(r.name, registered)):
+                    continue
             hint = (
                 "closest registered: " + ", ".join(f"'{c}'" for c in close)
                 if close
@@ -371,6 +393,11 @@ class PluginNameMismatch(Rule):
                 ],
                 symbol=p.qualname,
             )
+
+
+def _extends(name: str, registered) -> bool:
+    """``name`` is a registered name (of 6 characters or more) with something added before or after it."""
+    return any(len(n) >= 6 and n in name for n in registered)
 
 
 def _rename_fix(r, registered) -> "Fix | None":

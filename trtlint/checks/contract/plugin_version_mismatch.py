@@ -4,7 +4,7 @@ from typing import Iterable
 
 from ...diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import creator_cpp, onnxscript_py
+from ..examples.contract import creator_cpp, gs_surgery_py, onnxscript_py
 from ..examples.onnx import onnx_model, onnx_node
 from ..examples.contract import pair_cpp
 from ._creators import disagreeing_plugins
@@ -84,6 +84,13 @@ class PluginVersionMismatch(Rule):
         },
     ]
     INVALID = [
+        {
+            # an onnx-graphsurgeon node's plugin_version attribute
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                      "py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "plugin_version": "2"}')},
+            "expect": [("py/surgeon.py", 6, "ONNX node 'FooPlugin' asks for 'FooPlugin' version '2', but its creator registers version '1'")],
+            "fixed": {"py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "plugin_version": "1"}')},
+        },
         {
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_version='"1"', creator_version='"2"')},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 17, "plugin FooPlugin returns version '1' from getPluginVersion(), but its creator FooPluginCreator (which creates it in createPlugin) registers version '2'")],
