@@ -490,6 +490,23 @@ class ProjectIndex:
         return bool(difflib.get_close_matches(name, own, n=1, cutoff=_NEAR_MISS)
                     or name.lower() in {x.lower() for x in own})
 
+    def external_near_miss(self, name: str) -> Optional[str]:
+        """The creator of a library the rules/ packs list (TensorRT's own plugins) that ``name``, itself none of
+        them nor a project creator's, reads as a misspelling of (difflib ratio >= 0.85, or equal ignoring case) or as
+        an extension of (the whole name, 6 characters or more, with something added): zero-config, the evidence that
+        a node or lookup is meant for TensorRT's plugin library."""
+        ext = self.packs.externals
+        if not name or name in ext or self.creators_named(name):
+            return None
+        close = difflib.get_close_matches(name, list(ext), n=1, cutoff=_NEAR_MISS)
+        if close:
+            return close[0]
+        low = name.lower()
+        for n in sorted(ext, key=len, reverse=True):
+            if n.lower() == low or (len(n) >= 6 and n in name):
+                return n
+        return None
+
     def closest_names(self, name: str, n: int = 3) -> list[str]:
         names = self.registered_names()
         close = difflib.get_close_matches(name, names, n=n, cutoff=0.6)
@@ -533,7 +550,8 @@ class ProjectIndex:
             def known(op: str) -> bool:
                 # a near miss of the project's own creator names counts too: a misspelled route in a domain where
                 # nothing else resolves is still meant for the project's plugins (else the typo would silence it)
-                return op in names or self.packs.external_creator(op) is not None or self.near_miss(op)
+                return (op in names or self.packs.external_creator(op) is not None or self.near_miss(op)
+                        or self.external_near_miss(op) is not None)
 
             doms = {_default_domain(e.domain) for e in self.emissions if e.domain is not None and known(e.op_type)
                     and not other_backend(e) and not is_test_path(e.span.path)}

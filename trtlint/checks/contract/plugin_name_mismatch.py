@@ -31,13 +31,15 @@ class PluginNameMismatch(Rule):
 
     ## What it does
     Collects every place that names a plugin creator: ONNX node emission in a plugin domain (onnxscript
-    opset calls, `g.op("dom::Op")`, `onnx.helper.make_node`), a direct builder's operation-to-creator table
-    and its `operation(...)` calls, `get_creator(name, version, namespace)` lookups, and in C++ model code
-    `getPluginRegistry()->getPluginCreator(...)`/`getCreator(...)`. Each name must be
+    opset calls, `g.op("dom::Op")`, `onnx.helper.make_node`, onnx-graphsurgeon `gs.Node(op=...)`/`gs.Node("Op",
+    ...)` and `graph.layer(op=...)`, also inside `@gs.Graph.register()` helpers), a direct builder's
+    operation-to-creator table and its `operation(...)` calls, `get_creator`/`get_plugin_creator(name, version,
+    namespace)` lookups and `for c in registry.plugin_creator_list: if c.name == "Name"` scans, and in C++ model
+    code `getPluginRegistry()->getPluginCreator(...)`/`getCreator(...)`. Each name must be
     one that a C++ creator returns from `getPluginName()`. The message lists the closest registered names.
     Creators defined in Python (`tensorrt.IPluginCreator*` subclasses, `@tensorrt.plugin.register`) count
     as registered. The rule only runs when the project's creators were found (otherwise it cannot know the
-    names), and it leaves alone lookups of other libraries' creators: a namespace no project creator
+    names; a near miss of TensorRT's own plugins, below, excepted), and it leaves alone lookups of other libraries' creators: a namespace no project creator
     registers under (TensorRT-LLM's `tensorrt_llm`), or a name the rules/ packs list as shipped by TensorRT's
     own plugin library (`EfficientNMS_TRT`, ...). Which ONNX domains are plugin domains: those
     `onnx-plugin-domains` (or the profile) names; with none named, a domain where some node names a creator of
@@ -47,7 +49,12 @@ class PluginNameMismatch(Rule):
     ratio 0.85, or a case difference) is not reported either: such a domain counts only because some other node in it resolves, and a multi-backend exporter
     emits its other backends' ops (ncnn, Ascend, ONNX Runtime) and internal markers there too; only a near miss
     (a typo, a case difference) is evidence that the node is meant for a project creator. Name the domains
-    (`onnx-plugin-domains`) to have every unknown name in them reported.
+    (`onnx-plugin-domains`) to have every unknown name in them reported. An onnx-graphsurgeon node is different:
+    graph surgery edits a model for TensorRT, so a node whose op is no standard ONNX op is a plugin node whatever
+    its domain, and it is reported when some registered name is close to it (the closest names the message lists,
+    difflib ratio 0.6) or when it is a registered name with something added. A route whose name is a near miss
+    of one of TensorRT's own plugins (`EfficientNMS_TRt`, `EfficientNMS_TRT2`) is reported also in a project that
+    defines no creator: the message names the closest plugin of TensorRT's library.
 
     Between a plugin and its own creator: the plugin class a creator's `createPlugin`/`deserializePlugin`
     makes (`new FooPlugin(...)`) must return from `getPluginName()` (`getPluginType()` for `IPluginV2*`) the
@@ -209,6 +216,12 @@ class PluginNameMismatch(Rule):
     ]
     INVALID = [
         {
+            # no creator in the project: a misspelt name of TensorRT's own plugins is still judged
+            "files": {"py/model.py": py_create_plugin("EfficientNMS_TRt", fields=("score_threshold",))},
+            "expect": [("py/model.py", 6, "get_creator('EfficientNMS_TRt', '1', '') names plugin 'EfficientNMS_TRt', but no creator registers it; closest in TensorRT's plugin library (libnvinfer_plugin): 'EfficientNMS_TRT'")],
+            "fixed": {"py/model.py": py_create_plugin("EfficientNMS_TRT", fields=("score_threshold",))},
+        },
+        {
             # Python model code scanning the registry's creators for one name
             "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/model.py": py_create_plugin("FooPlugn", scan=True)},
             "expect": [("py/model.py", 7, "plugin_creator_list scan for 'FooPlugn' names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
@@ -347,8 +360,7 @@ class PluginNameMismatch(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        if not index.has_creators:
-            return
+        own = index.has_creators
         registered = set(index.registered_names()) | {sp.name for sp in getattr(index, "plugin_specs", ())}
         # with the plugin domains configured, every emission in them is meant for a creator; without, only a near
         # miss of a registered name is evidence of that (the domain counts only because some other node resolves)
@@ -356,26 +368,33 @@ class PluginNameMismatch(Rule):
         for r in requests(index, judged_once=True):
             if r.name in registered:
                 continue
-            close = index.closest_names(r.name)
-            if r.kind == "onnx" and not domains_named and not index.near_miss(r.name):
+            ext = index.external_near_miss(r.name)  # a misspelt or extended name of TensorRT's own plugins
+            if not own and ext is None:
+                continue  # without the project's creators only a near miss of TensorRT's plugin library is judged
+            close = index.closest_names(r.name) if own else []
+            if r.kind == "onnx" and not domains_named and not index.near_miss(r.name) and ext is None:
                 # zero-config: a node that is no near miss of a project creator may be another backend's op; a
                 # graph-surgery node is for TensorRT, so there any close registered name is evidence enough
                 if r.form not in SURGERY_FORMS or not (close or _extends(r.name, registered)):
                     continue
-            hint = (
-                "closest registered: " + ", ".join(f"'{c}'" for c in close)
-                if close
-                else f"{len(registered)} names are registered (see `trtlint check --dump-index`)"
-            )
+            if close:
+                hint = "closest registered: " + ", ".join(f"'{c}'" for c in close)
+                if ext is not None and ext not in close:
+                    hint += f"; in TensorRT's plugin library: '{ext}'"
+            elif ext is not None:
+                hint = f"closest in TensorRT's plugin library (libnvinfer_plugin): '{ext}'"
+            else:
+                hint = f"{len(registered)} names are registered (see `trtlint check --dump-index`)"
             yield self.diag(
                 r.span,
                 f"{r.what} names plugin '{r.name}', but no creator registers it; {hint}",
                 related=creator_related(index, close),
                 symbol=r.name,
                 logical=r.logical,
-                fix=_rename_fix(r, registered),
+                fix=_rename_fix(r, registered if close or ext is None else {ext}),
             )
-        yield from self.check_plugins(index)
+        if own:
+            yield from self.check_plugins(index)
 
     def check_plugins(self, index) -> Iterable[Diagnostic]:
         """A plugin and the creator that creates it return different names (TRT102 does the same for versions)."""
