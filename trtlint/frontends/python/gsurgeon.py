@@ -12,7 +12,7 @@ Deployment code most often inserts a plugin node into an exported model with onn
 :class:`~trtlint.facts.OnnxEmission` of form ``gs.Node`` or ``graph.layer``: the op (a literal, or a name bound
 to literals), the domain (``domain=``, the default domain when absent), the attributes of ``attrs=`` (a dict
 literal, ``dict(...)``/``OrderedDict(...)`` with keywords or a list of pairs, or a name bound to a followed
-dict; anything else leaves the attributes open) with ``plugin_version``/``plugin_namespace`` read from them. A
+dict: :meth:`~.values.ValueTracker.dict_state_of`; anything else leaves the attributes open) with ``plugin_version``/``plugin_namespace`` read from them. A
 standard ONNX op in the default domain is not a route and makes no fact (as for ``make_node``). ``.layer(...)``
 counts only in a module that imports onnx-graphsurgeon and only with its ``op=`` keyword (``Graph.layer``
 passes its other positional arguments to ``Node``). Nothing is imported or executed.
@@ -25,10 +25,9 @@ from typing import Optional
 import libcst as cst
 
 from ...facts import SURGERY_FORMS, AttrFact  # noqa: F401  (the forms made here)
-from .values import DictState, callee_last, is_prefix, string_value
+from .values import is_prefix
 
 GS_MODULE = "onnx_graphsurgeon"
-_DICT_CALLS = ("dict", "OrderedDict")
 
 
 class SurgeryMixin:
@@ -80,7 +79,7 @@ class SurgeryMixin:
     def _surgery_attrs(self, node: Optional[cst.BaseExpression]) -> tuple[list[tuple[AttrFact, Optional[str]]], bool]:
         if node is None or (isinstance(node, cst.Name) and node.value == "None"):
             return [], False
-        st = self._pairs_dict(node) or self.dict_state_of(node)
+        st = self.dict_state_of(node)
         if st is None:
             return [], True
         cur = tuple(self.branch)
@@ -89,31 +88,3 @@ class SurgeryMixin:
             cond = e.conditional or not is_prefix(e.branch, cur)
             out.append((AttrFact(e.name, e.span, e.value, e.type, cond), e.literal))
         return out, st.open
-
-    def _pairs_dict(self, node: cst.BaseExpression) -> Optional[DictState]:
-        """``OrderedDict(a=1)`` / ``OrderedDict([("a", 1), ...])`` / ``dict([...])``: the entries written."""
-        if not isinstance(node, cst.Call) or callee_last(node.func) not in _DICT_CALLS:
-            return None
-        if callee_last(node.func) == "dict" and isinstance(node.func, cst.Name) and self.lookup("dict") is not None:
-            return None
-        st = DictState(branch=tuple(self.branch))
-        for a in node.args:
-            if a.keyword is not None:
-                st.entries[a.keyword.value] = self.make_entry(a.keyword.value, a, a.value)
-            elif not a.star and isinstance(a.value, (cst.List, cst.Tuple)):
-                for el in a.value.elements:
-                    pair = el.value
-                    if isinstance(pair, cst.Tuple) and len(pair.elements) == 2:
-                        key = string_value(pair.elements[0].value)
-                        if key is not None:
-                            st.entries[key] = self.make_entry(key, pair, pair.elements[1].value)
-                            continue
-                    st.open = True
-            else:
-                sub = self.dict_state_of(a.value)
-                if sub is None:
-                    st.open = True
-                else:
-                    st.entries.update(sub.entries)
-                    st.open = st.open or sub.open
-        return st

@@ -224,7 +224,8 @@ class PluginCreationMixin:
         """``for c in <registry>.plugin_creator_list`` (or a name bound to one): ``c`` is a scan variable."""
         it = node.iter
         scan = (isinstance(it, cst.Attribute) and it.attr.value == SCAN_ATTR) or (
-            isinstance(it, cst.Name) and self._find(self._pp_chain(), "lists", it.value) is not None
+            isinstance(it, cst.Name)
+            and (self._find(self._pp_chain(), "lists", it.value) is not None or it.value in self._module_lists())
         )
         if scan and isinstance(node.target, cst.Name):
             self._pp_chain()[-1].scans.add(node.target.value)
@@ -253,6 +254,20 @@ class PluginCreationMixin:
         self.lookups.append(lk)
         idx = [len(self.lookups) - 1]
         chain[-1].creators[var] = idx
+
+    def _module_lists(self) -> set:
+        """Module-level names assigned a registry's ``plugin_creator_list`` anywhere in the module (a function above
+        the assignment scans it too)."""
+        memo = self.__dict__.get("_lists_memo")
+        if memo is None:
+            memo = self.__dict__["_lists_memo"] = set()
+            for stmt in self.module.body:
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and isinstance(small.value, cst.Attribute) and small.value.attr.value == SCAN_ATTR:
+                        memo.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
+        return memo
 
     # ---- resolution ---------------------------------------------------------------------------------
     def _element(self, node: cst.BaseExpression, chain: list) -> Optional[Fields]:
