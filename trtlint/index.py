@@ -490,10 +490,24 @@ class ProjectIndex:
         return bool(difflib.get_close_matches(name, own, n=1, cutoff=_NEAR_MISS)
                     or name.lower() in {x.lower() for x in own})
 
+    def unanalysed_creator_names(self) -> frozenset:
+        """The names that creator classes trtlint could not analyse (their bases did not resolve: TRT004 names
+        them) return from ``getPluginName()``, where that resolves: a route to one of these has a creator in the
+        project, only not a checked one."""
+        memo = self.__dict__.get("_unanalysed_names")
+        if memo is None:
+            names = set()
+            for ff in self.files.values():
+                for uc in getattr(ff, "unresolved_classes", ()):
+                    if uc.kind == "creator":
+                        names.update(self._all_returns(uc.qualname, "getPluginName"))
+            memo = self.__dict__["_unanalysed_names"] = frozenset(names)
+        return memo
+
     def external_near_miss(self, name: str) -> Optional[str]:
         """The creator of a library the rules/ packs list (TensorRT's own plugins) that ``name``, itself none of
         them nor a project creator's, reads as a misspelling of (difflib ratio >= 0.85, or equal ignoring case) or as
-        an extension of (the whole name, 6 characters or more, with something added): zero-config, the evidence that
+        an extension of (the whole name, 6 characters or more, with something appended): zero-config, the evidence that
         a node or lookup is meant for TensorRT's plugin library."""
         ext = self.packs.externals
         if not name or name in ext or self.creators_named(name):
@@ -503,7 +517,8 @@ class ProjectIndex:
             return close[0]
         low = name.lower()
         for n in sorted(ext, key=len, reverse=True):
-            if n.lower() == low or (len(n) >= 6 and n in name):
+            # a name with a suffix added (EfficientNMS_TRT2); not a prefix: MMCVModulatedDeformConv2d is mmcv's own
+            if n.lower() == low or (len(n) >= 6 and name.startswith(n)):
                 return n
         return None
 
