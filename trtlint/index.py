@@ -512,9 +512,10 @@ class ProjectIndex:
         ext = self.packs.externals
         if not name or name in ext or self.creators_named(name):
             return None
-        close = difflib.get_close_matches(name, list(ext), n=1, cutoff=_NEAR_MISS)
-        if close:
-            return close[0]
+        for cand in difflib.get_close_matches(name, list(ext), n=3, cutoff=_NEAR_MISS):
+            if cand in name and not name.startswith(cand):
+                continue  # the whole name with a prefix: another library's own variant (mmcv's MMCVModulatedDeformConv2d)
+            return cand
         low = name.lower()
         for n in sorted(ext, key=len, reverse=True):
             # a name with a suffix added (EfficientNMS_TRT2); not a prefix: MMCVModulatedDeformConv2d is mmcv's own
