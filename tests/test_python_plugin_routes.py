@@ -24,6 +24,14 @@ def build_appended(network, x):
     return creator.create_plugin("bar", pfc)
 
 
+def build_rebound(network, x):
+    # the list rebound to its own collection
+    fc = []
+    fc.append(trt.PluginField("eta", np.array([1], dtype=np.int32), trt.PluginFieldType.INT32))
+    fc = trt.PluginFieldCollection(fc)
+    return trt.get_plugin_registry().get_plugin_creator("Rebound", "1").create_plugin("r", fc)
+
+
 def build_two(network, x):
     # two creators in one function: each create_plugin gets the fields of its own collection
     p = trt.get_plugin_registry().get_plugin_creator("P", "1", "")
@@ -92,10 +100,11 @@ def test_plugin_field_lists_join_their_lookup(tmp_path):
     assert by_name["FooPlugin"].open_attrs is False
     assert by_name["FooPlugin"].attrs[0].span.line == 7  # the field's name, where a rename is made
     assert [a.name for a in by_name["BarPlugin"].attrs] == ["gamma"]
+    assert [a.name for a in by_name["Rebound"].attrs] == ["eta"] and by_name["Rebound"].open_attrs is False
     assert [a.name for a in by_name["P"].attrs] == ["p_only"]
     assert [a.name for a in by_name["Q"].attrs] == ["q_only"]
     scan = by_name["ScanPlugin"]
-    assert (scan.form, scan.version, scan.namespace, scan.span.line) == ("plugin_creator_list", "3", None, 32)
+    assert (scan.form, scan.version, scan.namespace, scan.span.line) == ("plugin_creator_list", "3", None, 40)
     assert [a.name for a in scan.attrs] == ["delta"]
     assert by_name["Opaque"].attrs == ()
 

@@ -20,7 +20,7 @@ from ...facts import FileFacts, ParseProblem, Span
 from .. import ExtractContext, SourceFile, empty_facts, need, read_text, testlists
 from . import fast
 
-VERSION = "4"
+VERSION = "5"
 KIND_NAMES = ("python",)
 
 

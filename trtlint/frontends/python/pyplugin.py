@@ -179,40 +179,36 @@ class PluginCreationMixin:
         value = node.value
         chain = self._pp_chain()
         st = chain[-1]
+        # what the value holds, read before the targets are rebound (``fc = trt.PluginFieldCollection(fc)``)
+        kind, held = None, None
+        if isinstance(value, cst.Call):
+            idx = self.lookup_at.get(id(value))
+            fact = self.pf_facts.get(id(value))
+            if idx is not None:
+                kind, held = "creators", list(idx)
+            elif fact is not None:
+                kind, held = "fields", fact
+            elif self.is_trt(value.func, "PluginFieldCollection"):
+                kind, held = "colls", self._fields_of(value, chain) or Fields(open=True)
+        elif isinstance(value, (cst.List, cst.Tuple)):
+            f = self._fields_of(value, chain)
+            if f is not None and (f.items or not value.elements):
+                kind, held = "colls", f
+        elif isinstance(value, cst.Attribute) and value.attr.value == SCAN_ATTR:
+            kind = "lists"
+        elif isinstance(value, cst.Name):
+            idx = self._find(chain, "creators", value.value)
+            if idx is not None:
+                kind, held = "creators", list(idx)
         for name in targets:  # a rebinding forgets what the name held
             st.creators.pop(name, None)
             st.fields.pop(name, None)
             st.colls.pop(name, None)
             st.lists.discard(name)
-        if isinstance(value, cst.Call):
-            idx = self.lookup_at.get(id(value))
-            if idx is not None:
-                for name in targets:
-                    st.creators[name] = list(idx)
-                return
-            fact = self.pf_facts.get(id(value))
-            if fact is not None:
-                for name in targets:
-                    st.fields[name] = fact
-                return
-            if self.is_trt(value.func, "PluginFieldCollection"):
-                for name in targets:
-                    st.colls[name] = self._fields_of(value, chain) or Fields(open=True)
-                return
-        elif isinstance(value, (cst.List, cst.Tuple)):
-            f = self._fields_of(value, chain)
-            if f is not None and (f.items or not value.elements):
-                for name in targets:
-                    st.colls[name] = f
-            return
-        elif isinstance(value, cst.Attribute) and value.attr.value == SCAN_ATTR:
-            st.lists.update(targets)
-            return
-        elif isinstance(value, cst.Name):
-            idx = self._find(chain, "creators", value.value)
-            if idx is not None:
-                for name in targets:
-                    st.creators[name] = list(idx)
+            if kind == "lists":
+                st.lists.add(name)
+            elif kind is not None:
+                getattr(st, kind)[name] = held
 
     def plugin_augassign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name) and isinstance(node.operator, cst.AddAssign):
