@@ -72,9 +72,7 @@ class PluginAttributeMismatch(Rule):
     declares in `getFieldNames()` (its `PluginField` list). A route to one of TensorRT's own plugins (no
     creator of that name in the project, e.g. `EfficientNMS_TRT`) is compared with the fields its creator
     declares in TensorRT's plugin library, for the release the code targets (`rules/tensorrt_plugin_fields.yaml`,
-    generated from NVIDIA/TensorRT's `plugin/` tree; the newest release there when no version is known). A
-    registry lookup whose creator declares no fields at all but reads them by name in `createPlugin` is compared
-    with the names it reads (the lookup hands over the whole collection). `plugin_version` and `plugin_namespace` are the
+    generated from NVIDIA/TensorRT's `plugin/` tree; the newest release there when no version is known). `plugin_version` and `plugin_namespace` are the
     parser's own and are not compared. A direct route hands the creator its whole field collection, so there
     a field that `createPlugin` reads counts as accepted even when undeclared; for ONNX nodes it does not:
     a field the creator reads but does not declare is the classic drift (the parser drops it and the plugin
@@ -234,13 +232,6 @@ class PluginAttributeMismatch(Rule):
             "fixed": {"py/model.py": py_create_plugin(fields=("alpha", "num_heads"))},
         },
         {
-            # a creator that declares no fields but reads them by name in createPlugin: a lookup route's field it
-            # never reads is never seen
-            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(), reads=("alpha", "num_heads")),
-                      "py/model.py": py_create_plugin(fields=("alpha", "num_head"))},
-            "expect": [("py/model.py", 8, "attribute 'num_head' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator reads: it declares no fields, and its createPlugin reads only alpha, num_heads")],
-        },
-        {
             # an onnx-graphsurgeon node made in a helper registered on gs.Graph (self.layer(op=..., attrs=...))
             "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
                       "py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "beta": 2}', helper=True)},
@@ -272,11 +263,6 @@ class PluginAttributeMismatch(Rule):
                 # the creator's fields were not found in C++: its TensorRT OSS plugin spec lists them
                 declared = {f.name for sp in specs for f in sp.fields}
                 decl_name, decl_fields = f"{c0.cls.name} (per {specs[0].span.path.rsplit('/', 1)[-1]})", specs[0].fields
-            read_only = False
-            if not declared and r.kind == "lookup" and reads and not any(c.fields for c in creators):
-                # the creator declares no fields but its createPlugin reads them by name: a Python or C++ lookup
-                # hands it the whole collection, so a field it never reads is one the plugin never sees
-                declared, read_only = set(reads), True
             if not declared:
                 continue  # the creator's fields were not found: nothing to compare with
             # The ONNX parser hands a creator only the attributes it declares; a direct route hands over the
@@ -284,18 +270,6 @@ class PluginAttributeMismatch(Rule):
             accepted = declared if r.kind in ("onnx", "model") else declared | set(reads)
             for a in r.attrs:
                 if a.name in accepted or a.name in ("plugin_version", "plugin_namespace"):
-                    continue
-                if read_only:
-                    first = next(iter(reads.values()))
-                    yield self.diag(
-                        a.span,
-                        f"attribute '{a.name}' of {r.what} is not a field creator {c0.cls.name} reads: it declares no "
-                        f"fields, and its {first.method} reads only {', '.join(sorted(declared))}, so the plugin never "
-                        "sees it",
-                        related=[Related(first.span, f"{first.method} reads its fields here")],
-                        symbol=f"{r.name}.{a.name}",
-                        logical=r.logical,
-                    )
                     continue
                 rd = reads.get(a.name)
                 related = [Related(decl_fields[0].span, f"{decl_name} declares its fields here")] if decl_fields else []
