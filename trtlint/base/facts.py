@@ -282,14 +282,19 @@ class AttrFact:
     name_span: Optional[Span] = None  # the keyword naming it, when passed as ``name=value`` (for fixes)
 
 
+#: the emission forms of onnx-graphsurgeon (``gs.Node``, ``<graph>.layer``): graph surgery edits a model for TensorRT
+SURGERY_FORMS = ("gs.Node", "graph.layer")
+
+
 @dataclass(frozen=True)
 class OnnxEmission:
-    """Python code that emits an ONNX node (onnxscript opset call, ``g.op``, ``helper.make_node``)."""
+    """Python code that emits an ONNX node (onnxscript opset call, ``g.op``, ``helper.make_node``, an
+    onnx-graphsurgeon ``gs.Node``/``graph.layer``)."""
 
     op_type: str
     domain: Optional[str]  # None when not statically known
     span: Span
-    form: str  # "onnxscript" | "g.op" | "make_node"
+    form: str  # "onnxscript" | "g.op" | "make_node" | "gs.Node" | "graph.layer" (onnx-graphsurgeon)
     attrs: tuple[AttrFact, ...] = ()
     open_attrs: bool = False  # attributes also come from something we could not follow (**unknown)
     plugin_version: Optional[str] = None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from trtlint.base.facts import (
+    SURGERY_FORMS,
     Call,
     CMakeGlob,
     CppClass,
@@ -496,6 +497,39 @@ class ProjectIndex:
         return bool(difflib.get_close_matches(name, own, n=1, cutoff=_NEAR_MISS)
                     or name.lower() in {x.lower() for x in own})
 
+    def unanalysed_creator_names(self) -> frozenset:
+        """The names that creator classes trtlint could not analyse (their bases did not resolve: TRT004 names
+        them) return from ``getPluginName()``, where that resolves: a route to one of these has a creator in the
+        project, only not a checked one."""
+        memo = self.__dict__.get("_unanalysed_names")
+        if memo is None:
+            names = set()
+            for ff in self.files.values():
+                for uc in getattr(ff, "unresolved_classes", ()):
+                    if uc.kind == "creator":
+                        names.update(self._all_returns(uc.qualname, "getPluginName"))
+            memo = self.__dict__["_unanalysed_names"] = frozenset(names)
+        return memo
+
+    def external_near_miss(self, name: str) -> Optional[str]:
+        """The creator of a library the rules/ packs list (TensorRT's own plugins) that ``name``, itself none of
+        them nor a project creator's, reads as a misspelling of (difflib ratio >= 0.85, or equal ignoring case) or as
+        an extension of (the whole name, 6 characters or more, with something appended): zero-config, the evidence that
+        a node or lookup is meant for TensorRT's plugin library."""
+        ext = self.packs.externals
+        if not name or name in ext or self.creators_named(name):
+            return None
+        for cand in difflib.get_close_matches(name, list(ext), n=3, cutoff=_NEAR_MISS):
+            if cand in name and not name.startswith(cand):
+                continue  # the whole name with a prefix: another library's own variant (mmcv's MMCVModulatedDeformConv2d)
+            return cand
+        low = name.lower()
+        for n in sorted(ext, key=len, reverse=True):
+            # a name with a suffix added (EfficientNMS_TRT2); not a prefix: MMCVModulatedDeformConv2d is mmcv's own
+            if n.lower() == low or (len(n) >= 6 and name.startswith(n)):
+                return n
+        return None
+
     def closest_names(self, name: str, n: int = 3) -> list[str]:
         names = self.registered_names()
         close = difflib.get_close_matches(name, names, n=n, cutoff=0.6)
@@ -539,7 +573,8 @@ class ProjectIndex:
             def known(op: str) -> bool:
                 # a near miss of the project's own creator names counts too: a misspelled route in a domain where
                 # nothing else resolves is still meant for the project's plugins (else the typo would silence it)
-                return op in names or self.packs.external_creator(op) is not None or self.near_miss(op)
+                return (op in names or self.packs.external_creator(op) is not None or self.near_miss(op)
+                        or self.external_near_miss(op) is not None)
 
             doms = {_default_domain(e.domain) for e in self.emissions if e.domain is not None and known(e.op_type)
                     and not other_backend(e) and not is_test_path(e.span.path)}
@@ -551,7 +586,15 @@ class ProjectIndex:
     def onnx_routes(self) -> list[OnnxEmission]:
         """The emitted ONNX nodes that are routes to TensorRT plugins: in a plugin domain
         (:meth:`is_plugin_domain`) and not inside a function registered for another backend (:func:`other_backend`)."""
-        return [e for e in self.emissions if self.is_plugin_domain(e.domain) and not other_backend(e)]
+        return [e for e in self.emissions if (self.is_plugin_domain(e.domain) or self.surgery_route(e)) and not other_backend(e)]
+
+    def surgery_route(self, e: OnnxEmission) -> bool:
+        """An onnx-graphsurgeon node (``gs.Node``, ``graph.layer``) whose op the ONNX parser does not import (the
+        frontend keeps only non-standard ops of the default domain): graph surgery edits a model for TensorRT, so
+        such a node can only run as a plugin, whatever its domain's other nodes name."""
+        if e.form not in SURGERY_FORMS or e.domain is None:
+            return False
+        return e.domain in ("", "ai.onnx") or e.domain not in self.profile.builtin_domains
 
     # ------------------------------------------------------------------------------------------------
     def resolve_call(self, call: Call) -> Optional[CppFunction]:

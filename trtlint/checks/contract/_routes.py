@@ -23,6 +23,7 @@ class Request:
     version_default: bool = False  # the version is the route's default, not written
     logical: Optional[str] = None  # a logical location (an ONNX model node: "graph/node")
     name_span: Optional[Span] = None  # where the name is written: an identifier or a string literal ending in it
+    form: Optional[str] = None  # an ONNX emission's form ("g.op", "gs.Node", ...)
 
 
 def external(index, r: "Request") -> bool:
@@ -62,6 +63,7 @@ def all_requests(index) -> Iterator[Request]:
             version_span=vspan,
             version_default=vspan is None,
             name_span=getattr(e, "op_span", None),
+            form=e.form,
         )
     tables = index.route_tables
     for t in tables:
@@ -130,6 +132,8 @@ def lookup_what(lk) -> str:
     form = getattr(lk, "form", "get_creator")
     if form == "get_creator":
         return f"get_creator('{lk.name}', {lk.version!r}, {lk.namespace!r})"
+    if form == "plugin_creator_list":  # Python: a scan of the registry's creators for one name
+        return f"plugin_creator_list scan for '{lk.name}'"
     # C++ model code: written as C++ (a version or namespace not known statically shows as ?)
     q = [f'"{v}"' if v is not None else "?" for v in (lk.name, lk.version, lk.namespace)]
     return f"{form}({', '.join(q)})"

@@ -4,9 +4,9 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import backend_py, cpp_model, creator_cpp, onnxscript_py
+from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, onnxscript_py, py_create_plugin
 from ..examples.onnx import onnx_model, onnx_node
-from ._routes import requests
+from ._routes import all_requests, requests
 
 
 _SPLIT_H = """#pragma once
@@ -64,9 +64,15 @@ class PluginAttributeMismatch(Rule):
     """An emitted attribute that the creator does not declare: the ONNX parser silently drops it.
 
     ## What it does
-    Compares the attributes a route passes (an ONNX node's attributes, a direct-route `operation(...)`'s
-    keyword attributes, including those built up in a dict across branches) with the fields the creator
-    declares in `getFieldNames()` (its `PluginField` list). `plugin_version` and `plugin_namespace` are the
+    Compares the attributes a route passes (an ONNX node's attributes, an onnx-graphsurgeon node's `attrs`
+    dict, a direct-route `operation(...)`'s keyword attributes, including those built up in a dict across
+    branches, the `PluginField`s C++ model code hands to `createPlugin`, and in Python the `trt.PluginField`
+    list a `create_plugin(name, trt.PluginFieldCollection(fields))` call hands to the creator a
+    `get_plugin_creator`/`get_creator` lookup or a `plugin_creator_list` scan found) with the fields the creator
+    declares in `getFieldNames()` (its `PluginField` list). A route to one of TensorRT's own plugins (no
+    creator of that name in the project, e.g. `EfficientNMS_TRT`) is compared with the fields its creator
+    declares in TensorRT's plugin library, for the release the code targets (`rules/tensorrt_plugin_fields.yaml`,
+    generated from NVIDIA/TensorRT's `plugin/` tree; the newest release there when no version is known). `plugin_version` and `plugin_namespace` are the
     parser's own and are not compared. A direct route hands the creator its whole field collection, so there
     a field that `createPlugin` reads counts as accepted even when undeclared; for ONNX nodes it does not:
     a field the creator reads but does not declare is the classic drift (the parser drops it and the plugin
@@ -124,8 +130,21 @@ class PluginAttributeMismatch(Rule):
                 ),
             }
         },
+        # Python model code creating the plugin through the TensorRT API with the creator's fields, and an
+        # onnx-graphsurgeon node setting them
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+                   "py/model.py": py_create_plugin(fields=("alpha", "num_heads"))}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+                   "py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "num_heads": 2}')}},
+        # TensorRT's own plugin, every attribute one of its creator's fields (rules/tensorrt_plugin_fields.yaml)
+        {"files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "iou_threshold": 0.45, "max_output_boxes": 100, "background_class": -1, "score_activation": 0, "box_coding": 0, "plugin_version": "1"}')}},
     ]
     INVALID = [
+        {
+            # TensorRT's own plugin (no creator in the project): judged against libnvinfer_plugin's declared fields
+            "files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "iou_treshold": 0.45}')},
+            "expect": [("py/surgeon.py", 6, "attribute 'iou_treshold' of ONNX node 'EfficientNMS_TRT' is not a field of TensorRT's own EfficientNMS_TRT creator (libnvinfer_plugin 11.1 declares: background_class, box_coding, class_agnostic, iou_threshold,")],
+        },
         {
             # inside the creator: it declares 'num_heads' but reads 'num_head' (and never 'num_heads')
             "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32")),
@@ -205,10 +224,24 @@ class PluginAttributeMismatch(Rule):
             },
             "expect": [("src/model.cpp", 6, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
         },
+        {
+            # Python model code: the trt.PluginField list handed to create_plugin on the creator a lookup found
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+                      "py/model.py": py_create_plugin(fields=("alpha", "num_head"))},
+            "expect": [("py/model.py", 8, "attribute 'num_head' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator declares (getFieldNames: alpha, num_heads)")],
+            "fixed": {"py/model.py": py_create_plugin(fields=("alpha", "num_heads"))},
+        },
+        {
+            # an onnx-graphsurgeon node made in a helper registered on gs.Graph (self.layer(op=..., attrs=...))
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                      "py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "beta": 2}', helper=True)},
+            "expect": [("py/surgeon.py", 6, "attribute 'beta' of ONNX node 'FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
         yield from self._renamed_on_one_side(index)
+        yield from self._external(index)
         for r in requests(index):
             creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
             if not creators:
@@ -265,6 +298,41 @@ class PluginAttributeMismatch(Rule):
                     a.span,
                     f"attribute '{a.name}' of {r.what} is {why}" if rd is None else f"attribute '{a.name}' of {r.what}: {why}",
                     related=related,
+                    symbol=f"{r.name}.{a.name}",
+                    logical=r.logical,
+                    fix=fix,
+                )
+
+    def _external(self, index) -> Iterable[Diagnostic]:
+        """Routes to TensorRT's own plugins (a name the rules/ packs list, no project creator of it): each attribute
+        compared with the fields libnvinfer_plugin's creator declares in the release the code targets
+        (rules/tensorrt_plugin_fields.yaml; the newest release there when no version is known)."""
+        from trtlint.base.fixes import UNSAFE, close_candidate, rename_edit
+
+        packs = index.packs
+        for r in all_requests(index):
+            if not r.attrs or packs.external_creator(r.name) is None or index.creators_named(r.name):
+                continue
+            target = index.tensorrt_target(r.span.path).version
+            got = packs.external_fields(r.name, r.version, target)
+            if got is None:
+                continue
+            rel, fields = got
+            declared = {n for n, _t in fields}
+            emitted = {x.name for x in r.attrs}
+            note = "" if target else "; no TensorRT version is known, so judged against the newest release here"
+            for a in r.attrs:
+                if a.name in declared or a.name in ("plugin_version", "plugin_namespace"):
+                    continue
+                fix = None
+                new = close_candidate(a.name, declared - emitted) if getattr(a, "name_span", None) is not None else None
+                edit = rename_edit(a.name_span, a.name, new) if new else None
+                if edit is not None:
+                    fix = Fix(f"rename attribute '{a.name}' to the declared field '{new}'", (edit,), UNSAFE)
+                yield self.diag(
+                    a.span,
+                    f"attribute '{a.name}' of {r.what} is not a field of TensorRT's own {r.name} creator "
+                    f"(libnvinfer_plugin {rel} declares: {', '.join(sorted(declared))}{note}): TensorRT drops it silently",
                     symbol=f"{r.name}.{a.name}",
                     logical=r.logical,
                     fix=fix,

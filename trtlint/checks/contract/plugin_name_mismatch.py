@@ -4,10 +4,11 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import cpp_model, creator_cpp, multi_backend_py, onnxscript_py, pair_cpp
+from ..examples.contract import cpp_model, creator_cpp, gs_surgery_py, multi_backend_py, onnxscript_py, pair_cpp, py_create_plugin
 from ..examples.onnx import onnx_model, onnx_node
 from ._creators import disagreeing_plugins
 from ._routes import requests
+from trtlint.base.facts import SURGERY_FORMS
 
 
 def creator_related(index, names, verb="registers") -> list[Related]:
@@ -30,13 +31,16 @@ class PluginNameMismatch(Rule):
 
     ## What it does
     Collects every place that names a plugin creator: ONNX node emission in a plugin domain (onnxscript
-    opset calls, `g.op("dom::Op")`, `onnx.helper.make_node`), a direct builder's operation-to-creator table
-    and its `operation(...)` calls, `get_creator(name, version, namespace)` lookups, and in C++ model code
-    `getPluginRegistry()->getPluginCreator(...)`/`getCreator(...)`. Each name must be
+    opset calls, `g.op("dom::Op")`, `onnx.helper.make_node`, onnx-graphsurgeon `gs.Node(op=...)`/`gs.Node("Op",
+    ...)` and `graph.layer(op=...)`, also inside `@gs.Graph.register()` helpers), a direct builder's
+    operation-to-creator table and its `operation(...)` calls, `get_creator`/`get_plugin_creator(name, version,
+    namespace)` lookups and `for c in registry.plugin_creator_list: if c.name == "Name"` scans, and in C++ model
+    code `getPluginRegistry()->getPluginCreator(...)`/`getCreator(...)`. Each name must be
     one that a C++ creator returns from `getPluginName()`. The message lists the closest registered names.
     Creators defined in Python (`tensorrt.IPluginCreator*` subclasses, `@tensorrt.plugin.register`) count
     as registered. The rule only runs when the project's creators were found (otherwise it cannot know the
-    names), and it leaves alone lookups of other libraries' creators: a namespace no project creator
+    names; a near miss of TensorRT's own plugins, below, excepted), and it does not report a name that a creator it
+    could not analyse returns from `getPluginName()` (TRT004 names that creator), and it leaves alone lookups of other libraries' creators: a namespace no project creator
     registers under (TensorRT-LLM's `tensorrt_llm`), or a name the rules/ packs list as shipped by TensorRT's
     own plugin library (`EfficientNMS_TRT`, ...). Which ONNX domains are plugin domains: those
     `onnx-plugin-domains` (or the profile) names; with none named, a domain where some node names a creator of
@@ -46,7 +50,12 @@ class PluginNameMismatch(Rule):
     ratio 0.85, or a case difference) is not reported either: such a domain counts only because some other node in it resolves, and a multi-backend exporter
     emits its other backends' ops (ncnn, Ascend, ONNX Runtime) and internal markers there too; only a near miss
     (a typo, a case difference) is evidence that the node is meant for a project creator. Name the domains
-    (`onnx-plugin-domains`) to have every unknown name in them reported.
+    (`onnx-plugin-domains`) to have every unknown name in them reported. An onnx-graphsurgeon node is different:
+    graph surgery edits a model for TensorRT, so a node whose op is no standard ONNX op is a plugin node whatever
+    its domain, and it is reported when some registered name is close to it (the closest names the message lists,
+    difflib ratio 0.6) or when it is a registered name with something added. A route whose name is a near miss
+    of one of TensorRT's own plugins (`EfficientNMS_TRt`, `EfficientNMS_TRT2`) is reported also in a project that
+    defines no creator: the message names the closest plugin of TensorRT's library.
 
     Between a plugin and its own creator: the plugin class a creator's `createPlugin`/`deserializePlugin`
     makes (`new FooPlugin(...)`) must return from `getPluginName()` (`getPluginType()` for `IPluginV2*`) the
@@ -201,7 +210,45 @@ class PluginNameMismatch(Rule):
                 '    trt.get_plugin_registry().get_creator("ScaleShift_TRT", "1", "")\n'),
         }},
     ]
+    VALID += [
+        # a creator trtlint could not analyse (its base is declared in a header that is missing: TRT004 says so)
+        # still registers its name: a route to it is not "unregistered"
+        {"files": {
+            "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+            "cpp/plugins/bar/barPlugin.cpp": (
+                '#include "plugin.h"\nnamespace\n{\nconst char* BAR_NAME{"BarPlugin"};\n}\n'
+                "class BarPluginCreator : public BaseCreator\n{\npublic:\n"
+                "    const char* getPluginName() const noexcept override { return BAR_NAME; }\n"
+                '    const char* getPluginVersion() const noexcept override { return "1"; }\n'
+                "    IPluginV2* createPlugin(const char* name, const PluginFieldCollection* fc) noexcept override { return nullptr; }\n"
+                "};\n"
+            ),
+            "py/model.py": py_create_plugin("BarPlugin", scan=True),
+        }},
+        # graph surgery: standard ONNX ops are not plugins, and a node far from every creator name (a placeholder the
+        # script removes later, another library's plugin) is not judged without the plugin domains named
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("TrashNode")}},
+    ]
     INVALID = [
+        {
+            # no creator in the project: a misspelt name of TensorRT's own plugins is still judged
+            "files": {"py/model.py": py_create_plugin("EfficientNMS_TRt", fields=("score_threshold",))},
+            "expect": [("py/model.py", 6, "get_creator('EfficientNMS_TRt', '1', '') names plugin 'EfficientNMS_TRt', but no creator registers it; closest in TensorRT's plugin library (libnvinfer_plugin): 'EfficientNMS_TRT'")],
+            "fixed": {"py/model.py": py_create_plugin("EfficientNMS_TRT", fields=("score_threshold",))},
+        },
+        {
+            # Python model code scanning the registry's creators for one name
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/model.py": py_create_plugin("FooPlugn", scan=True)},
+            "expect": [("py/model.py", 7, "plugin_creator_list scan for 'FooPlugn' names plugin 'FooPlugn', but no creator registers it; closest registered: 'FooPlugin'")],
+            "fixed": {"py/model.py": py_create_plugin("FooPlugin", scan=True)},
+        },
+        {
+            # an onnx-graphsurgeon node is meant for TensorRT: a non-standard op close to a creator's name is judged
+            # (a g.op in another domain would need a near miss: it may be another backend's op)
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("FooPlugin_TRT")},
+            "expect": [("py/surgeon.py", 6, "ONNX node 'FooPlugin_TRT' names plugin 'FooPlugin_TRT', but no creator registers it; closest registered: 'FooPlugin'")],
+            "fixed": {"py/surgeon.py": gs_surgery_py("FooPlugin")},
+        },
         {
             # two samples, each built by its own Makefile, each emitting its own plugin: sample b's creator drifted.
             # Sample a's creator does not serve b's node (another program), so the drift is not hidden
@@ -328,32 +375,42 @@ class PluginNameMismatch(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        if not index.has_creators:
-            return
+        own = index.has_creators
         registered = set(index.registered_names()) | {sp.name for sp in getattr(index, "plugin_specs", ())}
         # with the plugin domains configured, every emission in them is meant for a creator; without, only a near
         # miss of a registered name is evidence of that (the domain counts only because some other node resolves)
         domains_named = bool(index.configured_plugin_domains())
+        unanalysed = index.unanalysed_creator_names()  # creators TRT004 names: present, only not checked
         for r in requests(index, judged_once=True):
-            if r.name in registered:
+            if r.name in registered or r.name in unanalysed:
                 continue
-            close = index.closest_names(r.name)
-            if r.kind == "onnx" and not domains_named and not index.near_miss(r.name):
-                continue  # zero-config: a node that is no near miss of a project creator may be another backend's op
-            hint = (
-                "closest registered: " + ", ".join(f"'{c}'" for c in close)
-                if close
-                else f"{len(registered)} names are registered (see `trtlint check --dump-index`)"
-            )
+            ext = index.external_near_miss(r.name)  # a misspelt or extended name of TensorRT's own plugins
+            if not own and ext is None:
+                continue  # without the project's creators only a near miss of TensorRT's plugin library is judged
+            close = index.closest_names(r.name) if own else []
+            if r.kind == "onnx" and not domains_named and not index.near_miss(r.name) and ext is None:
+                # zero-config: a node that is no near miss of a project creator may be another backend's op; a
+                # graph-surgery node is for TensorRT, so there any close registered name is evidence enough
+                if r.form not in SURGERY_FORMS or not (close or _extends(r.name, registered)):
+                    continue
+            if close:
+                hint = "closest registered: " + ", ".join(f"'{c}'" for c in close)
+                if ext is not None and ext not in close:
+                    hint += f"; in TensorRT's plugin library: '{ext}'"
+            elif ext is not None:
+                hint = f"closest in TensorRT's plugin library (libnvinfer_plugin): '{ext}'"
+            else:
+                hint = f"{len(registered)} names are registered (see `trtlint check --dump-index`)"
             yield self.diag(
                 r.span,
                 f"{r.what} names plugin '{r.name}', but no creator registers it; {hint}",
                 related=creator_related(index, close),
                 symbol=r.name,
                 logical=r.logical,
-                fix=_rename_fix(r, registered),
+                fix=_rename_fix(r, registered if close or ext is None else {ext}),
             )
-        yield from self.check_plugins(index)
+        if own:
+            yield from self.check_plugins(index)
 
     def check_plugins(self, index) -> Iterable[Diagnostic]:
         """A plugin and the creator that creates it return different names (TRT102 does the same for versions)."""
@@ -371,6 +428,11 @@ class PluginNameMismatch(Rule):
                 ],
                 symbol=p.qualname,
             )
+
+
+def _extends(name: str, registered) -> bool:
+    """``name`` is a registered name (of 6 characters or more) with something added before or after it."""
+    return any(len(n) >= 6 and n in name for n in registered)
 
 
 def _rename_fix(r, registered) -> "Fix | None":

@@ -4,11 +4,11 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import creator_cpp, onnxscript_py
+from ..examples.contract import creator_cpp, gs_surgery_py, onnxscript_py
 from ..examples.onnx import onnx_model, onnx_node
 from ..examples.contract import pair_cpp
 from ._creators import disagreeing_plugins
-from ._routes import requests
+from ._routes import all_requests, requests
 
 
 class PluginVersionMismatch(Rule):
@@ -22,8 +22,12 @@ class PluginVersionMismatch(Rule):
 
     For every route that names a registered creator, compares the version it asks for with what the
     creator's `getPluginVersion()` returns: an ONNX node's `plugin_version` attribute (the ONNX parser's
-    default is "1" when the attribute is absent), the direct route's fixed version, a
-    `get_creator(name, version, ns)` lookup.
+    default is "1" when the attribute is absent; an onnx-graphsurgeon node's `attrs` included), the direct
+    route's fixed version, a `get_creator(name, version, ns)`/`get_plugin_creator` lookup (a
+    `plugin_creator_list` scan that also compares `c.plugin_version`). A route to one of TensorRT's own
+    plugins (a name `rules/tensorrt_plugins.yaml` lists and the project does not define, e.g.
+    `EfficientNMS_TRT`) is compared with the versions its plugin library registers in any release of
+    `rules/tensorrt_plugin_fields.yaml` (ONNX model files: TRT501).
 
     ## Why it matters
     TensorRT looks creators up by (name, version, namespace). A plugin bumped to version "2" in C++ while
@@ -84,6 +88,19 @@ class PluginVersionMismatch(Rule):
         },
     ]
     INVALID = [
+        {
+            # TensorRT's own plugin asked for a version its plugin library does not register
+            "files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "plugin_version": "2"}')},
+            "expect": [("py/surgeon.py", 6, "ONNX node 'EfficientNMS_TRT' asks for 'EfficientNMS_TRT' version '2', but TensorRT's plugin library (libnvinfer_plugin (TensorRT)) registers version '1'")],
+            "fixed": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "plugin_version": "1"}')},
+        },
+        {
+            # an onnx-graphsurgeon node's plugin_version attribute
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                      "py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "plugin_version": "2"}')},
+            "expect": [("py/surgeon.py", 6, "ONNX node 'FooPlugin' asks for 'FooPlugin' version '2', but its creator registers version '1'")],
+            "fixed": {"py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "plugin_version": "1"}')},
+        },
         {
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_version='"1"', creator_version='"2"')},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 17, "plugin FooPlugin returns version '1' from getPluginVersion(), but its creator FooPluginCreator (which creates it in createPlugin) registers version '2'")],
@@ -173,7 +190,32 @@ class PluginVersionMismatch(Rule):
                 logical=r.logical,
                 fix=_version_fix(r, versions),
             )
+        yield from self._external(index)
         yield from self.check_plugins(index)
+
+    def _external(self, index) -> Iterable[Diagnostic]:
+        """Routes to TensorRT's own plugins (a name the rules/ packs list, no project creator of it) asking for a
+        version no release of its plugin library registers (ONNX model files: TRT501)."""
+        packs = index.packs
+        for r in all_requests(index):
+            if r.version is None or r.kind == "model" or index.creators_named(r.name):
+                continue
+            ext = packs.external_creator(r.name)
+            if ext is None:
+                continue
+            versions = set(ext[2]) | {v for table in packs.plugin_fields.values() for (n, v) in table if n == r.name}
+            if r.version in versions:
+                continue
+            why = " (the default when plugin_version is absent)" if r.kind == "onnx" and r.version_default else ""
+            regs = ", ".join(f"'{v}'" for v in sorted(versions))
+            yield self.diag(
+                r.version_span or r.span,
+                f"{r.what} asks for '{r.name}' version '{r.version}'{why}, but TensorRT's plugin library ({ext[0]}) "
+                f"registers version {regs}",
+                symbol=r.name,
+                logical=r.logical,
+                fix=_version_fix(r, sorted(versions)),
+            )
 
     def check_plugins(self, index) -> Iterable[Diagnostic]:
         """A plugin and the creator that creates it return different versions."""

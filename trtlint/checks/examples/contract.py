@@ -279,3 +279,40 @@ def gelu__ncnn(g, x, approximate="none"):
 def lstm(g, x):
     return g.op("ncnn::LSTM", x, outputs=3, hidden_size_i=8)
 """
+
+
+def py_create_plugin(name: str = "FooPlugin", fields: tuple[str, ...] = ("alpha",), scan: bool = False) -> str:
+    """Python model code creating a plugin through the TensorRT API: a registry lookup (or a scan of
+    ``plugin_creator_list``), ``trt.PluginField``s in a list, ``create_plugin`` with their collection."""
+    made = "\n".join(
+        f'    f{i} = trt.PluginField("{f}", np.array([1.0], dtype=np.float32), trt.PluginFieldType.FLOAT32)'
+        for i, f in enumerate(fields)
+    )
+    coll = ", ".join(f"f{i}" for i in range(len(fields)))
+    lookup = (
+        f'    for c in trt.get_plugin_registry().plugin_creator_list:\n        if c.name == "{name}":\n            creator = c\n'
+        if scan
+        else f'    creator = trt.get_plugin_registry().get_plugin_creator("{name}", "1", "")\n'
+    )
+    return (
+        "import numpy as np\nimport tensorrt as trt\n\n\ndef add_foo(network, x):\n"
+        + lookup
+        + made
+        + f'\n    plugin = creator.create_plugin("foo", trt.PluginFieldCollection([{coll}]))\n'
+        "    return network.add_plugin_v2([x], plugin)\n"
+    )
+
+
+def gs_surgery_py(op: str = "FooPlugin", attrs: str = '{"alpha": 1.0}', helper: bool = False) -> str:
+    """onnx-graphsurgeon code inserting a plugin node: ``gs.Node(op, name, attrs=...)`` (standard ops around it),
+    or a ``@gs.Graph.register()`` helper calling ``self.layer(op=..., attrs=...)``."""
+    if helper:
+        return (
+            "import onnx_graphsurgeon as gs\n\n\n@gs.Graph.register()\ndef foo(self, x, y):\n"
+            f'    return self.layer(op="{op}", attrs={attrs}, inputs=[x], outputs=[y])\n'
+        )
+    return (
+        "import onnx_graphsurgeon as gs\n\n\ndef insert(graph, x, y, z):\n"
+        '    graph.nodes.append(gs.Node(op="Relu", inputs=[x], outputs=[y]))\n'
+        f'    graph.nodes.append(gs.Node("{op}", "foo_0", attrs={attrs}, inputs=[y], outputs=[z]))\n'
+    )

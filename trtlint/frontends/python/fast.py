@@ -220,6 +220,8 @@ def _triggers(route_names: tuple[str, ...]) -> tuple[frozenset, frozenset, froze
     idents = {
         *pynames.CREATOR_METHODS,
         "get_plugin_registry",
+        "plugin_creator_list",
+        "onnx_graphsurgeon",  # an import of onnx-graphsurgeon: its gs.Node / graph.layer emissions
         *pynames.TRT_CLASSES,
         "make_node",
         *route_names,

@@ -31,6 +31,10 @@ BASE_KEYWORDS = (
     r"add_plugin",
     r"create_plugin",
     r"get_plugin_registry",
+    r"plugin_creator_list",
+    r"onnx_graphsurgeon",
+    r"\bNode\s*\(",  # gs.Node(...) (kept by the def filter of the libcst parse)
+    r"\.layer\s*\(",  # graph.layer(...) / self.layer(...)
     r"IPluginCreator",
     r"plugin_version",
     r"\.register\s*\(",

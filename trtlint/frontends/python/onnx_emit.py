@@ -27,6 +27,8 @@ from trtlint.base.facts import (
 from .. import ExtractContext
 from . import fast
 from .names import API_METHODS, CREATOR_METHODS, TRT_CLASSES
+from .gsurgeon import SurgeryMixin
+from .pyplugin import PluginCreationMixin
 from .values import LIST_OF, Binding, Scope, ValueTracker, callee_last
 
 # --------------------------------------------------------------------------------------------------------
@@ -87,7 +89,7 @@ class TableCand:
 # --------------------------------------------------------------------------------------------------------
 
 
-class FactCollector(ValueTracker):
+class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
     """The facts of one module, made along the value tracker's walk."""
 
     def __init__(self, rel: str, module: cst.Module, positions, ctx: ExtractContext) -> None:
@@ -102,6 +104,7 @@ class FactCollector(ValueTracker):
         self.py_creators: list[PyCreator] = []
         self.def_backends: dict[int, str] = {}  # def line -> the backend it is registered for (cst.def_backends)
         self.backends: list[Optional[str]] = []  # along the enclosing functions
+        self.init_plugin_creation()
 
     # ---- classes and defs ---------------------------------------------------------------------------
     def class_facts(self, node: cst.ClassDef) -> None:
@@ -246,6 +249,12 @@ class FactCollector(ValueTracker):
                     return
             if last == "op":
                 self._gop(node)
+            if last == "create_plugin":
+                self.create_plugin_call(node)
+        if last in ("Node", "layer") and self.surgery_call(node, last):
+            return
+        if last == "PluginField" and self.is_trt(func, "PluginField"):
+            self.plugin_field_call(node)
         if last in CREATOR_METHODS:
             self._creator_lookup(node, last)
             return
@@ -275,6 +284,7 @@ class FactCollector(ValueTracker):
         node: cst.Call,
         attrs: list[tuple[AttrFact, Optional[str]]],
         open_attrs: bool,
+        op_span: Optional[Span] = None,
     ) -> None:
         if domain == "" and _is_standard_onnx_op(op_type):
             return
@@ -295,7 +305,7 @@ class FactCollector(ValueTracker):
                 plugin_version=pv,
                 plugin_namespace=pn,
                 function=self.function_qualname(),
-                op_span=self._op_span(form, node),
+                op_span=op_span or self._op_span(form, node),
                 backend=next((b for b in reversed(self.backends) if b is not None), None),
             )
         )
@@ -418,8 +428,33 @@ class FactCollector(ValueTracker):
             if sc.kind == "function":
                 sc.creator_calls.append((version, namespace))
                 break
+        start = len(self.lookups)
         for name in names or (None,):
             self.lookups.append(CreatorLookup(name, version, namespace, self.span(node), name_span))
+        self.lookup_made(node, list(range(start, len(self.lookups))))
+
+    # ---- statements the plugin-creation join follows (:mod:`.pyplugin`) -----------------------------
+    def leave_Call(self, node: cst.Call) -> None:
+        # after the arguments were visited: ``fields.append(trt.PluginField(...))`` finds the field's fact
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in ("append", "extend"):
+            self.collection_method(node, func.value.value, func.attr.value)
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        super().leave_Assign(node)
+        self.plugin_assign(node)
+
+    def leave_AugAssign(self, node: cst.AugAssign) -> None:
+        super().leave_AugAssign(node)
+        self.plugin_augassign(node)
+
+    def visit_For(self, node: cst.For) -> None:
+        super().visit_For(node)
+        self.plugin_for(node)
+
+    def visit_If(self, node: cst.If) -> None:
+        super().visit_If(node)
+        self.plugin_if(node)
 
     # ---- results ------------------------------------------------------------------------------------
     def route_tables(self) -> list[DirectRouteTable]:

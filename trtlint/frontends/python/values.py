@@ -352,11 +352,15 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
             return st
         if isinstance(node, cst.Call):
             fn = node.func
-            if isinstance(fn, cst.Name) and fn.value == "dict" and self.lookup("dict") is None:
+            if (isinstance(fn, cst.Name) and fn.value == "dict" and self.lookup("dict") is None) or (
+                callee_last(fn) == "OrderedDict"
+            ):
                 st = DictState(branch=tuple(self.branch))
                 for arg in node.args:
                     if arg.keyword is not None:
                         st.entries[arg.keyword.value] = self.make_entry(arg.keyword.value, arg, arg.value)
+                    elif not arg.star and isinstance(arg.value, (cst.List, cst.Tuple)):
+                        self._pairs_into(st, arg.value)  # dict([("k", v), ...])
                     else:
                         self.merge_into(st, arg.value)
                 return st
@@ -372,6 +376,16 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
             src = self.lookup_dict(node.value)
             return src  # aliasing: same object
         return None
+
+    def _pairs_into(self, st: DictState, seq: cst.BaseExpression) -> None:
+        for el in seq.elements:
+            pair = el.value
+            if isinstance(pair, cst.Tuple) and len(pair.elements) == 2:
+                key = string_value(pair.elements[0].value)
+                if key is not None:
+                    st.entries[key] = self.make_entry(key, pair, pair.elements[1].value)
+                    continue
+            st.open = True
 
     def lookup_dict(self, name: str) -> Optional[DictState]:
         b = self.lookup(name)

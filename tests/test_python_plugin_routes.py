@@ -1,0 +1,126 @@
+"""Python plugin creation joined into one route, and onnx-graphsurgeon emissions (issue 32): the facts the
+Python frontend makes from the forms deployment code writes, read from the index of a small project."""
+
+from __future__ import annotations
+
+from .helpers import check_project, write_project
+
+_MODEL = '''import numpy as np
+import tensorrt as trt
+
+
+def build(network, x):
+    # the creator is looked up at module level, further down
+    a = trt.PluginField("alpha", np.array([1.0], np.float32), trt.PluginFieldType.FLOAT32)
+    more = [trt.PluginField("beta", np.array([2], np.int32), trt.PluginFieldType.INT32)]
+    pfc = trt.PluginFieldCollection([a] + more)
+    return network.add_plugin_v2([x], FOO.create_plugin("foo", pfc))
+
+
+def build_appended(network, x):
+    pfc = trt.PluginFieldCollection()
+    pfc.append(trt.PluginField("gamma", np.array([1.0], np.float32), trt.PluginFieldType.FLOAT32))
+    creator = trt.get_plugin_registry().get_creator("BarPlugin", "2", "")
+    return creator.create_plugin("bar", pfc)
+
+
+def build_rebound(network, x):
+    # the list rebound to its own collection
+    fc = []
+    fc.append(trt.PluginField("eta", np.array([1], dtype=np.int32), trt.PluginFieldType.INT32))
+    fc = trt.PluginFieldCollection(fc)
+    return trt.get_plugin_registry().get_plugin_creator("Rebound", "1").create_plugin("r", fc)
+
+
+def build_two(network, x):
+    # two creators in one function: each create_plugin gets the fields of its own collection
+    p = trt.get_plugin_registry().get_plugin_creator("P", "1", "")
+    q = trt.get_plugin_registry().get_plugin_creator("Q", "1", "")
+    fp = trt.PluginField("p_only", np.array([1], np.int32), trt.PluginFieldType.INT32)
+    fq = trt.PluginField("q_only", np.array([1], np.int32), trt.PluginFieldType.INT32)
+    p.create_plugin("p", trt.PluginFieldCollection([fp]))
+    q.create_plugin("q", trt.PluginFieldCollection([fq]))
+
+
+def build_scan(network, x):
+    for c in CREATORS:
+        if c.name == "ScanPlugin" and c.plugin_version == "3":
+            fields = [trt.PluginField("delta", np.array([1], np.int32), trt.PluginFieldType.INT32)]
+            return c.create_plugin(c.name, trt.PluginFieldCollection(fields))
+
+
+def build_helper(network, x, fields):
+    # the collection is a parameter: not followed, and this function makes no PluginField of its own
+    return trt.get_plugin_registry().get_plugin_creator("Opaque", "1", "").create_plugin("o", trt.PluginFieldCollection(fields))
+
+
+FOO = trt.get_plugin_registry().get_plugin_creator("FooPlugin", "1", "")
+CREATORS = trt.get_plugin_registry().plugin_creator_list
+'''
+
+_SURGERY = '''from collections import OrderedDict
+
+import onnx_graphsurgeon as gs
+
+
+@gs.Graph.register()
+def nms(self, x, y):
+    op = "EfficientNMS_TRT"
+    attrs = OrderedDict(plugin_version="1", score_threshold=0.25, iou_threshold=0.45)
+    return self.layer(op=op, attrs=attrs, inputs=[x], outputs=[y])
+
+
+def insert(graph, x, y, z, extra):
+    graph.nodes.append(gs.Node("LayerNormPlugin", "ln_0", OrderedDict([("epsilon", 1e-5)]), inputs=[x], outputs=[y]))
+    graph.nodes.append(gs.Node(op="Add", inputs=[x, y], outputs=[z]))
+    graph.nodes.append(gs.Node(op="Gather", attrs={"axis": 0}, inputs=[x, y], outputs=[z]))
+    graph.nodes.append(gs.Node(op="Custom", domain="my.plugins", attrs=extra, inputs=[x], outputs=[y]))
+'''
+
+_NO_GS = '''class Net:
+    def layer(self, op=None, attrs=None):
+        return op
+
+
+def use(net):
+    # a .layer(op=...) call in a module that does not import onnx-graphsurgeon is not an emission
+    return net.layer(op="NotAPlugin", attrs={"k": 1})
+'''
+
+
+def _index(tmp_path, files):
+    write_project(tmp_path, files)
+    return check_project(tmp_path).index
+
+
+def test_plugin_field_lists_join_their_lookup(tmp_path):
+    idx = _index(tmp_path, {"py/model.py": _MODEL})
+    by_name = {lk.name: lk for lk in idx.lookups}
+    assert [a.name for a in by_name["FooPlugin"].attrs] == ["alpha", "beta"]
+    assert by_name["FooPlugin"].open_attrs is False
+    assert by_name["FooPlugin"].attrs[0].span.line == 7  # the field's name, where a rename is made
+    assert [a.name for a in by_name["BarPlugin"].attrs] == ["gamma"]
+    assert [a.name for a in by_name["Rebound"].attrs] == ["eta"] and by_name["Rebound"].open_attrs is False
+    assert [a.name for a in by_name["P"].attrs] == ["p_only"]
+    assert [a.name for a in by_name["Q"].attrs] == ["q_only"]
+    scan = by_name["ScanPlugin"]
+    assert (scan.form, scan.version, scan.namespace, scan.span.line) == ("plugin_creator_list", "3", None, 40)
+    assert [a.name for a in scan.attrs] == ["delta"]
+    assert by_name["Opaque"].attrs == ()
+
+
+def test_graphsurgeon_emissions(tmp_path):
+    idx = _index(tmp_path, {"py/surgeon.py": _SURGERY, "py/other.py": _NO_GS})
+    got = {(e.op_type, e.domain, e.form): e for e in idx.emissions}
+    # standard ONNX ops are not emissions; the op through a local name; OrderedDict keywords and pairs
+    assert sorted(got) == [
+        ("Custom", "my.plugins", "gs.Node"),
+        ("EfficientNMS_TRT", "", "graph.layer"),
+        ("LayerNormPlugin", "", "gs.Node"),
+    ]
+    nms = got[("EfficientNMS_TRT", "", "graph.layer")]
+    assert [a.name for a in nms.attrs] == ["plugin_version", "score_threshold", "iou_threshold"]
+    assert nms.plugin_version == "1" and nms.open_attrs is False
+    ln = got[("LayerNormPlugin", "", "gs.Node")]
+    assert [a.name for a in ln.attrs] == ["epsilon"] and ln.op_span is not None and ln.op_span.line == 14
+    assert got[("Custom", "my.plugins", "gs.Node")].open_attrs is True  # attrs from a parameter
