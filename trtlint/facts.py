@@ -132,7 +132,8 @@ class Call:
     # buffer); "" when unknown. One entry per argument (trailing unknowns dropped)
     mem_src: tuple[str, ...] = ()
     # for a macro use: where the project defines the macro (its #define in a project file), when visible; the
-    # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen)
+    # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen).
+    # For a launch a project macro's body writes (its span is the macro use's): where the body writes it
     defined_at: Optional[Span] = None
     # an `assert` use in a unit compiled with NDEBUG: it expands to nothing (the check does not run)
     compiled_out: bool = False

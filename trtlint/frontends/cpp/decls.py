@@ -14,7 +14,7 @@ from typing import Any, Optional
 from ... import safeio
 from ...facts import Call, CppClass, CppFunction, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
-from . import flow, lifecycle
+from . import flow, lifecycle, macrolaunch
 from .base import PRELUDE_DIR, Cursor, children, libclang, literal_value, preorder, short, split_top_level
 from .body import BodyWalker
 
@@ -650,6 +650,7 @@ class Extractor:
                 fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard,
                                                 defined_at=self.macro_def_span(cur),
                                                 compiled_out=name == "assert" and self.assert_compiled_out(cur))))
+                macrolaunch.fill_launches(self, cur, s, e, args, fb.walker.calls)  # launches written in its body
         self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
 
     # -- string resolution --------------------------------------------------------------------------------
