@@ -140,6 +140,9 @@ class Call:
     # size-query mode: the indexes of the pointer parameters of its function that the call runs only with set
     # (it follows `if (!p) { ...; return ...; }` / `if (p == nullptr) return ...;` on a parameter p)
     needs_args: tuple[int, ...] = ()
+    # for a call of a function (not a virtual method) the project declares: the project file of the declaration
+    # the call names; a function whose body no analysed unit holds is then known to be the project's own
+    declared_in: Optional[str] = None
     # per argument (resolved calls): "null" (a null pointer: a literal, or a local initialised to null and never
     # written again), "p<j>" (the caller's own pointer parameter j passed on), "" otherwise; trailing "" dropped
     arg_null: tuple[str, ...] = ()
