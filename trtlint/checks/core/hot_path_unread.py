@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from ...diagnostics import Diagnostic, Related, Severity
@@ -7,6 +8,7 @@ from ..base import Rule
 from ..examples.hotpath import plugin_cpp
 from ..hotpath._walk import is_error_path, reachable, short
 
+_OPERATOR = re.compile(r"(?:^|::)operator\W")  # a project's `operator<<` for its log stream, `operator[]`...
 _UTIL_H = "#pragma once\n#include <cstddef>\nsize_t elementSize(int type);\n"
 _USE = "    size_t bytes = elementSize(0) * 16;\n    cudaMemsetAsync(outputs[0], 0, bytes, stream);"
 
@@ -66,7 +68,7 @@ class HotPathUnread(Rule):
         packs = index.packs
         unread: dict[str, list] = {}  # plugin -> [(entry, call, chain)]
         for e, call, chain in reachable(index, ("hot",)):
-            if (call.kind != "call" or not call.declared_in or is_error_path(call)
+            if (call.kind != "call" or not call.declared_in or is_error_path(call) or _OPERATOR.search(call.callee)
                     or index.resolve_call(call, chain[-1]) is not None
                     or packs.lookup("allocating", call.callee) or packs.lookup("synchronizing", call.callee)):
                 continue
