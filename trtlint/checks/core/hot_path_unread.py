@@ -21,8 +21,9 @@ class HotPathUnread(Rule):
     functions it reaches that the project declares (in one of its own headers) but whose body is in no source
     file of the plugin's program that was analysed: a `.cpp` the build of that program does not list, a file
     of another program, a unit that could not be parsed, code under an `#if` the build does not take. Calls of
-    virtual methods and of the CUDA and C++ libraries are not such functions. The note names each function,
-    the header that declares it, and the call sites.
+    virtual methods, of operators and of the CUDA and C++ libraries are not such functions, nor is a name the
+    project defines as several overloads (the call is not matched to one of them, but their bodies are read).
+    The note names each function, the header that declares it, and the call sites.
 
     ## Why it matters
     The hot-path rules report an allocation, a synchronization or a launch on the default stream only where
@@ -55,6 +56,12 @@ class HotPathUnread(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    gRunner->run(stream);",
             "struct Runner\n{\n    virtual void run(cudaStream_t s) = 0;\n};\nextern Runner* gRunner;")}},
+        # overloaded member templates defined in the header, and a project's operator<<: read, or no hot-path work
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    gView.at<float>(0);\n    gView << 1;",
+            "struct View\n{\n    template <typename T>\n    T* at(int i) const { return nullptr; }\n"
+            "    template <typename T, typename... A>\n    T* at(int i, A... rest) const { return nullptr; }\n"
+            "    View& operator<<(int x);\n};\nextern View gView;")}},
     ]
     INVALID = [
         {
@@ -70,6 +77,7 @@ class HotPathUnread(Rule):
         for e, call, chain in reachable(index, ("hot",)):
             if (call.kind != "call" or not call.declared_in or is_error_path(call) or _OPERATOR.search(call.callee)
                     or index.resolve_call(call, chain[-1]) is not None
+                    or index.functions_by_qualname.get(call.callee)  # defined, as overloads the call does not pick
                     or packs.lookup("allocating", call.callee) or packs.lookup("synchronizing", call.callee)):
                 continue
             unread.setdefault(e.plugin, []).append((e, call, chain))
