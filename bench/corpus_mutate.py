@@ -189,25 +189,34 @@ LAUNCH4 = re.compile(r"<<<\s*([^<>]*?)\s*>>>")
 
 
 def callees(tx: Texts, b: Body) -> list[Body]:
-    """Free functions the body calls that are defined in the tree (first few, in order)."""
+    """Host functions the body calls that are defined in the tree (first few, in order). A kernel (launched with
+    ``<<<``, or defined ``__global__``) is device code, where a host allocation or synchronization is no hot-path
+    defect of the kind seeded. Of several definitions of a name, the one C++ would call is taken: the body's own
+    file first (a ``static`` helper of the unit), then the nearest directory."""
     code = tx.code[b.file]
     out, seen = [], set()
-    for m in re.finditer(r"(?<![\w.>:])([A-Za-z_]\w*)\s*(?:<[^<>;()]*>)?\s*(?:<<<|\()", code[b.open : b.close]):
+    for m in re.finditer(r"(?<![\w.>:])([A-Za-z_]\w*)\s*(?:<[^<>;()]*>)?\s*(<<<|\()", code[b.open : b.close]):
         name = m.group(1)
         if name in KEYWORDS or name in seen or name.startswith(("cuda", "cublas", "cudnn", "std", "PLUGIN", "ASSERT")):
             continue
         seen.add(name)
+        if m.group(2) == "<<<":
+            continue
         defn = re.compile(rf"(?m)^[^\n;#]*?\b[\w:<>*&]+[\s*&]+{re.escape(name)}\s*\(")
+        found = []
         for rel, c in tx.code.items():
             if name not in c or rel.endswith(".py"):
                 continue
             for d in defn.finditer(c):
+                head = c[max(c.rfind(";", 0, d.start()), c.rfind("}", 0, d.start()), 0) : d.end()]
+                if "__global__" in head:
+                    continue
                 body = tx._body_after(rel, d.end() - 1)
                 if body:
-                    out.append(body)
+                    found.append(body)
                     break
-            if out and out[-1].file == rel:
-                break
+        if found:
+            out.append(max(found, key=lambda x: (x.file == b.file, _common(x.file, b.file))))
         if len(out) >= 3:
             break
     return out

@@ -8,7 +8,12 @@ seeded into a project function reached through each pattern is reported on the h
     template, the member defined out of line (``void Model<T>::forward(...) {``) in another file: the
     expansion's scan of ``Cls::name(`` spellings did not see ``Cls<T>::name(``;
 (c) a call whose result initialises a variable (``int status = helper(...);``) where the helper's declaration
-    names a type that did not resolve: libclang keeps the variable and drops its initializer.
+    names a type that did not resolve: libclang keeps the variable and drops its initializer;
+(d) a function template in a namespace, declared in a header whose types the plugin's unit cannot resolve (a
+    header it includes is missing), so the call ``cumLaunch<float>(...)`` is kept by its unqualified name only,
+    and defined and explicitly instantiated (twice) in a ``.cu`` file: the name was looked up only as written;
+(e) the same with an explicit specialization of the template that has a body of its own: the call, whose template
+    arguments are not known, runs the template's body.
 """
 
 from __future__ import annotations
@@ -111,3 +116,51 @@ def test_a_call_initialising_a_variable_dropped_by_libclang_is_kept(tmp_path):
             if fn.qualname == "FooPlugin::enqueue" for c in fn.calls]
     assert kept == [("prepare", 16, 18, ("gShape", "outputs[0]")), ("prepare", 17, 20, ("gShape", "outputs[0]"))], kept
     assert _allocs(res) == [("plugins/prep.cpp", 6, "FooPlugin::enqueue -> prepare -> cudaMalloc")]
+
+
+_CUM_H = """#pragma once
+namespace lib {
+namespace ops {
+template <typename T>
+void cumLaunch(T* out, const T* in, Extent const& e, cudaStream_t stream);
+}
+}
+"""
+_CUM_CU = """#include <cuda_runtime.h>
+#include "extent.h"
+#include "cum.h"
+namespace lib {
+namespace ops {
+template <typename T>
+__global__ void cumKernel(T* out, const T* in, int n) {}
+template <typename T>
+void cumLaunch(T* out, const T* in, Extent const& e, cudaStream_t stream)
+{
+""" + _SEED + """    cumKernel<T><<<1, 32, 0, stream>>>(out, in, e.n);
+}
+template void cumLaunch<float>(float* out, const float* in, Extent const& e, cudaStream_t stream);
+template void cumLaunch<int>(int* out, const int* in, Extent const& e, cudaStream_t stream);
+}
+}
+"""
+
+
+def test_a_namespace_template_called_unresolved_from_a_unit_missing_a_header(tmp_path):
+    plugin = plugin_cpp("    Extent e{4};\n    cumLaunch<float>(static_cast<float*>(outputs[0]), static_cast<const float*>(inputs[0]), e, stream);",
+                        '#include "common.h"\n#include "cum.h"\nnamespace lib {\nnamespace ops {')
+    write_project(tmp_path, {"plugins/cum.h": _CUM_H, "plugins/extent.h": "#pragma once\nstruct Extent { int n; };\n",
+                             "plugins/cum.cu": _CUM_CU, "plugins/foo.cpp": plugin + "}\n}\n"})
+    res = check_project(tmp_path, select=["TRT301"])
+    assert _allocs(res) == [("plugins/cum.cu", 12, "FooPlugin::enqueue -> cumLaunch -> cudaMalloc")]
+
+
+def test_an_unresolved_call_of_a_template_with_an_explicit_specialization_runs_the_template(tmp_path):
+    spec = ("template <>\nvoid cumLaunch<double>(double* out, const double* in, Extent const& e, cudaStream_t stream)\n"
+            "{\n    cumKernel<double><<<1, 32, 0, stream>>>(out, in, e.n);\n}\n")
+    plugin = plugin_cpp("    Extent e{4};\n    cumLaunch<float>(static_cast<float*>(outputs[0]), static_cast<const float*>(inputs[0]), e, stream);",
+                        '#include "common.h"\n#include "cum.h"\nnamespace lib {\nnamespace ops {')
+    write_project(tmp_path, {"plugins/cum.h": _CUM_H, "plugins/extent.h": "#pragma once\nstruct Extent { int n; };\n",
+                             "plugins/cum.cu": _CUM_CU.replace("template void cumLaunch<int>", spec + "template void cumLaunch<int>"),
+                             "plugins/foo.cpp": plugin + "}\n}\n"})
+    res = check_project(tmp_path, select=["TRT301"])
+    assert _allocs(res) == [("plugins/cum.cu", 12, "FooPlugin::enqueue -> cumLaunch -> cudaMalloc")]

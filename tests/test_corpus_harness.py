@@ -228,3 +228,20 @@ def test_a_consistent_rename_of_a_literal_writes_the_renamed_literal_on_both_sid
     (neg,) = [m for m in corpus_mutate.generate(tmp_path, corpus_census.census(tmp_path)) if m.negative]
     assert neg.edits == [("p/preluPlugin.cpp", 15, '    return "PRelu_TRTCorpus";'),
                          ("p/preluPlugin.cpp", 19, '    return "PRelu_TRTCorpus";')]
+
+
+def test_callee_edits_go_to_the_host_function_cpp_would_call(tmp_path):
+    """A callee edit goes into a host function: not a kernel (launched with <<<, or defined __global__: device
+    code), and of two definitions of a name, the one in enqueue's own file (a static helper of the unit)."""
+    (tmp_path / "other.cpp").write_text("int volume(int n)\n{\n    return n;\n}\n")
+    (tmp_path / "plugin.cu").write_text(
+        "static __global__ void fillKernel(float* x)\n{\n}\n"
+        "static int volume(int n)\n{\n    return 2 * n;\n}\n"
+        "int Foo::enqueue(void* const* outputs, cudaStream_t stream)\n{\n"
+        "    fillKernel<<<1, 32, 0, stream>>>((float*) outputs[0]);\n"
+        "    return volume(4);\n}\n")
+    tx = corpus_mutate.Texts(tmp_path)
+    (enq,) = [corpus_mutate.Body("plugin.cu", o, tx.code["plugin.cu"].index("}", o), "") for o in
+              [tx.code["plugin.cu"].index("{", tx.code["plugin.cu"].index("Foo::enqueue"))]]
+    got = [(b.file, tx.pos_line(b.file, b.open)) for b in corpus_mutate.callees(tx, enq)]
+    assert got == [("plugin.cu", 5)]

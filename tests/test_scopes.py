@@ -117,3 +117,25 @@ def test_dump_index_lists_each_program_with_its_own_classes(tmp_path):
         ("a", ["a/yololayer.h:8"], ["a/yololayer.h:18"]),
         ("b", ["b/yololayer.h:8"], ["b/yololayer.h:18"]),
     ]
+
+
+def test_a_header_of_an_enclosing_program_is_part_of_the_program_that_includes_it(tmp_path):
+    """A sample built by its own Makefile includes a helper header from the directory of the enclosing program
+    (a cookbook's `-I$(ROOT)/include`): the helper is compiled into the sample, so the work it does on the sample's
+    hot path is the sample's, reported where the helper writes it, even when another program's unit was the one
+    that read the header."""
+    from trtlint.checks.examples.hotpath import plugin_cpp
+
+    from .helpers import check_project, write_project
+
+    helper = "#pragma once\n#include <cuda_runtime.h>\ninline void drainAll()\n{\n    cudaDeviceSynchronize();\n}\n"
+    write_project(tmp_path, {
+        "cook/Makefile": "all:\n\tnvcc -c a_tool.cu\n",
+        "cook/a_tool.cu": '#include "include/helper.h"\nint main()\n{\n    drainAll();\n    return 0;\n}\n',
+        "cook/include/helper.h": helper,
+        "cook/plugins/foo/Makefile": "all:\n\tnvcc -shared -o libfoo.so foo.cpp\n",
+        "cook/plugins/foo/foo.cpp": plugin_cpp("    drainAll();", '#include "../../include/helper.h"'),
+    })
+    res = check_project(tmp_path, select=["TRT302"])
+    assert [(d.span.path, d.span.line, d.message.split(": ")[-1]) for d in res.diagnostics] == [
+        ("cook/include/helper.h", 5, "FooPlugin::enqueue -> drainAll -> cudaDeviceSynchronize")]

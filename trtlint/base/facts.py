@@ -132,7 +132,8 @@ class Call:
     # buffer); "" when unknown. One entry per argument (trailing unknowns dropped)
     mem_src: tuple[str, ...] = ()
     # for a macro use: where the project defines the macro (its #define in a project file), when visible; the
-    # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen)
+    # calls its expansion makes are then the function's calls inside the use's span (None: an SDK's or unseen).
+    # For a launch a project macro's body writes (its span is the macro use's): where the body writes it
     defined_at: Optional[Span] = None
     # for a project macro use whose body expands other project macros: ``(name, macro, where it is defined)`` for
     # each ``name(`` spelled in the body of exactly one of those nested macros (``CHECK(x)`` expanding
@@ -143,6 +144,9 @@ class Call:
     # size-query mode: the indexes of the pointer parameters of its function that the call runs only with set
     # (it follows `if (!p) { ...; return ...; }` / `if (p == nullptr) return ...;` on a parameter p)
     needs_args: tuple[int, ...] = ()
+    # for a call of a function (not a virtual method) the project declares: the project file of the declaration
+    # the call names; a function whose body no analysed unit holds is then known to be the project's own
+    declared_in: Optional[str] = None
     # per argument (resolved calls): "null" (a null pointer: a literal, or a local initialised to null and never
     # written again), "p<j>" (the caller's own pointer parameter j passed on), "" otherwise; trailing "" dropped
     arg_null: tuple[str, ...] = ()

@@ -597,12 +597,26 @@ class ProjectIndex:
         return e.domain in ("", "ai.onnx") or e.domain not in self.profile.builtin_domains
 
     # ------------------------------------------------------------------------------------------------
-    def resolve_call(self, call: Call) -> Optional[CppFunction]:
+    def resolve_call(self, call: Call, caller: Optional[CppFunction] = None) -> Optional[CppFunction]:
+        """The project function a call runs: by the callee's USR, else by its name. A name spelled unqualified
+        (a call clang left unresolved, `torch_cum<float>(...)` whose declaration names a type of a header the
+        unit could not include) is looked up as C++ does, from the caller's namespace outwards (not its class:
+        an unresolved `obj->run()` is spelled `run` too, and is no call of the caller's own `run`). Several
+        definitions of one name resolve when they are one body (a function template and its explicit
+        instantiations: the template is taken), to the template when the others are its explicit specializations
+        (the call names none that is known), else when one of them is in the caller's file; overloads with bodies
+        of their own do not."""
         if call.usr and call.usr in self.functions:
             return self.functions[call.usr]
-        cands = self.functions_by_qualname.get(call.callee)
-        if cands and len(cands) == 1:
-            return cands[0]
+        name = call.callee
+        scopes = [""]
+        if caller is not None and call.usr is None and not name.startswith("::"):
+            parts = (caller.cls or caller.qualname).split("::")[:-1]
+            scopes = ["::".join(parts[:i]) for i in range(len(parts), -1, -1)]
+        for scope in scopes:
+            cands = self.functions_by_qualname.get(f"{scope}::{name}" if scope else name.lstrip(":"))
+            if cands:
+                return _one_body(cands, caller)
         return None
 
     def walk_calls(self, start: CppFunction, max_depth: Optional[int] = None) -> Iterator[tuple[Call, tuple[CppFunction, ...]]]:
@@ -617,12 +631,34 @@ class ProjectIndex:
             for fn, chain in frontier:
                 for call in fn.calls:
                     yield call, chain
-                    target = self.resolve_call(call)
+                    target = self.resolve_call(call, fn)
                     if target is not None and target.usr not in seen:
                         seen.add(target.usr)
                         nxt.append((target, chain + (target,)))
             frontier = nxt
             depth += 1
+
+
+def _one_body(cands: list[CppFunction], caller: Optional[CppFunction]) -> Optional[CppFunction]:
+    """:meth:`ProjectIndex.resolve_call`'s choice among the definitions of one qualified name."""
+    if len(cands) == 1:
+        return cands[0]
+    # a function template and its explicit instantiations (`template void f<float>(...);`) are recorded with the
+    # template's own body: one file, one end of the body
+    ends = {(f.span.path, f.span.end_line, f.span.end_col) for f in cands}
+    if len(ends) == 1:
+        return next((f for f in cands if "@FT@" in f.usr), cands[0])
+    # a function template and explicit specializations of it with bodies of their own (`template <> void
+    # f<__half2>(...) { ... }`): a call that names no specialization (its template arguments are not known here)
+    # runs the template's body for every other type
+    templates = [f for f in cands if "@FT@" in f.usr]
+    if len(templates) == 1 and all(f is templates[0] or f"@F@{f.name}<" in f.usr for f in cands):
+        return templates[0]
+    if caller is not None:
+        here = [f for f in cands if f.span.path == caller.span.path]
+        if len(here) == 1:
+            return here[0]
+    return None
 
 
 _NEAR_MISS = 0.85  # difflib ratio at which an op name is read as a misspelling of a creator name (FooPlugn: 0.94)

@@ -78,7 +78,8 @@ def check_project(
 def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Settings, *, root: Path,
                   profile: Profile, packs: Packs) -> dict[str, ProjectIndex]:
     """One index per scope of ``inputs.scopes`` (an independent program of the project): the facts of the files
-    in that scope plus those of the files in no scope (shared sources, Python, models), never another scope's.
+    in that scope plus those of the files in no scope (shared sources, Python, models), never another scope's,
+    except the functions defined in another scope's headers that the scope's units include (compiled into it).
     So classes, functions, registrations and the call graph of two programs that define the same plugin class
     do not collapse into one, and a route in a scope resolves against that scope's creators. Empty when the
     project is one program."""
@@ -90,8 +91,32 @@ def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Setting
     for ff in facts:
         s = scope_of(ff.path, scopes)
         (by_scope[s] if s else shared).append(ff)
-    return {s: ProjectIndex.build(root, profile, packs, own + shared, settings, inputs=inputs, scope=s)
-            for s, own in by_scope.items() if own}
+    # a header a program's units include is compiled into that program, wherever it lives (a helper header under
+    # the directory of an enclosing program, `-I$(ROOT)/include`): the functions it defines are that program's
+    # too. They are kept in the facts of the unit that walked the header (maybe another program's).
+    in_header: dict[str, list] = {}
+    for ff in facts:
+        for fn in ff.functions:
+            if fn.span.path != ff.path or ff.kind == "header":
+                in_header.setdefault(fn.span.path, []).append(fn)
+    borrowed: dict[str, list[FileFacts]] = {}
+    for s, own in by_scope.items():
+        seen: set[str] = set()
+        for inc in sorted({inc for ff in own for inc in ff.includes}):
+            other = scope_of(inc, scopes)
+            if inc in seen or not other or other == s or inc not in in_header:
+                continue
+            seen.add(inc)
+            borrowed.setdefault(s, []).append(FileFacts(path=inc, kind="header", digest="", functions=tuple(
+                dict.fromkeys(in_header[inc]))))
+    out = {}
+    for s, own in by_scope.items():
+        if not own:
+            continue
+        extra = borrowed.get(s, [])
+        idx = out[s] = ProjectIndex.build(root, profile, packs, own + shared + extra, settings, inputs=inputs, scope=s)
+        idx.__dict__["_trtlint_borrowed"] = frozenset(ff.path for ff in extra)
+    return out
 
 
 def _run_scoped(rules: list[type[Rule]], index: ProjectIndex, scoped: dict[str, ProjectIndex],
@@ -103,7 +128,9 @@ def _run_scoped(rules: list[type[Rule]], index: ProjectIndex, scoped: dict[str, 
     scopes = tuple(scoped)
     diags = [d for d in run_rules(rules, index, settings) if not scope_of(d.span.path, scopes)]
     for s, idx in scoped.items():
-        diags += [d for d in run_rules(rules, idx, settings) if scope_of(d.span.path, scopes) == s]
+        # (and in the headers of other programs' directories this program's units include: see scope_indexes)
+        borrowed = idx.__dict__.get("_trtlint_borrowed", frozenset())
+        diags += [d for d in run_rules(rules, idx, settings) if scope_of(d.span.path, scopes) == s or d.span.path in borrowed]
     return diags
 
 

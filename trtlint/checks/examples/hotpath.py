@@ -23,3 +23,31 @@ int32_t FooPlugin::enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc c
     return 0;
 }}
 """
+
+
+def ns_template_helpers(top: str, stream: str = ", 0, stream") -> str:
+    """Launch helpers that are function templates in a namespace: ``ops::runScale`` calls ``launchScale`` (explicitly
+    instantiated) with a dependent argument, so the call names it unqualified; ``top`` is the first statement of
+    ``launchScale`` (line 14 of :func:`plugin_cpp`'s file), whose launch (line 15) passes ``stream``."""
+    return f"""namespace ops
+{{
+template <typename T>
+__global__ void scaleKernel(T* x)
+{{
+}}
+template <typename T>
+void launchScale(T* x, cudaStream_t stream)
+{{
+{top}
+    scaleKernel<T><<<1, 256{stream}>>>(x);
+}}
+template void launchScale<float>(float* x, cudaStream_t stream);
+template <typename T>
+void runScale(T* x, cudaStream_t stream)
+{{
+    launchScale(x, stream);
+}}
+}} // namespace ops"""
+
+
+RUN_SCALE = "    ops::runScale(static_cast<float*>(outputs[0]), stream);"

@@ -150,7 +150,7 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
     for e, fn, chain, follow in entry_bodies(index, entries(index, temperatures, creators), skipped):
         if fn is e.fn:
             direct.setdefault(fn.usr, []).append(e)
-        targets = [resolve(call) for call in fn.calls]
+        targets = [resolve(call, fn) for call in fn.calls]
         follow.extend(t for t in targets if t is not None)
         walked.append((e, fn, chain, targets))
     ctx = _contexts(walked, _roots(index, entries(index, temperatures, creators), walked))
@@ -163,7 +163,8 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
         for call, target in zip(fn.calls, targets):
             if nulls.intersection(call.needs_args):
                 continue  # after `if (!p) return size;` with p null on every way here: never runs
-            key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind)
+            # (the launches one macro use expands to share its span: each is told apart by where its body writes it)
+            key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind, call.defined_at)
             if key not in seen:
                 seen.add(key)
                 yield e, (call if call.guard or guard is None else dataclasses.replace(call, guard=guard)), chain

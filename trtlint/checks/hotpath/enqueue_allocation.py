@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
-from ..examples.hotpath import plugin_cpp
+from ..examples.hotpath import RUN_SCALE, ns_template_helpers, plugin_cpp
 from ._walk import hot_diag, hot_hits, once_note
 
 _TRT7_PLUGIN = """#include <NvInfer.h>
@@ -197,6 +197,15 @@ class EnqueueAllocation(Rule):
                 ("plugins/foo.cpp", 29, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
                                         "FooPlugin::enqueue -> cudaMalloc"),
             ],
+        },
+    ]
+
+    INVALID += [
+        {
+            # a function template in a namespace, called from another with a dependent argument (the call names it
+            # unqualified, as does a call whose declaration did not resolve), and explicitly instantiated
+            "files": {"plugins/foo.cu": plugin_cpp(RUN_SCALE, ns_template_helpers("    void* p = nullptr; cudaMalloc(&p, 64);"))},
+            "expect": [("plugins/foo.cu", 14, "FooPlugin::enqueue -> runScale -> launchScale -> cudaMalloc")],
         },
     ]
 

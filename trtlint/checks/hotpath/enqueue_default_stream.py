@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from trtlint.config.packs import normalize_callee
 from ..base import Rule
-from ..examples.hotpath import plugin_cpp
+from ..examples.hotpath import RUN_SCALE, ns_template_helpers, plugin_cpp
 from ._walk import entries, is_error_path, reach_diag, reachable, short, walk_list, where
 
 _NULL = r"(?:0|0x0|0L|0U|nullptr|NULL|\{\}|cudaStreamLegacy|cudaStreamPerThread|cudaStreamDefault|CU_STREAM_LEGACY|CU_STREAM_PER_THREAD)"
@@ -49,6 +49,33 @@ _RUN_MACRO = """
     }"""
 
 
+_CASES = """template <int N>
+__global__ void scaleKernel(float* x)
+{
+}
+static void launchCases(float* x, int n, cudaStream_t stream)
+{
+#define SCALE_CASE(N)                                                                                                  \\
+    if (n == N)                                                                                                        \\
+    {                                                                                                                  \\
+        scaleKernel<N><<<1, 256>>>(x);                                                                                 \\
+    }                                                                                                                  \\
+    else                                                                                                               \\
+    {                                                                                                                  \\
+        scaleKernel<N * 2><<<1, 256, 0, stream>>>(x);                                                                  \\
+    }
+    SCALE_CASE(32)
+    SCALE_CASE(64)
+#undef SCALE_CASE
+}"""
+
+_SCALE_ON = """
+#define SCALE_ON(X, S) scaleKernel<<<1, 256, 0, S>>>(X)"""
+
+_SCALE_CFG = """
+#define SCALE_CFG(X, ...) scaleKernel<<<__VA_ARGS__>>>(X)"""
+
+
 class EnqueueDefaultStream(Rule):
     """Work on the default (legacy) stream, or a library handle never bound to the given stream, in `enqueue`.
 
@@ -62,6 +89,10 @@ class EnqueueDefaultStream(Rule):
     finding per method and library, the missing bind, at the first use; the other uses are related locations),
     unless another method of the plugin (its constructor, `initialize`, `configurePlugin`) binds it: the handle
     then works on that stream, not on the default one.
+    A launch written in the body of a macro the project defines is read in the definition (the use's
+    arguments in place of the macro's parameters) and reported where the body writes it, once, with the
+    macro's uses as related locations; a launch whose configuration is not visible (an SDK's macro, a
+    macro parameter that holds the whole configuration) is not judged.
     CUB size queries (a null temp-storage pointer) and calls made inside a workspace-size computation
     (a function named `...WorkspaceSize`) do no work and are not reported; one-time guarded
     initialisation is reported as info, saying so; calls on an error path that ends in a failure `return`
@@ -198,8 +229,47 @@ class EnqueueDefaultStream(Rule):
         },
     ]
 
+    VALID += [
+        # the same helpers passing the stream down
+        {"files": {"plugins/foo.cu": plugin_cpp(RUN_SCALE, ns_template_helpers("    int unused = 0;"))}},
+    ]
+    INVALID += [
+        {
+            # a launch in a function template in a namespace, called from another with a dependent argument (the call
+            # names it unqualified, as does a call whose declaration did not resolve), and explicitly instantiated
+            "files": {"plugins/foo.cu": plugin_cpp(RUN_SCALE, ns_template_helpers("    int unused = 0;", stream=""))},
+            "expect": [("plugins/foo.cu", 15, "kernel launch scaleKernel<T><<<...>>> has no stream on the hot path of "
+                                              "FooPlugin::enqueue: FooPlugin::enqueue -> runScale -> launchScale -> scaleKernel<T>")],
+        },
+    ]
+
+    INVALID += [
+        {
+            # launches written in the body of a macro the project defines (one macro use per head size): the one
+            # without a stream is reported where the body writes it, once, each use that expands it related
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    launchCases(static_cast<float*>(outputs[0]), 32, stream);", _CASES)},
+            "expect": [("plugins/foo.cu", 14, "kernel launch scaleKernel<<<...>>> has no stream on the hot path of "
+                                              "FooPlugin::enqueue: FooPlugin::enqueue -> launchCases -> scaleKernel")],
+        },
+        {
+            # the stream is the macro's parameter: the use's argument is what the launch gets
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    SCALE_ON(static_cast<float*>(outputs[0]), 0);", _LAUNCHER + _SCALE_ON)},
+            "expect": [("plugins/foo.cu", 13, "kernel launch scaleKernel<<<...>>> runs on the default stream (`0`)")],
+        },
+    ]
+    VALID += [
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    SCALE_ON(static_cast<float*>(outputs[0]), stream);", _LAUNCHER + _SCALE_ON)}},
+        # a configuration that is one macro parameter may hold all four arguments: nothing is claimed
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    SCALE_CFG(static_cast<float*>(outputs[0]), 1, 256, 0, stream);", _LAUNCHER + _SCALE_CFG)}},
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
+        in_macros: dict[tuple, list] = {}  # a launch a macro's body writes -> [its finding, the other uses reaching it]
         for e, call, chain in reachable(index, ("hot", "warm")):
             if is_error_path(call) or any(_SIZE_FN.search(f.name) for f in chain[1:]):
                 continue  # (a workspace-size computation runs its algorithm in size-query mode: no work)
@@ -224,7 +294,19 @@ class EnqueueDefaultStream(Rule):
                     text = f"{call.callee} runs on the default stream (`{how}`) {where(e.plugin, e.fn, e.temperature)}"
             else:
                 continue
+            if call.kind == "launch" and call.defined_at is not None:
+                # written in a macro's body: one finding where the body writes it, each use that expands it related
+                key = (call.defined_at, call.callee)
+                if key in in_macros:
+                    in_macros[key][1].append(call.span)
+                else:
+                    in_macros[key] = [self._diag(index, e, call, chain, text), []]
+                continue
             yield self._diag(index, e, call, chain, text)
+        for (at, _callee), (d, uses) in in_macros.items():
+            first = d.span
+            yield dataclasses.replace(d, span=at, related=d.related + tuple(
+                Related(u, "the macro that launches it is used here") for u in [first] + uses))
         yield from self._handles(index)
 
     def _diag(self, index, e, call, chain, text) -> Diagnostic:

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
-from ..examples.hotpath import plugin_cpp
+from ..examples.hotpath import RUN_SCALE, ns_template_helpers, plugin_cpp
 from ._walk import hot_diag, hot_hits, once_note
 
 
@@ -98,6 +98,15 @@ class EnqueueSynchronization(Rule):
                 "        status = cudaMemsetAsync(outputs[0], 0, 32, stream);\n        cudaStreamSynchronize(stream);\n"
                 "        return status;\n    }\n    return 1;")},
             "expect": [("plugins/foo.cpp", 24, "cudaStreamSynchronize (stream synchronization) synchronizes on the hot path")],
+        },
+    ]
+
+    INVALID += [
+        {
+            # a function template in a namespace, called from another with a dependent argument (the call names it
+            # unqualified, as does a call whose declaration did not resolve), and explicitly instantiated
+            "files": {"plugins/foo.cu": plugin_cpp(RUN_SCALE, ns_template_helpers("    cudaDeviceSynchronize();"))},
+            "expect": [("plugins/foo.cu", 14, "FooPlugin::enqueue -> runScale -> launchScale -> cudaDeviceSynchronize")],
         },
     ]
 

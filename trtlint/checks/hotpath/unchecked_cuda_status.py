@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import re
 from typing import Iterable, Optional
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
@@ -76,6 +77,8 @@ private:
 };
 """
 
+
+_OPERATOR = re.compile(r"(?:^|::)operator\W")
 
 _LIBS = """typedef struct cudnnContext* cudnnHandle_t;
 typedef enum { CUDNN_STATUS_SUCCESS = 0 } cudnnStatus_t;
@@ -240,14 +243,20 @@ class UncheckedCudaStatus(Rule):
         },
     ]
 
+    VALID += [
+        # the assignment of a struct a CUDA library declares (its copy-assignment operator) returns no status
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cublasLtMatmulAlgo_t algo = {};\n    gAlgo = algo;", "#include <cublasLt.h>\nstatic cublasLtMatmulAlgo_t gAlgo;")}},
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
         # one call spelled in a macro's body is one finding, however many uses expand it: (macro, callee) -> hits
         groups: dict[tuple, list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...], str]]] = {}
         once: dict[tuple, list[tuple[Diagnostic, Call]]] = {}  # (plugin, entry, function) -> one-time hits
         for e, call, chain in reachable(index, ("hot", "warm", "cold"), creators=True):
-            if not call.discarded or call.kind != "call" or is_error_path(call):
-                continue
+            if not call.discarded or call.kind != "call" or is_error_path(call) or _OPERATOR.search(call.callee):
+                continue  # (an operator of a library's type, `algo = other` of a cublasLtMatmulAlgo_t: no status)
             api = packs.lookup("status_apis", call.callee)
             if api is None or packs.lookup("status_except", call.callee) or packs.lookup("status_queries", call.callee):
                 continue

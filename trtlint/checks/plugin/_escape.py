@@ -127,7 +127,7 @@ def _dead_rethrow(index, fn: CppFunction, call: Call) -> bool:
             continue
         if c.kind == "throw" or (beh is not None and beh.behaviour == "throw"):
             return False
-        if c.kind == "call" and beh is None and index.resolve_call(c) is not None:
+        if c.kind == "call" and beh is None and index.resolve_call(c, fn) is not None:
             return False
     return True
 
@@ -146,7 +146,7 @@ def _reaches(index, fn: CppFunction, behaviour, depth: int = 0, seen: Optional[s
         if b in ("throw", "exit"):
             out.add(b)
         elif c.kind == "call" and b is None:
-            t = index.resolve_call(c)
+            t = index.resolve_call(c, fn)
             if t is not None:
                 out |= _reaches(index, t, behaviour, depth + 1, seen)
     return out
@@ -211,7 +211,7 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
         for call, beh, unknown in _body(index, fn):
             if honour_try and call.in_try:
                 if stop is not None and call.kind == "call" and beh is None:
-                    target = index.resolve_call(call)
+                    target = index.resolve_call(call, fn)
                     if target is not None:
                         stop(chain, target)  # a try in the caller cannot catch what leaves a noexcept callee
                 continue
@@ -227,7 +227,7 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
                 continue
             if call.kind != "call" or beh is not None:
                 continue
-            target = index.resolve_call(call)
+            target = index.resolve_call(call, fn)
             if target is not None and (stop is None or not stop(chain, target)):
                 follow.append(target)
 

@@ -14,7 +14,7 @@ from typing import Any, Optional
 from trtlint.base import safeio
 from trtlint.base.facts import Call, CppClass, CppFunction, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
-from . import flow, lifecycle
+from . import flow, lifecycle, macrolaunch
 from .base import PRELUDE_DIR, Cursor, children, libclang, literal_value, preorder, short, split_top_level
 from .body import BodyWalker
 
@@ -702,6 +702,7 @@ class Extractor:
                                                 defined_at=at,
                                                 spelled_by=self.nested_spellings(name) if at is not None else (),
                                                 compiled_out=name == "assert" and self.assert_compiled_out(cur))))
+                macrolaunch.fill_launches(self, cur, s, e, args, fb.walker.calls)  # launches written in its body
         self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
 
     # -- string resolution --------------------------------------------------------------------------------

@@ -384,7 +384,7 @@ def _on_throw(w: FlowWalker, c: Cursor, kids: list) -> None:
 
 
 def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, arg_texts: tuple, call: Call) -> Call:
-    """Fill ``discarded``, ``stream_arg`` and ``mem_src`` of a resolved (or unresolved) call."""
+    """Fill ``discarded``, ``stream_arg``, ``declared_in`` and ``mem_src`` of a resolved (or unresolved) call."""
     K = w.K
     changes: dict[str, Any] = {}
     if c.hash in w.flow.stmt_calls:
@@ -404,6 +404,15 @@ def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, ar
         if idx is not None and name and name in text and not (idx < len(arg_texts) and arg_texts[idx] == text):
             # (a call in a macro's body has the whole expansion as its text: its arguments are not visible)
             changes["stream_arg"] = arg_texts[idx] if idx < len(arg_texts) else ""
+    if ref is not None and call.usr and (ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) or (
+            ref.kind == K.CXX_METHOD and not ref.is_virtual_method())):
+        try:
+            f = ref.location.file
+        except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for
+            f = None
+        rel = w.ex.rel_of(f.name) if f is not None else None
+        if rel is not None:
+            changes["declared_in"] = rel
     if "emcpy" in name and args:
         src = tuple(_pointee(w, a) for a in args[:4])
         while src and not src[-1]:
