@@ -30,9 +30,9 @@ from trtlint.frontends import UNSAVED, SourceFile
 from trtlint.frontends.testlists import gtest_cases
 from trtlint.checks.registry import select_rules
 from trtlint.index.project_index import CheckInputs
-from trtlint.pipeline.check import check_project, config_globs, config_selectors
 from trtlint.pipeline.extract import FRONTENDS
 from trtlint.pipeline.run import run
+from trtlint.pipeline.state import ProjectState
 from trtlint.store.scancache import has_plugin_marker, preview_switches
 from trtlint.adoption.suppress import scan_suppressions
 
@@ -83,7 +83,28 @@ def _has_content(ff: Optional[FileFacts]) -> bool:
     )
 
 
+def _state_attr(name: str, doc: str) -> property:
+    """A name of the session that is its project state's (``session.facts`` is ``session.state.facts``)."""
+    return property(lambda self: getattr(self.state, name), lambda self, v: setattr(self.state, name, v), doc=doc)
+
+
 class Session:
+    # the project: the run's ProjectState, kept and updated per edit (pipeline/state.py)
+    settings = _state_attr("settings", "the settings the project was loaded with")
+    profile = _state_attr("profile", "the profile")
+    packs = _state_attr("packs", "the rule packs")
+    ctx = _state_attr("ctx", "the extraction context")
+    rules = _state_attr("rules", "the selected rules")
+    skipped = _state_attr("skipped", "discovery's skipped files and the build model's problems (TRT001)")
+    sources = _state_attr("sources", "rel -> SourceFile (an open buffer's with its text)")
+    facts = _state_attr("facts", "rel -> FileFacts")
+    skips = _state_attr("skips", "unit -> the shared headers the run left to another unit (they lack its facts)")
+    suppressions = _state_attr("suppressions", "rel -> inline suppressions")
+    preview_scan = _state_attr("preview_scan", "rel -> preview-feature switches (CheckInputs.preview_scan)")
+    glob_memos = _state_attr("glob_memos", "the run's glob memos (CheckInputs.glob_memos)")
+    scopes = _state_attr("scopes", "the independent programs of the project (CheckInputs.scopes)")
+    tensorrt = _state_attr("tensorrt", "each program's inferred TensorRT release (CheckInputs.tensorrt)")
+
     def __init__(
         self,
         root: Path,
@@ -101,16 +122,7 @@ class Session:
         self.overrides = overrides or {}
         self.jobs = jobs
         self.use_cache = use_cache
-        self.settings: Settings = Settings(root=self.root)
-        self.facts: dict[str, FileFacts] = {}
-        self.skips: dict[str, tuple[str, ...]] = {}
-        self.sources: dict[str, SourceFile] = {}
-        self.suppressions: dict[str, list] = {}
-        # path -> preview-feature switches of the C++ and Python files (CheckInputs.preview_scan), kept current
-        self.preview_scan: dict[str, tuple] = {}
-        self.glob_memos: Optional[dict] = None  # the run's glob memos (CheckInputs.glob_memos)
-        self.scopes: tuple = ()  # the independent programs of the project (CheckInputs.scopes), from the run
-        self.tensorrt: dict = {}  # CheckInputs.tensorrt, from the run
+        self.state = ProjectState(root=self.root, settings=Settings(root=self.root))  # until the first load
         # the multiprocessing context of the run's extraction pool (the LSP server: "forkserver")
         self.mp_context = mp_context
         self.buffers: dict[str, str] = {}  # rel -> unsaved text of an open editor buffer
@@ -208,21 +220,8 @@ class Session:
             settings = self.default_settings()
             res = run(settings, None, jobs=self.jobs, use_cache=self.use_cache, progress=progress,
                       mp_context=self.mp_context)
-        self.settings = settings
         self.result = res
-        self.profile = res.profile
-        self.packs = res.index.packs
-        self.ctx = res.ctx
-        self.rules = res.rules
-        self.skipped = list(res.discovery.skipped) + (res.build.problem_items() if res.build is not None else [])
-        self.sources = {f.rel: f for f in res.discovery.files}
-        self.facts = dict(res.index.files)
-        self.skips = dict(res.skips)  # unit -> shared headers the run left to another unit (they lack its facts)
-        self.suppressions = dict(res.index.suppressions)
-        self.preview_scan = dict(res.index.preview_scan or {})
-        self.glob_memos = res.index.glob_memos
-        self.scopes = tuple(res.index.scopes)  # the build model's independent programs, as the run had them
-        self.tensorrt = dict(res.index.tensorrt_targets)  # each program's inferred TensorRT release, from the run
+        self.state = res.state  # the run's project state: the edits below update it
         self.diagnostics = res.diagnostics
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         self._exclude = globspec(exclude)
@@ -399,8 +398,7 @@ class Session:
         if not self.loaded or self.config_changed():
             self.load()
         self.rules = select_rules(self.settings.select, self.settings.ignore, self.settings.extend_select)
-        checked = check_project(list(self.facts.values()), self.check_inputs(), self.rules, self.settings,
-                                root=self.root, profile=self.profile, packs=self.packs, skipped=self.skipped)
+        checked = self.state.check()
         self.diagnostics = checked.diagnostics
         self.index = checked.index
         self.timings.update(checked.timings)
@@ -408,15 +406,7 @@ class Session:
 
     def check_inputs(self) -> CheckInputs:
         """What the index is handed besides the facts: what a run hands its index, kept current by the edits."""
-        return CheckInputs(
-            suppressions=self.suppressions,
-            config_selectors=tuple(config_selectors(self.settings)),
-            config_globs=config_globs(self.settings),
-            preview_scan=self.preview_scan,
-            glob_memos=self.glob_memos,
-            scopes=self.scopes,
-            tensorrt=self.tensorrt,
-        )
+        return self.state.check_inputs()
 
     def by_path(self) -> dict[str, list[Diagnostic]]:
         out: dict[str, list[Diagnostic]] = {}

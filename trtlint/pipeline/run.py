@@ -25,16 +25,17 @@ from trtlint.base.diagnostics import Diagnostic
 from trtlint.index.discover import DIGEST_NAME, Discovery, discover
 from trtlint.base.facts import FACTS_SCHEMA_VERSION, FileFacts
 from ..frontends import ExtractContext, SourceFile
-from trtlint.index.project_index import CheckInputs, ProjectIndex
+from trtlint.index.project_index import ProjectIndex
 from trtlint.config.packs import Packs, Profile, detect_profile, load_packs
 from trtlint.store.scancache import TextScans, feature_macros
 from ..checks.registry import select_rules
-from .check import check_project, config_globs, config_selectors, scan_all_suppressions
+from .check import scan_all_suppressions
 from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
 from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing, walk_unwalked
 from .extract import frontend_versions, make_context
 from .extraction import Extraction, ExtractLimits
 from .buildmodel import BuildModel, build_model, with_unit_flags
+from trtlint.pipeline.state import ProjectState
 from .trtversion import evidence_dirs, extras_key, infer as infer_tensorrt
 
 
@@ -57,6 +58,8 @@ class RunResult:
     # kept in the run memo with the findings
     analysis: Optional[dict] = None
     build: Optional[BuildModel] = None  # targets, per-unit flags, scopes (the LSP session gives buffers their flags)
+    # the project state the index was built from (the LSP session keeps it and updates it); None from the run memo
+    state: Optional[ProjectState] = None
 
 
 @dataclass
@@ -93,6 +96,7 @@ class _RunState:
     diagnostics: list = field(default_factory=list)
     analysis: Optional[dict] = None
     build: Optional[BuildModel] = None
+    project: ProjectState = None  # type: ignore[assignment] - what the index is built from (set by _discover)
 
 
 def run(*args, **kwargs) -> RunResult:
@@ -151,6 +155,7 @@ def _run(
         skips=st.skips,
         analysis=st.analysis,
         build=st.build,
+        state=st.project,
     )
 
 
@@ -206,6 +211,8 @@ def _discover(st: _RunState) -> None:
     st.timings["build model"] = time.perf_counter() - st.t0 - st.timings["discover"]
     st.scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if st.use_cache else None
     st.scans = TextScans(st.scans_dir)
+    st.project = ProjectState(root=root, settings=settings, profile=profile, packs=st.packs, ctx=st.ctx,
+                              skipped=_skipped(st), sources={f.rel: f for f in disc.files}, build=st.build)
 
 
 def _with_feature_macros(st: _RunState, ctx: ExtractContext, service=None) -> ExtractContext:
@@ -352,34 +359,34 @@ def _extract(st: _RunState) -> None:
     if st.gtests:
         facts = [dataclasses.replace(ff, test_cases=st.gtests[ff.path]) if ff.path in st.gtests else ff for ff in facts]
     st.facts = facts
+    st.project.facts = {ff.path: ff for ff in facts}
+    st.project.skips = st.skips
+    st.project.ctx = st.ctx  # (with the feature macros found)
     st.timings["extract"] = time.perf_counter() - t1
 
 
-def check_inputs(settings: Settings, files: list[SourceFile], scans: TextScans,
-                 glob_memos: Optional[dict], scopes: tuple = ()) -> CheckInputs:
-    """What the index of a run is handed besides the facts (the LSP session keeps these and updates them)."""
-    return CheckInputs(
-        suppressions=scan_all_suppressions(files, scans),
-        config_selectors=tuple(config_selectors(settings)),
-        config_globs=config_globs(settings),
-        preview_scan={f.rel: scans.scan(f).preview_switches for f in files
-                      if f.kind in ("cpp", "cuda", "header", "python")},
-        glob_memos=glob_memos,  # the rules' file patterns are remembered with discovery's
-        scopes=tuple(scopes),  # the independent programs the build model found (each checked on its own)
-        tensorrt=infer_tensorrt(settings.root, files, tuple(scopes), scans),  # each program's TensorRT release
-    )
+def _scan_inputs(st: _RunState) -> None:
+    """What the index is handed besides the facts (:meth:`ProjectState.check_inputs`), from the text scans: the
+    suppressions, the preview-feature switches, each program's TensorRT release; and discovery's glob memos."""
+    files, scans, project = st.disc.files, st.scans, st.project
+    scopes = st.build.scopes if st.build is not None else ()
+    project.suppressions = scan_all_suppressions(files, scans)
+    project.preview_scan = {f.rel: scans.scan(f).preview_switches for f in files
+                            if f.kind in ("cpp", "cuda", "header", "python")}
+    project.glob_memos = st.glob_memos  # the rules' file patterns are remembered with discovery's
+    project.scopes = tuple(scopes)  # the independent programs the build model found (each checked on its own)
+    project.tensorrt = infer_tensorrt(st.settings.root, files, tuple(scopes), scans)  # each program's TensorRT release
 
 
 def _check(st: _RunState) -> None:
-    """Index, rules, filter (:func:`trtlint.pipeline.check.check_project`)."""
+    """Index, rules, filter (:meth:`ProjectState.check`)."""
     t0 = time.perf_counter()
-    inputs = check_inputs(st.settings, st.disc.files, st.scans, st.glob_memos,
-                          st.build.scopes if st.build is not None else ())
+    _scan_inputs(st)
+    st.project.skipped = _skipped(st)
     st.scans.save(prune=not st.paths)
     gathered = time.perf_counter() - t0
-    st.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
-    checked = check_project(st.facts, inputs, st.rules, st.settings, root=st.root, profile=st.profile,
-                            packs=st.packs, skipped=_skipped(st), report_only=st.report_only, progress=st.progress)
+    st.rules = st.project.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
+    checked = st.project.check(report_only=st.report_only, progress=st.progress)
     st.index, st.diagnostics = checked.index, checked.diagnostics
     from ..report.context import Analysis
 

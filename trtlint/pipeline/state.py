@@ -1,0 +1,64 @@
+"""The project state: what the index and the rules of one project are built from, in one value that a run
+(:mod:`trtlint.pipeline.run`) builds and the editor's session (:mod:`trtlint.editor.session`) keeps and updates
+as buffers change. Both check it the same way (:meth:`ProjectState.check`): the same ``CheckInputs``
+(:meth:`ProjectState.check_inputs`), the same facts, the same rules, settings and skipped files.
+
+A run fills it in its phases: discovery (``sources``, ``skipped``), extraction (``facts``, ``skips``, the
+context), the text scans (``suppressions``, ``preview_scan``, ``tensorrt``); a session takes the run's state as
+it is and replaces one file's source, facts, suppressions and preview scan per edit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from trtlint.base.facts import FileFacts
+from trtlint.checks.base import Rule
+from trtlint.config.packs import Packs, Profile
+from trtlint.config.settings import Settings
+from trtlint.frontends import ExtractContext, SourceFile
+from trtlint.index.project_index import CheckInputs
+from trtlint.pipeline.buildmodel import BuildModel
+from trtlint.pipeline.check import Checked, check_project, config_globs, config_selectors
+
+
+@dataclass
+class ProjectState:
+    root: Path
+    settings: Settings
+    profile: Optional[Profile] = None
+    packs: Optional[Packs] = None
+    ctx: Optional[ExtractContext] = None  # the extraction context (a session re-extracts with it)
+    rules: list[type[Rule]] = field(default_factory=list)  # the selected rules
+    # what discovery skipped ((path, reason)) and what the build model could not read ((path, message, line))
+    skipped: list[tuple] = field(default_factory=list)
+    sources: dict[str, SourceFile] = field(default_factory=dict)  # rel -> the file (a buffer: with its text)
+    facts: dict[str, FileFacts] = field(default_factory=dict)  # rel -> its facts, in the order the index takes them
+    # C++ units -> the project headers they left to another unit to walk (SourceFile.skip; only units with some)
+    skips: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    suppressions: dict[str, list] = field(default_factory=dict)  # rel -> its inline suppressions
+    preview_scan: dict[str, tuple] = field(default_factory=dict)  # rel -> preview-feature switches (C++, Python)
+    glob_memos: Optional[dict] = None  # discovery's and the rules' glob answers
+    scopes: tuple = ()  # the independent programs of the build model
+    tensorrt: dict = field(default_factory=dict)  # program -> the TensorRT release inferred for it
+    build: Optional[BuildModel] = None
+
+    def check_inputs(self) -> CheckInputs:
+        """What the index is handed besides the facts."""
+        return CheckInputs(
+            suppressions=self.suppressions,
+            config_selectors=tuple(config_selectors(self.settings)),
+            config_globs=config_globs(self.settings),
+            preview_scan=self.preview_scan,
+            glob_memos=self.glob_memos,
+            scopes=tuple(self.scopes),
+            tensorrt=self.tensorrt,
+        )
+
+    def check(self, report_only: Optional[set[str]] = None, progress=None) -> Checked:
+        """Index the facts, run the rules, filter (:func:`trtlint.pipeline.check.check_project`)."""
+        return check_project(list(self.facts.values()), self.check_inputs(), self.rules, self.settings,
+                             root=self.root, profile=self.profile, packs=self.packs, skipped=self.skipped,
+                             report_only=report_only, progress=progress)
