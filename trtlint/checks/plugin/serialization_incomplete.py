@@ -29,6 +29,20 @@ def _looped(read: str = "mScales[i] = read<float>(d);", after: str = "mFlag = re
     return src.replace("    bool mFlag{};\n", "    bool mFlag{};\n    float mScales[8]{};\n", 1)
 
 
+def _own_helpers(writes: str, reads: str) -> str:
+    """serialization_v2 whose helpers are the project's own `putBUF(d, x)` / `x = getBUF<T>(d)`, storing and loading
+    through a cast of the buffer (tkDNN style): what they do is read from their bodies."""
+    src = serialization_v2(writes, reads)
+    src = src.replace("void write(char*& buffer", "void putBUF(char*& buffer").replace("T read(char const*& buffer", "T getBUF(char const*& buffer")
+    src = src.replace("std::memcpy(buffer, &val, sizeof(T));", "*reinterpret_cast<T*>(buffer) = val;")
+    return src.replace("std::memcpy(&val, buffer, sizeof(T));", "val = *reinterpret_cast<T const*>(buffer);")
+
+
+def _table(writes: str, reads: str) -> str:
+    """serialization_v2 with a `float* mTable` member that serialize() and the constructor copy as a block."""
+    return serialization_v2(writes, reads).replace("    bool mFlag{};\n", "    bool mFlag{};\n    float* mTable{};\n", 1)
+
+
 class SerializationIncomplete(Rule):
     """What a plugin serializes does not round-trip into what its runtime creator (or V2 constructor) reads.
 
@@ -133,13 +147,54 @@ class SerializationIncomplete(Rule):
     VALID += [
         # getSerializationSize() returns the bytes serialize() writes
         {"files": {"plugins/bar.cpp": _with_size("sizeof(mAxis) + sizeof(mScale) + sizeof(mFlag)")}},
-        # a store through a pointer (`*reinterpret_cast<float*>(d) = mScale`) is an item the comparison cannot read:
-        # the rest is not compared (before, the next write was taken for item 2), nor is the size
+        # a store through a cast of the buffer (`*reinterpret_cast<float*>(d) = mScale`) is a write of its type (float)
         {"files": {"plugins/bar.cpp": _with_size(
-            "3 * sizeof(int32_t)", "write(d, mAxis); *reinterpret_cast<float*>(d) = mScale; d += sizeof(float); write(d, mFlag)")}},
-        # ... and a load through one in the deserializing constructor
+            "sizeof(mAxis) + sizeof(mScale) + sizeof(mFlag)",
+            "write(d, mAxis); *reinterpret_cast<float*>(d) = mScale; d += sizeof(float); write(d, mFlag)")}},
+        # ... and a load through one in the deserializing constructor a read of its type
         {"files": {"plugins/bar.cpp": serialization_v2(
             _W3, "mAxis = read<int32_t>(d); mScale = *reinterpret_cast<float const*>(d); d += sizeof(float); mFlag = read<bool>(d)")}},
+        # a store through an element of the buffer (`d[0] = x`) is an item whose type is not read: the rest is not
+        # compared
+        {"files": {"plugins/bar.cpp": serialization_v2(
+            "write(d, mAxis); d[0] = 1; d += 1; write(d, mFlag)", _R3)}},
+        # the project's own helpers, read from their bodies: putBUF stores its value through a cast of the buffer
+        # and advances it (a write), getBUF loads through one and returns it (a read)
+        {"files": {"plugins/bar.cpp": _own_helpers("putBUF(d, mAxis); putBUF(d, mScale); putBUF(d, mFlag)",
+                                                   "mAxis = getBUF<int32_t>(d); mScale = getBUF<float>(d); mFlag = getBUF<bool>(d)")}},
+        # a block copied on both sides after as many values on each: the values before it are compared, not the block
+        {"files": {"plugins/bar.cpp": _table("write(d, mAxis); std::memcpy(d, mTable, 8 * sizeof(float))",
+                                             "mAxis = read<int32_t>(d); std::memcpy(mTable, d, 8 * sizeof(float))")}},
+        # serialize() hands its buffer to something whose writes are not read: not judged, though it names no value
+        {"files": {"plugins/bar.cpp": serialization_v2("fill(buffer)", _R3).replace(
+            "class BarPlugin", "void fill(void* p);\nclass BarPlugin", 1)}},
+    ]
+    INVALID += [
+        {
+            # the project's own helpers: serialize() lost its first write, so the constructor reads `mScale` as item 1
+            "files": {"plugins/bar.cpp": _own_helpers("putBUF(d, mScale); putBUF(d, mFlag)",
+                                                      "mAxis = getBUF<int32_t>(d); mScale = getBUF<float>(d); mFlag = getBUF<bool>(d)")},
+            "expect": [("plugins/bar.cpp", 30, "reads item 1 as int (4 bytes), but serialize() writes `mScale` as float (4 bytes)")],
+        },
+        {
+            # stores through a cast of the buffer: two values written, three read
+            "files": {"plugins/bar.cpp": serialization_v2(
+                "*reinterpret_cast<int32_t*>(d) = mAxis; d += sizeof(int32_t); *reinterpret_cast<float*>(d) = mScale", _R3)},
+            "expect": [("plugins/bar.cpp", 32, "BarPlugin's deserializing constructor reads 3 values but serialize() writes 2: "
+                                               "item 3 (`read<bool>(d)`) reads past what was written")],
+        },
+        {
+            # serialize() writes nothing at all (its body names the buffer only to point a local into it)
+            "files": {"plugins/bar.cpp": serialization_v2("(void)mAxis", _R3)},
+            "expect": [("plugins/bar.cpp", 30, "reads 3 values but serialize() writes 0: item 1")],
+        },
+        {
+            # the same block copied on both sides, after two values in serialize() and one in the constructor
+            "files": {"plugins/bar.cpp": _table("write(d, mAxis); write(d, mFlag); std::memcpy(d, mTable, 8 * sizeof(float))",
+                                                "mAxis = read<int32_t>(d); std::memcpy(mTable, d, 8 * sizeof(float))")},
+            "expect": [("plugins/bar.cpp", 32, "BarPlugin::serialize() writes 2 values before the block `mTable`, but the "
+                                               "deserializing constructor reads 1 before it")],
+        },
     ]
     VALID += [
         # per-head values written and read in loops with the same bound: one item each side, compared per iteration,
@@ -254,7 +309,8 @@ class SerializationIncomplete(Rule):
         for qn, cls in sorted(index.classes.items()):
             if cls.kind != "plugin" or not cls.family.startswith("v2"):
                 continue
-            sers = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "serialize" and m.serial]
+            sers = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "serialize"
+                    and (m.serial or m.writes_nothing)]
             ctors = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.role == "deserialize" and m.serial]
             # what the creators' deserializePlugin read of the blob before handing it to this class's constructor
             given = [(md, h) for md, h in handoffs if h.cls == qn or h.cls == cls.name or qn.endswith("::" + h.cls)]
@@ -308,6 +364,9 @@ class SerializationIncomplete(Rule):
         writes = writes[start:]  # the first `start` items are the creator's
         # a counting loop (`for (int i = 0; i < n; ++i)`) is one item on each side, matched by its bound
         wi, ri = _items(writes), _items(reads)
+        anchored = self._anchor(cname, s, d, wi, ri, start, creator)
+        if anchored is not None:
+            return anchored
         straight = True
         looped = ""
         for i in range(min(len(wi), len(ri))):
@@ -366,6 +425,33 @@ class SerializationIncomplete(Rule):
             f"{cname}'s deserializing constructor reads {len(reads)} values{_after(start)} but serialize() writes "
             f"{nw}: item {nw + 1} (`{extra.expr}`) reads past what was written",
             related=[Related(s.span, "serialize() is defined here")] + _creator(creator, start),
+            symbol=f"{s.qualname}:count",
+        )
+
+    def _anchor(self, cname: str, s, d, wi: list, ri: list, start: int, creator) -> Optional[Diagnostic]:
+        """The same block copied on both sides (`memcpy(d, mKernels.data(), n)` and `memcpy(mKernels.data(), d, n)`:
+        one member, one size) is an anchor: the values before it, straight-line on both sides, must be as many."""
+        def first_opaque(items: list) -> Optional[int]:
+            for i, x in enumerate(items):
+                if isinstance(x, _Loop) or x.conditional:
+                    return None
+                if x.op == "opaque":
+                    return i
+            return None
+
+        a, b = first_opaque(wi), first_opaque(ri)
+        if a is None or b is None or a == b:
+            return None
+        wa, rb = wi[a], ri[b]
+        if not wa.expr.startswith("memcpy(") or wa.expr != rb.expr:
+            return None
+        what = wa.expr[len("memcpy("):-1].rsplit(", ", 1)[0]
+        return self.diag(
+            rb.span,
+            f"{cname}::serialize() writes {start + a} value{'s' if start + a != 1 else ''} before the block "
+            f"`{what}`, but the deserializing constructor reads {b}{_after(start)} before it: the block "
+            "and every value after it are read from the wrong place",
+            related=[Related(wa.span, "serialize() copies the block here")] + _creator(creator, start),
             symbol=f"{s.qualname}:count",
         )
 
