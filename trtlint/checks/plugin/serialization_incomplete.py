@@ -195,6 +195,13 @@ class SerializationIncomplete(Rule):
             "expect": [("plugins/bar.cpp", 32, "BarPlugin::serialize() writes 2 values before the block `mTable`, but the "
                                                "deserializing constructor reads 1 before it")],
         },
+        {
+            # a loop over the same bound on both sides, after one value in serialize() and two in the constructor
+            "files": {"plugins/bar.cpp": _looped(after="mFlag = read<bool>(d)").replace(
+                "    mAxis = read<int32_t>(d);\n", "    mAxis = read<int32_t>(d);\n    mFlag = read<bool>(d);\n", 1)},
+            "expect": [("plugins/bar.cpp", 35, "BarPlugin::serialize() writes 1 value before the loop over `mAxis`, but the "
+                                               "deserializing constructor reads 2 before it")],
+        },
     ]
     VALID += [
         # per-head values written and read in loops with the same bound: one item each side, compared per iteration,
@@ -430,28 +437,37 @@ class SerializationIncomplete(Rule):
 
     def _anchor(self, cname: str, s, d, wi: list, ri: list, start: int, creator) -> Optional[Diagnostic]:
         """The same block copied on both sides (`memcpy(d, mKernels.data(), n)` and `memcpy(mKernels.data(), d, n)`:
-        one member, one size) is an anchor: the values before it, straight-line on both sides, must be as many."""
-        def first_opaque(items: list) -> Optional[int]:
+        one member, one size), or a counting loop with the same bound and as many values in it, is an anchor: the
+        values before it, straight-line on both sides, must be as many."""
+        def first_anchor(items: list) -> Optional[int]:
             for i, x in enumerate(items):
-                if isinstance(x, _Loop) or x.conditional:
+                if isinstance(x, _Loop):
+                    return i
+                if x.conditional:
                     return None
                 if x.op == "opaque":
                     return i
             return None
 
-        a, b = first_opaque(wi), first_opaque(ri)
-        if a is None or b is None or a == b:
+        def key(x) -> Optional[tuple]:
+            if isinstance(x, _Loop):
+                return ("loop", x.bound, len(x.ops))
+            return ("block", x.expr) if x.expr.startswith("memcpy(") else None
+
+        a, b = first_anchor(wi), first_anchor(ri)
+        if a is None or b is None or a == b or key(wi[a]) is None or key(wi[a]) != key(ri[b]):
             return None
         wa, rb = wi[a], ri[b]
-        if not wa.expr.startswith("memcpy(") or wa.expr != rb.expr:
-            return None
-        what = wa.expr[len("memcpy("):-1].rsplit(", ", 1)[0]
+        if isinstance(wa, _Loop):
+            what, wspan, rspan = f"the loop over `{wa.bound}`", wa.ops[0].span, rb.ops[0].span
+        else:
+            what, wspan, rspan = f"the block `{wa.expr[len('memcpy('):-1].rsplit(', ', 1)[0]}`", wa.span, rb.span
         return self.diag(
-            rb.span,
-            f"{cname}::serialize() writes {start + a} value{'s' if start + a != 1 else ''} before the block "
-            f"`{what}`, but the deserializing constructor reads {b}{_after(start)} before it: the block "
-            "and every value after it are read from the wrong place",
-            related=[Related(wa.span, "serialize() copies the block here")] + _creator(creator, start),
+            rspan,
+            f"{cname}::serialize() writes {start + a} value{'s' if start + a != 1 else ''} before {what}, but the "
+            f"deserializing constructor reads {b}{_after(start)} before it: it and every value after it are read "
+            "from the wrong place",
+            related=[Related(wspan, "serialize() writes it here")] + _creator(creator, start),
             symbol=f"{s.qualname}:count",
         )
 

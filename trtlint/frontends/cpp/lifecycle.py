@@ -220,7 +220,8 @@ class _Walk:
         ref = c.referenced
         if ref is not None and ref.kind in (self.K.CXX_METHOD, self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE):
             off = self.ex.extent_info(c)[3]
-            role = helpers(self.ex).role(c)
+            handed = any(set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names for a in c.get_arguments())
+            role = helpers(self.ex).role(c) if handed else None
             if role is not None and (role[0] == "write") == (self.name == "serialize"):
                 # a project helper whose body writes (reads) one value and advances the buffer: `writeBUF(buf, c)`
                 self.roles[off] = role

@@ -89,8 +89,8 @@ class _Helpers:
         if ref is None or ref.kind not in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE) or depth > 2:
             return None
         d = _definition(ex, ref)
-        if d is None:
-            return None
+        if d is None or ex.rel_of(ex.extent_info(d)[0]) is None:
+            return None  # (no body, or one outside the project: a library's)
         key = d.get_usr() or f"{ex.extent_info(d)[0]}:{ex.extent_info(d)[3]}"
         if key not in self.memo:
             self.memo[key] = None  # (a recursive helper is not a role)
@@ -104,6 +104,9 @@ class _Helpers:
         if body is None or not params or len(params) > 4 or not all(params):
             return None
         text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", ex.text_of(body), flags=re.S)
+        if not children(body):
+            # a body the parse skipped (a header's, under a precompiled header): its text is read instead
+            return _classify_text(params, text)
         writes: set[tuple[int, int]] = set()
         reads: set[tuple[int, int]] = set()  # (buffer param, value param; -1: a local returned)
         loaded: dict[str, int] = {}  # local variable -> the buffer param it was loaded from
@@ -144,7 +147,9 @@ class _Helpers:
                             if b in src and texts[0].lstrip("&").strip() == v:
                                 reads.add((idx[b], idx[v]))
                     continue
-                r = self.role(c, depth + 1) if c.referenced is not None or c.spelling in _KNOWN_WRITERS else None
+                if not any(_words(t) & set(params) for t in texts):
+                    continue
+                r = self.role(c, depth + 1)
                 if r is not None and r[0] == "write" and max(r[1], r[2]) < len(texts):
                     bw, vw = _words(texts[r[1]]), texts[r[2]]
                     for b in params:
@@ -168,6 +173,35 @@ class _Helpers:
             b, v = reads.pop()
             return ("read", b, v)
         return None
+
+
+_CASTED = r"\*\s*(?:(?:reinterpret|static|const)_cast\s*<[^;<>]*(?:<[^;<>]*>[^;<>]*)?>\s*\(\s*{b}\s*\)|\(\s*[\w:\s<>]+\*\s*\)\s*{b})"
+
+
+def _classify_text(params: list[str], text: str) -> Optional[Role]:
+    """:meth:`_Helpers._classify` from a body's text: ``*cast<T*>(b) = v;`` / ``memcpy(b, &v, n)`` (a write of
+    parameter v), ``x = *cast<T const*>(b)`` or ``memcpy(&x, b, n)`` with x returned or a parameter (a read), each
+    with ``b`` advanced."""
+    found: set[Role] = set()
+    for bi, b in enumerate(params):
+        if not _advances(text, b):
+            continue
+        cast = _CASTED.format(b=re.escape(b))
+        for vi, v in enumerate(params):
+            if v == b:
+                continue
+            ve = re.escape(v)
+            if re.search(rf"{cast}\s*=\s*{ve}\s*;", text) or re.search(rf"\bmemcpy\s*\(\s*{re.escape(b)}\s*,\s*&?\s*{ve}\s*,", text):
+                found.add(("write", bi, vi))
+            if re.search(rf"(?<![\w.])\*?\s*{ve}\s*=\s*{cast}", text) or re.search(rf"\bmemcpy\s*\(\s*&?\s*{ve}\s*,\s*{re.escape(b)}\s*,", text):
+                found.add(("read", bi, vi))
+        for m in re.finditer(rf"(?<![\w.])([A-Za-z_]\w*)\s*=\s*{cast}|\bmemcpy\s*\(\s*&\s*([A-Za-z_]\w*)\s*,\s*{re.escape(b)}\s*,", text):
+            x = m.group(1) or m.group(2)
+            if x not in params and re.search(rf"\breturn\s+{re.escape(x)}\s*;", text):
+                found.add(("read", bi, -1))
+        if re.search(rf"\breturn\s+{cast}", text):
+            found.add(("read", bi, -1))
+    return found.pop() if len(found) == 1 else None
 
 
 def helpers(ex: Unit) -> _Helpers:
