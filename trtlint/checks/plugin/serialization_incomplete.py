@@ -38,6 +38,17 @@ def _own_helpers(writes: str, reads: str) -> str:
     return src.replace("std::memcpy(&val, buffer, sizeof(T));", "val = *reinterpret_cast<T const*>(buffer);")
 
 
+def _delegated(writes: str = _W3, reads: str = _R3) -> str:
+    """serialization_v2 whose deserializing constructor hands the whole blob to a method of its own,
+    `load(static_cast<char const*>(data), length)`, which reads ``reads`` (TensorRT OSS style)."""
+    src = serialization_v2(writes, reads)
+    src = src.replace("    BarPlugin(void const* data, size_t length);\n",
+                      "    BarPlugin(void const* data, size_t length) { load(static_cast<char const*>(data), length); }\n"
+                      "    void load(char const* data, size_t length);\n", 1)
+    return src.replace("BarPlugin::BarPlugin(void const* data, size_t length)\n{\n    char const* d = static_cast<char const*>(data);\n",
+                       "void BarPlugin::load(char const* data, size_t length)\n{\n    char const* d = data;\n", 1)
+
+
 def _table(writes: str, reads: str) -> str:
     """serialization_v2 with a `float* mTable` member that serialize() and the constructor copy as a block."""
     return serialization_v2(writes, reads).replace("    bool mFlag{};\n", "    bool mFlag{};\n    float* mTable{};\n", 1)
@@ -165,6 +176,8 @@ class SerializationIncomplete(Rule):
         # a block copied on both sides after as many values on each: the values before it are compared, not the block
         {"files": {"plugins/bar.cpp": _table("write(d, mAxis); std::memcpy(d, mTable, 8 * sizeof(float))",
                                              "mAxis = read<int32_t>(d); std::memcpy(mTable, d, 8 * sizeof(float))")}},
+        # the constructor hands the whole blob to a method of its own that reads the values in order
+        {"files": {"plugins/bar.cpp": _delegated()}},
         # serialize() hands its buffer to something whose writes are not read: not judged, though it names no value
         {"files": {"plugins/bar.cpp": serialization_v2("fill(buffer)", _R3).replace(
             "class BarPlugin", "void fill(void* p);\nclass BarPlugin", 1)}},
@@ -194,6 +207,12 @@ class SerializationIncomplete(Rule):
                                                 "mAxis = read<int32_t>(d); std::memcpy(mTable, d, 8 * sizeof(float))")},
             "expect": [("plugins/bar.cpp", 32, "BarPlugin::serialize() writes 2 values before the block `mTable`, but the "
                                                "deserializing constructor reads 1 before it")],
+        },
+        {
+            # the constructor's values are read by the method it hands the whole blob to: item 2 read as an int
+            "files": {"plugins/bar.cpp": _delegated(reads="mAxis = read<int32_t>(d); mScale = read<int32_t>(d); mFlag = read<bool>(d)")},
+            "expect": [("plugins/bar.cpp", 32, "BarPlugin's deserializing constructor reads item 2 as int (4 bytes), but "
+                                               "serialize() writes `mScale` as float (4 bytes)")],
         },
         {
             # a loop over the same bound on both sides, after one value in serialize() and two in the constructor

@@ -61,8 +61,11 @@ class FieldWalker(Protocol):
 class _Walk:
     """One walk of a method body for returns, serialization calls and capability conditions."""
 
-    def __init__(self, ex: Unit, fn: Cursor, name: str, want_returns: bool, want_serial: bool) -> None:
+    def __init__(self, ex: Unit, fn: Cursor, name: str, want_returns: bool, want_serial: bool,
+                 buffer_param: Optional[int] = None, depth: int = 0) -> None:
         self.ex = ex
+        self.depth = depth  # how many serialization helpers deep (see on_call: the body a whole blob is handed to)
+        self.inlined: dict[int, tuple[SerialOp, ...]] = {}
         self.K = ex.K
         self.TK = ex.ci.TypeKind
         self.kids = children
@@ -78,7 +81,8 @@ class _Walk:
         self.loop_of: dict[tuple, tuple[int, str]] = {}  # a serial op's (path, line, col) -> the counting loop around it
         self.roles: dict[int, tuple[str, int, int]] = {}  # a project helper's call offset -> its role (serialhelpers)
         # the buffer parameter and the locals pointing into it (serialize(void* buffer) / Plugin(void const* d, n))
-        self.names: set[str] = buffer_names(ex, fn, _OUT_T if name == "serialize" else _BLOB_T) if want_serial else set()
+        self.names: set[str] = buffer_names(ex, fn, _OUT_T if name == "serialize" else _BLOB_T,
+                                            buffer_param) if want_serial else set()
 
     def span(self, c: Cursor) -> Span:
         return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
@@ -227,8 +231,35 @@ class _Walk:
                 self.roles[off] = role
                 self.add_serial(off, c, "helper", cond, name)
                 return
+            sub = self._delegate(c) if handed and role is None else None
+            if sub is not None:
+                # the whole blob handed to a function of the project that reads (writes) it: `deserialize(data,
+                # length)` called by the constructor (TensorRT OSS style): its values, in its order, are this one's
+                self.inlined[off] = sub
+                self.add_serial(off, c, "inline", cond, name)
+                return
             # a project helper handed the buffer: its reads/writes are not seen here
             self.add_serial(off, c, "call", cond, name)
+
+    def _delegate(self, c: Cursor) -> Optional[tuple[SerialOp, ...]]:
+        """The serial values of the body ``c``'s callee, when it is a project function handed the buffer itself (not
+        an advanced pointer into it: the constructor's own reads come first) and reads (writes) nothing else's."""
+        if self.depth >= 2 or any(op != "inline" for _o, _c, op, _cd, _n in self.serial):
+            return None
+        args = list(c.get_arguments())
+        at = [i for i, a in enumerate(args) if set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names]
+        if len(at) != 1:
+            return None
+        ref = c.referenced
+        d = ref.get_definition() if ref is not None else None
+        if d is None or self.ex.rel_of(self.ex.extent_info(d)[0]) is None:
+            return None
+        sub = _Walk(self.ex, d, self.name, False, True, buffer_param=at[0], depth=self.depth + 1)
+        if not sub.names:
+            return None
+        sub.run()
+        ops = sub.serial_ops()
+        return ops or None
 
     def add_serial(self, off: int, c: Cursor, op: str, cond: bool, name: str) -> None:
         self.serial.append((off, c, op, cond, name))
@@ -265,6 +296,9 @@ class _Walk:
                 if len(args) > b:
                     buffers.add(re.sub(r"[\s&*()]", "", self.ex.text_of(args[b])))
         for off, c, op, cond, name in items:
+            if op == "inline":
+                ops.extend(dataclasses.replace(o, conditional=o.conditional or cond) for o in self.inlined[off])
+                continue
             args = list(c.get_arguments()) if op not in ("raw", "load") else []
             texts = [re.sub(r"[\s&*()]", "", self.ex.text_of(a)) for a in args]
             if op == "helper":

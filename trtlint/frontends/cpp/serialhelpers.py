@@ -216,15 +216,20 @@ def helpers(ex: Unit) -> _Helpers:
     return h
 
 
-def buffer_names(ex: Unit, fn: Cursor, blob_type: Any) -> set[str]:
-    """The function's buffer parameter (the first whose type ``blob_type`` matches, spaces removed) and the locals
-    initialised from it, directly or through another such local."""
+def buffer_names(ex: Unit, fn: Cursor, blob_type: Any, param: Optional[int] = None) -> set[str]:
+    """The function's buffer parameter (the first whose type ``blob_type`` matches, spaces removed; or the one at
+    index ``param``) and the locals initialised from it, directly or through another such local."""
     K = ex.K
     names: set[str] = set()
-    for p in children(fn):
-        if p.kind == K.PARM_DECL and p.spelling and blob_type.fullmatch((p.type.spelling or "").replace(" ", "")):
-            names.add(p.spelling)
-            break
+    params = [p for p in children(fn) if p.kind == K.PARM_DECL]
+    if param is not None:
+        if param < len(params) and params[param].spelling:
+            names.add(params[param].spelling)
+    else:
+        for p in params:
+            if p.spelling and blob_type.fullmatch((p.type.spelling or "").replace(" ", "")):
+                names.add(p.spelling)
+                break
     if not names:
         return names
     decls = [c for c in preorder(fn) if c.kind == K.VAR_DECL]
