@@ -414,8 +414,7 @@ class SerializationIncomplete(Rule):
                     straight = False
                     break
                 if w1.size is None or r1.size is None or w1.kind is None or r1.kind is None:
-                    straight = False
-                    break
+                    continue  # a value of a type not known (a template parameter, a type not resolved): one item still
                 float_mismatch = (w1.kind == "float") != (r1.kind == "float")
                 if w1.size != r1.size or float_mismatch:
                     return self.diag(

@@ -31,7 +31,7 @@ from typing import Any, Optional, Protocol
 
 from ...facts import BlobHandoff, FieldData, MethodDetail, PluginFieldDecl, ReturnInfo, SerialOp, Span
 from .base import Cursor, Unit, children, func_kinds, libclang, preorder
-from .serialhelpers import buffer_names, helpers, typed_access, typed_load_init
+from .serialhelpers import buffer_names, dropped, helpers, typed_access, typed_load_init
 from .serialvalues import counting_loop_bound, raw_store, read_value, size_value, strip, type_info
 
 # methods whose bodies are recorded (the rest only when they build PluginFields)
@@ -93,6 +93,28 @@ class _Walk:
             if ch.kind == K.PARM_DECL:
                 continue
             self.visit(ch, cap=None, cond=False, catch=False)
+        if self.want_serial:
+            self.recover()
+
+    def recover(self) -> None:
+        """Statements libclang dropped that name the buffer (serialhelpers.dropped): a known writer's or reader's
+        call is a value of a type not known; anything else, or one beside a preprocessor line (the text may be a
+        branch not taken), is an item the comparison cannot read."""
+        f = self.ex.extent_info(self.fn)[0]
+        rel = self.ex.rel_of(f) if f else None
+        if rel is None:
+            return
+        data = self.ex.file_bytes(f)
+        for off, how, text, directive in dropped(self.ex, self.fn, self.names):
+            line = data.count(b"\n", 0, off) + 1
+            col = off - (data.rfind(b"\n", 0, off) + 1) + 1
+            sp = Span(rel, line, col)
+            if how == "known" and not directive:
+                op = SerialOp(op="write" if self.name == "serialize" else "read", span=sp, expr=text[:100])
+            else:
+                op = SerialOp(op="opaque", span=sp, expr=text[:100])
+            self.inlined[off] = (op,)
+            self.serial.append((off, None, "inline", False, ""))
 
     def visit(self, c: Cursor, cap: Optional[str], cond: bool, catch: bool) -> None:
         K = self.K
@@ -290,7 +312,7 @@ class _Walk:
         buffers: set[str] = set(self.names)
         items = sorted(self.serial, key=lambda t: t[0])
         for off, c, op, _cond, _name in items:
-            if op in ("write", "read", "helper"):
+            if op in ("write", "read", "helper") and c is not None:
                 args = list(c.get_arguments())
                 b = self.roles[off][1] if op == "helper" else 0
                 if len(args) > b:

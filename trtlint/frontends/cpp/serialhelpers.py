@@ -266,3 +266,69 @@ def typed_load_init(ex: Unit, v: Cursor, names: set[str]):
     if sub and names and _deref_cast_of(ex, sub[-1], names):
         return strip(K, sub[-1], children), v.spelling
     return None
+
+
+_GAP_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:[^\"\\\n]|\\.)*\"", re.S)
+_GAP_DIRECTIVE = re.compile(r"^[ \t]*#[^\n]*", re.M)
+_KNOWN_CALL = re.compile(r"\s*(?:[A-Za-z_]\w*\s*::\s*)*(write|read|serialize_value|deserialize_value|writeToBuffer|"
+                         r"readFromBuffer)\s*(?:<[^;]*>)?\s*\((.*)\)\s*$", re.S)
+
+
+def dropped(ex: Unit, fn: Cursor, names: set[str]) -> list[tuple[int, str, str, bool]]:
+    """Statements of the function's top-level block that libclang dropped (a call naming a member whose type did
+    not resolve, under a missing header, is an invalid expression left out of the block) and that name the buffer:
+    (file offset, "known" for a call of a known writer/reader or "other", the value argument's text or the
+    statement, whether the gap holds a preprocessor line). Their text is what lies between the statements kept."""
+    K = ex.K
+    body = next((ch for ch in children(fn) if ch.kind == K.COMPOUND_STMT), None)
+    if body is None or not names:
+        return []
+    f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(body)
+    if f is None or o2 - o1 < 4:
+        return []
+    cuts = [o1 + 1]
+    for ch in children(body):
+        kf, _a, _b, k1, _d, _e, k2 = ex.extent_info(ch)
+        if kf != f or k1 < cuts[-1] - 1 or k2 > o2:
+            return []  # a statement from a macro or another file: the gaps cannot be told
+        cuts += [k1, k2]
+    cuts.append(o2 - 1)
+    b = ex.file_bytes(f)
+    out = []
+    for g1, g2 in zip(cuts[::2], cuts[1::2]):
+        if g2 - g1 < 3:
+            continue
+        gap = _GAP_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), b[g1:g2].decode("latin-1"))
+        if gap.isspace() or "(" not in gap and "=" not in gap:
+            continue
+        directive = bool(_GAP_DIRECTIVE.search(gap))
+        gap = _GAP_DIRECTIVE.sub(lambda m: " " * len(m.group(0)), gap)
+        pos = 0
+        for stmt in gap.split(";")[:-1]:
+            start, pos = pos, pos + len(stmt) + 1
+            if not _words(stmt) & names or stmt.strip().startswith("}"):
+                continue
+            lead = len(stmt) - len(stmt.lstrip())
+            m = _KNOWN_CALL.match(stmt)
+            args = _split_args(m.group(2)) if m else []
+            if m and len(args) >= 2:
+                out.append((g1 + start + lead, "known", args[-1].strip().lstrip("&").strip(), directive))
+            else:
+                out.append((g1 + start + lead, "other", " ".join(stmt.split())[:80], directive))
+    return out
+
+
+def _split_args(text: str) -> list[str]:
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return out
