@@ -63,18 +63,25 @@ class SerializationIncomplete(Rule):
     the creator never reads, and a field the creator reads (and declares) outside a build-phase-only branch
     (`if (phase == TensorRTPhase::kBUILD)`) that is never serialized.
     `IPluginV2*`: compares, in order, the values `serialize()` writes (`write(d, x)`, `serialize_value`,
-    `writeToBuffer`, `memcpy(d, &x, n)` and `memcpy(d, arr, n)`) with the values the deserializing
-    constructor (`Plugin(void const* data, size_t length)`) reads (`read<T>(d)`, `read(d, x)` with an output
-    parameter, `deserialize_value`, `readFromBuffer`, `memcpy(&x, d, n)`), up to the first write or read
-    under a branch or loop, or handed to a helper: the first pair whose C++ types differ in size or in kind
-    (float vs integer), and, when both are straight-line, a count mismatch. When the creator's
+    `writeToBuffer`, a project's own helper whose body stores its value through the buffer and advances it
+    (`writeBUF(buf, x)`), a store through a cast of the buffer (`*reinterpret_cast<int*>(d) = x`),
+    `memcpy(d, &x, n)` and `memcpy(d, arr, n)`) with the values the deserializing constructor
+    (`Plugin(void const* data, size_t length)`) reads (`read<T>(d)`, `read(d, x)` with an output parameter,
+    `deserialize_value`, `readFromBuffer`, a project helper that loads through the buffer and advances it,
+    `x = *reinterpret_cast<int const*>(d)`, `memcpy(&x, d, n)`; or those of the project function it hands the
+    whole blob to, `deserialize(data, length)`), up to the first write or read under a branch or loop, or handed
+    to a helper whose body says nothing of the kind: the first pair whose C++ types differ in size or in kind
+    (float vs integer), and, when both are straight-line, a count mismatch. A value whose type is not known (a
+    template parameter; a type a missing header declares, whose statements are read from the source text) is
+    one item whose type is not compared. A `serialize()` that names its buffer only to point locals into it
+    writes nothing. The same block copied on both sides (`memcpy(d, mTable.data(), n)` and back), or a
+    counting loop with the same bound, anchors the counts: the values before it must be as many. When the creator's
     `deserializePlugin` reads the first items itself (a type tag: `deserialize_value(&data, &n, &typeId)`, or
     `memcpy(&typeId, data, sizeof(int))`) and hands the constructor the blob past them (the advanced pointer,
     or `(char*)data + sizeof(int)`), the constructor's reads are compared from the next item on; handed the
     blob from its start, the constructor reads from item 1. Where the pointer it is handed points is not
-    known, or two creators disagree, the pair is not judged. A store through a pointer
-    (`*reinterpret_cast<float*>(d) = mScale`, `d[0] = x`) is an item whose type is not read: the comparison stops
-    there. `getSerializationSize()` returning a constant expression (`3 * sizeof(size_t)`,
+    known, or two creators disagree, the pair is not judged. A store through an element of the buffer
+    (`d[0] = x`) is an item whose type is not read: the comparison stops there. `getSerializationSize()` returning a constant expression (`3 * sizeof(size_t)`,
     `sizeof(mA) + sizeof(mB)`) must equal the bytes `serialize()` writes, when every write is straight-line and
     of a known size. A counting loop (`for (int i = 0; i < n; ++i)`, no branch around it) is one item on each
     side: loops with the same bound are compared iteration by iteration, and the comparison goes on after them
@@ -198,7 +205,7 @@ class SerializationIncomplete(Rule):
         },
         {
             # serialize() writes nothing at all (its body names the buffer only to point a local into it)
-            "files": {"plugins/bar.cpp": serialization_v2("(void)mAxis", _R3)},
+            "files": {"plugins/bar.cpp": serialization_v2("char const* const a = d; (void)mAxis; assert(d == a)", _R3)},
             "expect": [("plugins/bar.cpp", 30, "reads 3 values but serialize() writes 0: item 1")],
         },
         {

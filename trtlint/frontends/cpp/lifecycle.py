@@ -999,7 +999,7 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
 
 def _writes_nothing(ex: Unit, fn: Cursor) -> bool:
     """A ``serialize(void* buffer)`` definition whose body names its buffer (comments aside) only to point locals
-    into it (``char* d = static_cast<char*>(buffer), *a = d;``) and in ``assert``s, and holds no preprocessor line
+    into it (``char* d = static_cast<char*>(buffer), *a = d;``, ``char const* const a = d;``) and in ``assert``s, and holds no preprocessor line
     (a branch not taken could): it writes nothing."""
     K = ex.K
     params = [ch for ch in children(fn) if ch.kind == K.PARM_DECL]
@@ -1022,7 +1022,7 @@ def _writes_nothing(ex: Unit, fn: Cursor) -> bool:
         if not words & names or re.match(r"\s*assert\s*\(", stmt):
             continue
         # a declaration of pointers into the buffer: `char *d = reinterpret_cast<char*>(buffer), *a = d`
-        declared = set(re.findall(r"\*\s*([A-Za-z_]\w*)\s*=", stmt))
+        declared = set(re.findall(r"\*\s*(?:const\s+)?([A-Za-z_]\w*)\s*=", stmt))
         if re.match(r"\s*(?:const\s+)?[\w:]+(?:\s+const)?\s*\*", stmt) and declared and declared <= names:
             continue
         return False
