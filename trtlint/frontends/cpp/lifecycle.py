@@ -999,7 +999,8 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
 
 def _writes_nothing(ex: Unit, fn: Cursor) -> bool:
     """A ``serialize(void* buffer)`` definition whose body names its buffer (comments aside) only to point locals
-    into it (``char* d = static_cast<char*>(buffer), *a = d;``, ``char const* const a = d;``) and in ``assert``s, and holds no preprocessor line
+    into it (``char* d = static_cast<char*>(buffer), *a = d;``, ``char const* const a = d;``) and in checks
+    (``assert``, ``PLUGIN_ASSERT``, ``CHECK``), and holds no preprocessor line
     (a branch not taken could): it writes nothing."""
     K = ex.K
     params = [ch for ch in children(fn) if ch.kind == K.PARM_DECL]
@@ -1019,7 +1020,8 @@ def _writes_nothing(ex: Unit, fn: Cursor) -> bool:
         return False
     for stmt in re.split(r"[;{}]", text):
         words = set(re.findall(r"[A-Za-z_]\w*", stmt))
-        if not words & names or re.match(r"\s*assert\s*\(", stmt):
+        # (a check of where the pointer ended: `assert(d == a + n)`, `PLUGIN_ASSERT(...)`, `CHECK(...)`)
+        if not words & names or re.match(r"\s*\w*(?:assert|ASSERT|Assert|CHECK|check|VALIDATE)\w*\s*\(", stmt):
             continue
         # a declaration of pointers into the buffer: `char *d = reinterpret_cast<char*>(buffer), *a = d`
         declared = set(re.findall(r"\*\s*(?:const\s+)?([A-Za-z_]\w*)\s*=", stmt))
