@@ -108,3 +108,38 @@ def test_a_value_of_a_type_the_parse_did_not_resolve_is_still_an_item(tmp_path):
 
 def test_a_value_of_a_type_not_resolved_on_both_sides_is_quiet(tmp_path):
     assert _found(tmp_path, {"plugins/nms.cpp": _unresolved("param mClip mIndex")}) == []
+
+
+_HELPERS_H = """#pragma once
+template <typename T>
+void writeBUF(char*& buffer, T const& val)
+{
+    *reinterpret_cast<T*>(buffer) = val;
+    buffer += sizeof(T);
+}
+template <typename T>
+T readBUF(char const*& buffer)
+{
+    T val = *reinterpret_cast<T const*>(buffer);
+    buffer += sizeof(T);
+    return val;
+}
+"""
+
+
+def _helper_plugin(name: str) -> str:
+    src = serialization_v2("writeBUF(d, mScale); writeBUF(d, mFlag)",
+                           "mAxis = readBUF<int32_t>(d); mScale = readBUF<float>(d); mFlag = readBUF<bool>(d)")
+    return src.replace("#include <cstring>\n", '#include <cstring>\n#include "helpers.h"\n', 1).replace("BarPlugin", name)
+
+
+def test_a_helper_in_a_header_two_units_share_is_read_in_both(tmp_path):
+    """writeBUF/readBUF defined in a header two plugin units include: one unit's parse leaves the header's bodies to
+    the other (blanked), so there the helper's body is read from its text. Both plugins' constructors read item 1 as
+    an int where serialize() writes a float."""
+    got = _found(tmp_path, {"plugins/helpers.h": _HELPERS_H, "plugins/a.cpp": _helper_plugin("APlugin"),
+                            "plugins/b.cpp": _helper_plugin("BPlugin")})
+    assert sorted((p, ln, m.split(":")[0]) for p, ln, m in got) == [
+        ("plugins/a.cpp", 31, "APlugin's deserializing constructor reads item 1 as int (4 bytes), but serialize() writes `mScale` as float (4 bytes)"),
+        ("plugins/b.cpp", 31, "BPlugin's deserializing constructor reads item 1 as int (4 bytes), but serialize() writes `mScale` as float (4 bytes)"),
+    ], got
