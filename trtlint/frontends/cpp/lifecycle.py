@@ -31,7 +31,8 @@ from typing import Any, Optional, Protocol
 
 from ...facts import BlobHandoff, FieldData, MethodDetail, PluginFieldDecl, ReturnInfo, SerialOp, Span
 from .base import Cursor, Unit, children, func_kinds, libclang, preorder
-from .serialhelpers import buffer_names, dropped, helpers, typed_access, typed_load_init
+from .serialhelpers import buffer_names, helpers, recovered, typed_access, typed_load_init
+from .serialhelpers import writes_nothing as serial_writes_nothing
 from .serialvalues import counting_loop_bound, raw_store, read_value, size_value, strip, type_info
 
 # methods whose bodies are recorded (the rest only when they build PluginFields)
@@ -97,22 +98,8 @@ class _Walk:
             self.recover()
 
     def recover(self) -> None:
-        """Statements libclang dropped that name the buffer (serialhelpers.dropped): a known writer's or reader's
-        call is a value of a type not known; anything else, or one beside a preprocessor line (the text may be a
-        branch not taken), is an item the comparison cannot read."""
-        f = self.ex.extent_info(self.fn)[0]
-        rel = self.ex.rel_of(f) if f else None
-        if rel is None:
-            return
-        data = self.ex.file_bytes(f)
-        for off, how, text, directive in dropped(self.ex, self.fn, self.names):
-            line = data.count(b"\n", 0, off) + 1
-            col = off - (data.rfind(b"\n", 0, off) + 1) + 1
-            sp = Span(rel, line, col)
-            if how == "known" and not directive:
-                op = SerialOp(op="write" if self.name == "serialize" else "read", span=sp, expr=text[:100])
-            else:
-                op = SerialOp(op="opaque", span=sp, expr=text[:100])
+        """Statements libclang dropped that name the buffer (serialhelpers.recovered)."""
+        for off, op in recovered(self.ex, self.fn, self.names, self.name == "serialize"):
             self.inlined[off] = (op,)
             self.serial.append((off, None, "inline", False, ""))
 
@@ -963,7 +950,7 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
         returns = tuple(w.returns)
         serial = w.serial_ops() if want_serial else ()
         if want_serial and name == "serialize" and not serial:
-            writes_nothing = _writes_nothing(ex, fn)
+            writes_nothing = serial_writes_nothing(ex, fn, _OUT_T)
     if name in ("getOutputDataTypes", "getOutputDataType") and plugin_family is not None:
         f, l1, c1, o1, _l2, _c2, o2 = ex.extent_info(fn)
         if f is not None:
@@ -996,36 +983,3 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
         writes_nothing=writes_nothing,
     )
 
-
-def _writes_nothing(ex: Unit, fn: Cursor) -> bool:
-    """A ``serialize(void* buffer)`` definition whose body names its buffer (comments aside) only to point locals
-    into it (``char* d = static_cast<char*>(buffer), *a = d;``, ``char const* const a = d;``) and in checks
-    (``assert``, ``PLUGIN_ASSERT``, ``CHECK``), and holds no preprocessor line
-    (a branch not taken could): it writes nothing."""
-    K = ex.K
-    params = [ch for ch in children(fn) if ch.kind == K.PARM_DECL]
-    body = next((ch for ch in children(fn) if ch.kind == K.COMPOUND_STMT), None)
-    if body is None or len(params) != 1:
-        return False
-    f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(body)
-    if f is None or o2 <= o1:
-        return False
-    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", ex.file_bytes(f)[o1:o2].decode("latin-1"), flags=re.S)
-    if re.search(r"^\s*#", text, re.M):
-        return False
-    names = buffer_names(ex, fn, _OUT_T)
-    if not params[0].spelling:
-        return True
-    if params[0].spelling not in names:
-        return False
-    for stmt in re.split(r"[;{}]", text):
-        words = set(re.findall(r"[A-Za-z_]\w*", stmt))
-        # (a check of where the pointer ended: `assert(d == a + n)`, `PLUGIN_ASSERT(...)`, `CHECK(...)`)
-        if not words & names or re.match(r"\s*\w*(?:assert|ASSERT|Assert|CHECK|check|VALIDATE)\w*\s*\(", stmt):
-            continue
-        # a declaration of pointers into the buffer: `char *d = reinterpret_cast<char*>(buffer), *a = d`
-        declared = set(re.findall(r"\*\s*(?:const\s+)?([A-Za-z_]\w*)\s*=", stmt))
-        if re.match(r"\s*(?:const\s+)?[\w:]+(?:\s+const)?\s*\*", stmt) and declared and declared <= names:
-            continue
-        return False
-    return True

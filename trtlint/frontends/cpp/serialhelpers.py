@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from ...facts import SerialOp, Span
 from .base import Cursor, Unit, children, preorder
 from .serialvalues import strip
 
@@ -105,7 +106,7 @@ class _Helpers:
             return None
         text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", ex.text_of(body), flags=re.S)
         if not children(body):
-            # a body the parse skipped (a header's, under a precompiled header): its text is read instead
+            # a body this unit's parse left to another unit (a shared header's, blanked): its text is read instead
             return _classify_text(params, text)
         writes: set[tuple[int, int]] = set()
         reads: set[tuple[int, int]] = set()  # (buffer param, value param; -1: a local returned)
@@ -332,3 +333,58 @@ def _split_args(text: str) -> list[str]:
             cur.append(ch)
     out.append("".join(cur))
     return out
+
+
+def recovered(ex: Unit, fn: Cursor, names: set[str], writing: bool) -> list[tuple[int, SerialOp]]:
+    """The statements :func:`dropped` finds, as serial values at their file offsets: a known writer's or reader's
+    call is a value of a type not known; anything else, or one beside a preprocessor line (the text may be a branch
+    not taken), is an item the comparison cannot read."""
+    f = ex.extent_info(fn)[0]
+    rel = ex.rel_of(f) if f else None
+    if rel is None:
+        return []
+    data = ex.file_bytes(f)
+    out = []
+    for off, how, text, directive in dropped(ex, fn, names):
+        line = data.count(b"\n", 0, off) + 1
+        col = off - (data.rfind(b"\n", 0, off) + 1) + 1
+        sp = Span(rel, line, col)
+        if how == "known" and not directive:
+            out.append((off, SerialOp(op="write" if writing else "read", span=sp, expr=text[:100])))
+        else:
+            out.append((off, SerialOp(op="opaque", span=sp, expr=text[:100])))
+    return out
+
+
+def writes_nothing(ex: Unit, fn: Cursor, out_type: Any) -> bool:
+    """A ``serialize(void* buffer)`` definition whose body names its buffer (comments aside) only to point locals
+    into it (``char* d = static_cast<char*>(buffer), *a = d;``, ``char const* const a = d;``) and in checks
+    (``assert``, ``PLUGIN_ASSERT``, ``CHECK``), and holds no preprocessor line (a branch not taken could): it
+    writes nothing. ``out_type``: the buffer parameter's type (as :func:`buffer_names` takes it)."""
+    K = ex.K
+    params = [ch for ch in children(fn) if ch.kind == K.PARM_DECL]
+    body = next((ch for ch in children(fn) if ch.kind == K.COMPOUND_STMT), None)
+    if body is None or len(params) != 1:
+        return False
+    f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(body)
+    if f is None or o2 <= o1:
+        return False
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", ex.file_bytes(f)[o1:o2].decode("latin-1"), flags=re.S)
+    if re.search(r"^\s*#", text, re.M):
+        return False
+    names = buffer_names(ex, fn, out_type)
+    if not params[0].spelling:
+        return True
+    if params[0].spelling not in names:
+        return False
+    for stmt in re.split(r"[;{}]", text):
+        words = _words(stmt)
+        # (a check of where the pointer ended: `assert(d == a + n)`, `PLUGIN_ASSERT(...)`, `CHECK(...)`)
+        if not words & names or re.match(r"\s*\w*(?:assert|ASSERT|Assert|CHECK|check|VALIDATE)\w*\s*\(", stmt):
+            continue
+        # a declaration of pointers into the buffer: `char *d = reinterpret_cast<char*>(buffer), *a = d`
+        declared = set(re.findall(r"\*\s*(?:const\s+)?([A-Za-z_]\w*)\s*=", stmt))
+        if re.match(r"\s*(?:const\s+)?[\w:]+(?:\s+const)?\s*\*", stmt) and declared and declared <= names:
+            continue
+        return False
+    return True
