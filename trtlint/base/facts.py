@@ -267,6 +267,8 @@ class MethodDetail:
     # a V2 plugin's getSerializationSize: the bytes its one return evaluates to, when a constant expression
     # (`3 * sizeof(size_t)`, `sizeof(mA) + sizeof(mB)`); None otherwise
     size_value: Optional[int] = None
+    # a V2 plugin's serialize(): its body never names the buffer (it writes nothing; ``serial`` is empty)
+    writes_nothing: bool = False
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -57,6 +57,24 @@ IPluginV3* FooPluginCreator::createPlugin(char const* n, PluginFieldCollection c
 REGISTER_TENSORRT_PLUGIN(foo::FooPluginCreator);
 """
 
+def _fields_by_helper() -> str:
+    """creator_cpp whose constructor has a method of its own fill the field list (`setupFields(mFields)`)."""
+    return creator_cpp("FooPlugin").replace(
+        '        mFields.emplace_back(PluginField("alpha", nullptr, PluginFieldType::kFLOAT32, 1));\n',
+        "        setupFields(mFields);\n", 1).replace(
+        "private:\n",
+        "private:\n    void setupFields(std::vector<PluginField>& f)\n    {\n"
+        '        f.emplace_back(PluginField("alpha", nullptr, PluginFieldType::kFLOAT32, 1));\n    }\n', 1)
+
+
+def _derived_creator() -> str:
+    """creator_cpp plus a version-2 creator deriving it, which declares no field of its own."""
+    return creator_cpp("FooPlugin").replace("REGISTER_TENSORRT_PLUGIN(FooPluginCreator);", (
+        "class FooPluginCreatorV2 : public FooPluginCreator\n{\npublic:\n"
+        '    char const* getPluginVersion() const noexcept override { return "2"; }\n};\n'
+        "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\nREGISTER_TENSORRT_PLUGIN(FooPluginCreatorV2);"))
+
+
 _RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
 
 
@@ -237,6 +255,24 @@ class PluginAttributeMismatch(Rule):
                       "py/surgeon.py": gs_surgery_py(attrs='{"alpha": 1.0, "beta": 2}', helper=True)},
             "expect": [("py/surgeon.py", 6, "attribute 'beta' of ONNX node 'FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
         },
+        {
+            # the creator's fields filled by a method of its own that its constructor calls
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": _fields_by_helper(), "src/model.cpp": cpp_model("FooPlugin", field="alfa")},
+            "expect": [("src/model.cpp", 6, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+        {
+            # a version-2 creator without fields or getFieldNames of its own declares those of the creator it derives
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": _derived_creator(),
+                      "src/model.cpp": cpp_model("FooPlugin", field="alfa").replace('"FooPlugin", "1"', '"FooPlugin", "2"')},
+            "expect": [("src/model.cpp", 6, "is not a field creator FooPluginCreatorV2 declares (getFieldNames: alpha)")],
+        },
+    ]
+
+    VALID += [
+        # the fields filled by the constructor's own helper, and the version-2 creator's inherited ones, are passed
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": _fields_by_helper(), "src/model.cpp": cpp_model("FooPlugin")}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": _derived_creator(),
+                   "src/model.cpp": cpp_model("FooPlugin").replace('"FooPlugin", "1"', '"FooPlugin", "2"')}},
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:

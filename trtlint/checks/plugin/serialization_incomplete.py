@@ -29,6 +29,31 @@ def _looped(read: str = "mScales[i] = read<float>(d);", after: str = "mFlag = re
     return src.replace("    bool mFlag{};\n", "    bool mFlag{};\n    float mScales[8]{};\n", 1)
 
 
+def _own_helpers(writes: str, reads: str) -> str:
+    """serialization_v2 whose helpers are the project's own `putBUF(d, x)` / `x = getBUF<T>(d)`, storing and loading
+    through a cast of the buffer (tkDNN style): what they do is read from their bodies."""
+    src = serialization_v2(writes, reads)
+    src = src.replace("void write(char*& buffer", "void putBUF(char*& buffer").replace("T read(char const*& buffer", "T getBUF(char const*& buffer")
+    src = src.replace("std::memcpy(buffer, &val, sizeof(T));", "*reinterpret_cast<T*>(buffer) = val;")
+    return src.replace("std::memcpy(&val, buffer, sizeof(T));", "val = *reinterpret_cast<T const*>(buffer);")
+
+
+def _delegated(writes: str = _W3, reads: str = _R3) -> str:
+    """serialization_v2 whose deserializing constructor hands the whole blob to a method of its own,
+    `load(static_cast<char const*>(data), length)`, which reads ``reads`` (TensorRT OSS style)."""
+    src = serialization_v2(writes, reads)
+    src = src.replace("    BarPlugin(void const* data, size_t length);\n",
+                      "    BarPlugin(void const* data, size_t length) { load(static_cast<char const*>(data), length); }\n"
+                      "    void load(char const* data, size_t length);\n", 1)
+    return src.replace("BarPlugin::BarPlugin(void const* data, size_t length)\n{\n    char const* d = static_cast<char const*>(data);\n",
+                       "void BarPlugin::load(char const* data, size_t length)\n{\n    char const* d = data;\n", 1)
+
+
+def _table(writes: str, reads: str) -> str:
+    """serialization_v2 with a `float* mTable` member that serialize() and the constructor copy as a block."""
+    return serialization_v2(writes, reads).replace("    bool mFlag{};\n", "    bool mFlag{};\n    float* mTable{};\n", 1)
+
+
 class SerializationIncomplete(Rule):
     """What a plugin serializes does not round-trip into what its runtime creator (or V2 constructor) reads.
 
@@ -38,18 +63,25 @@ class SerializationIncomplete(Rule):
     the creator never reads, and a field the creator reads (and declares) outside a build-phase-only branch
     (`if (phase == TensorRTPhase::kBUILD)`) that is never serialized.
     `IPluginV2*`: compares, in order, the values `serialize()` writes (`write(d, x)`, `serialize_value`,
-    `writeToBuffer`, `memcpy(d, &x, n)` and `memcpy(d, arr, n)`) with the values the deserializing
-    constructor (`Plugin(void const* data, size_t length)`) reads (`read<T>(d)`, `read(d, x)` with an output
-    parameter, `deserialize_value`, `readFromBuffer`, `memcpy(&x, d, n)`), up to the first write or read
-    under a branch or loop, or handed to a helper: the first pair whose C++ types differ in size or in kind
-    (float vs integer), and, when both are straight-line, a count mismatch. When the creator's
+    `writeToBuffer`, a project's own helper whose body stores its value through the buffer and advances it
+    (`writeBUF(buf, x)`), a store through a cast of the buffer (`*reinterpret_cast<int*>(d) = x`),
+    `memcpy(d, &x, n)` and `memcpy(d, arr, n)`) with the values the deserializing constructor
+    (`Plugin(void const* data, size_t length)`) reads (`read<T>(d)`, `read(d, x)` with an output parameter,
+    `deserialize_value`, `readFromBuffer`, a project helper that loads through the buffer and advances it,
+    `x = *reinterpret_cast<int const*>(d)`, `memcpy(&x, d, n)`; or those of the project function it hands the
+    whole blob to, `deserialize(data, length)`), up to the first write or read under a branch or loop, or handed
+    to a helper whose body says nothing of the kind: the first pair whose C++ types differ in size or in kind
+    (float vs integer), and, when both are straight-line, a count mismatch. A value whose type is not known (a
+    template parameter; a type a missing header declares, whose statements are read from the source text) is
+    one item whose type is not compared. A `serialize()` that names its buffer only to point locals into it
+    writes nothing. The same block copied on both sides (`memcpy(d, mTable.data(), n)` and back), or a
+    counting loop with the same bound, anchors the counts: the values before it must be as many. When the creator's
     `deserializePlugin` reads the first items itself (a type tag: `deserialize_value(&data, &n, &typeId)`, or
     `memcpy(&typeId, data, sizeof(int))`) and hands the constructor the blob past them (the advanced pointer,
     or `(char*)data + sizeof(int)`), the constructor's reads are compared from the next item on; handed the
     blob from its start, the constructor reads from item 1. Where the pointer it is handed points is not
-    known, or two creators disagree, the pair is not judged. A store through a pointer
-    (`*reinterpret_cast<float*>(d) = mScale`, `d[0] = x`) is an item whose type is not read: the comparison stops
-    there. `getSerializationSize()` returning a constant expression (`3 * sizeof(size_t)`,
+    known, or two creators disagree, the pair is not judged. A store through an element of the buffer
+    (`d[0] = x`) is an item whose type is not read: the comparison stops there. `getSerializationSize()` returning a constant expression (`3 * sizeof(size_t)`,
     `sizeof(mA) + sizeof(mB)`) must equal the bytes `serialize()` writes, when every write is straight-line and
     of a known size. A counting loop (`for (int i = 0; i < n; ++i)`, no branch around it) is one item on each
     side: loops with the same bound are compared iteration by iteration, and the comparison goes on after them
@@ -133,13 +165,71 @@ class SerializationIncomplete(Rule):
     VALID += [
         # getSerializationSize() returns the bytes serialize() writes
         {"files": {"plugins/bar.cpp": _with_size("sizeof(mAxis) + sizeof(mScale) + sizeof(mFlag)")}},
-        # a store through a pointer (`*reinterpret_cast<float*>(d) = mScale`) is an item the comparison cannot read:
-        # the rest is not compared (before, the next write was taken for item 2), nor is the size
+        # a store through a cast of the buffer (`*reinterpret_cast<float*>(d) = mScale`) is a write of its type (float)
         {"files": {"plugins/bar.cpp": _with_size(
-            "3 * sizeof(int32_t)", "write(d, mAxis); *reinterpret_cast<float*>(d) = mScale; d += sizeof(float); write(d, mFlag)")}},
-        # ... and a load through one in the deserializing constructor
+            "sizeof(mAxis) + sizeof(mScale) + sizeof(mFlag)",
+            "write(d, mAxis); *reinterpret_cast<float*>(d) = mScale; d += sizeof(float); write(d, mFlag)")}},
+        # ... and a load through one in the deserializing constructor a read of its type
         {"files": {"plugins/bar.cpp": serialization_v2(
             _W3, "mAxis = read<int32_t>(d); mScale = *reinterpret_cast<float const*>(d); d += sizeof(float); mFlag = read<bool>(d)")}},
+        # a store through an element of the buffer (`d[0] = x`) is an item whose type is not read: the rest is not
+        # compared
+        {"files": {"plugins/bar.cpp": serialization_v2(
+            "write(d, mAxis); d[0] = 1; d += 1; write(d, mFlag)", _R3)}},
+        # the project's own helpers, read from their bodies: putBUF stores its value through a cast of the buffer
+        # and advances it (a write), getBUF loads through one and returns it (a read)
+        {"files": {"plugins/bar.cpp": _own_helpers("putBUF(d, mAxis); putBUF(d, mScale); putBUF(d, mFlag)",
+                                                   "mAxis = getBUF<int32_t>(d); mScale = getBUF<float>(d); mFlag = getBUF<bool>(d)")}},
+        # a block copied on both sides after as many values on each: the values before it are compared, not the block
+        {"files": {"plugins/bar.cpp": _table("write(d, mAxis); std::memcpy(d, mTable, 8 * sizeof(float))",
+                                             "mAxis = read<int32_t>(d); std::memcpy(mTable, d, 8 * sizeof(float))")}},
+        # the constructor hands the whole blob to a method of its own that reads the values in order
+        {"files": {"plugins/bar.cpp": _delegated()}},
+        # serialize() hands its buffer to something whose writes are not read: not judged, though it names no value
+        {"files": {"plugins/bar.cpp": serialization_v2("fill(buffer)", _R3).replace(
+            "class BarPlugin", "void fill(void* p);\nclass BarPlugin", 1)}},
+    ]
+    INVALID += [
+        {
+            # the project's own helpers: serialize() lost its first write, so the constructor reads `mScale` as item 1
+            "files": {"plugins/bar.cpp": _own_helpers("putBUF(d, mScale); putBUF(d, mFlag)",
+                                                      "mAxis = getBUF<int32_t>(d); mScale = getBUF<float>(d); mFlag = getBUF<bool>(d)")},
+            "expect": [("plugins/bar.cpp", 30, "reads item 1 as int (4 bytes), but serialize() writes `mScale` as float (4 bytes)")],
+        },
+        {
+            # stores through a cast of the buffer: two values written, three read
+            "files": {"plugins/bar.cpp": serialization_v2(
+                "*reinterpret_cast<int32_t*>(d) = mAxis; d += sizeof(int32_t); *reinterpret_cast<float*>(d) = mScale", _R3)},
+            "expect": [("plugins/bar.cpp", 32, "BarPlugin's deserializing constructor reads 3 values but serialize() writes 2: "
+                                               "item 3 (`read<bool>(d)`) reads past what was written")],
+        },
+        {
+            # serialize() writes nothing at all (its body names the buffer only to point a local into it)
+            "files": {"plugins/bar.cpp": serialization_v2("char const* const a = d; (void)mAxis; assert(d == a); "
+                                                          "PLUGIN_ASSERT(d == a)", _R3).replace(
+                "using namespace nvinfer1;\n", "using namespace nvinfer1;\n#define PLUGIN_ASSERT(x) assert(x)\n", 1)},
+            "expect": [("plugins/bar.cpp", 31, "reads 3 values but serialize() writes 0: item 1")],
+        },
+        {
+            # the same block copied on both sides, after two values in serialize() and one in the constructor
+            "files": {"plugins/bar.cpp": _table("write(d, mAxis); write(d, mFlag); std::memcpy(d, mTable, 8 * sizeof(float))",
+                                                "mAxis = read<int32_t>(d); std::memcpy(mTable, d, 8 * sizeof(float))")},
+            "expect": [("plugins/bar.cpp", 32, "BarPlugin::serialize() writes 2 values before the block `mTable`, but the "
+                                               "deserializing constructor reads 1 before it")],
+        },
+        {
+            # the constructor's values are read by the method it hands the whole blob to: item 2 read as an int
+            "files": {"plugins/bar.cpp": _delegated(reads="mAxis = read<int32_t>(d); mScale = read<int32_t>(d); mFlag = read<bool>(d)")},
+            "expect": [("plugins/bar.cpp", 32, "BarPlugin's deserializing constructor reads item 2 as int (4 bytes), but "
+                                               "serialize() writes `mScale` as float (4 bytes)")],
+        },
+        {
+            # a loop over the same bound on both sides, after one value in serialize() and two in the constructor
+            "files": {"plugins/bar.cpp": _looped(after="mFlag = read<bool>(d)").replace(
+                "    mAxis = read<int32_t>(d);\n", "    mAxis = read<int32_t>(d);\n    mFlag = read<bool>(d);\n", 1)},
+            "expect": [("plugins/bar.cpp", 35, "BarPlugin::serialize() writes 1 value before the loop over `mAxis`, but the "
+                                               "deserializing constructor reads 2 before it")],
+        },
     ]
     VALID += [
         # per-head values written and read in loops with the same bound: one item each side, compared per iteration,
@@ -254,7 +344,8 @@ class SerializationIncomplete(Rule):
         for qn, cls in sorted(index.classes.items()):
             if cls.kind != "plugin" or not cls.family.startswith("v2"):
                 continue
-            sers = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "serialize" and m.serial]
+            sers = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "serialize"
+                    and (m.serial or m.writes_nothing)]
             ctors = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.role == "deserialize" and m.serial]
             # what the creators' deserializePlugin read of the blob before handing it to this class's constructor
             given = [(md, h) for md, h in handoffs if h.cls == qn or h.cls == cls.name or qn.endswith("::" + h.cls)]
@@ -308,6 +399,9 @@ class SerializationIncomplete(Rule):
         writes = writes[start:]  # the first `start` items are the creator's
         # a counting loop (`for (int i = 0; i < n; ++i)`) is one item on each side, matched by its bound
         wi, ri = _items(writes), _items(reads)
+        anchored = self._anchor(cname, s, d, wi, ri, start, creator)
+        if anchored is not None:
+            return anchored
         straight = True
         looped = ""
         for i in range(min(len(wi), len(ri))):
@@ -329,8 +423,7 @@ class SerializationIncomplete(Rule):
                     straight = False
                     break
                 if w1.size is None or r1.size is None or w1.kind is None or r1.kind is None:
-                    straight = False
-                    break
+                    continue  # a value of a type not known (a template parameter, a type not resolved): one item still
                 float_mismatch = (w1.kind == "float") != (r1.kind == "float")
                 if w1.size != r1.size or float_mismatch:
                     return self.diag(
@@ -366,6 +459,42 @@ class SerializationIncomplete(Rule):
             f"{cname}'s deserializing constructor reads {len(reads)} values{_after(start)} but serialize() writes "
             f"{nw}: item {nw + 1} (`{extra.expr}`) reads past what was written",
             related=[Related(s.span, "serialize() is defined here")] + _creator(creator, start),
+            symbol=f"{s.qualname}:count",
+        )
+
+    def _anchor(self, cname: str, s, d, wi: list, ri: list, start: int, creator) -> Optional[Diagnostic]:
+        """The same block copied on both sides (`memcpy(d, mKernels.data(), n)` and `memcpy(mKernels.data(), d, n)`:
+        one member, one size), or a counting loop with the same bound and as many values in it, is an anchor: the
+        values before it, straight-line on both sides, must be as many."""
+        def first_anchor(items: list) -> Optional[int]:
+            for i, x in enumerate(items):
+                if isinstance(x, _Loop):
+                    return i
+                if x.conditional:
+                    return None
+                if x.op == "opaque":
+                    return i
+            return None
+
+        def key(x) -> Optional[tuple]:
+            if isinstance(x, _Loop):
+                return ("loop", x.bound, len(x.ops))
+            return ("block", x.expr) if x.expr.startswith("memcpy(") else None
+
+        a, b = first_anchor(wi), first_anchor(ri)
+        if a is None or b is None or a == b or key(wi[a]) is None or key(wi[a]) != key(ri[b]):
+            return None
+        wa, rb = wi[a], ri[b]
+        if isinstance(wa, _Loop):
+            what, wspan, rspan = f"the loop over `{wa.bound}`", wa.ops[0].span, rb.ops[0].span
+        else:
+            what, wspan, rspan = f"the block `{wa.expr[len('memcpy('):-1].rsplit(', ', 1)[0]}`", wa.span, rb.span
+        return self.diag(
+            rspan,
+            f"{cname}::serialize() writes {start + a} value{'s' if start + a != 1 else ''} before {what}, but the "
+            f"deserializing constructor reads {b}{_after(start)} before it: it and every value after it are read "
+            "from the wrong place",
+            related=[Related(wspan, "serialize() writes it here")] + _creator(creator, start),
             symbol=f"{s.qualname}:count",
         )
 

@@ -31,6 +31,8 @@ from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import BlobHandoff, FieldData, MethodDetail, PluginFieldDecl, ReturnInfo, SerialOp, Span
 from .base import Cursor, Unit, children, func_kinds, libclang, preorder
+from .serialhelpers import buffer_names, helpers, recovered, typed_access, typed_load_init
+from .serialhelpers import writes_nothing as serial_writes_nothing
 from .serialvalues import counting_loop_bound, raw_store, read_value, size_value, strip, type_info
 
 # methods whose bodies are recorded (the rest only when they build PluginFields)
@@ -62,8 +64,11 @@ class FieldWalker(Protocol):
 class _Walk:
     """One walk of a method body for returns, serialization calls and capability conditions."""
 
-    def __init__(self, ex: Unit, fn: Cursor, name: str, want_returns: bool, want_serial: bool) -> None:
+    def __init__(self, ex: Unit, fn: Cursor, name: str, want_returns: bool, want_serial: bool,
+                 buffer_param: Optional[int] = None, depth: int = 0) -> None:
         self.ex = ex
+        self.depth = depth  # how many serialization helpers deep (see on_call: the body a whole blob is handed to)
+        self.inlined: dict[int, tuple[SerialOp, ...]] = {}
         self.K = ex.K
         self.TK = ex.ci.TypeKind
         self.kids = children
@@ -78,6 +83,10 @@ class _Walk:
         self._loop: Optional[tuple[int, str]] = None  # the counting loop being walked: (its offset, its bound)
         self.loop_of: dict[tuple, tuple[int, str]] = {}  # a serial op's (path, line, col) -> the counting loop around it
         self._near: Optional[Cursor] = None  # the last located cursor walked (where a dropped statement is shown)
+        self.roles: dict[int, tuple[str, int, int]] = {}  # a project helper's call offset -> its role (serialhelpers)
+        # the buffer parameter and the locals pointing into it (serialize(void* buffer) / Plugin(void const* d, n))
+        self.names: set[str] = buffer_names(ex, fn, _OUT_T if name == "serialize" else _BLOB_T,
+                                            buffer_param) if want_serial else set()
 
     def span(self, c: Cursor) -> Span:
         return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
@@ -88,6 +97,14 @@ class _Walk:
             if ch.kind == K.PARM_DECL:
                 continue
             self.visit(ch, cap=None, cond=False, catch=False)
+        if self.want_serial:
+            self.recover()
+
+    def recover(self) -> None:
+        """Statements libclang dropped that name the buffer (serialhelpers.recovered)."""
+        for off, op in recovered(self.ex, self.fn, self.names, self.name == "serialize"):
+            self.inlined[off] = (op,)
+            self.serial.append((off, None, "inline", False, ""))
 
     def visit(self, c: Cursor, cap: Optional[str], cond: bool, catch: bool) -> None:
         K = self.K
@@ -109,8 +126,13 @@ class _Walk:
         elif k == K.CALL_EXPR and self.want_serial:
             self.on_call(c, cond)
         elif k == K.BINARY_OPERATOR and self.want_serial and raw_store(self.ex, c, kids):
-            # `*reinterpret_cast<int*>(d) = mX;`, `d[0] = mX;`: a store the comparison cannot read (an opaque item)
+            # `*reinterpret_cast<int*>(d) = mX;` (a write of int, see serial_ops), `d[0] = mX;` (a store the
+            # comparison cannot read: an opaque item)
             self.add_serial(self.ex.extent_info(c)[3], c, "raw", cond, "")
+        elif (k == K.VAR_DECL and self.want_serial and self.name != "serialize"
+              and typed_load_init(self.ex, c, self.names) is not None):
+            # `int n = *reinterpret_cast<int const*>(d);`: a read of int
+            self.add_serial(self.ex.extent_info(c)[3], c, "load", cond, "")
         if k == K.CXX_CATCH_STMT:
             for ch in kids:
                 self.visit(ch, cap, cond, True)
@@ -253,9 +275,43 @@ class _Walk:
             return
         ref = c.referenced
         if ref is not None and ref.kind in (self.K.CXX_METHOD, self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE):
-            # a project helper handed the buffer: its reads/writes are not seen here
             off = self.ex.extent_info(c)[3]
+            handed = any(set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names for a in c.get_arguments())
+            role = helpers(self.ex).role(c) if handed else None
+            if role is not None and (role[0] == "write") == (self.name == "serialize"):
+                # a project helper whose body writes (reads) one value and advances the buffer: `writeBUF(buf, c)`
+                self.roles[off] = role
+                self.add_serial(off, c, "helper", cond, name)
+                return
+            sub = self._delegate(c) if handed and role is None else None
+            if sub is not None:
+                # the whole blob handed to a function of the project that reads (writes) it: `deserialize(data,
+                # length)` called by the constructor (TensorRT OSS style): its values, in its order, are this one's
+                self.inlined[off] = sub
+                self.add_serial(off, c, "inline", cond, name)
+                return
+            # a project helper handed the buffer: its reads/writes are not seen here
             self.add_serial(off, c, "call", cond, name)
+
+    def _delegate(self, c: Cursor) -> Optional[tuple[SerialOp, ...]]:
+        """The serial values of the body ``c``'s callee, when it is a project function handed the buffer itself (not
+        an advanced pointer into it: the constructor's own reads come first) and reads (writes) nothing else's."""
+        if self.depth >= 2 or any(op != "inline" for _o, _c, op, _cd, _n in self.serial):
+            return None
+        args = list(c.get_arguments())
+        at = [i for i, a in enumerate(args) if set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names]
+        if len(at) != 1:
+            return None
+        ref = c.referenced
+        d = ref.get_definition() if ref is not None else None
+        if d is None or self.ex.rel_of(self.ex.extent_info(d)[0]) is None:
+            return None
+        sub = _Walk(self.ex, d, self.name, False, True, buffer_param=at[0], depth=self.depth + 1)
+        if not sub.names:
+            return None
+        sub.run()
+        ops = sub.serial_ops()
+        return ops or None
 
     def add_serial(self, off: int, c: Cursor, op: str, cond: bool, name: str) -> None:
         self.serial.append((off, c, op, cond, name))
@@ -283,16 +339,40 @@ class _Walk:
     def serial_ops(self) -> tuple[SerialOp, ...]:
         K = self.K
         ops: list[SerialOp] = []
-        buffers: set[str] = set()
+        buffers: set[str] = set(self.names)
         items = sorted(self.serial, key=lambda t: t[0])
-        for _off, c, op, _cond, _name in items:
-            if op in ("write", "read"):
+        for off, c, op, _cond, _name in items:
+            if op in ("write", "read", "helper") and c is not None:
                 args = list(c.get_arguments())
-                if args:
-                    buffers.add(re.sub(r"[\s&*()]", "", self.ex.text_of(args[0])))
-        for _off, c, op, cond, name in items:
-            args = list(c.get_arguments())
+                b = self.roles[off][1] if op == "helper" else 0
+                if len(args) > b:
+                    buffers.add(re.sub(r"[\s&*()]", "", self.ex.text_of(args[b])))
+        for off, c, op, cond, name in items:
+            if op == "inline":
+                ops.extend(dataclasses.replace(o, conditional=o.conditional or cond) for o in self.inlined[off])
+                continue
+            args = list(c.get_arguments()) if op not in ("raw", "load") else []
             texts = [re.sub(r"[\s&*()]", "", self.ex.text_of(a)) for a in args]
+            if op == "helper":
+                _r, _b, v = self.roles[off]
+                if v < 0:
+                    tc, texpr = c, self.ex.text_of(c)
+                elif v < len(args):
+                    tc, texpr = strip(K, args[v], self.kids), self.ex.text_of(args[v])
+                else:
+                    continue
+                ctype, size, kind = type_info(tc.type, K, self.TK)
+                ops.append(SerialOp(op="write" if self.name == "serialize" else "read", span=self.span(c),
+                                    expr=" ".join(texpr.split())[:100], ctype=ctype, size=size, kind=kind,
+                                    conditional=cond))
+                continue
+            if op == "load":
+                ld = typed_load_init(self.ex, c, self.names)
+                if ld is not None:
+                    ctype, size, kind = type_info(ld[0].type, K, self.TK)
+                    ops.append(SerialOp(op="read", span=self.span(c), expr=ld[1], ctype=ctype, size=size, kind=kind,
+                                        conditional=cond))
+                continue
             if name == "memcpy" and len(args) >= 2:
                 # serialization by copying a value or an array: memcpy(d, &mX, n) in serialize(),
                 # memcpy(&mX, d, n) / memcpy(mArr, d, n) in the deserializing constructor
@@ -304,12 +384,26 @@ class _Walk:
                                         size=size, kind=kind, conditional=cond))
                     continue
             if op == "raw":
+                typed = typed_access(self.ex, c, self.kids(c), self.names, self.name == "serialize")
+                if typed is not None:
+                    # `*reinterpret_cast<int*>(d) = mX` / `mX = *reinterpret_cast<int const*>(d)`: a value of int
+                    ctype, size, kind = type_info(typed[0].type, K, self.TK)
+                    ops.append(SerialOp(op="write" if self.name == "serialize" else "read", span=self.span(c),
+                                        expr=" ".join(typed[1].split())[:100], ctype=ctype, size=size, kind=kind,
+                                        conditional=cond))
+                    continue
                 ops.append(SerialOp(op="opaque", span=self.span(c), expr="store through a pointer", conditional=cond))
                 continue
             if op in ("opaque", "call"):
                 if not any(t in buffers for t in texts):
                     continue
-                ops.append(SerialOp(op="opaque", span=self.span(c), expr=name, conditional=cond))
+                expr = name
+                if name in ("memcpy", "std::memcpy") and len(args) >= 3:
+                    # a block copied (`memcpy(d, mKernels.data(), n)`): named by its value and size, so that the
+                    # same block on the other side can be matched (serialization_incomplete's anchors)
+                    val = args[1] if self.name == "serialize" else args[0]
+                    expr = f"{name}({' '.join(self.ex.text_of(val).split())}, {' '.join(self.ex.text_of(args[2]).split())})"
+                ops.append(SerialOp(op="opaque", span=self.span(c), expr=expr[:100], conditional=cond))
                 continue
             ctype = size = kind = None
             expr = ""
@@ -333,6 +427,8 @@ class _Walk:
 # a serialized blob's pointer type, spaces removed: `void const*`, `const char*`, `uint8_t const* const`...
 _BLOB_T = re.compile(r"(?:void|char|uint8_t|int8_t|unsignedchar|std::byte)const\*(?:const)?|"
                      r"const(?:void|char|uint8_t|int8_t|unsignedchar)\*(?:const)?")
+# serialize()'s buffer parameter: `void* buffer`, `char* buf`
+_OUT_T = re.compile(r"(?:void|char|uint8_t|int8_t|unsignedchar|std::byte)\*(?:const)?")
 
 
 def _is_deserializing_ctor(ex: Unit, fn: Cursor) -> bool:
@@ -886,6 +982,7 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
         return None
     returns: tuple = ()
     serial: tuple = ()
+    writes_nothing = False
     refs: list[tuple[str, Span]] = []
     phase_ranges: tuple = ()
     if want_returns or want_serial or want_phase:
@@ -895,6 +992,8 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
         phase_ranges = tuple(w.phase_ranges)
         returns = tuple(w.returns)
         serial = w.serial_ops() if want_serial else ()
+        if want_serial and name == "serialize" and not serial:
+            writes_nothing = serial_writes_nothing(ex, fn, _OUT_T)
     if name in ("getOutputDataTypes", "getOutputDataType") and plugin_family is not None:
         f, l1, c1, o1, _l2, _c2, o2 = ex.extent_info(fn)
         if f is not None:
@@ -924,4 +1023,6 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
         phase_ranges=phase_ranges,
         handoffs=handoffs,
         size_value=size_const,
+        writes_nothing=writes_nothing,
     )
+
