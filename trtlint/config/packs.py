@@ -258,6 +258,11 @@ PACK_SCHEMA = {
                     "type": "object",
                     "additionalProperties": {"type": "array", "items": {"type": "string"}},
                 },
+                # creators older releases of the library registered and 11.x no longer does: known names
+                "retired": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                },
             },
             "additionalProperties": False,
         },
@@ -733,6 +738,8 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     if ext:
         for cname, versions in ext["creators"].items():
             p.externals[cname] = (ext["library"], ext.get("namespace", ""), tuple(versions))
+        for cname, versions in ext.get("retired", {}).items():
+            p.externals.setdefault(cname, (ext["library"] + ", before 11.0", ext.get("namespace", ""), tuple(versions)))
     imp = data.get("onnx_importers")
     if imp:
         p.onnx_builtin_ops.update(imp["ops"])

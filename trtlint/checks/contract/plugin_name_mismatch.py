@@ -148,6 +148,14 @@ class PluginNameMismatch(Rule):
             },
         },
         {
+            # a plugin older releases of TensorRT's library registered (CustomGeluPluginDynamic, not in 11.x) looked up
+            # from C++ model code: a TensorRT plugin, not a typo of the project's creators
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": cpp_model("FooPlugin").replace('"FooPlugin", "1"', '"CustomGeluPluginDynamic", "1"'),
+            },
+        },
+        {
             # a multi-backend exporter (generic profile): 'mmx' is a plugin domain (a node in it names the project's
             # creator), but nodes emitted in functions registered for another backend (backend="ncnn",
             # Backend.NCNN.value, and an undecorated helper only they call) are that backend's ops; 'ncnn' is a
