@@ -89,6 +89,9 @@ class CppClass:
     bases: tuple[str, ...]  # all interface bases, unqualified (e.g. "IPluginV3OneCore")
     span: Span
     abstract: bool = False
+    # the release a preprocessor branch around the declaration is for (``#if NV_TENSORRT_MAJOR >= 10``: "10.0"):
+    # only TensorRT of that release or newer compiles it (frontends/trtversion.branch_floors); None: no such branch
+    version_floor: Optional[str] = None
 
 
 # the error-path guard (``Call.guard == "error-path:" + UNSUPPORTED_DTYPE``) of a call in the branch of a data-type

@@ -268,6 +268,90 @@ def _version_tests(path: str, data: bytes) -> list[Evidence]:
     return out
 
 
+_COND_TOKEN = re.compile(rb"\|\||&&|!=|==|>=|<=|[()<>!]|NV_TENSORRT_MAJOR|NV_TENSORRT_MINOR|\d+|\s+")
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def _truth(text: bytes, major: int, minor: int) -> Optional[bool]:
+    """The value of a version test at release ``major.minor``; None when it tests anything else (a define,
+    another macro) or does not parse."""
+    out, pos = [], 0
+    for m in _COND_TOKEN.finditer(text):
+        if m.start() != pos:
+            return None  # a token the test should not hold (defined(X), another macro)
+        pos = m.end()
+        t = m.group(0)
+        if t.isspace():
+            continue
+        out.append({b"||": " or ", b"&&": " and ", b"!": " not ", b"NV_TENSORRT_MAJOR": str(major),
+                    b"NV_TENSORRT_MINOR": str(minor)}.get(t, t.decode()))
+    if pos != len(text) or not out:
+        return None
+    try:
+        v = eval("".join(out), {"__builtins__": {}}, {})  # noqa: S307 - digits, comparisons, and/or/not only
+    except Exception:  # noqa: BLE001 - a test that does not parse says nothing
+        return None
+    return bool(v)
+
+
+def branch_floors(data: bytes) -> list[tuple[int, int, str]]:
+    """``(first line, last line, release)`` of each preprocessor branch that only a TensorRT of at least
+    ``release`` compiles: the ``#if`` branch of a version test that holds from a release on (``#if
+    NV_TENSORRT_MAJOR >= 10``), or the ``#else`` branch of one that holds up to it (``#if NV_TENSORRT_MAJOR < 10``).
+    Such code is written for that release and newer: judging it against an older target says nothing."""
+    out: list[tuple[int, int, str]] = []
+    stack: list[list] = []  # [floor of the current branch or None, its first line, floor of the #else or None]
+    lines = data.split(b"\n")
+    i = 0
+    while i < len(lines):
+        line_no = i + 1
+        raw = lines[i]
+        while raw.endswith(b"\\") and i + 1 < len(lines):
+            i += 1
+            raw = raw[:-1] + b" " + lines[i]
+        m = _DIRECTIVE.match(raw)
+        i += 1
+        if m is None:
+            continue
+        kind, rest = m.group(1), _COMMENT.sub(b" ", m.group(2)).strip()
+        if kind in (b"if", b"ifdef", b"ifndef"):
+            then_floor = else_floor = None
+            if kind == b"if" and b"NV_TENSORRT_MAJOR" in rest:
+                fl = _floor(rest)
+                if fl is not None:
+                    prev = (fl[0], fl[1] - 1) if fl[1] else (fl[0] - 1, 99)
+                    at, before = _truth(rest, *fl), _truth(rest, *prev)
+                    if at is True and before is False:
+                        then_floor = f"{fl[0]}.{fl[1]}"
+                    elif at is False and before is True:
+                        else_floor = f"{fl[0]}.{fl[1]}"
+            stack.append([then_floor, line_no + 1, else_floor])
+        elif kind == b"elif" and stack:
+            top = stack[-1]
+            if top[0]:
+                out.append((top[1], line_no - 1, top[0]))
+            top[0], top[1], top[2] = None, line_no + 1, None  # later branches: not judged
+        elif kind == b"else" and stack:
+            top = stack[-1]
+            if top[0]:
+                out.append((top[1], line_no - 1, top[0]))
+            top[0], top[1], top[2] = top[2], line_no + 1, None
+        elif kind == b"endif" and stack:
+            top = stack.pop()
+            if top[0]:
+                out.append((top[1], line_no - 1, top[0]))
+    return sorted(out)
+
+
+def floor_at(branches: list[tuple[int, int, str]], line: int) -> Optional[str]:
+    """The newest release a branch enclosing ``line`` is written for (:func:`branch_floors`), or None."""
+    best = None
+    for a, b, rel in branches:
+        if a <= line <= b and (best is None or tuple(map(int, rel.split("."))) > tuple(map(int, best.split(".")))):
+            best = rel
+    return best
+
+
 def evidence(path: str, data: bytes) -> list[Evidence]:
     """The version evidence in one file's bytes (``path`` is project-relative; its name chooses what is looked
     for). C++ files give their version tests; other kinds as the module docstring lists."""

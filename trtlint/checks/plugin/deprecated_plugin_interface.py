@@ -88,7 +88,11 @@ class DeprecatedPluginInterface(Rule):
     an in-tree `NvInferVersion.h`; the message names where). An interface or API removed in the target is an
     error; a deprecated one is a warning; an interface newer than the target (e.g. `IPluginV3OneBuildV2`
     before 10.3) is an error. With no version set or found, nothing is judged (a TensorRT 7 codebase is not
-    told what TensorRT 11 removed; the run's summary line says no version is known and how to set it). The class is reported where it names the interface, not in every class that
+    told what TensorRT 11 removed; the run's summary line says no version is known and how to set it). A class
+    declared in a preprocessor branch that only a newer release compiles (`#if NV_TENSORRT_MAJOR >= 10`, or the
+    `#else` of `#if NV_TENSORRT_MAJOR < 10`) is judged at that release when the target is older: the older
+    release compiles the other branch, so the V3 interfaces there are not "added in 10.0" errors for an 8.6
+    target. The class is reported where it names the interface, not in every class that
     inherits it. A method pure virtual in a deprecated interface the class is already reported for
     (`IPluginV2Ext::canBroadcastInputAcrossBatch`, `isOutputBroadcastAcrossBatch`) is one of that finding's related
     locations, not a finding of its own (the class must override it as long as it implements the interface; leaving
@@ -156,6 +160,16 @@ class DeprecatedPluginInterface(Rule):
             "config": {"tensorrt-version": "11.1"},
         },
     ]
+    VALID += [
+        {
+            # the V3 interfaces (added in 10.0) in the `#if NV_TENSORRT_MAJOR >= 10` branch of a tree targeting 8.6,
+            # whose other branch keeps the V2 plugin: no "added in 10.0" for the branch only 10.x compiles
+            "files": {"plugins/foo.cpp": plugin_class(
+                "    int32_t getNbOutputs() const noexcept override { return 1; }").replace(
+                "class FooPlugin", "#if NV_TENSORRT_MAJOR >= 10\nclass FooPlugin").replace("};\n", "};\n#endif\n")},
+            "config": {"tensorrt-version": "8.6"},
+        },
+    ]
     INVALID = [
         {
             "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
@@ -219,6 +233,14 @@ class DeprecatedPluginInterface(Rule):
             "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV3OneBuildV2, added in TensorRT 10.3 (targeting 10.2)")],
         },
         {
+            # a class in an `#if NV_TENSORRT_MAJOR >= 10` branch, in a tree that targets 8.6: judged at 10.0, the
+            # release that compiles it (IPluginV2DynamicExt: deprecated there, not "fine at 8.6")
+            "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt").replace(
+                "class FooPlugin", "#if NV_TENSORRT_MAJOR >= 10\nclass FooPlugin").replace("};\n", "};\n#endif\n")},
+            "config": {"tensorrt-version": "8.6"},
+            "expect": [("plugins/foo.cpp", 6, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (in a branch only TensorRT 10.0 and newer compiles, judged at 10.0; the tree targets 8.6); use IPluginV3")],
+        },
+        {
             # a back-compat copy is still told when the target removed what it overrides: it stops compiling
             "files": {
                 "plugins/fooLegacy.cpp": plugin_class(
@@ -247,12 +269,12 @@ class DeprecatedPluginInterface(Rule):
                 cur = ifaces.get(cur.extends)
             return out
 
-        def verdict(deprecated: Optional[str], removed: Optional[str], since: Optional[str] = None):
-            if removed and version_at_least(target, removed):
+        def verdict(deprecated: Optional[str], removed: Optional[str], since: Optional[str] = None, at: str = target):
+            if removed and version_at_least(at, removed):
                 return Severity.ERROR, f"removed in TensorRT {removed}"
-            if since and not version_at_least(target, since):
+            if since and not version_at_least(at, since):
                 return Severity.ERROR, f"added in TensorRT {since}"
-            if deprecated and version_at_least(target, deprecated):
+            if deprecated and version_at_least(at, deprecated):
                 return Severity.WARNING, f"deprecated since TensorRT {deprecated}"
             return None
 
@@ -268,17 +290,24 @@ class DeprecatedPluginInterface(Rule):
                     inherited.update(x for x in index.classes[bq].bases if x in ifaces)
             direct = [b for b in own if b not in inherited]
             implied = set().union(*(ancestors_of(b) for b in direct)) if direct else set()
+            # a class in an `#if NV_TENSORRT_MAJOR >= 10` branch is compiled only by that release and newer: judged
+            # against it when the tree targets an older one (the older release compiles the other branch)
+            at, c_against = target, against
+            if c.version_floor and not version_at_least(target, c.version_floor):
+                at = c.version_floor
+                c_against = (f"in a branch only TensorRT {c.version_floor} and newer compiles, judged at "
+                             f"{c.version_floor}; the tree targets {target}")
             reported = []  # (interface, severity, message, [Related]) of the class-level findings
             for b in direct:
                 if b in implied:
                     continue  # IPluginV2 when the class names IPluginV2DynamicExt
                 it = ifaces[b]
-                v = verdict(it.deprecated, it.removed, it.since)
+                v = verdict(it.deprecated, it.removed, it.since, at)
                 if v is None or (qn in kept and v[0] is Severity.WARNING):
                     continue
                 sev, why = v
                 repl = f"; use {it.replacement}" if it.replacement else ""
-                reported.append((b, sev, f"{c.name} implements {b}, {why} ({against}){repl}", []))
+                reported.append((b, sev, f"{c.name} implements {b}, {why} ({c_against}){repl}", []))
             # overridden interface methods that are deprecated / removed
             all_ifaces = set(own) | set().union(*(ancestors_of(b) for b in own)) if own else set()
             for fn in index.class_methods(qn):
@@ -286,7 +315,7 @@ class DeprecatedPluginInterface(Rule):
                     m = next((m for m in ifaces[b].methods if m.name == fn.name), None)
                     if m is None:
                         continue
-                    v = verdict(m.deprecated, m.removed)
+                    v = verdict(m.deprecated, m.removed, at=at)
                     if v is not None and not (qn in kept and v[0] is Severity.WARNING):
                         sev, why = v
                         # a method pure virtual in the interface the class is already told to leave: it must
@@ -298,7 +327,7 @@ class DeprecatedPluginInterface(Rule):
                                                     f"(pure virtual in {b}: every implementation overrides it)"))
                             break
                         repl = f"; use {m.replacement}" if m.replacement else ""
-                        yield self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} ({against}){repl}",
+                        yield self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} ({c_against}){repl}",
                                         severity=sev, symbol=fn.qualname, related=[Related(c.span, f"{c.name} is declared here")])
                     break
             for b, sev, msg, related in reported:

@@ -194,6 +194,26 @@ def _blank_unit(path: str, text: str, unsaved: list[tuple[str, str]], reached: l
     return list(out.items()), blanked
 
 
+def _with_version_floors(classes, root_dir: str, rel: str, text: str) -> tuple:
+    """Each class with the release the ``#if`` version-test branch around its declaration is for (its file's text:
+    this unit's, or a header's read through safeio)."""
+    import dataclasses
+
+    from ..trtversion import branch_floors, floor_at
+
+    memo: dict[str, list] = {}
+    out = []
+    for c in classes:
+        p = c.span.path
+        if p not in memo:
+            data = text.encode("utf-8", "surrogateescape") if p == rel else safeio.try_read_bytes(
+                os.path.join(root_dir, p), root=root_dir, limit=safeio.SOURCE_LIMIT)
+            memo[p] = branch_floors(data) if data and b"NV_TENSORRT_MAJOR" in data else []
+        fl = floor_at(memo[p], c.span.line) if memo[p] else None
+        out.append(dataclasses.replace(c, version_floor=fl) if fl else c)
+    return tuple(out)
+
+
 def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True) -> FileFacts:
     text, problem = read_text(src, legacy=True)  # a GBK comment is bytes to the compiler: read, offsets kept
     if text is None:
@@ -353,7 +373,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         src,
         kind,
         tuple(problems),
-        classes=tuple(ex.classes),
+        classes=_with_version_floors(ex.classes, root_dir, src.rel, text),
         functions=tuple(ex.functions),
         registrations=tuple(ex.registrations),
         lookups=tuple(ex.lookups),
