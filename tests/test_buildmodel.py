@@ -182,6 +182,12 @@ def test_directories_with_their_own_build_file_are_programs(tmp_path):
     assert m.programs == {"samples/a": "Makefile", "samples/b": "Makefile", "ext": "setup.py", "lib": "CMake"}
     assert m.scopes == ("ext", "lib", "samples/a", "samples/b")
     assert m.scope_of("samples/b/src/b.cpp") == "samples/b" and m.scope_of("loose/x.cpp") == ""
+    # never silent: the unit no build file builds is named (the summary says "1 unit in no program (...)")
+    assert m.uncovered == ("loose/x.cpp",)
+    from trtlint.report.context import Analysis
+
+    line = Analysis(plugins=0, creators=0, programs=(("Makefile", 2),), uncovered=m.uncovered).line()
+    assert line == "analysed 0 plugins, 0 creators of 2 programs (Makefile 2); 1 unit in no program (no build file names them: loose/x.cpp)"
     # one build file: one program, no scopes (as a single CMake project)
     one = build_model(tmp_path, ["samples/a/Makefile", "samples/a/a.cu"])
     assert (one.programs, one.scopes) == ({}, ())
@@ -438,3 +444,29 @@ def test_an_include_rooted_at_an_ancestor_is_guessed_and_said(tmp_path):
     assert a.line().startswith("analysed 1 plugin, 0 creators")
     assert a.line().endswith("; include dirs guessed for 1 unit (source/: their includes are rooted there)")
     assert [u for u, _m in a.partly] == ["source/engine/plugins/other/other.cpp"]
+
+
+def test_a_build_script_running_nvcc_is_a_program_with_its_flags(tmp_path):
+    """Shell build scripts (issue 33): a directory whose script runs nvcc/g++ on its sources is a program; the
+    command lines' -I/-D (with the script's simple variables expanded) are its units' flags. A script that runs no
+    compiler makes no program."""
+    from trtlint.frontends.buildscript import read_script
+    from trtlint.pipeline.buildmodel import build_model
+
+    script = ("#!/bin/bash\nset -e\nCUDA=/usr/local/cuda\nINC=../common\n"
+              "nvcc -shared -Xcompiler -fPIC -I${INC} -I $CUDA/include -DUSE_FP16 \\\n"
+              "    plugin.cu -o libplugin.so  # the plugin\n"
+              "g++ -O2 main.cpp -I$(pwd)/x -o main && ./main\n")
+    f = read_script(script)
+    assert [s for s, _ in f.sources] == ["plugin.cu", "main.cpp"] and f.commands == 2
+    assert f.include_dirs == ["../common", "/usr/local/cuda/include"] and f.defines == ["USE_FP16"]
+    files = {"samples/a/build.sh": script, "samples/a/plugin.cu": "int a;\n", "samples/a/main.cpp": "int m;\n",
+             "samples/b/build.sh": script, "samples/b/plugin.cu": "int b;\n", "samples/b/main.cpp": "int m;\n",
+             "samples/c/run.sh": "python3 infer.py\n", "samples/c/k.cu": "int k;\n", "samples/common/c.h": "int c;\n"}
+    for rel, t in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(t)
+    m = build_model(tmp_path, list(files))
+    assert m.programs == {"samples/a": "script", "samples/b": "script"}
+    assert m.flags_for("samples/b/plugin.cu").include_dirs == (str(tmp_path / "samples" / "common"), "/usr/local/cuda/include")
+    assert m.flags_for("samples/a/plugin.cu").defines == ("USE_FP16",) and m.flags_for("samples/c/k.cu") is None

@@ -33,6 +33,8 @@ class Analysis:
     programs: tuple = ()
     # the include dirs the C++ frontend guessed: ((unit, dir, include as written), ...), by unit
     guessed: tuple = ()
+    # with several programs: the C++/CUDA units no program builds (no target, build file or compile_commands.json)
+    uncovered: tuple = ()
 
     @classmethod
     def of_index(cls, index, build=None, scoped=None) -> "Analysis":
@@ -80,7 +82,8 @@ class Analysis:
         for how in (getattr(build, "programs", None) or {}).values():
             found[how] = found.get(how, 0) + 1
         return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
-                   tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed)
+                   tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed,
+                   uncovered=tuple(getattr(build, "uncovered", ()) or ()))
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
@@ -140,6 +143,10 @@ class Analysis:
         if self.programs:
             total = sum(c for _, c in self.programs)
             out += f" of {n(total, 'program')} ({', '.join(f'{how} {c}' for how, c in self.programs)})"
+        if self.uncovered:
+            more = f", +{len(self.uncovered) - shown} more" if len(self.uncovered) > shown else ""
+            out += (f"; {n(len(self.uncovered), 'unit')} in no program (no build file names them: "
+                    f"{', '.join(self.uncovered[:shown])}{more})")
         if self.partly:
             names = self.missing_names()
             more = f", +{len(names) - shown} more" if len(names) > shown else ""
@@ -163,6 +170,7 @@ class Analysis:
             "missing_includes": self.missing_names(),
             **({"tensorrt_version": self.tensorrt} if self.tensorrt is not None else {}),
             **({"programs": dict(self.programs)} if self.programs else {}),
+            **({"units_in_no_program": list(self.uncovered)} if self.uncovered else {}),
             **({"guessed_include_dirs": [{"unit": u, "dir": d, "include": nm} for u, d, nm in self.guessed]}
                if self.guessed else {}),
         }
@@ -178,6 +186,7 @@ class Analysis:
             tensorrt=d.get("tensorrt_version"),
             programs=tuple(sorted((d.get("programs") or {}).items())),
             guessed=tuple((g["unit"], g["dir"], g["include"]) for g in d.get("guessed_include_dirs", ())),
+            uncovered=tuple(d.get("units_in_no_program", ())),
         )
 
 

@@ -54,6 +54,7 @@ from trtlint.pipeline.buildmodel.cmake import (  # noqa: F401 - the limits, re-e
 from trtlint.pipeline.buildmodel.compile_commands import MAX_SPLIT, read_compile_commands  # noqa: F401
 from trtlint.pipeline.buildmodel.model import BuildModel, Target, UnitFlags, header_include_dirs, with_unit_flags
 from trtlint.pipeline.buildmodel import makeprog
+from trtlint.pipeline.buildmodel.makeprog import UNIT_EXT
 from trtlint.pipeline.buildmodel.walk import find_programs, walk_tree
 
 __all__ = ["BuildModel", "Target", "UnitFlags", "build_model", "header_include_dirs", "with_unit_flags"]
@@ -99,6 +100,13 @@ def build_model(
             units.setdefault(rel, UnitFlags(include_dirs=incs, defines=defs, origin=(mk,)))
     problems += tuple(make_problems)
     programs = programs if len(programs) >= 2 else {}
+    uncovered: tuple = ()
+    if programs:
+        built = set(units) | set(owner) | {src for t in targets for src in t.sources}
+        in_cmake = [d for d, how in programs.items() if how == "CMake"]
+        uncovered = tuple(r for r in rels if r.endswith(UNIT_EXT) and r not in built
+                          and not any(d == "" or r.startswith(d + "/") for d in in_cmake))
     return BuildModel(root=root_s, targets=targets, units=units, scopes=tuple(sorted(programs)), programs=programs,
+                      uncovered=uncovered,
                       compile_commands=str(compile_commands) if compile_commands else None,
                       from_compile_commands=frozenset(cc_units), problems=tuple(dict.fromkeys(problems)))

@@ -14,6 +14,7 @@ from typing import Optional
 from trtlint.base import safeio
 from ...frontends.makefile import UNIT_EXT, MakeFacts, read_makefile
 from ...frontends.setuppy import read_setup
+from ...frontends.buildscript import read_script
 
 MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 MAX_INCLUDE_DEPTH = 4
@@ -26,6 +27,23 @@ def makefile_of(root: str, d: str, present: set) -> Optional[str]:
     for m in MAKEFILES:
         rel = posixpath.join(d, m) if d else m
         if rel in present or os.path.isfile(os.path.join(root, rel)):
+            return rel
+    return None
+
+
+MAX_SCRIPTS = 8  # shell scripts read per directory when looking for a build script
+
+
+def script_of(root: str, d: str, present: set, limit: int = 1 << 20) -> Optional[str]:
+    """The root-relative path of a shell script in directory ``d`` that runs a C++/CUDA compiler, or None."""
+    prefix = d + "/" if d else ""
+    n = 0
+    for rel in sorted(p for p in present if p.startswith(prefix) and p.endswith(".sh") and "/" not in p[len(prefix):]):
+        n += 1
+        if n > MAX_SCRIPTS:
+            break
+        text = _read(root, rel, limit)
+        if text is not None and ("nvcc" in text or "g++" in text or "clang" in text) and read_script(text).commands:
             return rel
     return None
 
@@ -111,6 +129,19 @@ def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limi
     for rel, d in owner.items():
         by_dir.setdefault(d, []).append(rel)
     for d, how in sorted(programs.items()):
+        if how == "script":
+            sc = script_of(root, d, present, limit)
+            text = _read(root, sc, limit) if sc else None
+            if text is not None:
+                f = read_script(text)
+                d_abs = os.path.join(root, d) if d else root
+                owned = sorted(by_dir.get(d, []))
+                srcs = [r for r in (posixpath.normpath(posixpath.join(d, x)) for x, _ln in f.sources if not x.startswith("/"))
+                        if r in present] or owned
+                incs = tuple(dict.fromkeys(os.path.normpath(i if os.path.isabs(i) else os.path.join(d_abs, i))
+                                           for i in f.include_dirs))
+                found.append((sc, d, tuple(dict.fromkeys(srcs)), incs, tuple(f.defines), tuple(owned)))
+            continue
         if how == "setup.py":
             got_s = _setup_program(root, d, present, sorted(by_dir.get(d, [])), limit)
             if isinstance(got_s, str):

@@ -47,6 +47,8 @@ class BuildModel:
     scopes: tuple[str, ...] = ()
     # each program's directory -> how it was found ("CMake", "Makefile", "setup.py"); only with scopes
     programs: dict = field(default_factory=dict, compare=False)
+    # with programs: the C++/CUDA units no program, target or compile_commands.json entry builds (said in the summary)
+    uncovered: tuple = ()
     compile_commands: Optional[str] = None
     from_compile_commands: frozenset = frozenset()  # the units whose flags come from compile_commands.json
     # what could not be read or evaluated within the limits: (path, line, message), reported as TRT001

@@ -38,7 +38,7 @@ _UNIT_EXT = (".c", ".cc", ".cpp", ".cxx", ".cu")
 def find_programs(root: str, rels: list[str], ev, targets, compiled: dict, owner: dict) -> dict[str, str]:
     """The project's programs, directory -> how it was found: the independent CMake projects, and for the
     C++/CUDA units that no CMake target or ``compile_commands.json`` entry compiles, the nearest directory at or
-    above each that holds a Makefile or a ``setup.py`` (below the root, and in no CMake project's tree: such a
+    above each that holds a Makefile, a ``setup.py`` or a shell script running a C++/CUDA compiler (below the root, and in no CMake project's tree: such a
     file there is an alternative build of the same sources). ``owner`` gets each such unit's program directory
     ("" when only the root's own build file builds it). The caller keeps the programs only when there are two."""
     out = {d: "CMake" for d in getattr(ev, "independent", ())}
@@ -59,6 +59,11 @@ def find_programs(root: str, rels: list[str], ev, targets, compiled: dict, owner
                     if rel in present or os.path.isfile(os.path.join(root, rel)):
                         how = "Makefile"
                         break
+                if how is None and d:
+                    from trtlint.pipeline.buildmodel.makeprog import script_of
+
+                    if script_of(root, d, present) is not None:
+                        how = "script"  # a shell script that runs nvcc/g++ on the directory's sources
             has_build[d] = how
         return has_build[d]
 
