@@ -8,6 +8,16 @@ from typing import Any, Optional
 
 from .base import Cursor, Unit, children, evaluate_int, preorder
 
+# the serialization helpers known by name (TensorRT OSS `write`/`read`, `serialize_value`/`deserialize_value`,
+# `writeToBuffer`/`readFromBuffer`): a writer -> the index of its value argument; the readers
+WRITES = {"write": 1, "serialize_value": 1, "writeToBuffer": 1}
+READS = {"read", "readFromBuffer", "deserialize_value"}
+# a serialized blob's pointer type, spaces removed: `void const*`, `const char*`, `uint8_t const* const`...
+BLOB_T = re.compile(r"(?:void|char|uint8_t|int8_t|unsignedchar|std::byte)const\*(?:const)?|"
+                    r"const(?:void|char|uint8_t|int8_t|unsignedchar)\*(?:const)?")
+# serialize()'s buffer parameter: `void* buffer`, `char* buf`
+OUT_T = re.compile(r"(?:void|char|uint8_t|int8_t|unsignedchar|std::byte)\*(?:const)?")
+
 
 def strip(K: Any, c: Cursor, kids_fn: Any) -> Cursor:
     """Through implicit conversions and parentheses to the written expression."""
