@@ -11,7 +11,7 @@ from typing import Iterable, Optional
 
 from trtlint.base.facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
 from . import fielddata, flow
-from .base import Cursor, Unit, children, leaf_ids, libclang, preorder, short, split_top_level
+from .base import Cursor, Unit, children, leaf_ids, libclang, look_through, preorder, short, split_top_level
 from .bodyguards import Guards
 
 _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
@@ -426,12 +426,7 @@ class BodyWalker(Guards):
         K = self.K
         if depth > 4 or self.ex.resolve_str(e) is not None:
             return [e]
-        cur = e
-        while cur.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-            sub = children(cur)
-            if len(sub) != 1:
-                break
-            cur = sub[0]
+        cur = look_through(K, e, limit=None)
         if cur.kind != K.CONDITIONAL_OPERATOR:
             return [e]
         sub = children(cur)

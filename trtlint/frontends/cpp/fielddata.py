@@ -12,8 +12,8 @@ import re
 from typing import Optional, Protocol
 
 from trtlint.base.facts import FieldData, PluginFieldDecl, Span
-from .base import Cursor, Unit, children, func_kinds, preorder
-from .serialvalues import strip, type_info
+from .base import Cursor, Unit, children, func_kinds, look_through, preorder
+from .serialvalues import type_info
 
 
 
@@ -119,7 +119,7 @@ def _storage(ex: Unit, e: Cursor, text: str) -> tuple[Optional[str], Optional[st
         if sub and sub[0].kind == K.MEMBER_REF_EXPR:
             obj = [s for s in children(sub[0])]
             if obj:
-                o = strip(K, obj[0], children)
+                o = look_through(K, obj[0])
                 if o.kind in (K.CALL_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR, K.INIT_LIST_EXPR) or (
                     o.kind == K.UNEXPOSED_EXPR and "(" in ex.text_of(o)
                 ):
@@ -149,7 +149,7 @@ def _storage(ex: Unit, e: Cursor, text: str) -> tuple[Optional[str], Optional[st
                 # a member of what? this->x / x: the object; local.x: the local
                 inner = children(sub)
                 if inner:
-                    base = strip(K, inner[0], children)
+                    base = look_through(K, inner[0])
                     if base.kind == K.DECL_REF_EXPR:
                         st = _decl_storage(ex, base.referenced)
                         if st is not None:
@@ -188,7 +188,7 @@ def _container(ex: Unit, call: Cursor, parents: tuple) -> Optional[str]:
             if sub and sub[0].kind == K.MEMBER_REF_EXPR:
                 obj = children(sub[0])
                 if obj:
-                    o = strip(K, obj[0], children)
+                    o = look_through(K, obj[0])
                     if o.kind == K.MEMBER_REF_EXPR and o.referenced is not None and o.referenced.kind == K.FIELD_DECL:
                         return "member"
                     if o.kind == K.DECL_REF_EXPR:

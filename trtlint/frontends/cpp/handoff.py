@@ -14,14 +14,12 @@ import re
 from typing import Optional
 
 from trtlint.base.facts import BlobHandoff, Span
-from .base import Cursor, Unit, children, libclang, preorder
-from .serialvalues import BLOB_T, READS, read_value, strip
+from .base import Cursor, Unit, children, libclang, look_through, preorder
+from .serialvalues import BLOB_T, READS, read_value
 
 
 # where a pointer into the blob points: (items, bytes) past its start (see facts.BlobHandoff); None: not known
 _Pos = Optional[tuple[Optional[int], Optional[int]]]
-_CASTS = ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR",
-          "CXX_CONST_CAST_EXPR")
 # sizeof of a builtin type keyword (a typedef or class is sized through its TYPE_REF); LP64
 _BUILTIN_SIZES = {"char": 1, "signedchar": 1, "unsignedchar": 1, "bool": 1, "short": 2, "unsignedshort": 2,
                   "int": 4, "unsigned": 4, "unsignedint": 4, "float": 4, "long": 8, "unsignedlong": 8,
@@ -82,7 +80,7 @@ class _Blob:
             self.on_call(c, cond)
         elif k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and len(kids) == 2:
             op = self.binop(c, kids)
-            lhs = strip(K, kids[0], children)
+            lhs = look_through(K, kids[0])
             if op in ("=", "+=", "-=") and lhs.kind == K.DECL_REF_EXPR and self.is_pointer(lhs) and (
                     lhs.spelling in self.pos or self.mentions(kids[1])):
                 if cond:
@@ -96,7 +94,7 @@ class _Blob:
                         None, cur[1] + (n if op == "+=" else -n) * self.scale(lhs))
                 self.set(c, lhs.spelling, pos)
         elif k == K.UNARY_OPERATOR and len(kids) == 1:
-            sub = strip(K, kids[0], children)
+            sub = look_through(K, kids[0])
             t = self.ex.text_of(c).strip()
             if sub.kind == K.DECL_REF_EXPR and sub.spelling in self.pos and (t.startswith(("++", "--")) or t.endswith(("++", "--"))):
                 self.set(c, sub.spelling, None)
@@ -143,7 +141,7 @@ class _Blob:
             except Exception:  # noqa: BLE001
                 params = []
         for i, a in enumerate(args):
-            e = strip(K, a, children)
+            e = look_through(K, a)
             if e.kind == K.UNARY_OPERATOR and self.ex.text_of(e).strip().startswith("&"):
                 buf = self.pointer(e)
                 if buf is not None:
@@ -162,7 +160,7 @@ class _Blob:
         K = self.K
         e = a
         for _ in range(8):
-            e = self.uncast(e)
+            e = look_through(self.K, e, casts=True)
             if e.kind == K.UNARY_OPERATOR and self.ex.text_of(e).strip().startswith("&"):
                 sub = children(e)
                 if len(sub) != 1:
@@ -171,17 +169,6 @@ class _Blob:
                 continue
             break
         return e.spelling if e.kind == K.DECL_REF_EXPR and e.spelling in self.pos else None
-
-    def uncast(self, e: Cursor) -> Cursor:
-        K = self.K
-        for _ in range(8):
-            if e.kind.name in _CASTS:
-                sub = [s for s in children(e) if s.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
-                if len(sub) == 1:
-                    e = sub[0]
-                    continue
-            break
-        return e
 
     def mentions(self, e: Cursor) -> bool:
         K = self.K
@@ -204,7 +191,7 @@ class _Blob:
     def eval(self, e: Cursor) -> _Pos:
         """Where a pointer expression points: a tracked pointer, plus or minus an integer (in bytes)."""
         K = self.K
-        e = self.uncast(e)
+        e = look_through(self.K, e, casts=True)
         if e.kind == K.DECL_REF_EXPR:
             return self.pos.get(e.spelling)
         kids = children(e)
@@ -236,7 +223,7 @@ class _Blob:
     def integer(self, e: Cursor) -> Optional[int]:
         """The value of an integer literal, ``sizeof(...)``, or a sum or product of them."""
         K = self.K
-        e = self.uncast(e)
+        e = look_through(self.K, e, casts=True)
         text = self.ex.text_of(e).strip()
         kids = children(e)
         if e.kind == K.INTEGER_LITERAL:

@@ -27,12 +27,12 @@ import re
 from typing import Any, Optional
 
 from trtlint.base.facts import MethodDetail, ReturnInfo, SerialOp, Span
-from .base import Cursor, Unit, children
+from .base import Cursor, Unit, children, look_through
 from .fielddata import FieldWalker
 from .handoff import handoffs_of
 from .serialhelpers import buffer_names, helpers, recovered, typed_access, typed_load_init
 from .serialhelpers import writes_nothing as serial_writes_nothing
-from .serialvalues import BLOB_T, OUT_T, READS, WRITES, counting_loop_bound, raw_store, read_value, size_value, strip
+from .serialvalues import BLOB_T, OUT_T, READS, WRITES, counting_loop_bound, raw_store, read_value, size_value
 from .serialvalues import type_info
 
 # methods whose bodies are recorded (the rest only when they build PluginFields)
@@ -219,7 +219,7 @@ class _Walk:
             if not re.fullmatch(r"return\s*;?", self.ex.text_of(c).strip()):
                 self.on_unknown(cap, catch)  # `return <expr>;` whose expression clang dropped
             return
-        e = strip(K, kids[0], self.kids)
+        e = look_through(K, kids[0])
         text = " ".join(self.ex.text_of(kids[0]).split())
         kind, value = "other", None
         ek = e.kind
@@ -310,13 +310,13 @@ class _Walk:
         """((ctype, size, kind), text) of the value a ``memcpy`` (de)serializes: ``&x`` or an array, the other
         side being the buffer; None otherwise."""
         K = self.K
-        a = strip(K, value, self.kids)
+        a = look_through(K, value)
         text = self.ex.text_of(a).strip()
         if text.startswith("&"):
             sub = self.kids(a)
             if len(sub) != 1:
                 return None
-            a = strip(K, sub[0], self.kids)
+            a = look_through(K, sub[0])
         elif a.type.get_canonical().kind != self.TK.CONSTANTARRAY:
             return None  # neither &x nor an array: not a value being (de)serialized
         if self.ex.text_of(other).strip().startswith("&"):
@@ -345,7 +345,7 @@ class _Walk:
                 if v < 0:
                     tc, texpr = c, self.ex.text_of(c)
                 elif v < len(args):
-                    tc, texpr = strip(K, args[v], self.kids), self.ex.text_of(args[v])
+                    tc, texpr = look_through(K, args[v]), self.ex.text_of(args[v])
                 else:
                     continue
                 ctype, size, kind = type_info(tc.type, K, self.TK)
@@ -397,7 +397,7 @@ class _Walk:
             if op == "write":
                 idx = WRITES[name]
                 if len(args) > idx:
-                    a = strip(K, args[idx], self.kids)
+                    a = look_through(K, args[idx])
                     ctype, size, kind = type_info(a.type, K, self.TK)
                     expr = self.ex.text_of(args[idx])
             else:
