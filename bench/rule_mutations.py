@@ -89,13 +89,13 @@ MUTATIONS: list[Mutation] = [
         "the last else of a data-type if-chain that returns a success is taken for the branch for no accepted type",
     ),
     Mutation(
-        ("TRT301", "TRT302"), "trtlint/frontends/cpp/body.py",
+        ("TRT301", "TRT302"), "trtlint/frontends/cpp/bodyguards.py",
         "if not flags or not self.sets_any([kids[ti]], flags):",
         "if not flags:",
         "`if (!mX)` is a one-time guard even when its block never sets mX",
     ),
     Mutation(
-        ("TRT301", "TRT302"), "trtlint/frontends/cpp/body.py",
+        ("TRT301", "TRT302"), "trtlint/frontends/cpp/bodyguards.py",
         "if not self.sets_any(kids[i + 1:], flags):",
         "if False:",
         "`if (mX) return;` is a one-time guard even when nothing after it sets mX",

@@ -298,3 +298,41 @@ def leaf_ids(K: Any) -> frozenset:
     (string literals, break / continue / null statements, ``override``), which saves a child visit each."""
     extra = (K.STRING_LITERAL, K.BREAK_STMT, K.CONTINUE_STMT, K.NULL_STMT, K.CXX_OVERRIDE_ATTR)
     return frozenset([k.value for k in _leaf_kinds(K)] + [k.value for k in extra])
+
+
+@lru_cache(maxsize=8)
+def _through_ids(K: Any, casts: bool, functional: bool) -> frozenset:
+    kinds = [K.UNEXPOSED_EXPR, K.PAREN_EXPR]
+    if casts:
+        kinds += [K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR]
+    if functional:
+        kinds.append(K.CXX_FUNCTIONAL_CAST_EXPR)
+    return frozenset(k.value for k in kinds)
+
+
+@lru_cache(maxsize=4)
+def _written_type_ids(K: Any) -> frozenset:
+    return frozenset(k.value for k in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF))
+
+
+def look_through(K: Any, c: Cursor, casts: bool = False, functional: bool = False,
+                 limit: Optional[int] = 8) -> Cursor:
+    """The written expression under parentheses and libclang's implicit conversions (``UNEXPOSED_EXPR``): each
+    such node with one child is stepped through, at most ``limit`` times (None: no limit). ``casts``: the
+    explicit casts too (C-style, ``static_cast``, ``reinterpret_cast``, ``const_cast``; ``functional``: ``T(x)``
+    as well), the references of the type a cast writes (``TYPE_REF``, ``NAMESPACE_REF``, ``TEMPLATE_REF``) not
+    counted as its children."""
+    ids = _through_ids(K, casts, functional)
+    skip = _written_type_ids(K) if casts else None
+    n = 0
+    while limit is None or n < limit:
+        if c._kind_id not in ids:
+            break
+        sub = children(c)
+        if skip is not None:
+            sub = [s for s in sub if s._kind_id not in skip]
+        if len(sub) != 1:
+            break
+        c = sub[0]
+        n += 1
+    return c

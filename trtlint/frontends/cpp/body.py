@@ -1,7 +1,7 @@
 """The C++ frontend's walk of one function body: calls (resolved, unresolved, CUDA launches, ``new``), the
 strings a name getter returns, the ``PluginField``s built and the field names a creator reads, one-time
-initialisation guards; with :mod:`.flow` (throws, try blocks, discarded results, stream arguments, memcpy
-sources) and :mod:`.lifecycle` (``PluginField`` data) on the same walk."""
+initialisation guards (:mod:`.bodyguards`); with :mod:`.flow` (throws, try blocks, discarded results, stream
+arguments, memcpy sources) and :mod:`.fielddata` (``PluginField`` data) on the same walk."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import re
 from typing import Iterable, Optional
 
 from trtlint.base.facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
-from . import flow, lifecycle, onetime
-from .base import Cursor, Unit, children, func_kinds, leaf_ids, libclang, preorder, short, split_top_level
+from . import fielddata, flow
+from .base import Cursor, Unit, children, leaf_ids, libclang, look_through, preorder, short, split_top_level
+from .bodyguards import Guards
 
 _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
 _STRCMP_FUNCS = {"strcmp", "strncmp", "strcasecmp", "strncasecmp", "_stricmp", "compare", "equals", "starts_with"}
@@ -35,82 +36,9 @@ _CPP_KEYWORDS = {
 }
 
 
-# Conditions -----------------------------------------------------------------------------------------------
-
-
-def _strip_parens(s: str) -> str:
-    s = s.strip()
-    while s.startswith("(") and s.endswith(")"):
-        depth = 0
-        for i, ch in enumerate(s):
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0 and i < len(s) - 1:
-                return s
-        s = s[1:-1].strip()
-    return s
-
-
-def _split_logical(s: str, op: str) -> list[str]:
-    """Split at top-level ``&&`` / ``||``."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(s):
-        ch = s[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch in "\"'":
-            j = i + 1
-            while j < len(s) and s[j] != ch:
-                j += 2 if s[j] == "\\" else 1
-            i = j
-        elif depth == 0 and s.startswith(op, i):
-            parts.append(s[start:i].strip())
-            start = i + len(op)
-            i += len(op)
-            continue
-        i += 1
-    parts.append(s[start:].strip())
-    return parts
-
-
-_ID = r"((?:this\s*->\s*)?[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*?)"
-_NULLISH = r"(?:nullptr|NULL|0|__null)"
-_UNSET_RES = [
-    re.compile(r"!\s*" + _ID + r"(?:\s*\.\s*get\s*\(\s*\))?"),
-    re.compile(_ID + r"\s*==\s*" + _NULLISH),
-    re.compile(_NULLISH + r"\s*==\s*" + _ID),
-    re.compile(_ID + r"\s*\.\s*empty\s*\(\s*\)"),
-]
-_SET_RES = [
-    re.compile(_ID + r"(?:\s*\.\s*get\s*\(\s*\))?"),
-    re.compile(_ID + r"\s*!=\s*" + _NULLISH),
-    re.compile(_NULLISH + r"\s*!=\s*" + _ID),
-    re.compile(r"!\s*" + _ID + r"\s*\.\s*empty\s*\(\s*\)"),
-]
-
-
-def _unset_ident(term: str, negate: bool) -> Optional[str]:
-    """The variable a condition term tests for being unset (``negate``: for being set), else None."""
-    for rx in (_SET_RES if negate else _UNSET_RES):
-        m = rx.fullmatch(term)
-        if m:
-            ident = re.sub(r"\s+", "", m.group(1))
-            root = ident.split(".")[0]
-            if root.startswith("this->"):
-                root = "this->" + root[6:].split("->")[0]
-            else:
-                root = root.split("->")[0]
-            if root in ("true", "false", "nullptr", "NULL", "this"):
-                return None
-            return root
-    return None
-
-
-class BodyWalker:
+class BodyWalker(Guards):
     """The walk of one function body (``walk``): ``calls``, ``returns``, ``field_decls``, ``field_reads`` and the
-    guard ranges; :mod:`.flow` and :mod:`.lifecycle` read it as a ``FlowWalker`` / ``FieldWalker``."""
+    guard ranges; :mod:`.flow` and :mod:`.fielddata` read it as a ``FlowWalker`` / ``FieldWalker``."""
 
     def __init__(self, ex: Unit, fn: Cursor, fname: str, fc_params: list[Cursor]) -> None:
         self.ex = ex
@@ -136,8 +64,8 @@ class BodyWalker:
         self._guard: Optional[str] = None
         self.guard_ranges: list[tuple[str, int, int, str]] = []  # (file, start, end, guard)
         self.flow = flow.FlowState()
-        self.field_data: list[FieldData] = []  # lifecycle.on_field
-        self.field_parents: tuple = ()  # the parents of the call being walked (lifecycle.on_field)
+        self.field_data: list[FieldData] = []  # fielddata.on_field
+        self.field_parents: tuple = ()  # the parents of the call being walked (fielddata.on_field)
         # C++ model code: registry lookups and the PluginFields built (constructed or field by field) around
         # them, by offset; joined into the unit's ``lookups`` when the walk ends
         self._lookups: list[tuple[int, CreatorLookup]] = []
@@ -203,213 +131,6 @@ class BodyWalker:
                 for ch, g in zip(reversed(kids), reversed(kid_guards)):
                     stack.append((ch, np, g))
         self.join_lookups()
-
-    # -- one-time initialisation guards --
-
-    def guard_range(self, c: Cursor, guard: str, start: Optional[int] = None, end: Optional[int] = None) -> str:
-        """Record the source range a guard covers (macro calls are matched against it later); return it."""
-        f, _l1, _c1, o1, _l2, _c2, o2 = self.ex.extent_info(c)
-        if f is not None:
-            self.guard_ranges.append((f, o1 if start is None else start, o2 if end is None else end, guard))
-        return guard
-
-    def _has_lambda(self, c: Cursor) -> bool:
-        K = self.K
-        cur = c
-        for _ in range(4):
-            if cur.kind == K.LAMBDA_EXPR:
-                return True
-            if cur.kind not in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CALL_EXPR):
-                return False
-            sub = children(cur)
-            if len(sub) != 1:
-                return False
-            cur = sub[0]
-        return False
-
-    def _is_static_local(self, c: Cursor) -> bool:
-        try:
-            if c.storage_class != self.ex.ci.StorageClass.STATIC:
-                return False
-        except Exception:  # noqa: BLE001
-            return False
-        p = c.semantic_parent
-        return p is not None and p.kind in func_kinds(self.K)
-
-    def if_parts(self, c: Cursor, kids: list[Cursor]) -> tuple[Optional[int], Optional[int], Optional[int]]:
-        """Indexes of (condition, then-branch, else-branch) among an IF_STMT's children."""
-        n = len(kids)
-        if n < 2:
-            return None, None, None
-        if n == 2:
-            return 0, 1, None
-        if n >= 4:
-            return n - 3, n - 2, n - 1
-        # three children: (cond, then, else) or (init/condvar, cond, then)
-        f1, *_r1, e1 = self.ex.extent_info(kids[1])
-        f2, _l, _c, s2, *_r2 = self.ex.extent_info(kids[2])
-        if f1 is not None and f1 == f2 and s2 >= e1:
-            between = self.ex.file_bytes(f1)[e1:s2]
-            if re.search(rb"\belse\b", between):
-                return 0, 1, 2
-        return 1, 2, None
-
-    def if_guards(self, c: Cursor, kids: list[Cursor], guard: Optional[str]) -> Optional[list[Optional[str]]]:
-        ci, ti, _ei = self.if_parts(c, kids)
-        if ci is None or ti is None:
-            return None
-        cond = kids[ci]
-        flags = self.unset_flags(cond, negate=False)
-        if not flags or not self.sets_any([kids[ti]], flags):
-            return None  # (a test of a flag the block never sets is a configuration switch: the block runs every call)
-        g = self.guard_range(kids[ti], "null-check:" + short(self.ex.text_of(cond), 60))
-        out: list[Optional[str]] = [guard] * len(kids)
-        out[ti] = g
-        return out
-
-    def block_guards(self, c: Cursor, kids: list[Cursor], guard: Optional[str],
-                     parents: tuple[Cursor, ...] = ()) -> Optional[list[Optional[str]]]:
-        """``if (mX) return ...;`` in a block: the statements after it run only while mX is unset.
-        ``if (!p) return ...;`` on a pointer parameter p: they run only when p is set (``flow.needs_ranges``)."""
-        K = self.K
-        out: Optional[list[Optional[str]]] = None
-        cur = guard
-        for i, ch in enumerate(kids):
-            if out is not None:
-                out[i] = cur
-            if ch.kind != K.IF_STMT:
-                continue
-            sub = children(ch)
-            ci, ti, ei = self.if_parts(ch, sub)
-            if ci is None or ti is None or ei is not None or not self._is_return(sub[ti]):
-                continue
-            cond = sub[ci]
-            p = self.null_param_test(cond)
-            if p is not None:
-                self.size_query_return(ch, c, parents, p)
-                continue
-            flags = self.unset_flags(cond, negate=True)
-            if not flags:
-                continue
-            if i + 1 >= len(kids):
-                break
-            if not self.sets_any(kids[i + 1:], flags):
-                continue  # `if (mX) return;` with mX never set after it: no one-time set-up
-            f, *_a, o2 = self.ex.extent_info(ch)
-            bf, *_b, bo2 = self.ex.extent_info(c)
-            cur = "null-check:" + short(self.ex.text_of(cond), 60)
-            if f is not None and f == bf:
-                self.guard_ranges.append((f, o2, bo2, cur))
-            if out is None:
-                out = [guard] * len(kids)
-        ends = flow.exit_guard(self, kids)
-        if ends is not None:  # `{ ...; cudaDeviceReset(); exit(EXIT_FAILURE); }`: the way out of a failure
-            out = out or [guard] * len(kids)
-            out[:-1] = [g if g is not None else ends for g in out[:-1]]
-        return out
-
-    def null_param_test(self, cond: Cursor) -> Optional[int]:
-        """The index of the pointer parameter whose being null makes ``cond`` true (``!p``, ``p == nullptr``, a
-        term of ``||``), else None."""
-        K = self.K
-        if not self.params:
-            return None
-        text = self.ex.text_of(cond).strip()
-        for t in _split_logical(_strip_parens(text), "||") if text else ():
-            t = _strip_parens(t)
-            if not any(rx.fullmatch(t) for rx in _UNSET_RES[:3]):
-                continue
-            ident = _unset_ident(t, negate=False)
-            if ident is None or not re.fullmatch(r"[A-Za-z_]\w*", ident):
-                continue
-            for sub in preorder(cond):
-                if sub.kind == K.DECL_REF_EXPR and sub.spelling == ident:
-                    d = sub.referenced
-                    if d is not None and d.kind == K.PARM_DECL and d.hash in self.params:
-                        try:
-                            ptr = d.type.get_canonical().kind == self.ex.ci.TypeKind.POINTER
-                        except Exception:  # noqa: BLE001
-                            ptr = False
-                        if ptr:
-                            return self.params[d.hash]
-                    break
-        return None
-
-    def size_query_return(self, if_stmt: Cursor, block: Cursor, parents: tuple[Cursor, ...], p: int) -> None:
-        """Everything after ``if (!p) return ...;`` in its block runs only when parameter ``p`` is set, and so does
-        the rest of each enclosing block the block is a plain statement of (``{ ...; if (!buf) return; }``)."""
-        K = self.K
-        f, *_a, start = self.ex.extent_info(if_stmt)
-        bf, *_b, end = self.ex.extent_info(block)
-        if f is None or f != bf:
-            return
-        for anc in reversed(parents):
-            if anc.kind != K.COMPOUND_STMT:
-                break
-            af, *_c, aend = self.ex.extent_info(anc)
-            if af != f:
-                break
-            end = max(end, aend)
-        self.flow.needs_ranges.append((start, end, p))
-
-    def guard_at(self, f: str, start: int, end: int) -> Optional[str]:
-        """The innermost recorded guard range holding [start, end) of file ``f``."""
-        best: Optional[tuple[int, str]] = None
-        for gf, s, e, g in self.guard_ranges:
-            if gf == f and s <= start and end <= e and (best is None or e - s < best[0]):
-                best = (e - s, g)
-        return best[1] if best is not None else None
-
-    def _is_return(self, c: Cursor) -> bool:
-        K = self.K
-        if c.kind == K.RETURN_STMT:
-            return True
-        if c.kind == K.COMPOUND_STMT:
-            sub = children(c)
-            return bool(sub) and sub[-1].kind == K.RETURN_STMT
-        return False
-
-    def is_unset_test(self, cond: Cursor, negate: bool) -> bool:
-        """Whether ``cond`` tests that a member / static / global is unset (``negate``: that it is set; then
-        the early-return form). A conjunct of ``&&`` (``||`` when negated) is enough."""
-        return bool(self.unset_flags(cond, negate))
-
-    def unset_flags(self, cond: Cursor, negate: bool) -> list[str]:
-        """The members / statics / globals ``cond`` tests for being unset (``negate``: set), by name."""
-        text = self.ex.text_of(cond).strip()
-        if not text:
-            return []
-        out = []
-        for t in _split_logical(_strip_parens(text), "||" if negate else "&&"):
-            ident = _unset_ident(_strip_parens(t), negate)
-            if ident is not None and self._is_state_var(cond, ident):
-                out.append(ident[6:] if ident.startswith("this->") else ident)
-        return out
-
-    def sets_any(self, stmts: list[Cursor], flags: list[str]) -> bool:
-        return onetime.sets_any(self.ex, self.fn, stmts, flags)
-
-    def _is_state_var(self, cond: Cursor, ident: str) -> bool:
-        """``ident`` (``this->x`` or a name) is a data member, a static or a global, not a local/parameter."""
-        K = self.K
-        name = ident[6:] if ident.startswith("this->") else ident
-        if ident.startswith("this->"):
-            return True
-        for sub in preorder(cond):
-            if sub.kind in (K.MEMBER_REF_EXPR, K.DECL_REF_EXPR) and sub.spelling == name:
-                d = sub.referenced
-                if d is None:
-                    break
-                if d.kind == K.FIELD_DECL:
-                    return True
-                if d.kind == K.VAR_DECL:
-                    p = d.semantic_parent
-                    if p is None or p.kind not in func_kinds(K):
-                        return True  # global, namespace-scope or static data member
-                    return self._is_static_local(d)
-                return False
-        # unresolved (missing headers): naming conventions for members / statics / globals
-        return bool(re.match(r"(?:m|s|g)[A-Z_]|m_|s_|g_", name))
 
     # -- helpers --
 
@@ -705,12 +426,7 @@ class BodyWalker:
         K = self.K
         if depth > 4 or self.ex.resolve_str(e) is not None:
             return [e]
-        cur = e
-        while cur.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-            sub = children(cur)
-            if len(sub) != 1:
-                break
-            cur = sub[0]
+        cur = look_through(K, e, limit=None)
         if cur.kind != K.CONDITIONAL_OPERATOR:
             return [e]
         sub = children(cur)
@@ -740,7 +456,7 @@ class BodyWalker:
         data = texts[1] if len(texts) >= 2 and texts[1] else None
         self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
         self._pf_built.append((ex.extent_info(c)[3], AttrFact(r[0], self.span(args[0]), data, ftype)))
-        lifecycle.on_field(self, c, args, self.field_decls[-1], self.field_parents)
+        fielddata.on_field(self, c, args, self.field_decls[-1], self.field_parents)
         var = next((p for p in reversed(self.field_parents) if p.kind == self.K.VAR_DECL), None)
         if var is not None and var.spelling and data in (None, "nullptr", "NULL", "0"):
             # `PluginField f("anchors", nullptr, kFLOAT32, 5); f.data = mAnchors;`: the data comes by assignment
@@ -789,7 +505,7 @@ class BodyWalker:
         field = kids[0].spelling
         if field == "data" and key in self._pf_vars:
             call, name_arg, decl, parents = self._pf_vars.pop(key)
-            lifecycle.on_field(self, call, [name_arg, kids[1]], decl, parents)
+            fielddata.on_field(self, call, [name_arg, kids[1]], decl, parents)
         if field == "name":
             r = ex.resolve_str(kids[1])
             if r is None or r[0] is None:

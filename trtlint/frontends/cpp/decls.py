@@ -1,7 +1,8 @@
 """The C++ frontend's declaration walk of one translation unit: the plugin and creator classes (by the
 TensorRT interfaces they reach), every function defined in a project file (its body walked by
-:class:`~trtlint.frontends.cpp.body.BodyWalker`), the macro calls in those bodies, string constants and the
-creator registrations (``REGISTER_TENSORRT_PLUGIN``, a project's own registration macro, creator lists)."""
+:class:`~trtlint.frontends.cpp.body.BodyWalker`), the macro calls in those bodies (:mod:`.macros`), string
+constants and the creator registrations (``REGISTER_TENSORRT_PLUGIN``, a project's own registration macro,
+creator lists: :mod:`.registrations`)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from pathlib import Path
 from typing import Any, Optional
 
 from trtlint.base import safeio
-from trtlint.base.facts import Call, CppClass, CppFunction, Registration, Span, UnresolvedClass
+from trtlint.base.facts import CppClass, CppFunction, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
-from . import flow, lifecycle, macrolaunch
-from .base import PRELUDE_DIR, Cursor, children, libclang, literal_value, preorder, short, split_top_level
+from . import lifecycle
+from .base import PRELUDE_DIR, Cursor, children, libclang, split_top_level
 from .body import BodyWalker
+from .macros import FnBuild, MacroUses
+from .registrations import Registrations
 
 # a project's own plugin registration macro, e.g. REGISTER_TORCHTRT_PLUGIN_V3(Creator)
 _PROJECT_REGISTER = re.compile(r"^REGISTER_\w*PLUGIN\w*$")
@@ -64,7 +67,7 @@ _UNNAMED_AT = re.compile(r"^(\((?:lambda|unnamed \w+|anonymous \w+) at )(.+)(:\d
 # the spelling libclang gives a type that did not resolve (`const int *` for `PluginFieldCollection const*`)
 _UNRESOLVED_INT = re.compile(r"\bint\b")
 
-class Extractor:
+class Extractor(MacroUses, Registrations):
     """The declaration walk of one unit (``run``), then its facts in ``classes``, ``functions``, ``registrations``,
     ``includes``, ``lifecycle`` and ``skipped_defs``; the body walks and the helpers read it as a
     :class:`~.base.Unit`."""
@@ -560,7 +563,7 @@ class Extractor:
                         self.blank_violation = True
                 break
         self.functions.append(
-            _FnBuild(
+            FnBuild(
                 usr=fn.get_usr() or "",
                 qualname=qn,
                 name=name,
@@ -573,374 +576,4 @@ class Extractor:
                 end=o2,
                 gpu=gpu,
             )  # type: ignore[arg-type]
-        )
-
-    # -- macros -------------------------------------------------------------------------------------------
-
-    def macro_args(self, fname: str, start: int, end: int, name: str) -> tuple[str, ...]:
-        b = self.file_bytes(fname)
-        s = b[start:end].decode("utf-8", "replace")
-        i = s.find(name)
-        rest = s[i + len(name):] if i >= 0 else s
-        rest = rest.lstrip()
-        if not rest.startswith("("):
-            return ()
-        inner = rest[1:]
-        if inner.endswith(")"):
-            inner = inner[:-1]
-        return tuple(short(a) for a in split_top_level(inner)) if inner.strip() else ()
-
-    def macro_def_span(self, m: Cursor) -> Optional[Span]:
-        """Where a project file defines the macro a use expands (None: defined outside the project)."""
-        try:
-            d = m.referenced
-            loc = d.location if d is not None else None
-        except Exception:  # noqa: BLE001
-            return None
-        rel = self.rel_of(loc.file.name) if loc is not None and loc.file is not None else None
-        return Span(rel, loc.line, loc.column) if rel is not None else None
-
-    def assert_compiled_out(self, m: Cursor) -> bool:
-        """The C library's ``assert`` as the unit defines it expands to nothing (``((void)0)``: NDEBUG is defined)."""
-        try:
-            d = m.referenced
-        except Exception:  # noqa: BLE001
-            return False
-        if d is None:
-            return False
-        got = self._assert_out.get(d.hash)
-        if got is not None:
-            return got
-        try:
-            toks = [t.spelling for t in d.get_tokens()]
-        except Exception:  # noqa: BLE001
-            toks = []
-        # `assert(expr)` whose replacement never names `expr` (`(__ASSERT_VOID_CAST (0))`, `((void)0)`) checks nothing
-        out = False
-        if len(toks) > 4 and toks[1] == "(" and ")" in toks[2:]:
-            close = toks.index(")", 2)
-            params = {t for t in toks[2:close] if t not in (",", "...")}
-            out = bool(params) and not params.intersection(toks[close + 1:])
-        self._assert_out[d.hash] = out
-        return out
-
-    def nested_spellings(self, name: str) -> tuple[tuple[str, str, Span], ...]:
-        """``(callee, macro, defined_at)`` for each ``callee(`` spelled in the body of exactly one project macro that
-        the body of macro ``name`` expands, directly or through others (facts.Call.spelled_by)."""
-        memo = self.__dict__.setdefault("_nested_memo", {})
-        if name in memo:
-            return memo[name]
-        memo[name] = ()  # a recursion guard
-        seen: dict[str, Optional[tuple[str, Span]]] = {}
-
-        def def_span(d: Cursor) -> Optional[Span]:
-            loc = d.location
-            rel = self.rel_of(loc.file.name) if loc.file is not None else None
-            return Span(rel, loc.line, loc.column) if rel is not None else None
-
-        def body_calls(d: Cursor) -> list[str]:
-            try:
-                all_toks = list(d.get_tokens())
-                toks = [t.spelling for t in all_toks[1:]]
-                fn_like = len(all_toks) > 1 and all_toks[1].spelling == "(" and (
-                    all_toks[1].extent.start.offset == all_toks[0].extent.end.offset)
-            except Exception:  # noqa: BLE001
-                return []
-            if fn_like:  # a function-like macro's parameters (the `(` right after the name)
-                toks = toks[toks.index(")") + 1:] if ")" in toks else []
-            return [t for t, nxt in zip(toks, toks[1:]) if nxt == "(" and (t[:1].isalpha() or t[:1] == "_")]
-
-        todo, done = [name], {name}
-        while todo:
-            d = self._macro_defs.get(todo.pop())
-            if d is None:
-                continue
-            where = def_span(d)
-            for callee in body_calls(d):
-                inner = self._macro_defs.get(callee)
-                if inner is not None and def_span(inner) is not None:
-                    if callee not in done:
-                        done.add(callee)
-                        todo.append(callee)
-                    continue
-                if d.spelling == name or where is None:
-                    seen[callee] = None  # the use's own body spells it too: which one is not known
-                    continue
-                prev = seen.get(callee, (d.spelling, where))
-                seen[callee] = prev if prev is not None and prev[0] == d.spelling else None
-        out = tuple((c, mw[0], mw[1]) for c, mw in seen.items() if mw is not None)
-        memo[name] = out
-        return out
-
-    def macro_from_prelude(self, m: Cursor) -> bool:
-        try:
-            d = m.referenced
-        except Exception:  # noqa: BLE001
-            return False
-        f = d.location.file if d is not None else None
-        return f is not None and f.name.startswith(str(PRELUDE_DIR))
-
-    def attach_macros(self) -> None:
-        import bisect
-
-        keys = [(m[0], m[1]) for m in self.macro_insts]
-        for fb in self.functions:
-            if not isinstance(fb, _FnBuild) or fb.gpu:  # a GPU body may reach libclang blanked (device.py)
-                continue
-            lo = bisect.bisect_left(keys, (fb.file, fb.start))
-            hi = bisect.bisect_right(keys, (fb.file, fb.end))
-            for f, s, e, name, cur in self.macro_insts[lo:hi]:
-                if e > fb.end or self.macro_from_prelude(cur):
-                    continue
-                rel = self.rel_of(f) or self.src.rel
-                ext = cur.extent
-                span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
-                args = self.macro_args(f, s, e, name)
-                guard = fb.walker.guard_at(f, s, e)
-                at = self.macro_def_span(cur)
-                fb.walker.calls.append((s, Call(callee=name, span=span, kind="macro", args=args, guard=guard,
-                                                defined_at=at,
-                                                spelled_by=self.nested_spellings(name) if at is not None else (),
-                                                compiled_out=name == "assert" and self.assert_compiled_out(cur))))
-                macrolaunch.fill_launches(self, cur, s, e, args, fb.walker.calls)  # launches written in its body
-        self.functions = [fb.build() if isinstance(fb, _FnBuild) else fb for fb in self.functions]
-
-    # -- string resolution --------------------------------------------------------------------------------
-
-    def macro_name_at(self, c: Cursor) -> Optional[Cursor]:
-        """The macro instantiation an expression was expanded from (the outermost at its start)."""
-        loc = c.extent.start
-        f = loc.file
-        if f is None:
-            return None
-        return self.macro_at.get((f.name, loc.offset))
-
-    def resolve_str(self, c: Cursor, depth: int = 0) -> Optional[tuple[Optional[str], Optional[str], Optional[Span]]]:
-        """Resolve an expression to a string constant: (value, via, def_span), or None if not a constant."""
-        if depth > 12 or c is None:
-            return None
-        via: Optional[str] = None
-        def_span: Optional[Span] = None
-        m = self.macro_name_at(c) if depth == 0 else None
-        if m is not None:
-            via = m.spelling
-            try:
-                md = m.referenced
-                if md is not None:
-                    def_span = self.loc_span(md)
-            except Exception:  # noqa: BLE001
-                pass
-        r = self._resolve_inner(c, depth)
-        if r is None:
-            return None
-        val, v2, d2 = r
-        if via is None:
-            via, def_span = v2, d2
-        return val, via, def_span
-
-    def _resolve_inner(self, c: Cursor, depth: int) -> Optional[tuple[Optional[str], Optional[str], Optional[Span]]]:
-        K = self.K
-        k = c.kind
-        if k == K.STRING_LITERAL:
-            v = literal_value(c.spelling or self.text_of(c))
-            return (v, None, None) if v is not None else None
-        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR,
-                 K.CXX_STATIC_CAST_EXPR, K.CXX_CONST_CAST_EXPR, K.INIT_LIST_EXPR):
-            kids = [ch for ch in children(c) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
-            if len(kids) == 1:
-                return self.resolve_str(kids[0], depth + 1)
-            return None
-        if k == K.DECL_REF_EXPR:
-            d = c.referenced
-            if d is None or d.kind not in (K.VAR_DECL, K.FIELD_DECL):
-                return None
-            init = self._var_init(d)
-            if init is None:
-                return None
-            r = self.resolve_str(init, depth + 1)
-            if r is None:
-                return None
-            return r[0], d.spelling, self.loc_span(d)
-        if k == K.MEMBER_REF_EXPR:
-            d = c.referenced
-            if d is not None and d.kind == K.VAR_DECL:  # static member via object
-                init = self._var_init(d)
-                if init is not None:
-                    r = self.resolve_str(init, depth + 1)
-                    if r is not None:
-                        return r[0], d.spelling, self.loc_span(d)
-            return None
-        if k == K.CALL_EXPR:
-            ref = c.referenced
-            name = c.spelling or ""
-            kids = [ch for ch in children(c) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
-            if name.startswith('operator""'):
-                for ch in kids:
-                    r = self.resolve_str(ch, depth + 1)
-                    if r is not None:
-                        return r
-                return None
-            if name in ("c_str", "data") and kids:
-                obj = kids[0]
-                if obj.kind == K.MEMBER_REF_EXPR:
-                    inner = children(obj)
-                    if len(inner) == 1:
-                        return self.resolve_str(inner[0], depth + 1)
-                return None
-            if ref is not None and ref.kind == K.CONSTRUCTOR:
-                args = list(c.get_arguments())
-                real = [a for a in args if a.kind != K.UNEXPOSED_EXPR or self.text_of(a)]
-                if len(real) >= 1:
-                    return self.resolve_str(real[0], depth + 1)
-                if len(kids) == 1:
-                    return self.resolve_str(kids[0], depth + 1)
-            return None
-        return None
-
-    def _var_init(self, d: Cursor) -> Optional[Cursor]:
-        K = self.K
-        init = None
-        dd = d.get_definition() or d
-        for ch in children(dd):
-            if ch.kind in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF, K.ANNOTATE_ATTR, K.UNEXPOSED_ATTR):
-                continue
-            if ch.kind.is_expression() or ch.kind in (K.STRING_LITERAL, K.INIT_LIST_EXPR, K.CALL_EXPR):
-                init = ch
-        return init
-
-    # -- registrations ------------------------------------------------------------------------------------
-
-    def var_class(self, var: Cursor) -> Optional[str]:
-        """Qualified class name of a variable's declared type (also for invalid declarations)."""
-        K = self.K
-        try:
-            d = var.type.get_declaration()
-            if d is not None and d.kind in (K.CLASS_DECL, K.STRUCT_DECL):
-                return self.qualname(d)
-        except Exception:  # noqa: BLE001
-            pass
-        for ch in children(var):
-            if ch.kind == K.TYPE_REF and ch.referenced is not None:
-                return self.qualname(ch.referenced)
-        return None
-
-    def scan_creator_list(self, var: Cursor, func: Optional[str], local_vars: Optional[dict[str, Cursor]] = None) -> None:
-        """``static IPluginCreatorInterface* const kLIST[] = {&sCreator, ...}``: creators registered by list."""
-        K = self.K
-        tsp = var.type.spelling or ""
-        if "IPluginCreator" not in tsp or "[" not in tsp:
-            return
-        for ch in children(var):
-            if ch.kind != K.INIT_LIST_EXPR:
-                continue
-            for el in children(ch):
-                txt = self.text_of(el)
-                qn = None
-                for sub in preorder(el):
-                    if sub.kind == K.DECL_REF_EXPR and sub.referenced is not None:
-                        qn = self.var_class(sub.referenced)
-                        break
-                if qn is None:
-                    m = re.search(r"[A-Za-z_]\w*", txt)
-                    v = (local_vars or {}).get(m.group(0)) if m else None
-                    if v is not None:
-                        qn = self.var_class(v)
-                span = self.span_of(el) or self.loc_span(var)
-                if span is not None:
-                    self.registrations.append(Registration(creator=short(txt), qualname=qn, span=span, how="list"))
-
-    def finish_registrations(self) -> None:
-        K = self.K
-        claimed: set[str] = set()
-        for m in self.register_macros:
-            f = self.cursor_file(m)
-            ext = m.extent
-            args = self.macro_args(f, ext.start.offset, ext.end.offset, m.spelling) if f else ()
-            creator = args[0] if args else ""
-            rel = self.rel_of(f) or self.src.rel
-            span = Span(rel, ext.start.line, ext.start.column, ext.end.line, ext.end.column)
-            qn = None
-            claimed.add("pluginRegistrar" + creator.split("::")[-1].strip())
-            var = self.registrar_vars.get("pluginRegistrar" + creator.split("::")[-1].strip())
-            if var is not None:
-                try:
-                    t = var.type.get_template_argument_type(0)
-                    d = t.get_declaration()
-                    if d is not None and d.kind != K.NO_DECL_FOUND:
-                        qn = self.qualname(d)
-                except Exception:  # noqa: BLE001
-                    qn = None
-                if qn is None:
-                    for ch in preorder(var):
-                        if ch.kind == K.TYPE_REF and ch.referenced is not None and ch.referenced.spelling == creator.split("::")[-1]:
-                            qn = self.qualname(ch.referenced)
-                            break
-            if qn is None:
-                qn = self.class_by_name.get(creator.split("::")[-1].strip())
-            if m.spelling != "REGISTER_TENSORRT_PLUGIN":
-                # a project's own registration macro (Torch-TensorRT's REGISTER_TORCHTRT_PLUGIN_V3 wraps
-                # registerCreator(instance, "torch_tensorrt")): a registration, in a namespace not known here
-                if qn is None:
-                    continue
-                self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="project-macro"))
-                continue
-            self.registrations.append(Registration(creator=creator, qualname=qn, span=span, how="macro"))
-        for name, var in self.registrar_vars.items():
-            if name not in claimed:
-                self.expanded_registration(var)
-
-    def expanded_registration(self, var: Cursor) -> None:
-        """A ``PluginRegistrar<Creator>`` variable no written ``REGISTER_TENSORRT_PLUGIN`` produced: the
-        expansion of a project macro that writes it (with the creator class) for its argument. libclang
-        reports no cursor for a macro used inside another's replacement, so the variable is the registration,
-        located at the project macro's use (the line the user wrote)."""
-        try:
-            d = var.type.get_template_argument_type(0).get_declaration()
-            registrar = self.qualname(var.type.get_declaration())
-        except Exception:  # noqa: BLE001
-            return
-        # only TensorRT's own registrar registers under "" (a project's registrar class of the same name may not)
-        if d is None or d.kind == self.K.NO_DECL_FOUND or registrar.split("<")[0] != "nvinfer1::PluginRegistrar":
-            return
-        qn = self.qualname(d)
-        span = self.expansion_site(var) or self.span_of(var)
-        if span is not None:
-            self.registrations.append(Registration(creator=d.spelling or qn.split("::")[-1], qualname=qn,
-                                                   span=span, how="macro"))
-
-    def expansion_site(self, c: Cursor) -> Optional[Span]:
-        """The span of the project macro use whose expansion produced ``c``, or None."""
-        f, _l1, _c1, o1, _l2, _c2, _o2 = self.extent_info(c)
-        for mf, m1, m2, _name, m in self.macro_insts:
-            if mf == f and m1 <= o1 <= m2:
-                ext = m.extent
-                return Span(self.rel_of(mf) or self.src.rel, ext.start.line, ext.start.column, ext.end.line,
-                            ext.end.column)
-        return None
-
-
-class _FnBuild:
-    """A function being built (calls are added by the macro pass before freezing)."""
-
-    def __init__(self, usr: str, qualname: str, name: str, span: Span, cls: Optional[str], noexcept: bool,
-                 walker: "BodyWalker", file: str, start: int, end: int, gpu: bool = False) -> None:
-        self.usr, self.qualname, self.name, self.span = usr, qualname, name, span
-        self.cls, self.noexcept, self.walker = cls, noexcept, walker
-        self.file, self.start, self.end = file, start, end
-        self.gpu = gpu  # GPU-only: its body is neither walked nor searched for macro calls
-
-    def build(self) -> CppFunction:
-        w = self.walker
-        calls = [c for _o, c in sorted(flow.finish(w, w.calls), key=lambda t: (t[0], t[1].kind != "macro"))]
-        return CppFunction(
-            usr=self.usr,
-            qualname=self.qualname,
-            name=self.name,
-            span=self.span,
-            cls=self.cls,
-            noexcept=self.noexcept,
-            calls=tuple(calls),
-            returns=tuple(w.returns),
-            field_decls=tuple(w.field_decls),
-            field_reads=tuple(w.field_reads),
         )

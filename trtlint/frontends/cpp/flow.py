@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
-from .base import Cursor, Unit, children, short
+from .base import Cursor, Unit, children, look_through, short
 
 _FAILURE_RETURN = re.compile(
     r"-\s*\d+|[1-9]\d*|false|nullptr|NULL|[\w:]*(?:FAIL|ERR|Err|INVALID|Invalid|BAD_PARAM)[\w:]*"
@@ -75,14 +75,6 @@ def flow_ids(K: Any) -> frozenset:
 @lru_cache(maxsize=4)
 def _wrapper_ids(K: Any) -> frozenset:
     return frozenset(k.value for k in (K.UNEXPOSED_EXPR, K.CALL_EXPR))
-
-
-@lru_cache(maxsize=4)
-def _cast_ids(K: Any) -> frozenset:
-    return frozenset(k.value for k in (
-        K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR,
-        K.CXX_CONST_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR,
-    ))
 
 
 def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
@@ -451,7 +443,7 @@ def _arg_null(w: FlowWalker, a: Cursor) -> str:
     """"null" for a null pointer argument (a literal, or a local pointer initialised to null and never assigned or
     taken the address of again in the function), "p<j>" for the caller's own pointer parameter j, else ""."""
     K = w.K
-    cur = _strip(w, a)
+    cur = look_through(w.K, a, casts=True, functional=True)
     k = cur.kind
     if k in (K.CXX_NULL_PTR_LITERAL_EXPR, K.GNU_NULL_EXPR):
         return "null"
@@ -518,20 +510,6 @@ def _stream_param(w: FlowWalker, ref: Cursor, usr: Optional[str]) -> Optional[in
     return idx
 
 
-def _strip(w: FlowWalker, a: Cursor) -> Cursor:
-    casts = _cast_ids(w.K)
-    skip = (w.K.TYPE_REF, w.K.NAMESPACE_REF, w.K.TEMPLATE_REF)
-    cur = a
-    for _ in range(8):
-        if cur._kind_id not in casts:
-            return cur
-        sub = [x for x in children(cur) if x.kind not in skip]
-        if len(sub) != 1:
-            return cur
-        cur = sub[0]
-    return cur
-
-
 def _local(w: FlowWalker, d: Cursor) -> bool:
     """A variable with automatic storage (a non-static local or a by-value parameter)."""
     K = w.K
@@ -554,7 +532,7 @@ def _local(w: FlowWalker, d: Cursor) -> bool:
 
 def _container(w: FlowWalker, obj: Cursor) -> str:
     """"vector:<v>" / "string:<s>" / "stack:<a>" for the object a ``.data()`` / ``[i]`` is applied to."""
-    obj = _strip(w, obj)
+    obj = look_through(w.K, obj, casts=True, functional=True)
     try:
         t = obj.type.get_canonical().spelling or obj.type.spelling or ""
     except Exception:  # noqa: BLE001
@@ -571,7 +549,7 @@ def _container(w: FlowWalker, obj: Cursor) -> str:
 
 def _pointee(w: FlowWalker, a: Cursor) -> str:
     K = w.K
-    cur = _strip(w, a)
+    cur = look_through(w.K, a, casts=True, functional=True)
     k = cur.kind
     if k == K.UNARY_OPERATOR and w.ex.text_of(cur).lstrip().startswith("&"):
         sub = children(cur)
@@ -597,7 +575,7 @@ def _pointee(w: FlowWalker, a: Cursor) -> str:
 def _lvalue_home(w: FlowWalker, e: Cursor) -> str:
     """Where ``&e`` points: a local variable (or a member / element of one), a vector element."""
     K = w.K
-    cur = _strip(w, e)
+    cur = look_through(w.K, e, casts=True, functional=True)
     for _ in range(6):
         k = cur.kind
         if k == K.DECL_REF_EXPR:
@@ -612,7 +590,7 @@ def _lvalue_home(w: FlowWalker, e: Cursor) -> str:
                         return ""  # p->x: wherever p points
                 except Exception:  # noqa: BLE001
                     return ""
-            cur = _strip(w, sub[0])
+            cur = look_through(w.K, sub[0], casts=True, functional=True)
             continue
         if k == K.CALL_EXPR and cur.spelling == "operator[]":
             sub = children(cur)

@@ -21,15 +21,12 @@ import re
 from typing import Any, Optional
 
 from trtlint.base.facts import SerialOp, Span
-from .base import Cursor, Unit, children, preorder
-from .serialvalues import strip
+from .base import Cursor, Unit, children, look_through, preorder
 
 # (op, index of the buffer argument, index of the value argument; -1: the value is the call's result)
 Role = tuple[str, int, int]
 
 _KNOWN_WRITERS = {"write": (0, 1), "serialize_value": (0, 1), "writeToBuffer": (0, 1)}
-_CAST_KINDS = ("CXX_REINTERPRET_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CSTYLE_CAST_EXPR", "CXX_CONST_CAST_EXPR",
-               "UNEXPOSED_EXPR", "PAREN_EXPR")
 
 
 # `*` applied to one operand: a cast (`reinterpret_cast<T*>(d)`, `(T*)d`, `(T*)(d + n)`), a name, `p++`
@@ -65,7 +62,7 @@ def _advances(body: str, name: str) -> bool:
 def _deref_cast_of(ex: Unit, e: Cursor, names: set[str]) -> bool:
     """``e`` is ``*cast<T*>(x)`` (or ``*x`` of a typed pointer x) with x naming one of ``names``."""
     K = ex.K
-    e = strip(K, e, children)
+    e = look_through(K, e)
     t = ex.text_of(e).strip()
     # (in a template, `*cast<T*>(x)` of a dependent type is a call of an unresolved operator*)
     if e.kind not in (K.UNARY_OPERATOR, K.CALL_EXPR) or not _DEREF.match(t):
@@ -118,7 +115,7 @@ class _Helpers:
                 kids = children(c)
                 if len(kids) != 2 or not re.match(r"\s*=(?!=)", ex.text_of(c)[len(ex.text_of(kids[0])):]):
                     continue
-                lhs_w, rhs = _words(ex.text_of(kids[0])), strip(K, kids[1], children)
+                lhs_w, rhs = _words(ex.text_of(kids[0])), look_through(K, kids[1])
                 rhs_t = ex.text_of(rhs).strip()
                 for b in params:
                     if _deref_cast_of(ex, kids[0], {b}) and rhs_t in idx and rhs_t != b:
@@ -265,7 +262,7 @@ def typed_load_init(ex: Unit, v: Cursor, names: set[str]):
     K = ex.K
     sub = [s for s in children(v) if s.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
     if sub and names and _deref_cast_of(ex, sub[-1], names):
-        return strip(K, sub[-1], children), v.spelling
+        return look_through(K, sub[-1]), v.spelling
     return None
 
 

@@ -6,19 +6,17 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from .base import Cursor, Unit, children, evaluate_int, preorder
+from .base import Cursor, Unit, children, evaluate_int, look_through, preorder
 
-
-def strip(K: Any, c: Cursor, kids_fn: Any) -> Cursor:
-    """Through implicit conversions and parentheses to the written expression."""
-    for _ in range(8):
-        if c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-            sub = kids_fn(c)
-            if len(sub) == 1:
-                c = sub[0]
-                continue
-        break
-    return c
+# the serialization helpers known by name (TensorRT OSS `write`/`read`, `serialize_value`/`deserialize_value`,
+# `writeToBuffer`/`readFromBuffer`): a writer -> the index of its value argument; the readers
+WRITES = {"write": 1, "serialize_value": 1, "writeToBuffer": 1}
+READS = {"read", "readFromBuffer", "deserialize_value"}
+# a serialized blob's pointer type, spaces removed: `void const*`, `const char*`, `uint8_t const* const`...
+BLOB_T = re.compile(r"(?:void|char|uint8_t|int8_t|unsignedchar|std::byte)const\*(?:const)?|"
+                    r"const(?:void|char|uint8_t|int8_t|unsignedchar)\*(?:const)?")
+# serialize()'s buffer parameter: `void* buffer`, `char* buf`
+OUT_T = re.compile(r"(?:void|char|uint8_t|int8_t|unsignedchar|std::byte)\*(?:const)?")
 
 
 def type_info(t: Any, K: Any, TK: Any) -> tuple[Optional[str], Optional[int], Optional[str]]:
@@ -66,7 +64,7 @@ def read_value(ex: Unit, c: Cursor, name: str, args: list) -> tuple[Optional[str
     expr = ""
     if name == "deserialize_value":
         if len(args) >= 3:
-            a = strip(K, args[2], children)
+            a = look_through(K, args[2])
             try:
                 ctype, size, kind = type_info(a.type.get_pointee(), K, TK)
             except Exception:  # noqa: BLE001
@@ -77,7 +75,7 @@ def read_value(ex: Unit, c: Cursor, name: str, args: list) -> tuple[Optional[str
     expr = ex.text_of(c)
     if len(args) >= 2 and (c.type.spelling or "") == "void":
         # a helper with an output parameter: read(d, mX) fills mX
-        a = strip(K, args[1], children)
+        a = look_through(K, args[1])
         ctype, size, kind = type_info(a.type, K, TK)
         expr = ex.text_of(args[1])
     return ctype, size, kind, expr

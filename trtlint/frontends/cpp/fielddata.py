@@ -1,0 +1,205 @@
+"""The data of the ``PluginField``s a body builds (part of the C++ frontend; called from :mod:`.body`, read by
+:mod:`.lifecycle`): for the data argument of every ``PluginField(name, data, type, length)`` /
+``emplace_back(...)``, the C++ type it points to and where that storage lives (member, static, literal, local,
+parameter, temporary), and where the field itself is stored (``facts.FieldData``).
+
+Only the modules of this package touch libclang cursors; what leaves is plain facts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional, Protocol
+
+from trtlint.base.facts import FieldData, PluginFieldDecl, Span
+from .base import Cursor, Unit, children, func_kinds, look_through, preorder
+from .serialvalues import type_info
+
+
+
+class FieldWalker(Protocol):
+    """What :func:`on_field` and :func:`.lifecycle.detail` read of the body walker (:class:`.body.BodyWalker`)."""
+
+    ex: Unit
+    field_data: list[FieldData]  # what on_field records, for detail
+
+    def span(self, c: Cursor) -> Span: ...
+
+
+
+_TEMP_OWNER = re.compile(r"\b(?:c_str|data)\s*\(\s*\)\s*$")
+
+
+def on_field(walker: FieldWalker, call: Cursor, args: list, decl: PluginFieldDecl, parents: tuple) -> None:
+    """Called by the C++ body walker for each ``PluginField(name, data, type, length)`` / ``emplace_back(...)``
+    it records: keep the data argument's pointee type and storage, and where the field goes."""
+    ex = walker.ex
+    K = ex.K
+    if len(args) < 2:
+        return
+    data_c = args[1]
+    data_text = " ".join(ex.text_of(data_c).split())
+    if not data_text or data_text in ("nullptr", "NULL", "0"):
+        return
+    e = data_c
+    # through implicit / explicit conversions to void const*
+    for _ in range(8):
+        if e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CXX_STATIC_CAST_EXPR, K.CSTYLE_CAST_EXPR,
+                      K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR):
+            sub = [s for s in children(e) if s.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+            if len(sub) == 1:
+                try:
+                    pk = e.type.get_canonical().get_pointee().kind
+                except Exception:  # noqa: BLE001
+                    pk = None
+                if e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or pk == ex.ci.TypeKind.VOID:
+                    e = sub[0]
+                    continue
+        break
+    TK = ex.ci.TypeKind
+    pointee = size = kind = None
+    try:
+        t = e.type.get_canonical()
+        if t.kind == TK.POINTER:
+            pt = t.get_pointee()
+            if pt.get_canonical().kind != TK.VOID:
+                pointee, size, kind = type_info(pt, K, TK)
+        elif t.kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+            pointee, size, kind = type_info(t.element_type, K, TK)
+    except Exception:  # noqa: BLE001
+        pass
+    storage, var, var_span = _storage(ex, e, data_text)
+    container = _container(ex, call, parents)
+    walker.field_data.append(
+        FieldData(name=decl.name, span=walker.span(data_c), ftype=decl.type, data=data_text[:100], pointee=pointee,
+                  pointee_size=size, pointee_kind=kind, storage=storage, var=var, var_span=var_span,
+                  container=container)
+    )
+
+
+def _decl_storage(ex: Unit, d: Cursor) -> Optional[str]:
+    K = ex.K
+    if d is None:
+        return None
+    if d.kind == K.FIELD_DECL:
+        return "member"
+    if d.kind == K.PARM_DECL:
+        try:
+            if d.type.get_canonical().kind in (ex.ci.TypeKind.LVALUEREFERENCE, ex.ci.TypeKind.RVALUEREFERENCE):
+                return None
+        except Exception:  # noqa: BLE001
+            return None
+        return "param"
+    if d.kind == K.VAR_DECL:
+        try:
+            if d.type.get_canonical().kind in (ex.ci.TypeKind.LVALUEREFERENCE, ex.ci.TypeKind.RVALUEREFERENCE):
+                return None
+        except Exception:  # noqa: BLE001
+            return None
+        p = d.semantic_parent
+        if p is not None and p.kind in func_kinds(K):
+            try:
+                if d.storage_class == ex.ci.StorageClass.STATIC:
+                    return "static"
+            except Exception:  # noqa: BLE001
+                return None
+            return "local"
+        return "static"
+    return None
+
+
+def _storage(ex: Unit, e: Cursor, text: str) -> tuple[Optional[str], Optional[str], Optional[Span]]:
+    """Where the memory a PluginField's data points to lives."""
+    K = ex.K
+    if e.kind == K.STRING_LITERAL or text.startswith('"'):
+        return "literal", None, None
+    # x.c_str() / x.data() on a temporary (a call result that is not a reference)
+    if e.kind == K.CALL_EXPR and _TEMP_OWNER.search(text):
+        sub = children(e)
+        if sub and sub[0].kind == K.MEMBER_REF_EXPR:
+            obj = [s for s in children(sub[0])]
+            if obj:
+                o = look_through(K, obj[0])
+                if o.kind in (K.CALL_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR, K.INIT_LIST_EXPR) or (
+                    o.kind == K.UNEXPOSED_EXPR and "(" in ex.text_of(o)
+                ):
+                    try:
+                        is_ref = o.type.kind in (ex.ci.TypeKind.LVALUEREFERENCE, ex.ci.TypeKind.RVALUEREFERENCE)
+                    except Exception:  # noqa: BLE001
+                        is_ref = False
+                    ref = o.referenced if o.kind == K.CALL_EXPR else None
+                    returns_ref = False
+                    if ref is not None:
+                        try:
+                            rk = ref.result_type.kind
+                            returns_ref = rk in (ex.ci.TypeKind.LVALUEREFERENCE, ex.ci.TypeKind.RVALUEREFERENCE)
+                        except Exception:  # noqa: BLE001
+                            returns_ref = False
+                    if not is_ref and not returns_ref and (ref is None or ref.kind != K.CXX_METHOD or
+                                                            ref.spelling in ("substr", "str")):
+                        return "temporary", " ".join(ex.text_of(o).split())[:80], None
+                    return None, None, None
+    # the root variable of &x, &x.y, x.data(), &x[0], x (an array or pointer)
+    for sub in preorder(e):
+        if sub.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+            d = sub.referenced
+            if d is None:
+                return None, None, None
+            if sub.kind == K.MEMBER_REF_EXPR and d.kind == K.FIELD_DECL:
+                # a member of what? this->x / x: the object; local.x: the local
+                inner = children(sub)
+                if inner:
+                    base = look_through(K, inner[0])
+                    if base.kind == K.DECL_REF_EXPR:
+                        st = _decl_storage(ex, base.referenced)
+                        if st is not None:
+                            # a pointer member of a local struct points elsewhere
+                            return (st if not _is_pointer(ex, d) else None), base.spelling, ex.loc_span(base.referenced)
+                        return None, None, None
+                    if base.kind == K.CXX_THIS_EXPR:
+                        return "member", d.spelling, ex.loc_span(d)
+                    if base.kind in (K.MEMBER_REF_EXPR,):
+                        continue
+                    return None, None, None
+                return "member", d.spelling, ex.loc_span(d)
+            if d.kind in (K.FUNCTION_DECL, K.CXX_METHOD):
+                continue
+            st = _decl_storage(ex, d)
+            if st in ("local", "param") and _is_pointer(ex, d) and not text.lstrip().startswith("&"):
+                return None, None, None  # a pointer variable: points elsewhere
+            return st, d.spelling, ex.loc_span(d)
+    return None, None, None
+
+
+def _is_pointer(ex: Unit, d: Cursor) -> bool:
+    try:
+        return d.type.get_canonical().kind == ex.ci.TypeKind.POINTER
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _container(ex: Unit, call: Cursor, parents: tuple) -> Optional[str]:
+    """Where the PluginField goes: "member"/"static" (it outlives the function), "local", or None."""
+    K = ex.K
+    cands = [call] + list(reversed(parents))
+    for p in cands[:6]:
+        if p.kind == K.CALL_EXPR and p.spelling in ("emplace_back", "push_back", "emplace", "insert"):
+            sub = children(p)
+            if sub and sub[0].kind == K.MEMBER_REF_EXPR:
+                obj = children(sub[0])
+                if obj:
+                    o = look_through(K, obj[0])
+                    if o.kind == K.MEMBER_REF_EXPR and o.referenced is not None and o.referenced.kind == K.FIELD_DECL:
+                        return "member"
+                    if o.kind == K.DECL_REF_EXPR:
+                        return _decl_storage(ex, o.referenced)
+                    if o.kind == K.MEMBER_REF_EXPR and o.referenced is not None:
+                        return _decl_storage(ex, o.referenced)
+                elif sub[0].referenced is not None and sub[0].referenced.kind == K.CXX_METHOD:
+                    return "member"  # emplace_back on an implicit this->member
+            return None
+        if p.kind == K.VAR_DECL:
+            return _decl_storage(ex, p)
+        if p.kind == K.BINARY_OPERATOR or (p.kind == K.CALL_EXPR and p.spelling == "operator="):
+            return None
+    return None
