@@ -71,8 +71,8 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         ("TRT401",), "trtlint/checks/wiring/cuda_source_in_plugins_dir.py",
-        'if ff.kind != "cuda" or ff.test_cases:',
-        'if ff.kind != "cuda":',
+        'if ff.kind != "cuda" or ff.test_cases:\n                continue  # a googletest source is TRT404',
+        'if ff.kind != "cuda":\n                continue  # a googletest source is TRT404',
         "a googletest .cu (TRT404's) is reported here too",
     ),
     # issue 34's walks: each condition added there, dropped again
@@ -150,7 +150,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         ("TRT205",), "trtlint/pipeline/buildmodel/cmake.py",
-        'return ["NDEBUG"] if (bt and bt[0] in _RELEASE) or vars.get("_TRTLINT_NDEBUG_FLAG") else []',
+        'return ["NDEBUG"] if release or vars.get("_TRTLINT_NDEBUG_FLAG") else []',
         "return []",
         "a release build type set in the CMake files does not define NDEBUG (an assert there is said to end the process)",
     ),
