@@ -68,6 +68,9 @@ class AliasedOutputUngated(Rule):
                    "builder/config.cpp": _BUILDER_CPP}},
         {"files": {"plugins/foo.cpp": plugin_class(_ALIAS.format(override=" override"), bases=_V2_BASES),
                    "python/build.py": _BUILDER_PY}},
+        # the V2 build interface by its TensorRT 10 versioned name (v_2_0::IPluginV3OneBuild is IPluginV3OneBuildV2)
+        {"files": {"plugins/foo.cpp": plugin_class(_ALIAS.format(override=" override"), bases=_V2_BASES.replace(
+            "IPluginV3OneBuildV2", "v_2_0::IPluginV3OneBuild")), "python/build.py": _BUILDER_PY}},
         # no alias: a constant -1
         {"files": {"plugins/foo.cpp": plugin_class(
             "    int32_t getAliasedInput(int32_t outputIndex) noexcept override { return -1; }", bases=_V2_BASES)}},

@@ -462,6 +462,8 @@ class Extractor(MacroUses, Registrations):
                 iface = None
                 if spelled in _ALL_IFACES:
                     iface = spelled
+                    if spelled == "IPluginV3OneBuild" and "v_2_0" in (b.type.spelling or b.spelling or ""):
+                        iface = "IPluginV3OneBuildV2"  # TensorRT 10's versioned name of the V2 build interface
                 if dname in _ALL_IFACES:
                     dq = self.qualname(decl)
                     if dq.startswith("nvinfer1"):

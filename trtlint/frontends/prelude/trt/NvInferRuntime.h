@@ -140,6 +140,13 @@ public:
     virtual int32_t getAliasedInput(int32_t outputIndex) noexcept { return -1; }
 };
 
+// TensorRT 10 declares the build interfaces in versioned namespaces: IPluginV3OneBuildV2 is an alias of
+// v_2_0::IPluginV3OneBuild, and code may name either spelling
+namespace v_2_0
+{
+using IPluginV3OneBuild = nvinfer1::IPluginV3OneBuildV2;
+} // namespace v_2_0
+
 class IPluginCreatorV3One : public IPluginCreatorInterface
 {
 public:
