@@ -27,7 +27,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("TRTLINT_PCH_DIR", "", "path",
              "where the shared precompiled C++ headers are kept (else `$XDG_CACHE_HOME/trtlint/pch`, else a "
              "per-user directory in the system temp dir); `trtlint clean --all` empties it"),
-    Variable("XDG_CACHE_HOME", "~/.cache", "path", "the per-user cache directory (the PCHs go in `trtlint/pch` below it)"),
+    Variable("XDG_CACHE_HOME", "~/.cache", "path",
+             "the per-user cache directory (the PCHs go in `trtlint/pch` below it, the parsed shipped rule packs "
+             "in `trtlint/packs`)"),
     Variable("TRTLINT_NO_PCH", "", "flag", "1: parse every C++ unit without the shared precompiled header (slower; for comparison)"),
     Variable("TRTLINT_SHARED_HEADERS", "1", "flag",
              "0: every C++ unit walks every project header it includes, instead of one unit per shared header (A/B)"),

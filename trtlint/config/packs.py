@@ -7,14 +7,14 @@ extend the shipped ones and its profiles override shipped profiles of the same n
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
-
-import yaml
 
 from trtlint.base.errors import ConfigError
 
@@ -616,7 +616,12 @@ def _path_of(err) -> str:
     return ".".join(str(p) for p in err.absolute_path) or "(top level)"
 
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it: ~10x faster
+def _loader():
+    """PyYAML's safe loader, libyaml's when the wheel has it (~10x faster). yaml is imported here, not at the
+    module's top: a warm run reads the shipped packs from their JSON copy (:func:`_shipped`) and never needs it."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 # a rule pack larger than this is refused before it is read
@@ -630,8 +635,10 @@ def _screen(text: str, path: Path) -> None:
     """Refuse a user pack that could expand or nest without bound, from its events (before anything is built):
     an alias (``*name``: a few lines of aliases make a billion-laughs bomb whose copies any walk over the data
     multiplies), or nesting deeper than :data:`_MAX_DEPTH`. The scan stops at the first offence."""
+    import yaml
+
     depth = 0
-    for ev in yaml.parse(text, Loader=_Loader):
+    for ev in yaml.parse(text, Loader=_loader()):
         if isinstance(ev, yaml.AliasEvent):
             line = ev.start_mark.line + 1 if ev.start_mark is not None else "?"
             raise ConfigError(
@@ -656,16 +663,24 @@ def load_pack_file(path: Path, validate: bool = True, root: Optional[Path] = Non
     from trtlint.base.safeio import read_bytes
 
     try:
-        text = read_bytes(path, root=root, limit=PACK_LIMIT).decode("utf-8")
+        return pack_from_bytes(read_bytes(path, root=root, limit=PACK_LIMIT), path, validate)
     except OSError as e:
         raise ConfigError(f"rule pack {path}: cannot read: {e.strerror or e}") from None
+
+
+def pack_from_bytes(raw: bytes, path: Path, validate: bool = True) -> dict:
+    """:func:`load_pack_file` on a pack's bytes already read."""
+    import yaml
+
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         line = 1 + e.object[: e.start].count(b"\n")
         raise ConfigError(f"rule pack {path}:{line}: not valid UTF-8 (byte at offset {e.start})") from None
     try:
         if validate:
             _screen(text, path)
-        data = yaml.load(text, Loader=_Loader)
+        data = yaml.load(text, Loader=_loader())
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
@@ -774,8 +789,70 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
 
 @lru_cache(maxsize=8)
 def _shipped() -> tuple[tuple[Path, dict], ...]:
-    d = shipped_dir()
-    return tuple((f, load_pack_file(f, validate=False)) for f in sorted(d.glob("*.yaml")))
+    """The shipped packs, parsed. Parsing their YAML (and importing PyYAML) took a third of a warm run, so the
+    parsed packs are kept as JSON in the per-user cache (:func:`packs_cache_dir`), named by a digest of the
+    packs' names and bytes: an edited pack is a new name, and a copy that is missing, unreadable or not what
+    the digest names is parsed again from the YAML. Only data whose JSON round trip is equal is kept."""
+    from trtlint.base.safeio import read_bytes
+
+    files = sorted(shipped_dir().glob("*.yaml"))
+    raws = []
+    for f in files:
+        try:
+            raws.append(read_bytes(f, limit=PACK_LIMIT))
+        except OSError as e:
+            raise ConfigError(f"rule pack {f}: cannot read: {e.strerror or e}") from None
+    h = hashlib.sha256(b"shipped-packs-1\0")
+    for f, raw in zip(files, raws):
+        h.update(f"{f.name}\0{len(raw)}\0".encode() + raw)
+    key = h.hexdigest()[:32]
+    cache = packs_cache_dir()
+    if cache is not None:
+        try:
+            kept = json.loads(read_bytes(cache / f"{key}.json", limit=4 * PACK_LIMIT))
+            if isinstance(kept, dict) and kept.get("key") == key and kept.get("names") == [f.name for f in files]:
+                datas = kept["packs"]
+                if isinstance(datas, list) and len(datas) == len(files) and all(isinstance(d, dict) for d in datas):
+                    return tuple(zip(files, datas))
+        except (OSError, ValueError, KeyError):
+            pass
+    out = tuple((f, pack_from_bytes(raw, f, validate=False)) for f, raw in zip(files, raws))
+    if cache is not None:
+        _keep(cache, key, [f.name for f in files], [d for _, d in out])
+    return out
+
+
+def packs_cache_dir() -> Optional[Path]:
+    """Where the parsed shipped packs are kept: ``$XDG_CACHE_HOME/trtlint/packs`` (default
+    ``~/.cache/trtlint/packs``); None when there is no home directory."""
+    from trtlint.base import envvars
+
+    xdg = envvars.text("XDG_CACHE_HOME")
+    try:
+        return Path(xdg) / "trtlint" / "packs" if xdg else Path.home() / ".cache" / "trtlint" / "packs"
+    except (RuntimeError, KeyError, OSError):
+        return None
+
+
+def _keep(cache: Path, key: str, names: list[str], datas: list[dict]) -> None:
+    """Write the parsed packs' JSON copy (atomically; a failure only costs the next run the YAML parse)."""
+    import tempfile
+
+    payload = {"key": key, "names": names, "packs": datas}
+    try:
+        text = json.dumps(payload, sort_keys=False)
+        if json.loads(text) != payload:  # e.g. a non-string mapping key or a date: keep parsing the YAML
+            return
+        cache.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache, prefix=".tmp-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, cache / f"{key}.json")
+        for old in cache.glob("*.json"):  # copies of other pack versions (a trtlint upgrade, an edited pack)
+            if old.name != f"{key}.json":
+                old.unlink(missing_ok=True)
+    except (OSError, TypeError, ValueError):
+        pass
 
 
 def load_packs(extra: Iterable[Path] = (), root: Optional[Path] = None) -> Packs:

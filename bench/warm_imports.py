@@ -1,0 +1,127 @@
+"""What a warm ``trtlint check`` (nothing changed: the run memo answers) costs and imports.
+
+    python bench/warm_imports.py [TREE] [--repeat N] [--base CHECKOUT] [--budget SECONDS]
+
+TREE (default: tests/fixtures/edgellm_mini) is copied to a temporary directory (the original is never written)
+and checked once to fill its cache. Then, alternating when ``--base`` names another trtlint checkout (e.g. the
+main one, as the "before" of a change; it gets its own copy of the tree), each revision's warm check runs N times
+(default 11) and the median and minimum wall times are printed. Last, for each revision, one warm run in a child
+process lists the modules it imported (``sys.modules`` at exit): their count, the parser libraries among them
+(:data:`PARSERS`: none should be there when nothing needs extracting), the trtlint modules, and the sum of the
+``-X importtime`` self times with the ten largest. ``--budget`` makes the exit status 1 when the head's median is
+above it (a benchmark's budget, not a test: no test depends on the machine's speed).
+
+Bytecode is written to a private ``PYTHONPYCACHEPREFIX`` so that a ``PYTHONDONTWRITEBYTECODE`` environment does
+not make every run compile trtlint again (an installed wheel has its bytecode). The machine is shared: read the
+wall times of one run side by side, not across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+# the libraries that parse project files (C++, Python, ONNX, YAML, JSON schemas) or draw or serve (rich, pygls)
+PARSERS = ("clang", "clang.cindex", "libcst", "onnx", "yaml", "jsonschema", "numpy", "rich", "pygls")
+
+# run trtlint's main in this process and print the modules imported at exit (as the last stdout line)
+_PROBE = r"""
+import runpy, sys
+sys.argv = ["trtlint"] + sys.argv[1:]
+try:
+    runpy.run_module("trtlint", run_name="__main__")
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("\nMODULES " + " ".join(sorted(sys.modules)))
+"""
+
+
+def _env(checkout: Path, pyc: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(checkout), PYTHONPYCACHEPREFIX=str(pyc))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _check(checkout: Path, tree: Path, pyc: Path, extra=()) -> float:
+    t = time.perf_counter()
+    subprocess.run([sys.executable, *extra, "-m", "trtlint", "check", str(tree), "--no-progress"],
+                   env=_env(checkout, pyc), cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def modules(checkout: Path, tree: Path, pyc: Path) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", _PROBE, "check", str(tree), "--no-progress"],
+                         env=_env(checkout, pyc), cwd=tree, capture_output=True, text=True).stdout
+    line = [ln for ln in out.splitlines() if ln.startswith("MODULES ")]
+    return line[-1].split()[1:] if line else []
+
+
+def import_times(checkout: Path, tree: Path, pyc: Path) -> list[tuple[int, str]]:
+    err = subprocess.run([sys.executable, "-X", "importtime", "-m", "trtlint", "check", str(tree), "--no-progress"],
+                         env=_env(checkout, pyc), cwd=tree, capture_output=True, text=True).stderr
+    out = []
+    for ln in err.splitlines():
+        if ln.startswith("import time:") and "|" in ln:
+            parts = ln[len("import time:"):].split("|")
+            if parts[0].strip().isdigit():
+                out.append((int(parts[0]), parts[2].strip()))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tree", nargs="?", type=Path, default=HERE / "tests" / "fixtures" / "edgellm_mini")
+    ap.add_argument("--repeat", type=int, default=11)
+    ap.add_argument("--base", type=Path, help="another trtlint checkout to time alongside (e.g. /work/main)")
+    ap.add_argument("--budget", type=float, help="exit 1 when the head's median warm time is above this (seconds)")
+    a = ap.parse_args()
+    revs = {"head": HERE} | ({"base": a.base.resolve()} if a.base else {})
+    with tempfile.TemporaryDirectory(prefix="trtlint-warm-") as tmp:
+        trees, pycs = {}, {}
+        for name, checkout in revs.items():
+            trees[name] = Path(tmp) / name / a.tree.name
+            shutil.copytree(a.tree, trees[name], ignore=shutil.ignore_patterns(".trtlint_cache", ".git"))
+            pycs[name] = Path(tmp) / f"pyc-{name}"
+            _check(checkout, trees[name], pycs[name])  # cold: fills the cache (and the bytecode)
+            _check(checkout, trees[name], pycs[name])  # the first warm run stores the run memo's reads
+        times: dict[str, list[float]] = {n: [] for n in revs}
+        for _ in range(a.repeat):
+            for name, checkout in revs.items():
+                times[name].append(_check(checkout, trees[name], pycs[name]))
+        bare = statistics.median(
+            [_check(HERE, trees["head"], pycs["head"], extra=("-c", "pass", "--")) for _ in range(a.repeat)])
+        print(f"tree: {a.tree}  ({a.repeat} warm runs each, alternating)")
+        print(f"python -c pass: median {bare:.3f} s")
+        for name, ts in times.items():
+            print(f"{name:5} {revs[name]}: warm check median {statistics.median(ts):.3f} s, min {min(ts):.3f} s")
+        for name, checkout in revs.items():
+            mods = modules(checkout, trees[name], pycs[name])
+            imp = import_times(checkout, trees[name], pycs[name])
+            parsers = [m for m in PARSERS if m in mods]
+            own = [m for m in mods if m == "trtlint" or m.startswith("trtlint.")]
+            print(f"\n{name}: {len(mods)} modules imported, {len(own)} of trtlint; "
+                  f"parser libraries: {', '.join(parsers) or 'none'}")
+            print(f"  -X importtime self total {sum(t for t, _ in imp) / 1e6:.3f} s; largest: "
+                  + ", ".join(f"{m} {t / 1000:.1f} ms" for t, m in sorted(imp, reverse=True)[:10]))
+            folders: dict[str, int] = {}
+            for m in own:
+                folders[".".join(m.split(".")[:2])] = folders.get(".".join(m.split(".")[:2]), 0) + 1
+            print("  trtlint modules per folder: " + ", ".join(f"{k} {v}" for k, v in sorted(folders.items())))
+        med = statistics.median(times["head"])
+        if a.budget is not None and med > a.budget:
+            print(f"\nover budget: head median {med:.3f} s > {a.budget:.3f} s")
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
