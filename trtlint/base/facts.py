@@ -153,9 +153,7 @@ class Call:
     # per argument (resolved calls): "null" (a null pointer: a literal, or a local initialised to null and never
     # written again), "p<j>" (the caller's own pointer parameter j passed on), "" otherwise; trailing "" dropped
     arg_null: tuple[str, ...] = ()
-    # for a call or launch given a stream: the class field (qualified name) that stream argument reads, directly
-    # (`mCtx.s`) or through a getter defined as `return <field>;` (`mCtx.stream()`); None otherwise
-    stream_field: Optional[str] = None
+    stream_field: Optional[str] = None  # the class field a stream argument reads (`mCtx.s`, getter `mCtx.stream()`)
 
 
 @dataclass(frozen=True)
@@ -172,8 +170,7 @@ class CppFunction:
     returns: tuple[ResolvedString, ...] = ()  # returned string constants (name/version/namespace getters)
     field_decls: tuple[PluginFieldDecl, ...] = ()  # PluginField(...) / emplace_back(...) in the body
     field_reads: tuple[FieldRead, ...] = ()
-    # writes of stream-typed class fields in the body: (field's qualified name, the value assigned as written, or
-    # "&" when the field is handed out to be written: `cudaStreamCreate(&s)`, a non-const reference)
+    # stream-typed class fields written: (field's qualified name, value as written; "&": handed out to be written)
     stream_writes: tuple[tuple[str, str], ...] = ()
 
 
