@@ -111,7 +111,7 @@ class _StreamFields:
 
     def __init__(self, index) -> None:
         self.index = index
-        self._writes: Optional[dict[str, list[str]]] = None
+        self._writes: Optional[dict[str, list[str]]] = None  # field (or "*:<class>": all its fields) -> values
 
     def never_set(self, call) -> Optional[str]:
         """How a call's stream argument reading a field names the default stream (`mCtx.stream()`, a field nothing
@@ -128,7 +128,8 @@ class _StreamFields:
                 if fn.stream_writes and self._runs(fn, called):
                     for f, what in fn.stream_writes:
                         self._writes.setdefault(f, []).append(what)
-        if any(default_stream(what) is None for what in self._writes.get(field, ())):
+        cls = field.rsplit("::", 2)[-2] if field.count("::") else ""
+        if any(default_stream(what) is None for what in self._writes.get(field, []) + self._writes.get("*:" + cls, [])):
             return None  # set somewhere (to `enqueue`'s stream, a stream of its own, anything but the default)
         return _FieldStream(f"`{call.stream_arg}`, whose field {field} nothing in the project sets to a stream")
 
@@ -360,6 +361,13 @@ class EnqueueDefaultStream(Rule):
             "    cublasSetStream(gCtx.h, gCtx.s);\n"
             "    cublasSgemm(gCtx.h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, nullptr, 1, nullptr, 1, nullptr, nullptr, 1);",
             _CTX)}},
+        # a parameter struct brace-initialised with the stream in a template (a dependent type): set by that
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    forward(static_cast<float*>(outputs[0]), stream);",
+            "template <typename T>\nstruct Param\n{\n    T* x;\n    cudaStream_t stream;\n};\n"
+            "template <typename T>\n__global__ void k(Param<T> p)\n{\n}\n"
+            "template <typename T>\nvoid invoke(Param<T> p)\n{\n    k<T><<<1, 1, 0, p.stream>>>(p);\n}\n"
+            "template <typename T>\nvoid forward(T* x, cudaStream_t s)\n{\n    Param<T> p{x, s};\n    invoke(p);\n}")}},
         # a stream of the wrapper's own, created when it is constructed (not the default stream)
         {"files": {"plugins/foo.cu": plugin_cpp(
             "    scaleKernel<<<1, 256, 0, gOwn.s>>>(static_cast<float*>(outputs[0]));",

@@ -32,6 +32,9 @@ def write_ids(K: Any) -> frozenset:
                                          K.INIT_LIST_EXPR, K.CALL_EXPR))
 
 
+ANY_FIELD = "*:"  # + a class's name: a write of every stream field of a class of that name (a brace initialisation)
+
+
 def _is_stream(t: Any) -> bool:
     try:
         sp = re.sub(r"\bconst\b", "", t.spelling or "").strip()
@@ -126,6 +129,8 @@ class Writes:
             d = _field(w, kids[0])
             if d is not None:
                 self._add(d, "&")
+        elif k == K.VAR_DECL and kids and self._constructed(c, kids):
+            pass
         elif k == K.VAR_DECL and kids:
             try:
                 ref = c.type.kind == w.ex.ci.TypeKind.LVALUEREFERENCE and not c.type.get_pointee().is_const_qualified()
@@ -148,14 +153,40 @@ class Writes:
         elif k == K.CALL_EXPR:
             self._by_reference(c)
 
+    def _constructed(self, c: Cursor, kids: list) -> bool:
+        """`Param<T> p{x, s};` / `Param<T> p(x, s);` of a dependent type (libclang may show no initialiser list
+        in a template): every stream field of a class of that name may be set by it."""
+        w = self.w
+        try:
+            if c.type.kind != w.ex.ci.TypeKind.UNEXPOSED and "<" not in (c.type.spelling or ""):
+                return False
+            name = re.sub(r"<.*", "", c.type.spelling or "").split("::")[-1].strip()
+        except Exception:  # noqa: BLE001
+            return False
+        text = w.ex.text_of(c)
+        at = text.find(c.spelling or "\0")
+        rest = text[at + len(c.spelling or ""):].strip() if at >= 0 else ""
+        if not re.fullmatch(r"[A-Za-z_]\w*", name) or not re.match(r"[({]\s*[^)}\s]", rest):
+            return False
+        self.out.append((ANY_FIELD + name, "{...}"))
+        return True
+
     def _init_list(self, c: Cursor, kids: list) -> None:
         w = self.w
         K = w.K
         try:
             decl = c.type.get_canonical().get_declaration()
         except Exception:  # noqa: BLE001
-            return
+            decl = None
         if decl is None or decl.kind not in (K.STRUCT_DECL, K.CLASS_DECL):
+            # a dependent type (`Param<T> p{..., stream}` in a template): every stream field of a class of that name
+            # may be set by it
+            try:
+                name = re.sub(r"<.*", "", c.type.spelling or "").split("::")[-1].strip()
+            except Exception:  # noqa: BLE001
+                name = ""
+            if kids and re.fullmatch(r"[A-Za-z_]\w*", name):
+                self.out.append((ANY_FIELD + name, "{...}"))
             return
         fields = [f for f in children(decl) if f.kind == K.FIELD_DECL]
         for f, v in zip(fields, kids):
