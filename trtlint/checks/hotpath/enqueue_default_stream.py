@@ -155,6 +155,9 @@ class EnqueueDefaultStream(Rule):
     finding per method and library, the missing bind, at the first use; the other uses are related locations),
     unless another method of the plugin (its constructor, `initialize`, `configurePlugin`) binds it: the handle
     then works on that stream, not on the default one.
+    A stream kept in a class field (a plugin's `mStream`, a context struct's member, a wrapper's `stream()`
+    getter returning it) is the default stream when nothing in the project that runs sets the field to a stream
+    (a wrapper's setter nobody calls sets nothing).
     A launch written in the body of a macro the project defines is read in the definition (the use's
     arguments in place of the macro's parameters) and reported where the body writes it, once, with the
     macro's uses as related locations; a launch whose configuration is not visible (an SDK's macro, a
