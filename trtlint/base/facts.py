@@ -153,6 +153,7 @@ class Call:
     # per argument (resolved calls): "null" (a null pointer: a literal, or a local initialised to null and never
     # written again), "p<j>" (the caller's own pointer parameter j passed on), "" otherwise; trailing "" dropped
     arg_null: tuple[str, ...] = ()
+    stream_field: Optional[str] = None  # the class field a stream argument reads (`mCtx.s`, getter `mCtx.stream()`)
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,8 @@ class CppFunction:
     returns: tuple[ResolvedString, ...] = ()  # returned string constants (name/version/namespace getters)
     field_decls: tuple[PluginFieldDecl, ...] = ()  # PluginField(...) / emplace_back(...) in the body
     field_reads: tuple[FieldRead, ...] = ()
+    # stream-typed class fields written: (field's qualified name, value as written; "&": handed out to be written)
+    stream_writes: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

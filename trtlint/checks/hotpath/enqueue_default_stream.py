@@ -76,6 +76,72 @@ _SCALE_CFG = """
 #define SCALE_CFG(X, ...) scaleKernel<<<__VA_ARGS__>>>(X)"""
 
 
+# a context a plugin keeps its stream and cuBLAS handle in, with a getter and a setter (a project wrapper class)
+_CTX = """#include <cublas_v2.h>
+__global__ void scaleKernel(float* x)
+{
+}
+struct Ctx
+{
+    cudaStream_t s{nullptr};
+    cublasHandle_t h{nullptr};
+    cudaStream_t stream() const
+    {
+        return s;
+    }
+    void setStream(cudaStream_t st)
+    {
+        s = st;
+    }
+};
+static Ctx gCtx;"""
+
+
+class _FieldStream(str):
+    """The default stream read from a field nothing sets (shown as it is, not as a stream argument's text)."""
+
+
+def _shown(how: str) -> str:
+    return how if isinstance(how, _FieldStream) else f"`{how}`"
+
+
+class _StreamFields:
+    """Stream-typed class fields (a plugin's `mStream`, a context struct's `s`, a wrapper's stream behind a `stream()`
+    getter) and what the project writes into them, over every function of the index (per field, not per object)."""
+
+    def __init__(self, index) -> None:
+        self.index = index
+        self._writes: Optional[dict[str, list[str]]] = None  # field (or "*:<class>": all its fields) -> values
+
+    def never_set(self, call) -> Optional[str]:
+        """How a call's stream argument reading a field names the default stream (`mCtx.stream()`, a field nothing
+        in the project sets to a stream), else None."""
+        field = call.stream_field
+        if not field:
+            return None
+        if self._writes is None:
+            self._writes = {}
+            fns = self.index.functions.values()
+            called = {normalize_callee(c.callee).split("::")[-1] for fn in fns if fn.stream_writes is not None
+                      for c in fn.calls}
+            for fn in fns:
+                if fn.stream_writes and self._runs(fn, called):
+                    for f, what in fn.stream_writes:
+                        self._writes.setdefault(f, []).append(what)
+        cls = field.rsplit("::", 2)[-2] if field.count("::") else ""
+        if any(default_stream(what) is None for what in self._writes.get(field, []) + self._writes.get("*:" + cls, [])):
+            return None  # set somewhere (to `enqueue`'s stream, a stream of its own, anything but the default)
+        return _FieldStream(f"`{call.stream_arg}`, whose field {field} nothing in the project sets to a stream")
+
+    def _runs(self, fn, called: set) -> bool:
+        """Whether a function that writes a stream field runs: a free function, a plugin's or creator's method
+        (TensorRT calls them), a constructor, or a method some call of the project names (a wrapper's
+        `setStream` nothing calls sets nothing)."""
+        if fn.cls is None or fn.cls in self.index.classes:
+            return True
+        return fn.name == fn.cls.rsplit("::", 1)[-1] or fn.name in called
+
+
 class EnqueueDefaultStream(Rule):
     """Work on the default (legacy) stream, or a library handle never bound to the given stream, in `enqueue`.
 
@@ -89,6 +155,9 @@ class EnqueueDefaultStream(Rule):
     finding per method and library, the missing bind, at the first use; the other uses are related locations),
     unless another method of the plugin (its constructor, `initialize`, `configurePlugin`) binds it: the handle
     then works on that stream, not on the default one.
+    A stream kept in a class field (a plugin's `mStream`, a context struct's member, a wrapper's `stream()`
+    getter returning it) is the default stream when nothing in the project that runs sets the field to a stream
+    (a wrapper's setter nobody calls sets nothing).
     A launch written in the body of a macro the project defines is read in the definition (the use's
     arguments in place of the macro's parameters) and reported where the body writes it, once, with the
     macro's uses as related locations; a launch whose configuration is not visible (an SDK's macro, a
@@ -267,22 +336,64 @@ class EnqueueDefaultStream(Rule):
             "    SCALE_CFG(static_cast<float*>(outputs[0]), 1, 256, 0, stream);", _LAUNCHER + _SCALE_CFG)}},
     ]
 
+    INVALID += [
+        {
+            # the stream a project wrapper holds (read through its getter), which nothing sets: the setter is never
+            # called, so the launch runs on the default stream the field is initialised to
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    scaleKernel<<<1, 256, 0, gCtx.stream()>>>(static_cast<float*>(outputs[0]));", _CTX)},
+            "expect": [("plugins/foo.cu", 32, "kernel launch scaleKernel<<<...>>> runs on the default stream "
+                                              "(`gCtx.stream()`, whose field Ctx::s nothing in the project sets to a stream)")],
+        },
+        {
+            # the wrapper's handle bound to the wrapper's stream, which is never set: bound to the default stream
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    cublasSetStream(gCtx.h, gCtx.s);\n"
+                "    cublasSgemm(gCtx.h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, nullptr, 1, nullptr, 1, nullptr, nullptr, 1);",
+                _CTX)},
+            "expect": [("plugins/foo.cu", 32, "cublasSetStream runs on the default stream (`gCtx.s`, whose field Ctx::s")],
+        },
+    ]
+    VALID += [
+        # the same wrapper given enqueue's stream first (through its setter, or the field directly)
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    gCtx.setStream(stream);\n"
+            "    scaleKernel<<<1, 256, 0, gCtx.stream()>>>(static_cast<float*>(outputs[0]));", _CTX)}},
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    gCtx.s = stream;\n"
+            "    cublasSetStream(gCtx.h, gCtx.s);\n"
+            "    cublasSgemm(gCtx.h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, nullptr, 1, nullptr, 1, nullptr, nullptr, 1);",
+            _CTX)}},
+        # a parameter struct brace-initialised with the stream in a template (a dependent type): set by that
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    forward(static_cast<float*>(outputs[0]), stream);",
+            "template <typename T>\nstruct Param\n{\n    T* x;\n    cudaStream_t stream;\n};\n"
+            "template <typename T>\n__global__ void k(Param<T> p)\n{\n}\n"
+            "template <typename T>\nvoid invoke(Param<T> p)\n{\n    k<T><<<1, 1, 0, p.stream>>>(p);\n}\n"
+            "template <typename T>\nvoid forward(T* x, cudaStream_t s)\n{\n    Param<T> p{x, s};\n    invoke(p);\n}")}},
+        # a stream of the wrapper's own, created when it is constructed (not the default stream)
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    scaleKernel<<<1, 256, 0, gOwn.s>>>(static_cast<float*>(outputs[0]));",
+            _CTX + "\nstruct Own\n{\n    cudaStream_t s{};\n    Own()\n    {\n        cudaStreamCreate(&s);\n    }\n};\nstatic Own gOwn;")}},
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
         in_macros: dict[tuple, list] = {}  # a launch a macro's body writes -> [its finding, the other uses reaching it]
+        fields = _StreamFields(index)
         for e, call, chain in reachable(index, ("hot", "warm")):
             if is_error_path(call) or any(_SIZE_FN.search(f.name) for f in chain[1:]):
                 continue  # (a workspace-size computation runs its algorithm in size-query mode: no work)
             how = None
             if call.kind == "launch":
-                how = default_stream(call.stream_arg)  # None also when the launch is hidden in a macro's body
+                how = default_stream(call.stream_arg) or fields.never_set(call)  # None also in a macro's body
                 if how is None:
                     continue
                 text = (f"kernel launch {call.callee}<<<...>>> has no stream" if how == "omitted"
-                        else f"kernel launch {call.callee}<<<...>>> runs on the default stream (`{how}`)")
+                        else f"kernel launch {call.callee}<<<...>>> runs on the default stream ({_shown(how)})")
                 text += " " + where(e.plugin, e.fn, e.temperature)
             elif call.kind == "call" and call.stream_arg is not None:
-                how = default_stream(call.stream_arg)
+                how = default_stream(call.stream_arg) or fields.never_set(call)
                 if how is None or packs.lookup("stream_exempt", call.callee):
                     continue
                 if packs.lookup("size_queries", call.callee) and call.args and default_stream(call.args[0]) not in (None, "omitted"):
@@ -291,7 +402,7 @@ class EnqueueDefaultStream(Rule):
                     text = (f"{call.callee} is given no stream (its stream parameter defaults to the legacy default "
                             f"stream) {where(e.plugin, e.fn, e.temperature)}")
                 else:
-                    text = f"{call.callee} runs on the default stream (`{how}`) {where(e.plugin, e.fn, e.temperature)}"
+                    text = f"{call.callee} runs on the default stream ({_shown(how)}) {where(e.plugin, e.fn, e.temperature)}"
             else:
                 continue
             if call.kind == "launch" and call.defined_at is not None:

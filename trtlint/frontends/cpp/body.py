@@ -10,7 +10,7 @@ import re
 from typing import Iterable, Optional
 
 from trtlint.base.facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
-from . import fielddata, flow
+from . import fielddata, flow, streamfields
 from .base import Cursor, Unit, children, leaf_ids, libclang, look_through, preorder, short, split_top_level
 from .bodyguards import Guards
 
@@ -64,6 +64,7 @@ class BodyWalker(Guards):
         self._guard: Optional[str] = None
         self.guard_ranges: list[tuple[str, int, int, str]] = []  # (file, start, end, guard)
         self.flow = flow.FlowState()
+        self.stream_writes = streamfields.Writes(self)
         self.field_data: list[FieldData] = []  # fielddata.on_field
         self.field_parents: tuple = ()  # the parents of the call being walked (fielddata.on_field)
         # C++ model code: registry lookups and the PluginFields built (constructed or field by field) around
@@ -83,6 +84,7 @@ class BodyWalker(Guards):
         stack.reverse()
         leaves = leaf_ids(K)
         flow_kinds = flow.flow_ids(K)
+        writes = streamfields.write_ids(K)
         CALL, NEW, UNEXP, RET, BINOP, VAR, IF, COMP = (
             K.CALL_EXPR.value, K.CXX_NEW_EXPR.value, K.UNEXPOSED_EXPR.value, K.RETURN_STMT.value,
             K.BINARY_OPERATOR.value, K.VAR_DECL.value, K.IF_STMT.value, K.COMPOUND_STMT.value)
@@ -95,6 +97,8 @@ class BodyWalker(Guards):
             kids = children(c)
             if k in flow_kinds:
                 flow.visit(self, c, k, kids)
+            if k in writes:
+                self.stream_writes.visit(c, kids)
             # guards of the children (None: inherit the parent's)
             kid_guards: Optional[list[Optional[str]]] = None
             if k == CALL:
@@ -174,9 +178,11 @@ class BodyWalker(Guards):
             args = tuple(short(a) for a in split_top_level(text[text.rfind("(", j) + 1 : text.rfind(")")])) if j > 0 else ()
             if not callee:
                 callee = text[:i].strip() if i > 0 else name
+            cfg_args = list(kids[1].get_arguments()) if stream else []
             self.add_call(c, flow.launch_extras(text, cfg, Call(
                 callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
-                kind="launch", stream=stream, args=tuple(a for a in args if a))))
+                kind="launch", stream=stream, args=tuple(a for a in args if a),
+                stream_field=streamfields.arg_field(self, cfg_args[3]) if len(cfg_args) >= 4 else None)))
             return
         if name == "__cudaPushCallConfiguration":
             return

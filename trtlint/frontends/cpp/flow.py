@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
+from . import streamfields
 from .base import Cursor, Unit, children, look_through, short
 
 _FAILURE_RETURN = re.compile(
@@ -396,6 +397,10 @@ def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, ar
         if idx is not None and name and name in text and not (idx < len(arg_texts) and arg_texts[idx] == text):
             # (a call in a macro's body has the whole expansion as its text: its arguments are not visible)
             changes["stream_arg"] = arg_texts[idx] if idx < len(arg_texts) else ""
+            if idx < len(args):
+                field = streamfields.arg_field(w, args[idx])
+                if field is not None:
+                    changes["stream_field"] = field
     if ref is not None and call.usr and (ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) or (
             ref.kind == K.CXX_METHOD and not ref.is_virtual_method())):
         try:

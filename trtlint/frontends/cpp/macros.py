@@ -173,4 +173,5 @@ class FnBuild:
             returns=tuple(w.returns),
             field_decls=tuple(w.field_decls),
             field_reads=tuple(w.field_reads),
+            stream_writes=tuple(w.stream_writes.out),
         )
