@@ -308,6 +308,19 @@ def resolve_tree(arg: str, cache: Path) -> tuple[Path, dict | None]:
     raise SystemExit(f"corpus: {arg}: no such directory or corpus tree")
 
 
+def plugin_names(dump: dict | None) -> set | None:
+    """The plugin names a route can resolve to: the creators the run indexed and TensorRT's own plugin library
+    (rules/tensorrt_plugins.yaml, current and retired); None without an index."""
+    if not dump:
+        return None
+    import yaml
+
+    names = {c.get("name") for c in dump.get("creators", []) if c.get("name")}
+    data = yaml.safe_load((REPO / "rules" / "tensorrt_plugins.yaml").read_text(encoding="utf-8"))
+    ext = data.get("external_creators", {})
+    return names | set(ext.get("creators", {})) | set(ext.get("retired", {}))
+
+
 def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
     check_root = root / tree["subdir"] if tree and tree.get("subdir") else root
     t0 = time.monotonic()
@@ -335,7 +348,9 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
     if mutate and report is not None:
         import corpus_mutate
 
-        muts, negs, mt = corpus_mutate.run_mutations(check_root, items, diags, jobs, lambda r: check_run(r, jobs))
+        known = plugin_names(dump)
+        muts, negs, mt = corpus_mutate.run_mutations(check_root, items, diags, jobs, lambda r: check_run(r, jobs), known)
+        out["route_edits_not_judgeable"] = getattr(corpus_mutate.run_mutations, "dropped", [])
         out["mutations"] = muts
         out["negatives"] = negs
         out["negatives_flagged"] = sum(1 for n in negs if n["flagged"])

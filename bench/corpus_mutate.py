@@ -649,10 +649,28 @@ def judge(group: list[Mutation], base: list, rep: dict | None) -> list[dict]:
     return rows
 
 
-def run_mutations(root: Path, items, _baseline, jobs, check) -> tuple[list, list, float]:
-    """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch."""
+ROUTE_CLASSES = ("route-name-drift", "route-field-rename", "route-version-drift", "field-type-change")
+
+
+def judgeable_routes(muts: list, known: set | None) -> tuple[list, list]:
+    """The mutations, without the route edits whose route names a plugin no creator of the tree registers and
+    TensorRT's own plugin library does not ship (``known``: those names; None: not known, nothing dropped): such a
+    route is unresolved before the edit already (a vendored op, a plugin built elsewhere), so renaming it or a
+    field of it changes nothing any rule can see. Returns (kept, dropped)."""
+    if known is None:
+        return muts, []
+    kept, dropped = [], []
+    for m in muts:
+        (dropped if m.cls in ROUTE_CLASSES and m.subject not in known and not m.negative else kept).append(m)
+    return kept, dropped
+
+
+def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None) -> tuple[list, list, float]:
+    """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
+    ``known``: the plugin names a route may resolve to (:func:`judgeable_routes`)."""
     t0 = time.monotonic()
-    muts = generate(root, items)
+    muts, dropped = judgeable_routes(generate(root, items), known)
+    run_mutations.dropped = [{"class": m.cls, "file": m.file, "subject": m.subject} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name
     link_copy(root, scratch)

@@ -110,6 +110,13 @@ def render(results: list[dict], n_pinned: int) -> str:
             else:
                 L.append(f"| {k} | {exp} | {c['n']} | {c['found']} | {pct(c['found'], c['n'])} | {missed} |")
         L.append("")
+    dropped = [(r["tree"], d) for r in results for d in r.get("route_edits_not_judgeable") or []]
+    if dropped:
+        per = Counter(t for t, _d in dropped)
+        L.append(f"Route edits not generated as seeded defects: {len(dropped)}, each on a route whose plugin no creator "
+                 "of the tree registers and TensorRT's plugin library does not ship (unresolved before the edit: a "
+                 "vendored op, a plugin built elsewhere): " + ", ".join(f"{t} ({n})" for t, n in per.most_common()) + ".")
+        L.append("")
     # examples of silently unindexed items per class
     L.append("Silently unindexed, first examples per census class:")
     L.append("")

@@ -245,3 +245,15 @@ def test_callee_edits_go_to_the_host_function_cpp_would_call(tmp_path):
               [tx.code["plugin.cu"].index("{", tx.code["plugin.cu"].index("Foo::enqueue"))]]
     got = [(b.file, tx.pos_line(b.file, b.open)) for b in corpus_mutate.callees(tx, enq)]
     assert got == [("plugin.cu", 5)]
+
+
+def test_route_edits_to_a_plugin_nothing_defines_are_not_seeded():
+    # a route to an op no creator of the tree registers (a vendored op) is unresolved before the edit: renaming it
+    # changes nothing a rule can see, so it is no seeded defect; a route to a known plugin, and every other class, stays
+    M = corpus_mutate.Mutation
+    muts = [M("route-name-drift", [("a.py", 3, "x")], ("TRT101",), "MMCVDeform"),
+            M("route-field-rename", [("a.py", 4, "x")], ("TRT103",), "FooPlugin"),
+            M("alloc-in-enqueue", [("p.cu", 9, "x")], ("TRT301",), "MMCVDeform")]
+    kept, dropped = corpus_mutate.judgeable_routes(muts, {"FooPlugin", "EfficientNMS_TRT"})
+    assert [m.subject for m in kept] == ["FooPlugin", "MMCVDeform"] and [m.cls for m in dropped] == ["route-name-drift"]
+    assert corpus_mutate.judgeable_routes(muts, None) == (muts, [])
