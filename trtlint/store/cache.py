@@ -259,16 +259,33 @@ def remove_project_cache(root: Path) -> Optional[Removed]:
     return r
 
 
+_PACKS_FILE = re.compile(r"(?:\.tmp-.*|[0-9a-f]{8,64})\.json")
+
+
 def remove_user_cache() -> list[Removed]:
-    """Remove the per-user cache (the shared precompiled headers): in each of the directories that may hold
+    """Remove the per-user cache (the parsed rule packs, and the shared precompiled headers): in each of the directories that may hold
     it (:func:`trtlint.frontends.cpp.pch_dir_candidates`), the files trtlint wrote; then the directory and an
     emptied ``trtlint/`` above it (a ``$TRTLINT_PCH_DIR`` the user named is emptied, not removed). One entry
     per directory that exists."""
+    from trtlint.config.packs import packs_cache_dir
     from trtlint.frontends.cpp import pch_dir_candidates
 
     out: list[Removed] = []
     seen: set = set()
     named = envvars.text("TRTLINT_PCH_DIR")
+    packs = packs_cache_dir()
+    if packs is not None and packs.is_dir():
+        # the parsed shipped rule packs (config.packs): only the files trtlint wrote there, a digest's JSON
+        for f in sorted(packs.iterdir()):
+            try:
+                if _PACKS_FILE.fullmatch(f.name) and f.is_file() and not f.is_symlink():
+                    f.unlink()
+            except OSError:
+                pass
+        try:
+            packs.rmdir()
+        except OSError:
+            pass
     for d in pch_dir_candidates():
         if not d.is_dir() or d.resolve() in seen:
             continue
