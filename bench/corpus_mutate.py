@@ -39,6 +39,7 @@ class Mutation:
     negative: bool = False
     related: set = field(default_factory=set)  # more files a finding about it may be at (registrations)
     near: int = 0  # a route: a finding about it is within this many lines of the edit (0: anywhere in its files)
+    route: str = ""  # a route edit: the plugin the route names ("" when the edit's list does not say: a field list)
 
     @property
     def file(self) -> str:
@@ -421,19 +422,22 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
             e = ln and (rename_literal(tx, it.file, ln, it.name, it.name + MARK) or
                         rename_literal(tx, it.file, ln, _with_domain(tx, it), _with_domain(tx, it) + MARK))
             if e:
-                out.append(Mutation("route-name-drift", [e], ("TRT101", "TRT501"), it.name, {it.file}, near=ROUTE_NEAR))
+                out.append(Mutation("route-name-drift", [e], ("TRT101", "TRT501"), it.name, {it.file}, near=ROUTE_NEAR,
+                                    route=it.name))
         if it.kind == "lookup" and it.extra.get("form") in ("getPluginCreator", "get_plugin_creator", "getCreator", "get_creator"):
             raw_line = tx.line_text(it.file, it.line)
             m = re.search(r"[\"']" + re.escape(it.name) + r"[\"']\s*,\s*([\"'])(\w+)\1", raw_line)
             if m:
                 new = raw_line[: m.start(2)] + "987" + raw_line[m.end(2) :]
-                out.append(Mutation("route-version-drift", [(it.file, it.line, new)], ("TRT102",), it.name, {it.file}, near=ROUTE_NEAR))
+                out.append(Mutation("route-version-drift", [(it.file, it.line, new)], ("TRT102",), it.name, {it.file},
+                                    near=ROUTE_NEAR, route=it.name))
         if it.kind == "emission":
             attrs = emission_attrs(tx, it)
             if attrs and first("route-field-rename", it.file):
                 ln, e = _find_attr_line(tx, it, attrs[0])
                 if e:
-                    out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR))
+                    out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
+                                        route=it.name))
         if it.kind == "field" and it.extra.get("literal") and not _creator_dir(it.file, items):
             e = rename_literal(tx, it.file, it.line, it.name, it.name + MARK)
             if e and first("route-field-rename", it.file):
@@ -649,11 +653,9 @@ def judge(group: list[Mutation], base: list, rep: dict | None) -> list[dict]:
     return rows
 
 
-ROUTE_CLASSES = ("route-name-drift", "route-field-rename", "route-version-drift", "field-type-change")
-
-
 def judgeable_routes(muts: list, known: set | None) -> tuple[list, list]:
-    """The mutations, without the route edits whose route names a plugin no creator of the tree registers and
+    """The mutations, without the route edits whose route (``Mutation.route``: an emission's op, a lookup's name)
+    names a plugin no creator of the tree registers and
     TensorRT's own plugin library does not ship (``known``: those names; None: not known, nothing dropped): such a
     route is unresolved before the edit already (a vendored op, a plugin built elsewhere), so renaming it or a
     field of it changes nothing any rule can see. Returns (kept, dropped)."""
@@ -661,7 +663,7 @@ def judgeable_routes(muts: list, known: set | None) -> tuple[list, list]:
         return muts, []
     kept, dropped = [], []
     for m in muts:
-        (dropped if m.cls in ROUTE_CLASSES and m.subject not in known and not m.negative else kept).append(m)
+        (dropped if m.route and m.route not in known and not m.negative else kept).append(m)
     return kept, dropped
 
 

@@ -251,9 +251,11 @@ def test_route_edits_to_a_plugin_nothing_defines_are_not_seeded():
     # a route to an op no creator of the tree registers (a vendored op) is unresolved before the edit: renaming it
     # changes nothing a rule can see, so it is no seeded defect; a route to a known plugin, and every other class, stays
     M = corpus_mutate.Mutation
-    muts = [M("route-name-drift", [("a.py", 3, "x")], ("TRT101",), "MMCVDeform"),
-            M("route-field-rename", [("a.py", 4, "x")], ("TRT103",), "FooPlugin"),
+    muts = [M("route-name-drift", [("a.py", 3, "x")], ("TRT101",), "MMCVDeform", route="MMCVDeform"),
+            M("route-field-rename", [("a.py", 4, "x")], ("TRT103",), "FooPlugin", route="FooPlugin"),
+            # a field of a trt.PluginField list: the edit does not name its plugin, it is kept
+            M("route-field-rename", [("b.py", 4, "x")], ("TRT103",), "alpha"),
             M("alloc-in-enqueue", [("p.cu", 9, "x")], ("TRT301",), "MMCVDeform")]
     kept, dropped = corpus_mutate.judgeable_routes(muts, {"FooPlugin", "EfficientNMS_TRT"})
-    assert [m.subject for m in kept] == ["FooPlugin", "MMCVDeform"] and [m.cls for m in dropped] == ["route-name-drift"]
+    assert [m.subject for m in kept] == ["FooPlugin", "alpha", "MMCVDeform"] and [m.cls for m in dropped] == ["route-name-drift"]
     assert corpus_mutate.judgeable_routes(muts, None) == (muts, [])
