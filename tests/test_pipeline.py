@@ -50,6 +50,14 @@ def test_gitignore_include_exclude_and_symlinks(tmp_path):
     assert [f.rel for f in d3.files] == ["a.py", "build/b.py", "sub/kept.py", "sub/local.py", "x.gen.py"]
 
 
+def test_a_virtual_environment_of_any_name_is_not_the_project(tmp_path):
+    # a folder holding pyvenv.cfg is a Python virtual environment (installed packages: thousands of files of
+    # other projects), whatever its name, as `.venv` is; a folder merely named env/ with code is the project's
+    write_project(tmp_path, {"a.py": "", "v/pyvenv.cfg": "home = /usr/bin\n", "v/lib/python3.11/site-packages/x/m.py": "",
+                             "env/tool.py": ""})
+    assert [f.rel for f in discover(tmp_path).files] == ["a.py", "env/tool.py"]
+
+
 def test_inline_suppressions_same_line_and_line_above(tmp_path):
     py = (
         "import onnxscript\n"

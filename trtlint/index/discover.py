@@ -211,6 +211,8 @@ def discover(
                 rel = f"{rel_dir}/{d}" if rel_dir else d
                 if d in ALWAYS_SKIP_DIRS:
                     continue
+                if (dpath / d / "pyvenv.cfg").is_file():
+                    continue  # a Python virtual environment (any name, as `.venv` above): installed packages
                 if (dpath / d).is_symlink():
                     out.skipped.append((rel, link_reason(dpath / d, root)))
                     continue
