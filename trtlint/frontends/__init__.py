@@ -152,3 +152,21 @@ UNSAVED: dict[str, str] = {}
 def unsaved_files(path: str, text: str) -> list[tuple[str, str]]:
     """libclang's ``unsaved_files`` for parsing ``path`` with contents ``text``, plus the open C++ buffers."""
     return [(path, text)] + [(p, t) for p, t in UNSAVED.items() if p != path]
+
+
+def split_top_level(text: str, opens: str = "(", closes: str = ")", sep: str = ",") -> list[str]:
+    """``text`` split at each ``sep`` outside brackets (``opens``/``closes``, any nesting): ``a, f(b, c)`` ->
+    ``["a", " f(b, c)"]``. The parts keep their spaces."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in opens:
+            depth += 1
+        elif ch in closes:
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return out

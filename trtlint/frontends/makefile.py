@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from trtlint.base.facts import FileFacts, MakeSources, ParseProblem, Span
-from . import ExtractContext, SourceFile, empty_facts, read_text
+from . import ExtractContext, SourceFile, empty_facts, read_text, split_top_level
 
 VERSION = "1"
 KIND_NAMES = ("makefile",)
@@ -195,19 +195,7 @@ _FUNCS = {"wildcard", "addprefix", "addsuffix", "notdir", "dir", "sort", "strip"
 
 
 def _split_args(rest: str) -> list[str]:
-    args, level, cur = [], 0, []
-    for c in rest:
-        if c in "({":
-            level += 1
-        elif c in ")}":
-            level -= 1
-        if c == "," and level == 0:
-            args.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
-    args.append("".join(cur))
-    return args
+    return split_top_level(rest, "({", ")}")
 
 
 def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts:

@@ -21,6 +21,7 @@ import re
 from typing import Any, Optional
 
 from trtlint.base.facts import SerialOp, Span
+from .. import split_top_level
 from .base import Cursor, Unit, children, look_through, preorder
 
 # (op, index of the buffer argument, index of the value argument; -1: the value is the call's result)
@@ -317,19 +318,7 @@ def dropped(ex: Unit, fn: Cursor, names: set[str]) -> list[tuple[int, str, str, 
 
 
 def _split_args(text: str) -> list[str]:
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "([{<":
-            depth += 1
-        elif ch in ")]}>":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return out
+    return split_top_level(text, "([{<", ")]}>")
 
 
 def recovered(ex: Unit, fn: Cursor, names: set[str], writing: bool) -> list[tuple[int, SerialOp]]:
