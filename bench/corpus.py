@@ -349,8 +349,9 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
         import corpus_mutate
 
         known = plugin_names(dump)
-        muts, negs, mt = corpus_mutate.run_mutations(check_root, items, diags, jobs, lambda r: check_run(r, jobs), known)
-        out["route_edits_not_judgeable"] = getattr(corpus_mutate.run_mutations, "dropped", [])
+        muts, negs, mt, dropped = corpus_mutate.run_mutations(check_root, items, diags, jobs,
+                                                              lambda r: check_run(r, jobs), known)
+        out["route_edits_not_judgeable"] = dropped
         out["mutations"] = muts
         out["negatives"] = negs
         out["negatives_flagged"] = sum(1 for n in negs if n["flagged"])

@@ -667,12 +667,13 @@ def judgeable_routes(muts: list, known: set | None) -> tuple[list, list]:
     return kept, dropped
 
 
-def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None) -> tuple[list, list, float]:
+def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None) -> tuple[list, list, float, list]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
-    ``known``: the plugin names a route may resolve to (:func:`judgeable_routes`)."""
+    ``known``: the plugin names a route may resolve to (:func:`judgeable_routes`). Returns the results, the
+    negatives, the time, and the route edits not generated."""
     t0 = time.monotonic()
     muts, dropped = judgeable_routes(generate(root, items), known)
-    run_mutations.dropped = [{"class": m.cls, "file": m.file, "subject": m.subject} for m in dropped]
+    not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name
     link_copy(root, scratch)
@@ -691,4 +692,4 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
                 (negs if m.negative else results).append(row)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    return results, negs, time.monotonic() - t0
+    return results, negs, time.monotonic() - t0, not_judgeable

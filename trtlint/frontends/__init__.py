@@ -170,3 +170,21 @@ def split_top_level(text: str, opens: str = "(", closes: str = ")", sep: str = "
             cur.append(ch)
     out.append("".join(cur))
     return out
+
+
+def continued_lines(text: str) -> list[tuple[int, str]]:
+    """The logical lines of a Makefile or shell script: a backslash at the end of a line joins the next one (with
+    a space), each with the number of its first physical line."""
+    out = []
+    buf, start = "", 0
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not buf:
+            start = n
+        if raw.endswith("\\"):
+            buf += raw[:-1] + " "
+            continue
+        out.append((start, buf + raw))
+        buf = ""
+    if buf:
+        out.append((start, buf))
+    return out

@@ -12,6 +12,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from . import continued_lines
+
 COMPILERS = re.compile(r"(?:^|/)(nvcc|g\+\+|gcc|clang\+\+|clang|c\+\+|cc)(?:-[\d.]+)?$")
 UNIT_EXT = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
 _ASSIGN = re.compile(r"^(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
@@ -25,20 +27,6 @@ class ScriptFacts:
     include_dirs: list = field(default_factory=list)
     defines: list = field(default_factory=list)
     commands: int = 0  # compiler command lines read
-
-
-def _lines(text: str):
-    buf, start = "", 0
-    for n, raw in enumerate(text.splitlines(), 1):
-        if not buf:
-            start = n
-        if raw.endswith("\\"):
-            buf += raw[:-1] + " "
-            continue
-        yield start, buf + raw
-        buf = ""
-    if buf:
-        yield start, buf
 
 
 def _expand(word: str, vars: dict):
@@ -63,7 +51,7 @@ def read_script(text: str) -> ScriptFacts:
         return facts
     vars: dict[str, str] = {}
     seen: set = set()
-    for n, line in _lines(text):
+    for n, line in continued_lines(text):
         s = line.strip()
         if not s or s.startswith("#"):
             continue

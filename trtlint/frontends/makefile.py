@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from trtlint.base.facts import FileFacts, MakeSources, ParseProblem, Span
-from . import ExtractContext, SourceFile, empty_facts, read_text, split_top_level
+from . import ExtractContext, SourceFile, continued_lines, empty_facts, read_text, split_top_level
 
 VERSION = "1"
 KIND_NAMES = ("makefile",)
@@ -51,25 +51,6 @@ class MakeFacts:
     objects: list = field(default_factory=list)  # (object file ``x.o`` named, line): built from a unit ``x.*``
     sources_known: bool = True
     unknown_why: str = ""
-
-
-def _join_lines(text: str) -> list[tuple[int, str]]:
-    """Logical lines (a backslash-newline joins), with the number of their first physical line; comments cut
-    (a ``#`` not escaped), except in recipe lines where the shell reads them."""
-    out = []
-    buf, start = "", 0
-    for n, raw in enumerate(text.splitlines(), 1):
-        if not buf:
-            start = n
-        if raw.endswith("\\"):
-            buf += raw[:-1] + " "
-            continue
-        buf += raw
-        out.append((start, buf))
-        buf = ""
-    if buf:
-        out.append((start, buf))
-    return out
 
 
 def _cut_comment(line: str) -> str:
@@ -204,7 +185,7 @@ def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts
     facts = MakeFacts()
     vars: dict[str, str] = dict(env or {})
     in_define = False
-    lines = _join_lines(text)
+    lines = continued_lines(text)
     # first pass: the variables (make expands lazily; a variable set after its use in a rule still counts)
     for _n, line in lines:
         if line.startswith("\t"):
