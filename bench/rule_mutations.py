@@ -89,7 +89,7 @@ MUTATIONS: list[Mutation] = [
         "the last else of a data-type if-chain that returns a success is taken for the branch for no accepted type",
     ),
     Mutation(
-        ("TRT301", "TRT302"), "trtlint/frontends/cpp/bodyguards.py",
+        ("TRT301", "TRT302", "TRT304"), "trtlint/frontends/cpp/bodyguards.py",
         "if not flags or not self.sets_any([kids[ti]], flags):",
         "if not flags:",
         "`if (!mX)` is a one-time guard even when its block never sets mX",

@@ -124,8 +124,7 @@ class Call:
     # std::call_once body) or "null-check:<condition>" (then-branch of `if (!mX)` / `if (mX == nullptr)` on a
     # member); None when the call runs every time its function does
     guard: Optional[str] = None
-    # control flow and data flow around the call (trtlint/frontends/cpp/flow.py):
-    in_try: bool = False  # inside the body of a try block of its function (a catch handler is not)
+    in_try: bool = False  # (flow.py) inside the body of a try block of its function (a catch handler is not)
     discarded: bool = False  # a whole expression statement whose non-void result is dropped
     # for calls whose callee has a by-value stream parameter (cudaStream_t / CUstream): the argument passed
     # there as written, "" when it is omitted (the parameter's default); None when there is no such parameter
@@ -153,7 +152,8 @@ class Call:
     # per argument (resolved calls): "null" (a null pointer: a literal, or a local initialised to null and never
     # written again), "p<j>" (the caller's own pointer parameter j passed on), "" otherwise; trailing "" dropped
     arg_null: tuple[str, ...] = ()
-    stream_field: Optional[str] = None  # the class field a stream argument reads (`mCtx.s`, getter `mCtx.stream()`)
+    stream_field: Optional[str] = None  # the class field a stream argument reads (`mCtx.s`, `mCtx.stream()`)
+    dispatch: bool = False  # in a branch of a data-type dispatch (frontends.cpp.flow._dispatch; index.unentered)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,9 @@ class Analysis:
     guessed: tuple = ()
     # with several programs: the C++/CUDA units no program builds (no target, build file or compile_commands.json)
     uncovered: tuple = ()
+    # the callees with no body read in the branches of a data-type dispatch a hot method reaches:
+    # ((plugin, method, callee, path, line, why), ...) (index.unentered)
+    unentered: tuple = ()
 
     @classmethod
     def of_index(cls, index, build=None, scoped=None) -> "Analysis":
@@ -43,6 +46,7 @@ class Analysis:
         -> index of each independent program (pipeline.check.scope_indexes); each program's classes are counted
         from its own index (the whole one holds one class per name)."""
         from trtlint.index.project_index import scope_of
+        from trtlint.index.unentered import unentered
 
         # a class that defines none of a plugin's (a creator's) naming or working methods, here or in a project
         # base, is a base of classes that were not seen (TRT004 reports them): not counted as analysed
@@ -83,7 +87,7 @@ class Analysis:
             found[how] = found.get(how, 0) + 1
         return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
                    tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed,
-                   uncovered=tuple(getattr(build, "uncovered", ()) or ()))
+                   uncovered=tuple(getattr(build, "uncovered", ()) or ()), unentered=tuple(unentered(index)))
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
@@ -151,6 +155,10 @@ class Analysis:
             names = self.missing_names()
             more = f", +{len(names) - shown} more" if len(names) > shown else ""
             out += f"; {n(len(self.partly), 'unit')} partly (missing: {', '.join(names[:shown])}{more})"
+        if self.unentered:
+            more = f", +{len(self.unentered) - shown} more" if len(self.unentered) > shown else ""
+            out += (f"; {n(len(self.unentered), 'call')} in data-type branches not followed (no body read: "
+                    f"{', '.join(f'{p}::{m} -> {c}' for p, m, c, *_ in self.unentered[:shown])}{more})")
         if self.guessed:
             dirs = list(dict.fromkeys(d for _u, d, _nm in self.guessed))
             more = f", +{len(dirs) - shown} more" if len(dirs) > shown else ""
@@ -171,6 +179,8 @@ class Analysis:
             **({"tensorrt_version": self.tensorrt} if self.tensorrt is not None else {}),
             **({"programs": dict(self.programs)} if self.programs else {}),
             **({"units_in_no_program": list(self.uncovered)} if self.uncovered else {}),
+            **({"unentered_branch_calls": [{"plugin": p, "method": m, "callee": c, "path": path, "line": ln, "why": why}
+                                           for p, m, c, path, ln, why in self.unentered]} if self.unentered else {}),
             **({"guessed_include_dirs": [{"unit": u, "dir": d, "include": nm} for u, d, nm in self.guessed]}
                if self.guessed else {}),
         }
@@ -187,6 +197,8 @@ class Analysis:
             programs=tuple(sorted((d.get("programs") or {}).items())),
             guessed=tuple((g["unit"], g["dir"], g["include"]) for g in d.get("guessed_include_dirs", ())),
             uncovered=tuple(d.get("units_in_no_program", ())),
+            unentered=tuple((u["plugin"], u["method"], u["callee"], u["path"], u["line"], u["why"])
+                            for u in d.get("unentered_branch_calls", ())),
         )
 
 

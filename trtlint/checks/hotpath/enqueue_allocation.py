@@ -209,6 +209,25 @@ class EnqueueAllocation(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # a data-type dispatch written as a ternary, and one handed to a dispatch helper as a lambda: the walk
+            # enters both branches of the one and the lambda's body of the other
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    int32_t st = inputDesc[0].type == DataType::kHALF ? launchHalf(outputs[0]) : launchFloat(outputs[0]);\n"
+                "    dispatchType(inputDesc[0].type, [&](int size) {\n        void* q = nullptr;\n        cudaMalloc(&q, size);\n    });",
+                "static int32_t launchHalf(void* out)\n{\n    return 0;\n}\nstatic int32_t launchFloat(void* out)\n{\n"
+                "    void* tmp = nullptr;\n    cudaMalloc(&tmp, 64);\n    return 0;\n}\ntemplate <typename F>\n"
+                "void dispatchType(DataType t, F&& f)\n{\n    f(t == DataType::kHALF ? 2 : 4);\n}")},
+            "expect": [
+                ("plugins/foo.cpp", 12, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                        "FooPlugin::enqueue -> launchFloat -> cudaMalloc"),
+                ("plugins/foo.cpp", 32, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                        "FooPlugin::enqueue -> cudaMalloc"),
+            ],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         for hit in hot_hits(index, "allocating"):
             if hit.temperature != "hot" or once_note(hit.call, hit.chain)[0] is not None:

@@ -289,6 +289,20 @@ class EnqueueDefaultStream(Rule):
 
     INVALID += [
         {
+            # a cuBLAS handle the plugin reaches through a project wrapper class, never bound to a stream
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    mCublasWrapper->gemm(static_cast<float const*>(inputs[0]), static_cast<float*>(outputs[0]), 16);",
+                "#include <cublas_v2.h>\nclass CublasWrapper\n{\npublic:\n    void gemm(float const* a, float* c, int n)\n    {\n"
+                "        float alpha = 1.f, beta = 0.f;\n"
+                "        cublasSgemm(mHandle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, n, a, n, &beta, c, n);\n    }\n"
+                "    cublasHandle_t mHandle{nullptr};\n};\nstatic CublasWrapper* mCublasWrapper = nullptr;")},
+            "expect": [("plugins/foo.cpp", 12, "cuBLAS handle used by cublasSgemm is never bound to a stream on this path (no "
+                                               "cublasSetStream* call), so it runs on the default stream, on the hot path of "
+                                               "FooPlugin::enqueue: FooPlugin::enqueue -> CublasWrapper::gemm -> cublasSgemm")],
+        },
+    ]
+    INVALID += [
+        {
             # a launch in a branch of a data-type dispatch that returns the launch's status is on the hot path
             "files": {"plugins/foo.cu": plugin_cpp(
                 "    if (inputDesc[0].type == DataType::kFLOAT)\n    {\n"

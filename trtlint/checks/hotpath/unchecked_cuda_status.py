@@ -196,6 +196,15 @@ class UncheckedCudaStatus(Rule):
             "expect": [("plugins/foo.cpp", 15, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
         },
         {
+            # a configuration flag the block never sets is no one-time guard: the message says nothing of one-time
+            # initialisation (the call runs on every inference)
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (!gZeroOutput)\n    {\n        cudaMemsetAsync(outputs[0], 0, 16, stream);\n    }",
+                "static bool gZeroOutput = false;")},
+            "expect": [("plugins/foo.cpp", 17, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of "
+                                               "FooPlugin::enqueue: FooPlugin::enqueue -> cudaMemsetAsync")],
+        },
+        {
             # a bare cudaGetLastError() reads nothing anyone sees (it clears the error); a checked one before the
             # call cannot see the call's error
             "files": {"plugins/foo.cpp": plugin_cpp(

@@ -55,13 +55,14 @@ class FlowWalker(Protocol):
 class FlowState:
     """What the walk of one function body records for this module."""
 
-    __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges")
+    __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges")
 
     def __init__(self) -> None:
         self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
         self.stmt_calls: set[int] = set()  # cursor hashes of expression statements (and their wrappers)
         self.error_ranges: list[tuple[int, int, str]] = []  # then-branches ending in a failure return
         self.needs_ranges: list[tuple[int, int, int]] = []  # after `if (!p) return`: (start, end, parameter index)
+        self.dispatch_ranges: list[tuple[int, int]] = []  # the branches of a data-type dispatch (Call.dispatch)
 
 
 @lru_cache(maxsize=4)
@@ -69,7 +70,7 @@ def flow_ids(K: Any) -> frozenset:
     """Kind ids the body walk hands to :func:`visit`."""
     return frozenset(k.value for k in (
         K.CXX_TRY_STMT, K.CXX_THROW_EXPR, K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT,
-        K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT, K.CXX_FOR_RANGE_STMT, K.SWITCH_STMT,
+        K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT, K.CXX_FOR_RANGE_STMT, K.SWITCH_STMT, K.CONDITIONAL_OPERATOR,
     ))
 
 
@@ -116,9 +117,17 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             # the other accepted type, `if (t == kFLOAT) f<float>(); else f<half>();`, is no such branch)
             _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(kids[ei])
             st.error_ranges.append((o1, o2, UNSUPPORTED_DTYPE))
+        if ci is not None and _dtype_test(w.ex.text_of(kids[ci])):
+            _dispatch(w, [kids[i] for i in (ti, ei) if i is not None and kids[i].kind != K.IF_STMT])
+        return
+    if k == K.CONDITIONAL_OPERATOR.value:
+        # `t == DataType::kHALF ? launch<half>(...) : launch<float>(...)`
+        if len(kids) == 3 and _dtype_test(w.ex.text_of(kids[0])):
+            _dispatch(w, kids[1:])
         return
     if k == K.SWITCH_STMT.value:
-        _dtype_switch_default(w, kids)
+        if _dtype_switch_default(w, kids):
+            _dispatch(w, kids[-1:])
         return
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
@@ -221,16 +230,42 @@ def _switch_always_leaves(w: FlowWalker, sw: Cursor) -> bool:
     return default and ended
 
 
-def _dtype_switch_default(w: FlowWalker, kids: list) -> None:
+def _dispatch(w: FlowWalker, branches: list) -> None:
+    """Record the branches of a data-type dispatch (``Call.dispatch`` of the calls in them)."""
+    for b in branches:
+        _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(b)
+        if o2 > o1:
+            w.flow.dispatch_ranges.append((o1, o2))
+
+
+def dispatch_lambdas(w: FlowWalker, args: list) -> None:
+    """A dispatch helper taking a lambda (``dispatchType(t, [&](auto tag) { ... })``): a call one of whose arguments
+    is a ``nvinfer1::DataType`` and another a lambda; the lambda's body is a branch of a data-type dispatch."""
+    K = w.K
+    lambdas = [look_through(K, a) for a in args]
+    lambdas = [a for a in lambdas if a.kind == K.LAMBDA_EXPR]
+    if not lambdas:
+        return
+    for a in args:
+        try:
+            typ = a.type.spelling or ""
+        except Exception:  # noqa: BLE001 - an unresolved type
+            typ = ""
+        if "DataType" in typ and "PluginFieldType" not in typ:
+            _dispatch(w, lambdas)
+            return
+
+
+def _dtype_switch_default(w: FlowWalker, kids: list) -> bool:
     """The ``default:`` of a switch on a ``nvinfer1::DataType`` value (its condition's type, or every case label a
     ``DataType::k...``), to the end of the switch body. A switch on another enum whose cases return DataTypes
-    (a PluginFieldType mapped to a DataType) is no such dispatch: its default is reachable."""
+    (a PluginFieldType mapped to a DataType) is no such dispatch: its default is reachable. True for such a switch."""
     K = w.K
     if len(kids) < 2:
-        return
+        return False
     cond, body = kids[0], kids[-1]
     if body.kind != K.COMPOUND_STMT:
-        return
+        return False
     try:
         typ = cond.type.spelling or ""
     except Exception:  # noqa: BLE001 - an unresolved type
@@ -239,12 +274,13 @@ def _dtype_switch_default(w: FlowWalker, kids: list) -> None:
     if "DataType" not in typ:
         labels = [children(ch) for ch in stmts if ch.kind == K.CASE_STMT]
         if not labels or not all(lab and _DTYPE_LABEL.fullmatch(" ".join(w.ex.text_of(lab[0]).split())) for lab in labels):
-            return
+            return False
     end = w.ex.extent_info(body)[6]
     for ch in stmts:
         if ch.kind == K.DEFAULT_STMT:
             start = w.ex.extent_info(ch)[3]
             w.flow.error_ranges.append((start, end, UNSUPPORTED_DTYPE))
+    return True
 
 
 def _mark_statement(w: FlowWalker, s: Cursor) -> None:
@@ -410,6 +446,8 @@ def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, ar
         rel = w.ex.rel_of(f.name) if f is not None else None
         if rel is not None:
             changes["declared_in"] = rel
+    if len(args) >= 2:
+        dispatch_lambdas(w, args)
     if "emcpy" in name and args:
         src = tuple(_pointee(w, a) for a in args[:4])
         while src and not src[-1]:
@@ -608,15 +646,17 @@ def _lvalue_home(w: FlowWalker, e: Cursor) -> str:
 
 
 def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
-    """Set ``in_try`` and the error-path guard of each call from the ranges the walk recorded."""
+    """Set ``in_try``, ``dispatch`` and the error-path guard of each call from the ranges the walk recorded."""
     st: FlowState = w.flow
-    if not st.try_ranges and not st.error_ranges and not st.needs_ranges:
+    if not st.try_ranges and not st.error_ranges and not st.needs_ranges and not st.dispatch_ranges:
         return calls
     out = []
     for off, call in calls:
         changes: dict[str, Any] = {}
         if any(s <= off < e for s, e in st.try_ranges):
             changes["in_try"] = True
+        if any(s <= off < e for s, e in st.dispatch_ranges):
+            changes["dispatch"] = True
         needs = tuple(sorted({p for s, e, p in st.needs_ranges if s <= off < e}))
         if needs:
             changes["needs_args"] = needs
