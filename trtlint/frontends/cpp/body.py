@@ -1,7 +1,9 @@
 """The C++ frontend's walk of one function body: calls (resolved, unresolved, CUDA launches, ``new``), the
 strings a name getter returns, the ``PluginField``s built and the field names a creator reads, one-time
 initialisation guards (:mod:`.bodyguards`); with :mod:`.flow` (throws, try blocks, discarded results, stream
-arguments, memcpy sources) and :mod:`.fielddata` (``PluginField`` data) on the same walk."""
+arguments, memcpy sources), :mod:`.fielddata` (``PluginField`` data) and, as a hook driven node by node, the
+lifecycle walk of :mod:`.lifecycle` (returns, serialization, TensorRTPhase branches) on the same walk: each body
+is traversed once."""
 
 from __future__ import annotations
 
@@ -40,8 +42,10 @@ class BodyWalker(Guards):
     """The walk of one function body (``walk``): ``calls``, ``returns``, ``field_decls``, ``field_reads`` and the
     guard ranges; :mod:`.flow` and :mod:`.fielddata` read it as a ``FlowWalker`` / ``FieldWalker``."""
 
-    def __init__(self, ex: Unit, fn: Cursor, fname: str, fc_params: list[Cursor]) -> None:
+    def __init__(self, ex: Unit, fn: Cursor, fname: str, fc_params: list[Cursor], hook=None) -> None:
         self.ex = ex
+        # a walker the walk drives node by node (lifecycle._Walk: ``ROOT``, ``enter``, ``visit``), or None
+        self.hook = hook
         self.K = ex.K
         self.fn = fn
         self.fname = fname
@@ -76,11 +80,14 @@ class BodyWalker(Guards):
 
     def walk(self) -> None:
         K = self.K
-        stack: list[tuple[Cursor, tuple[Cursor, ...], Optional[str]]] = []
+        hook = self.hook
+        # (cursor, parents, guard, the hook's state: None when the hook does not enter it)
+        stack: list[tuple[Cursor, tuple[Cursor, ...], Optional[str], Optional[tuple]]] = []
+        root = hook.ROOT if hook is not None else None
         for ch in children(self.fn):
             if ch.kind == K.PARM_DECL:
                 continue
-            stack.append((ch, (), None))
+            stack.append((ch, (), None, root))
         stack.reverse()
         leaves = leaf_ids(K)
         flow_kinds = flow.flow_ids(K)
@@ -89,12 +96,15 @@ class BodyWalker(Guards):
             K.CALL_EXPR.value, K.CXX_NEW_EXPR.value, K.UNEXPOSED_EXPR.value, K.RETURN_STMT.value,
             K.BINARY_OPERATOR.value, K.VAR_DECL.value, K.IF_STMT.value, K.COMPOUND_STMT.value)
         while stack:
-            c, parents, guard = stack.pop()
+            c, parents, guard, hs = stack.pop()
             self._guard = guard
             k = c._kind_id
             if k in leaves:
+                if hs is not None:
+                    hook.visit(c, hs)  # (the hook reads what it reads of them: where the last statement was)
                 continue  # references and literals: nothing below them is a call, return or field use
             kids = children(c)
+            hks = hook.enter(c, kids, hs) if hs is not None else None
             if k in flow_kinds:
                 flow.visit(self, c, k, kids)
             if k in writes:
@@ -128,12 +138,14 @@ class BodyWalker(Guards):
                 kid_guards = self.block_guards(c, kids, guard, parents)
                 self.on_dropped(c, kids)
             np = parents + (c,) if len(parents) < 6 else parents[1:] + (c,)
-            if kid_guards is None:
+            if kid_guards is None and hks is None:
                 for ch in reversed(kids):
-                    stack.append((ch, np, guard))
+                    stack.append((ch, np, guard, None))
             else:
-                for ch, g in zip(reversed(kids), reversed(kid_guards)):
-                    stack.append((ch, np, g))
+                gs = kid_guards if kid_guards is not None else [guard] * len(kids)
+                hs_kids = hks if hks is not None else [None] * len(kids)
+                for ch, g, h in zip(reversed(kids), reversed(gs), reversed(hs_kids)):
+                    stack.append((ch, np, g, h))
         self.join_lookups()
 
     # -- helpers --

@@ -545,14 +545,16 @@ class Extractor(MacroUses, Registrations):
                     fc_params.append(ch)
             elif ck in libclang.cuda_fn_attrs:
                 cuda_attrs.add(libclang.cuda_fn_attrs[ck])
-        w = BodyWalker(self, fn, name, fc_params)
         # a __global__ or __device__ (not also __host__) function runs on the GPU: it cannot throw, exit,
         # allocate with the host API or touch a stream, so no rule reads its body; the function is still
         # recorded (a launch resolves to it). Template kernels are often most of a .cu unit's walk.
         gpu = "global" in cuda_attrs or ("device" in cuda_attrs and "host" not in cuda_attrs)
+        # one walk of the body: the lifecycle walk (returns, serialization) rides on it as a hook, as flow does
+        lw = lifecycle.plan(self, fn, name, cls)
+        w = BodyWalker(self, fn, name, fc_params, hook=None if gpu else lw)
         if not gpu:
             w.walk()
-        md = lifecycle.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w)
+        md = lifecycle.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w, None if gpu else lw)
         if md is not None:
             self.lifecycle.append(md)
         body_start = o1

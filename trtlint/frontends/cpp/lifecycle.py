@@ -78,12 +78,20 @@ class _Walk:
     def span(self, c: Cursor) -> Span:
         return self.ex.span_of(c) or self.ex.loc_span(c) or Span(self.ex.src.rel, 1)
 
+    #: the state of the body's top-level statements: (capability tested, conditional, in a catch, counting loop)
+    ROOT = (None, False, False, None)
+
     def run(self) -> None:
+        """Walk the body on its own (a GPU function the body walk skips, a serialization helper's body)."""
         K = self.K
         for ch in self.kids(self.fn):
             if ch.kind == K.PARM_DECL:
                 continue
-            self.visit(ch, cap=None, cond=False, catch=False)
+            self.visit(ch, self.ROOT)
+        self.finish()
+
+    def finish(self) -> None:
+        """After the walk (on its own, or as a hook of the body walk, :class:`.body.BodyWalker`)."""
         if self.want_serial:
             self.recover()
 
@@ -93,12 +101,24 @@ class _Walk:
             self.inlined[off] = (op,)
             self.serial.append((off, None, "inline", False, ""))
 
-    def visit(self, c: Cursor, cap: Optional[str], cond: bool, catch: bool) -> None:
+    def visit(self, c: Cursor, state: tuple) -> None:
+        """``c`` and its subtree, recursively (the body walk calls :meth:`enter` itself, node by node)."""
+        kids = self.kids(c)
+        states = self.enter(c, kids, state)
+        if states is not None:
+            for ch, st in zip(kids, states):
+                if st is not None:
+                    self.visit(ch, st)
+
+    def enter(self, c: Cursor, kids: list, state: tuple) -> Optional[list]:
+        """One node of the walk in ``state`` (``ROOT``'s form): record what it holds; return the state of each of
+        its children (None: a child this walk does not enter), or None when it enters none of them."""
         K = self.K
         k = c.kind
         if k in (K.LAMBDA_EXPR, K.CLASS_DECL, K.STRUCT_DECL):
-            return  # a lambda's returns are its own
-        kids = self.kids(c)
+            return None  # a lambda's returns are its own
+        cap, cond, catch, loop = state
+        self._loop = loop
         if self.want_returns:
             if self.ex.extent_info(c)[0] is not None:
                 self._near = c
@@ -121,9 +141,7 @@ class _Walk:
             # `int n = *reinterpret_cast<int const*>(d);`: a read of int
             self.add_serial(self.ex.extent_info(c)[3], c, "load", cond, "")
         if k == K.CXX_CATCH_STMT:
-            for ch in kids:
-                self.visit(ch, cap, cond, True)
-            return
+            return [(cap, cond, True, loop)] * len(kids)
         if k == K.IF_STMT and kids:
             # then-branch: the capability the condition tests with ==; else-branch: none known
             n = len(kids)
@@ -140,31 +158,20 @@ class _Walk:
             caps = _CAP_RE.findall(text)
             then_cap = ",".join("k" + x for x in caps) if caps and "==" in text and "!=" not in text else (
                 "?" if caps else cap)
-            for i, ch in enumerate(kids):
-                self.visit(ch, then_cap if i == then_i else (None if (i > then_i and caps) else cap),
-                           True, catch)
-            return
+            return [(then_cap if i == then_i else (None if (i > then_i and caps) else cap), True, catch, loop)
+                    for i in range(len(kids))]
         if k == K.CASE_STMT and kids:
             caps = _CAP_RE.findall(self.ex.text_of(kids[0]))
             sub_cap = ",".join("k" + x for x in caps) if caps else cap
-            for ch in kids[1:]:
-                self.visit(ch, sub_cap, True, catch)
-            return
-        if k == K.FOR_STMT and self.want_serial and not cond and self._loop is None:
+            return [None] + [(sub_cap, True, catch, loop)] * (len(kids) - 1)
+        if k == K.FOR_STMT and self.want_serial and not cond and loop is None:
             bound = counting_loop_bound(self.ex.text_of(c))
             if bound is not None:
                 # `for (int i = 0; i < n; ++i)` with no branch around it: its ops run n times, in order
-                self._loop = (self.ex.extent_info(c)[3], bound)
-                try:
-                    for ch in kids:
-                        self.visit(ch, cap, False, catch)
-                finally:
-                    self._loop = None
-                return
+                return [(cap, False, catch, (self.ex.extent_info(c)[3], bound))] * len(kids)
         sub_cond = cond or k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CONDITIONAL_OPERATOR,
                                  K.CXX_FOR_RANGE_STMT)
-        for ch in kids:
-            self.visit(ch, cap, sub_cond, catch)
+        return [(cap, sub_cond, catch, loop)] * len(kids)
 
     # -- TensorRTPhase branches (createPlugin) --
 
@@ -431,9 +438,8 @@ def _is_deserializing_ctor(ex: Unit, fn: Cursor) -> bool:
 # -- the per-method detail ---------------------------------------------------------------------------------
 
 
-def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: Span, walker: FieldWalker) -> Optional[MethodDetail]:
-    """The lifecycle detail of one function definition, or None when it holds nothing these rules read."""
-    fields = tuple(walker.field_data)
+def _wants(ex: Unit, fn: Cursor, name: str, cls: Optional[str]) -> tuple[Optional[str], bool, bool, bool, str]:
+    """(the class's plugin family, want returns, want serialization, want TensorRTPhase branches, role)."""
     plugin_family = ex.families.get(cls) if cls else None
     want_returns = plugin_family is not None and name in _DETAIL_METHODS
     role = ""
@@ -444,6 +450,27 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
         elif _is_deserializing_ctor(ex, fn):
             want_serial, role = True, "deserialize"
     want_phase = name == "createPlugin" and plugin_family == "creator_v3"
+    return plugin_family, want_returns, want_serial, want_phase, role
+
+
+def plan(ex: Unit, fn: Cursor, name: str, cls: Optional[str]) -> Optional[_Walk]:
+    """The walk of ``fn``'s body this module needs (returns, serialization, TensorRTPhase branches), for the body
+    walk to drive as a hook (:class:`.body.BodyWalker`); None when it needs none. Hand it to :func:`detail`."""
+    _fam, want_returns, want_serial, want_phase, _role = _wants(ex, fn, name, cls)
+    if not (want_returns or want_serial or want_phase):
+        return None
+    w = _Walk(ex, fn, name, want_returns, want_serial)
+    w.want_phase = want_phase
+    return w
+
+
+def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: Span, walker: FieldWalker,
+           w: Optional[_Walk] = None) -> Optional[MethodDetail]:
+    """The lifecycle detail of one function definition, or None when it holds nothing these rules read. ``w``: the
+    walk :func:`plan` gave, which the body walk drove (its :meth:`_Walk.finish` not yet called); None: none was
+    planned, or the body walk did not run (a GPU function): walked here."""
+    fields = tuple(walker.field_data)
+    plugin_family, want_returns, want_serial, want_phase, role = _wants(ex, fn, name, cls)
     handoffs = handoffs_of(ex, fn, rel) if name == "deserializePlugin" and plugin_family == "creator_v2" else ()
     size_const = size_value(ex, fn) if name == "getSerializationSize" and (plugin_family or "").startswith("v2") else None
     if not (want_returns or want_serial or fields or want_phase or handoffs or size_const is not None):
@@ -454,9 +481,12 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
     refs: list[tuple[str, Span]] = []
     phase_ranges: tuple = ()
     if want_returns or want_serial or want_phase:
-        w = _Walk(ex, fn, name, want_returns, want_serial)
-        w.want_phase = want_phase
-        w.run()
+        if w is None:
+            w = plan(ex, fn, name, cls)
+            assert w is not None
+            w.run()
+        else:
+            w.finish()
         phase_ranges = tuple(w.phase_ranges)
         returns = tuple(w.returns)
         serial = w.serial_ops() if want_serial else ()
