@@ -4,7 +4,7 @@
 
 Each revision is exported with ``git archive`` into a temporary directory (``--head WORKTREE``: the work tree as
 it is, tracked and untracked files that are not ignored) and runs ``python3 -m trtlint check TREE --format
-json`` with ``PYTHONPATH`` at that export, from a neutral directory. Each tree is first copied (hard links where
+json --root TREE`` with ``PYTHONPATH`` at that export, from a neutral directory. Each tree is first copied (hard links where
 the file system allows; ``.git`` and ``.trtlint_cache`` left out) so the run's cache starts empty and the tree
 itself is only read. Per revision and tree: a cold run (empty cache, which fills it) and a warm run (the same
 command again, from that cache).
@@ -74,8 +74,10 @@ def copy_tree(tree: Path, dest: Path) -> None:
 def check(code: Path, tree: Path, out: Path, jobs: int, scratch: Path) -> tuple[dict, float]:
     """``trtlint check`` of ``tree`` with trtlint from ``code``: (the JSON report, seconds)."""
     env = dict(os.environ, PYTHONPATH=str(code))
-    cmd = [sys.executable, "-m", "trtlint", "check", str(tree), "--format", "json", "--output", str(out),
-           "--no-progress"]
+    # the copy has no .git: --root keeps the project the tree itself, not the temporary directory above it (which
+    # holds both exports of trtlint: without it each run checked trtlint's own fixtures and the other tree copies)
+    cmd = [sys.executable, "-m", "trtlint", "check", str(tree), "--root", str(tree), "--format", "json", "--output",
+           str(out), "--no-progress"]
     if jobs:
         cmd += ["--jobs", str(jobs)]
     t = time.perf_counter()
