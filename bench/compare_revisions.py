@@ -43,7 +43,12 @@ def export(rev: str, dest: Path) -> str:
                              check=True, capture_output=True).stdout
         for rel in filter(None, out.decode().split("\0")):
             src = REPO / rel
-            if src.is_file():
+            if src.is_symlink():
+                # a tracked symlink (trtlint/rules_data -> ../rules, a directory): kept as one, as git archive
+                # does (is_file() is False for a link to a directory: the shipped rule packs were left out)
+                (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(os.readlink(src), dest / rel)
+            elif src.is_file():
                 (dest / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(src, dest / rel)
         return "work tree"
