@@ -43,7 +43,10 @@ def export(rev: str, dest: Path) -> str:
                              check=True, capture_output=True).stdout
         for rel in filter(None, out.decode().split("\0")):
             src = REPO / rel
-            if src.is_file():
+            if src.is_symlink():  # trtlint/rules_data -> ../rules: a link to a folder is no file, keep it a link
+                (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(os.readlink(src), dest / rel)
+            elif src.is_file():
                 (dest / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(src, dest / rel)
         return "work tree"

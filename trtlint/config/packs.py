@@ -796,6 +796,8 @@ def _shipped() -> tuple[tuple[Path, dict], ...]:
     from trtlint.base.safeio import read_bytes
 
     files = sorted(shipped_dir().glob("*.yaml"))
+    if not files:  # an installation without its data: every pack-driven rule would pass silently
+        raise ConfigError(f"trtlint's shipped rule packs are missing (no *.yaml in {shipped_dir()}): reinstall trtlint")
     raws = []
     for f in files:
         try:
