@@ -354,9 +354,20 @@ class PluginAttributeMismatch(Rule):
             if got is None:
                 continue
             rel, fields = got
-            declared = {n for n, _t in fields}
+            declared = {f.name for f in fields}
             emitted = {x.name for x in r.attrs}
             note = "" if target else "; no TensorRT version is known, so judged against the newest release here"
+            missing = [f.name for f in fields if f.required and f.name not in emitted]
+            if missing and not r.open_attrs:
+                # every attribute the route passes is known: a field createPlugin asserts present is not among them
+                yield self.diag(
+                    r.span,
+                    f"{r.what} does not set {', '.join(repr(m) for m in missing)}, which TensorRT's own {r.name} creator "
+                    f"requires (libnvinfer_plugin {rel}: its createPlugin asserts {'them' if len(missing) > 1 else 'it'} "
+                    f"present{note}): creating the plugin fails at engine build",
+                    symbol=f"{r.name}.{missing[0]}",
+                    logical=r.logical,
+                )
             for a in r.attrs:
                 if a.name in declared or a.name in ("plugin_version", "plugin_namespace"):
                     continue
