@@ -14,10 +14,17 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, NamedTuple, Optional
 
 from trtlint.base.errors import ConfigError
 
+# one of TensorRT's own creators in rules/tensorrt_plugin_fields.yaml, with its fields
+_TRT_FIELD = {"type": "object", "required": ["name"], "additionalProperties": False, "properties": {
+    "name": {"type": "string"}, "type": {"type": "string"}, "required": {"type": "boolean"},
+    "default": {"type": "string"}, "length": {"type": "integer", "minimum": 0}}}
+_TRT_CREATOR = {"type": "object", "required": ["name", "version", "fields"], "additionalProperties": False, "properties": {
+    "name": {"type": "string", "minLength": 1}, "version": {"type": "string"}, "namespace": {"type": "string"},
+    "fields": {"type": "array", "items": _TRT_FIELD}}}
 _ENTRY = {
     "type": "object",
     "required": ["name", "what"],
@@ -219,28 +226,7 @@ PACK_SCHEMA = {
                         "properties": {
                             "tag": {"type": "string"},
                             "commit": {"type": "string"},
-                            "creators": {
-                                "type": "array",
-                                "items": {
-                                    "type": "object",
-                                    "required": ["name", "version", "fields"],
-                                    "properties": {
-                                        "name": {"type": "string", "minLength": 1},
-                                        "version": {"type": "string"},
-                                        "namespace": {"type": "string"},
-                                        "fields": {
-                                            "type": "array",
-                                            "items": {
-                                                "type": "object",
-                                                "required": ["name"],
-                                                "properties": {"name": {"type": "string"}, "type": {"type": "string"}},
-                                                "additionalProperties": False,
-                                            },
-                                        },
-                                    },
-                                    "additionalProperties": False,
-                                },
-                            },
+                            "creators": {"type": "array", "items": _TRT_CREATOR},
                         },
                         "additionalProperties": False,
                     },
@@ -449,6 +435,16 @@ class TrtInterface:
     replacement: Optional[str] = None
 
 
+class TrtField(NamedTuple):
+    """A field of one of TensorRT's own creators (rules/tensorrt_plugin_fields.yaml): its ``PluginFieldType``, whether
+    ``createPlugin`` asserts it present, the one length it accepts, and its default as written (None: unknown)."""
+    name: str
+    type: Optional[str] = None
+    required: bool = False
+    length: Optional[int] = None
+    default: Optional[str] = None
+
+
 @dataclass(frozen=True)
 class TrtApi:
     name: str
@@ -467,7 +463,7 @@ class Packs:
     # creators shipped by libraries outside the project: name -> (library, namespace, versions)
     externals: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
     # TensorRT's plugin library per release: "10.8" -> {(name, version): ((field, PluginFieldType or None), ...)}
-    plugin_fields: dict[str, dict[tuple[str, str], tuple[tuple[str, Optional[str]], ...]]] = field(default_factory=dict)
+    plugin_fields: dict[str, dict[tuple[str, str], tuple["TrtField", ...]]] = field(default_factory=dict)
     # TensorRT Python API deprecations (rules/tensorrt_python.yaml): name -> entry dict
     tensorrt_python_api: dict[str, dict] = field(default_factory=dict)
     # rules/cpp_behaviour.yaml
@@ -748,7 +744,9 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
             for c in body["creators"]:
                 # fields only: which names are TensorRT's own stays the curated ``external_creators`` list (older
                 # releases' data holds demo plugins with generic names, LayerNorm, Split, that projects define too)
-                table[(c["name"], c["version"])] = tuple((f["name"], f.get("type")) for f in c["fields"])
+                table[(c["name"], c["version"])] = tuple(
+                    TrtField(f["name"], f.get("type"), bool(f.get("required")), f.get("length"), f.get("default"))
+                    for f in c["fields"])
     ext = data.get("external_creators")
     if ext:
         for cname, versions in ext["creators"].items():

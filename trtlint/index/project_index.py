@@ -273,6 +273,11 @@ class ProjectIndex:
             info.names = self._all_returns(qn, "getPluginName") or self._all_returns(qn, "getPluginType")
             info.version = self._first_return(qn, "getPluginVersion")
             info.namespace = self._first_return(qn, "getPluginNamespace")
+            if info.name is not None and info.name.value is None and info.name.member:
+                info.name = self._member_string(qn, info.name)
+                info.names = (info.name.value,) if info.name.value is not None else info.names
+            if info.version is not None and info.version.value is None and info.version.member:
+                info.version = self._member_string(qn, info.version)
             if c.kind == "creator":
                 info.fields = _dedupe_fields(self._declared_fields(qn))
                 info.registrations = regs_by_class.get(qn, [])
@@ -476,6 +481,36 @@ class ProjectIndex:
         for fn in self.find_method(qualname, method):
             return tuple(dict.fromkeys(r.value for r in fn.returns if r.value is not None))
         return ()
+
+    def field_contract(self, qualname: str) -> tuple[set, dict, dict]:
+        """What a creator's ``createPlugin`` says of each field beyond its declaration: (the names it asserts present,
+        name -> the default it falls back to, name -> the one length it accepts)."""
+        contracts = {c.usr: c for ff in self.files.values() for c in getattr(ff, "fn_contracts", ())}
+        required: set = set()
+        defaults: dict = {}
+        lengths: dict = {}
+        for fn in self.find_method(qualname, "createPlugin"):
+            fc = contracts.get(fn.usr)
+            if fc is None:
+                continue
+            required.update(fc.required)
+            for d in fc.defaults:
+                defaults.setdefault(d.field, d.default)
+            for name, n in fc.lengths:
+                lengths.setdefault(name, n)
+        return required, defaults, lengths
+
+    def _member_string(self, qualname: str, got: ResolvedString) -> ResolvedString:
+        """A getter returning a data member (``return mPluginName.c_str();``): the string constant the nearest
+        constructor of the class or a base class puts in that member (``mPluginName = kNAMES[1];``), else ``got``."""
+        for q in self.ancestors(qualname):
+            short_name = q.rsplit("::", 1)[-1]
+            for fn in self.methods.get(q, ()):
+                if fn.name == short_name:
+                    hit = next((rs for m, rs in fn.member_strings if m == got.member), None)
+                    if hit is not None:
+                        return hit
+        return got
 
     def _first_return(self, qualname: str, method: str) -> Optional[ResolvedString]:
         for fn in self.find_method(qualname, method):
