@@ -65,7 +65,7 @@ def main() -> None:
                             stdout=subprocess.DEVNULL).returncode
         proc = time.perf_counter() - t0
         print(f"model: {a.nodes} nodes, {path.stat().st_size / 1e6:.2f} MB; classes: {r.totals()}")
-        print(f"coverage (read + TRT5xx rules + classify), median of {a.repeat}: {statistics.median(times):.3f} s "
+        print(f"coverage (read + the ONNX and contract rules + classify), median of {a.repeat}: {statistics.median(times):.3f} s "
               f"(min {min(times):.3f}, max {max(times):.3f})")
         print(f"whole process `trtlint coverage --no-project --format json`: {proc:.3f} s (exit {rc})")
 

@@ -112,8 +112,10 @@ class OnnxImporters:
     undated: dict = field(default_factory=dict)
     oldest: str = ""
     newest: str = ""
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)  # (op_type, release) -> imports()
 
     def add(self, pack: dict) -> None:
+        self._memo.clear()
         self.ops.update(pack["ops"])
         self.since.update(pack.get("since") or {})
         self.until.update(pack.get("until") or {})
@@ -126,6 +128,13 @@ class OnnxImporters:
         the list says so plainly, else why not (added in a later release, no longer imported) or why it may not be
         (a release the changelog does not date). ``release`` None or unparsable: the newest list. A release outside
         the list's range is judged by its nearest end (a major alone, "10", is that major's newest release)."""
+        key = (op_type, release)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._imports(op_type, release)
+        return got
+
+    def _imports(self, op_type: str, release: Optional[str]) -> tuple[bool, str]:
         if op_type not in self.ops:
             return False, ""
         if not release or not parse_version(release):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 from trtlint.checks.onnx._nodes import dispatch, known_creators, release_of, requested_from
@@ -44,6 +45,7 @@ LABELS = {
 DEFAULT_DOMAINS = ("", "ai.onnx")
 
 
+@lru_cache(maxsize=256)
 def version_tuple(v: str) -> tuple[int, ...]:
     out = []
     for part in str(v).split("."):
@@ -208,15 +210,13 @@ def _classify_op(op_type: str, domain: str, know: Knowledge, attrs: dict, functi
 
 
 def restriction_of(node: NodeDetail, opset: Optional[int], know: Knowledge,
-                   release: Optional[str] = None) -> Optional[tuple[str, str]]:
+                   release: Optional[str] = None, by_op: Optional[dict] = None) -> Optional[tuple[str, str]]:
     """(why, what to do) when a built-in node breaks a restriction the importer of ``release`` (default: the
-    knowledge's) documents, else None."""
+    knowledge's) documents, else None. ``by_op``: the checks by op (:func:`checks_by_op`), when already made."""
     res = know.restrictions
     trt = version_tuple(release or know.tensorrt)
     op = node.op_type
-    for c in res.get("checks", ()):
-        if c["op"] != op:
-            continue
+    for c in (by_op if by_op is not None else checks_by_op(know)).get(op, ()):
         if "since" in c and trt < version_tuple(c["since"]):
             continue
         if "until" in c and trt > version_tuple(c["until"]):
@@ -259,6 +259,13 @@ def restriction_of(node: NodeDetail, opset: Optional[int], know: Knowledge,
     return None
 
 
+def checks_by_op(know: Knowledge) -> dict:
+    out: dict = {}
+    for c in know.restrictions.get("checks", ()):
+        out.setdefault(c["op"], []).append(c)
+    return out
+
+
 def classify(model: ModelDetail, know: Knowledge, problems: Optional[dict] = None, release: Optional[str] = None) -> ModelCoverage:
     """Every node of ``model`` classified against TensorRT ``release`` (default: the knowledge's). ``problems``:
     node logical location -> ["TRT103: message", ...], the findings of check's ONNX and contract rules."""
@@ -272,13 +279,15 @@ def classify(model: ModelDetail, know: Knowledge, problems: Optional[dict] = Non
         notes.append(f"opset {opset} is outside the range {rng.get('min')} to {rng.get('max')} the parser's operator list "
                      "documents: a warning, not a failure (ops whose semantics changed may still be restricted)")
     out = ModelCoverage(model.path, opset=opset, notes=tuple(notes), tensorrt=release)
+    by_op = checks_by_op(know)
+    types = know.restrictions.get("types") or {}
     for n in model.nodes:
         cls, detail, d = _classify_op(n.op_type, n.domain, know, n.attrs, functions, release)
         codes: tuple[str, ...] = ()
         hint = ""
         found = problems.get(n.logical)
         if cls == "builtin":
-            broken = restriction_of(n, opset, know, release)
+            broken = restriction_of(n, opset, know, release, by_op) if n.op_type in by_op or n.op_type in types else None
             if broken:
                 (cls, detail), hint = ("restricted", broken[0]), broken[1]
         elif cls in ("project", "library"):
@@ -302,7 +311,7 @@ def problems_by_node(diagnostics, model_path: str, model: ModelDetail) -> dict[s
     by_op: dict[str, list] = {}
     for n in model.nodes:
         by_op.setdefault(n.op_type, []).append(n)
-    shape_of = {n.logical: _shape(n) for n in model.nodes}
+    by_logical = {n.logical: n for n in model.nodes}
     for d in diagnostics:
         if d.span.path != model_path or not d.logical:
             continue
@@ -311,7 +320,8 @@ def problems_by_node(diagnostics, model_path: str, model: ModelDetail) -> dict[s
         if "more node" in d.message and d.symbol:
             alike = by_op.get(d.symbol.split(".", 1)[0].split(":", 1)[0], [])  # "Op" or "Op:problem"
             if not d.code.startswith("TRT5"):
-                alike = [n for n in alike if shape_of[n.logical] == shape_of.get(d.logical)]
+                first = by_logical.get(d.logical)
+                alike = [n for n in alike if first is not None and _shape(n) == _shape(first)]
             targets = [n.logical for n in alike] or targets
         for t in targets:
             if text not in out.get(t, []):

@@ -130,7 +130,8 @@ def local_functions(model: OnnxModel) -> set:
 def kind_of(index, model: OnnxModel, node: OnnxNode) -> str:
     """'builtin' (a built-in importer of the targeted release takes it), 'function' (a model-local function), or
     'plugin' (:func:`dispatch`'s first steps)."""
-    return dispatch_kind(index.packs.onnx_importers, release_of(index, model.span.path), node.op_type, local_functions(model))[0]
+    takes = index.packs.onnx_importers.imports(node.op_type, release_of(index, model.span.path))[0]
+    return "builtin" if takes else "function" if node.op_type in local_functions(model) else "plugin"
 
 
 def dispatch_kind(importers, release: Optional[str], op_type: str, functions) -> tuple[str, str]:
@@ -190,11 +191,12 @@ def node_dispatch(index, model: OnnxModel, node: OnnxNode) -> Dispatch:
 
 
 def plugin_nodes(index) -> Iterator[tuple[OnnxModel, OnnxNode]]:
-    """Every model node the parser hands to the plugin registry."""
-    for m in index.models:
-        for n in m.nodes:
-            if kind_of(index, m, n) == "plugin":
-                yield m, n
+    """Every model node the parser hands to the plugin registry (computed once per index: a dozen rules ask)."""
+    memo = index.__dict__.get("_onnx_plugin_nodes")
+    if memo is None or memo[0] != len(index.models):
+        memo = index.__dict__["_onnx_plugin_nodes"] = (
+            len(index.models), [(m, n) for m in index.models for n in m.nodes if kind_of(index, m, n) == "plugin"])
+    yield from memo[1]
 
 
 def requested(node: OnnxNode) -> tuple[Optional[str], str, bool]:
