@@ -18,7 +18,8 @@ class UnresolvedPluginNode(Rule):
     the `onnx_importers` rules/ pack), a model-local function of that name comes next, and any other node is
     looked up as a plugin creator by (op_type, `plugin_version` or "1", `plugin_namespace` or ""), then with
     the node's domain as namespace. Reports the nodes that no creator answers: a standard ONNX operator
-    TensorRT has no importer for (`Unique`, `ai.onnx.ml` ops), a creator registered under another namespace,
+    TensorRT has no importer for (`Unique`, `ai.onnx.ml` ops; `Attention` before TensorRT 10.14: the importer
+    list is per release, judged against the release the project targets), a creator registered under another namespace,
     a version TensorRT's own plugin library does not ship. A name the project's creators do not register is
     TRT101's finding, a version they do not register TRT102's/TRT502's; in a project that defines no creators
     at all, other names are not judged (the plugin library the model is meant for is not in the tree).
@@ -42,6 +43,11 @@ class UnresolvedPluginNode(Rule):
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
 
     VALID = [
+        {
+            # TensorRT 10.14 imports Attention itself (the release a project targets decides, as in coverage)
+            "config": {"tensorrt-version": "10.14"},
+            "files": {"models/attn.onnx": onnx_model(onnx_node("Attention"), opsets=(("", 23),))},
+        },
         {
             # a project without creators: the plugin library the model is meant for is elsewhere (TensorRT
             # Polygraphy's test models with fake ops are such models); its names cannot be judged
@@ -70,6 +76,14 @@ class UnresolvedPluginNode(Rule):
         },
     ]
     INVALID = [
+        {
+            # the project targets TensorRT 10.1: its parser has no Attention importer yet (10.14 added it)
+            "config": {"tensorrt-version": "10.1"},
+            "files": {
+                "models/attn.onnx": onnx_model(onnx_node("Attention"), opsets=(("", 23),)),
+            },
+            "expect": [("models/attn.onnx", 1, "the parser fails here (TensorRT's ONNX parser imports Attention since TensorRT 10.14, not in 10.1)")],
+        },
         {
             "files": {
                 "models/ml.onnx": onnx_model(onnx_node("ZipMap", "ai.onnx.ml", classlabels_int64s=[1, 2]), opsets=(("", 17), ("ai.onnx.ml", 3))),
@@ -116,8 +130,8 @@ class UnresolvedPluginNode(Rule):
                 dom = n.domain or "ai.onnx"
                 later = f" ({d.note})" if d.note else ""
                 found.append((m, n, "standard", (
-                    f"TensorRT's ONNX parser has no importer for the ONNX operator '{n.op_type}' ({dom}){later}, so it "
-                    f"looks '{n.op_type}' up as a plugin creator, and no creator registers it: the parser fails here"
+                    f"TensorRT's ONNX parser has no importer for the ONNX operator '{n.op_type}' ({dom}), so it "
+                    f"looks '{n.op_type}' up as a plugin creator, and no creator registers it: the parser fails here{later}"
                 ), []))
             elif d.lookup == "foreign":
                 found.append((m, n, "foreign", (
