@@ -281,10 +281,12 @@ def test_coverage_says_which_project_judged_the_plugin_nodes(tmp_path, capsys):
     assert main(["coverage", str(loose / "m.onnx"), "--no-project", "--format", "json"]) == 0
     assert capsys.readouterr().err.splitlines()[0] == (
         "trtlint: no project: plugin nodes are judged against TensorRT's plugin library only (give --root PROJECT "
-        "for a project's creators)")
+        "for a project's creators), against TensorRT 11.1")
     proj = tmp_path / "proj"
     (proj / ".git").mkdir(parents=True)
     onnx.save(model, str(proj / "m.onnx"))
     assert main(["coverage", str(proj / "m.onnx"), "--format", "json", "--no-cache"]) == 0
+    # the line `trtlint check` prints, and what judges the plugin nodes
     assert capsys.readouterr().err.splitlines()[0] == (
-        f"trtlint: project {proj.resolve()} (its creators and TensorRT's plugin library judge the plugin nodes)")
+        f"trtlint: project {proj.resolve()} (profile generic, detected); its creators and TensorRT's plugin library "
+        "judge the plugin nodes, against TensorRT 11.1")
