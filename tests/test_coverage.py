@@ -48,9 +48,15 @@ def test_builtin(tmp_path):
 
 
 def test_library_plugin(tmp_path):
-    node = helper.make_node("EfficientNMS_TRT", ["x"], ["y"], name="nms", domain="trt", score_threshold=0.5)
+    # every field its createPlugin requires (validateRequiredAttributesExist): one left out is a TRT103 problem
+    node = helper.make_node("EfficientNMS_TRT", ["x"], ["y"], name="nms", domain="trt", score_threshold=0.5,
+                            iou_threshold=0.5, max_output_boxes=100, background_class=-1, score_activation=0,
+                            box_coding=0)
     n = nodes_of(cov(save(tmp_path / "m.onnx", [node])))["nms"]
     assert n.cls == "library" and "libnvinfer_plugin" in n.detail
+    node.attribute.remove(next(a for a in node.attribute if a.name == "box_coding"))
+    n = nodes_of(cov(save(tmp_path / "m2.onnx", [node])))["nms"]
+    assert n.cls == "problem" and "box_coding" in n.detail
 
 
 def test_problem_plugin_node(tmp_path):
