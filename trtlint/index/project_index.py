@@ -97,6 +97,41 @@ def scope_of(path: str, scopes: Iterable[str]) -> str:
     return best
 
 
+
+def scope_fact_sets(facts: Iterable[FileFacts], scopes: tuple) -> dict[str, tuple[list, list]]:
+    """Per scope of ``scopes`` (an independent program of the project) that holds files: (the facts of its files
+    plus those of the files in no scope: shared sources, Python, models; the functions defined in another scope's
+    headers that the scope's units include, as header facts of their own). Never another scope's files: two
+    programs that define the same plugin class or function do not collapse into one."""
+    by_scope: dict[str, list[FileFacts]] = {s: [] for s in scopes}
+    shared: list[FileFacts] = []
+    facts = list(facts)
+    for ff in facts:
+        s = scope_of(ff.path, scopes)
+        (by_scope[s] if s else shared).append(ff)
+    # a header a program's units include is compiled into that program, wherever it lives (a helper header under
+    # the directory of an enclosing program, `-I$(ROOT)/include`): the functions it defines are that program's
+    # too. They are kept in the facts of the unit that walked the header (maybe another program's).
+    in_header: dict[str, list] = {}
+    for ff in facts:
+        for fn in ff.functions:
+            if fn.span.path != ff.path or ff.kind == "header":
+                in_header.setdefault(fn.span.path, []).append(fn)
+    out: dict[str, tuple[list, list]] = {}
+    for s, own in by_scope.items():
+        if not own:
+            continue
+        seen: set[str] = set()
+        extra: list[FileFacts] = []
+        for inc in sorted({inc for ff in own for inc in ff.includes}):
+            other = scope_of(inc, scopes)
+            if inc in seen or not other or other == s or inc not in in_header:
+                continue
+            seen.add(inc)
+            extra.append(FileFacts(path=inc, kind="header", digest="", functions=tuple(dict.fromkeys(in_header[inc]))))
+        out[s] = (own + shared, extra)
+    return out
+
 @dataclass(frozen=True)
 class TensorRTTarget:
     """The TensorRT release a program is judged against, and why: ``source`` "configured" (the
