@@ -43,9 +43,7 @@ def export(rev: str, dest: Path) -> str:
                              check=True, capture_output=True).stdout
         for rel in filter(None, out.decode().split("\0")):
             src = REPO / rel
-            if src.is_symlink():
-                # a tracked symlink (trtlint/rules_data -> ../rules, a directory): kept as one, as git archive
-                # does (is_file() is False for a link to a directory: the shipped rule packs were left out)
+            if src.is_symlink():  # trtlint/rules_data -> ../rules: a link to a folder is no file, keep it a link
                 (dest / rel).parent.mkdir(parents=True, exist_ok=True)
                 os.symlink(os.readlink(src), dest / rel)
             elif src.is_file():

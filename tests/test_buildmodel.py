@@ -211,6 +211,38 @@ def test_the_summary_counts_the_programs_by_how_they_were_found(tmp_path):
     assert not [d for d in res.diagnostics if d.code == "TRT108"]  # each sample registers its own FooPlugin
 
 
+
+def test_a_call_resolves_in_its_own_program_not_a_same_named_function_of_another(tmp_path):
+    """Two samples, each built by its own Makefile: a's header defines an inline check(); b declares check() in
+    utils.h and defines it in utils.cu (no plugin in it: parsed only when the hot path needs it). The call-graph
+    expansion resolved b's call project-wide to a's inline check, so utils.cu was never parsed and the
+    cudaMalloc b's enqueue reaches through it was not seen; it resolves in b's own program now."""
+    plugin = (
+        "#include <NvInferRuntime.h>\n#include <cuda_runtime.h>\n#include \"{inc}\"\nusing namespace nvinfer1;\n"
+        "class {cls} : public IPluginV2DynamicExt\n{{\npublic:\n"
+        "    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,\n"
+        "        void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override\n"
+        "    {{\n        check(0);\n        return 0;\n    }}\n}};\n"
+    )
+    files = {
+        "samples/a/helper.h": "#pragma once\ninline int check(int e) { return e; }\n",
+        "samples/a/aPlugin.cu": plugin.format(inc="helper.h", cls="APlugin"),
+        "samples/a/Makefile": "all:\n\tnvcc -shared -o liba.so aPlugin.cu\n",
+        "samples/b/utils.h": "#pragma once\nint check(int e);\n",
+        "samples/b/utils.cu": "#include \"utils.h\"\n#include <cuda_runtime.h>\nint check(int e)\n{\n"
+                              "    void* p;\n    cudaMalloc(&p, 16);\n    return e;\n}\n",
+        "samples/b/bPlugin.cu": plugin.format(inc="utils.h", cls="BPlugin"),
+        "samples/b/Makefile": "all:\n\tnvcc -shared -o libb.so bPlugin.cu utils.cu\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    from .helpers import check_project
+
+    res = check_project(tmp_path)
+    assert res.analysis["programs"] == {"Makefile": 2}
+    assert [(d.code, d.span.path, d.span.line) for d in res.diagnostics] == [("TRT301", "samples/b/utils.cu", 6)]
+
 def test_ndebug_from_the_build_type_or_the_flags(tmp_path):
     # issue 34: a release build type set in the CMake files (CMake then compiles with -DNDEBUG) or -DNDEBUG in the
     # flags defines NDEBUG for the targets added after it; a Debug build type or none does not

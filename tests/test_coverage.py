@@ -48,9 +48,15 @@ def test_builtin(tmp_path):
 
 
 def test_library_plugin(tmp_path):
-    node = helper.make_node("EfficientNMS_TRT", ["x"], ["y"], name="nms", domain="trt", score_threshold=0.5)
+    # every field its createPlugin requires (validateRequiredAttributesExist): one left out is a TRT103 problem
+    node = helper.make_node("EfficientNMS_TRT", ["x"], ["y"], name="nms", domain="trt", score_threshold=0.5,
+                            iou_threshold=0.5, max_output_boxes=100, background_class=-1, score_activation=0,
+                            box_coding=0)
     n = nodes_of(cov(save(tmp_path / "m.onnx", [node])))["nms"]
     assert n.cls == "library" and "libnvinfer_plugin" in n.detail
+    node.attribute.remove(next(a for a in node.attribute if a.name == "box_coding"))
+    n = nodes_of(cov(save(tmp_path / "m2.onnx", [node])))["nms"]
+    assert n.cls == "problem" and "box_coding" in n.detail
 
 
 def test_problem_plugin_node(tmp_path):
@@ -281,10 +287,12 @@ def test_coverage_says_which_project_judged_the_plugin_nodes(tmp_path, capsys):
     assert main(["coverage", str(loose / "m.onnx"), "--no-project", "--format", "json"]) == 0
     assert capsys.readouterr().err.splitlines()[0] == (
         "trtlint: no project: plugin nodes are judged against TensorRT's plugin library only (give --root PROJECT "
-        "for a project's creators)")
+        "for a project's creators), against TensorRT 11.1")
     proj = tmp_path / "proj"
     (proj / ".git").mkdir(parents=True)
     onnx.save(model, str(proj / "m.onnx"))
     assert main(["coverage", str(proj / "m.onnx"), "--format", "json", "--no-cache"]) == 0
+    # the line `trtlint check` prints, and what judges the plugin nodes
     assert capsys.readouterr().err.splitlines()[0] == (
-        f"trtlint: project {proj.resolve()} (its creators and TensorRT's plugin library judge the plugin nodes)")
+        f"trtlint: project {proj.resolve()} (profile generic, detected); its creators and TensorRT's plugin library "
+        "judge the plugin nodes, against TensorRT 11.1")

@@ -100,3 +100,25 @@ def test_pack_matches_the_real_headers():
         short = a.name.split("::")[-1]
         present = any(re.search(rf"\b{short}\s*\(", t) for t in text.values())
         assert present == (a.removed is None), a.name
+
+
+def test_an_installation_without_its_shipped_packs_is_an_error_not_a_quiet_run(tmp_path):
+    """trtlint copied without its rule packs (a packaging mistake, or an export that drops the rules_data link)
+    ran every pack-driven rule on empty data and reported fewer findings with exit 0 or 1; it is a clear error."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    src = Path(__file__).resolve().parent.parent / "trtlint"
+    shutil.copytree(src, tmp_path / "pkg" / "trtlint", ignore=lambda _d, names: [
+        n for n in names if n in ("rules_data", "__pycache__")])
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "a.py").write_text("import tensorrt as trt\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "pkg"), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    p = subprocess.run([sys.executable, "-m", "trtlint", "check", str(proj), "--root", str(proj), "--no-cache"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "shipped rule packs are missing" in p.stderr and "reinstall trtlint" in p.stderr
+    assert "Traceback" not in p.stderr

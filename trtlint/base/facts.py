@@ -42,17 +42,16 @@ class Span:
 
 @dataclass(frozen=True)
 class ResolvedString:
-    """A string a method returns, e.g. ``getPluginName() { return kNAME; }``.
-
-    ``value`` is None when the expression could not be resolved to a constant (e.g. ``mNamespace.c_str()``).
-    ``via`` names the constant it was resolved through; ``def_span`` is where that constant is defined.
-    """
+    """A string a method returns, e.g. ``getPluginName() { return kNAME; }``. ``value`` is None when the expression
+    could not be resolved to a constant (e.g. ``mNamespace.c_str()``; ``member`` then names the class member it
+    reads). ``via`` names the constant it was resolved through; ``def_span`` is where that constant is defined."""
 
     value: Optional[str]
     span: Span
     expr: str = ""
     via: Optional[str] = None
     def_span: Optional[Span] = None
+    member: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -172,6 +171,7 @@ class CppFunction:
     field_reads: tuple[FieldRead, ...] = ()
     # stream-typed class fields written: (field's qualified name, value as written; "&": handed out to be written)
     stream_writes: tuple[tuple[str, str], ...] = ()
+    member_strings: tuple[tuple[str, ResolvedString], ...] = ()  # a constructor's `mName = kNAMES[0]`: (member, value)
 
 
 @dataclass(frozen=True)
@@ -550,7 +550,6 @@ class FieldDefault:
 @dataclass(frozen=True)
 class FnContract:
     """What a C++ function contributes to the plugin contract beyond its calls (creators and plugins only)."""
-
     usr: str
     qualname: str
     name: str
@@ -559,12 +558,13 @@ class FnContract:
     creates: tuple[CreatedObject, ...] = ()
     defaults: tuple[FieldDefault, ...] = ()
     called: tuple[str, ...] = ()  # names called in the body, read from its text (creating methods only)
+    required: tuple[str, ...] = ()  # field names it asserts present (`validateRequiredAttributesExist({"a"}, fc)`)
+    lengths: tuple[tuple[str, int], ...] = ()  # (field, N): a branch reading it requires `length == N`
 
 
 @dataclass(frozen=True)
 class StubParam:
     """A parameter of a PyTorch custom-op stub or of an ONNX translation function."""
-
     name: str
     span: Span  # the default when it has one, else the parameter
     default: Optional[str] = None  # source text of the default, None when it has none

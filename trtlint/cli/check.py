@@ -377,7 +377,7 @@ def _index_summary(index) -> dict:
             "serialized": [f"{f.name}:{f.type}" for f in c.serialized],
             "registered": [f"{r.span.path}:{r.span.line}" for r in c.registrations],
             "at": f"{c.cls.span.path}:{c.cls.span.line}",
-        }
+        } | (_field_contract(index, c) if c.cls.kind == "creator" else {})
 
     return {
         "profile": index.profile.name,
@@ -402,6 +402,15 @@ def _index_summary(index) -> dict:
         "globs": [{"var": g.var, "patterns": list(g.patterns), "targets": list(g.targets)} for g in index.globs],
         "programs": _programs_summary(index, cinfo),
     }
+
+
+def _field_contract(index, c) -> dict:
+    """A creator's declared fields that createPlugin asserts present, falls back to a default for, or accepts at
+    one length only (bench/tensorrt_plugin_fields.py writes them into rules/tensorrt_plugin_fields.yaml)."""
+    required, defaults, lengths = index.field_contract(c.qualname)
+    declared = {f.name for f in c.fields}
+    return {"required": sorted(declared & required), "defaults": {k: v for k, v in defaults.items() if k in declared},
+            "lengths": {k: v for k, v in lengths.items() if k in declared}}
 
 
 def _programs_summary(index, cinfo) -> list:

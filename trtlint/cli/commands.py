@@ -197,13 +197,15 @@ def cmd_coverage(args) -> int:
     if not report.models:
         print("trtlint: error: no .onnx model found in the paths given", file=sys.stderr)
         return 2
-    # never silently: which project's creators the plugin nodes were judged against, or none
+    # never silently: which project's creators the plugin nodes were judged against (the line `trtlint check`
+    # prints), or that there is none and why
     if report.project is not None:
-        print(f"trtlint: project {report.project} (its creators and TensorRT's plugin library judge the plugin nodes)",
-              file=sys.stderr)
+        print(f"trtlint: project {report.project} (profile {report.profile}, {report.profile_source}); its creators and TensorRT's "
+              f"plugin library judge the plugin nodes, against TensorRT {report.tensorrt}", file=sys.stderr)
     else:
-        print("trtlint: no project: plugin nodes are judged against TensorRT's plugin library only (give --root "
-              "PROJECT for a project's creators)", file=sys.stderr)
+        why = "" if args.no_project else f" ({report.root_reason})" if report.root_reason else ""
+        print(f"trtlint: no project{why}: plugin nodes are judged against TensorRT's plugin library only (give --root "
+              f"PROJECT for a project's creators), against TensorRT {report.tensorrt}", file=sys.stderr)
     if args.format == "text" and args.output is None:
         from rich.console import Console
 

@@ -14,10 +14,19 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, NamedTuple, Optional
 
 from trtlint.base.errors import ConfigError
+from trtlint.config.onnx_importers import (  # noqa: F401 - parse_version, version_at_least: used through this module too
+    ONNX_IMPORTERS_SCHEMA, ONNX_RESTRICTIONS_SCHEMA, OnnxImporters, parse_version, version_at_least)
 
+# one of TensorRT's own creators in rules/tensorrt_plugin_fields.yaml, with its fields
+_TRT_FIELD = {"type": "object", "required": ["name"], "additionalProperties": False, "properties": {
+    "name": {"type": "string"}, "type": {"type": "string"}, "required": {"type": "boolean"},
+    "default": {"type": "string"}, "length": {"type": "integer", "minimum": 0}}}
+_TRT_CREATOR = {"type": "object", "required": ["name", "version", "fields"], "additionalProperties": False, "properties": {
+    "name": {"type": "string", "minLength": 1}, "version": {"type": "string"}, "namespace": {"type": "string"},
+    "fields": {"type": "array", "items": _TRT_FIELD}}}
 _ENTRY = {
     "type": "object",
     "required": ["name", "what"],
@@ -102,47 +111,6 @@ _TRT_SCHEMA = {
 }
 
 _STR_LIST = {"type": "array", "items": {"type": "string"}}
-# what the ONNX parser's built-in importers restrict (rules/onnx_tensorrt_restrictions.yaml; trtlint coverage)
-_ONNX_RESTRICTIONS_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "source": {"type": "string"},
-        "tensorrt": {"type": "string"},
-        "opsets": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}, "additionalProperties": False},
-        "type_inputs": {"type": "object", "additionalProperties": {"type": "integer"}},
-        "types": {"type": "object", "additionalProperties": _STR_LIST},
-        "checks": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["op", "kind", "reason"],
-                "properties": {
-                    "op": {"type": "string", "minLength": 1},
-                    "kind": {"enum": ["attribute", "constant_input", "opset"]},
-                    "min": {"type": "integer"},
-                    "max": {"type": "integer"},
-                    "reason": {"type": "string"},
-                    "attribute": {"type": "string"},
-                    "allowed": {"type": "array"},
-                    "all_equal": {},
-                    "length_in": {"type": "array", "items": {"type": "integer"}},
-                    "absent": {"type": "boolean"},
-                    "input": {"type": "integer", "minimum": 0},
-                    "name": {"type": "string"},
-                    "since": {"type": "string"},
-                    "until": {"type": "string"},
-                },
-                "additionalProperties": False,
-            },
-        },
-        "unchecked": {
-            "type": "array",
-            "items": {"type": "object", "required": ["op", "what"], "properties": {"op": {"type": "string"}, "what": {"type": "string"}}, "additionalProperties": False},
-        },
-    },
-    "additionalProperties": False,
-}
-
 PACK_SCHEMA = {
     "type": "object",
     "required": ["version"],
@@ -219,28 +187,7 @@ PACK_SCHEMA = {
                         "properties": {
                             "tag": {"type": "string"},
                             "commit": {"type": "string"},
-                            "creators": {
-                                "type": "array",
-                                "items": {
-                                    "type": "object",
-                                    "required": ["name", "version", "fields"],
-                                    "properties": {
-                                        "name": {"type": "string", "minLength": 1},
-                                        "version": {"type": "string"},
-                                        "namespace": {"type": "string"},
-                                        "fields": {
-                                            "type": "array",
-                                            "items": {
-                                                "type": "object",
-                                                "required": ["name"],
-                                                "properties": {"name": {"type": "string"}, "type": {"type": "string"}},
-                                                "additionalProperties": False,
-                                            },
-                                        },
-                                    },
-                                    "additionalProperties": False,
-                                },
-                            },
+                            "creators": {"type": "array", "items": _TRT_CREATOR},
                         },
                         "additionalProperties": False,
                     },
@@ -275,16 +222,8 @@ PACK_SCHEMA = {
             },
             "additionalProperties": False,
         },
-        "onnx_importers": {
-            "type": "object",
-            "required": ["ops"],
-            "properties": {
-                "parser": {"type": "string"},
-                "ops": {"type": "array", "items": {"type": "string", "minLength": 1}},
-            },
-            "additionalProperties": False,
-        },
-        "onnx_restrictions": _ONNX_RESTRICTIONS_SCHEMA,
+        "onnx_importers": ONNX_IMPORTERS_SCHEMA,
+        "onnx_restrictions": ONNX_RESTRICTIONS_SCHEMA,
         "profiles": {
             "type": "object",
             "additionalProperties": {
@@ -400,29 +339,6 @@ class Profile:
     test_lists: Optional[dict] = None
 
 
-def parse_version(v: str) -> tuple[int, ...]:
-    """"10.8" -> (10, 8); "10.x" / "10" -> (10,); an unparsable string -> ()."""
-    out = []
-    for part in str(v).strip().split("."):
-        if not part.isdigit():
-            break
-        out.append(int(part))
-    return tuple(out)
-
-
-def version_at_least(target: str, v: Optional[str]) -> bool:
-    """Whether TensorRT ``target`` ("10.x", "10.8", "11") is at or after release ``v`` ("10.0", "8.5").
-    A target given as a major only ("10", "10.x") is the newest release of that major."""
-    if not v:
-        return False
-    t, w = parse_version(target), parse_version(v)
-    if not t or not w:
-        return False
-    if len(t) == 1:
-        return t[0] >= w[0]
-    return t >= w[: len(t)] if len(w) > len(t) else t >= w
-
-
 @dataclass(frozen=True)
 class TrtMethod:
     name: str
@@ -449,6 +365,16 @@ class TrtInterface:
     replacement: Optional[str] = None
 
 
+class TrtField(NamedTuple):
+    """A field of one of TensorRT's own creators (rules/tensorrt_plugin_fields.yaml): its ``PluginFieldType``, whether
+    ``createPlugin`` asserts it present, the one length it accepts, and its default as written (None: unknown)."""
+    name: str
+    type: Optional[str] = None
+    required: bool = False
+    length: Optional[int] = None
+    default: Optional[str] = None
+
+
 @dataclass(frozen=True)
 class TrtApi:
     name: str
@@ -467,7 +393,7 @@ class Packs:
     # creators shipped by libraries outside the project: name -> (library, namespace, versions)
     externals: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
     # TensorRT's plugin library per release: "10.8" -> {(name, version): ((field, PluginFieldType or None), ...)}
-    plugin_fields: dict[str, dict[tuple[str, str], tuple[tuple[str, Optional[str]], ...]]] = field(default_factory=dict)
+    plugin_fields: dict[str, dict[tuple[str, str], tuple["TrtField", ...]]] = field(default_factory=dict)
     # TensorRT Python API deprecations (rules/tensorrt_python.yaml): name -> entry dict
     tensorrt_python_api: dict[str, dict] = field(default_factory=dict)
     # rules/cpp_behaviour.yaml
@@ -503,6 +429,7 @@ class Packs:
     # op_types TensorRT's ONNX parser imports itself (rules/onnx_tensorrt.yaml), and which parser that is
     onnx_builtin_ops: set[str] = field(default_factory=set)
     onnx_parser: str = ""
+    onnx_importers: OnnxImporters = field(default_factory=OnnxImporters)  # per release: onnx_importers.imports()
     # what the built-in importers restrict (rules/onnx_tensorrt_restrictions.yaml): the pack's mapping, merged
     onnx_restrictions: dict = field(default_factory=dict)
     # the TensorRT C++ plugin interfaces (rules/tensorrt_interfaces.yaml)
@@ -748,7 +675,9 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
             for c in body["creators"]:
                 # fields only: which names are TensorRT's own stays the curated ``external_creators`` list (older
                 # releases' data holds demo plugins with generic names, LayerNorm, Split, that projects define too)
-                table[(c["name"], c["version"])] = tuple((f["name"], f.get("type")) for f in c["fields"])
+                table[(c["name"], c["version"])] = tuple(
+                    TrtField(f["name"], f.get("type"), bool(f.get("required")), f.get("length"), f.get("default"))
+                    for f in c["fields"])
     ext = data.get("external_creators")
     if ext:
         for cname, versions in ext["creators"].items():
@@ -759,6 +688,7 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
     if imp:
         p.onnx_builtin_ops.update(imp["ops"])
         p.onnx_parser = imp.get("parser", p.onnx_parser)
+        p.onnx_importers.add(imp)
     res = data.get("onnx_restrictions")
     if res:
         cur = p.onnx_restrictions
@@ -796,6 +726,8 @@ def _shipped() -> tuple[tuple[Path, dict], ...]:
     from trtlint.base.safeio import read_bytes
 
     files = sorted(shipped_dir().glob("*.yaml"))
+    if not files:  # an installation without its data: every pack-driven rule would pass silently
+        raise ConfigError(f"trtlint's shipped rule packs are missing (no *.yaml in {shipped_dir()}): reinstall trtlint")
     raws = []
     for f in files:
         try:

@@ -23,8 +23,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
+from trtlint.checks.onnx._nodes import dispatch, known_creators, release_of, requested_from
+from trtlint.config.onnx_importers import OnnxImporters
+from trtlint.coverage.hints import next_step, restriction_hint
 from trtlint.frontends.onnx_detail import ModelDetail, NodeDetail
 
 CLASSES = ("builtin", "restricted", "function", "project", "library", "problem", "unsupported")
@@ -41,6 +45,7 @@ LABELS = {
 DEFAULT_DOMAINS = ("", "ai.onnx")
 
 
+@lru_cache(maxsize=256)
 def version_tuple(v: str) -> tuple[int, ...]:
     out = []
     for part in str(v).split("."):
@@ -52,47 +57,35 @@ def version_tuple(v: str) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class Creator:
-    """A creator the parser could find (a project creator or spec, or TensorRT's plugin library)."""
-
-    name: str
-    version: Optional[str]
-    namespace: str
-    source: str  # "creator FooCreator", "libnvinfer_plugin (TensorRT)"
-    location: Optional[str]  # "cpp/plugins/foo.cpp:12"
-    in_project: bool
-
-
-@dataclass(frozen=True)
 class Knowledge:
-    """What classification knows: the importers, the creators by name, the restrictions, the standard ops."""
+    """What classification knows: the importers per release, the creators by name (:class:`Known`), the
+    restrictions, the standard ops, and the TensorRT release judged against."""
 
-    builtins: frozenset
-    creators: dict  # name -> tuple[Creator, ...]
+    importers: OnnxImporters
+    creators: dict  # name -> list[Known]
     restrictions: dict  # the onnx_restrictions pack
-    tensorrt: str  # the TensorRT version judged against
+    tensorrt: str  # the TensorRT release judged against (a model may name its own: classify's ``release``)
     standard: dict  # domain -> frozenset of op_types of the ONNX standard
     foreign_domains: frozenset  # other runtimes' domains (com.microsoft, ...)
 
+    @property
+    def builtins(self) -> frozenset:
+        """Every op some release imports (:meth:`OnnxImporters.imports` says whether a given one does)."""
+        return frozenset(self.importers.ops)
+
 
 def knowledge_of(index, tensorrt: Optional[str] = None) -> Knowledge:
-    """The knowledge of a :class:`~trtlint.index.project_index.ProjectIndex` (its creators and packs)."""
-    from trtlint.checks.onnx._nodes import known_creators
+    """The knowledge of a :class:`~trtlint.index.project_index.ProjectIndex` (its creators and packs), judged
+    against ``tensorrt``, else the release the project targets (as ``trtlint check`` judges it)."""
     from trtlint.frontends.onnx import standard_ops
 
-    creators: dict[str, tuple[Creator, ...]] = {}
-    for name, ks in known_creators(index).items():
-        creators[name] = tuple(
-            Creator(k.name, k.version, k.namespace, k.source, f"{k.span.path}:{k.span.line}" if k.span else None, k.in_project)
-            for k in ks
-        )
     res = dict(index.packs.onnx_restrictions)
     foreign = frozenset(d for d in index.profile.builtin_domains if d not in DEFAULT_DOMAINS and d != "trt")
     return Knowledge(
-        builtins=frozenset(index.packs.onnx_builtin_ops),
-        creators=creators,
+        importers=index.packs.onnx_importers,
+        creators=known_creators(index),
         restrictions=res,
-        tensorrt=tensorrt or str(res.get("tensorrt", "10")),
+        tensorrt=tensorrt or index.tensorrt_version(None),
         standard=standard_ops(),
         foreign_domains=foreign,
     )
@@ -105,7 +98,8 @@ class NodeClass:
     domain: str
     cls: str  # one of CLASSES
     detail: str  # the creator and where, or why the node fails
-    codes: tuple[str, ...] = ()  # TRT5xx findings on the node
+    codes: tuple[str, ...] = ()  # findings of check's ONNX and contract rules on the node (TRT5xx, TRT10x)
+    hint: str = ""  # what to do next (unsupported, restricted, problem)
 
 
 @dataclass
@@ -116,6 +110,7 @@ class ModelCoverage:
     skipped: Optional[str] = None  # the model was not analysed, and nothing is wrong with it (a Git LFS pointer)
     opset: Optional[int] = None
     notes: tuple[str, ...] = ()
+    tensorrt: Optional[str] = None  # the TensorRT release the model was judged against
 
     def counts(self) -> dict[str, int]:
         c = Counter(n.cls for n in self.nodes)
@@ -128,7 +123,8 @@ class ModelCoverage:
             key = (n.domain, n.op_type, n.cls, n.detail if n.cls != "builtin" else "")
             r = rows.get(key)
             if r is None:
-                rows[key] = {"op_type": n.op_type, "domain": n.domain, "class": n.cls, "count": 1, "example": n.logical, "detail": n.detail}
+                rows[key] = {"op_type": n.op_type, "domain": n.domain, "class": n.cls, "count": 1, "example": n.logical,
+                             "detail": n.detail, **({"hint": n.hint} if n.hint else {})}
             else:
                 r["count"] += 1
         order = {c: i for i, c in enumerate(reversed(CLASSES))}
@@ -145,6 +141,10 @@ class CoverageReport:
     tensorrt: str
     unchecked: list[dict] = field(default_factory=list)  # restrictions not checked, for the ops the models use
     project: Optional[str] = None  # the project whose creators were known, or None
+    profile: Optional[str] = None  # the profile the project (or the packs alone) were read with
+    root: Optional[str] = None
+    root_reason: str = ""  # how the project was found, or why there is none
+    profile_source: str = "detected"  # "detected", "configured" or "from --profile" (as check's first line says)
 
     @property
     def failed(self) -> bool:
@@ -163,59 +163,60 @@ class CoverageReport:
 
 def requested(attrs: dict) -> tuple[Optional[str], str]:
     """(plugin_version, plugin_namespace) the parser asks for; version None when not known statically."""
-    va = attrs.get("plugin_version")
-    if va is None:
-        version: Optional[str] = "1"
-    elif va[0] == "STRING":
-        version = va[1]
-    else:
-        version = ""  # read as AttributeProto.s
-    na = attrs.get("plugin_namespace")
-    namespace = (na[1] or "") if na is not None and na[0] == "STRING" else ""
+    version, namespace, _ = requested_from(attrs.get)
     return version, namespace
 
 
 def classify_op(op_type: str, domain: str, know: Knowledge, attrs: Optional[dict] = None,
-                functions: frozenset = frozenset()) -> tuple[str, str]:
-    """(class, detail) of one op as the parser dispatches it, before restrictions and findings."""
-    if op_type in know.builtins:
-        return "builtin", "built-in importer"
-    if op_type in functions:
-        return "function", "model-local function"
-    version, namespace = requested(attrs or {})
-    ks = know.creators.get(op_type, ())
+                functions: frozenset = frozenset(), release: Optional[str] = None) -> tuple[str, str]:
+    """(class, detail) of one op as the parser of ``release`` (default: the knowledge's) dispatches it, before
+    restrictions and findings."""
+    cls, detail, _d = _classify_op(op_type, domain, know, attrs or {}, functions, release or know.tensorrt)
+    return cls, detail
+
+
+def _classify_op(op_type: str, domain: str, know: Knowledge, attrs: dict, functions, release: str):
+    version, namespace = requested(attrs)
+    std_domain = "" if domain == "ai.onnx" else domain
+    d = dispatch(op_type, domain, version=version, namespace=namespace, importers=know.importers, release=release,
+                 functions=functions, known=know.creators.get(op_type, ()),
+                 standard=op_type in know.standard.get(std_domain, ()), foreign=domain in know.foreign_domains)
     shown = f"{domain}::{op_type}" if domain else op_type
-    if not ks:
-        if op_type in know.standard.get("" if domain == "ai.onnx" else domain, ()):
-            return "unsupported", f"ONNX operator {shown}: TensorRT's ONNX parser has no importer for it and no creator registers it"
-        if domain in know.foreign_domains:
-            return "unsupported", f"{shown} is an op of another runtime (domain '{domain}'): no importer, no creator"
-        return "unsupported", f"no importer, and no creator registers '{op_type}' (project, plugin specs, TensorRT plugin library)"
-    found = [k for k in ks if (k.version is None or version is None or k.version == version) and k.namespace in (namespace, domain)]
-    if not found:
-        same = [k for k in ks if k.version in (version, None)]
-        if not same:
-            regs = ", ".join(sorted({repr(k.version) for k in ks}))
-            return "unsupported", f"asks for '{op_type}' version '{version}', but {ks[0].source} registers only version {regs}"
-        k = same[0]
-        return "unsupported", (f"asks for namespace '{namespace}' (then its domain '{domain}'), but {k.source} "
-                               f"registers '{op_type}' in namespace '{k.namespace}'")
-    # the creator that answers: the project's before the library's, a known version before an unknown one
-    k = min(found, key=lambda k: (not k.in_project, k.version is None))
-    where = f" ({k.location})" if k.location else ""
-    if k.in_project:
-        return "project", f"plugin {op_type} v{k.version or '?'}: {k.source}{where}"
-    return "library", f"plugin {op_type} v{k.version or '?'}: {k.source}"
+    if d.kind == "builtin":
+        return "builtin", "built-in importer" + (f" ({d.note})" if d.note else ""), d
+    if d.kind == "function":
+        return "function", "model-local function", d
+    if d.kind == "plugin":
+        k = d.creator
+        where = f" ({k.span.path}:{k.span.line})" if k.span else ""
+        if k.in_project:
+            return "project", f"plugin {op_type} v{k.version or '?'}: {k.source}{where}", d
+        return "library", f"plugin {op_type} v{k.version or '?'}: {k.source}", d
+    if d.lookup == "standard":
+        why = f"{d.note}," if d.note else "TensorRT's ONNX parser has no importer for it"
+        return "unsupported", f"ONNX operator {shown}: {why} and no creator registers it", d
+    if d.lookup == "foreign":
+        return "unsupported", f"{shown} is an op of another runtime (domain '{domain}'): no importer, no creator", d
+    if d.lookup == "name":
+        later = f" ({d.note})" if d.note else ""
+        return "unsupported", f"no importer{later}, and no creator registers '{op_type}' (project, plugin specs, TensorRT plugin library)", d
+    ks = d.candidates
+    if d.lookup == "version":
+        regs = ", ".join(sorted({repr(k.version) for k in ks}))
+        return "unsupported", f"asks for '{op_type}' version '{version}', but {ks[0].source} registers only version {regs}", d
+    k = ks[0]
+    return "unsupported", (f"asks for namespace '{namespace}' (then its domain '{domain}'), but {k.source} "
+                           f"registers '{op_type}' in namespace '{k.namespace}'"), d
 
 
-def restriction_of(node: NodeDetail, opset: Optional[int], know: Knowledge) -> Optional[str]:
-    """Why a built-in node breaks a restriction the importer documents, or None."""
+def restriction_of(node: NodeDetail, opset: Optional[int], know: Knowledge,
+                   release: Optional[str] = None, by_op: Optional[dict] = None) -> Optional[tuple[str, str]]:
+    """(why, what to do) when a built-in node breaks a restriction the importer of ``release`` (default: the
+    knowledge's) documents, else None. ``by_op``: the checks by op (:func:`checks_by_op`), when already made."""
     res = know.restrictions
-    trt = version_tuple(know.tensorrt)
+    trt = version_tuple(release or know.tensorrt)
     op = node.op_type
-    for c in res.get("checks", ()):
-        if c["op"] != op:
-            continue
+    for c in (by_op if by_op is not None else checks_by_op(know)).get(op, ()):
         if "since" in c and trt < version_tuple(c["since"]):
             continue
         if "until" in c and trt > version_tuple(c["until"]):
@@ -226,15 +227,15 @@ def restriction_of(node: NodeDetail, opset: Optional[int], know: Knowledge) -> O
                 continue
             val = a[1]
             if c.get("absent"):
-                return f"attribute: {c['attribute']} is set ({c['reason']})"
+                return f"attribute: {c['attribute']} is set ({c['reason']})", restriction_hint(c, node)
             if val is None:
                 continue
             if "allowed" in c and val not in c["allowed"]:
-                return f"attribute: {c['attribute']}={val!r} ({c['reason']})"
+                return f"attribute: {c['attribute']}={val!r} ({c['reason']})", restriction_hint(c, node)
             if "all_equal" in c and isinstance(val, tuple) and any(v != c["all_equal"] for v in val):
-                return f"attribute: {c['attribute']}={list(val)} ({c['reason']})"
+                return f"attribute: {c['attribute']}={list(val)} ({c['reason']})", restriction_hint(c, node)
             if "length_in" in c and isinstance(val, tuple) and len(val) not in c["length_in"]:
-                return f"attribute: {c['attribute']} has {len(val)} values ({c['reason']})"
+                return f"attribute: {c['attribute']} has {len(val)} values ({c['reason']})", restriction_hint(c, node)
         elif c["kind"] == "opset":
             if opset is None or node.domain not in DEFAULT_DOMAINS:
                 continue
@@ -243,23 +244,33 @@ def restriction_of(node: NodeDetail, opset: Optional[int], know: Knowledge) -> O
                 if a is None or not a[1]:
                     continue
             if ("min" in c and opset < c["min"]) or ("max" in c and opset > c["max"]):
-                return f"opset: the model imports ONNX opset {opset} ({c['reason']})"
+                return f"opset: the model imports ONNX opset {opset} ({c['reason']})", restriction_hint(c, node)
         elif c["kind"] == "constant_input":
             i = c["input"]
             if i < len(node.inputs) and node.inputs[i].name and not node.inputs[i].constant:
-                return f"constant input: input {i} ({c.get('name', '?')}) '{node.inputs[i].name}' is computed in the graph ({c['reason']})"
+                return f"constant input: input {i} ({c.get('name', '?')}) '{node.inputs[i].name}' is computed in the graph ({c['reason']})", restriction_hint(c, node)
     ti = (res.get("type_inputs") or {}).get(op, 0)
     types = (res.get("types") or {}).get(op)
     if types and ti >= 0 and ti < len(node.inputs):
         inp = node.inputs[ti]
         if inp.dtype and inp.dtype != "DOUBLE" and inp.dtype not in types:
-            return f"dtype: input {ti} '{inp.name}' is {inp.dtype}; TensorRT imports {op} for {', '.join(types)}"
+            return (f"dtype: input {ti} '{inp.name}' is {inp.dtype}; TensorRT imports {op} for {', '.join(types)}",
+                    f"cast input {ti} to one of {', '.join(types)} before the {op} (or export the model in such a type)")
     return None
 
 
-def classify(model: ModelDetail, know: Knowledge, problems: Optional[dict] = None) -> ModelCoverage:
-    """Every node of ``model`` classified. ``problems``: node logical location -> ["TRT504: message", ...]."""
+def checks_by_op(know: Knowledge) -> dict:
+    out: dict = {}
+    for c in know.restrictions.get("checks", ()):
+        out.setdefault(c["op"], []).append(c)
+    return out
+
+
+def classify(model: ModelDetail, know: Knowledge, problems: Optional[dict] = None, release: Optional[str] = None) -> ModelCoverage:
+    """Every node of ``model`` classified against TensorRT ``release`` (default: the knowledge's). ``problems``:
+    node logical location -> ["TRT103: message", ...], the findings of check's ONNX and contract rules."""
     problems = problems or {}
+    release = release or know.tensorrt
     functions = frozenset(name for _dom, name in model.functions)
     opset = model.opsets.get("")
     notes = list(model.notes)
@@ -267,43 +278,59 @@ def classify(model: ModelDetail, know: Knowledge, problems: Optional[dict] = Non
     if opset is not None and (opset < rng.get("min", opset) or opset > rng.get("max", opset)):
         notes.append(f"opset {opset} is outside the range {rng.get('min')} to {rng.get('max')} the parser's operator list "
                      "documents: a warning, not a failure (ops whose semantics changed may still be restricted)")
-    out = ModelCoverage(model.path, opset=opset, notes=tuple(notes))
+    out = ModelCoverage(model.path, opset=opset, notes=tuple(notes), tensorrt=release)
+    by_op = checks_by_op(know)
+    types = know.restrictions.get("types") or {}
     for n in model.nodes:
-        cls, detail = classify_op(n.op_type, n.domain, know, n.attrs, functions)
+        cls, detail, d = _classify_op(n.op_type, n.domain, know, n.attrs, functions, release)
         codes: tuple[str, ...] = ()
+        hint = ""
+        found = problems.get(n.logical)
         if cls == "builtin":
-            why = restriction_of(n, opset, know)
-            if why:
-                cls, detail = "restricted", why
+            broken = restriction_of(n, opset, know, release, by_op) if n.op_type in by_op or n.op_type in types else None
+            if broken:
+                (cls, detail), hint = ("restricted", broken[0]), broken[1]
         elif cls in ("project", "library"):
-            found = problems.get(n.logical)
-            if found:
+            if found:  # a node check reports is never "answered": the creator is found, the node has a problem
                 codes = tuple(f.split(":", 1)[0] for f in found)
                 cls, detail = "problem", f"{detail}; " + "; ".join(found)
-        elif cls == "unsupported" and problems.get(n.logical):
-            codes = tuple(f.split(":", 1)[0] for f in problems[n.logical])
-        out.nodes.append(NodeClass(n.logical, n.op_type, n.domain, cls, detail, codes))
+                hint = f"fix what {', '.join(dict.fromkeys(codes))} says (`trtlint rule {codes[0]}` explains the fix)"
+        elif cls == "unsupported":
+            codes = tuple(f.split(":", 1)[0] for f in found or ())
+            hint = next_step(n.op_type, n.domain, n.attrs, d, know, release)
+        out.nodes.append(NodeClass(n.logical, n.op_type, n.domain, cls, detail, codes, hint))
     return out
 
 
 def problems_by_node(diagnostics, model_path: str, model: ModelDetail) -> dict[str, list[str]]:
-    """The TRT5xx findings of one model, per node: a finding names its first node (``logical``) and the
-    nodes like it by op_type (its symbol), so each is given to every node of that op_type it groups."""
+    """The findings of one model (check's ONNX and contract rules: :func:`trtlint.coverage.runner._findings`), per
+    node. A finding names its first node (``logical``) and says how many more it groups: a TRT5xx finding groups
+    the nodes of its op_type (its symbol) with that problem, a contract finding (TRT10x) the model's nodes alike
+    (the same op_type, domain and attribute names and types: one route), so each is given to the nodes it groups."""
     out: dict[str, list[str]] = {}
-    by_op: dict[str, list[str]] = {}
+    by_op: dict[str, list] = {}
     for n in model.nodes:
-        by_op.setdefault(n.op_type, []).append(n.logical)
+        by_op.setdefault(n.op_type, []).append(n)
+    by_logical = {n.logical: n for n in model.nodes}
     for d in diagnostics:
-        if d.span.path != model_path or not d.code.startswith("TRT5") or not d.logical:
+        if d.span.path != model_path or not d.logical:
             continue
         text = f"{d.code}: {d.message}"
         targets = [d.logical]
         if "more node" in d.message and d.symbol:
-            targets = by_op.get(d.symbol.split(".", 1)[0].split(":", 1)[0], targets)  # "Op" or "Op:problem"
+            alike = by_op.get(d.symbol.split(".", 1)[0].split(":", 1)[0], [])  # "Op" or "Op:problem"
+            if not d.code.startswith("TRT5"):
+                first = by_logical.get(d.logical)
+                alike = [n for n in alike if first is not None and _shape(n) == _shape(first)]
+            targets = [n.logical for n in alike] or targets
         for t in targets:
             if text not in out.get(t, []):
                 out.setdefault(t, []).append(text)
     return out
+
+
+def _shape(n: NodeDetail) -> tuple:
+    return (n.op_type, n.domain, tuple(sorted((k, a[0]) for k, a in n.attrs.items())))
 
 
 def unchecked_for(report_models: list[ModelCoverage], know: Knowledge) -> list[dict]:
@@ -327,11 +354,13 @@ def to_json(report: CoverageReport) -> str:
                     "error": m.error,
                     "skipped": m.skipped,
                     "opset": m.opset,
+                    "tensorrt": m.tensorrt,
                     "notes": list(m.notes),
                     "counts": m.counts(),
                     "ops": m.by_op(),
                     "nodes": [
-                        {"node": n.logical, "op_type": n.op_type, "domain": n.domain, "class": n.cls, "detail": n.detail, "codes": list(n.codes)}
+                        {"node": n.logical, "op_type": n.op_type, "domain": n.domain, "class": n.cls, "detail": n.detail,
+                         "codes": list(n.codes), **({"hint": n.hint} if n.hint else {})}
                         for n in m.nodes
                     ],
                 }
@@ -360,11 +389,12 @@ def to_markdown(report: CoverageReport) -> str:
             continue
         lines += [f"**{mark} `{m.path}`**: {len(m.nodes)} nodes: {_counts_line(m.counts())}", ""]
         lines += [f"> note: {note}" for note in m.notes] + ([""] if m.notes else [])
-        lines += ["| op | class | nodes | example | why / where |", "| --- | --- | ---: | --- | --- |"]
+        lines += ["| op | class | nodes | example | why / where | next step |", "| --- | --- | ---: | --- | --- | --- |"]
         for r in m.by_op():
             op = f"{r['domain']}::{r['op_type']}" if r["domain"] else r["op_type"]
             why = "" if r["class"] == "builtin" else r["detail"].replace("|", "\\|")
-            lines.append(f"| `{op}` | {LABELS[r['class']]} | {r['count']} | `{r['example']}` | {why} |")
+            hint = r.get("hint", "").replace("|", "\\|")
+            lines.append(f"| `{op}` | {LABELS[r['class']]} | {r['count']} | `{r['example']}` | {why} | {hint} |")
         lines.append("")
     if report.unchecked:
         lines.append("<details><summary>restrictions not checked statically</summary>\n")
@@ -385,13 +415,13 @@ def render_text(report: CoverageReport, console) -> None:
         if m.skipped:
             console.print(f"[cyan]{m.path}[/cyan]: not analysed: {m.skipped}")
             continue
-        t = Table(title=f"{m.path} ({len(m.nodes)} nodes, opset {m.opset})", title_justify="left", expand=False)
-        for col in ("op", "class", "nodes", "example node", "why / where"):
+        t = Table(title=f"{m.path} ({len(m.nodes)} nodes, opset {m.opset}, TensorRT {m.tensorrt})", title_justify="left", expand=False)
+        for col in ("op", "class", "nodes", "example node", "why / where", "next step"):
             t.add_column(col, overflow="fold")
         for r in m.by_op():
             op = f"{r['domain']}::{r['op_type']}" if r["domain"] else r["op_type"]
             why = "" if r["class"] == "builtin" else r["detail"]
-            t.add_row(op, f"[{styles[r['class']]}]{LABELS[r['class']]}[/]", str(r["count"]), r["example"], why)
+            t.add_row(op, f"[{styles[r['class']]}]{LABELS[r['class']]}[/]", str(r["count"]), r["example"], why, r.get("hint", ""))
         console.print(t)
         for note in m.notes:
             console.print(f"  note: {note}")
@@ -420,7 +450,7 @@ def hover_text(index, rel: str, line: int) -> Optional[str]:
             attrs["plugin_version"] = ("STRING", e.plugin_version)
         if e.plugin_namespace is not None:
             attrs["plugin_namespace"] = ("STRING", e.plugin_namespace)
-        cls, detail = classify_op(e.op_type, e.domain or "", know, attrs)
+        cls, detail = classify_op(e.op_type, e.domain or "", know, attrs, release=release_of(index, rel))
         op = f"{e.domain}::{e.op_type}" if e.domain else e.op_type
         parts.append(f"**TensorRT ONNX parser** — `{op}`: {LABELS[cls]}" + ("" if cls == "builtin" else f": {detail}"))
     return "\n\n".join(parts)

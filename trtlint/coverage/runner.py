@@ -33,21 +33,30 @@ def model_paths(paths: list[Path]) -> list[Path]:
     return list(out)
 
 
+WEAK_ROOTS = ("the current directory", "the directory given")  # found by no config, repository or profile marker
+
+
 def project_index(paths: list[Path], *, no_project: bool = False, root: Optional[Path] = None, jobs: Optional[int] = None,
                   use_cache: bool = True, profile: Optional[str] = None):
-    """(index, settings, root, is_project) of the project the paths belong to; with ``no_project`` (or outside any
-    project) an index of no file: only the packs."""
+    """(index, settings, root, is_project, reason) of the project the paths belong to; with ``no_project``, or
+    outside any project, an index of no file: only the packs. ``reason`` says how the project was found, or why
+    there is none. Unlike ``trtlint check``, a directory that is a project only because it is the current
+    directory or the directory given (no config file, repository root or profile markers) is not indexed: the
+    models are judged without a project, and the reason says so."""
     from trtlint.checks.registry import load_checked_settings
     from trtlint.config.project import project_root
     from trtlint.index.project_index import ProjectIndex
     from trtlint.config.packs import detect_profile, load_packs
 
-    is_project = False
+    is_project, reason = False, "--no-project"
     if root is None and not no_project:
         found = project_root(paths)
-        root, is_project = found.root, found.is_project
+        root, is_project, reason = found.root, found.is_project, found.reason
+        if is_project and reason in WEAK_ROOTS:
+            is_project, reason = False, (f"{root} is only {reason}: no config file, repository root or profile "
+                                         "markers above the models, so it is not indexed")
     elif root is not None:
-        is_project = True
+        is_project, reason = True, "--root"
     if root is None:
         root = _common_parent(paths)
     overrides = {"profile": profile} if profile else {}
@@ -56,10 +65,10 @@ def project_index(paths: list[Path], *, no_project: bool = False, root: Optional
         from trtlint.pipeline.run import run
 
         res = run(settings, None, jobs=jobs, use_cache=use_cache, memo=False)
-        return res.index, settings, root, True
+        return res.index, settings, root, True, reason
     packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs], root=root)
     prof = detect_profile(packs, root, "generic" if no_project else settings.profile)
-    return ProjectIndex.build(root, prof, packs, [], settings=settings), settings, root, False
+    return ProjectIndex.build(root, prof, packs, [], settings=settings), settings, root, False, reason
 
 
 def _common_parent(paths: list[Path]) -> Path:
@@ -74,11 +83,16 @@ def _common_parent(paths: list[Path]) -> Path:
 def coverage(paths: list[Path], *, tensorrt: Optional[str] = None, no_project: bool = False, root: Optional[Path] = None,
              jobs: Optional[int] = None, use_cache: bool = True, profile: Optional[str] = None) -> CoverageReport:
     models = model_paths(paths)
-    index, settings, root, is_project = project_index(models or paths, no_project=no_project, root=root, jobs=jobs,
-                                                      use_cache=use_cache, profile=profile)
+    index, settings, root, is_project, reason = project_index(models or paths, no_project=no_project, root=root, jobs=jobs,
+                                                              use_cache=use_cache, profile=profile)
+    if tensorrt:  # the rules judge the models against the release asked for too
+        import dataclasses
+
+        settings = dataclasses.replace(settings, tensorrt_version=tensorrt)
     from trtlint.pipeline.extract import make_context
 
     know = knowledge_of(index, tensorrt)
+    from trtlint.checks.onnx._nodes import release_of
     ctx = make_context(settings, index.profile, root)
     details, facts = [], {}
     for path in models:
@@ -95,8 +109,14 @@ def coverage(paths: list[Path], *, tensorrt: Optional[str] = None, no_project: b
             out.append(ModelCoverage(label, skipped=detail.reason) if detail.not_fetched
                        else ModelCoverage(label, error=detail.reason))
             continue
-        out.append(classify(detail, know, problems_by_node(findings, label, detail)))
-    return CoverageReport(out, know.tensorrt, unchecked_for(out, know), str(root) if is_project else None)
+        # the release the model is judged against: --tensorrt, else the one the project targets at the model's
+        # path, as `trtlint check` judges the model (rules/ pack default when nothing says)
+        release = tensorrt or release_of(index, label)
+        out.append(classify(detail, know, problems_by_node(findings, label, detail), release))
+    releases = sorted({m.tensorrt for m in out if m.tensorrt}) or [know.tensorrt]
+    return CoverageReport(out, ", ".join(releases), unchecked_for(out, know), str(root) if is_project else None,
+                          profile=index.profile.name, root=str(root), root_reason=reason,
+                          profile_source="detected" if settings.profile in ("auto", "", None) else "from --profile" if profile else "configured")
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -132,10 +152,13 @@ def _read_limited(path: Path, label: str, ctx, settings):
         return ModelError(label, f"not analysed: no worker process could be started ({e})"), None
 
 
+NODE_RULE_FAMILIES = ("onnx", "contract")  # the rules that judge model nodes: TRT5xx, and TRT10x on model routes
+
+
 def _findings(index, settings, root: Path, models: list) -> list:
-    """The TRT5xx findings on the models (their facts): the ONNX rules run once over the project's facts plus
-    the models'."""
-    from trtlint.checks.registry import all_rules
+    """The findings `trtlint check` reports on the models' nodes: the rules of :data:`NODE_RULE_FAMILIES` the
+    settings select, run once over the project's facts plus the models'."""
+    from trtlint.checks.registry import select_rules
     from trtlint.index.project_index import ProjectIndex
     from trtlint.pipeline.check import run_rules
 
@@ -143,4 +166,8 @@ def _findings(index, settings, root: Path, models: list) -> list:
         return []
     facts = [f for f in index.files.values() if f.kind != "onnx"] + list(models)
     idx = ProjectIndex.build(root, index.profile, index.packs, facts, settings=settings)
-    return run_rules([r for r in all_rules() if r.code.startswith("TRT5")], idx, settings)
+    for attr in ("tensorrt_targets", "tensorrt_inferred", "tensorrt_scope"):  # the releases the project targets
+        if hasattr(index, attr):
+            setattr(idx, attr, getattr(index, attr))
+    rules = [r for r in select_rules(settings.select, settings.ignore, settings.extend_select) if r.family in NODE_RULE_FAMILIES]
+    return run_rules(rules, idx, settings)

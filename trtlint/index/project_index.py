@@ -97,6 +97,41 @@ def scope_of(path: str, scopes: Iterable[str]) -> str:
     return best
 
 
+
+def scope_fact_sets(facts: Iterable[FileFacts], scopes: tuple) -> dict[str, tuple[list, list]]:
+    """Per scope of ``scopes`` (an independent program of the project) that holds files: (the facts of its files
+    plus those of the files in no scope: shared sources, Python, models; the functions defined in another scope's
+    headers that the scope's units include, as header facts of their own). Never another scope's files: two
+    programs that define the same plugin class or function do not collapse into one."""
+    by_scope: dict[str, list[FileFacts]] = {s: [] for s in scopes}
+    shared: list[FileFacts] = []
+    facts = list(facts)
+    for ff in facts:
+        s = scope_of(ff.path, scopes)
+        (by_scope[s] if s else shared).append(ff)
+    # a header a program's units include is compiled into that program, wherever it lives (a helper header under
+    # the directory of an enclosing program, `-I$(ROOT)/include`): the functions it defines are that program's
+    # too. They are kept in the facts of the unit that walked the header (maybe another program's).
+    in_header: dict[str, list] = {}
+    for ff in facts:
+        for fn in ff.functions:
+            if fn.span.path != ff.path or ff.kind == "header":
+                in_header.setdefault(fn.span.path, []).append(fn)
+    out: dict[str, tuple[list, list]] = {}
+    for s, own in by_scope.items():
+        if not own:
+            continue
+        seen: set[str] = set()
+        extra: list[FileFacts] = []
+        for inc in sorted({inc for ff in own for inc in ff.includes}):
+            other = scope_of(inc, scopes)
+            if inc in seen or not other or other == s or inc not in in_header:
+                continue
+            seen.add(inc)
+            extra.append(FileFacts(path=inc, kind="header", digest="", functions=tuple(dict.fromkeys(in_header[inc]))))
+        out[s] = (own + shared, extra)
+    return out
+
 @dataclass(frozen=True)
 class TensorRTTarget:
     """The TensorRT release a program is judged against, and why: ``source`` "configured" (the
@@ -273,6 +308,11 @@ class ProjectIndex:
             info.names = self._all_returns(qn, "getPluginName") or self._all_returns(qn, "getPluginType")
             info.version = self._first_return(qn, "getPluginVersion")
             info.namespace = self._first_return(qn, "getPluginNamespace")
+            if info.name is not None and info.name.value is None and info.name.member:
+                info.name = self._member_string(qn, info.name)
+                info.names = (info.name.value,) if info.name.value is not None else info.names
+            if info.version is not None and info.version.value is None and info.version.member:
+                info.version = self._member_string(qn, info.version)
             if c.kind == "creator":
                 info.fields = _dedupe_fields(self._declared_fields(qn))
                 info.registrations = regs_by_class.get(qn, [])
@@ -476,6 +516,36 @@ class ProjectIndex:
         for fn in self.find_method(qualname, method):
             return tuple(dict.fromkeys(r.value for r in fn.returns if r.value is not None))
         return ()
+
+    def field_contract(self, qualname: str) -> tuple[set, dict, dict]:
+        """What a creator's ``createPlugin`` says of each field beyond its declaration: (the names it asserts present,
+        name -> the default it falls back to, name -> the one length it accepts)."""
+        contracts = {c.usr: c for ff in self.files.values() for c in getattr(ff, "fn_contracts", ())}
+        required: set = set()
+        defaults: dict = {}
+        lengths: dict = {}
+        for fn in self.find_method(qualname, "createPlugin"):
+            fc = contracts.get(fn.usr)
+            if fc is None:
+                continue
+            required.update(fc.required)
+            for d in fc.defaults:
+                defaults.setdefault(d.field, d.default)
+            for name, n in fc.lengths:
+                lengths.setdefault(name, n)
+        return required, defaults, lengths
+
+    def _member_string(self, qualname: str, got: ResolvedString) -> ResolvedString:
+        """A getter returning a data member (``return mPluginName.c_str();``): the string constant the nearest
+        constructor of the class or a base class puts in that member (``mPluginName = kNAMES[1];``), else ``got``."""
+        for q in self.ancestors(qualname):
+            short_name = q.rsplit("::", 1)[-1]
+            for fn in self.methods.get(q, ()):
+                if fn.name == short_name:
+                    hit = next((rs for m, rs in fn.member_strings if m == got.member), None)
+                    if hit is not None:
+                        return hit
+        return got
 
     def _first_return(self, qualname: str, method: str) -> Optional[ResolvedString]:
         for fn in self.find_method(qualname, method):

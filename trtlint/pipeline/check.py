@@ -23,7 +23,7 @@ from trtlint.config.settings import Settings
 from trtlint.base.diagnostics import Diagnostic, Severity, also_note
 from trtlint.base.facts import FileFacts, Span
 from ..frontends import SourceFile
-from trtlint.index.project_index import CheckInputs, ProjectIndex, is_test_path, scope_of
+from trtlint.index.project_index import CheckInputs, ProjectIndex, is_test_path, scope_fact_sets, scope_of
 from trtlint.config.packs import Packs, Profile
 from trtlint.store.scancache import SUPPRESSIBLE, TextScans
 from trtlint.adoption.suppress import PerFileIgnores, scan_suppressions, takes_nolint
@@ -86,35 +86,9 @@ def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Setting
     scopes = tuple(inputs.scopes)
     if len(scopes) < 2:
         return {}
-    by_scope: dict[str, list[FileFacts]] = {s: [] for s in scopes}
-    shared: list[FileFacts] = []
-    for ff in facts:
-        s = scope_of(ff.path, scopes)
-        (by_scope[s] if s else shared).append(ff)
-    # a header a program's units include is compiled into that program, wherever it lives (a helper header under
-    # the directory of an enclosing program, `-I$(ROOT)/include`): the functions it defines are that program's
-    # too. They are kept in the facts of the unit that walked the header (maybe another program's).
-    in_header: dict[str, list] = {}
-    for ff in facts:
-        for fn in ff.functions:
-            if fn.span.path != ff.path or ff.kind == "header":
-                in_header.setdefault(fn.span.path, []).append(fn)
-    borrowed: dict[str, list[FileFacts]] = {}
-    for s, own in by_scope.items():
-        seen: set[str] = set()
-        for inc in sorted({inc for ff in own for inc in ff.includes}):
-            other = scope_of(inc, scopes)
-            if inc in seen or not other or other == s or inc not in in_header:
-                continue
-            seen.add(inc)
-            borrowed.setdefault(s, []).append(FileFacts(path=inc, kind="header", digest="", functions=tuple(
-                dict.fromkeys(in_header[inc]))))
     out = {}
-    for s, own in by_scope.items():
-        if not own:
-            continue
-        extra = borrowed.get(s, [])
-        idx = out[s] = ProjectIndex.build(root, profile, packs, own + shared + extra, settings, inputs=inputs, scope=s)
+    for s, (own, extra) in scope_fact_sets(facts, scopes).items():
+        idx = out[s] = ProjectIndex.build(root, profile, packs, own + extra, settings, inputs=inputs, scope=s)
         idx.__dict__["_trtlint_borrowed"] = frozenset(ff.path for ff in extra)
     return out
 

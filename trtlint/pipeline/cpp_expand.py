@@ -15,7 +15,7 @@ import re
 from trtlint.base import safeio
 from trtlint.store.cache import write_json
 from ..frontends import SourceFile
-from trtlint.index.project_index import ProjectIndex
+from trtlint.index.project_index import ProjectIndex, scope_fact_sets, scope_of
 from .extract import frontend_versions
 
 _EXTERNAL = re.compile(r"^(?:std::|thrust::|cub::|__|operator\b)")
@@ -45,7 +45,7 @@ def _callish_names(data: bytes) -> frozenset:
 
 _PARAMS = rb"\((?:[^;{}()]|\((?:[^;{}()]|\([^;{}()]*\))*\))*\)"
 # bumped when what the expansion searches for changes (its memo of files to parse is keyed on it)
-_EXPANSION_VERSION = "7"
+_EXPANSION_VERSION = "8"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -72,23 +72,42 @@ def _expansion_roots(idx) -> list:
     return out
 
 
+def _round_indexes(facts: list, scopes: tuple, root, profile, packs, settings) -> list:
+    """The indexes a round resolves calls in, each with the roots it owns: the whole project's for the plugins
+    in no program, and, when the project holds several independent programs (``scopes``), each program's own
+    (pipeline.check.scope_indexes sees the same facts), so a call resolves as the program's linker would: a
+    same-named function of another program (another sample's helper) does not hide the program's own file."""
+    whole = ProjectIndex.build(root, profile, packs, facts, settings)
+    if len(scopes) < 2:
+        return [(whole, _expansion_roots(whole))]
+    out = [(whole, [fn for fn in _expansion_roots(whole) if not scope_of(fn.span.path, scopes)])]
+    with_roots = {scope_of(fn.span.path, scopes) for fn in _expansion_roots(whole)}
+    for s, (own, extra) in scope_fact_sets(facts, scopes).items():
+        if s not in with_roots:
+            continue
+        idx = ProjectIndex.build(root, profile, packs, own + extra, settings)
+        out.append((idx, [fn for fn in _expansion_roots(idx) if scope_of(fn.span.path, scopes) == s]))
+    return out
+
+
 def _expand_call_graph(
     facts, lazy: dict, texts: dict, extract_cached, root, profile, packs, settings, names_by_digest=None,
-    service=None,
+    service=None, scopes: tuple = (),
 ) -> list:
     """Parse, round by round, the lazily skipped C++ files that may define a function the hot path calls
-    but no parsed file defines. Each round follows one more level of calls; at most max-call-depth rounds.
-    ``service()`` is called between files searched, to keep the worker pool fed meanwhile."""
+    but no parsed file defines (in the caller's program, when the project holds several). Each round follows
+    one more level of calls; at most max-call-depth rounds. ``service()`` is called between files searched, to
+    keep the worker pool fed meanwhile."""
     added: list = []
     if not lazy:
         return added
     callish: dict[str, frozenset] = {}
     names_by_digest = names_by_digest if names_by_digest is not None else {}
     for _ in range(max(1, settings.max_call_depth)):
-        idx = ProjectIndex.build(root, profile, packs, list(facts) + added, settings)
         methods: set[str] = set()
         free: set[str] = set()
-        for root_fn in _expansion_roots(idx):
+        for idx, root_fn in ((i, fn) for i, fns in _round_indexes(list(facts) + added, scopes, root, profile, packs,
+                                                                 settings) for fn in fns):
             for call, _chain in idx.walk_calls(root_fn):
                 if call.kind not in ("call", "launch") or idx.resolve_call(call) is not None:
                     continue
@@ -155,14 +174,14 @@ def _call_structure(facts) -> bytes:
 
 
 def expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc, root, profile, packs, settings,
-                      service=None, skips=None) -> list:
+                      service=None, skips=None, scopes: tuple = ()) -> list:
     """The files the call-graph expansion parses depend only on the C++ sources and the settings: a warm run
     with the same inputs reuses the last run's list (kept in the cache) instead of searching again. The memo
     also keeps the headers each of them left to another unit (``skips``, filled by ``extract_cached``), for
     the next run's prefetch."""
     if cache is None:
         return _expand_call_graph(facts, lazy_facts, texts, extract_cached, root, profile, packs, settings,
-                                  service=service)
+                                  service=service, scopes=scopes)
     import hashlib
 
     h = hashlib.sha256(cache.ctx_key.encode())
@@ -177,6 +196,7 @@ def expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc,
     h.update(repr(sorted(frontend_versions().items())).encode())
     h.update(str(settings.max_call_depth).encode())
     h.update(_EXPANSION_VERSION.encode())
+    h.update(repr(sorted(scopes)).encode())
     memo = cache.dir / "expansion" / f"{h.hexdigest()[:32]}.json"
     try:
         known = json.loads(safeio.read_text(memo, limit=safeio.CACHE_LIMIT, errors="strict"))
@@ -202,7 +222,7 @@ def expand_with_memo(facts, lazy_facts, texts, extract_cached, cache, tus, disc,
         names_by_digest = {}
     before = len(names_by_digest)
     added = _expand_call_graph(
-        facts, lazy_facts, texts, extract_cached, root, profile, packs, settings, names_by_digest, service
+        facts, lazy_facts, texts, extract_cached, root, profile, packs, settings, names_by_digest, service, scopes
     )
     if len(names_by_digest) != before:
         live = {f.digest for f in tus}  # files that changed or went away drop out

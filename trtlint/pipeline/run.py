@@ -345,7 +345,8 @@ def _extract(st: _RunState) -> None:
         if share:  # the units the expansion parses leave alone the shared headers the units above walked
             extract_lazy, lazy_skips = lazy_plan(eager, cfacts, lone, ctx, shareable, extract_cached, reach)
         expanded = expand_with_memo(cfacts + lone, lazy_facts, texts, extract_lazy, cache, tus, disc, st.root,
-                                    st.profile, st.packs, st.settings, extraction.service, lazy_skips)
+                                    st.profile, st.packs, st.settings, extraction.service, lazy_skips,
+                                    tuple(st.build.scopes) if st.build is not None else ())
         facts = cfacts + extraction.collect(h_others) + lone + expanded
         reach.save()
         st.skips = {f.rel: f.skip for f in eager if f.skip}

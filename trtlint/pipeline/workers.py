@@ -68,6 +68,13 @@ def _worker_main(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = N
 
 def _serve(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -> None:  # pragma: no cover - runs in a child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # the parent runs with the cyclic collector paused (pipeline.run.run) and a forked worker inherits that; the
+    # worker's garbage is not the parent's: each parse leaves cycles (libclang's translation unit and its
+    # cursors) that only the collector frees. Paused, a worker grew by the whole of every unit it parsed (2 GiB
+    # after ~100 units) until worker-memory killed it on whatever file it had then (a Python file, TRT001)
+    import gc
+
+    gc.enable()
     from .. import frontends
     from trtlint.store.cache import cacheable
     from .extract import extract_limited, prepare

@@ -130,8 +130,8 @@ def all_requests(index) -> Iterator[Request]:
 
 def lookup_what(lk) -> str:
     form = getattr(lk, "form", "get_creator")
-    if form == "get_creator":
-        return f"get_creator('{lk.name}', {lk.version!r}, {lk.namespace!r})"
+    if form == "get_creator":  # a name not known statically (a helper's parameter) shows as ?
+        return f"get_creator({'?' if lk.name is None else repr(lk.name)}, {lk.version!r}, {lk.namespace!r})"
     if form == "plugin_creator_list":  # Python: a scan of the registry's creators for one name
         return f"plugin_creator_list scan for '{lk.name}'"
     # C++ model code: written as C++ (a version or namespace not known statically shows as ?)

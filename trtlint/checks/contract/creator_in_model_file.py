@@ -64,6 +64,30 @@ class CreatorInModelFile(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # the other Python creation forms: get_plugin_creator, a plugin_creator_list scan, a helper whose lookup
+            # takes the name as a parameter (not known statically: shown as ?)
+            "files": {"models/m.py": (
+                "import tensorrt as trt\n"
+                "def a():\n"
+                '    return trt.get_plugin_registry().get_plugin_creator("FooPlugin", "1", "")\n'
+                "def b(reg):\n"
+                "    for c in reg.plugin_creator_list:\n"
+                '        if c.name == "FooPlugin":\n'
+                "            return c\n"
+                "def helper(reg, name, fields):\n"
+                '    return reg.get_creator(name, "1", "").create_plugin(name, trt.PluginFieldCollection(fields))\n'
+            )},
+            "config": {"model-files": ["models/**"]},
+            "expect": [
+                ("models/m.py", 3, "(get_creator('FooPlugin', '1', ''))"),
+                ("models/m.py", 6, "(plugin_creator_list scan for 'FooPlugin')"),
+                ("models/m.py", 9, "(create_plugin, get_creator(?, '1', ''), PluginFieldCollection)"),
+            ],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         globs = list(getattr(index.settings, "model_files", None) or index.profile.model_files)
         if not globs:

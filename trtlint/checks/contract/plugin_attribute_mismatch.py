@@ -90,7 +90,9 @@ class PluginAttributeMismatch(Rule):
     declares in `getFieldNames()` (its `PluginField` list). A route to one of TensorRT's own plugins (no
     creator of that name in the project, e.g. `EfficientNMS_TRT`) is compared with the fields its creator
     declares in TensorRT's plugin library, for the release the code targets (`rules/tensorrt_plugin_fields.yaml`,
-    generated from NVIDIA/TensorRT's `plugin/` tree; the newest release there when no version is known). `plugin_version` and `plugin_namespace` are the
+    generated from NVIDIA/TensorRT's `plugin/` tree; the newest release there when no version is known); a route
+    there whose attributes are all known and that leaves out a field that creator's `createPlugin` asserts present
+    (`required` in the data) is reported too. `plugin_version` and `plugin_namespace` are the
     parser's own and are not compared. A direct route hands the creator its whole field collection, so there
     a field that `createPlugin` reads counts as accepted even when undeclared; for ONNX nodes it does not:
     a field the creator reads but does not declare is the classic drift (the parser drops it and the plugin
@@ -161,7 +163,15 @@ class PluginAttributeMismatch(Rule):
         {
             # TensorRT's own plugin (no creator in the project): judged against libnvinfer_plugin's declared fields
             "files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "iou_treshold": 0.45}')},
-            "expect": [("py/surgeon.py", 6, "attribute 'iou_treshold' of ONNX node 'EfficientNMS_TRT' is not a field of TensorRT's own EfficientNMS_TRT creator (libnvinfer_plugin 11.1 declares: background_class, box_coding, class_agnostic, iou_threshold,")],
+            "expect": [
+                ("py/surgeon.py", 6, "ONNX node 'EfficientNMS_TRT' does not set 'iou_threshold', 'max_output_boxes', 'background_class', 'score_activation', 'box_coding', which TensorRT's own EfficientNMS_TRT creator requires (libnvinfer_plugin 11.1: its createPlugin asserts them present"),
+                ("py/surgeon.py", 6, "attribute 'iou_treshold' of ONNX node 'EfficientNMS_TRT' is not a field of TensorRT's own EfficientNMS_TRT creator (libnvinfer_plugin 11.1 declares: background_class, box_coding, class_agnostic, iou_threshold,"),
+            ],
+        },
+        {
+            # TensorRT's own plugin with every attribute declared, but one its createPlugin requires left out
+            "files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "iou_threshold": 0.45, "background_class": -1, "score_activation": 0, "box_coding": 0}')},
+            "expect": [("py/surgeon.py", 6, "ONNX node 'EfficientNMS_TRT' does not set 'max_output_boxes', which TensorRT's own EfficientNMS_TRT creator requires (libnvinfer_plugin 11.1: its createPlugin asserts it present; no TensorRT version is known, so judged against the newest release here): creating the plugin fails at engine build")],
         },
         {
             # inside the creator: it declares 'num_heads' but reads 'num_head' (and never 'num_heads')
@@ -354,9 +364,20 @@ class PluginAttributeMismatch(Rule):
             if got is None:
                 continue
             rel, fields = got
-            declared = {n for n, _t in fields}
+            declared = {f.name for f in fields}
             emitted = {x.name for x in r.attrs}
             note = "" if target else "; no TensorRT version is known, so judged against the newest release here"
+            missing = [f.name for f in fields if f.required and f.name not in emitted]
+            if missing and not r.open_attrs:
+                # every attribute the route passes is known: a field createPlugin asserts present is not among them
+                yield self.diag(
+                    r.span,
+                    f"{r.what} does not set {', '.join(repr(m) for m in missing)}, which TensorRT's own {r.name} creator "
+                    f"requires (libnvinfer_plugin {rel}: its createPlugin asserts {'them' if len(missing) > 1 else 'it'} "
+                    f"present{note}): creating the plugin fails at engine build",
+                    symbol=f"{r.name}.{missing[0]}",
+                    logical=r.logical,
+                )
             for a in r.attrs:
                 if a.name in declared or a.name in ("plugin_version", "plugin_namespace"):
                     continue

@@ -106,7 +106,21 @@ def foreign(index, node: OnnxNode) -> bool:
 
 
 def builtin_ops(index) -> set:
+    """Every op_type some TensorRT release's ONNX parser imports (:func:`imports` says whether a given one does)."""
     return index.packs.onnx_builtin_ops
+
+
+def imports(index, op_type: str, path: Optional[str]) -> bool:
+    """Whether the ONNX parser of the TensorRT release the code at ``path`` targets imports ``op_type`` itself."""
+    return index.packs.onnx_importers.imports(op_type, release_of(index, path))[0]
+
+
+def release_of(index, path: Optional[str]) -> str:
+    """The TensorRT release a model (or emitting file) at ``path`` is judged against (remembered per path)."""
+    memo = index.__dict__.setdefault("_onnx_release", {})
+    if path not in memo:
+        memo[path] = index.tensorrt_version(path)
+    return memo[path]
 
 
 def local_functions(model: OnnxModel) -> set:
@@ -114,34 +128,99 @@ def local_functions(model: OnnxModel) -> set:
 
 
 def kind_of(index, model: OnnxModel, node: OnnxNode) -> str:
-    """'builtin' (a built-in importer takes it), 'function' (a model-local function), or 'plugin'."""
-    if node.op_type in builtin_ops(index):
-        return "builtin"
-    if node.op_type in local_functions(model):
-        return "function"
-    return "plugin"
+    """'builtin' (a built-in importer of the targeted release takes it), 'function' (a model-local function), or
+    'plugin' (:func:`dispatch`'s first steps)."""
+    takes = index.packs.onnx_importers.imports(node.op_type, release_of(index, model.span.path))[0]
+    return "builtin" if takes else "function" if node.op_type in local_functions(model) else "plugin"
+
+
+def dispatch_kind(importers, release: Optional[str], op_type: str, functions) -> tuple[str, str]:
+    """The parser's first two steps: ('builtin', note) when the release's built-in importer takes ``op_type``,
+    ('function', "") for a model-local function of that name, else ('plugin', why no importer took it: "" or the
+    release note of an op another release imports)."""
+    takes, note = importers.imports(op_type, release)
+    if takes:
+        return "builtin", note
+    if op_type in functions:
+        return "function", ""
+    return "plugin", note
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """Where TensorRT's ONNX parser sends one node (:func:`dispatch`), for ``check``'s rules and ``coverage`` alike.
+
+    ``kind``: 'builtin', 'function', 'plugin' (a creator answers: ``creator``) or 'unsupported'; ``lookup`` says
+    which lookup failed for 'unsupported': 'standard' (an ONNX operator without an importer in this release),
+    'foreign' (another runtime's domain), 'name' (no creator of that name), 'version', 'namespace';
+    ``note``: the release note of the importer list ("" when plain); ``candidates``: the creators of that name."""
+
+    kind: str
+    creator: Optional[Known] = None
+    lookup: str = ""
+    note: str = ""
+    candidates: tuple = ()
+
+
+def dispatch(op_type: str, domain: str, *, version: Optional[str], namespace: str, importers, release: Optional[str],
+             functions, known: list, standard: bool, foreign: bool) -> Dispatch:
+    """The parser's dispatch of one node: the release's built-in importer, a model-local function, then the plugin
+    registry by (op_type, version, namespace, then the domain as namespace); the project's creator answers before
+    TensorRT's library's, a known version before an unknown one."""
+    kind, note = dispatch_kind(importers, release, op_type, functions)
+    if kind != "plugin":
+        return Dispatch(kind, note=note)
+    ks = tuple(known)
+    if not ks:
+        lookup = "standard" if standard else "foreign" if foreign else "name"
+        return Dispatch("unsupported", lookup=lookup, note=note)
+    found = [k for k in ks if (k.version is None or version is None or k.version == version) and k.namespace in (namespace, domain)]
+    if found:
+        return Dispatch("plugin", min(found, key=lambda k: (not k.in_project, k.version is None)), note=note, candidates=ks)
+    same = [k for k in ks if k.version in (version, None)]
+    return Dispatch("unsupported", lookup="namespace" if same else "version", note=note, candidates=tuple(same) or ks)
+
+
+def node_dispatch(index, model: OnnxModel, node: OnnxNode) -> Dispatch:
+    """:func:`dispatch` of a model node of the index, against the release its model targets."""
+    version, namespace, _ = requested(node)
+    return dispatch(node.op_type, node.domain, version=version, namespace=namespace,
+                    importers=index.packs.onnx_importers, release=release_of(index, model.span.path),
+                    functions=local_functions(model), known=known_creators(index).get(node.op_type, []),
+                    standard=node.standard, foreign=foreign(index, node))
 
 
 def plugin_nodes(index) -> Iterator[tuple[OnnxModel, OnnxNode]]:
-    """Every model node the parser hands to the plugin registry."""
-    for m in index.models:
-        for n in m.nodes:
-            if kind_of(index, m, n) == "plugin":
-                yield m, n
+    """Every model node the parser hands to the plugin registry (computed once per index: a dozen rules ask)."""
+    memo = index.__dict__.get("_onnx_plugin_nodes")
+    if memo is None or memo[0] != len(index.models):
+        memo = index.__dict__["_onnx_plugin_nodes"] = (
+            len(index.models), [(m, n) for m in index.models for n in m.nodes if kind_of(index, m, n) == "plugin"])
+    yield from memo[1]
 
 
 def requested(node: OnnxNode) -> tuple[Optional[str], str, bool]:
-    """(version, namespace, version written) the parser asks for. A ``plugin_version`` that is not a STRING
-    attribute is read as "" (``AttributeProto.s``); the version is None when its value is not known."""
-    va = node.attr("plugin_version")
+    """(version, namespace, version written) the parser asks for (:func:`requested_from`)."""
+    def typed(name):
+        a = node.attr(name)
+        return None if a is None else (a.type, None if a.ref_attr_name else a.value)
+
+    return requested_from(typed)
+
+
+def requested_from(typed) -> tuple[Optional[str], str, bool]:
+    """(version, namespace, version written) the parser asks for, ``typed(name)`` giving an attribute's (type,
+    value) or None. A ``plugin_version`` that is not a STRING attribute is read as "" (``AttributeProto.s``); the
+    version is None when its value is not known."""
+    va = typed("plugin_version")
     if va is None:
         version: Optional[str] = "1"
-    elif va.type == "STRING":
-        version = va.value if va.value is not None and not va.ref_attr_name else None
+    elif va[0] == "STRING":
+        version = va[1]
     else:
         version = ""
-    na = node.attr("plugin_namespace")
-    namespace = (na.value or "") if na is not None and na.type == "STRING" else ""
+    na = typed("plugin_namespace")
+    namespace = (na[1] or "") if na is not None and na[0] == "STRING" else ""
     return version, namespace, va is not None
 
 

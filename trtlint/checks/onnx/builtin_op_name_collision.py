@@ -6,7 +6,7 @@ from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.contract import creator_cpp, multi_backend_py, onnxscript_py
 from ..examples.onnx import onnx_model, onnx_node
-from ._nodes import DEFAULT_DOMAINS, builtin_ops, group, known_creators, where
+from ._nodes import DEFAULT_DOMAINS, builtin_ops, group, imports, known_creators, where
 
 
 class BuiltinOpNameCollision(Rule):
@@ -15,8 +15,9 @@ class BuiltinOpNameCollision(Rule):
     ## What it does
     TensorRT's ONNX parser picks an importer by op_type alone; the domain is not looked at. Reports ONNX
     model nodes in a custom domain, and Python code emitting nodes in a plugin domain (onnxscript opset calls,
-    `g.op`, `make_node`), whose op_type is one the parser imports itself (`Attention`, `RotaryEmbedding`,
-    `GroupNormalization`, ... the `onnx_importers` rules/ pack). Names a creator of that name as related.
+    `g.op`, `make_node`), whose op_type is one the parser of the TensorRT release the code targets imports itself
+    (`Attention` since 10.14, `RotaryEmbedding` since 10.15, `GroupNormalization` since 8.6, ... the
+    `onnx_importers` rules/ pack, per release). Names a creator of that name as related.
 
     ## Why it matters
     The node never reaches the plugin: the parser imports it as the built-in op, with the built-in op's
@@ -48,6 +49,15 @@ class BuiltinOpNameCollision(Rule):
                     onnx_node("RotaryEmbedding"), onnx_node("FooRotaryPlugin", "trt_edgellm", alpha=1.0), opsets=(("", 23), ("trt_edgellm", 1))
                 ),
             }
+        },
+        {
+            # the project targets TensorRT 10.1, whose parser has no RotaryEmbedding importer (added in 10.15): the
+            # node reaches the plugin's creator
+            "config": {"tensorrt-version": "10.1"},
+            "files": {
+                "cpp/plugins/rope/ropePlugin.cpp": creator_cpp("RotaryEmbedding"),
+                "models/rope.onnx": onnx_model(onnx_node("RotaryEmbedding", "trt_edgellm", alpha=1.0), opsets=(("", 23), ("trt_edgellm", 1))),
+            },
         },
         {
             # a multi-backend exporter: mmx::Gelu and ncnn::LSTM are emitted only for ncnn (a decorator's backend=
@@ -86,7 +96,8 @@ class BuiltinOpNameCollision(Rule):
             return [Related(k.span, f"{k.source} registers '{op}' (version {k.version!r}), never reached from ONNX") for k in known.get(op, []) if k.span][:3]
 
         hits = [(m, n) for m in index.models for n in m.nodes
-                if n.op_type in builtins and n.domain not in builtin_domains and index.is_model_plugin_domain(n.domain)]
+                if n.op_type in builtins and n.domain not in builtin_domains and index.is_model_plugin_domain(n.domain)
+                and imports(index, n.op_type, m.span.path)]  # the importer of the release the model targets
         for _key, items in group(hits, key=lambda it: (it[0].span.path, it[1].op_type, it[1].domain)):
             n = items[0][1]
             yield self.diag(
@@ -98,7 +109,7 @@ class BuiltinOpNameCollision(Rule):
                 logical=n.logical,
             )
         for e in index.onnx_routes():
-            if e.op_type not in builtins or e.domain in builtin_domains:
+            if e.op_type not in builtins or e.domain in builtin_domains or not imports(index, e.op_type, e.span.path):
                 continue
             yield self.diag(
                 e.span,

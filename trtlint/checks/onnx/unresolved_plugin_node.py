@@ -6,7 +6,7 @@ from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.contract import creator_cpp
 from ..examples.onnx import onnx_model, onnx_node
-from ._nodes import foreign, group, known_creators, matches, plugin_nodes, requested, where
+from ._nodes import group, node_dispatch, plugin_nodes, requested, where
 
 
 class UnresolvedPluginNode(Rule):
@@ -18,7 +18,8 @@ class UnresolvedPluginNode(Rule):
     the `onnx_importers` rules/ pack), a model-local function of that name comes next, and any other node is
     looked up as a plugin creator by (op_type, `plugin_version` or "1", `plugin_namespace` or ""), then with
     the node's domain as namespace. Reports the nodes that no creator answers: a standard ONNX operator
-    TensorRT has no importer for (`Unique`, `ai.onnx.ml` ops), a creator registered under another namespace,
+    TensorRT has no importer for (`Unique`, `ai.onnx.ml` ops; `Attention` before TensorRT 10.14: the importer
+    list is per release, judged against the release the project targets), a creator registered under another namespace,
     a version TensorRT's own plugin library does not ship. A name the project's creators do not register is
     TRT101's finding, a version they do not register TRT102's/TRT502's; in a project that defines no creators
     at all, other names are not judged (the plugin library the model is meant for is not in the tree).
@@ -42,6 +43,11 @@ class UnresolvedPluginNode(Rule):
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
 
     VALID = [
+        {
+            # TensorRT 10.14 imports Attention itself (the release a project targets decides, as in coverage)
+            "config": {"tensorrt-version": "10.14"},
+            "files": {"models/attn.onnx": onnx_model(onnx_node("Attention"), opsets=(("", 23),))},
+        },
         {
             # a project without creators: the plugin library the model is meant for is elsewhere (TensorRT
             # Polygraphy's test models with fake ops are such models); its names cannot be judged
@@ -103,47 +109,51 @@ class UnresolvedPluginNode(Rule):
             },
             "expect": [("models/foo.onnx", 1, "creator FooPluginCreator registers it in namespace 'foo'")],
         },
+        {
+            # the project targets TensorRT 10.1: its parser has no Attention importer yet (10.14 added it)
+            "config": {"tensorrt-version": "10.1"},
+            "files": {
+                "models/attn.onnx": onnx_model(onnx_node("Attention"), opsets=(("", 23),)),
+            },
+            "expect": [("models/attn.onnx", 1, "the parser fails here (TensorRT's ONNX parser imports Attention since TensorRT 10.14, not in 10.1)")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
-        known = known_creators(index)
         found = []
         for m, n in plugin_nodes(index):
-            ks = known.get(n.op_type, [])
-            version, namespace, _ = requested(n)
-            if not ks:
-                if n.standard:
-                    dom = n.domain or "ai.onnx"
-                    found.append((m, n, "standard", (
-                        f"TensorRT's ONNX parser has no importer for the ONNX operator '{n.op_type}' ({dom}), so it "
-                        f"looks '{n.op_type}' up as a plugin creator, and no creator registers it: the parser fails here"
-                    ), []))
-                elif foreign(index, n):
-                    found.append((m, n, "foreign", (
-                        f"TensorRT's ONNX parser has no importer for '{n.op_type}' of domain '{n.domain}' (a domain the "
-                        f"profile counts as another runtime's, not a plugin domain), so it looks '{n.op_type}' up as a "
-                        "plugin creator, and no creator registers it: the parser fails here"
-                    ), []))
-                    continue
-                # any other name: TRT101's when the project defines creators; when it defines none, the plugin
-                # library the model is meant for is not in the tree and its names cannot be judged
+            d = node_dispatch(index, m, n)  # the parser's dispatch, as `trtlint coverage` classifies the node
+            if d.kind != "unsupported":
                 continue
-            if version is None or matches(n, ks):
-                continue
-            same_version = [k for k in ks if k.version in (version, None)]
-            if not same_version:
-                if any(k.in_project for k in ks) or not requested(n)[2]:
-                    continue  # TRT102 (plugin_version written) or TRT502 (implicit version) reports it
-                regs = ", ".join(sorted({f"'{k.version}'" for k in ks}))
-                found.append((m, n, f"version:{version}", (
-                    f"asks for '{n.op_type}' version '{version}', but {ks[0].source} registers only version {regs}"
+            version, namespace, written = requested(n)
+            if d.lookup == "standard":
+                dom = n.domain or "ai.onnx"
+                later = f" ({d.note})" if d.note else ""
+                found.append((m, n, "standard", (
+                    f"TensorRT's ONNX parser has no importer for the ONNX operator '{n.op_type}' ({dom}), so it "
+                    f"looks '{n.op_type}' up as a plugin creator, and no creator registers it: the parser fails here{later}"
                 ), []))
-                continue
-            k = same_version[0]
-            found.append((m, n, f"ns:{namespace}", (
-                f"asks for '{n.op_type}' version '{version}' in namespace '{namespace}' (then in its domain "
-                f"'{n.domain}'), but {k.source} registers it in namespace '{k.namespace}': the parser does not find it"
-            ), [Related(k.span, f"{k.source} registers '{k.name}' here")] if k.span else []))
+            elif d.lookup == "foreign":
+                found.append((m, n, "foreign", (
+                    f"TensorRT's ONNX parser has no importer for '{n.op_type}' of domain '{n.domain}' (a domain the "
+                    f"profile counts as another runtime's, not a plugin domain), so it looks '{n.op_type}' up as a "
+                    "plugin creator, and no creator registers it: the parser fails here"
+                ), []))
+            elif d.lookup == "version":
+                # a name the project's creators do not register is TRT101's (and in a project without creators,
+                # not judged); a version they do not register TRT102's (written) or TRT502's (implicit)
+                if any(k.in_project for k in d.candidates) or not written:
+                    continue
+                regs = ", ".join(sorted({f"'{k.version}'" for k in d.candidates}))
+                found.append((m, n, f"version:{version}", (
+                    f"asks for '{n.op_type}' version '{version}', but {d.candidates[0].source} registers only version {regs}"
+                ), []))
+            elif d.lookup == "namespace":
+                k = d.candidates[0]
+                found.append((m, n, f"ns:{namespace}", (
+                    f"asks for '{n.op_type}' version '{version}' in namespace '{namespace}' (then in its domain "
+                    f"'{n.domain}'), but {k.source} registers it in namespace '{k.namespace}': the parser does not find it"
+                ), [Related(k.span, f"{k.source} registers '{k.name}' here")] if k.span else []))
         for (_path, _op, _dom, _why), items in group(found, key=lambda it: (it[0].span.path, it[1].op_type, it[1].domain, it[2])):
             m, n, _, msg, related = items[0]
             text = f"{where([it[1] for it in items])}: {msg}" if not msg.startswith(("is ", "asks ")) else f"{where([it[1] for it in items])} {msg}"

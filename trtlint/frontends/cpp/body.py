@@ -77,6 +77,7 @@ class BodyWalker(Guards):
         self._pf_built: list[tuple[int, AttrFact]] = []
         self._pf_by_base: dict[str, int] = {}  # `pf` / `fields[0]` -> index in _pf_built (field by field)
         self._pf_vars: dict[str, tuple] = {}  # a PluginField variable built without data -> (call, name arg, decl, parents)
+        self.member_strings: list[tuple[str, ResolvedString]] = []  # a constructor's string constants put in members
 
     def walk(self) -> None:
         K = self.K
@@ -84,9 +85,14 @@ class BodyWalker(Guards):
         # (cursor, parents, guard, the hook's state: None when the hook does not enter it)
         stack: list[tuple[Cursor, tuple[Cursor, ...], Optional[str], Optional[tuple]]] = []
         root = hook.ROOT if hook is not None else None
+        ctor = self.fn.kind == K.CONSTRUCTOR
+        prev = None
         for ch in children(self.fn):
             if ch.kind == K.PARM_DECL:
                 continue
+            if ctor and prev is not None and prev.kind == K.MEMBER_REF:
+                self.on_member_string(prev, ch)  # a member initialiser `: mName(kNAMES[0])`
+            prev = ch
             stack.append((ch, (), None, root))
         stack.reverse()
         leaves = leaf_ids(K)
@@ -113,6 +119,9 @@ class BodyWalker(Guards):
             kid_guards: Optional[list[Optional[str]]] = None
             if k == CALL:
                 self.on_call(c, parents, kids)
+                if ctor and c.spelling == "operator=" and len(kids) >= 2 and kids[0].kind == K.MEMBER_REF_EXPR \
+                        and not children(kids[0]):
+                    self.on_member_string(kids[0], kids[-1])  # `mName = kNAMES[0];` on a std::string member
                 if c.spelling == "call_once":
                     kid_guards = [self.guard_range(ch, "static-init") if self._has_lambda(ch) else guard
                                   for ch in kids]
@@ -127,6 +136,8 @@ class BodyWalker(Guards):
                 if self.fc_usrs:
                     self.on_binop(c)
                 self.on_field_assign(c, kids)
+                if ctor and len(kids) == 2 and kids[0].kind == K.MEMBER_REF_EXPR and not children(kids[0]):
+                    self.on_member_string(kids[0], kids[1])  # `mName = kNAMES[0];` (on this object)
             elif k == VAR:
                 self.local_vars[c.spelling] = c
                 self.ex.scan_creator_list(c, self.fname, self.local_vars)
@@ -434,9 +445,39 @@ class BodyWalker(Guards):
             r = self.ex.resolve_str(e)
             expr = short(self.ex.text_of(e))
             if r is None:
-                self.returns.append(ResolvedString(value=None, span=self.span(e), expr=expr))
+                self.returns.append(ResolvedString(value=None, span=self.span(e), expr=expr, member=self._member_of(e)))
             else:
                 self.returns.append(ResolvedString(value=r[0], span=self.span(e), expr=expr, via=r[1], def_span=r[2]))
+
+    def _member_of(self, e: Cursor) -> Optional[str]:
+        """The data member of this object a returned expression reads (``mName``, ``mName.c_str()``), if it is one."""
+        K = self.K
+        cur = look_through(K, e, limit=None)
+        if cur.kind == K.CALL_EXPR and cur.spelling in ("c_str", "data"):
+            kids = children(cur)
+            inner = children(kids[0]) if kids and kids[0].kind == K.MEMBER_REF_EXPR else []
+            cur = look_through(K, inner[0], limit=None) if len(inner) == 1 else cur
+        if cur.kind != K.MEMBER_REF_EXPR or children(cur):
+            return None  # not a member of this object (`other.mName`)
+        d = cur.referenced
+        return d.spelling if d is not None and d.kind == K.FIELD_DECL else None
+
+    def on_member_string(self, member: Cursor, value: Cursor) -> None:
+        """A constructor putting a string constant in a data member (``mName = kNAMES[0]`` or ``: mName(kNAME)``): a
+        getter of the class (or of a base class) that returns the member returns it for objects of this class."""
+        d = member.referenced
+        if d is None or d.kind != self.K.FIELD_DECL or value.kind == self.K.MEMBER_REF:
+            return
+        if member.kind == self.K.MEMBER_REF_EXPR:
+            f, _a, _b, _o1, _d, _e, o2 = self.ex.extent_info(member)
+            f2, _a, _b, r1, _d, _e, _g = self.ex.extent_info(value)
+            if f is None or f2 != f or self.ex.file_bytes(f)[o2:r1].decode("utf-8", "replace").strip() != "=":
+                return  # not an assignment (a comparison)
+        r = self.ex.resolve_str(value)
+        if r is None or r[0] is None:
+            return
+        self.member_strings.append((d.spelling, ResolvedString(value=r[0], span=self.span(value),
+                                                               expr=short(self.ex.text_of(value)), via=r[1], def_span=r[2])))
 
     def _alternatives(self, e: Cursor, depth: int = 0) -> list[Cursor]:
         """The values a returned expression can take: the branches of a conditional (``use_h2 ? NAME2 : NAME``,

@@ -21,6 +21,7 @@ from trtlint.base import safeio
 from trtlint.base.facts import CppFunction, CreatedObject, FieldDefault, FieldRead, FnContract, Registration, Span
 from .base import Unit
 
+_FIXED_LENGTH = re.compile(r"\blength\s*==\s*(\d+)\b")  # a branch requiring a field's length
 _CREATING = {"createPlugin", "deserializePlugin"}
 _NEW = re.compile(r"\bnew\s*(?:\([^()]*\)\s*)?((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*(?:<[^;]*?>\s*)?[({]")
 _MAKE = re.compile(r"\bmake_(?:unique|shared)\s*<\s*((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*>\s*\(")
@@ -295,8 +296,9 @@ class _Scanner:
             return self._value_or_at(fn, t, r, s, b, var)
         return None
 
-    def _compare_default(self, fn, t: _Text, r: FieldRead, ro: int, a: int, b: int) -> Optional[FieldDefault]:
-        text = t.text
+    @staticmethod
+    def _branch(text: str, ro: int, a: int, b: int) -> Optional[tuple[int, int, int]]:
+        """(the `if`'s offset, branch start, branch end) of the if whose condition holds the read at ``ro``."""
         # the if-condition holding the read ends at the ')' matching the one before it; the branch follows
         i = text.rfind("if", a, ro)
         if i < 0 or ro - i > 300:
@@ -311,9 +313,26 @@ class _Scanner:
         while j < b and text[j].isspace():
             j += 1
         if j < b and text[j] == "{":
-            body_a, body_b = j + 1, _balanced(text, j) - 1
-        else:
-            body_a, body_b = j, _statement_end(text, j, b) + 1
+            return i, j + 1, _balanced(text, j) - 1
+        return i, j, _statement_end(text, j, b) + 1
+
+    def lengths(self, fn: CppFunction, t: _Text, a: int, b: int) -> tuple[tuple[str, int], ...]:
+        """Fields whose length the branch reading them requires (``PLUGIN_VALIDATE(fields[i].length == 2)``)."""
+        out: dict[str, int] = {}
+        for r in fn.field_reads:
+            ro = t.offset(r.span.line, r.span.col) if r.style == "compare" and r.span.path == fn.span.path else -1
+            br = self._branch(t.text, ro, a, b) if a <= ro < b else None
+            m = _FIXED_LENGTH.search(t.text, br[1], br[2]) if br else None
+            if m is not None:
+                out.setdefault(r.name, int(m.group(1)))
+        return tuple(out.items())
+
+    def _compare_default(self, fn, t: _Text, r: FieldRead, ro: int, a: int, b: int) -> Optional[FieldDefault]:
+        text = t.text
+        br = self._branch(text, ro, a, b)
+        if br is None:
+            return None
+        i, body_a, body_b = br
         m = _TARGET.search(text, body_a - 1 if body_a > 0 else 0, body_b)
         if m is None:
             return None
@@ -421,10 +440,13 @@ def scan(ex: Unit) -> tuple[FnContract, ...]:
         creates = sc.creates(fn, t, a, b) if fn.name in _CREATING else ()
         defaults = sc.defaults(fn, t, a, b) if (fn.field_reads or fn.name in _CREATING) else ()
         called: tuple[str, ...] = ()
+        required: tuple[str, ...] = ()
         if fn.name in _CREATING:
             names = dict.fromkeys(m.group(1) for m in _CALLED.finditer(t.text, a, b))
             called = tuple(n for n in names if n not in _NOT_CALLS)
-        if creates or defaults or called:
+            required = tuple(sorted(sc.required_names(t.text, a, b)))
+        lengths = sc.lengths(fn, t, a, b) if fn.field_reads else ()
+        if creates or defaults or called or lengths:
             out.append(FnContract(usr=fn.usr, qualname=fn.qualname, name=fn.name, cls=fn.cls, span=fn.span,
-                                  creates=creates, defaults=defaults, called=called))
+                                  creates=creates, defaults=defaults, called=called, required=required, lengths=lengths))
     return tuple(out)

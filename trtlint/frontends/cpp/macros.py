@@ -171,6 +171,7 @@ class FnBuild:
             noexcept=self.noexcept,
             calls=tuple(calls),
             returns=tuple(w.returns),
+            member_strings=tuple(w.member_strings),
             field_decls=tuple(w.field_decls),
             field_reads=tuple(w.field_reads),
             stream_writes=tuple(w.stream_writes.out),

@@ -13,7 +13,7 @@ import re
 from typing import Optional
 
 from trtlint.base.facts import Registration, Span
-from .base import Cursor, children, literal_value, preorder, short
+from .base import Cursor, children, evaluate_int, literal_value, preorder, short
 
 
 class Registrations:
@@ -84,6 +84,8 @@ class Registrations:
                     if r is not None:
                         return r[0], d.spelling, self.loc_span(d)
             return None
+        if k == K.ARRAY_SUBSCRIPT_EXPR:
+            return self._resolve_element(c, depth)
         if k == K.CALL_EXPR:
             ref = c.referenced
             name = c.spelling or ""
@@ -110,6 +112,36 @@ class Registrations:
                     return self.resolve_str(kids[0], depth + 1)
             return None
         return None
+
+    def _resolve_element(self, c: Cursor, depth: int) -> Optional[tuple[Optional[str], Optional[str], Optional[Span]]]:
+        """``kNAMES[1]`` with a constant index, where ``kNAMES`` is a variable initialised with a brace list (``char
+        const* const kNAMES[] = {"A", "B"}``, ``std::string const kNAMES[] = {...}``): the element's string, via the
+        array's name."""
+        K = self.K
+        kids = [ch for ch in children(c) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+        if len(kids) != 2:
+            return None
+        i = evaluate_int(kids[1])
+        base = kids[0]
+        while base.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) and len(children(base)) == 1:
+            base = children(base)[0]
+        if i is None or i < 0 or base.kind != K.DECL_REF_EXPR:
+            return None
+        d = base.referenced
+        if d is None or d.kind != K.VAR_DECL:
+            return None
+        init = self._var_init(d)
+        while init is not None and init.kind == K.UNEXPOSED_EXPR and len(children(init)) == 1:
+            init = children(init)[0]
+        if init is None or init.kind != K.INIT_LIST_EXPR:
+            return None
+        elems = children(init)
+        if i >= len(elems):
+            return None
+        r = self.resolve_str(elems[i], depth + 1)
+        if r is None or r[0] is None:
+            return None
+        return r[0], f"{d.spelling}[{i}]", self.loc_span(d)
 
     def _var_init(self, d: Cursor) -> Optional[Cursor]:
         K = self.K
