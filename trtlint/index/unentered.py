@@ -23,6 +23,10 @@ _TABLES = ("allocating", "synchronizing", "host_allocating", "functions", "macro
            "status_queries", "status_teardown", "stream_exempt", "size_queries")
 _LIBRARY = re.compile(r"(?:::)?(?:std|__gnu_cxx|__cxx11|thrust|cub)::|__|operator\W|lambda$")
 _OPERATOR = re.compile(r"(?:^|::)operator\W")
+# an unresolved "call" spelled like a type is a functional cast (`scalar_t(1.0f)` of a template's type parameter,
+# `half(x)`, `make_float4(...)` of a CUDA header the unit did not find): no function whose body is missing
+_TYPE_LIKE = re.compile(r"(?:\w+::)*(?:[A-Z]\d?|\w+_t|half2?|(?:nv_)?bfloat162?|dim3|make_\w+|"
+                        r"(?:u?(?:char|short|int|long|longlong)|float|double)[1-4])")
 
 
 def unentered(index) -> list[tuple[str, str, str, str, int, str]]:
@@ -71,7 +75,7 @@ def _why(index, packs, call: Call, fn: CppFunction, unresolved_files: set) -> Op
         return None
     if call.declared_in:
         return f"declared in {call.declared_in}, defined in no analysed file"
-    if call.usr is None and fn.span.path in unresolved_files:
+    if call.usr is None and fn.span.path in unresolved_files and not _TYPE_LIKE.fullmatch(call.callee):
         return f"not resolved: an #include of {fn.span.path} was not found"
     return None
 
