@@ -7,8 +7,8 @@ analysed file holds hides that branch's work from them: it is named here instead
 
 Such a callee is one the project declares (``Call.declared_in``) or one libclang could not resolve in a file
 with an ``#include`` that did not resolve, and that no rule pack describes (a CUDA runtime, cuBLAS, CUB, ...
-call, a macro or function of ``rules/cpp_behaviour.yaml``) and that is no C++ library call, operator or
-builtin. Calls in a dispatch's branch for no accepted type (an error path) are left out: they never run.
+call, a macro or function of ``rules/cpp_behaviour.yaml``) and that is no C++ library call, operator,
+builtin or (unresolved, spelled like a type) functional cast. Calls in a dispatch's branch for no accepted type (an error path) are left out: they never run.
 """
 
 from __future__ import annotations
