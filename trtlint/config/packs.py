@@ -788,11 +788,8 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
 
 
 @lru_cache(maxsize=8)
-def _shipped() -> tuple[tuple[Path, dict], ...]:
-    """The shipped packs, parsed. Parsing their YAML (and importing PyYAML) took a third of a warm run, so the
-    parsed packs are kept as JSON in the per-user cache (:func:`packs_cache_dir`), named by a digest of the
-    packs' names and bytes: an edited pack is a new name, and a copy that is missing, unreadable or not what
-    the digest names is parsed again from the YAML. Only data whose JSON round trip is equal is kept."""
+def _shipped_sources() -> tuple[list[Path], list[bytes], str]:
+    """The shipped packs' files, their bytes, and the digest of their names and bytes (the kept copies' name)."""
     from trtlint.base.safeio import read_bytes
 
     files = sorted(shipped_dir().glob("*.yaml"))
@@ -805,21 +802,59 @@ def _shipped() -> tuple[tuple[Path, dict], ...]:
     h = hashlib.sha256(b"shipped-packs-1\0")
     for f, raw in zip(files, raws):
         h.update(f"{f.name}\0{len(raw)}\0".encode() + raw)
-    key = h.hexdigest()[:32]
+    return files, raws, h.hexdigest()[:32]
+
+
+def _kept(cache: Optional[Path], name: str, key: str, files: list[Path]) -> Optional[list[dict]]:
+    """The parsed packs kept as ``cache/name``, or None when missing, unreadable or not what ``key`` names."""
+    from trtlint.base.safeio import read_bytes
+
+    if cache is None:
+        return None
+    try:
+        kept = json.loads(read_bytes(cache / name, limit=4 * PACK_LIMIT))
+        if isinstance(kept, dict) and kept.get("key") == key and kept.get("names") == [f.name for f in files]:
+            datas = kept["packs"]
+            if isinstance(datas, list) and len(datas) == len(files) and all(isinstance(d, dict) for d in datas):
+                return datas
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+@lru_cache(maxsize=8)
+def _shipped() -> tuple[tuple[Path, dict], ...]:
+    """The shipped packs, parsed. Parsing their YAML (and importing PyYAML) took a third of a warm run, so the
+    parsed packs are kept as JSON in the per-user cache (:func:`packs_cache_dir`), named by a digest of the
+    packs' names and bytes: an edited pack is a new name, and a copy that is missing, unreadable or not what
+    the digest names is parsed again from the YAML. Only data whose JSON round trip is equal is kept."""
+    files, raws, key = _shipped_sources()
     cache = packs_cache_dir()
-    if cache is not None:
-        try:
-            kept = json.loads(read_bytes(cache / f"{key}.json", limit=4 * PACK_LIMIT))
-            if isinstance(kept, dict) and kept.get("key") == key and kept.get("names") == [f.name for f in files]:
-                datas = kept["packs"]
-                if isinstance(datas, list) and len(datas) == len(files) and all(isinstance(d, dict) for d in datas):
-                    return tuple(zip(files, datas))
-        except (OSError, ValueError, KeyError):
-            pass
+    datas = _kept(cache, f"{key}.json", key, files)
+    if datas is not None:
+        return tuple(zip(files, datas))
     out = tuple((f, pack_from_bytes(raw, f, validate=False)) for f, raw in zip(files, raws))
     if cache is not None:
         _keep(cache, key, [f.name for f in files], [d for _, d in out])
     return out
+
+
+@lru_cache(maxsize=8)
+def shipped_profiles() -> Packs:
+    """The shipped packs' profiles alone, as a :class:`Packs` holding only them: what finding the project root
+    and the profile of a run needs (a warm run the run memo answers reads no other table). Kept as a JSON copy
+    of its own beside the whole packs' (``<key>-profiles.json``: a ~100 KB copy less to parse)."""
+    files, _raws, key = _shipped_sources()
+    cache = packs_cache_dir()
+    datas = _kept(cache, f"{key}-profiles.json", key, files)
+    if datas is None:
+        datas = [{"profiles": d["profiles"]} if d.get("profiles") else {} for _, d in _shipped()]
+        if cache is not None:
+            _keep(cache, key, [f.name for f in files], datas, suffix="-profiles")
+    p = Packs()
+    for f, data in zip(files, datas):
+        _merge(p, {"profiles": data.get("profiles")} if data.get("profiles") else {}, f)
+    return p
 
 
 def packs_cache_dir() -> Optional[Path]:
@@ -834,8 +869,9 @@ def packs_cache_dir() -> Optional[Path]:
         return None
 
 
-def _keep(cache: Path, key: str, names: list[str], datas: list[dict]) -> None:
-    """Write the parsed packs' JSON copy (atomically; a failure only costs the next run the YAML parse)."""
+def _keep(cache: Path, key: str, names: list[str], datas: list[dict], suffix: str = "") -> None:
+    """Write the parsed packs' JSON copy (``<key><suffix>.json``, atomically; a failure only costs the next run
+    the YAML parse) and remove the copies of other pack versions."""
     import tempfile
 
     payload = {"key": key, "names": names, "packs": datas}
@@ -847,9 +883,9 @@ def _keep(cache: Path, key: str, names: list[str], datas: list[dict]) -> None:
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=".tmp-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-        os.replace(tmp, cache / f"{key}.json")
+        os.replace(tmp, cache / f"{key}{suffix}.json")
         for old in cache.glob("*.json"):  # copies of other pack versions (a trtlint upgrade, an edited pack)
-            if old.name != f"{key}.json":
+            if old.name not in (f"{key}.json", f"{key}-profiles.json"):
                 old.unlink(missing_ok=True)
     except (OSError, TypeError, ValueError):
         pass

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from trtlint.base import envvars
 from trtlint.base.diagnostics import Diagnostic
 from trtlint.base.span import FACTS_SCHEMA_VERSION
-from trtlint.config.packs import Packs, Profile, detect_profile, load_packs
+from trtlint.config.packs import Packs, Profile, detect_profile, load_packs, shipped_profiles
 from trtlint.config.settings import Settings
 from trtlint.index.discover import DIGEST_NAME, Discovery, discover
 from trtlint.store.cache import CACHE_DIR, FactCache, context_key, load_json_dict, load_stats, save_glob_memos, write_json
@@ -173,8 +173,10 @@ def _discover(st: _RunState) -> None:
     extraction context: what the run memo's key is made of."""
     settings = st.settings
     st.root = root = settings.root
-    st.packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs], root=root)
-    st.profile = profile = detect_profile(st.packs, root, settings.profile)
+    if settings.rule_packs:  # (a user pack may add a profile)
+        st.packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs], root=root)
+    # else the shipped profiles alone: a warm run the memo answers reads no other table (_model loads the packs)
+    st.profile = profile = detect_profile(st.packs or shipped_profiles(), root, settings.profile)
     exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
     st.stats_file = stats_file = root / ".trtlint_cache" / "stats.json"
     known_stats, trust_before = (load_stats(stats_file) if st.use_cache else ({}, 0))
@@ -219,6 +221,8 @@ def _model(st: _RunState) -> None:
     from .buildmodel import build_model, with_unit_flags
 
     st.scans = TextScans(st.scans_dir)
+    if st.packs is None:
+        st.packs = load_packs(root=st.root)
     t = time.perf_counter()
     settings, disc = st.settings, st.disc
     st.build = build_model(st.root, [f.rel for f in disc.files] if st.paths is None else None, st.ctx.compile_commands,
