@@ -87,6 +87,18 @@ def link_reason(link: Path, root: Path) -> str:
     return f"symbolic link to '{target}' (not followed; the target is checked where it lives)"
 
 
+def _in_git_work_tree(root: Path) -> bool:
+    """Whether ``root`` or a directory above it holds ``.git`` (a directory, or the file of a worktree or
+    submodule), or the environment names a repository (``GIT_DIR``): else git need not be started (~10 ms)."""
+    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
+        return True
+    d = root.resolve()
+    for p in (d, *d.parents):
+        if os.path.lexists(os.path.join(p, ".git")):
+            return True
+    return False
+
+
 def git_files(root: Path) -> Optional[set[str]]:
     """The files git would show for ``root``: tracked ones plus untracked ones not ignored, relative to root.
 
@@ -97,7 +109,7 @@ def git_files(root: Path) -> Optional[set[str]]:
     """
     import subprocess
 
-    if shutil.which("git") is None:
+    if not _in_git_work_tree(root) or shutil.which("git") is None:
         return None
     cmd = [
         "git",
