@@ -92,16 +92,19 @@ def key(settings, disc, paths, profile, ctx_key: str, compile_commands: Optional
         except OSError:
             h.update(b"-")
     dirs: set[str] = {""}
-    for f in disc.files:
-        parts = f.rel.split("/")[:-1]
-        for i in range(1, len(parts) + 1):
-            dirs.add("/".join(parts[:i]))
+    for f in disc.files:  # every directory holding a file, and those above it
+        d = f.rel.rpartition("/")[0]
+        while d and d not in dirs:
+            dirs.add(d)
+            d = d.rpartition("/")[0]
+    root_s = str(root)
     for d in sorted(dirs):
         for n in _CONFIG_NAMES:
-            p = root / d / n if d else root / n
-            sig = _stat_sig(p)
-            if sig != "-":
-                h.update(f"{d}/{n}\0{sig}\0".encode())
+            try:  # (a string path: one stat per name and directory, no Path object)
+                st = os.stat(f"{root_s}/{d}/{n}" if d else f"{root_s}/{n}")
+            except OSError:
+                continue
+            h.update(f"{d}/{n}\0{st.st_size}:{st.st_mtime_ns}\0".encode())
     h.update(repr(profile).encode())
     h.update(ctx_key.encode())
     if compile_commands:
