@@ -16,8 +16,8 @@ of a benchmark, not tests: no test depends on the machine's speed).
 
 Bytecode is written to a private ``PYTHONPYCACHEPREFIX`` so that a ``PYTHONDONTWRITEBYTECODE`` environment does
 not make every run compile trtlint again (an installed wheel has its bytecode). ``--no-bytecode`` measures the
-other case: no bytecode is read or written (each run compiles every module it imports, as a checkout on a machine
-with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` does). The machine is shared: read the wall times of one
+other case: ``PYTHONDONTWRITEBYTECODE=1`` and no prefix, so a checkout without ``__pycache__`` compiles every
+trtlint module it imports on every run (the standard library keeps its installed bytecode). The machine is shared: read the wall times of one
 run side by side, not across runs.
 """
 
@@ -61,9 +61,9 @@ def _env(checkout: Path, pyc: Path) -> dict:
     xdg = os.environ.get("XDG_CACHE_HOME")
     env.setdefault("TRTLINT_PCH_DIR", str(Path(xdg) / "trtlint" / "pch" if xdg else Path.home() / ".cache" / "trtlint" / "pch"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if NO_BYTECODE[0]:  # an empty prefix that is never written: nothing cached, every import compiles
+    if NO_BYTECODE[0]:  # trtlint's modules compile on every import (the standard library keeps its bytecode)
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env["PYTHONPYCACHEPREFIX"] = str(pyc) + "-none"
+        env.pop("PYTHONPYCACHEPREFIX")
     return env
 
 
