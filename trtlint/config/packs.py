@@ -384,6 +384,8 @@ class StreamHandle:
 
 @dataclass(frozen=True)
 class Profile:
+    """A codebase profile: how it is detected, and the dirs, defines, macros and excludes it brings."""
+
     name: str
     description: str = ""
     detect: tuple[str, ...] = ()
@@ -459,6 +461,8 @@ class TrtApi:
 
 @dataclass
 class Packs:
+    """The rule packs merged (shipped, then the user's): the API tables, the TensorRT data, the profiles."""
+
     allocating: list[ApiEntry] = field(default_factory=list)
     host_allocating: list[ApiEntry] = field(default_factory=list)  # host heap and containers (TRT306, opt-in)
     synchronizing: list[ApiEntry] = field(default_factory=list)

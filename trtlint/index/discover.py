@@ -53,6 +53,8 @@ def kind_of(name: str) -> Optional[str]:
 
 @dataclass
 class Discovery:
+    """The files discovery found (sorted by path) and what it skipped, with the stats that spared hashing."""
+
     files: list[SourceFile] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (rel path, reason)
     # rel -> (size, mtime_ns, inode, digest): what the next run may reuse instead of hashing again

@@ -43,6 +43,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass
 class RunResult:
+    """What a run produced: the findings, and what the shells (CLI, editor, confirm, coverage) read besides."""
+
     diagnostics: list[Diagnostic]
     index: ProjectIndex
     files_checked: int
