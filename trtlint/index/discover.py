@@ -92,7 +92,9 @@ def link_reason(link: Path, root: Path) -> str:
 def _in_git_work_tree(root: Path) -> bool:
     """Whether ``root`` or a directory above it holds ``.git`` (a directory, or the file of a worktree or
     submodule), or the environment names a repository (``GIT_DIR``): else git need not be started (~10 ms)."""
-    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
+    from trtlint.base import envvars
+
+    if envvars.text("GIT_DIR") or envvars.text("GIT_WORK_TREE"):
         return True
     d = root.resolve()
     for p in (d, *d.parents):
