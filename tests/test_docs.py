@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from trtlint.cli.docsgen import render_all
+from trtlint.cli.docsgen import CODES, render_all
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
 
@@ -13,6 +13,17 @@ def test_rule_docs_are_up_to_date():
         assert p.read_text(encoding="utf-8") == text, f"docs/rules/{name} is stale: run `python -m trtlint.cli.docsgen`"
     extra = {p.name for p in DOCS.glob("TRT*.md")} - set(pages)
     assert not extra, f"docs for rules that no longer exist: {extra}"
+
+
+def test_the_code_table_is_the_registry():
+    """trtlint/checks/codes.py (what selectors are judged against without importing the rules) lists every rule's
+    code, name and default as the rule classes say them."""
+    from trtlint.checks import codes
+    from trtlint.checks.registry import all_rules, codes_source
+
+    assert list(codes.RULES) == [(r.code, r.name, r.default) for r in all_rules()], \
+        "trtlint/checks/codes.py is stale: run `python -m trtlint.cli.docsgen`"
+    assert CODES.read_text(encoding="utf-8") == codes_source(all_rules())
 
 
 # --- every TOML and YAML example in the docs loads --------------------------------------------------------------

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from trtlint.base.facts import Span
+from trtlint.base.span import Span
 
 
 class Severity(str, enum.Enum):

@@ -44,6 +44,10 @@ VARIABLES: tuple[Variable, ...] = (
              "and errors as `window/logMessage` either way, nothing goes to stderr)"),
     Variable("TRTLINT_PROJECT_URL", "", "url", "trtlint's web address for SARIF `tool.driver.informationUri`"),
     Variable("NO_COLOR", "", "flag", "any value: no colour in the text report (https://no-color.org)"),
+    Variable("GIT_DIR", "", "path",
+             "git's own: when set (or `GIT_WORK_TREE`), discovery asks git which files are tracked even with no "
+             "`.git` at or above the project root (else git is not started there)"),
+    Variable("GIT_WORK_TREE", "", "path", "git's own: as `GIT_DIR`"),
     Variable("TRTLINT_PROGRESS_DELAY", "0.5", "seconds",
              "how long a run on a terminal waits before it shows its progress display (0: at once)"),
     Variable("TRTLINT_PLUGIN_LIB", "", "path",

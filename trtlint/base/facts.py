@@ -17,22 +17,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Optional
 
-FACTS_SCHEMA_VERSION = 1
-
-
-@dataclass(frozen=True)
-class Span:
-    path: str
-    line: int
-    col: int = 1
-    end_line: int = 0
-    end_col: int = 0
-
-    def __post_init__(self) -> None:
-        if self.end_line < self.line:
-            object.__setattr__(self, "end_line", self.line)
-        if self.end_line == self.line and self.end_col < self.col:
-            object.__setattr__(self, "end_col", self.col)
+# re-exported: the range every fact carries, and the vocabulary's version (their own module: base/span.py)
+from trtlint.base.span import FACTS_SCHEMA_VERSION, Span  # noqa: F401
 
 
 # --------------------------------------------------------------------------------------------------------

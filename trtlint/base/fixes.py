@@ -29,7 +29,7 @@ from typing import Iterable, Optional
 from trtlint.base import safeio
 from trtlint.base.diagnostics import Diagnostic, Edit, Fix
 from trtlint.base.digest import digest_bytes
-from trtlint.base.facts import Span
+from trtlint.base.span import Span
 
 SAFE, UNSAFE, DISPLAY = "safe", "unsafe", "display-only"
 _BYTE_COLUMNS = (".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc")

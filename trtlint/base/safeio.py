@@ -54,8 +54,22 @@ class ReadRefused(OSError):
 
 def inside(path: PathLike, root: PathLike) -> bool:
     """Whether ``path``, its links resolved, is ``root`` or below it (``root`` resolved too)."""
-    real = os.path.realpath(os.fspath(path))
-    r = os.path.realpath(os.fspath(root))
+    return _inside_real(os.path.realpath(os.fspath(path)), os.fspath(root))
+
+
+_ROOTS: dict[str, str] = {}  # a project root -> its real path (a run reads thousands of files under one root)
+
+
+def _inside_real(real: str, root: str) -> bool:
+    """:func:`inside` for a path already resolved (``os.path.realpath``): only the root is resolved, once per
+    process (``os.path.realpath`` is pure Python, an lstat per component: it was two of the three per read)."""
+    r = _ROOTS.get(root)
+    if r is None:
+        r = os.path.realpath(root)
+        if os.path.isabs(root):  # (a relative one depends on the working directory: resolved each time)
+            _ROOTS[root] = r
+            if len(_ROOTS) > 64:  # (a long-lived process that checks many projects)
+                _ROOTS.pop(next(iter(_ROOTS)))
     return real == r or real.startswith(r.rstrip(os.sep) + os.sep)
 
 
@@ -73,7 +87,7 @@ def open_regular(path: PathLike, root: Optional[PathLike] = None, limit: Optiona
     project file is read through one); links of the folders above are resolved and must stay in ``root``."""
     p = os.fspath(path)
     real = os.path.realpath(p)
-    if root is not None and not inside(real, root):
+    if root is not None and not _inside_real(real, os.fspath(root)):
         raise ReadRefused(p, f"a link to '{real}', outside the project root (not read)")
     if not follow and os.path.islink(p):
         raise ReadRefused(p, "a symbolic link (not followed)")

@@ -1,7 +1,8 @@
 """The one hardened unpickler of trtlint's caches (facts per file, the run memo, the text scans).
 
 A cache lives in the project (``.trtlint_cache/``), so a pull request can plant an entry: the unpickler
-refuses every global but the frozen dataclasses of ``trtlint.base.facts`` and, where asked, the diagnostic types,
+refuses every global but the frozen dataclasses of ``trtlint.base.facts`` (and the :class:`~trtlint.base.span.Span`
+they share with the findings) and, where asked, the diagnostic types,
 so a planted pickle cannot name a callable to run. A refusal is ``pickle.UnpicklingError``; the callers treat
 it, and every other failure to load, as a cache miss.
 """
@@ -12,7 +13,7 @@ import io
 import pickle
 
 from trtlint.base import diagnostics as _diags
-from trtlint.base import facts as _facts
+from trtlint.base import span as _span
 
 _DIAGNOSTIC_TYPES = frozenset({"Diagnostic", "Related", "Edit", "Fix", "Severity"})
 
@@ -24,9 +25,15 @@ class _Unpickler(pickle.Unpickler):
         self.diagnostics = diagnostics
 
     def find_class(self, module: str, name: str):  # noqa: D401 - pickle API
+        if module == "trtlint.base.span" and name == "Span":
+            return _span.Span
         if module == "trtlint.base.facts":
+            # imported only when a pickle names a fact: the run memo's findings need none (the warm path)
+            from trtlint.base import facts as _facts
+
             obj = getattr(_facts, name, None)
-            if isinstance(obj, type) and obj.__module__ == "trtlint.base.facts" and hasattr(obj, "__dataclass_fields__"):
+            if (isinstance(obj, type) and obj.__module__ in ("trtlint.base.facts", "trtlint.base.span")
+                    and hasattr(obj, "__dataclass_fields__")):
                 return obj
         if self.diagnostics and module == "trtlint.base.diagnostics" and name in _DIAGNOSTIC_TYPES:
             return getattr(_diags, name)

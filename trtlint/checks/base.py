@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, ClassVar, Iterable, Optional
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related, Severity
-from trtlint.base.facts import Span
+from trtlint.base.span import Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from trtlint.index.project_index import ProjectIndex

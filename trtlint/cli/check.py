@@ -96,7 +96,7 @@ def cmd_check(args) -> int:
         {f.rel: f.digest for f in result.discovery.files},
         rerun,
         req.inside if req.only is not None else None,
-        {r.code for r in result.rules},
+        set(_rule_codes(result)),
     )
     if adopted.exit_code is not None:
         return adopted.exit_code
@@ -229,10 +229,10 @@ def emit(req: CheckRequest, result, diags: list, selected: Optional[int], adopte
 
     args, settings, outputs = req.args, req.settings, req.outputs
 
-    def context(color: bool = False) -> ReportContext:
+    def context(color: bool = False, fmt: str = "") -> ReportContext:
         return ReportContext(
             root=req.root,
-            rules=result.rules,
+            rules=_rules(result) if fmt == "sarif" else [],  # (only SARIF describes the rules)
             files_checked=result.files_checked,
             elapsed=result.elapsed,
             tool_version=__version__,
@@ -258,7 +258,7 @@ def emit(req: CheckRequest, result, diags: list, selected: Optional[int], adopte
         color = args.color == "always" or (
             args.color == "auto" and dest is None and sys.stdout.isatty() and not envvars.text("NO_COLOR")
         )
-        out = render(fmt, diags, context(color))
+        out = render(fmt, diags, context(color, fmt))
         text = out if out.endswith("\n") or not out else out + "\n"
         if dest is not None:
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -294,6 +294,20 @@ def emit(req: CheckRequest, result, diags: list, selected: Optional[int], adopte
 
     level = Severity(settings.fail_level).rank
     return adopted.final_exit(1 if any(d.severity.rank >= level for d in diags) else 0, args)
+
+
+def _rule_codes(result) -> list[str]:
+    """The codes of the rules that ran (a run the memo answered has only the codes: no rule module imported)."""
+    return list(result.rule_codes) if result.rules is None else [r.code for r in result.rules]
+
+
+def _rules(result) -> list:
+    """The Rule classes that ran (imports the rule modules when the run memo answered)."""
+    if result.rules is not None:
+        return result.rules
+    from trtlint.checks.registry import rules_of
+
+    return rules_of(result.rule_codes)
 
 
 def _outputs(args) -> list[tuple[str, Optional[Path]]]:

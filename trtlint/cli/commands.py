@@ -19,10 +19,21 @@ from trtlint.cli.check import cmd_check
 from trtlint.config.settings import ConfigError
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
+    """The command line's parser; ``only``: the parser of that command alone under the top level (each
+    ``add_parser`` costs argparse a few message-catalogue look-ups: a warm ``check`` builds only its own)."""
     p = argparse.ArgumentParser(prog="trtlint", description="Static analyzer for TensorRT plugin and converter code.")
     p.add_argument("--version", action="version", version=f"trtlint {__version__}")
     sub = p.add_subparsers(dest="command")
+    if only == "check":
+        _add_check_parser(sub)
+        return p
+    _add_check_parser(sub)
+    _add_other_parsers(sub)
+    return p
+
+
+def _add_check_parser(sub) -> None:
 
     c = sub.add_parser("check", help="check a project (default: the current directory)")
     c.add_argument("paths", nargs="*", type=Path, help="a project directory, or files in a project")
@@ -72,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_adoption_arguments(c)
 
+
+def _add_other_parsers(sub) -> None:
     r = sub.add_parser("rule", help="explain a rule")
     r.add_argument("rule", nargs="?", help="code or name, e.g. TRT101 or plugin-name-mismatch")
     r.add_argument("--all", action="store_true")
@@ -109,7 +122,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="also remove the per-user cache of precompiled headers ($XDG_CACHE_HOME/trtlint/pch, default "
         "~/.cache/trtlint/pch; $TRTLINT_PCH_DIR when set)",
     )
-    return p
 
 
 def add_confirm_parser(sub) -> None:
@@ -119,7 +131,8 @@ def add_confirm_parser(sub) -> None:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser("check" if words[:1] == ["check"] else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:

@@ -1,4 +1,5 @@
-"""Generate ``docs/rules/*.md`` from the rules themselves: ``python -m trtlint.cli.docsgen [DOCS_DIR]``.
+"""Generate ``docs/rules/*.md`` from the rules themselves: ``python -m trtlint.cli.docsgen [DOCS_DIR]``; and, with no
+DOCS_DIR, the code table ``trtlint/checks/codes.py`` the selectors are judged against.
 
 A test compares the generated text with the files in the repository, so stale docs fail CI.
 """
@@ -9,7 +10,9 @@ import sys
 from pathlib import Path
 
 from trtlint.checks.docs import rule_markdown
-from trtlint.checks.registry import all_rules
+from trtlint.checks.registry import all_rules, codes_source
+
+CODES = Path(__file__).resolve().parents[1] / "checks" / "codes.py"
 
 
 def _examples(rule) -> str:
@@ -51,6 +54,9 @@ def render_all() -> dict[str, str]:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if not argv and CODES.read_text(encoding="utf-8") != codes_source(all_rules()):
+        CODES.write_text(codes_source(all_rules()), encoding="utf-8")
+        print(f"wrote {CODES}")
     out = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "docs" / "rules"
     out.mkdir(parents=True, exist_ok=True)
     pages = render_all()

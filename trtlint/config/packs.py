@@ -2,7 +2,8 @@
 
 The shipped packs live in the repository's top-level ``rules/`` folder and are installed in the wheel as
 ``trtlint/rules_data``. Users add their own packs with ``rule-packs = ["path.yaml"]``; a user pack's lists
-extend the shipped ones and its profiles override shipped profiles of the same name.
+extend the shipped ones and its profiles override shipped profiles of the same name. The schema a pack is
+validated against is :mod:`trtlint.config.packschema`.
 """
 
 from __future__ import annotations
@@ -18,259 +19,7 @@ from typing import Iterable, NamedTuple, Optional
 
 from trtlint.base.errors import ConfigError
 from trtlint.config.onnx_importers import (  # noqa: F401 - parse_version, version_at_least: used through this module too
-    ONNX_IMPORTERS_SCHEMA, ONNX_RESTRICTIONS_SCHEMA, OnnxImporters, parse_version, version_at_least)
-
-# one of TensorRT's own creators in rules/tensorrt_plugin_fields.yaml, with its fields
-_TRT_FIELD = {"type": "object", "required": ["name"], "additionalProperties": False, "properties": {
-    "name": {"type": "string"}, "type": {"type": "string"}, "required": {"type": "boolean"},
-    "default": {"type": "string"}, "length": {"type": "integer", "minimum": 0}}}
-_TRT_CREATOR = {"type": "object", "required": ["name", "version", "fields"], "additionalProperties": False, "properties": {
-    "name": {"type": "string", "minLength": 1}, "version": {"type": "string"}, "namespace": {"type": "string"},
-    "fields": {"type": "array", "items": _TRT_FIELD}}}
-_ENTRY = {
-    "type": "object",
-    "required": ["name", "what"],
-    "properties": {
-        "name": {"type": "string", "minLength": 1},
-        "what": {"type": "string"},
-        "severity": {"enum": ["error", "warning", "info"]},
-    },
-    "additionalProperties": False,
-}
-
-_BEHAVIOUR_ENTRY = {
-    "type": "object",
-    "required": ["name", "behaviour", "what"],
-    "properties": {
-        "name": {"type": "string", "minLength": 1},
-        "behaviour": {"enum": ["throw", "exit", "status"]},
-        "what": {"type": "string"},
-        "severity": {"enum": ["error", "warning", "info"]},
-        "index_check": {"type": "boolean"},
-    },
-    "additionalProperties": False,
-}
-_TEMPERATURES = ["hot", "warm", "cold"]
-_FAMILIES = ["v3", "v2dynext", "v2iox", "v2ext", "v2"]
-_NAMES = {"type": "array", "items": {"type": "string", "minLength": 1}}
-_TRT_VERSION = {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?(\.[0-9]+)?$"}
-_TRT_METHOD = {
-    "type": "object",
-    "required": ["name", "pure", "noexcept", "temperature"],
-    "properties": {
-        "name": {"type": "string", "minLength": 1},
-        "pure": {"type": "boolean"},
-        "noexcept": {"type": "boolean"},
-        "temperature": {"enum": ["hot", "warm", "cold"]},
-        "returns": {"enum": ["status"]},
-        "deprecated": _TRT_VERSION,
-        "removed": _TRT_VERSION,
-        "replacement": {"type": "string"},
-    },
-    "additionalProperties": False,
-}
-_TRT_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "default_version": _TRT_VERSION,
-        "interfaces": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "required": ["kind", "methods"],
-                "properties": {
-                    "kind": {"enum": ["plugin", "capability", "creator"]},
-                    "capability": {"enum": ["kCORE", "kBUILD", "kRUNTIME"]},
-                    "header": {"type": "string"},
-                    "extends": {"type": "string"},
-                    "since": _TRT_VERSION,
-                    "deprecated": _TRT_VERSION,
-                    "removed": _TRT_VERSION,
-                    "replacement": {"type": "string"},
-                    "methods": {"type": "array", "items": _TRT_METHOD},
-                },
-                "additionalProperties": False,
-            },
-        },
-        "apis": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["name"],
-                "properties": {
-                    "name": {"type": "string", "minLength": 1},
-                    "deprecated": _TRT_VERSION,
-                    "removed": _TRT_VERSION,
-                    "replacement": {"type": "string"},
-                },
-                "additionalProperties": False,
-            },
-        },
-    },
-    "additionalProperties": False,
-}
-
-_STR_LIST = {"type": "array", "items": {"type": "string"}}
-PACK_SCHEMA = {
-    "type": "object",
-    "required": ["version"],
-    "properties": {
-        "tensorrt_python_api": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["name", "match"],
-                "properties": {
-                    "name": {"type": "string", "minLength": 1},
-                    "match": {"enum": ["attr", "qualified"]},
-                    "deprecated": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
-                    "removed": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
-                    "use": {"type": "string"},
-                },
-                "additionalProperties": False,
-            },
-        },
-        "version": {"const": 1},
-        "allocating": {"type": "array", "items": _ENTRY},
-        "host_allocating": {"type": "array", "items": _ENTRY},
-        "tensorrt": _TRT_SCHEMA,
-        "synchronizing": {"type": "array", "items": _ENTRY},
-        # trtlint/checks: TRT204, TRT205, TRT301-TRT305 (rules/cpp_behaviour.yaml)
-        "macros": {"type": "array", "items": _BEHAVIOUR_ENTRY},
-        "functions": {"type": "array", "items": _BEHAVIOUR_ENTRY},
-        "temperatures": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["method", "temperature"],
-                "properties": {
-                    "method": {"type": "string", "minLength": 1},
-                    "temperature": {"enum": _TEMPERATURES},
-                    "families": {"type": "array", "items": {"enum": _FAMILIES}},
-                },
-                "additionalProperties": False,
-            },
-        },
-        "temperature_severity": {
-            "type": "object",
-            "properties": {t: {"enum": ["error", "warning", "info"]} for t in _TEMPERATURES},
-            "additionalProperties": False,
-        },
-        "status_apis": {"type": "array", "items": _ENTRY},
-        "status_except": {"type": "array", "items": _ENTRY},
-        "stream_exempt": {"type": "array", "items": _ENTRY},
-        "size_queries": {"type": "array", "items": _ENTRY},
-        "status_queries": {"type": "array", "items": _ENTRY},
-        "status_teardown": {"type": "array", "items": _ENTRY},
-        "teardown_methods": _NAMES,
-        "stream_handles": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["library", "uses", "bind"],
-                "properties": {"library": {"type": "string"}, "uses": _NAMES, "bind": _NAMES, "except": _NAMES},
-                "additionalProperties": False,
-            },
-        },
-        # TensorRT's own plugin creators with their declared fields, per release (rules/tensorrt_plugin_fields.yaml,
-        # generated by bench/tensorrt_plugin_fields.py)
-        "tensorrt_plugin_fields": {
-            "type": "object",
-            "required": ["releases"],
-            "properties": {
-                "library": {"type": "string"},
-                "releases": {
-                    "type": "object",
-                    "additionalProperties": {
-                        "type": "object",
-                        "required": ["creators"],
-                        "properties": {
-                            "tag": {"type": "string"},
-                            "commit": {"type": "string"},
-                            "creators": {"type": "array", "items": _TRT_CREATOR},
-                        },
-                        "additionalProperties": False,
-                    },
-                },
-            },
-            "additionalProperties": False,
-        },
-        "external_creators": {
-            "type": "object",
-            "required": ["library", "creators"],
-            "properties": {
-                "library": {"type": "string"},
-                "namespace": {"type": "string"},
-                "creators": {
-                    "type": "object",
-                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
-                },
-                # creators older releases of the library registered and 11.x no longer does: known names
-                "retired": {
-                    "type": "object",
-                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
-                },
-            },
-            "additionalProperties": False,
-        },
-        "onnx_standard_ops": {
-            "type": "object",
-            "required": ["domains"],
-            "properties": {
-                "onnx_version": {"type": "string"},
-                "domains": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
-            },
-            "additionalProperties": False,
-        },
-        "onnx_importers": ONNX_IMPORTERS_SCHEMA,
-        "onnx_restrictions": ONNX_RESTRICTIONS_SCHEMA,
-        "profiles": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "properties": {
-                    "description": {"type": "string"},
-                    "detect": {
-                        "type": "object",
-                        "properties": {"all": {"type": "array", "items": {"type": "string"}}},
-                        "additionalProperties": False,
-                    },
-                    "plugin_dirs": {"type": "array", "items": {"type": "string"}},
-                    "include_dirs": {"type": "array", "items": {"type": "string"}},
-                    "defines": {"type": "array", "items": {"type": "string"}},
-                    "feature_macros": {"type": "array", "items": {"type": "string"}},
-                    "onnx_plugin_domains": {"type": "array", "items": {"type": "string"}},
-                    "builtin_domains": {"type": "array", "items": {"type": "string"}},
-                    "model_files": {"type": "array", "items": {"type": "string"}},
-                    "exclude": {"type": "array", "items": {"type": "string"}},
-                    "test_lists": {
-                        "type": "object",
-                        "properties": {
-                            "files": {"type": "array", "items": {"type": "string"}},
-                            "selector": {"enum": ["function-name", "nodeid"]},
-                            "test_files": {"type": "array", "items": {"type": "string"}},
-                        },
-                        "required": ["files"],
-                        "additionalProperties": False,
-                    },
-                    "direct_route": {
-                        "type": "object",
-                        "properties": {
-                            "version": {"type": "string"},
-                            "namespace": {"type": "string"},
-                            "encodable": {"type": "array", "items": {"type": "string"}},
-                            "call_names": {"type": "array", "items": {"type": "string"}},
-                            "reserved_kwargs": {"type": "array", "items": {"type": "string"}},
-                        },
-                        "additionalProperties": False,
-                    },
-                },
-                "additionalProperties": False,
-            },
-        },
-    },
-    "additionalProperties": False,
-}
+    OnnxImporters, parse_version, version_at_least)
 
 
 def shipped_dir() -> Path:
@@ -323,6 +72,8 @@ class StreamHandle:
 
 @dataclass(frozen=True)
 class Profile:
+    """A codebase profile: how it is detected, and the dirs, defines, macros and excludes it brings."""
+
     name: str
     description: str = ""
     detect: tuple[str, ...] = ()
@@ -385,6 +136,8 @@ class TrtApi:
 
 @dataclass
 class Packs:
+    """The rule packs merged (shipped, then the user's): the API tables, the TensorRT data, the profiles."""
+
     allocating: list[ApiEntry] = field(default_factory=list)
     host_allocating: list[ApiEntry] = field(default_factory=list)  # host heap and containers (TRT306, opt-in)
     synchronizing: list[ApiEntry] = field(default_factory=list)
@@ -620,6 +373,8 @@ def pack_from_bytes(raw: bytes, path: Path, validate: bool = True) -> dict:
         return data
     import jsonschema  # only for user packs (and tests): importing it costs more than a warm run's checks
 
+    from trtlint.config.packschema import PACK_SCHEMA
+
     errors = sorted(jsonschema.Draft7Validator(PACK_SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         e = errors[0]
@@ -718,11 +473,8 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
 
 
 @lru_cache(maxsize=8)
-def _shipped() -> tuple[tuple[Path, dict], ...]:
-    """The shipped packs, parsed. Parsing their YAML (and importing PyYAML) took a third of a warm run, so the
-    parsed packs are kept as JSON in the per-user cache (:func:`packs_cache_dir`), named by a digest of the
-    packs' names and bytes: an edited pack is a new name, and a copy that is missing, unreadable or not what
-    the digest names is parsed again from the YAML. Only data whose JSON round trip is equal is kept."""
+def _shipped_sources() -> tuple[list[Path], list[bytes], str]:
+    """The shipped packs' files, their bytes, and the digest of their names and bytes (the kept copies' name)."""
     from trtlint.base.safeio import read_bytes
 
     files = sorted(shipped_dir().glob("*.yaml"))
@@ -737,21 +489,59 @@ def _shipped() -> tuple[tuple[Path, dict], ...]:
     h = hashlib.sha256(b"shipped-packs-1\0")
     for f, raw in zip(files, raws):
         h.update(f"{f.name}\0{len(raw)}\0".encode() + raw)
-    key = h.hexdigest()[:32]
+    return files, raws, h.hexdigest()[:32]
+
+
+def _kept(cache: Optional[Path], name: str, key: str, files: list[Path]) -> Optional[list[dict]]:
+    """The parsed packs kept as ``cache/name``, or None when missing, unreadable or not what ``key`` names."""
+    from trtlint.base.safeio import read_bytes
+
+    if cache is None:
+        return None
+    try:
+        kept = json.loads(read_bytes(cache / name, limit=4 * PACK_LIMIT))
+        if isinstance(kept, dict) and kept.get("key") == key and kept.get("names") == [f.name for f in files]:
+            datas = kept["packs"]
+            if isinstance(datas, list) and len(datas) == len(files) and all(isinstance(d, dict) for d in datas):
+                return datas
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+@lru_cache(maxsize=8)
+def _shipped() -> tuple[tuple[Path, dict], ...]:
+    """The shipped packs, parsed. Parsing their YAML (and importing PyYAML) took a third of a warm run, so the
+    parsed packs are kept as JSON in the per-user cache (:func:`packs_cache_dir`), named by a digest of the
+    packs' names and bytes: an edited pack is a new name, and a copy that is missing, unreadable or not what
+    the digest names is parsed again from the YAML. Only data whose JSON round trip is equal is kept."""
+    files, raws, key = _shipped_sources()
     cache = packs_cache_dir()
-    if cache is not None:
-        try:
-            kept = json.loads(read_bytes(cache / f"{key}.json", limit=4 * PACK_LIMIT))
-            if isinstance(kept, dict) and kept.get("key") == key and kept.get("names") == [f.name for f in files]:
-                datas = kept["packs"]
-                if isinstance(datas, list) and len(datas) == len(files) and all(isinstance(d, dict) for d in datas):
-                    return tuple(zip(files, datas))
-        except (OSError, ValueError, KeyError):
-            pass
+    datas = _kept(cache, f"{key}.json", key, files)
+    if datas is not None:
+        return tuple(zip(files, datas))
     out = tuple((f, pack_from_bytes(raw, f, validate=False)) for f, raw in zip(files, raws))
     if cache is not None:
         _keep(cache, key, [f.name for f in files], [d for _, d in out])
     return out
+
+
+@lru_cache(maxsize=8)
+def shipped_profiles() -> Packs:
+    """The shipped packs' profiles alone, as a :class:`Packs` holding only them: what finding the project root
+    and the profile of a run needs (a warm run the run memo answers reads no other table). Kept as a JSON copy
+    of its own beside the whole packs' (``<key>-profiles.json``: a ~100 KB copy less to parse)."""
+    files, _raws, key = _shipped_sources()
+    cache = packs_cache_dir()
+    datas = _kept(cache, f"{key}-profiles.json", key, files)
+    if datas is None:
+        datas = [{"profiles": d["profiles"]} if d.get("profiles") else {} for _, d in _shipped()]
+        if cache is not None:
+            _keep(cache, key, [f.name for f in files], datas, suffix="-profiles")
+    p = Packs()
+    for f, data in zip(files, datas):
+        _merge(p, {"profiles": data.get("profiles")} if data.get("profiles") else {}, f)
+    return p
 
 
 def packs_cache_dir() -> Optional[Path]:
@@ -766,8 +556,9 @@ def packs_cache_dir() -> Optional[Path]:
         return None
 
 
-def _keep(cache: Path, key: str, names: list[str], datas: list[dict]) -> None:
-    """Write the parsed packs' JSON copy (atomically; a failure only costs the next run the YAML parse)."""
+def _keep(cache: Path, key: str, names: list[str], datas: list[dict], suffix: str = "") -> None:
+    """Write the parsed packs' JSON copy (``<key><suffix>.json``, atomically; a failure only costs the next run
+    the YAML parse) and remove the copies of other pack versions."""
     import tempfile
 
     payload = {"key": key, "names": names, "packs": datas}
@@ -779,9 +570,9 @@ def _keep(cache: Path, key: str, names: list[str], datas: list[dict]) -> None:
         fd, tmp = tempfile.mkstemp(dir=cache, prefix=".tmp-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-        os.replace(tmp, cache / f"{key}.json")
+        os.replace(tmp, cache / f"{key}{suffix}.json")
         for old in cache.glob("*.json"):  # copies of other pack versions (a trtlint upgrade, an edited pack)
-            if old.name != f"{key}.json":
+            if old.name not in (f"{key}.json", f"{key}-profiles.json"):
                 old.unlink(missing_ok=True)
     except (OSError, TypeError, ValueError):
         pass

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Optional
 
 from trtlint.config.settings import config_in
-from trtlint.config.packs import load_packs
+from trtlint.config.packs import shipped_profiles
 
 VCS_MARKERS = (".git", ".hg")
 
@@ -31,7 +31,7 @@ class ProjectRoot:
 
 def _markers(d: Path) -> Optional[str]:
     """The name of the first shipped profile whose ``detect`` markers all exist in ``d``."""
-    for name, prof in load_packs().profiles.items():
+    for name, prof in shipped_profiles().profiles.items():
         if name != "generic" and prof.detect and all((d / m).exists() for m in prof.detect):
             return name
     return None

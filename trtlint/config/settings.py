@@ -25,6 +25,9 @@ from trtlint.base.safeio import read_text
 
 @dataclass
 class Settings:
+    """The effective configuration of a run: defaults, the config file, then the command line (``origins`` says
+    where each key came from)."""
+
     root: Path = Path(".")
     config_file: Optional[Path] = None
     profile: str = "auto"  # "auto" | a profile name

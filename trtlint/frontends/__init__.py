@@ -3,7 +3,7 @@
 Each frontend (a module such as ``cmake.py``, or a package: ``cpp/``, ``python/``) exposes ``KIND_NAMES`` (the
 discovered kinds it handles) and ``extract(src: SourceFile, ctx: ExtractContext) -> FileFacts``. Cached facts are
 keyed by ``pipeline.extract.frontend_versions()``: a digest of every source file and prelude header under
-``frontends/`` and of ``base/facts.py`` (for Python also the TensorRT Python API pack), so any change to them
+``frontends/`` and of ``base/facts.py`` and ``base/span.py`` (for Python also the TensorRT Python API pack), so any change to them
 invalidates the cache with no version to bump (the modules' ``VERSION`` constants are not part of that key).
 ``extract`` must never raise for bad input: it returns a FileFacts with ``problems`` instead (:func:`empty_facts`
 when that is all).
@@ -15,10 +15,12 @@ import codecs
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from trtlint.base import safeio
-from trtlint.base.facts import FileFacts, ParseProblem
+
+if TYPE_CHECKING:  # pragma: no cover - imported where facts are made (a warm run reads none)
+    from trtlint.base.facts import FileFacts, ParseProblem
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ class ExtractContext:
 def empty_facts(src: SourceFile, problems: tuple[ParseProblem, ...] = (), kind: str = "") -> FileFacts:
     """The facts of a file in which a frontend found nothing, or only ``problems`` (``kind``: the kind recorded
     when ``src`` has none)."""
+    from trtlint.base.facts import FileFacts
+
     return FileFacts(path=src.rel, kind=src.kind or kind, digest=src.digest, problems=problems)
 
 

@@ -11,12 +11,16 @@ import importlib
 import time
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trtlint.base import envvars
 from trtlint.config.settings import Settings
-from trtlint.base.facts import FileFacts, ParseProblem, Span
+from trtlint.base.span import Span
 from ..frontends import ExtractContext, SourceFile
 from trtlint.config.packs import Profile
+
+if TYPE_CHECKING:  # pragma: no cover
+    from trtlint.base.facts import FileFacts
 
 FRONTENDS = {
     "cpp": "trtlint.frontends.cpp",
@@ -51,7 +55,7 @@ def frontend_versions() -> dict[str, str]:
         import importlib.util
 
         here = Path(__file__).parent.parent  # the trtlint package
-        base = (here / "base" / "facts.py").read_bytes()
+        base = (here / "base" / "facts.py").read_bytes() + (here / "base" / "span.py").read_bytes()
         # every other source of the frontends (the modules of the frontends/cpp/ and frontends/python/ packages,
         # helper modules, prelude headers) counts for every kind
         fdir = here / "frontends"
@@ -76,15 +80,24 @@ def frontend_versions() -> dict[str, str]:
     return _VERSIONS
 
 
+def _failed(src: SourceFile, msg: str = "") -> "FileFacts":
+    """The facts of a file whose frontend failed (``msg``: the TRT001 message; "" none) or does not exist. The fact
+    vocabulary is imported here, not with the module: a warm run that imports this module extracts nothing."""
+    from trtlint.base.facts import FileFacts, ParseProblem
+
+    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest,
+                     problems=(ParseProblem(msg, Span(src.rel, 1)),) if msg else ())
+
+
 def extract_one(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     """Run the frontend for one file; never raises (an internal error becomes TRT001)."""
     try:
         fe = frontend_for(src.kind)
     except ImportError as e:
         msg = f"the {src.kind} frontend is unavailable: {e}"
-        return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
+        return _failed(src, msg)
     if fe is None:
-        return FileFacts(path=src.rel, kind=src.kind, digest=src.digest)
+        return _failed(src)
     try:
         return fe.extract(src, ctx)
     except RecursionError:
@@ -92,7 +105,7 @@ def extract_one(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     except Exception as e:  # pragma: no cover - defensive: a frontend bug must not stop the run
         tb = traceback.extract_tb(e.__traceback__)[-1]
         msg = f"internal error in the {src.kind} frontend: {type(e).__name__}: {e} ({Path(tb.filename).name}:{tb.lineno})"
-    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
+    return _failed(src, msg)
 
 
 class _FileTimeout(BaseException):
@@ -203,7 +216,7 @@ def extract_limited(src: SourceFile, ctx: ExtractContext, timeout: float = 0, pr
         sys.unraisablehook = old_hook
     # the limit went off, whether its exception reached here or was wrapped and caught on the way
     msg = f"timed out after {timeout:g} s (file-timeout); not analysed"
-    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(msg, Span(src.rel, 1)),))
+    return _failed(src, msg)
 
 
 def _test_slow(seconds: float, in_ctypes: bool) -> None:

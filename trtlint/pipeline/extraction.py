@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from trtlint.store.cache import cacheable
 from trtlint.config.settings import Settings
-from trtlint.base.facts import FileFacts
 from ..frontends import ExtractContext, SourceFile
 from .extract import FRONTENDS
+
+if TYPE_CHECKING:  # pragma: no cover - imported by the extraction itself (a warm run only reads ExtractLimits)
+    from trtlint.base.facts import FileFacts
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ class Extraction:
         h = Handle(files, priority)
         for i, f in enumerate(files):
             if f.kind not in FRONTENDS:  # no frontend yet (e.g. ONNX models, YAML): nothing to extract
+                from trtlint.base.facts import FileFacts
+
                 h.out[i] = FileFacts(path=f.rel, kind=f.kind, digest=f.digest)
             elif self.cache and self.cache.has(f):
                 h.cached.append(i)

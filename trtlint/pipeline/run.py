@@ -2,7 +2,8 @@
 one :class:`_RunState`. The CLI, the pre-commit hook and the LSP session are thin shells over :func:`run`.
 
 Phases, in order: :func:`_discover` (files, with the stat and glob memos of the last run), :func:`_from_memo`
-(a warm run with unchanged inputs takes its findings from the run memo), :func:`_extract` (one worker pool for
+(a warm run with unchanged inputs takes its findings from the run memo), :func:`_model` (the build model, the
+project state), :func:`_extract` (one worker pool for
 the whole extraction: the non-C++ files first, the C++ units with a plugin marker with the shared-header plan,
 lone headers, then the lazy call-graph expansion), :func:`_check` (:func:`trtlint.pipeline.check.check_project`)
 and :func:`_store` (what the next run reuses).
@@ -15,37 +16,40 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from trtlint.base import envvars
-from trtlint.store.cache import CACHE_DIR, FactCache, context_key, load_json_dict, load_stats, save_glob_memos, write_json
-from ..checks.base import Rule
-from trtlint.config.settings import Settings
 from trtlint.base.diagnostics import Diagnostic
+from trtlint.base.span import FACTS_SCHEMA_VERSION
+from trtlint.config.packs import Packs, Profile, detect_profile, load_packs, shipped_profiles
+from trtlint.config.settings import Settings
 from trtlint.index.discover import DIGEST_NAME, Discovery, discover
-from trtlint.base.facts import FACTS_SCHEMA_VERSION, FileFacts
-from ..frontends import ExtractContext, SourceFile
-from trtlint.index.project_index import ProjectIndex
-from trtlint.config.packs import Packs, Profile, detect_profile, load_packs
+from trtlint.store.cache import CACHE_DIR, FactCache, context_key, load_json_dict, load_stats, save_glob_memos, write_json
 from trtlint.store.scancache import TextScans, feature_macros
-from ..checks.registry import select_rules
-from .check import scan_all_suppressions
-from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
-from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing, walk_unwalked
+from ..frontends import ExtractContext, SourceFile
 from .extract import frontend_versions, make_context
-from .extraction import Extraction, ExtractLimits
-from .buildmodel import BuildModel, build_model, with_unit_flags
-from trtlint.pipeline.state import ProjectState
-from .trtversion import evidence_dirs, extras_key, infer as infer_tensorrt
+from .extraction import ExtractLimits
 
+if TYPE_CHECKING:  # pragma: no cover
+    from trtlint.base.facts import FileFacts
+    from trtlint.index.project_index import ProjectIndex
+    from trtlint.pipeline.state import ProjectState
+    from ..checks.base import Rule
+    from .buildmodel import BuildModel
+
+# A warm run the run memo answers imports none of what builds the project model, extracts, indexes and checks
+# (the build model's readers, the fact vocabulary, the index, the rule modules): :func:`_model`, :func:`_extract` and
+# :func:`_check` import them (tests/test_warm_imports.py)
 
 @dataclass
 class RunResult:
+    """What a run produced: the findings, and what the shells (CLI, editor, confirm, coverage) read besides."""
+
     diagnostics: list[Diagnostic]
     index: ProjectIndex
     files_checked: int
     elapsed: float
-    rules: list[type[Rule]]
+    rules: Optional[list[type[Rule]]]  # None from the run memo (the codes are in rule_codes; rules_of() gives them)
     discovery: Discovery
     profile: Profile
     timings: dict[str, float] = field(default_factory=dict)
@@ -60,6 +64,7 @@ class RunResult:
     build: Optional[BuildModel] = None  # targets, per-unit flags, scopes (the LSP session gives buffers their flags)
     # the project state the index was built from (the LSP session keeps it and updates it); None from the run memo
     state: Optional[ProjectState] = None
+    rule_codes: tuple[str, ...] = ()  # the codes of the rules that ran (in the order of ``rules``)
 
 
 @dataclass
@@ -137,6 +142,7 @@ def _run(
     hit = _from_memo(st) if memo else None
     if hit is not None:
         return hit
+    _model(st)
     _extract(st)
     _check(st)
     _store(st)
@@ -156,6 +162,7 @@ def _run(
         analysis=st.analysis,
         build=st.build,
         state=st.project,
+        rule_codes=tuple(r.code for r in st.rules),
     )
 
 
@@ -165,11 +172,13 @@ def _glob_count(memos: Optional[dict]) -> int:
 
 def _discover(st: _RunState) -> None:
     """The files of the project (the last run's stats spare hashing unchanged ones), the packs and profile, the
-    extraction context and the text scans."""
+    extraction context: what the run memo's key is made of."""
     settings = st.settings
     st.root = root = settings.root
-    st.packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs], root=root)
-    st.profile = profile = detect_profile(st.packs, root, settings.profile)
+    if settings.rule_packs:  # (a user pack may add a profile)
+        st.packs = load_packs([Path(p) if Path(p).is_absolute() else root / p for p in settings.rule_packs], root=root)
+    # else the shipped profiles alone: a warm run the memo answers reads no other table (_model loads the packs)
+    st.profile = profile = detect_profile(st.packs or shipped_profiles(), root, settings.profile)
     exclude = list(profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
     st.stats_file = stats_file = root / ".trtlint_cache" / "stats.json"
     known_stats, trust_before = (load_stats(stats_file) if st.use_cache else ({}, 0))
@@ -203,15 +212,26 @@ def _discover(st: _RunState) -> None:
     if st.progress is not None:
         st.progress("discover", len(disc.files), len(disc.files))
     st.ctx = make_context(settings, profile, root)
-    # the build model: each C++/CUDA unit gets the include dirs and defines of the CMake target compiling it
-    # (a run over some paths reads the whole tree's list files: discovery has only the paths)
-    st.build = build_model(root, [f.rel for f in disc.files] if st.paths is None else None, st.ctx.compile_commands,
+    st.scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if st.use_cache else None
+
+
+def _model(st: _RunState) -> None:
+    """The text scans, the build model (each C++/CUDA unit gets the include dirs and defines of the CMake target
+    compiling it; a run over some paths reads the whole tree's list files: discovery has only the paths) and the
+    project state. After the run memo: a warm run it answers reads no build file and loads no text scan."""
+    from trtlint.pipeline.state import ProjectState
+    from .buildmodel import build_model, with_unit_flags
+
+    st.scans = TextScans(st.scans_dir)
+    if st.packs is None:
+        st.packs = load_packs(root=st.root)
+    t = time.perf_counter()
+    settings, disc = st.settings, st.disc
+    st.build = build_model(st.root, [f.rel for f in disc.files] if st.paths is None else None, st.ctx.compile_commands,
                            max_file_size=settings.max_file_size)
     disc.files = with_unit_flags(disc.files, st.build)
-    st.timings["build model"] = time.perf_counter() - st.t0 - st.timings["discover"]
-    st.scans_dir = root / CACHE_DIR / f"v{FACTS_SCHEMA_VERSION}" if st.use_cache else None
-    st.scans = TextScans(st.scans_dir)
-    st.project = ProjectState(root=root, settings=settings, profile=profile, packs=st.packs, ctx=st.ctx,
+    st.timings["build model"] = time.perf_counter() - t
+    st.project = ProjectState(root=st.root, settings=settings, profile=st.profile, packs=st.packs, ctx=st.ctx,
                               skipped=_skipped(st), sources={f.rel: f for f in disc.files}, build=st.build)
 
 
@@ -231,14 +251,14 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
     if not (st.use_cache and st.report_only is None and st.scans_dir is not None):
         return None
     from trtlint.store import runmemo
+    from ..checks.registry import selected_codes
+    from .trtversion import extras_key
 
     ctx = st.ctx
-    # (the files outside discovery that may pin a TensorRT version count too: pipeline.trtversion)
-    scopes = st.build.scopes if st.build is not None else ()
-    st.memo_key = runmemo.key(st.settings, st.disc, st.paths, st.profile,
-                              context_key(ctx) + extras_key(st.root, evidence_dirs(st.disc.files, tuple(scopes))),
-                              frontend_versions(), ctx.compile_commands)
-    hit = runmemo.load(st.scans_dir, st.memo_key)
+    st.memo_key = runmemo.key(st.settings, st.disc, st.paths, st.profile, context_key(ctx), ctx.compile_commands)
+    # (the files outside discovery that may pin a TensorRT version count too, in the directories the memo kept:
+    # pipeline.trtversion)
+    hit = runmemo.load(st.scans_dir, st.memo_key, lambda dirs: extras_key(st.root, dirs))
     if hit is None:
         return None
     st.timings["memo"] = time.perf_counter() - st.t0 - st.timings["discover"]
@@ -248,11 +268,12 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
         index=None,  # type: ignore[arg-type] - not built: the findings come from the memo
         files_checked=len(st.disc.files),
         elapsed=time.perf_counter() - st.t0,
-        rules=select_rules(settings.select, settings.ignore, settings.extend_select),
+        rules=None,  # the rule modules are not imported (the code table says which rules the memo's run ran)
+        rule_codes=tuple(selected_codes(settings.select, settings.ignore, settings.extend_select)),
         discovery=st.disc,
         profile=st.profile,
         timings=st.timings,
-        ctx=_with_feature_macros(st, ctx),
+        ctx=ctx,  # (without the optional-feature macros: they come from the text scans, which a hit does not load)
         analysis=hit.get("analysis"),
     )
 
@@ -260,6 +281,11 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
 def _extract(st: _RunState) -> None:
     """The facts of every file. C++: only translation units that can hold a plugin fact are parsed; the others
     are parsed lazily when the hot-path call graph needs a function they may define (cpp_expand.py)."""
+    from trtlint.base.facts import FileFacts
+    from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
+    from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing, walk_unwalked
+    from .extraction import Extraction
+
     disc, scans = st.disc, st.scans
     tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
     others = [f for f in disc.files if f.kind not in ("cpp", "cuda", "header")]
@@ -369,6 +395,9 @@ def _extract(st: _RunState) -> None:
 def _scan_inputs(st: _RunState) -> None:
     """What the index is handed besides the facts (:meth:`ProjectState.check_inputs`), from the text scans: the
     suppressions, the preview-feature switches, each program's TensorRT release; and discovery's glob memos."""
+    from .check import scan_all_suppressions
+    from .trtversion import infer as infer_tensorrt
+
     files, scans, project = st.disc.files, st.scans, st.project
     scopes = st.build.scopes if st.build is not None else ()
     project.suppressions = scan_all_suppressions(files, scans)
@@ -381,6 +410,8 @@ def _scan_inputs(st: _RunState) -> None:
 
 def _check(st: _RunState) -> None:
     """Index, rules, filter (:meth:`ProjectState.check`)."""
+    from ..checks.registry import select_rules
+
     t0 = time.perf_counter()
     _scan_inputs(st)
     st.project.skipped = _skipped(st)
@@ -408,4 +439,9 @@ def _store(st: _RunState) -> None:
     if st.memo_key is not None:
         from trtlint.store import runmemo
 
-        runmemo.store(st.scans_dir, st.memo_key, {"diagnostics": st.diagnostics, "analysis": st.analysis})
+        from .trtversion import evidence_dirs, extras_key
+
+        # the directories a warm run looks for TensorRT evidence outside discovery in (it builds no model)
+        dirs = evidence_dirs(st.disc.files, tuple(st.build.scopes) if st.build is not None else ())
+        runmemo.store(st.scans_dir, st.memo_key, {"diagnostics": st.diagnostics, "analysis": st.analysis,
+                                                  "extras": (dirs, extras_key(st.root, dirs))})

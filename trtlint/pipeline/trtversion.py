@@ -25,13 +25,15 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from trtlint.base import safeio
 from ..frontends import SourceFile
 from ..frontends.trtversion import Evidence, evidence, is_extra_name, may_hold_evidence, release_named
-from trtlint.index.project_index import TensorRTTarget, scope_of
 from trtlint.config.packs import parse_version
+
+if TYPE_CHECKING:  # pragma: no cover - imported by what infers (a warm run reads only extras_key)
+    from trtlint.index.project_index import TensorRTTarget
 
 __all__ = ["PACKAGE_PREFIX", "RELEASE_PREFIX", "choose", "evidence_dirs", "extras_key", "gather", "infer", "packages",
            "release_dirs"]
@@ -123,6 +125,8 @@ def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
     kind = "floor: the code tests for it" if tier == 3 else ""
     reason = f"{best.what} in {best.path}:{best.line}" + (f" ({kind})" if kind else "")
     others: dict[str, Evidence] = {}
+    from trtlint.index.project_index import TensorRTTarget
+
     for e in sorted(found, key=lambda e: (e.tier, e.path, e.line)):
         if e.version != best.version:
             others.setdefault(e.version, e)
@@ -171,6 +175,8 @@ def _release_target(d: str, v: str, found: list[Evidence], around: Optional[Tens
         # a major alone names the code of every release of that major: its first one, as a version test's floor
         # does (what 8.5 deprecated is no concern of code kept for TensorRT 8; an 8.0 removal is)
         v = f"{v}.0"
+    from trtlint.index.project_index import TensorRTTarget
+
     return TensorRTTarget(v, "inferred", f"the folder name {d}")
 
 
@@ -201,6 +207,8 @@ def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str
     program); a scope with no evidence, and no root evidence to fall back on, is missing. Each Python package
     below the root (:func:`packages`) is ``"package:<dir>"``: the release its own files name, else none known
     (``version`` None: its metadata pins no TensorRT, so it is not judged against the root's)."""
+    from trtlint.index.project_index import TensorRTTarget, scope_of
+
     pkgs = packages(files, scopes)
     found = gather(root, files, evidence_dirs(files, tuple(scopes)), scans)
     by_scope: dict[str, list[Evidence]] = {}

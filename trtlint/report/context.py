@@ -204,6 +204,8 @@ class Analysis:
 
 @dataclass
 class ReportContext:
+    """What a reporter is told besides the findings: the project, the run's rules and counts, the display options."""
+
     root: Path  # project root; spans are relative to it
     rules: list = field(default_factory=list)  # Rule classes that were enabled (for the SARIF rules array)
     files_checked: int = 0

@@ -12,7 +12,7 @@ from .context import is_opaque
 
 if TYPE_CHECKING:  # pragma: no cover
     from trtlint.base.diagnostics import Diagnostic
-    from trtlint.base.facts import Span
+    from trtlint.base.span import Span
     from .context import ReportContext
 
 SARIF_VERSION = "2.1.0"

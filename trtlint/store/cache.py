@@ -23,14 +23,17 @@ import shutil
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from trtlint.base import safeio
 from trtlint.base import envvars
 from trtlint.base.digest import DIGEST_NAME
 from trtlint.base.unpickle import safe_loads
-from trtlint.base.facts import FACTS_SCHEMA_VERSION, FileFacts
+from trtlint.base.span import FACTS_SCHEMA_VERSION
 from trtlint.frontends import ExtractContext, SourceFile
+
+if TYPE_CHECKING:  # pragma: no cover - loaded with the first entry (a warm run the run memo answers loads none)
+    from trtlint.base.facts import FileFacts
 
 CACHE_DIR = ".trtlint_cache"
 _FORMAT = "p1"  # entry format: restricted pickle
@@ -131,6 +134,8 @@ class FactCache:
             if any(digests.get(rel) != d for rel, d in deps.items()):
                 return None
             ff = data["facts"]
+            from trtlint.base.facts import FileFacts
+
             if not isinstance(ff, FileFacts):
                 raise ValueError("not facts")
         except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, IndexError, pickle.UnpicklingError,

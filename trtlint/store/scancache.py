@@ -24,7 +24,6 @@ from typing import Callable, NamedTuple, Optional
 from trtlint.base import safeio
 from trtlint.base.unpickle import safe_loads
 from trtlint.frontends import SourceFile
-from trtlint.frontends.testlists import gtest_cases
 
 CPP_KINDS = ("cpp", "cuda", "header")
 SUPPRESSIBLE = ("cpp", "cuda", "header", "python", "cmake", "yaml")
@@ -176,7 +175,9 @@ class TextScans:
     and scans it. ``save()`` writes back what changed."""
 
     def __init__(self, cache_dir: Optional[Path], marker: Callable[[bytes], bool] = has_plugin_marker,
-                 gtests: Callable = gtest_cases):
+                 gtests: Optional[Callable] = None):
+        if gtests is None:  # (imported here: the googletest scan's module imports the fact vocabulary)
+            from trtlint.frontends.testlists import gtest_cases as gtests
         self.marker = marker
         self.gtests = gtests
         self.path = cache_dir / f"scans-{_scan_version()}.pkl" if cache_dir is not None else None
