@@ -362,23 +362,3 @@ def test_text_scans_find_directives_and_markers_only_where_they_are():
     call = b"setPreviewFeature(PreviewFeature::kALIASED_PLUGIN_IO_10_03, true)"
     assert preview_switches(b"x\n  config->" + call + b";\n") == (("ALIASED_PLUGIN_IO_10_03", 2, 11, 11 + len(call)),)
     assert preview_switches(b"config->setPreviewFeature(PreviewFeature::kFOO, false);") == ()
-
-
-def test_snapshot_serves_unchanged_files_in_one_read(tmp_path):
-    """The entries a run used are kept in one snapshot file (store/cache.py): a run with one file changed takes
-    the others' facts from it (here the per-file entries are gone, so only the snapshot can serve them), a unit
-    whose header changed is not taken from it, and a one-file edit does not rewrite it."""
-    files = {"plugins/names.h": HEADER % "FooPlugin", "plugins/foo.cpp": CPP}
-    files.update({f"py/m{i}.py": f"x{i} = {i}\n" for i in range(20)})
-    write_project(tmp_path, files)
-    assert names(tmp_path) == (["FooPlugin"], 21)  # (the header is walked by its includer)
-    snap = tmp_path / ".trtlint_cache" / "v1" / "snapshot.pkl"
-    assert snap.is_file()
-    stamp = snap.stat().st_mtime_ns
-    for p in (tmp_path / ".trtlint_cache" / "v1").glob("??/*.pkl"):
-        p.unlink()
-    (tmp_path / "py/m3.py").write_text("x3 = 33\n")
-    assert names(tmp_path) == (["FooPlugin"], 1)  # the other 20 from the snapshot
-    (tmp_path / "plugins/names.h").write_text(HEADER % "BarPlugin")
-    assert names(tmp_path) == (["BarPlugin"], 1)  # the includer's snapshot entry names the old header digest
-    assert snap.stat().st_mtime_ns == stamp

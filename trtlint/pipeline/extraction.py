@@ -162,10 +162,8 @@ class Extraction:
         for i in todo:
             f, ff = files[i], out[i]
             self.parsed_kinds[f.kind] = self.parsed_kinds.get(f.kind, 0) + 1
-            if self.cache and cacheable(ff):
-                if i not in stored:
-                    self.cache.put(f, ff, self.digests)
-                self.cache.note(f, ff, self.digests)
+            if self.cache and i not in stored and cacheable(ff):
+                self.cache.put(f, ff, self.digests)
         return [x for x in out if x is not None]
 
     def close(self) -> None:

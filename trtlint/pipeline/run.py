@@ -348,8 +348,6 @@ def _extract(st: _RunState) -> None:
                                     st.profile, st.packs, st.settings, extraction.service, lazy_skips)
         facts = cfacts + extraction.collect(h_others) + lone + expanded
         reach.save()
-        if cache is not None:
-            cache.save_snapshot()
         st.skips = {f.rel: f.skip for f in eager if f.skip}
         st.skips.update((rel, skip) for rel, skip in lazy_skips.items() if skip)
     finally:

@@ -105,61 +105,9 @@ class FactCache:
                 pre[(src.rel, src.digest, src.skip)] = self._load(src, digests)
 
     def has(self, src: SourceFile) -> bool:
-        """Whether an entry for the file's content exists (in the snapshot, or a stat, nothing read); :meth:`get`
-        may still miss (a changed header, a corrupt entry)."""
-        key = self._key(src)
-        return key in self._snapshot or self._path(key).is_file()
-
-    # the snapshot: every entry the last run used, in one file ----------------------------------------------
-    # A run with a few files changed would otherwise open, check and unpickle one entry per file of the project
-    # (~1000 on a mid-sized tree). The snapshot holds the entries a run used ({key: {"deps", "facts"}}, the same
-    # restricted pickle); the next run takes an entry from it when its key is there (and its headers' digests
-    # match, as for a single entry), else from the entry's own file. It is written again when a run used more
-    # than SNAPSHOT_STALE entries it did not hold (a cold run, a branch switch), never for a one-file edit.
-    SNAPSHOT = "snapshot.pkl"
-    SNAPSHOT_STALE = 16
-
-    @property
-    def _snapshot(self) -> dict:
-        snap = self.__dict__.get("_snap")
-        if snap is None:
-            snap = self.__dict__["_snap"] = self._read_snapshot()
-            self.__dict__["_used"] = {}
-        return snap
-
-    def _read_snapshot(self) -> dict:
-        try:
-            data = safe_loads(safeio.read_bytes(self.dir / self.SNAPSHOT, limit=safeio.CACHE_LIMIT))
-            entries = data.get("entries") if isinstance(data, dict) and data.get("format") == _FORMAT else None
-            return entries if isinstance(entries, dict) else {}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, IndexError, pickle.UnpicklingError,
-                MemoryError, RecursionError):
-            return {}
-
-    def note(self, src: SourceFile, facts: FileFacts, digests: dict[str, str]) -> None:
-        """A file extracted in this run (its entry written by a worker): for the next snapshot."""
-        self._snapshot  # noqa: B018 - loaded, so that the entries used are counted
-        self.__dict__["_used"][self._key(src)] = {"deps": {rel: digests.get(rel) for rel in facts.includes}, "facts": facts}
-
-    def save_snapshot(self) -> bool:
-        """Write the snapshot of the entries this run used when more than SNAPSHOT_STALE of them were not in the
-        last one; True when written."""
-        used = self.__dict__.get("_used")
-        snap = self.__dict__.get("_snap") or {}
-        if not used or not self.enabled or sum(1 for k in used if k not in snap) <= self.SNAPSHOT_STALE:
-            return False
-        payload = pickle.dumps({"format": _FORMAT, "entries": used}, protocol=pickle.HIGHEST_PROTOCOL)
-        p = self.dir / self.SNAPSHOT
-        tmp = self.dir / f".tmp-{os.getpid()}-{self.SNAPSHOT}"
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(payload)
-            os.replace(tmp, p)
-        except OSError:
-            return False
-        return True
+        """Whether an entry for the file's content exists (a stat, nothing read); :meth:`get` may still miss
+        (a changed header, a corrupt entry)."""
+        return self._path(self._key(src)).is_file()
 
     def get(self, src: SourceFile, digests: dict[str, str]) -> Optional[FileFacts]:
         pre = self.__dict__.get("_prefetched")
@@ -174,11 +122,9 @@ class FactCache:
         return ff
 
     def _load(self, src: SourceFile, digests: dict[str, str]) -> Optional[FileFacts]:
-        key = self._key(src)
+        p = self._path(self._key(src))
         try:
-            data = self._snapshot.get(key)
-            if data is None:
-                data = safe_loads(safeio.read_bytes(self._path(key), limit=safeio.CACHE_LIMIT))
+            data = safe_loads(safeio.read_bytes(p, limit=safeio.CACHE_LIMIT))
             if not isinstance(data, dict):
                 raise ValueError("not an entry")
             deps = data.get("deps", {})
@@ -187,7 +133,6 @@ class FactCache:
             ff = data["facts"]
             if not isinstance(ff, FileFacts):
                 raise ValueError("not facts")
-            self.__dict__["_used"][key] = data
         except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, IndexError, pickle.UnpicklingError,
                 MemoryError, RecursionError):
             return None
