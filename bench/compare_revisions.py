@@ -43,7 +43,10 @@ def export(rev: str, dest: Path) -> str:
                              check=True, capture_output=True).stdout
         for rel in filter(None, out.decode().split("\0")):
             src = REPO / rel
-            if src.is_file():
+            if src.is_symlink():  # a tracked link (trtlint/rules_data -> ../rules): as git archive writes it
+                (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(os.readlink(src), dest / rel)
+            elif src.is_file():
                 (dest / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(src, dest / rel)
         return "work tree"
