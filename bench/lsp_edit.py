@@ -11,7 +11,19 @@ one-line ``textDocument/didChange`` to receiving the ``publishDiagnostics`` that
 - cpp: the plugin name constant in a C++ plugin file is renamed (a finding appears in the Python translation
   file: cross-file), then restored.
 
-The figure includes the server's debounce (default 100 ms, the server's default). Prints median / p90 / max.
+The figure includes the server's debounce (the server's default unless ``--debounce-ms``). Prints median / p90 / max.
+
+Real tree (issue 36):
+
+    python bench/lsp_edit.py --tree TREE [--file REL] [--rounds 10] [--base REV]
+
+copies TREE to a temporary directory (never writes it; its ``.trtlint_cache`` is left out), starts the server
+there, waits for the initial index (cold: the copy has no cache), opens REL (default: the first plugin ``.cpp``
+whose ``enqueue`` has a body), then per round types ``cudaMalloc`` into ``enqueue`` (one line after its opening
+brace), waits for the TRT301 enqueue-allocation finding on that line, undoes the edit and waits for it to clear.
+Prints median and p90 of both directions. With ``--base REV`` the same is measured for that revision of trtlint
+(``git archive`` of it, as ``bench/compare_revisions.py`` exports it), each revision with its own server over its
+own copy of the tree, alternating per round in this one process, and both figures are printed side by side.
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 from lsprotocol import types as T
 from pygls.lsp.client import LanguageClient
@@ -259,15 +272,161 @@ async def run(args) -> int:
     return 0
 
 
+def enqueue_edit(text: str) -> tuple[int, str]:
+    """(0-based line, new line) for a cudaMalloc typed into the first ``enqueue`` definition with a body."""
+    import re
+
+    lines = text.splitlines(keepends=True)
+    for m in re.finditer(r"\benqueue\s*\(", text):
+        depth, i = 0, m.end() - 1
+        while i < len(text):  # the parameter list
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        j = i
+        while j < len(text) and text[j] not in "{;":
+            j += 1
+        if j < len(text) and text[j] == "{":
+            k = text.count("\n", 0, j)  # the line of the opening brace
+            return k + 1, "    void* trtlint_bench_p = nullptr; cudaMalloc(&trtlint_bench_p, 64);\n"
+    raise SystemExit("no enqueue definition with a body in the file")
+
+
+def pick_plugin_file(root: Path) -> str:
+    for p in sorted(root.rglob("*.cpp")):
+        if "plugin" not in p.as_posix().lower() or ".trtlint_cache" in p.parts:
+            continue
+        try:
+            enqueue_edit(p.read_text(encoding="utf-8", errors="replace"))
+        except SystemExit:
+            continue
+        return p.relative_to(root).as_posix()
+    raise SystemExit("no plugin .cpp with an enqueue body in the tree")
+
+
+class TreeRun:
+    """One server (one revision of trtlint) over its own copy of a real tree."""
+
+    def __init__(self, label: str, code: Path, tree: Path, rel: str, debounce_ms: Optional[int], jobs: Optional[int]):
+        self.label, self.code, self.root, self.rel = label, code, tree, rel
+        self.debounce_ms, self.jobs = debounce_ms, jobs
+        self.b = Bench(tree)
+        self.version = 1
+        self.text = (tree / rel).read_text(encoding="utf-8", errors="replace")
+        self.line0, self.new = enqueue_edit(self.text)
+        self.times: list[float] = []
+        self.log: Optional[str] = None
+
+    async def start(self) -> float:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(self.code) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        cmd = [sys.executable, "-m", "trtlint", "lsp"]
+        if self.debounce_ms is not None:
+            cmd += ["--debounce-ms", str(self.debounce_ms)]
+        if self.log:
+            cmd += ["--log-file", self.log]
+        t0 = time.perf_counter()
+        await self.b.client.start_io(*cmd, env=env, cwd=str(self.root))
+        await self.b.client.initialize_async(T.InitializeParams(
+            capabilities=T.ClientCapabilities(), root_uri=self.root.as_uri(),
+            initialization_options={"diagnosticMode": "push", **({"jobs": self.jobs} if self.jobs else {})}))
+        self.b.client.initialized(T.InitializedParams())
+        self.b.client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(
+            uri=self.b.uri(self.rel), language_id="cpp", version=1, text=self.text)))
+        await self.b.client.text_document_diagnostic_async(T.DocumentDiagnosticParams(
+            T.TextDocumentIdentifier(self.b.uri(self.rel))))
+        return time.perf_counter() - t0
+
+    def _change(self, forward: bool) -> None:
+        self.version += 1
+        if forward:
+            rng, text = T.Range(T.Position(self.line0, 0), T.Position(self.line0, 0)), self.new
+        else:
+            rng, text = T.Range(T.Position(self.line0, 0), T.Position(self.line0 + 1, 0)), ""
+        self.b.client.text_document_did_change(T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=self.b.uri(self.rel), version=self.version),
+            [T.TextDocumentContentChangePartial(range=rng, text=text)]))
+
+    async def round(self) -> None:
+        for forward in (True, False):
+            t = time.perf_counter()
+            self._change(forward)
+            done = await self.b.wait(lambda f=forward: self.b.has(self.rel, "TRT301", self.line0 + 1) == f)
+            self.times.append((done - t) * 1000)
+
+    async def stop(self) -> None:
+        await self.b.client.shutdown_async(None)
+        self.b.client.exit(None)
+        await self.b.client.stop()
+
+
+def _figures(xs: list[float]) -> str:
+    xs = sorted(xs)
+    p90 = xs[max(0, int(round(0.9 * len(xs))) - 1)]
+    return f"median {statistics.median(xs):6.0f} ms   p90 {p90:6.0f} ms   max {xs[-1]:6.0f} ms"
+
+
+async def run_tree(args) -> int:
+    from compare_revisions import copy_tree, export  # bench/ is on sys.path when this script runs
+
+    tmp = Path(tempfile.mkdtemp(prefix="trtlint-lsp-tree-"))
+    try:
+        src = Path(args.tree).resolve()
+        sides = [("head", REPO)]
+        if args.base:
+            label = export(args.base, tmp / "base-code")
+            sides.insert(0, (f"base {label}", tmp / "base-code"))
+        runs = []
+        for label, code in sides:
+            copy = tmp / f"tree-{len(runs)}" / src.name
+            shutil.copytree(src, copy, symlinks=True, ignore=shutil.ignore_patterns(".trtlint_cache", ".git"))
+            rel = args.file or pick_plugin_file(copy)
+            runs.append(TreeRun(label, code, copy, rel, args.debounce_ms, args.jobs))
+            if args.log:
+                runs[-1].log = f"{args.log}.{len(runs) - 1}"
+        print(f"tree: {src} (copied), file: {runs[0].rel}, line {runs[0].line0 + 1}: {runs[0].new.strip()}")
+        for r in runs:
+            print(f"  {r.label}: server start + initial index {await r.start():.2f} s (cold)")
+        await asyncio.sleep(2.0)  # the extraction worker warms up after the load
+        for r in runs:  # one unmeasured round each (the first parse of the unit in the worker)
+            await r.round()
+            r.times.clear()
+        for _ in range(args.rounds):
+            for r in runs:  # alternating: both see the same machine
+                await r.round()
+        for r in runs:
+            await r.stop()
+        deb = f"debounce {args.debounce_ms} ms" if args.debounce_ms is not None else "the server's default debounce"
+        print(f"cudaMalloc typed into enqueue -> TRT301 published, and undone -> cleared ({deb} included), "
+              f"{args.rounds} rounds:")
+        for r in runs:
+            print(f"  {r.label:40s} {_figures(r.times)}")
+        try:
+            print(f"load average: {os.getloadavg()[0]:.2f} (1 min)")
+        except OSError:
+            pass
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--tree", help="a real tree: measure cudaMalloc typed into enqueue of a plugin file (copied first)")
+    ap.add_argument("--file", help="with --tree: the project-relative plugin file (default: the first with an enqueue body)")
+    ap.add_argument("--base", help="with --tree: also measure this git revision of trtlint, alternating, side by side")
     ap.add_argument("--plugins", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=10)
-    ap.add_argument("--debounce-ms", type=int, default=100)
+    ap.add_argument("--debounce-ms", type=int, default=None, help="the server's --debounce-ms (default: its default)")
     ap.add_argument("--keep", help="generate the project in DIR and keep it")
     ap.add_argument("--log", help="the server writes its log to FILE")
     ap.add_argument("--jobs", type=int, help="extraction processes for the initial index (default: cores)")
     args = ap.parse_args()
+    if args.tree:
+        return asyncio.run(run_tree(args))
+    if args.debounce_ms is None:
+        args.debounce_ms = 100
     return asyncio.run(run(args))
 
 

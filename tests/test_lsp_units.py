@@ -96,3 +96,27 @@ def test_frame_reader_limits_and_resynchronisation():
     assert classify({"jsonrpc": "2.0", "id": 1, "method": "x", "params": [1]}).kind == "request"
     assert classify({"jsonrpc": "2.0", "method": "x"}).kind == "notification"
     assert classify({"jsonrpc": "2.0", "id": 1, "result": None}).kind == "response"
+
+
+def test_debounce_is_a_setting_with_a_short_default():
+    """The debounce (issue 36): 25 ms unless set; ``workspace/didChangeConfiguration`` sets it as well (clangd-like:
+    ``{"trtlint": {"debounceMs": N}}`` or ``{"debounceMs": N}``); a value that is not a number leaves it."""
+    import asyncio
+
+    from trtlint.editor.server import DEFAULT_DEBOUNCE_MS, make_server
+
+    assert DEFAULT_DEBOUNCE_MS == 25
+    ls = make_server()
+    assert ls.debounce == 0.025
+
+    async def change(settings) -> None:
+        ls.on_did_change_configuration(T.DidChangeConfigurationParams(settings=settings))
+        if ls._timer is not None:
+            ls._timer.cancel()
+
+    asyncio.run(change({"trtlint": {"debounceMs": 300}}))
+    assert ls.debounce == 0.3
+    asyncio.run(change({"debounceMs": 50}))
+    assert ls.debounce == 0.05
+    asyncio.run(change({"trtlint": {"debounceMs": "soon"}}))
+    assert ls.debounce == 0.05

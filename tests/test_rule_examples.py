@@ -44,6 +44,11 @@ def test_example(tmp_path, rule, example, invalid):
     write_project(tmp_path, example["files"])
     res = check_project(tmp_path, select=[rule.code], config=example.get("config"))
     got = [d for d in res.diagnostics if d.code == rule.code]
+    if rule.reads is not None:  # the fact kinds the rule touches here are declared (tests/test_rule_reads.py)
+        from .test_rule_reads import undeclared
+
+        missing = undeclared(rule, res.state)
+        assert not missing, f"{rule.code} reads {sorted(missing)} without declaring them in Rule.reads"
     # an example proves nothing about a rule if its source does not parse: the frontends' parse problems (what
     # TRT001 reports) must be empty, except in TRT001's own INVALID examples, which are unparseable on purpose
     problems = [f"{p.span.path}:{p.span.line}: {p.message}" for ff in res.index.files.values() for p in ff.problems]

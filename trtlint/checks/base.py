@@ -45,6 +45,11 @@ class Rule:
     #: call (same span and callee), the check stage keeps this rule's finding and notes "also TRTxxx" on it
     #: (among the selected rules only, after suppressions; never over a more severe finding). Must not form a cycle
     supersedes: ClassVar[tuple[str, ...]] = ()
+    #: the fact kinds the rule's findings depend on (trtlint.checks.reads: FileFacts fields by name, and
+    #: ``files``, the project's files and their kinds); the check stage reuses the findings of the last check
+    #: while none of them changed (the editor, per edit). None: undeclared, run on every check.
+    #: tests/test_rule_reads.py checks it against what the rule touches.
+    reads: ClassVar[Optional[frozenset]] = None
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 

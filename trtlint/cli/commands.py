@@ -111,7 +111,7 @@ def _add_other_parsers(sub) -> None:
     cv.add_argument("--no-cache", action="store_true")
 
     ls = sub.add_parser("lsp", help="run the language server (LSP over stdio)")
-    ls.add_argument("--debounce-ms", type=int, default=None, help="wait this long after the last edit before checking (default 100)")
+    ls.add_argument("--debounce-ms", type=int, default=None, help="wait this long after the last edit before checking (default 25)")
     ls.add_argument("--log-file", help="write the server's log to FILE")
 
     cl = sub.add_parser("clean", help="remove .trtlint_cache/ (--all: and the per-user cache)")

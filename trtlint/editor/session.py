@@ -128,6 +128,7 @@ class Session:
         self.buffers: dict[str, str] = {}  # rel -> unsaved text of an open editor buffer
         self.diagnostics: list[Diagnostic] = []
         self.timings: dict[str, float] = {}
+        self._extract_time = 0.0  # seconds spent re-extracting files since the last check
         self.loaded = False
         self._stamp: tuple = ()
         self._exclude = None  # globspecs of the settings (set by load; None: no pattern)
@@ -363,7 +364,11 @@ class Session:
     def _extract(self, src: SourceFile) -> FileFacts:
         """Re-extract one file within the file-timeout setting (TRT001 "timed out after N s" past it), with its
         googletest cases."""
-        return self._with_tests(src, self._extract_facts(src))
+        t0 = time.perf_counter()
+        try:
+            return self._with_tests(src, self._extract_facts(src))
+        finally:
+            self._extract_time += time.perf_counter() - t0
 
     def _extract_facts(self, src: SourceFile) -> FileFacts:
         timeout = float(getattr(self.settings, "file_timeout", 0) or 0)
@@ -402,6 +407,9 @@ class Session:
         self.diagnostics = checked.diagnostics
         self.index = checked.index
         self.timings.update(checked.timings)
+        self.timings["extract"], self._extract_time = self._extract_time, 0.0
+        memo = self.state.rule_memo  # the rules run again and those whose findings were kept (their facts unchanged)
+        self.timings["rules run"], self.timings["rules kept"] = len(memo.ran), len(memo.reused)
         return self.diagnostics
 
     def check_inputs(self) -> CheckInputs:

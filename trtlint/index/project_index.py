@@ -607,7 +607,13 @@ class ProjectIndex:
         ext = self.packs.externals
         if not name or name in ext or self.creators_named(name):
             return None
-        for cand in difflib.get_close_matches(name, list(ext), n=3, cutoff=_NEAR_MISS):
+        # (a pure function of the name and the packs' creators: remembered on the packs, which the editor's session
+        # keeps across edits, so the difflib search over the library's ~100 names runs once per name, not per check)
+        memo = self.packs.__dict__.setdefault("_trtlint_close_externals", {})
+        close = memo.get((name, len(ext)))
+        if close is None:
+            close = memo[(name, len(ext))] = tuple(difflib.get_close_matches(name, list(ext), n=3, cutoff=_NEAR_MISS))
+        for cand in close:
             if cand in name and not name.startswith(cand):
                 continue  # the whole name with a prefix: another library's own variant (mmcv's MMCVModulatedDeformConv2d)
             return cand

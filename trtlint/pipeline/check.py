@@ -27,6 +27,7 @@ from trtlint.index.project_index import CheckInputs, ProjectIndex, is_test_path,
 from trtlint.config.packs import Packs, Profile
 from trtlint.store.scancache import SUPPRESSIBLE, TextScans
 from trtlint.adoption.suppress import PerFileIgnores, scan_suppressions, takes_nolint
+from ..checks.reads import RuleMemo
 
 __all__ = ["CheckInputs", "Checked", "FilterReport", "check_index", "check_project", "config_globs",
            "config_selectors", "filter_diagnostics", "merge_same_call", "run_rules", "scan_all_suppressions"]
@@ -59,9 +60,11 @@ def check_project(
     skipped: Iterable[tuple] = (),
     report_only: Optional[set[str]] = None,
     progress=None,
+    memo: Optional[RuleMemo] = None,
 ) -> Checked:
     """Build the index of ``facts`` with ``inputs``, then :func:`check_index`. ``progress(phase, done, total)``
-    is told of the ``index`` and ``check`` phases."""
+    is told of the ``index`` and ``check`` phases. ``memo``: the findings of the rules at the last check and the
+    fact kinds changed since (a rule that reads none of them is not run again)."""
     t0 = time.perf_counter()
     if progress is not None:
         progress("index", 0, 1)
@@ -71,7 +74,7 @@ def check_project(
     t1 = time.perf_counter()
     if progress is not None:
         progress("check", 0, 1)
-    diags = check_index(index, rules, settings, list(skipped), report_only, scoped=scoped)
+    diags = check_index(index, rules, settings, list(skipped), report_only, scoped=scoped, memo=memo)
     return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped)
 
 
@@ -94,17 +97,18 @@ def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Setting
 
 
 def _run_scoped(rules: list[type[Rule]], index: ProjectIndex, scoped: dict[str, ProjectIndex],
-                settings: Settings) -> list[Diagnostic]:
+                settings: Settings, memo: Optional[RuleMemo] = None) -> list[Diagnostic]:
     """The rules over the whole index, or, when the project holds several programs, each program's findings from
     its own index and the rest (files in no program) from the whole one."""
     if not scoped:
-        return run_rules(rules, index, settings)
+        return run_rules(rules, index, settings, memo)
     scopes = tuple(scoped)
-    diags = [d for d in run_rules(rules, index, settings) if not scope_of(d.span.path, scopes)]
+    diags = [d for d in run_rules(rules, index, settings, memo) if not scope_of(d.span.path, scopes)]
     for s, idx in scoped.items():
         # (and in the headers of other programs' directories this program's units include: see scope_indexes)
         borrowed = idx.__dict__.get("_trtlint_borrowed", frozenset())
-        diags += [d for d in run_rules(rules, idx, settings) if scope_of(d.span.path, scopes) == s or d.span.path in borrowed]
+        diags += [d for d in run_rules(rules, idx, settings, memo, s) if scope_of(d.span.path, scopes) == s
+                  or d.span.path in borrowed]
     return diags
 
 
@@ -115,6 +119,7 @@ def check_index(
     skipped: list[tuple] = (),
     report_only: Optional[set[str]] = None,
     scoped: Optional[dict[str, ProjectIndex]] = None,
+    memo: Optional[RuleMemo] = None,
 ) -> list[Diagnostic]:
     """check -> filter: run ``rules`` over a built index (or, with ``scoped``, each program of the project over
     its own index: :func:`scope_indexes`), then selection, suppressions and severities; sorted,
@@ -131,7 +136,7 @@ def check_index(
         from ..checks.registry import all_rules
 
         judge_only = [r for r in all_rules() if r not in rules and not r.after_filter]
-    diags: list[Diagnostic] = _run_scoped(early + judge_only, index, scoped or {}, settings)
+    diags: list[Diagnostic] = _run_scoped(early + judge_only, index, scoped or {}, settings, memo)
     for item in skipped:
         if len(item) > 2:  # (path, message, line): what the build model could not read or evaluate, always said
             rel, msg, line = item
@@ -287,13 +292,26 @@ def scan_all_suppressions(files: list[SourceFile], scans=None) -> dict[str, list
     return out
 
 
-def run_rules(rules: list[type[Rule]], index: ProjectIndex, settings: Settings) -> list[Diagnostic]:
+def run_rules(rules: list[type[Rule]], index: ProjectIndex, settings: Settings, memo: Optional[RuleMemo] = None,
+              scope: str = "") -> list[Diagnostic]:
+    """Each rule's findings over ``index``; with ``memo``, those of a rule whose fact kinds did not change since
+    the last check are that check's (``scope``: the program ``index`` is of, "" the whole project)."""
     diags: list[Diagnostic] = []
     for rule_cls in rules:
+        if memo is not None:
+            kept = memo.reusable(rule_cls, scope)
+            if kept is not None:
+                diags.extend(kept)
+                memo.reused.append(rule_cls.code)
+                continue
         rule = rule_cls()
         try:
             found = rule.check(index)
-            diags.extend(found if rule_cls.applies_to_tests else (d for d in found if not is_test_path(d.span.path)))
+            found = list(found if rule_cls.applies_to_tests else (d for d in found if not is_test_path(d.span.path)))
+            diags.extend(found)
+            if memo is not None:
+                memo.results[(rule_cls.code, scope)] = found
+                memo.ran.append(rule_cls.code)
         except Exception as e:  # pragma: no cover - defensive
             tb = traceback.extract_tb(e.__traceback__)[-1]
             diags.append(

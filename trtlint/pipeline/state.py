@@ -10,12 +10,14 @@ it is and replaces one file's source, facts, suppressions and preview scan per e
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from trtlint.base.facts import FileFacts
 from trtlint.checks.base import Rule
+from trtlint.checks.reads import RuleMemo, changed_kinds
 from trtlint.config.packs import Packs, Profile
 from trtlint.config.settings import Settings
 from trtlint.frontends import ExtractContext, SourceFile
@@ -44,6 +46,10 @@ class ProjectState:
     scopes: tuple = ()  # the independent programs of the build model
     tensorrt: dict = field(default_factory=dict)  # program -> the TensorRT release inferred for it
     build: Optional[BuildModel] = None
+    # the findings of each rule at the last check and what changed since (trtlint.checks.reads): a rule whose
+    # declared fact kinds did not change is not run again (the editor's session keeps the state across edits)
+    rule_memo: RuleMemo = field(default_factory=RuleMemo)
+    checked_facts: dict[str, FileFacts] = field(default_factory=dict)  # ``facts`` as the last check saw them
 
     def check_inputs(self) -> CheckInputs:
         """What the index is handed besides the facts."""
@@ -58,7 +64,37 @@ class ProjectState:
         )
 
     def check(self, report_only: Optional[set[str]] = None, progress=None) -> Checked:
-        """Index the facts, run the rules, filter (:func:`trtlint.pipeline.check.check_project`)."""
-        return check_project(list(self.facts.values()), self.check_inputs(), self.rules, self.settings,
-                             root=self.root, profile=self.profile, packs=self.packs, skipped=self.skipped,
-                             report_only=report_only, progress=progress)
+        """Index the facts, run the rules, filter (:func:`trtlint.pipeline.check.check_project`). A rule whose
+        declared fact kinds (``Rule.reads``) are the same in every file as at the last check, with the same
+        other inputs, gives its findings of then (:class:`trtlint.checks.reads.RuleMemo`)."""
+        inputs = self.check_inputs()
+        memo = self.rule_memo
+        memo.inputs_changed(self._inputs_key(inputs))
+        last = self.checked_facts
+        if last:
+            for rel, ff in self.facts.items():
+                old = last.get(rel)
+                if old is not ff:
+                    memo.note(changed_kinds(old, ff))
+            for rel, old in last.items():
+                if rel not in self.facts:
+                    memo.note(changed_kinds(old, None))
+            if list(last) != list(self.facts):  # (the order the index takes the facts in)
+                memo.note(("files",))
+        else:
+            memo.changed = None  # no check before: nothing to reuse
+        checked = check_project(list(self.facts.values()), inputs, self.rules, self.settings,
+                                root=self.root, profile=self.profile, packs=self.packs, skipped=self.skipped,
+                                report_only=report_only, progress=progress, memo=memo)
+        memo.done()
+        self.checked_facts = dict(self.facts)
+        return checked
+
+    def _inputs_key(self, inputs: CheckInputs) -> tuple:
+        """What the rules read besides the facts, as of now (copies: a session updates the dicts in place); the
+        glob memos are left out (a cache of pattern answers, filled by the rules themselves)."""
+        snap = dataclasses.replace(
+            inputs, glob_memos=None, suppressions=dict(inputs.suppressions), config_globs=dict(inputs.config_globs),
+            preview_scan=dict(inputs.preview_scan) if inputs.preview_scan is not None else None,
+            tensorrt=dict(inputs.tensorrt))
+        return (snap, id(self.settings), id(self.profile), id(self.packs), self.root)

@@ -44,6 +44,7 @@ class CreatorInModelFile(Rule):
     """
 
     code = "TRT107"
+    reads = frozenset({"api_uses", "files", "lookups"})
     name = "creator-in-model-file"
     family = "contract"
 

@@ -75,6 +75,9 @@ class DefaultValueDrift(Rule):
     """
 
     code = "TRT106"
+    reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lookups", "models",
+                        "plugin_specs", "py_creators", "py_functions", "registrations", "route_calls",
+                        "route_tables", "torch_stubs", "translation_entries", "unresolved_classes"})
     name = "default-value-drift"
     family = "contract"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

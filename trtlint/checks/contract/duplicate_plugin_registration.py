@@ -44,6 +44,9 @@ class DuplicatePluginRegistration(Rule):
     """
 
     code = "TRT108"
+    reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lookups", "models",
+                        "plugin_specs", "py_creators", "py_functions", "registrations", "route_calls",
+                        "route_tables", "torch_stubs", "translation_entries", "unresolved_classes"})
     name = "duplicate-plugin-registration"
     family = "contract"
     severity = Severity.ERROR

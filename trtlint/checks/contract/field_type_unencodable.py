@@ -51,6 +51,9 @@ class FieldTypeUnencodable(Rule):
     """
 
     code = "TRT105"
+    reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lookups", "models",
+                        "plugin_specs", "py_creators", "py_functions", "registrations", "route_calls",
+                        "route_tables", "torch_stubs", "translation_entries", "unresolved_classes"})
     name = "field-type-unencodable"
     family = "contract"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

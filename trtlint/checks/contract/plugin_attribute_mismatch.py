@@ -122,6 +122,9 @@ class PluginAttributeMismatch(Rule):
     """
 
     code = "TRT103"
+    reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lookups", "models",
+                        "plugin_specs", "py_creators", "py_functions", "registrations", "route_calls",
+                        "route_tables", "torch_stubs", "translation_entries", "unresolved_classes"})
     name = "plugin-attribute-mismatch"
     family = "contract"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

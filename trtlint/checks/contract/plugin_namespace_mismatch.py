@@ -47,6 +47,9 @@ class PluginNamespaceMismatch(Rule):
     """
 
     code = "TRT104"
+    reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lookups", "models",
+                        "plugin_specs", "py_creators", "py_functions", "registrations", "route_calls",
+                        "route_tables", "torch_stubs", "translation_entries", "unresolved_classes"})
     name = "plugin-namespace-mismatch"
     family = "contract"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

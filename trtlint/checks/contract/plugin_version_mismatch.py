@@ -55,6 +55,9 @@ class PluginVersionMismatch(Rule):
     """
 
     code = "TRT102"
+    reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lookups", "models",
+                        "plugin_specs", "py_creators", "py_functions", "registrations", "route_calls",
+                        "route_tables", "torch_stubs", "translation_entries", "unresolved_classes"})
     fixable = True
     name = "plugin-version-mismatch"
     family = "contract"

@@ -104,6 +104,8 @@ class AnalysisIncomplete(Rule):
     """
 
     code = "TRT004"
+    reads = frozenset({"classes", "files", "inactive", "includes", "missing_includes", "registrations",
+                        "unresolved_classes"})
     name = "analysis-incomplete"
     family = "core"
     severity = Severity.WARNING

@@ -37,6 +37,7 @@ class ParseError(Rule):
     """
 
     code = "TRT001"
+    reads = frozenset({"files", "problems"})
     name = "parse-error"
     family = "core"
     severity = Severity.WARNING

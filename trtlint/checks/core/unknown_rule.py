@@ -36,6 +36,7 @@ class UnknownRuleInSuppression(Rule):
     """
 
     code = "TRT003"
+    reads = frozenset()
     name = "unknown-rule-in-suppression"
     family = "core"
     severity = Severity.WARNING

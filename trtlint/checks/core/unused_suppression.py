@@ -57,6 +57,7 @@ class UnusedSuppression(Rule):
     """
 
     code = "TRT002"
+    reads = frozenset()
     name = "unused-suppression"
     family = "core"
     severity = Severity.WARNING

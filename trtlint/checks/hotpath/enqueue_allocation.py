@@ -109,6 +109,7 @@ class EnqueueAllocation(Rule):
     """
 
     code = "TRT301"
+    reads = frozenset({"classes", "files", "functions", "lifecycle", "py_creators", "registrations"})
     name = "enqueue-allocation"
     family = "hotpath"
     supersedes = ("TRT304",)

@@ -188,6 +188,7 @@ class EnqueueDefaultStream(Rule):
     """
 
     code = "TRT303"
+    reads = frozenset({"classes", "files", "functions", "lifecycle", "py_creators", "registrations"})
     name = "enqueue-default-stream"
     family = "hotpath"
     supersedes = ("TRT304",)

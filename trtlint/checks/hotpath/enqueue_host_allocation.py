@@ -55,6 +55,7 @@ class EnqueueHostAllocation(Rule):
     """
 
     code = "TRT306"
+    reads = frozenset({"classes", "files", "functions", "lifecycle", "py_creators", "registrations"})
     name = "enqueue-host-allocation"
     family = "hotpath"
     severity = Severity.WARNING

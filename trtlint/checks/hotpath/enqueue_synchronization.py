@@ -52,6 +52,7 @@ class EnqueueSynchronization(Rule):
     """
 
     code = "TRT302"
+    reads = frozenset({"classes", "files", "functions", "lifecycle", "py_creators", "registrations"})
     name = "enqueue-synchronization"
     family = "hotpath"
     supersedes = ("TRT304",)

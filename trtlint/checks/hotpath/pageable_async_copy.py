@@ -56,6 +56,7 @@ class PageableAsyncCopy(Rule):
     """
 
     code = "TRT305"
+    reads = frozenset({"classes", "files", "functions", "lifecycle", "py_creators", "registrations"})
     name = "pageable-async-copy"
     family = "hotpath"
     supersedes = ("TRT302", "TRT304")

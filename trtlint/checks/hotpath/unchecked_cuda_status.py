@@ -136,6 +136,7 @@ class UncheckedCudaStatus(Rule):
     """
 
     code = "TRT304"
+    reads = frozenset({"classes", "files", "functions", "lifecycle", "py_creators", "registrations"})
     name = "unchecked-cuda-status"
     family = "hotpath"
     severity = Severity.WARNING  # a discarded status is a risk (a failure goes unnoticed), not itself a broken result

@@ -44,6 +44,8 @@ class AttributeNotConvertible(Rule):
     """
 
     code = "TRT504"
+    reads = frozenset({"classes", "emissions", "files", "functions", "models", "plugin_specs", "py_creators",
+                        "registrations"})
     name = "attribute-not-convertible"
     family = "onnx"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

@@ -36,6 +36,8 @@ class BuiltinOpNameCollision(Rule):
     """
 
     code = "TRT503"
+    reads = frozenset({"classes", "emissions", "files", "functions", "models", "plugin_specs", "py_creators",
+                        "registrations"})
     name = "builtin-op-name-collision"
     family = "onnx"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

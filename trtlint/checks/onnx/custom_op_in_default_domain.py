@@ -51,6 +51,8 @@ class CustomOpInDefaultDomain(Rule):
     """
 
     code = "TRT506"
+    reads = frozenset({"classes", "emissions", "files", "functions", "models", "plugin_specs", "py_creators",
+                        "registrations"})
     name = "custom-op-in-default-domain"
     family = "onnx"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

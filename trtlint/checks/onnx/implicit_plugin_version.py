@@ -35,6 +35,8 @@ class ImplicitPluginVersion(Rule):
     """
 
     code = "TRT502"
+    reads = frozenset({"classes", "emissions", "files", "functions", "models", "plugin_specs", "py_creators",
+                        "registrations"})
     name = "implicit-plugin-version"
     family = "onnx"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

@@ -36,6 +36,8 @@ class ReservedAttributeMisuse(Rule):
     """
 
     code = "TRT505"
+    reads = frozenset({"classes", "emissions", "files", "functions", "models", "plugin_specs", "py_creators",
+                        "registrations"})
     name = "reserved-attribute-misuse"
     family = "onnx"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

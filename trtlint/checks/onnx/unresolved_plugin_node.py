@@ -38,6 +38,8 @@ class UnresolvedPluginNode(Rule):
     """
 
     code = "TRT501"
+    reads = frozenset({"classes", "emissions", "files", "functions", "models", "plugin_specs", "py_creators",
+                        "registrations"})
     name = "unresolved-plugin-node"
     family = "onnx"
     applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)

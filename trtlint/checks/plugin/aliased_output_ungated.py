@@ -59,6 +59,7 @@ class AliasedOutputUngated(Rule):
     """
 
     code = "TRT213"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "aliased-output-ungated"
     family = "plugin"
     severity = Severity.WARNING

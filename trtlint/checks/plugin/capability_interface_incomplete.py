@@ -40,6 +40,7 @@ class CapabilityInterfaceIncomplete(Rule):
     """
 
     code = "TRT201"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "capability-interface-incomplete"
     family = "plugin"
 

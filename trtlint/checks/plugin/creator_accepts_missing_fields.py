@@ -78,6 +78,7 @@ class CreatorAcceptsMissingFields(Rule):
     """
 
     code = "TRT214"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "creator-accepts-missing-fields"
     family = "plugin"
     severity = Severity.WARNING

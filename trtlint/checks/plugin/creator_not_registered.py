@@ -70,6 +70,7 @@ class CreatorNotRegistered(Rule):
     """
 
     code = "TRT211"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "creator-not-registered"
     family = "plugin"
     severity = Severity.ERROR

@@ -49,6 +49,7 @@ class DanglingPluginField(Rule):
     """
 
     code = "TRT209"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "dangling-plugin-field"
     family = "plugin"
 

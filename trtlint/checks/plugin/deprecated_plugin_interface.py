@@ -125,6 +125,7 @@ class DeprecatedPluginInterface(Rule):
     """
 
     code = "TRT207"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "deprecated-plugin-interface"
     family = "plugin"
     severity = Severity.WARNING

@@ -38,6 +38,7 @@ class EnqueueBoolReturn(Rule):
     """
 
     code = "TRT210"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "enqueue-bool-return"
     family = "plugin"
 

@@ -48,6 +48,7 @@ class InvariantAssertInPlugin(Rule):
     """
 
     code = "TRT215"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "invariant-assert-in-plugin"
     family = "plugin"
     severity = Severity.INFO

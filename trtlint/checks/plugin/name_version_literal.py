@@ -34,6 +34,7 @@ class NameVersionLiteral(Rule):
     """
 
     code = "TRT203"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "name-version-literal"
     family = "plugin"
     severity = Severity.WARNING

@@ -34,6 +34,7 @@ class NamespaceNotPropagated(Rule):
     """
 
     code = "TRT212"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "namespace-not-propagated"
     family = "plugin"
     severity = Severity.WARNING

@@ -44,6 +44,7 @@ class OutputDtypeFromBuilderFlags(Rule):
     """
 
     code = "TRT206"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "output-dtype-from-builder-flags"
     family = "plugin"
 

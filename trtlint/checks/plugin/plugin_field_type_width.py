@@ -76,6 +76,7 @@ class PluginFieldTypeWidth(Rule):
     """
 
     code = "TRT208"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "plugin-field-type-width"
     family = "plugin"
 

@@ -77,6 +77,7 @@ class ProcessExitInPlugin(Rule):
     """
 
     code = "TRT205"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "process-exit-in-plugin"
     family = "plugin"
     severity = Severity.ERROR

@@ -105,6 +105,7 @@ class SerializationIncomplete(Rule):
     """
 
     code = "TRT202"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "serialization-incomplete"
     family = "plugin"
 

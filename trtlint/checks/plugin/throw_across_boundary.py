@@ -248,6 +248,7 @@ class ThrowAcrossBoundary(Rule):
     """
 
     code = "TRT204"
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
     name = "throw-across-boundary"
     family = "plugin"
     severity = Severity.ERROR

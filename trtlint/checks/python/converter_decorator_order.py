@@ -33,6 +33,8 @@ class ConverterDecoratorOrder(Rule):
     """
 
     code = "TRT601"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "converter-decorator-order"
     family = "python"
 

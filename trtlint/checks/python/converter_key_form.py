@@ -45,6 +45,8 @@ class ConverterKeyForm(Rule):
     """
 
     code = "TRT603"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "converter-key-form"
     family = "python"
     severity = Severity.WARNING

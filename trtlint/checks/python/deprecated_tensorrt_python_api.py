@@ -61,6 +61,8 @@ class DeprecatedTensorrtPythonApi(Rule):
     """
 
     code = "TRT610"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "deprecated-tensorrt-python-api"
     family = "python"
     severity = Severity.WARNING

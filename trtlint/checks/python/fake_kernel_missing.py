@@ -40,6 +40,8 @@ class FakeKernelMissing(Rule):
     """
 
     code = "TRT607"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "fake-kernel-missing"
     family = "python"
 

@@ -51,6 +51,8 @@ class PluginIdInconsistent(Rule):
     """
 
     code = "TRT606"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "plugin-id-inconsistent"
     family = "python"
 

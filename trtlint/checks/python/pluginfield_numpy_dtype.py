@@ -47,6 +47,8 @@ class PluginFieldNumpyDtype(Rule):
     """
 
     code = "TRT609"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "pluginfield-numpy-dtype"
     family = "python"
 

@@ -41,6 +41,8 @@ class PythonEnqueueIgnoresStream(Rule):
     """
 
     code = "TRT608"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "python-enqueue-ignores-stream"
     family = "python"
 

@@ -42,6 +42,8 @@ class QdpSignature(Rule):
     """
 
     code = "TRT605"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "qdp-signature"
     family = "python"
 

@@ -32,6 +32,8 @@ class UnnamedLayer(Rule):
     """
 
     code = "TRT604"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "unnamed-layer"
     family = "python"
     severity = Severity.INFO

@@ -48,6 +48,8 @@ class ValidatorSignature(Rule):
     """
 
     code = "TRT602"
+    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "validator-signature"
     family = "python"
 

@@ -83,6 +83,7 @@ class CudaSourceInPluginsDir(Rule):
     """
 
     code = "TRT401"
+    reads = None  # also reads the CMake files' text from disk: run on every check
     name = "cuda-source-in-plugins-dir"
     family = "wiring"
     confirm = "library-symbols"

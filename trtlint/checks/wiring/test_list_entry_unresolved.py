@@ -38,6 +38,7 @@ class TestListEntryUnresolved(Rule):
     """
 
     code = "TRT403"
+    reads = frozenset({"files", "globs", "make_sources", "targets", "test_cases", "test_entries"})
     name = "test-list-entry-unresolved"
     family = "wiring"
 

@@ -35,6 +35,7 @@ class TestNotInTestList(Rule):
     """
 
     code = "TRT402"
+    reads = frozenset({"files", "globs", "make_sources", "targets", "test_cases", "test_entries"})
     name = "test-not-in-test-list"
     family = "wiring"
     severity = Severity.WARNING

@@ -41,6 +41,7 @@ class UnregisteredCppUnittest(Rule):
     """
 
     code = "TRT404"
+    reads = frozenset({"files", "globs", "make_sources", "targets", "test_cases", "test_entries"})
     name = "unregistered-cpp-unittest"
     family = "wiring"
     severity = Severity.WARNING

@@ -1,0 +1,159 @@
+"""What a rule reads: the fact kinds (:class:`~trtlint.base.facts.FileFacts` fields) its findings depend on.
+
+Each rule declares them (``Rule.reads``, a frozenset of the names below; ``None``: undeclared, re-run on every
+change). The check stage reuses a rule's findings of the last check when no fact kind it reads changed since
+and the index's other inputs (suppressions, config, preview scans, TensorRT releases, scopes) are the same
+(:class:`RuleMemo`, kept by the editor's project state across edits).
+
+The kinds are the fact fields by name, plus ``files``: which files the project has and their kinds (the keys of
+``index.files``, ``FileFacts.path`` and ``.kind``). :func:`traced_reads` records what a rule actually touches
+while it runs over an index (the index attributes it reads, mapped to the kinds they are built from, and the
+fields of the facts in ``index.files`` it reads); ``tests/test_rule_reads.py`` checks every rule's declaration
+against it over the fixture projects and the rule examples.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import Any, Iterable, Optional
+
+from trtlint.base.facts import FileFacts
+
+FILES = "files"
+#: every fact kind a rule may declare
+FACT_KINDS: frozenset = frozenset({FILES} | {f.name for f in dataclasses.fields(FileFacts) if f.name not in ("path", "kind")})
+
+_CREATOR_KINDS = frozenset({"classes", "functions", "registrations", "py_creators", FILES})
+#: index attributes (data and methods) -> the fact kinds they are built from; the attributes of the index's other
+#: inputs (the run's, not the facts': suppressions, config, scans, TensorRT releases) map to nothing
+INDEX_ATTRIBUTES: dict[str, frozenset] = {
+    "files": frozenset({FILES}),
+    "classes": frozenset({"classes"}),
+    "functions": frozenset({"functions"}),
+    "functions_by_qualname": frozenset({"functions"}),
+    "methods": frozenset({"functions"}),
+    "creators": _CREATOR_KINDS,
+    "plugins": _CREATOR_KINDS,
+    "registrations": frozenset({"registrations"}),
+    "emissions": frozenset({"emissions"}),
+    "route_tables": frozenset({"route_tables"}),
+    "route_calls": frozenset({"route_calls"}),
+    "lookups": frozenset({"lookups"}),
+    "api_uses": frozenset({"api_uses"}),
+    "py_creators": frozenset({"py_creators"}),
+    "globs": frozenset({"globs"}),
+    "models": frozenset({"models"}),
+    "plugin_specs": frozenset({"plugin_specs"}),
+    "converters": frozenset({"converters"}),
+    "py_signatures": frozenset({"py_signatures"}),
+    "unnamed_layers": frozenset({"unnamed_layers"}),
+    "qdp_defs": frozenset({"qdp_defs"}),
+    "torch_op_uses": frozenset({"torch_op_uses"}),
+    "py_enqueues": frozenset({"py_enqueues"}),
+    "py_plugin_fields": frozenset({"py_plugin_fields"}),
+    "trt_api_uses": frozenset({"trt_api_uses"}),
+    "py_classes": frozenset({"py_classes"}),
+    "lifecycle": frozenset({"lifecycle"}),
+    "lifecycle_by_cls": frozenset({"lifecycle"}),
+    "preview_gates": frozenset({FILES}),
+}
+_INPUTS = frozenset({"root", "profile", "packs", "settings", "suppressions", "config_selectors", "config_globs",
+                     "preview_scan", "glob_memos", "tensorrt_targets", "tensorrt_inferred", "tensorrt_scope", "scopes",
+                     "suppression_use"})
+
+
+def changed_kinds(old: Optional[FileFacts], new: Optional[FileFacts]) -> set[str]:
+    """The fact kinds in which two facts of one file differ (a file added or removed: ``files`` and every kind
+    the other one holds)."""
+    if old is new:
+        return set()
+    if old is None or new is None:
+        ff = old if new is None else new
+        return {FILES} | {k for k in FACT_KINDS if k != FILES and getattr(ff, k, None)}
+    out = {f.name for f in dataclasses.fields(FileFacts)
+           if f.name not in ("path", "kind") and getattr(old, f.name) != getattr(new, f.name)}
+    if old.kind != new.kind:
+        out.add(FILES)
+    return out
+
+
+class RuleMemo:
+    """The findings of each rule (per scope index) at the last check, and the fact kinds changed since: a rule
+    whose declared kinds (``Rule.reads``) did not change gives the same findings and is not run again. Any
+    change of the index's other inputs (:meth:`inputs_changed`) forgets everything."""
+
+    def __init__(self) -> None:
+        self.results: dict[tuple[str, str], list] = {}  # (rule code, scope) -> its findings (before the filter)
+        self.changed: Optional[set[str]] = None  # None: everything (nothing known yet)
+        self._inputs: Any = None
+        self.reused: list[str] = []  # the codes reused by the last check (for the log and the tests)
+        self.ran: list[str] = []
+
+    def inputs_changed(self, inputs: Any) -> None:
+        """The index's inputs besides the facts; when they differ from the last check's, nothing is reused."""
+        self.reused, self.ran = [], []
+        if inputs != self._inputs:
+            self.results.clear()
+            self.changed = None
+        self._inputs = inputs
+
+    def note(self, kinds: Iterable[str]) -> None:
+        if self.changed is not None:
+            self.changed.update(kinds)
+
+    def reusable(self, rule: Any, scope: str) -> Optional[list]:
+        reads = getattr(rule, "reads", None)
+        if reads is None or self.changed is None or (reads & self.changed):
+            return None
+        return self.results.get((rule.code, scope))
+
+    def done(self) -> None:
+        """The check is over: what changed has been taken into account."""
+        self.changed = set()
+
+
+class _TracedFacts(FileFacts):
+    """A copy of a file's facts that records which fields are read (``traced_reads``)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if _TRACE and not name.startswith("__"):
+            _TRACE[-1].add(FILES if name in ("path", "kind") else name)
+        return super().__getattribute__(name)
+
+
+_TRACE: list[set] = []
+
+
+def traced_reads(rule_cls: Any, index: Any) -> tuple[set[str], list]:
+    """Run ``rule_cls`` over a traced shallow copy of ``index`` (built afresh by the caller: the memos the rules
+    keep on an index must be computed while traced) and return (the fact kinds it touched, its findings).
+    An index attribute this module does not know comes back as ``?name``."""
+    from trtlint.index.project_index import ProjectIndex
+
+    touched: set[str] = set()
+
+    class _TracedIndex(type(index)):  # type: ignore[misc, valid-type]
+        def __getattribute__(self, name: str) -> Any:
+            if not name.startswith("_"):
+                kinds = INDEX_ATTRIBUTES.get(name)
+                if kinds is not None:
+                    touched.update(kinds)
+                elif name not in _INPUTS and name not in ProjectIndex.__dict__ and name not in type(index).__dict__:
+                    touched.add("?" + name)
+            return super().__getattribute__(name)
+
+    idx = copy.copy(index)
+    files = {}
+    for rel, ff in index.files.items():
+        c = copy.copy(ff)
+        object.__setattr__(c, "__class__", _TracedFacts)
+        files[rel] = c
+    idx.__dict__["files"] = files
+    idx.__class__ = _TracedIndex
+    _TRACE.append(touched)
+    try:
+        found = list(rule_cls().check(idx))
+    finally:
+        _TRACE.pop()
+    return touched, found
