@@ -4,8 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
-from ..examples.contract import backend_py, cpp_model, creator_cpp, onnxscript_py
-from ._routes import requests
+from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, onnxscript_py
+from ._routes import all_requests, requests
 
 # TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type
 ONNX_TO_FIELD = {"INT": "kINT32", "INTS": "kINT32", "FLOAT": "kFLOAT32", "FLOATS": "kFLOAT32", "STRING": "kCHAR"}
@@ -31,6 +31,10 @@ class FieldTypeUnencodable(Rule):
       `kFLOAT32`, chosen by the value's numpy kind);
     - C++ model code (`getPluginRegistry()->getPluginCreator(...)` and the `PluginField`s it builds for
       `createPlugin`, constructed or filled field by field): the `PluginFieldType` written for each field.
+
+    An ONNX node (a model, onnx-graphsurgeon, an exporter) that asks for one of TensorRT's own plugins
+    (`EfficientNMS_TRT`, ...) is judged the same way against the field types its creator declares in the
+    plugin library of the release the code targets (`rules/tensorrt_plugin_fields.yaml`).
 
     ## Why it matters
     The creator reads `fields[i].data` as the type it declared. A field declared `kFLOAT16` or `kINT64`
@@ -117,7 +121,17 @@ class FieldTypeUnencodable(Rule):
         },
     ]
 
+    VALID += [
+        # TensorRT's own plugin: every attribute of the type its creator declares (a bool is an INT to onnx)
+        {"files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "iou_threshold": 0.45, "max_output_boxes": 100, "background_class": -1, "score_activation": False, "box_coding": 0}')}},
+    ]
     INVALID += [
+        {
+            # TensorRT's own plugin (no creator in the project): a FLOAT where libnvinfer_plugin's creator declares
+            # kINT32 is read as the bits of a float
+            "files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "iou_threshold": 0.45, "max_output_boxes": 0.5, "background_class": -1, "score_activation": 0, "box_coding": 0}')},
+            "expect": [("py/surgeon.py", 6, "attribute 'max_output_boxes' of ONNX node 'EfficientNMS_TRT' is a FLOAT, which TensorRT's ONNX parser passes as kFLOAT32, but TensorRT's own EfficientNMS_TRT creator declares 'max_output_boxes' as kINT32 (libnvinfer_plugin 11.1; no TensorRT version is known, so judged against the newest release here): the plugin reads the wrong type; fix the node: write 'max_output_boxes' as an INT (e.g. `axis=1`)")],
+        },
         {
             # a direct route: the value's kind decides the encoded type; the declaration is encodable, so the call is
             # the side to fix
@@ -136,6 +150,42 @@ class FieldTypeUnencodable(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        yield from self._project(index)
+        yield from self._external(index)
+
+    def _external(self, index) -> Iterable[Diagnostic]:
+        """ONNX nodes asking for TensorRT's own plugins (a name the rules/ packs list, no project creator of it):
+        each attribute's type compared with the field type libnvinfer_plugin's creator declares in the release the
+        code targets (rules/tensorrt_plugin_fields.yaml; the newest release there when no version is known)."""
+        packs = index.packs
+        for r in all_requests(index):
+            if r.kind != "onnx" or not r.attrs or packs.external_creator(r.name) is None or index.creators_named(r.name):
+                continue
+            target = index.tensorrt_target(r.span.path).version
+            got_fields = packs.external_fields(r.name, r.version, target)
+            if got_fields is None:
+                continue
+            rel, fields = got_fields
+            declared = {f.name: f.type for f in fields if f.type in FIELD_TYPES}
+            note = "" if target else "; no TensorRT version is known, so judged against the newest release here"
+            for a in r.attrs:
+                want = declared.get(a.name)
+                got = ONNX_TO_FIELD.get(a.type or "")
+                if want is None or got is None or got == want:
+                    continue
+                article = "an" if (a.type or "")[:1] in "AEIOU" else "a"
+                yield self.diag(
+                    a.span,
+                    f"attribute '{a.name}' of {r.what} is {article} {a.type}, which TensorRT's ONNX parser passes as "
+                    f"{got}, but TensorRT's own {r.name} creator declares '{a.name}' as {want} (libnvinfer_plugin "
+                    f"{rel}{note}): the plugin reads the wrong type; "
+                    + (f"fix the node: write '{a.name}' as {_ONNX_OF[want]}" if want in _ONNX_OF else
+                       f"the ONNX parser never passes {want}: create this plugin through the TensorRT API instead"),
+                    symbol=f"{r.name}.{a.name}",
+                    logical=r.logical,
+                )
+
+    def _project(self, index) -> Iterable[Diagnostic]:
         dr = index.profile.direct_route or {}
         encodable = tuple(dr.get("encodable") or ("kINT32", "kFLOAT32"))
         # C++ model code that builds one field with one type at several sites disagrees with the declaration once:
