@@ -39,7 +39,10 @@ class Mutation:
     negative: bool = False
     related: set = field(default_factory=set)  # more files a finding about it may be at (registrations)
     near: int = 0  # a route: a finding about it is within this many lines of the edit (0: anywhere in its files)
-    route: str = ""  # a route edit: the plugin the route names ("" when the edit's list does not say: a field list)
+    route: str = ""  # a route edit: the plugin the route names ("" when the census cannot tell)
+    why: str = ""  # a route edit not generated: why no rule can judge it (judgeable_routes)
+    route_form: str = ""  # "onnx": an emission's attribute (the parser passes declared fields only); "lookup": a
+    # field list handed to createPlugin whole
 
     @property
     def file(self) -> str:
@@ -437,16 +440,30 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
                 ln, e = _find_attr_line(tx, it, attrs[0])
                 if e:
                     out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
-                                        route=it.name))
+                                        route=it.name, route_form="onnx"))
         if it.kind == "field" and it.extra.get("literal") and not _creator_dir(it.file, items):
-            e = rename_literal(tx, it.file, it.line, it.name, it.name + MARK)
+            # a Python plugin's or creator's own field list (its serialized fields, its ``field_names``) is not
+            # a route: its fields are the creator's side, which no seeded route edit renames
+            e = None if it.extra.get("side") == "class" else rename_literal(tx, it.file, it.line, it.name, it.name + MARK)
             if e and first("route-field-rename", it.file):
-                out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR))
+                out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
+                                    route=_lookup_of(it, items), route_form="lookup"))
             raw_line = tx.line_text(it.file, it.line)
             swap = _type_swap(raw_line)
             if swap and first("field-type-change", it.file):
                 out.append(Mutation("field-type-change", [(it.file, it.line, swap)], ("TRT103", "TRT208", "TRT609"), it.name, {it.file}, near=ROUTE_NEAR))
     return out
+
+
+def _lookup_of(field_item, items) -> str:
+    """The plugin a field list of a file is for: the name of the file's lookup nearest before it (else the
+    nearest after it); "" when that lookup's name is computed or the file has none."""
+    lks = [i for i in items if i.kind == "lookup" and i.file == field_item.file]
+    if not lks:
+        return ""
+    before = [i for i in lks if i.line <= field_item.line]
+    lk = max(before, key=lambda i: i.line) if before else min(lks, key=lambda i: i.line)
+    return "" if lk.dynamic else lk.name
 
 
 def _assignment_line(tx: Texts, it) -> int | None:
@@ -653,27 +670,64 @@ def judge(group: list[Mutation], base: list, rep: dict | None) -> list[dict]:
     return rows
 
 
-def judgeable_routes(muts: list, known: set | None) -> tuple[list, list]:
-    """The mutations, without the route edits whose route (``Mutation.route``: an emission's op, a lookup's name)
-    names a plugin no creator of the tree registers and
-    TensorRT's own plugin library does not ship (``known``: those names; None: not known, nothing dropped): such a
-    route is unresolved before the edit already (a vendored op, a plugin built elsewhere), so renaming it or a
-    field of it changes nothing any rule can see. Returns (kept, dropped)."""
-    if known is None:
-        return muts, []
+ROUTE_CLASSES = ("route-name-drift", "route-version-drift", "route-field-rename")
+WHY_UNKNOWN = "unknown-plugin"
+WHY_TEST = "test-file"
+WHY_FIELDLESS = "creator-declares-no-fields"
+
+
+def _is_test_path(path: str) -> bool:
+    """trtlint's own test-file rule (the route rules do not judge tests: ``Rule.applies_to_tests``)."""
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from trtlint.index.project_index import is_test_path
+
+    return is_test_path(path)
+
+
+def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) -> tuple[list, list]:
+    """The mutations, without the route edits no rule can judge, each dropped with its reason (``why``):
+
+    - ``unknown-plugin``: the route (``Mutation.route``: an emission's op, a lookup's name) names a plugin no
+      creator of the tree registers and TensorRT's own plugin library does not ship (``known``: those names; None:
+      not known, nothing dropped): such a route is unresolved before the edit already (a vendored op, a plugin built
+      elsewhere), so renaming it or a field of it changes nothing any rule can see;
+    - ``test-file``: a route in a test file, which trtlint's route rules leave out by design (a test's stub or
+      fake-op model is no route);
+    - ``creator-declares-no-fields``: an ONNX emission's attribute renamed where no creator of its plugin declares a
+      field (``fielded``: the plugin names some creator of which declares fields, TensorRT's own included): the
+      ONNX parser passes a creator only the fields it declares, so that node's attributes never arrive, renamed or not.
+
+    Returns (kept, dropped); a dropped mutation carries ``why``."""
     kept, dropped = [], []
     for m in muts:
-        (dropped if m.route and m.route not in known and not m.negative else kept).append(m)
+        why = None
+        if not m.negative and m.cls in ROUTE_CLASSES and _is_test_path(m.file):
+            why = WHY_TEST
+        elif known is not None and m.route and m.route not in known and not m.negative:
+            why = WHY_UNKNOWN
+        elif (fielded is not None and m.cls == "route-field-rename" and m.route_form == "onnx" and m.route
+              and m.route not in fielded):
+            why = WHY_FIELDLESS
+        if why is None:
+            kept.append(m)
+        else:
+            m.why = why
+            dropped.append(m)
     return kept, dropped
 
 
-def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None) -> tuple[list, list, float, list]:
+def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None,
+                  fielded: set | None = None) -> tuple[list, list, float, list]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
-    ``known``: the plugin names a route may resolve to (:func:`judgeable_routes`). Returns the results, the
-    negatives, the time, and the route edits not generated."""
+    ``known``, ``fielded``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
+    route edits not generated (with the reason)."""
     t0 = time.monotonic()
-    muts, dropped = judgeable_routes(generate(root, items), known)
-    not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject} for m in dropped]
+    muts, dropped = judgeable_routes(generate(root, items), known, fielded)
+    not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject, "why": m.why} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name
     link_copy(root, scratch)

@@ -259,3 +259,48 @@ def test_route_edits_to_a_plugin_nothing_defines_are_not_seeded():
     kept, dropped = corpus_mutate.judgeable_routes(muts, {"FooPlugin", "EfficientNMS_TRT"})
     assert [m.subject for m in kept] == ["FooPlugin", "alpha", "MMCVDeform"] and [m.cls for m in dropped] == ["route-name-drift"]
     assert corpus_mutate.judgeable_routes(muts, None) == (muts, [])
+
+
+def test_a_base_class_is_named_per_directory_in_a_tree_of_independent_samples(tmp_path):
+    # two samples with a plugin of the same name; only the second derives a version 2 from its own: the first's
+    # class is a plugin, not a base (the census used to call every same-named class a base)
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "p.h").write_text("class FooPlugin : public nvinfer1::IPluginV2DynamicExt {};\n")
+    (tmp_path / "b" / "p2.h").write_text('#include "p.h"\nclass FooPluginV2 : public FooPlugin {};\n')
+    got = {(i.file, i.kind) for i in corpus_census.census(tmp_path) if i.kind.startswith("plugin")}
+    assert got == {("a/p.h", "plugin-class"), ("b/p.h", "plugin-base"), ("b/p2.h", "plugin-class")}
+
+
+def test_python_fields_named_by_a_variable_are_computed_and_a_python_plugins_own_fields_are_not_route_edits(tmp_path):
+    (tmp_path / "m.py").write_text(
+        "import numpy as np\nimport tensorrt as trt\n\n\n"
+        "class P(trt.IPluginV3, trt.IPluginV3OneCore):\n"
+        "    def get_fields_to_serialize(self):\n"
+        '        return trt.PluginFieldCollection([trt.PluginField("scale", np.array([1.0], np.float32), trt.PluginFieldType.FLOAT32)])\n'
+        "\n\n"
+        "def add(network, x, weights):\n"
+        '    creator = trt.get_plugin_registry().get_creator("ScalePlugin", "1", "")\n'
+        '    fields = [trt.PluginField("scale", np.array([2.0], np.float32), trt.PluginFieldType.FLOAT32)]\n'
+        "    fields += [trt.PluginField(k, weights[k], trt.PluginFieldType.FLOAT32) for k in weights]\n"
+        '    return creator.create_plugin("s", trt.PluginFieldCollection(fields))\n'
+    )
+    items = corpus_census.census(tmp_path)
+    fields = [(i.line, i.name, i.dynamic, i.extra.get("side")) for i in items if i.kind == "field"]
+    assert fields == [(7, "scale", False, "class"), (12, "scale", False, None), (13, "k", True, None)]
+    muts = [m for m in corpus_mutate.route_mutations(corpus_mutate.Texts(tmp_path), items) if m.cls == "route-field-rename"]
+    # the route's own field is renamed (not the plugin's serialized one), and the edit knows its route's plugin
+    assert [(m.line, m.route, m.route_form) for m in muts] == [(12, "ScalePlugin", "lookup")]
+
+
+def test_route_edits_in_tests_and_attributes_no_creator_declares_are_not_seeded():
+    M = corpus_mutate.Mutation
+    muts = [M("route-field-rename", [("tests/test_ops.py", 4, "x")], ("TRT103",), "FooPlugin", route="FooPlugin", route_form="onnx"),
+            M("route-field-rename", [("py/sym.py", 4, "x")], ("TRT103",), "BarPlugin", route="BarPlugin", route_form="onnx"),
+            # a field list handed to createPlugin whole: createPlugin may read what the creator does not declare
+            M("route-field-rename", [("py/model.py", 4, "x")], ("TRT103",), "alpha", route="BarPlugin", route_form="lookup"),
+            M("route-field-rename", [("py/sym2.py", 4, "x")], ("TRT103",), "FooPlugin", route="FooPlugin", route_form="onnx"),
+            M("alloc-in-enqueue", [("tests/p.cu", 9, "x")], ("TRT301",), "FooPlugin")]
+    kept, dropped = corpus_mutate.judgeable_routes(muts, {"FooPlugin", "BarPlugin"}, {"FooPlugin"})
+    assert [m.file for m in kept] == ["py/model.py", "py/sym2.py", "tests/p.cu"]
+    assert [(m.file, m.why) for m in dropped] == [("tests/test_ops.py", "test-file"), ("py/sym.py", "creator-declares-no-fields")]
