@@ -86,6 +86,34 @@ def make(p):
     return creator.create_plugin("", fc)
 """
 
+_MAP_CREATOR = """#include <NvInferRuntime.h>
+#include <map>
+#include <string>
+using namespace nvinfer1;
+class FooPluginCreator : public IPluginCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return "FooPlugin"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    IPluginV2* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override
+    {
+        int alpha = 0;
+        int numHeads = 0;
+        std::map<std::string, int*> name2ptr{{"alpha", &alpha}, {"num_heads", &numHeads}};
+        for (int i = 0; i < fc->nbFields; i++)
+        {
+            auto it = name2ptr.find(fc->fields[i].name);
+            if (it != name2ptr.end())
+            {
+                *(it->second) = *static_cast<int const*>(fc->fields[i].data);
+            }
+        }
+        return nullptr;
+    }
+};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+"""
+
 _RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
 
 
@@ -109,6 +137,10 @@ class PluginAttributeMismatch(Rule):
     follow, only the names it did follow are judged. Inside one creator, with or without a route: a field
     `createPlugin` reads that `getFieldNames()` does not declare, when exactly one declared field it never reads
     is a near miss of it (`score_threshold` read, `score_thresh` declared), is a field renamed on one side only.
+    Model code (Python `create_plugin`, C++ `createPlugin` after a registry lookup) hands the creator its whole field
+    collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop, or
+    looked up in a table keyed by the names), a passed field it never reads, when exactly one read field the route
+    does not pass is a near miss of it, is a field renamed on one side too.
 
     ## Why it matters
     TensorRT's ONNX parser passes a plugin only the attributes its creator declares. An attribute the
@@ -306,6 +338,11 @@ class PluginAttributeMismatch(Rule):
                       "py/model.py": py_create_plugin(fields=("alpha", "num_head"))},
             "expect": [("py/model.py", 8, "attribute 'num_head' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator's createPlugin reads (it declares none in getFieldNames()); it reads 'num_heads', which this route never passes")],
         },
+        {
+            # the same, createPlugin reading the fields through a table keyed by their names (name2ptr.find(...))
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": _MAP_CREATOR, "py/model.py": py_create_plugin(fields=("alpha", "num_head"))},
+            "expect": [("py/model.py", 8, "attribute 'num_head' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator's createPlugin reads (it declares none in getFieldNames()); it reads 'num_heads'")],
+        },
     ]
 
     VALID += [
@@ -317,6 +354,7 @@ class PluginAttributeMismatch(Rule):
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/symbolic.py": gop_fstring_py()}},
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(), reads=("alpha", "num_heads")),
                    "py/model.py": py_create_plugin(fields=("alpha", "num_heads", "patch_embed_kernel"))}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": _MAP_CREATOR, "py/model.py": py_create_plugin(fields=("alpha", "num_heads"))}},
         # the fields filled by the constructor's own helper, and the version-2 creator's inherited ones, are passed
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": _fields_by_helper(), "src/model.cpp": cpp_model("FooPlugin")}},
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": _derived_creator(),
