@@ -106,6 +106,9 @@ class Texts:
     def line_text(self, rel: str, line: int) -> str:
         return self.raw[rel].split("\n")[line - 1]
 
+    def n_lines(self, rel: str) -> int:
+        return self.raw[rel].count("\n") + 1
+
     def class_body(self, rel: str, line: int) -> tuple[int, int] | None:
         code = self.code.get(rel)
         if code is None:
@@ -444,7 +447,10 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
         if it.kind == "field" and it.extra.get("literal") and not _creator_dir(it.file, items):
             # a Python plugin's or creator's own field list (its serialized fields, its ``field_names``) is not
             # a route: its fields are the creator's side, which no seeded route edit renames
-            e = None if it.extra.get("side") == "class" else rename_literal(tx, it.file, it.line, it.name, it.name + MARK)
+            e = None
+            if it.extra.get("side") != "class":  # the name may be on a line of its own below ``trt.PluginField(``
+                e = next((r for ln in range(it.line, it.line + 3) if ln <= tx.n_lines(it.file)
+                          for r in [rename_literal(tx, it.file, ln, it.name, it.name + MARK)] if r), None)
             if e and first("route-field-rename", it.file):
                 out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
                                     route=_lookup_of(it, items), route_form="lookup"))

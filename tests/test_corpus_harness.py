@@ -304,3 +304,19 @@ def test_route_edits_in_tests_and_attributes_no_creator_declares_are_not_seeded(
     kept, dropped = corpus_mutate.judgeable_routes(muts, {"FooPlugin", "BarPlugin"}, {"FooPlugin"})
     assert [m.file for m in kept] == ["py/model.py", "py/sym2.py", "tests/p.cu"]
     assert [(m.file, m.why) for m in dropped] == [("tests/test_ops.py", "test-file"), ("py/sym.py", "creator-declares-no-fields")]
+
+
+def test_a_field_whose_name_is_on_the_line_below_its_call_is_renamed_there(tmp_path):
+    (tmp_path / "conv.py").write_text(
+        "import numpy as np\nimport tensorrt as trt\n\n\ndef make(p):\n"
+        '    creator = trt.get_plugin_registry().get_plugin_creator("PadPlugin", "1", "")\n'
+        "    fc = trt.PluginFieldCollection([\n"
+        "        trt.PluginField(\n"
+        "            'paddingLeft',\n"
+        "            np.array([p]).astype(np.int32),\n"
+        "            trt.PluginFieldType.INT32)])\n"
+        "    return creator.create_plugin('', fc)\n"
+    )
+    items = corpus_census.census(tmp_path)
+    muts = [m for m in corpus_mutate.route_mutations(corpus_mutate.Texts(tmp_path), items) if m.cls == "route-field-rename"]
+    assert [(m.line, m.edits[0][2].strip(), m.route) for m in muts] == [(9, "'paddingLeftCorpus',", "PadPlugin")]
