@@ -559,17 +559,20 @@ def negatives(tx: Texts, items, classes, route_names) -> list[Mutation]:
 
 def batches(muts: list[Mutation]) -> list[list[Mutation]]:
     """Mutations grouped so that no two in a group touch or relate to the same file (route edits: the same
-    stretch of a file); route edits, class edits and negatives in separate groups."""
+    stretch of a file, or the same route of a file); route edits, class edits and negatives in separate groups."""
     groups: list[list[Mutation]] = []
     for family in ("class", "route", "negative"):
         todo = [m for m in muts if _family(m) == family]
         while todo:
             used: set[str] = set()
             spots: list[tuple[str, int, int]] = []
+            routes: set[tuple[str, str]] = set()  # (file, plugin) of the route edits taken
             group, rest = [], []
             for m in todo:
-                if m.near:  # a route edit: apart from the others of its file by more than twice its reach
-                    clash = any(f == m.file and abs(ln - m.line) <= n + m.near for f, ln, n in spots) or m.file in used
+                if m.near:  # a route edit: apart from the others of its file by more than twice its reach, and
+                    # never with another edit of the same route (a lookup's name drifted unresolves its fields)
+                    clash = (any(f == m.file and abs(ln - m.line) <= n + m.near for f, ln, n in spots) or m.file in used
+                             or (m.route and (m.file, m.route) in routes))
                 else:
                     clash = bool(m.involved & used) or any(f in m.involved for f, _l, _n in spots)
                 if clash:
@@ -578,6 +581,8 @@ def batches(muts: list[Mutation]) -> list[list[Mutation]]:
                     group.append(m)
                     if m.near:
                         spots.append((m.file, m.line, m.near))
+                        if m.route:
+                            routes.add((m.file, m.route))
                     else:
                         used |= m.involved
             groups.append(group)

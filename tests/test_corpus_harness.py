@@ -320,3 +320,15 @@ def test_a_field_whose_name_is_on_the_line_below_its_call_is_renamed_there(tmp_p
     items = corpus_census.census(tmp_path)
     muts = [m for m in corpus_mutate.route_mutations(corpus_mutate.Texts(tmp_path), items) if m.cls == "route-field-rename"]
     assert [(m.line, m.edits[0][2].strip(), m.route) for m in muts] == [(9, "'paddingLeftCorpus',", "PadPlugin")]
+
+
+def test_two_edits_of_one_route_are_never_batched_together():
+    # a lookup's name drifted leaves its creator unresolved: a field of that route renamed in the same run would
+    # give nothing (FasterTransformer's loaders: the lookup and its fields 41 lines apart)
+    M = corpus_mutate.Mutation
+    name = M("route-name-drift", [("loader.py", 40, "x")], ("TRT101",), "VitPlugin", {"loader.py"}, near=20, route="VitPlugin")
+    field = M("route-field-rename", [("loader.py", 81, "x")], ("TRT103",), "max_batch", {"loader.py"}, near=20,
+              route="VitPlugin", route_form="lookup")
+    other = M("route-field-rename", [("other.py", 81, "x")], ("TRT103",), "alpha", {"other.py"}, near=20, route="VitPlugin")
+    assert [[m.file + ":" + str(m.line) for m in g] for g in corpus_mutate.batches([name, field, other])] == [
+        ["loader.py:40", "other.py:81"], ["loader.py:81"]]
