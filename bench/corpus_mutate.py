@@ -43,6 +43,7 @@ class Mutation:
     why: str = ""  # a route edit not generated: why no rule can judge it (judgeable_routes)
     route_form: str = ""  # "onnx": an emission's attribute (the parser passes declared fields only); "lookup": a
     # field list handed to createPlugin whole
+    declared_field: str = ""  # field-rename-creator: the declared field renamed
 
     @property
     def file(self) -> str:
@@ -263,13 +264,10 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                 muts.append(Mutation(f"version-drift-{side}", [r[0]], ("TRT102",), it.name, inv | {b.file}))
                 break
         if side == "creator":
-            for f in items:
-                if f.kind == "field" and f.name in route_fields and str(Path(f.file).parent) == str(Path(it.file).parent) \
-                        and f.extra.get("literal"):
-                    e = rename_literal(tx, f.file, f.line, f.name, f.name + MARK)
-                    if e:
-                        muts.append(Mutation("field-rename-creator", [e], ("TRT103",), it.name, inv | {f.file}))
-                        break
+            f = _declared_field(tx, it, items, route_fields)
+            e = f and rename_literal(tx, f.file, f.line, f.name, f.name + MARK)
+            if e:
+                muts.append(Mutation("field-rename-creator", [e], ("TRT103",), it.name, inv | {f.file}, declared_field=f.name))
             continue
         enq = tx.methods(it.name, it.file, it.line, "enqueue")
         if enq:
@@ -384,6 +382,18 @@ def drop_write(tx: Texts, b: Body) -> tuple | None:
             if re.search(r"\b(write|serialize|memcpy|reinterpret_cast)", s):
                 return (b.file, ln, "")
     return None
+
+
+def _declared_field(tx: Texts, it, items, route_fields: set):
+    """A field the creator ``it`` declares that some route passes: a literal ``PluginField`` of its directory written
+    in its constructor, else one whose data is ``nullptr`` (a declaration, not a plugin's serialized field)."""
+    cands = [f for f in items if f.kind == "field" and f.name in route_fields and f.extra.get("literal")
+             and str(Path(f.file).parent) == str(Path(it.file).parent)]
+    ctor = [(b.file, tx.pos_line(b.file, b.open), tx.pos_line(b.file, b.close)) for b in tx.methods(it.name, it.file, it.line, it.name)]
+    inside = [f for f in cands if any(f.file == fl and a <= f.line <= z for fl, a, z in ctor)]
+    decl = [f for f in cands if re.search(r"PluginField\s*\(\s*[\"'][^\"']*[\"']\s*,\s*(nullptr|NULL|0)\s*[,)]",
+                                          tx.line_text(f.file, f.line))]
+    return (inside or decl or [None])[0]
 
 
 def _creator_dir(rel: str, items) -> bool:
@@ -685,6 +695,18 @@ ROUTE_CLASSES = ("route-name-drift", "route-version-drift", "route-field-rename"
 WHY_UNKNOWN = "unknown-plugin"
 WHY_TEST = "test-file"
 WHY_FIELDLESS = "creator-declares-no-fields"
+WHY_SAME_NAME = "same-named-creators"
+
+
+def _declared_elsewhere(m, creators: list) -> bool:
+    """A creator's field renamed (``m.declared_field``) where another creator the run indexed registers the same
+    plugin name and version and still declares the field: a route resolving to that name is not tied to this one (a tree of
+    independent samples building the same plugin), so what it passes stays declared."""
+    d = str(Path(m.file).parent)
+    mine = [c for c in creators if c.get("class", "").split("::")[-1] == m.subject and str(Path(c.get("at", "")).parent) == d]
+    names = {(c.get("name"), c.get("version")) for c in mine if c.get("name")}
+    return any((c.get("name"), c.get("version")) in names and c not in mine and any(f.split(":")[0] == m.declared_field for f in c.get("fields") or [])
+               for c in creators)
 
 
 def _is_test_path(path: str) -> bool:
@@ -699,7 +721,8 @@ def _is_test_path(path: str) -> bool:
     return is_test_path(path)
 
 
-def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) -> tuple[list, list]:
+def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
+                     creators: list | None = None) -> tuple[list, list]:
     """The mutations, without the route edits no rule can judge, each dropped with its reason (``why``):
 
     - ``unknown-plugin``: the route (``Mutation.route``: an emission's op, a lookup's name) names a plugin no
@@ -710,7 +733,9 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) 
       fake-op model is no route);
     - ``creator-declares-no-fields``: an ONNX emission's attribute renamed where no creator of its plugin declares a
       field (``fielded``: the plugin names some creator of which declares fields, TensorRT's own included): the
-      ONNX parser passes a creator only the fields it declares, so that node's attributes never arrive, renamed or not.
+      ONNX parser passes a creator only the fields it declares, so that node's attributes never arrive, renamed or not;
+    - ``same-named-creators``: a creator's declared field renamed where another creator of the same plugin name
+      (``creators``: the run's indexed creators) still declares it (see :func:`_declared_elsewhere`).
 
     Returns (kept, dropped); a dropped mutation carries ``why``."""
     kept, dropped = [], []
@@ -723,6 +748,8 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) 
         elif (fielded is not None and m.cls == "route-field-rename" and m.route_form == "onnx" and m.route
               and m.route not in fielded):
             why = WHY_FIELDLESS
+        elif creators is not None and m.cls == "field-rename-creator" and _declared_elsewhere(m, creators):
+            why = WHY_SAME_NAME
         if why is None:
             kept.append(m)
         else:
@@ -732,12 +759,12 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) 
 
 
 def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None,
-                  fielded: set | None = None) -> tuple[list, list, float, list]:
+                  fielded: set | None = None, creators: list | None = None) -> tuple[list, list, float, list]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
     ``known``, ``fielded``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
     route edits not generated (with the reason)."""
     t0 = time.monotonic()
-    muts, dropped = judgeable_routes(generate(root, items), known, fielded)
+    muts, dropped = judgeable_routes(generate(root, items), known, fielded, creators)
     not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject, "why": m.why} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name
