@@ -368,8 +368,7 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
 
         known = plugin_names(dump)
         muts, negs, mt, dropped = corpus_mutate.run_mutations(check_root, items, diags, jobs,
-                                                              lambda r: check_run(r, jobs), known, fielded_names(dump),
-                                                              (dump or {}).get("creators") if dump else None)
+                                                              lambda r: check_run(r, jobs), known, fielded_names(dump))
         out["route_edits_not_judgeable"] = dropped
         out["mutations"] = muts
         out["negatives"] = negs

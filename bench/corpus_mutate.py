@@ -695,18 +695,6 @@ ROUTE_CLASSES = ("route-name-drift", "route-version-drift", "route-field-rename"
 WHY_UNKNOWN = "unknown-plugin"
 WHY_TEST = "test-file"
 WHY_FIELDLESS = "creator-declares-no-fields"
-WHY_SAME_NAME = "same-named-creators"
-
-
-def _declared_elsewhere(m, creators: list) -> bool:
-    """A creator's field renamed (``m.declared_field``) where another creator the run indexed registers the same
-    plugin name and version and still declares the field: a route resolving to that name is not tied to this one (a tree of
-    independent samples building the same plugin), so what it passes stays declared."""
-    d = str(Path(m.file).parent)
-    mine = [c for c in creators if c.get("class", "").split("::")[-1] == m.subject and str(Path(c.get("at", "")).parent) == d]
-    names = {(c.get("name"), c.get("version")) for c in mine if c.get("name")}
-    return any((c.get("name"), c.get("version")) in names and c not in mine and any(f.split(":")[0] == m.declared_field for f in c.get("fields") or [])
-               for c in creators)
 
 
 def _is_test_path(path: str) -> bool:
@@ -721,8 +709,7 @@ def _is_test_path(path: str) -> bool:
     return is_test_path(path)
 
 
-def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
-                     creators: list | None = None) -> tuple[list, list]:
+def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) -> tuple[list, list]:
     """The mutations, without the route edits no rule can judge, each dropped with its reason (``why``):
 
     - ``unknown-plugin``: the route (``Mutation.route``: an emission's op, a lookup's name) names a plugin no
@@ -733,9 +720,7 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
       fake-op model is no route);
     - ``creator-declares-no-fields``: an ONNX emission's attribute renamed where no creator of its plugin declares a
       field (``fielded``: the plugin names some creator of which declares fields, TensorRT's own included): the
-      ONNX parser passes a creator only the fields it declares, so that node's attributes never arrive, renamed or not;
-    - ``same-named-creators``: a creator's declared field renamed where another creator of the same plugin name
-      (``creators``: the run's indexed creators) still declares it (see :func:`_declared_elsewhere`).
+      ONNX parser passes a creator only the fields it declares, so that node's attributes never arrive, renamed or not.
 
     Returns (kept, dropped); a dropped mutation carries ``why``."""
     kept, dropped = [], []
@@ -748,8 +733,6 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
         elif (fielded is not None and m.cls == "route-field-rename" and m.route_form == "onnx" and m.route
               and m.route not in fielded):
             why = WHY_FIELDLESS
-        elif creators is not None and m.cls == "field-rename-creator" and _declared_elsewhere(m, creators):
-            why = WHY_SAME_NAME
         if why is None:
             kept.append(m)
         else:
@@ -759,12 +742,12 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
 
 
 def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None,
-                  fielded: set | None = None, creators: list | None = None) -> tuple[list, list, float, list]:
+                  fielded: set | None = None) -> tuple[list, list, float, list]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
     ``known``, ``fielded``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
     route edits not generated (with the reason)."""
     t0 = time.monotonic()
-    muts, dropped = judgeable_routes(generate(root, items), known, fielded, creators)
+    muts, dropped = judgeable_routes(generate(root, items), known, fielded)
     not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject, "why": m.why} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name

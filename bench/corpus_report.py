@@ -138,8 +138,6 @@ DROP_REASONS = (
      "route)"),
     ("creator-declares-no-fields", "renaming an ONNX node's attribute where no creator of its plugin declares a field "
      "(the parser passes only declared fields, so the attribute never arrives, renamed or not)"),
-    ("same-named-creators", "renaming a creator's declared field where another creator of the same plugin name still "
-     "declares it (independent samples building one plugin: a route is not tied to one of them)"),
 )
 
 
