@@ -18,6 +18,13 @@ resolved to its lookup and its collection to its fields, and the lookup carries 
 as they do for C++ model code. A collection that cannot be followed counts as every ``PluginField`` of the
 function that creates the plugin, when that function creates only one plugin (``open_attrs``); otherwise the
 lookup keeps no fields. Name resolution is flow-insensitive within a scope; nothing is imported or executed.
+
+A loader class spreads the pieces over its methods: a creator kept on the instance (``self.creator = <lookup>`` in
+any method) is the receiver ``self.creator`` of the class's other methods, and a collection may be what a method
+(``self.build_fields(...)``) or a function of the module returns (each ``return`` of a followed collection,
+joined at the end of the walk, so the definition may come later). ``trt`` brought by a star import of a project
+module (``from package.module import *``, a name bound nowhere in this module) counts as tensorrt for
+``trt.PluginField``/``trt.PluginFieldCollection``.
 """
 
 from __future__ import annotations
