@@ -239,7 +239,9 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
     tx = tx or Texts(Path(root))
     muts: list[Mutation] = []
     route_names = {it.name for it in items if it.kind in ("emission", "lookup", "onnx-node")}
-    route_fields = {it.name for it in items if it.kind == "field" and not _creator_dir(it.file, items)}
+    # a route's fields: Python ones anywhere (a sample's script beside its plugin), C++ ones outside creators' directories
+    route_fields = {it.name for it in items if it.kind == "field" and it.extra.get("side") != "class"
+                    and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items))}
     route_fields |= {a for it in items if it.kind == "emission" for a in emission_attrs(tx, it)}
     classes = [it for it in items if it.kind in ("plugin-class", "creator-class") and it.file in tx.code]
     muts_before = len(muts)
@@ -454,7 +456,7 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
                 if e:
                     out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
                                         route=it.name, route_form="onnx"))
-        if it.kind == "field" and it.extra.get("literal") and not _creator_dir(it.file, items):
+        if it.kind == "field" and it.extra.get("literal") and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items)):
             # a Python plugin's or creator's own field list (its serialized fields, its ``field_names``) is not
             # a route: its fields are the creator's side, which no seeded route edit renames
             e = None

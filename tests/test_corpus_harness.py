@@ -348,3 +348,16 @@ def test_a_creators_rename_takes_a_field_it_declares(tmp_path):
     items = corpus_census.census(tmp_path)
     (m,) = [m for m in corpus_mutate.generate(tmp_path, items) if m.cls == "field-rename-creator"]
     assert (m.file, m.line, m.declared_field) == ("s/p.cu", 6, "scalar")
+
+
+def test_a_python_route_beside_its_plugin_is_seeded():
+    # corpus_mini's Python routes, moved into the plugin's own directory (a sample's script beside its plugin), are
+    # still routes: their fields are renamed
+    items = [corpus_census.Item(i.kind, i.file.replace("python/", "plugin/"), i.line, i.name, i.extra)
+             for i in corpus_census.census(FIXTURE)]
+    tx = corpus_mutate.Texts(FIXTURE)
+    for rel in list(tx.raw):
+        tx.raw[rel.replace("python/", "plugin/")] = tx.raw[rel]
+        tx.code[rel.replace("python/", "plugin/")] = tx.code[rel]
+    got = [(m.file, m.subject) for m in corpus_mutate.route_mutations(tx, items) if m.cls == "route-field-rename"]
+    assert ("plugin/build.py", "scale") in got
