@@ -321,6 +321,24 @@ def plugin_names(dump: dict | None) -> set | None:
     return names | set(ext.get("creators", {})) | set(ext.get("retired", {}))
 
 
+def fielded_names(dump: dict | None) -> set | None:
+    """The plugin names some creator of which declares fields: the tree's creators the run indexed with fields,
+    and TensorRT's own plugins that rules/tensorrt_plugin_fields.yaml lists fields of; None without an index."""
+    if not dump:
+        return None
+    import yaml
+
+    names = {c.get("name") for c in dump.get("creators", []) if c.get("name") and c.get("fields")}
+    data = yaml.safe_load((REPO / "rules" / "tensorrt_plugin_fields.yaml").read_text(encoding="utf-8")) or {}
+    return names | set(_plugin_field_names(data))
+
+
+def _plugin_field_names(data) -> set:
+    """The plugin names of rules/tensorrt_plugin_fields.yaml that some release lists a field of."""
+    rels = ((data.get("tensorrt_plugin_fields") or {}).get("releases") or {}).values()
+    return {c["name"] for rel in rels for c in (rel or {}).get("creators") or [] if c.get("fields")}
+
+
 def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
     check_root = root / tree["subdir"] if tree and tree.get("subdir") else root
     t0 = time.monotonic()
@@ -350,7 +368,7 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
 
         known = plugin_names(dump)
         muts, negs, mt, dropped = corpus_mutate.run_mutations(check_root, items, diags, jobs,
-                                                              lambda r: check_run(r, jobs), known)
+                                                              lambda r: check_run(r, jobs), known, fielded_names(dump))
         out["route_edits_not_judgeable"] = dropped
         out["mutations"] = muts
         out["negatives"] = negs

@@ -23,7 +23,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from collections import defaultdict
+from pathlib import Path, PurePosixPath
 
 CPP_EXT = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".cu", ".inl", ".ipp"}
 PY_EXT = {".py"}
@@ -45,8 +46,10 @@ class Item:
 
     @property
     def dynamic(self) -> bool:
-        """The name is computed (a variable, an f-string): no reading of the text alone can check it."""
-        return self.name == "?" or "{" in self.name
+        """The name is computed (a variable, an f-string; a Python field named by a variable the file never
+        assigns a string literal: a loop variable over weights, a dict's keys, a parameter): no reading of the
+        text alone can check it."""
+        return self.name == "?" or "{" in self.name or bool(self.extra.get("computed"))
 
     def key(self) -> tuple:
         return (self.kind, self.file, self.line, self.name)
@@ -291,8 +294,27 @@ def assigned_string(text: str, pos: int, var: str, window: int = 4000) -> str | 
     return found
 
 
+PY_PLUGIN_CLASS_RE = re.compile(r"(?m)^([ \t]*)class\s+\w+\s*\(([^)]*\bIPlugin\w*[^)]*)\)\s*:")
+
+
+def py_plugin_classes(text: str) -> list[tuple[int, int]]:
+    """The bodies (offsets) of the Python classes deriving a TensorRT plugin or creator interface
+    (``class P(trt.IPluginV3, ...)``): each ends at the next non-blank line indented no deeper than its ``class``."""
+    out = []
+    for m in PY_PLUGIN_CLASS_RE.finditer(text):
+        ind = len(m.group(1).expandtabs())
+        end = len(text)
+        for ln in re.finditer(r"(?m)^([ \t]*)\S", text[m.end():]):
+            if len(ln.group(1).expandtabs()) <= ind:
+                end = m.end() + ln.start()
+                break
+        out.append((m.end(), end))
+    return out
+
+
 def py_items(rel: str, text: str) -> list[Item]:
     items: list[Item] = []
+    classes = py_plugin_classes(text)
     for m in G_OP_RE.finditer(text):
         if is_plugin_op(m.group(1), None):
             items.append(Item("emission", rel, line_of(text, m.start()), m.group(1).split("::")[-1], {"form": "g.op"}))
@@ -322,7 +344,12 @@ def py_items(rel: str, text: str) -> list[Item]:
         if re.search(r"(?:class|def|import)\s+$", before) or text[m.end() : m.end() + 1] == "":
             continue
         name = m.group(1) if m.group(1) is not None else m.group(2)
-        items.append(Item("field", rel, line_of(text, m.start()), name, {"lang": "py", "literal": m.group(1) is not None}))
+        extra = {"lang": "py", "literal": m.group(1) is not None}
+        if m.group(1) is None and not re.search(rf"(?m)^[ \t]*{re.escape(name)}\s*=\s*[rbuf]?[\"']", text):
+            extra["computed"] = True
+        if any(a <= m.start() < b for a, b in classes):
+            extra["side"] = "class"  # a Python plugin's or creator's own field list, not a route's
+        items.append(Item("field", rel, line_of(text, m.start()), name, extra))
     for m in PY_LOOKUP_RE.finditer(text):
         if re.search(r"\bdef\s+$", text[max(0, m.start() - 10) : m.start()]):
             continue
@@ -411,9 +438,20 @@ def census(root: Path) -> list[Item]:
                 changed = True
     # a class other census classes derive from is a base (``BaseCreator``, ``PluginCreatorBase<P>``): listed as
     # such, since a plugin is the concrete class TensorRT creates
-    derived_from = {b for _r, n, _l, bases in classes if n in plugin_names or n in creator_names for b in bases}
+    # A base is named by its simple name; where the tree holds several classes of that name (many independent
+    # samples), the one in the deriving class's own directory is meant, and only when none is there all of them.
+    dirs_of: dict[str, set[str]] = defaultdict(set)
+    for rel, name, _ln, _b in classes:
+        dirs_of[name].add(str(PurePosixPath(rel).parent))
+    derived_from: set[tuple[str, str]] = set()  # (directory, name)
+    for rel, n, _l, bases in classes:
+        if n not in plugin_names and n not in creator_names:
+            continue
+        d = str(PurePosixPath(rel).parent)
+        for b in bases:
+            derived_from.update({(d, b)} if d in dirs_of.get(b, ()) else {(x, b) for x in dirs_of.get(b, ())})
     for rel, name, ln, bases in classes:
-        base = "-base" if name in derived_from else "-class"
+        base = "-base" if (str(PurePosixPath(rel).parent), name) in derived_from else "-class"
         if name in creator_names:
             items.append(Item("creator" + base, rel, ln, name, {"bases": bases}))
         elif name in plugin_names:

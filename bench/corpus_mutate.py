@@ -39,7 +39,11 @@ class Mutation:
     negative: bool = False
     related: set = field(default_factory=set)  # more files a finding about it may be at (registrations)
     near: int = 0  # a route: a finding about it is within this many lines of the edit (0: anywhere in its files)
-    route: str = ""  # a route edit: the plugin the route names ("" when the edit's list does not say: a field list)
+    route: str = ""  # a route edit: the plugin the route names ("" when the census cannot tell)
+    why: str = ""  # a route edit not generated: why no rule can judge it (judgeable_routes)
+    route_form: str = ""  # "onnx": an emission's attribute (the parser passes declared fields only); "lookup": a
+    # field list handed to createPlugin whole
+    declared_field: str = ""  # field-rename-creator: the declared field renamed
 
     @property
     def file(self) -> str:
@@ -102,6 +106,9 @@ class Texts:
 
     def line_text(self, rel: str, line: int) -> str:
         return self.raw[rel].split("\n")[line - 1]
+
+    def n_lines(self, rel: str) -> int:
+        return self.raw[rel].count("\n") + 1
 
     def class_body(self, rel: str, line: int) -> tuple[int, int] | None:
         code = self.code.get(rel)
@@ -232,7 +239,9 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
     tx = tx or Texts(Path(root))
     muts: list[Mutation] = []
     route_names = {it.name for it in items if it.kind in ("emission", "lookup", "onnx-node")}
-    route_fields = {it.name for it in items if it.kind == "field" and not _creator_dir(it.file, items)}
+    # a route's fields: Python ones anywhere (a sample's script beside its plugin), C++ ones outside creators' directories
+    route_fields = {it.name for it in items if it.kind == "field" and it.extra.get("side") != "class"
+                    and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items))}
     route_fields |= {a for it in items if it.kind == "emission" for a in emission_attrs(tx, it)}
     classes = [it for it in items if it.kind in ("plugin-class", "creator-class") and it.file in tx.code]
     muts_before = len(muts)
@@ -257,13 +266,10 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                 muts.append(Mutation(f"version-drift-{side}", [r[0]], ("TRT102",), it.name, inv | {b.file}))
                 break
         if side == "creator":
-            for f in items:
-                if f.kind == "field" and f.name in route_fields and str(Path(f.file).parent) == str(Path(it.file).parent) \
-                        and f.extra.get("literal"):
-                    e = rename_literal(tx, f.file, f.line, f.name, f.name + MARK)
-                    if e:
-                        muts.append(Mutation("field-rename-creator", [e], ("TRT103",), it.name, inv | {f.file}))
-                        break
+            f = _declared_field(tx, it, items, route_fields)
+            e = f and rename_literal(tx, f.file, f.line, f.name, f.name + MARK)
+            if e:
+                muts.append(Mutation("field-rename-creator", [e], ("TRT103",), it.name, inv | {f.file}, declared_field=f.name))
             continue
         enq = tx.methods(it.name, it.file, it.line, "enqueue")
         if enq:
@@ -380,6 +386,18 @@ def drop_write(tx: Texts, b: Body) -> tuple | None:
     return None
 
 
+def _declared_field(tx: Texts, it, items, route_fields: set):
+    """A field the creator ``it`` declares that some route passes: a literal ``PluginField`` of its directory written
+    in its constructor, else one whose data is ``nullptr`` (a declaration, not a plugin's serialized field)."""
+    cands = [f for f in items if f.kind == "field" and f.name in route_fields and f.extra.get("literal")
+             and str(Path(f.file).parent) == str(Path(it.file).parent)]
+    ctor = [(b.file, tx.pos_line(b.file, b.open), tx.pos_line(b.file, b.close)) for b in tx.methods(it.name, it.file, it.line, it.name)]
+    inside = [f for f in cands if any(f.file == fl and a <= f.line <= z for fl, a, z in ctor)]
+    decl = [f for f in cands if re.search(r"PluginField\s*\(\s*[\"'][^\"']*[\"']\s*,\s*(nullptr|NULL|0)\s*[,)]",
+                                          tx.line_text(f.file, f.line))]
+    return (inside or decl or [None])[0]
+
+
 def _creator_dir(rel: str, items) -> bool:
     d = str(Path(rel).parent)
     return any(i.kind in ("creator-class", "plugin-class") and str(Path(i.file).parent) == d for i in items)
@@ -437,16 +455,33 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
                 ln, e = _find_attr_line(tx, it, attrs[0])
                 if e:
                     out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
-                                        route=it.name))
-        if it.kind == "field" and it.extra.get("literal") and not _creator_dir(it.file, items):
-            e = rename_literal(tx, it.file, it.line, it.name, it.name + MARK)
+                                        route=it.name, route_form="onnx"))
+        if it.kind == "field" and it.extra.get("literal") and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items)):
+            # a Python plugin's or creator's own field list (its serialized fields, its ``field_names``) is not
+            # a route: its fields are the creator's side, which no seeded route edit renames
+            e = None
+            if it.extra.get("side") != "class":  # the name may be on a line of its own below ``trt.PluginField(``
+                e = next((r for ln in range(it.line, it.line + 3) if ln <= tx.n_lines(it.file)
+                          for r in [rename_literal(tx, it.file, ln, it.name, it.name + MARK)] if r), None)
             if e and first("route-field-rename", it.file):
-                out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR))
+                out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
+                                    route=_lookup_of(it, items), route_form="lookup"))
             raw_line = tx.line_text(it.file, it.line)
             swap = _type_swap(raw_line)
             if swap and first("field-type-change", it.file):
                 out.append(Mutation("field-type-change", [(it.file, it.line, swap)], ("TRT103", "TRT208", "TRT609"), it.name, {it.file}, near=ROUTE_NEAR))
     return out
+
+
+def _lookup_of(field_item, items) -> str:
+    """The plugin a field list of a file is for: the name of the file's lookup nearest before it (else the
+    nearest after it); "" when that lookup's name is computed or the file has none."""
+    lks = [i for i in items if i.kind == "lookup" and i.file == field_item.file]
+    if not lks:
+        return ""
+    before = [i for i in lks if i.line <= field_item.line]
+    lk = max(before, key=lambda i: i.line) if before else min(lks, key=lambda i: i.line)
+    return "" if lk.dynamic else lk.name
 
 
 def _assignment_line(tx: Texts, it) -> int | None:
@@ -536,17 +571,20 @@ def negatives(tx: Texts, items, classes, route_names) -> list[Mutation]:
 
 def batches(muts: list[Mutation]) -> list[list[Mutation]]:
     """Mutations grouped so that no two in a group touch or relate to the same file (route edits: the same
-    stretch of a file); route edits, class edits and negatives in separate groups."""
+    stretch of a file, or the same route of a file); route edits, class edits and negatives in separate groups."""
     groups: list[list[Mutation]] = []
     for family in ("class", "route", "negative"):
         todo = [m for m in muts if _family(m) == family]
         while todo:
             used: set[str] = set()
             spots: list[tuple[str, int, int]] = []
+            routes: set[tuple[str, str]] = set()  # (file, plugin) of the route edits taken
             group, rest = [], []
             for m in todo:
-                if m.near:  # a route edit: apart from the others of its file by more than twice its reach
-                    clash = any(f == m.file and abs(ln - m.line) <= n + m.near for f, ln, n in spots) or m.file in used
+                if m.near:  # a route edit: apart from the others of its file by more than twice its reach, and
+                    # never with another edit of the same route (a lookup's name drifted unresolves its fields)
+                    clash = (any(f == m.file and abs(ln - m.line) <= n + m.near for f, ln, n in spots) or m.file in used
+                             or (m.route and (m.file, m.route) in routes))
                 else:
                     clash = bool(m.involved & used) or any(f in m.involved for f, _l, _n in spots)
                 if clash:
@@ -555,6 +593,8 @@ def batches(muts: list[Mutation]) -> list[list[Mutation]]:
                     group.append(m)
                     if m.near:
                         spots.append((m.file, m.line, m.near))
+                        if m.route:
+                            routes.add((m.file, m.route))
                     else:
                         used |= m.involved
             groups.append(group)
@@ -653,27 +693,64 @@ def judge(group: list[Mutation], base: list, rep: dict | None) -> list[dict]:
     return rows
 
 
-def judgeable_routes(muts: list, known: set | None) -> tuple[list, list]:
-    """The mutations, without the route edits whose route (``Mutation.route``: an emission's op, a lookup's name)
-    names a plugin no creator of the tree registers and
-    TensorRT's own plugin library does not ship (``known``: those names; None: not known, nothing dropped): such a
-    route is unresolved before the edit already (a vendored op, a plugin built elsewhere), so renaming it or a
-    field of it changes nothing any rule can see. Returns (kept, dropped)."""
-    if known is None:
-        return muts, []
+ROUTE_CLASSES = ("route-name-drift", "route-version-drift", "route-field-rename")
+WHY_UNKNOWN = "unknown-plugin"
+WHY_TEST = "test-file"
+WHY_FIELDLESS = "creator-declares-no-fields"
+
+
+def _is_test_path(path: str) -> bool:
+    """trtlint's own test-file rule (the route rules do not judge tests: ``Rule.applies_to_tests``)."""
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from trtlint.index.project_index import is_test_path
+
+    return is_test_path(path)
+
+
+def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) -> tuple[list, list]:
+    """The mutations, without the route edits no rule can judge, each dropped with its reason (``why``):
+
+    - ``unknown-plugin``: the route (``Mutation.route``: an emission's op, a lookup's name) names a plugin no
+      creator of the tree registers and TensorRT's own plugin library does not ship (``known``: those names; None:
+      not known, nothing dropped): such a route is unresolved before the edit already (a vendored op, a plugin built
+      elsewhere), so renaming it or a field of it changes nothing any rule can see;
+    - ``test-file``: a route in a test file, which trtlint's route rules leave out by design (a test's stub or
+      fake-op model is no route);
+    - ``creator-declares-no-fields``: an ONNX emission's attribute renamed where no creator of its plugin declares a
+      field (``fielded``: the plugin names some creator of which declares fields, TensorRT's own included): the
+      ONNX parser passes a creator only the fields it declares, so that node's attributes never arrive, renamed or not.
+
+    Returns (kept, dropped); a dropped mutation carries ``why``."""
     kept, dropped = [], []
     for m in muts:
-        (dropped if m.route and m.route not in known and not m.negative else kept).append(m)
+        why = None
+        if not m.negative and m.cls in ROUTE_CLASSES and _is_test_path(m.file):
+            why = WHY_TEST
+        elif known is not None and m.route and m.route not in known and not m.negative:
+            why = WHY_UNKNOWN
+        elif (fielded is not None and m.cls == "route-field-rename" and m.route_form == "onnx" and m.route
+              and m.route not in fielded):
+            why = WHY_FIELDLESS
+        if why is None:
+            kept.append(m)
+        else:
+            m.why = why
+            dropped.append(m)
     return kept, dropped
 
 
-def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None) -> tuple[list, list, float, list]:
+def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None,
+                  fielded: set | None = None) -> tuple[list, list, float, list]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
-    ``known``: the plugin names a route may resolve to (:func:`judgeable_routes`). Returns the results, the
-    negatives, the time, and the route edits not generated."""
+    ``known``, ``fielded``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
+    route edits not generated (with the reason)."""
     t0 = time.monotonic()
-    muts, dropped = judgeable_routes(generate(root, items), known)
-    not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject} for m in dropped]
+    muts, dropped = judgeable_routes(generate(root, items), known, fielded)
+    not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject, "why": m.why} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name
     link_copy(root, scratch)

@@ -112,10 +112,12 @@ def render(results: list[dict], n_pinned: int) -> str:
         L.append("")
     dropped = [(r["tree"], d) for r in results for d in r.get("route_edits_not_judgeable") or []]
     if dropped:
-        per = Counter(t for t, _d in dropped)
-        L.append(f"Route edits not generated as seeded defects: {len(dropped)}, each on a route whose plugin no creator "
-                 "of the tree registers and TensorRT's plugin library does not ship (unresolved before the edit: a "
-                 "vendored op, a plugin built elsewhere): " + ", ".join(f"{t} ({n})" for t, n in per.most_common()) + ".")
+        L.append(f"Route edits not generated as seeded defects (no rule can judge them): {len(dropped)}.")
+        L.append("")
+        for why, text in DROP_REASONS:
+            per = Counter(t for t, d in dropped if d.get("why", "unknown-plugin") == why)
+            if per:
+                L.append(f"- {sum(per.values())} {text}: " + ", ".join(f"{t} ({n})" for t, n in per.most_common()) + ".")
         L.append("")
     # examples of silently unindexed items per class
     L.append("Silently unindexed, first examples per census class:")
@@ -127,6 +129,16 @@ def render(results: list[dict], n_pinned: int) -> str:
     for k in sorted(ex, key=lambda k: KIND_ORDER.index(k) if k in KIND_ORDER else 99):
         L.append(f"- **{k}** ({len(ex[k])}): " + "; ".join(ex[k][:6]))
     return "\n".join(L) + "\n"
+
+
+DROP_REASONS = (
+    ("unknown-plugin", "on a route whose plugin no creator of the tree registers and TensorRT's plugin library does "
+     "not ship (unresolved before the edit: a vendored op, a plugin built elsewhere)"),
+    ("test-file", "in a test file (the route rules leave tests out by design: a test's stub or fake-op model is no "
+     "route)"),
+    ("creator-declares-no-fields", "renaming an ONNX node's attribute where no creator of its plugin declares a field "
+     "(the parser passes only declared fields, so the attribute never arrives, renamed or not)"),
+)
 
 
 def cmd_report(args) -> int:

@@ -259,3 +259,105 @@ def test_route_edits_to_a_plugin_nothing_defines_are_not_seeded():
     kept, dropped = corpus_mutate.judgeable_routes(muts, {"FooPlugin", "EfficientNMS_TRT"})
     assert [m.subject for m in kept] == ["FooPlugin", "alpha", "MMCVDeform"] and [m.cls for m in dropped] == ["route-name-drift"]
     assert corpus_mutate.judgeable_routes(muts, None) == (muts, [])
+
+
+def test_a_base_class_is_named_per_directory_in_a_tree_of_independent_samples(tmp_path):
+    # two samples with a plugin of the same name; only the second derives a version 2 from its own: the first's
+    # class is a plugin, not a base (the census used to call every same-named class a base)
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "p.h").write_text("class FooPlugin : public nvinfer1::IPluginV2DynamicExt {};\n")
+    (tmp_path / "b" / "p2.h").write_text('#include "p.h"\nclass FooPluginV2 : public FooPlugin {};\n')
+    got = {(i.file, i.kind) for i in corpus_census.census(tmp_path) if i.kind.startswith("plugin")}
+    assert got == {("a/p.h", "plugin-class"), ("b/p.h", "plugin-base"), ("b/p2.h", "plugin-class")}
+
+
+def test_python_fields_named_by_a_variable_are_computed_and_a_python_plugins_own_fields_are_not_route_edits(tmp_path):
+    (tmp_path / "m.py").write_text(
+        "import numpy as np\nimport tensorrt as trt\n\n\n"
+        "class P(trt.IPluginV3, trt.IPluginV3OneCore):\n"
+        "    def get_fields_to_serialize(self):\n"
+        '        return trt.PluginFieldCollection([trt.PluginField("scale", np.array([1.0], np.float32), trt.PluginFieldType.FLOAT32)])\n'
+        "\n\n"
+        "def add(network, x, weights):\n"
+        '    creator = trt.get_plugin_registry().get_creator("ScalePlugin", "1", "")\n'
+        '    fields = [trt.PluginField("scale", np.array([2.0], np.float32), trt.PluginFieldType.FLOAT32)]\n'
+        "    fields += [trt.PluginField(k, weights[k], trt.PluginFieldType.FLOAT32) for k in weights]\n"
+        '    return creator.create_plugin("s", trt.PluginFieldCollection(fields))\n'
+    )
+    items = corpus_census.census(tmp_path)
+    fields = [(i.line, i.name, i.dynamic, i.extra.get("side")) for i in items if i.kind == "field"]
+    assert fields == [(7, "scale", False, "class"), (12, "scale", False, None), (13, "k", True, None)]
+    muts = [m for m in corpus_mutate.route_mutations(corpus_mutate.Texts(tmp_path), items) if m.cls == "route-field-rename"]
+    # the route's own field is renamed (not the plugin's serialized one), and the edit knows its route's plugin
+    assert [(m.line, m.route, m.route_form) for m in muts] == [(12, "ScalePlugin", "lookup")]
+
+
+def test_route_edits_in_tests_and_attributes_no_creator_declares_are_not_seeded():
+    M = corpus_mutate.Mutation
+    muts = [M("route-field-rename", [("tests/test_ops.py", 4, "x")], ("TRT103",), "FooPlugin", route="FooPlugin", route_form="onnx"),
+            M("route-field-rename", [("py/sym.py", 4, "x")], ("TRT103",), "BarPlugin", route="BarPlugin", route_form="onnx"),
+            # a field list handed to createPlugin whole: createPlugin may read what the creator does not declare
+            M("route-field-rename", [("py/model.py", 4, "x")], ("TRT103",), "alpha", route="BarPlugin", route_form="lookup"),
+            M("route-field-rename", [("py/sym2.py", 4, "x")], ("TRT103",), "FooPlugin", route="FooPlugin", route_form="onnx"),
+            M("alloc-in-enqueue", [("tests/p.cu", 9, "x")], ("TRT301",), "FooPlugin")]
+    kept, dropped = corpus_mutate.judgeable_routes(muts, {"FooPlugin", "BarPlugin"}, {"FooPlugin"})
+    assert [m.file for m in kept] == ["py/model.py", "py/sym2.py", "tests/p.cu"]
+    assert [(m.file, m.why) for m in dropped] == [("tests/test_ops.py", "test-file"), ("py/sym.py", "creator-declares-no-fields")]
+
+
+def test_a_field_whose_name_is_on_the_line_below_its_call_is_renamed_there(tmp_path):
+    (tmp_path / "conv.py").write_text(
+        "import numpy as np\nimport tensorrt as trt\n\n\ndef make(p):\n"
+        '    creator = trt.get_plugin_registry().get_plugin_creator("PadPlugin", "1", "")\n'
+        "    fc = trt.PluginFieldCollection([\n"
+        "        trt.PluginField(\n"
+        "            'paddingLeft',\n"
+        "            np.array([p]).astype(np.int32),\n"
+        "            trt.PluginFieldType.INT32)])\n"
+        "    return creator.create_plugin('', fc)\n"
+    )
+    items = corpus_census.census(tmp_path)
+    muts = [m for m in corpus_mutate.route_mutations(corpus_mutate.Texts(tmp_path), items) if m.cls == "route-field-rename"]
+    assert [(m.line, m.edits[0][2].strip(), m.route) for m in muts] == [(9, "'paddingLeftCorpus',", "PadPlugin")]
+
+
+def test_two_edits_of_one_route_are_never_batched_together():
+    # a lookup's name drifted leaves its creator unresolved: a field of that route renamed in the same run would
+    # give nothing (FasterTransformer's loaders: the lookup and its fields 41 lines apart)
+    M = corpus_mutate.Mutation
+    name = M("route-name-drift", [("loader.py", 40, "x")], ("TRT101",), "VitPlugin", {"loader.py"}, near=20, route="VitPlugin")
+    field = M("route-field-rename", [("loader.py", 81, "x")], ("TRT103",), "max_batch", {"loader.py"}, near=20,
+              route="VitPlugin", route_form="lookup")
+    other = M("route-field-rename", [("other.py", 81, "x")], ("TRT103",), "alpha", {"other.py"}, near=20, route="VitPlugin")
+    assert [[m.file + ":" + str(m.line) for m in g] for g in corpus_mutate.batches([name, field, other])] == [
+        ["loader.py:40", "other.py:81"], ["loader.py:81"]]
+
+
+def test_a_creators_rename_takes_a_field_it_declares(tmp_path):
+    # the plugin's serialized field comes first in the file; the creator declares its own in its constructor
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "p.cu").write_text(
+        "class AddPlugin : public IPluginV3 {};\nclass AddPluginCreator : public IPluginCreatorV3One {};\n"
+        'void AddPlugin::initFields() { f.emplace_back(PluginField("scalar", &mScalar, PluginFieldType::kFLOAT32, 1)); }\n'
+        'AddPluginCreator::AddPluginCreator()\n{\n    a.emplace_back(PluginField("scalar", nullptr, PluginFieldType::kFLOAT32, 1));\n}\n')
+    (tmp_path / "m.py").write_text(
+        "import tensorrt as trt\nimport numpy as np\n"
+        'c = trt.get_plugin_registry().get_creator("Add", "1", "")\n'
+        'p = c.create_plugin("a", trt.PluginFieldCollection([trt.PluginField("scalar", np.float32(1), trt.PluginFieldType.FLOAT32)]))\n')
+    items = corpus_census.census(tmp_path)
+    (m,) = [m for m in corpus_mutate.generate(tmp_path, items) if m.cls == "field-rename-creator"]
+    assert (m.file, m.line, m.declared_field) == ("s/p.cu", 6, "scalar")
+
+
+def test_a_python_route_beside_its_plugin_is_seeded():
+    # corpus_mini's Python routes, moved into the plugin's own directory (a sample's script beside its plugin), are
+    # still routes: their fields are renamed
+    items = [corpus_census.Item(i.kind, i.file.replace("python/", "plugin/"), i.line, i.name, i.extra)
+             for i in corpus_census.census(FIXTURE)]
+    tx = corpus_mutate.Texts(FIXTURE)
+    for rel in list(tx.raw):
+        tx.raw[rel.replace("python/", "plugin/")] = tx.raw[rel]
+        tx.code[rel.replace("python/", "plugin/")] = tx.code[rel]
+    got = [(m.file, m.subject) for m in corpus_mutate.route_mutations(tx, items) if m.cls == "route-field-rename"]
+    assert ("plugin/build.py", "scale") in got

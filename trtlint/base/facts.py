@@ -60,7 +60,7 @@ class FieldRead:
     method: str  # the function it was read in
     has_default: bool = False  # e.g. ``.value_or(x)``
     default: Optional[str] = None
-    style: str = "compare"  # "compare": matched against fields[i].name in a loop; "call": passed to a parser call
+    style: str = "compare"  # "compare": compared in a loop; "call": passed to a parser call; "map": a key of a table
 
 
 @dataclass(frozen=True)

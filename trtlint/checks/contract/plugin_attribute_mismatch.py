@@ -4,7 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, onnxscript_py, py_create_plugin
+from ..examples.contract import (backend_py, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py, onnxscript_py,
+                                 py_create_plugin, py_loader_class)
 from ..examples.onnx import onnx_model, onnx_node
 from ._routes import all_requests, requests
 
@@ -75,6 +76,44 @@ def _derived_creator() -> str:
         "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\nREGISTER_TENSORRT_PLUGIN(FooPluginCreatorV2);"))
 
 
+_STAR_CONV = """import numpy as np
+from py.common import *
+
+
+def make(p):
+    creator = trt.get_plugin_registry().get_plugin_creator("FooPlugin", "1", "")
+    fc = trt.PluginFieldCollection([trt.PluginField("alfa", np.array([p], np.float32), trt.PluginFieldType.FLOAT32)])
+    return creator.create_plugin("", fc)
+"""
+
+_MAP_CREATOR = """#include <NvInferRuntime.h>
+#include <map>
+#include <string>
+using namespace nvinfer1;
+class FooPluginCreator : public IPluginCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return "FooPlugin"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    IPluginV2* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override
+    {
+        int alpha = 0;
+        int numHeads = 0;
+        std::map<std::string, int*> name2ptr{{"alpha", &alpha}, {"num_heads", &numHeads}};
+        for (int i = 0; i < fc->nbFields; i++)
+        {
+            auto it = name2ptr.find(fc->fields[i].name);
+            if (it != name2ptr.end())
+            {
+                *(it->second) = *static_cast<int const*>(fc->fields[i].data);
+            }
+        }
+        return nullptr;
+    }
+};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+"""
+
 _RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
 
 
@@ -100,6 +139,10 @@ class PluginAttributeMismatch(Rule):
     follow, only the names it did follow are judged. Inside one creator, with or without a route: a field
     `createPlugin` reads that `getFieldNames()` does not declare, when exactly one declared field it never reads
     is a near miss of it (`score_threshold` read, `score_thresh` declared), is a field renamed on one side only.
+    Model code (Python `create_plugin`, C++ `createPlugin` after a registry lookup) hands the creator its whole field
+    collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop, or
+    looked up in a table keyed by the names), a passed field it never reads, when exactly one read field the route
+    does not pass is a near miss of it, is a field renamed on one side too.
 
     ## Why it matters
     TensorRT's ONNX parser passes a plugin only the attributes its creator declares. An attribute the
@@ -281,7 +324,50 @@ class PluginAttributeMismatch(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # a loader class: the creator kept on self by one method, the fields returned by another, the plugin made
+            # in a third (the weights' fields, named by a loop variable, are not judged)
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+                      "py/loader.py": py_loader_class(fields=("alpha", "num_head"))},
+            "expect": [("py/loader.py", 11, "attribute 'num_head' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator declares (getFieldNames: alpha, num_heads)")],
+            "fixed": {"py/loader.py": py_loader_class(fields=("alpha", "num_heads"))},
+        },
+        {
+            # trt brought by a star import of a project module (``import tensorrt as trt`` over there)
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                      "py/common.py": "import tensorrt as trt\n", "py/conv.py": _STAR_CONV},
+            "expect": [("py/conv.py", 7, "attribute 'alfa' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+        {
+            # a torch.onnx symbolic naming its op by an f-string over a local domain name
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/symbolic.py": gop_fstring_py(attrs="alfa_f=1.0")},
+            "expect": [("py/symbolic.py", 3, "attribute 'alfa' of ONNX node 'trt_plugins::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+        {
+            # the creator declares no field but its createPlugin reads them by name; the model code passes the whole
+            # collection, one field renamed: 'num_head' is ignored and 'num_heads' never arrives
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(), reads=("alpha", "num_heads")),
+                      "py/model.py": py_create_plugin(fields=("alpha", "num_head"))},
+            "expect": [("py/model.py", 8, "attribute 'num_head' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator's createPlugin reads (it declares none in getFieldNames()); it reads 'num_heads', which this route never passes")],
+        },
+        {
+            # the same, createPlugin reading the fields through a table keyed by their names (name2ptr.find(...))
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": _MAP_CREATOR, "py/model.py": py_create_plugin(fields=("alpha", "num_head"))},
+            "expect": [("py/model.py", 8, "attribute 'num_head' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator's createPlugin reads (it declares none in getFieldNames()); it reads 'num_heads'")],
+        },
+    ]
+
     VALID += [
+        # the same loader, f-string and renamed-read shapes with the fields the creator declares or reads; a passed
+        # field createPlugin does not read by name, with no read field close to it, is not judged (weights a creator
+        # reads by computed names)
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
+                   "py/loader.py": py_loader_class(fields=("alpha", "num_heads"))}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/symbolic.py": gop_fstring_py()}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(), reads=("alpha", "num_heads")),
+                   "py/model.py": py_create_plugin(fields=("alpha", "num_heads", "patch_embed_kernel"))}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": _MAP_CREATOR, "py/model.py": py_create_plugin(fields=("alpha", "num_heads"))}},
         # the fields filled by the constructor's own helper, and the version-2 creator's inherited ones, are passed
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": _fields_by_helper(), "src/model.cpp": cpp_model("FooPlugin")}},
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": _derived_creator(),
@@ -313,7 +399,9 @@ class PluginAttributeMismatch(Rule):
                 declared = {f.name for sp in specs for f in sp.fields}
                 decl_name, decl_fields = f"{c0.cls.name} (per {specs[0].span.path.rsplit('/', 1)[-1]})", specs[0].fields
             if not declared:
-                continue  # the creator's fields were not found: nothing to compare with
+                if r.kind == "lookup" and reads:
+                    yield from self._renamed_read(r, c0, reads)
+                continue  # the creator's fields were not found: nothing else to compare with
             # The ONNX parser hands a creator only the attributes it declares; a direct route hands over the
             # whole collection, so there a field the creator reads is accepted even when undeclared.
             accepted = declared if r.kind in ("onnx", "model") else declared | set(reads)
@@ -397,6 +485,32 @@ class PluginAttributeMismatch(Rule):
                     logical=r.logical,
                     fix=fix,
                 )
+
+    def _renamed_read(self, r, c0, reads: dict) -> Iterable[Diagnostic]:
+        """A plugin created from model code (the whole field collection handed to ``createPlugin``) whose creator
+        declares no fields but reads them by name: a passed field that ``createPlugin`` never reads, when exactly
+        one field it reads and the route does not pass is a near miss of it, is a field renamed on one side."""
+        import difflib
+
+        passed = {a.name for a in r.attrs}
+        missing = sorted(n for n in reads if n not in passed)
+        unread = sorted(n for n in passed if n not in reads)
+        for a in r.attrs:
+            if a.name in reads or a.name in ("plugin_version", "plugin_namespace"):
+                continue
+            close = difflib.get_close_matches(a.name, missing, n=2, cutoff=_RENAMED)
+            if len(close) != 1 or difflib.get_close_matches(close[0], unread, n=2, cutoff=_RENAMED) != [a.name]:
+                continue
+            rd = reads[close[0]]
+            yield self.diag(
+                a.span,
+                f"attribute '{a.name}' of {r.what} is not a field creator {c0.cls.name}'s {rd.method} reads (it "
+                f"declares none in getFieldNames()); it reads '{rd.name}', which this route never passes: a field "
+                f"renamed on one side only ('{a.name}' is ignored and '{rd.name}' never arrives)",
+                related=[Related(rd.span, f"{rd.method} reads '{rd.name}' here")],
+                symbol=f"{r.name}.{a.name}",
+                logical=r.logical,
+            )
 
     def _renamed_on_one_side(self, index) -> Iterable[Diagnostic]:
         """Inside one creator: a field ``createPlugin`` reads that ``getFieldNames`` does not declare, when exactly one

@@ -316,3 +316,34 @@ def gs_surgery_py(op: str = "FooPlugin", attrs: str = '{"alpha": 1.0}', helper: 
         '    graph.nodes.append(gs.Node(op="Relu", inputs=[x], outputs=[y]))\n'
         f'    graph.nodes.append(gs.Node("{op}", "foo_0", attrs={attrs}, inputs=[y], outputs=[z]))\n'
     )
+
+
+def py_loader_class(name: str = "FooPlugin", fields: tuple[str, ...] = ("alpha",)) -> str:
+    """Python model code as a loader class: the creator looked up once and kept on ``self``, the field collection
+    built and returned by a method of its own, the plugin created in a third method."""
+    made = "\n".join(
+        f'        f{i} = trt.PluginField("{f}", np.array([1.0], dtype=np.float32), trt.PluginFieldType.FLOAT32)'
+        for i, f in enumerate(fields)
+    )
+    coll = ", ".join(f"f{i}" for i in range(len(fields)))
+    return (
+        "import numpy as np\nimport tensorrt as trt\n\n\nclass FooLoader:\n    def __init__(self):\n"
+        f'        self.creator = trt.get_plugin_registry().get_plugin_creator("{name}", "1", "")\n\n'
+        "    def build_fields(self, weights):\n"
+        + made
+        + "\n        extra = [trt.PluginField(k, weights[k], trt.PluginFieldType.FLOAT32) for k in weights]\n"
+        f"        return trt.PluginFieldCollection([{coll}] + extra)\n\n"
+        "    def add(self, network, x, weights):\n"
+        "        fc = self.build_fields(weights)\n"
+        '        plugin = self.creator.create_plugin("foo", fc)\n'
+        "        return network.add_plugin_v2([x], plugin)\n"
+    )
+
+
+def gop_fstring_py(op: str = "FooPlugin", attrs: str = "alpha_f=1.0") -> str:
+    """A torch.onnx symbolic emitting a plugin node whose op is an f-string over a local domain name."""
+    return (
+        "def symbolic(g, x):\n"
+        '    domain = "trt_plugins"\n'
+        f'    return g.op(f"{{domain}}::{op}", x, {attrs})\n'
+    )

@@ -17,6 +17,8 @@ from .base import Cursor, Unit, children, leaf_ids, libclang, look_through, preo
 from .bodyguards import Guards
 
 _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
+# ``name2ptr.find(fc->fields[i].name)``: a field read through a table keyed by the field names
+_MAP_LOOKUPS = {"find", "count", "at", "contains"}
 _STRCMP_FUNCS = {"strcmp", "strncmp", "strcasecmp", "strncasecmp", "_stricmp", "compare", "equals", "starts_with"}
 _LIST_REGISTER_FUNCS = {"initializePlugin", "addPluginCreator", "registerCreatorType"}
 _LOOKUP_FUNCS = {"getPluginCreator", "getCreator"}  # IPluginRegistry's lookups (namespace defaults to "")
@@ -677,6 +679,9 @@ class BodyWalker(Guards):
                 if self.ex.resolve_str(a) is not None:
                     self.add_read(a)
             return
+        if name in _MAP_LOOKUPS and len(args) == 1 and self.refs_fc(args[0]):
+            self.on_map_reads(c)
+            return
         if args and any(self.refs_fc(a) for a in args):
             for a in args:
                 if self.refs_fc(a):
@@ -687,3 +692,24 @@ class BodyWalker(Guards):
                     for sub in preorder(a):
                         if sub.kind == K.STRING_LITERAL:
                             self.add_read(sub, parents, c, style="call")
+
+    def on_map_reads(self, c: Cursor) -> None:
+        """``table.find(fc->fields[i].name)`` on a local table initialised with ``{{"max_batch", &maxBatch}, ...}``:
+        each key (the first string literal of each braced pair) is a field read."""
+        K = self.K
+        kids = children(c)
+        ref = kids[0] if kids else None
+        while ref is not None and ref.kind != K.DECL_REF_EXPR:
+            sub = children(ref)
+            ref = sub[0] if sub else None
+        var = ref.referenced if ref is not None else None
+        if var is None or var.kind != K.VAR_DECL:
+            return
+        for sub in preorder(var):
+            if sub.kind != K.INIT_LIST_EXPR:
+                continue
+            pair = children(sub)
+            if len(pair) == 2:
+                lits = [x for x in preorder(pair[0]) if x.kind == K.STRING_LITERAL]
+                if len(lits) == 1:
+                    self.add_read(lits[0], style="map")

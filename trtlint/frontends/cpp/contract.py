@@ -196,6 +196,8 @@ class _Scanner:
             ro = t.offset(r.span.line, r.span.col)
             if not (a <= ro < b):
                 continue
+            if r.style == "map":
+                continue  # a key of a name -> pointer table: the default is the pointee's, not read here
             d = self._value_or_after(fn, t, r, ro, b) if r.style == "call" else self._compare_default(fn, t, r, ro, a, b)
             if d is not None:
                 target = d.target or self._stored_in(text, ro, a)

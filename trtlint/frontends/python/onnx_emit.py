@@ -184,6 +184,7 @@ class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
                     )
 
     def function_done(self, sc: Scope) -> None:
+        self.plugin_function_done(sc)
         if self.backends:
             self.backends.pop()
         if sc.table_lookups and sc.creator_calls:
@@ -455,6 +456,9 @@ class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
     def visit_If(self, node: cst.If) -> None:
         super().visit_If(node)
         self.plugin_if(node)
+
+    def leave_Return(self, node: cst.Return) -> None:
+        self.plugin_return(node)
 
     # ---- results ------------------------------------------------------------------------------------
     def route_tables(self) -> list[DirectRouteTable]:

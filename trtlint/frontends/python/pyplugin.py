@@ -18,6 +18,13 @@ resolved to its lookup and its collection to its fields, and the lookup carries 
 as they do for C++ model code. A collection that cannot be followed counts as every ``PluginField`` of the
 function that creates the plugin, when that function creates only one plugin (``open_attrs``); otherwise the
 lookup keeps no fields. Name resolution is flow-insensitive within a scope; nothing is imported or executed.
+
+A loader class spreads the pieces over its methods: a creator kept on the instance (``self.creator = <lookup>`` in
+any method) is the receiver ``self.creator`` of the class's other methods, and a collection may be what a method
+(``self.build_fields(...)``) or a function of the module returns (each ``return`` of a followed collection,
+joined at the end of the walk, so the definition may come later). ``trt`` brought by a star import of a project
+module (``from package.module import *``, a name bound nowhere in this module) counts as tensorrt for
+``trt.PluginField``/``trt.PluginFieldCollection``.
 """
 
 from __future__ import annotations
@@ -41,12 +48,14 @@ class Fields:
 
     items: list = field(default_factory=list)  # AttrFact
     open: bool = False
+    refs: list = field(default_factory=list)  # (table, name): what a function or method named so returns
 
     def add(self, other: Optional["Fields"]) -> None:
         if other is None:
             self.open = True
             return
         self.items.extend(other.items)
+        self.refs.extend(other.refs)
         self.open = self.open or other.open
 
 
@@ -62,6 +71,8 @@ class PyPluginScope:
     scans: set = field(default_factory=set)  # loop variables over a plugin_creator_list
     made: list = field(default_factory=list)  # AttrFact of every PluginField made here
     creates: int = 0
+    returned: Optional[Fields] = None  # a function's: the collections its ``return``s hand back
+    returns: dict = field(default_factory=dict)  # functions (methods, in a class's) defined here -> returned
 
 
 @dataclass
@@ -71,6 +82,7 @@ class _Create:
     chain: list  # the PyPluginScopes around the call, innermost last
     home: PyPluginScope  # the innermost function's (or the module's)
     idx: Optional[list] = None  # the lookups, when resolved at the call
+    cls: Optional[PyPluginScope] = None  # the class of the method the call is in (``self.<attr>`` receivers)
 
 
 def _pp(sc: Scope) -> PyPluginScope:
@@ -101,6 +113,13 @@ class PluginCreationMixin:
                 return _pp(sc)
         return _pp(self.scopes[0])  # pragma: no cover - the module scope is always there
 
+    def _pp_class(self) -> Optional[PyPluginScope]:
+        """The plugin-creation state of the class whose method the walk is in (None outside a method)."""
+        for i in range(len(self.scopes) - 1, 0, -1):
+            if self.scopes[i].kind == "function":
+                return _pp(self.scopes[i - 1]) if self.scopes[i - 1].kind == "class" else None
+        return None
+
     @staticmethod
     def _find(chain: list, attr: str, name: str):
         """What ``name`` holds in the innermost scope of ``chain`` that binds it (``attr``: which table)."""
@@ -118,7 +137,19 @@ class PluginCreationMixin:
     # ---- along the walk -----------------------------------------------------------------------------
     def is_trt(self, func: cst.BaseExpression, last: str) -> bool:
         q = self.qualify(func) or ""
-        return q.startswith("tensorrt.") and q.rsplit(".", 1)[-1] == last
+        if q.startswith("tensorrt.") and q.rsplit(".", 1)[-1] == last:
+            return True
+        # ``from package.module import *`` that brings ``trt`` (``import tensorrt as trt`` over there): a name
+        # bound nowhere in this module, used as ``<name>.PluginField`` / ``<name>.PluginFieldCollection``
+        return (
+            not q
+            and bool(self.star_imports)
+            and isinstance(func, cst.Attribute)
+            and func.attr.value == last
+            and isinstance(func.value, cst.Name)
+            and func.value.value not in self.imports
+            and self.lookup(func.value.value) is None
+        )
 
     def plugin_field_call(self, node: cst.Call) -> None:
         """``trt.PluginField(name, data, type)``: a field with a literal name becomes a fact of this scope."""
@@ -156,7 +187,7 @@ class PluginCreationMixin:
         # a name resolves now (a scan variable holds the creator of the ``if`` it is under); a call later (its
         # lookup is visited after this call) and a name bound further down the module at the end
         idx = self._find(chain, "creators", recv.value) if isinstance(recv, cst.Name) else None
-        self.creates.append(_Create(recv, coll, chain, home, list(idx) if idx else None))
+        self.creates.append(_Create(recv, coll, chain, home, list(idx) if idx else None, cls=self._pp_class()))
 
     def collection_method(self, node: cst.Call, recv: str, method: str) -> None:
         """``fields.append(f)`` / ``fields.extend([...])`` / ``pfc.append(f)`` on a followed collection."""
@@ -173,10 +204,19 @@ class PluginCreationMixin:
             coll.add(self._fields_of(args[0].value, self._pp_chain()))
 
     def plugin_assign(self, node: cst.Assign) -> None:
+        value = node.value
+        cls = self._pp_class()
+        members = [_self_attr(t.target) for t in node.targets if _self_attr(t.target)]
+        if members and cls is not None:  # ``self.creator = registry.get_plugin_creator(...)`` in some method
+            idx = self.lookup_at.get(id(value)) if isinstance(value, cst.Call) else None
+            for m in members:
+                if idx is not None:
+                    cls.creators[m] = list(idx)
+                else:
+                    cls.creators.pop(m, None)
         targets = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
         if not targets:
             return
-        value = node.value
         chain = self._pp_chain()
         st = chain[-1]
         # what the value holds, read before the targets are rebound (``fc = trt.PluginFieldCollection(fc)``)
@@ -190,6 +230,10 @@ class PluginCreationMixin:
                 kind, held = "fields", fact
             elif self.is_trt(value.func, "PluginFieldCollection"):
                 kind, held = "colls", self._fields_of(value, chain) or Fields(open=True)
+            else:
+                ref = self._call_ref(value, chain, cls)
+                if ref is not None:  # ``fc = self.build_fields(...)``: what that method returns (at the join)
+                    kind, held = "colls", Fields(refs=[ref])
         elif isinstance(value, (cst.List, cst.Tuple)):
             f = self._fields_of(value, chain)
             if f is not None and (f.items or not value.elements):
@@ -275,22 +319,25 @@ class PluginCreationMixin:
             return Fields([fact]) if fact is not None else None
         return None
 
-    def _fields_of(self, node: Optional[cst.BaseExpression], chain: list) -> Optional[Fields]:
-        """The fields a collection expression holds; None when it is not one trtlint follows."""
+    def _fields_of(self, node: Optional[cst.BaseExpression], chain: list, cls=False) -> Optional[Fields]:
+        """The fields a collection expression holds; None when it is not one trtlint follows. ``cls``: the
+        class state of the method the expression is in (looked up along the walk when not given)."""
         if node is None:
             return None
+        if cls is False:
+            cls = self._pp_class()
         if isinstance(node, (cst.List, cst.Tuple)):
             out = Fields()
             for el in node.elements:
                 if isinstance(el, cst.StarredElement):
-                    out.add(self._fields_of(el.value, chain))
+                    out.add(self._fields_of(el.value, chain, cls))
                 else:
                     out.add(self._element(el.value, chain))
             return out
         if isinstance(node, cst.Name):
             return self._find(chain, "colls", node.value)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-            left, right = self._fields_of(node.left, chain), self._fields_of(node.right, chain)
+            left, right = self._fields_of(node.left, chain, cls), self._fields_of(node.right, chain, cls)
             if left is None and right is None:
                 return None
             out = Fields()
@@ -303,8 +350,62 @@ class PluginCreationMixin:
                 return Fields()
             if len(args) != 1:
                 return None
-            return self._fields_of(args[0].value, chain)
+            return self._fields_of(args[0].value, chain, cls)
+        if isinstance(node, cst.Call):
+            ref = self._call_ref(node, chain, cls)
+            return Fields(refs=[ref]) if ref is not None else None
         return None
+
+    @staticmethod
+    def _call_ref(node: cst.Call, chain: list, cls) -> Optional[tuple]:
+        """``self.method(...)`` (a method of the class ``cls``) or ``function(...)``: a reference to what it
+        returns, resolved when the module's walk is done (the definition may come later)."""
+        func = node.func
+        if isinstance(func, cst.Name):
+            return ("fn", chain, func.value)
+        m = _self_attr(func)
+        if m is not None and cls is not None:
+            return ("cls", cls, m[5:])
+        return None
+
+    # ---- functions returning a collection ---------------------------------------------------------
+    def plugin_return(self, node: cst.Return) -> None:
+        """``return trt.PluginFieldCollection([...])`` (or a name holding fields) in a function: what a call of
+        it hands back."""
+        if node.value is None or not any(sc.kind == "function" for sc in self.scopes):
+            return
+        f = self._fields_of(node.value, self._pp_chain())
+        if f is None:
+            return
+        home = self._pp_home()
+        if home.returned is None:
+            home.returned = Fields()
+        home.returned.add(f)
+
+    def plugin_function_done(self, sc) -> None:
+        """A function's scope closed: what it returns is recorded under its name in the scope around it."""
+        st = sc.__dict__.get("pyplugin")
+        if st is not None and st.returned is not None:
+            _pp(self.scopes[-1]).returns[sc.name] = st.returned
+
+    def _resolve(self, f: Fields, seen: frozenset = frozenset()) -> tuple[Fields, bool]:
+        """``f`` with its references to functions' results replaced by what they return; and whether some
+        reference did not resolve."""
+        out = Fields(list(f.items), f.open)
+        missed = False
+        for ref in f.refs:
+            kind, where, name = ref
+            if kind == "cls":
+                got = where.returns.get(name)
+            else:
+                got = next((st.returns[name] for st in reversed(where) if name in st.returns), None)
+            if got is None or id(got) in seen:
+                out.open, missed = True, True
+                continue
+            sub, sub_missed = self._resolve(got, seen | {id(got)})
+            out.add(sub)
+            missed = missed or sub_missed
+        return out, missed
 
     def join_plugin_creations(self) -> None:
         """At the end of the module's walk: each ``create_plugin`` call's fields onto the lookup it uses."""
@@ -316,11 +417,17 @@ class PluginCreationMixin:
                 idx = self.lookup_at.get(id(c.recv))
             elif isinstance(c.recv, cst.Name):
                 idx = self._find(c.chain, "creators", c.recv.value)
+            elif _self_attr(c.recv) and c.cls is not None:
+                idx = c.cls.creators.get(_self_attr(c.recv))
             else:
                 idx = None
             if not idx:
                 continue
-            f = self._fields_of(c.coll, c.chain)
+            f = self._fields_of(c.coll, c.chain, c.cls)
+            if f is not None and f.refs:
+                f, missed = self._resolve(f)
+                if missed and not f.items:
+                    f = None  # nothing followed: as for a collection trtlint does not follow
             if f is None:
                 if c.home.creates != 1 or not c.home.made:
                     continue
@@ -333,6 +440,13 @@ class PluginCreationMixin:
             for a in f.items:
                 seen.setdefault(a.name, a)
             self.lookups[i] = dataclasses.replace(lk, attrs=tuple(seen.values()), open_attrs=f.open)
+
+
+def _self_attr(node: cst.BaseExpression) -> Optional[str]:
+    """``self.<name>`` -> "self.<name>"."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return "self." + node.attr.value
+    return None
 
 
 def _compare_attr(t: cst.BaseExpression) -> Optional[tuple[str, str, cst.BaseExpression]]:

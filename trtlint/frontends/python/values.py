@@ -245,10 +245,34 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
             if a is not None and c is not None:
                 return tuple(dict.fromkeys(a + c))
             return None
+        if isinstance(node, cst.FormattedString):
+            return self._fstring(node)
         if isinstance(node, cst.Attribute):
             # ``self.NAME`` / ``Class.NAME`` are not followed
             return None
         return None
+
+    def _fstring(self, node: cst.FormattedString) -> Optional[tuple]:
+        """``f"{domain}::Op"``: the strings an f-string takes when each of its fields is a plain name bound to
+        literals (no conversion or format spec); None otherwise, or past 16 combinations."""
+        if node.prefix.lower() not in ("f", "rf", "fr"):
+            return None
+        out = [""]
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                vals: Optional[tuple] = (part.value,)
+                if "{" in part.value or "}" in part.value or ("r" not in node.prefix.lower() and "\\" in part.value):
+                    return None  # an escaped brace or an escape sequence: not taken as written
+            elif part.conversion is None and part.format_spec is None and isinstance(part.expression, cst.Name):
+                vals = self.strings(part.expression)
+            else:
+                return None
+            if vals is None:
+                return None
+            out = [o + v for o in out for v in vals]
+            if len(out) > 16:
+                return None
+        return tuple(dict.fromkeys(out))
 
     def one_string(self, node: Optional[cst.CSTNode]) -> Optional[str]:
         vals = self.strings(node)
