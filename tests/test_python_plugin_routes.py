@@ -124,3 +124,35 @@ def test_graphsurgeon_emissions(tmp_path):
     ln = got[("LayerNormPlugin", "", "gs.Node")]
     assert [a.name for a in ln.attrs] == ["epsilon"] and ln.op_span is not None and ln.op_span.line == 14
     assert got[("Custom", "my.plugins", "gs.Node")].open_attrs is True  # attrs from a parameter
+
+
+_SURGERY_HELPER = '''import onnx_graphsurgeon as gs
+
+
+@gs.Graph.register()
+def trt_plugin(self, op, inputs, outputs, attrs):
+    return self.layer(op=op, inputs=inputs, outputs=outputs, attrs=attrs)
+
+
+def add_node(graph, op_type, attrs, x, y):
+    graph.nodes.append(gs.Node(op=op_type, attrs=attrs, inputs=[x], outputs=[y]))
+
+
+def insert(graph, x, y, name):
+    graph.trt_plugin("EfficientNMS_TRT", [x], [y], {"score_threshold": 0.25, "plugin_version": "1"})
+    graph.trt_plugin(op="BarPlugin", inputs=[x], outputs=[y], attrs={"k": 1})
+    add_node(graph, "LayerNormPlugin", {"epsilon": 1e-5}, x, y)
+    graph.trt_plugin(name, [x], [y], {})  # an op not known here: no node
+'''
+
+
+def test_graphsurgeon_helpers_taking_the_op_as_a_parameter(tmp_path):
+    """issue 32: op= and attrs= followed through a helper's parameters to each call of it in the module (a registered
+    graph method called on the graph, keywords or positions, or a plain function); the helper itself is no node."""
+    idx = _index(tmp_path, {"py/surgeon.py": _SURGERY_HELPER})
+    got = sorted((e.op_type, e.form, e.span.line, tuple(a.name for a in e.attrs), e.open_attrs) for e in idx.emissions)
+    assert got == [
+        ("BarPlugin", "graph.layer", 15, ("k",), False),
+        ("EfficientNMS_TRT", "graph.layer", 14, ("score_threshold", "plugin_version"), False),
+        ("LayerNormPlugin", "gs.Node", 16, ("epsilon",), False),
+    ]

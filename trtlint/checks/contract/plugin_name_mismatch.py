@@ -239,6 +239,7 @@ class PluginNameMismatch(Rule):
         # graph surgery: standard ONNX ops are not plugins, and a node far from every creator name (a placeholder the
         # script removes later, another library's plugin) is not judged without the plugin domains named
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("TrashNode")}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("FooPlugin", via_param=True)}},
     ]
     INVALID = [
         {
@@ -259,6 +260,12 @@ class PluginNameMismatch(Rule):
             "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("FooPlugin_TRT")},
             "expect": [("py/surgeon.py", 6, "ONNX node 'FooPlugin_TRT' names plugin 'FooPlugin_TRT', but no creator registers it; closest registered: 'FooPlugin'")],
             "fixed": {"py/surgeon.py": gs_surgery_py("FooPlugin")},
+        },
+        {
+            # a registered graph-surgery helper taking the op as a parameter: each call of it in the module is the node
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("FooPlugin_TRT", via_param=True)},
+            "expect": [("py/surgeon.py", 10, "ONNX node 'FooPlugin_TRT' names plugin 'FooPlugin_TRT', but no creator registers it; closest registered: 'FooPlugin'")],
+            "fixed": {"py/surgeon.py": gs_surgery_py("FooPlugin", via_param=True)},
         },
         {
             # two samples, each built by its own Makefile, each emitting its own plugin: sample b's creator drifted.

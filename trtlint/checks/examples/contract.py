@@ -303,9 +303,18 @@ def py_create_plugin(name: str = "FooPlugin", fields: tuple[str, ...] = ("alpha"
     )
 
 
-def gs_surgery_py(op: str = "FooPlugin", attrs: str = '{"alpha": 1.0}', helper: bool = False) -> str:
+def gs_surgery_py(op: str = "FooPlugin", attrs: str = '{"alpha": 1.0}', helper: bool = False,
+                  via_param: bool = False) -> str:
     """onnx-graphsurgeon code inserting a plugin node: ``gs.Node(op, name, attrs=...)`` (standard ops around it),
-    or a ``@gs.Graph.register()`` helper calling ``self.layer(op=..., attrs=...)``."""
+    or a ``@gs.Graph.register()`` helper calling ``self.layer(op=..., attrs=...)``; ``via_param``: a registered
+    helper taking the op and the attributes as parameters, called with them (line 10)."""
+    if via_param:
+        return (
+            "import onnx_graphsurgeon as gs\n\n\n@gs.Graph.register()\ndef trt_plugin(self, op, inputs, outputs, attrs):\n"
+            "    return self.layer(op=op, inputs=inputs, outputs=outputs, attrs=attrs)\n\n\n"
+            "def insert(graph, x, y):\n"
+            f'    graph.trt_plugin("{op}", [x], [y], {attrs})\n'
+        )
     if helper:
         return (
             "import onnx_graphsurgeon as gs\n\n\n@gs.Graph.register()\ndef foo(self, x, y):\n"

@@ -179,6 +179,15 @@ def _reduce(text: str, route_names: tuple[str, ...], tree=None) -> Optional[str]
                 consider(st.body)
 
     consider(tree.body)
+    # a graph-surgery helper kept (its op may be one of its parameters: gsurgeon.SurgeryMixin.helper_call): the
+    # defs that call it are kept too
+    dropped = set(blank)
+    helpers = {st.name for st in ast.walk(tree) if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and (st.lineno, st.end_lineno or st.lineno) not in dropped
+               and re.search(r"\b(?:layer|Node)\s*\(", "\n".join(lines[st.lineno - 1 : st.end_lineno or st.lineno]))}
+    if helpers:
+        calls = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(helpers))) + r")\s*\(")
+        blank = [(a, b) for a, b in blank if not calls.search("\n".join(lines[a - 1 : b]))]
     if not blank:
         return text
     for start, end in blank:

@@ -254,6 +254,8 @@ class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
                 self.create_plugin_call(node)
         if last in ("Node", "layer") and self.surgery_call(node, last):
             return
+        if self.helper_call(node, last):
+            return
         if last == "PluginField" and self.is_trt(func, "PluginField"):
             self.plugin_field_call(node)
         if last in CREATOR_METHODS:

@@ -114,6 +114,7 @@ class Scope:
     kind: str  # "module" | "class" | "function"
     name: str
     bindings: dict = field(default_factory=dict)
+    params: tuple = ()  # a function's parameter names, in order (positional, then keyword-only)
     creator_calls: list = field(default_factory=list)  # (version, namespace)
     table_lookups: list = field(default_factory=list)  # (table name, fallback_identity)
 
@@ -574,6 +575,7 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
         allp = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
         for p in allp:
             sc.bindings[p.name.value] = Binding("param", type=self.annotation_type(p.annotation))
+        sc.params = tuple(p.name.value for p in allp)
         for p in (params.star_arg, params.star_kwarg):
             if isinstance(p, cst.Param):
                 sc.bindings[p.name.value] = Binding("unknown")
