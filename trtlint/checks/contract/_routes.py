@@ -137,3 +137,20 @@ def lookup_what(lk) -> str:
     # C++ model code: written as C++ (a version or namespace not known statically shows as ?)
     q = [f'"{v}"' if v is not None else "?" for v in (lk.name, lk.version, lk.namespace)]
     return f"{form}({', '.join(q)})"
+
+
+def library_routes(index) -> Iterator[tuple["Request", str, tuple, str]]:
+    """Routes with attributes to TensorRT's own plugins (a name the rules/ packs list, no project creator of it),
+    each with the fields libnvinfer_plugin's creator declares in the release the code targets
+    (rules/tensorrt_plugin_fields.yaml; the newest release there when no version is known): (request, release,
+    fields, a note to add to a message when no version is known)."""
+    packs = index.packs
+    for r in all_requests(index):
+        if not r.attrs or packs.external_creator(r.name) is None or index.creators_named(r.name):
+            continue
+        target = index.tensorrt_target(r.span.path).version
+        got = packs.external_fields(r.name, r.version, target)
+        if got is None:
+            continue
+        note = "" if target else "; no TensorRT version is known, so judged against the newest release here"
+        yield r, got[0], got[1], note

@@ -5,7 +5,7 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, onnxscript_py
-from ._routes import all_requests, requests
+from ._routes import library_routes, requests
 
 # TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type
 ONNX_TO_FIELD = {"INT": "kINT32", "INTS": "kINT32", "FLOAT": "kFLOAT32", "FLOATS": "kFLOAT32", "STRING": "kCHAR"}
@@ -157,17 +157,10 @@ class FieldTypeUnencodable(Rule):
         """ONNX nodes asking for TensorRT's own plugins (a name the rules/ packs list, no project creator of it):
         each attribute's type compared with the field type libnvinfer_plugin's creator declares in the release the
         code targets (rules/tensorrt_plugin_fields.yaml; the newest release there when no version is known)."""
-        packs = index.packs
-        for r in all_requests(index):
-            if r.kind != "onnx" or not r.attrs or packs.external_creator(r.name) is None or index.creators_named(r.name):
+        for r, rel, fields, note in library_routes(index):
+            if r.kind != "onnx":
                 continue
-            target = index.tensorrt_target(r.span.path).version
-            got_fields = packs.external_fields(r.name, r.version, target)
-            if got_fields is None:
-                continue
-            rel, fields = got_fields
             declared = {f.name: f.type for f in fields if f.type in FIELD_TYPES}
-            note = "" if target else "; no TensorRT version is known, so judged against the newest release here"
             for a in r.attrs:
                 want = declared.get(a.name)
                 got = ONNX_TO_FIELD.get(a.type or "")

@@ -7,7 +7,7 @@ from ..base import Rule
 from ..examples.contract import (backend_py, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py, onnxscript_py,
                                  py_create_plugin, py_loader_class)
 from ..examples.onnx import onnx_model, onnx_node
-from ._routes import all_requests, requests
+from ._routes import library_routes, requests
 
 
 _SPLIT_H = """#pragma once
@@ -446,18 +446,9 @@ class PluginAttributeMismatch(Rule):
         (rules/tensorrt_plugin_fields.yaml; the newest release there when no version is known)."""
         from trtlint.base.fixes import UNSAFE, close_candidate, rename_edit
 
-        packs = index.packs
-        for r in all_requests(index):
-            if not r.attrs or packs.external_creator(r.name) is None or index.creators_named(r.name):
-                continue
-            target = index.tensorrt_target(r.span.path).version
-            got = packs.external_fields(r.name, r.version, target)
-            if got is None:
-                continue
-            rel, fields = got
+        for r, rel, fields, note in library_routes(index):
             declared = {f.name for f in fields}
             emitted = {x.name for x in r.attrs}
-            note = "" if target else "; no TensorRT version is known, so judged against the newest release here"
             missing = [f.name for f in fields if f.required and f.name not in emitted]
             if missing and not r.open_attrs:
                 # every attribute the route passes is known: a field createPlugin asserts present is not among them
