@@ -264,7 +264,7 @@ def remove_project_cache(root: Path) -> Optional[Removed]:
     return r
 
 
-_PACKS_FILE = re.compile(r"(?:\.tmp-.*|[0-9a-f]{8,64})\.json")
+_PACKS_FILE = re.compile(r"(?:\.tmp-.*|[0-9a-f]{8,64}(?:-profiles)?)\.json")  # the packs, and their profiles alone
 
 
 def remove_user_cache() -> list[Removed]:
