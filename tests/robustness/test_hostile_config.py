@@ -112,7 +112,10 @@ def test_deeply_nested_pack_is_refused(tmp_path):
     (root / "pack.yaml").write_text("version: 1\nteardown_methods: " + "[" * n + "]" * n + "\n")
     rc, _, err, _ = _check(root)
     assert rc == 2
-    assert _error(err) == f"rule pack {root / 'pack.yaml'}:2: nested more than 64 levels deep"
+    # refused quickly with the file and line named: by trtlint's own depth screen, or (PyYAML 6.0.4 and later) by
+    # PyYAML's nesting limit, which its event parser now applies before trtlint's screen sees the depth
+    assert _error(err) in (f"rule pack {root / 'pack.yaml'}:2: nested more than 64 levels deep",
+                           f"rule pack {root / 'pack.yaml'}: line 2: invalid YAML: exceeded maximum nesting depth")
 
 
 def test_a_pack_inside_the_project_still_loads(tmp_path):
