@@ -78,19 +78,71 @@ _MEMBERSHIP = re.compile(r"(?:^|::)(?:count|find|[Cc]ontains\w*|[Hh]as(?:_\w+|[A
                          r"|(?:[Ii]s_?)?(?:[Ee]xists?|[Cc]ontain(?:s|ed)?)(?:_\w+|[A-Z]\w*)?)$")
 
 
+# a map's methods that leave a key in it (whether or not they inserted it), with the argument the key is in;
+# insert's is the first element of the pair it is given
+_INSERTS = {"insert": 0, "emplace": 0, "try_emplace": 0, "insert_or_assign": 0, "emplace_hint": 1, "operator[]": 1}
+_PAIR = re.compile(r"^(?:(?:::)?std::make_pair\s*(?:<.*>)?\s*\(|(?:(?:::)?std::pair\s*(?:<.*>)?|[\w:]*value_type)\s*[({]|\{)")
+
+
+def _first_element(text: str) -> Optional[str]:
+    """The first element of a pair as written (``std::make_pair(k, v)``, ``{k, v}``, ``std::pair<K, V>(k, v)``,
+    ``Map::value_type(k, v)``): the text up to its first top-level comma; None for anything else."""
+    m = _PAIR.match(text)
+    if m is None:
+        return None
+    depth = 0
+    for i in range(m.end(), len(text)):
+        ch = text[i]
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return text[m.end():i]
+    return None
+
+
+def _inserted_key(c: Call, container: str) -> Optional[str]:
+    """The key ``c`` leaves in a map of type ``container`` (``std::map``): ``m.insert(std::make_pair(k, v))``,
+    ``m.insert({k, v})``, ``m.emplace(k, v)``, ``m.try_emplace(k, ...)``, ``m[k] = v``; None for other calls."""
+    head, _, method = c.callee.split("<")[0].rpartition("::")
+    at = _INSERTS.get(method)
+    if head != container or at is None or len(c.args) <= at:
+        return None
+    if method == "operator[]" and len(c.args) != 2:
+        return None
+    if method == "insert":
+        return None if len(c.args) != 1 else _first_element(" ".join(c.args[0].split()))
+    return c.args[at]
+
+
+def _removes(c: Call, container: str, key: str) -> bool:
+    """``m.erase(k)`` or ``m.clear()`` on a map of type ``container``: the key may be gone after it."""
+    head, _, method = c.callee.split("<")[0].rpartition("::")
+    return head == container and (method == "clear" or (method == "erase" and (not c.args or " ".join(c.args[0].split()) == key)))
+
+
 def _guarded_lookup(fn: CppFunction, call: Call) -> bool:
     """``m.at(k)`` after a membership test of the same key in the same function (``m.count(k) ? m.at(k) : d``,
     ``if (m.find(k) != m.end())``, ``if (isExist(k))``, a check macro on ``isExist(k)``): the key is there (or the
-    test's own failure is what is reported), so the lookup does not throw."""
-    if call.callee.split("<")[0] not in _LOOKUPS or not call.args:
+    test's own failure is what is reported), so the lookup does not throw. So is ``m.at(k)`` after a map of the same
+    type was given the key (``m.insert(std::make_pair(k, v))``, ``m.emplace(k, v)``, ``m[k] = v``) with no
+    ``erase``/``clear`` of that map type in between: the key is there whether or not the insertion took place."""
+    callee = call.callee.split("<")[0]
+    if callee not in _LOOKUPS or not call.args:
         return False
     key = " ".join(call.args[0].split())
     at = (call.span.line, call.span.col)
-    return any(
-        c is not call and c.args and " ".join(c.args[0].split()) == key and (c.span.line, c.span.col) <= at
-        and _MEMBERSHIP.search(c.callee.split("<")[0])
-        for c in fn.calls
-    )
+    before = [c for c in fn.calls if c is not call and (c.span.line, c.span.col) <= at]
+    if any(c.args and " ".join(c.args[0].split()) == key and _MEMBERSHIP.search(c.callee.split("<")[0]) for c in before):
+        return True
+    container = callee.rpartition("::")[0]
+    given = [(c.span.line, c.span.col) for c in before
+             if (k := _inserted_key(c, container)) is not None and " ".join(k.split()) == key]
+    if not given:
+        return False
+    last = max(given)
+    return not any(last < (c.span.line, c.span.col) and _removes(c, container, key) for c in before)
 
 
 def _index_check(call: Call, beh: Optional[BehaviourEntry]) -> bool:

@@ -148,6 +148,19 @@ static void setBatch(int batch)
     }
 }"""
 
+# maps given a key before it is looked up: insert of a pair (make_pair, braces), emplace, operator[]
+_NAMES = """#include <unordered_map>
+static std::map<int, std::string> gNames;
+static std::unordered_map<int, int> gIds;"""
+_GIVEN_KEY = """    int level = inputDesc[0].dims.nbDims;
+    gNames.insert(std::make_pair(level, std::string("a")));
+    std::string const& n = gNames.at(level);
+    gNames.insert({level + 1, n});
+    std::string const& m = gNames.at(level + 1);
+    gIds.emplace(2, 7);
+    gIds[3] = gIds.at(2);
+    int last = gIds.at(3);"""
+
 _TRY = """    try
     {
         checkShape(1);
@@ -195,7 +208,9 @@ class ThrowAcrossBoundary(Rule):
     on `DataType::k...` when it fails (a throw, a return, an exit), the `default:` of a switch on a `DataType`),
     reached from a plugin method: TensorRT hands a plugin only the types its `supportsFormatCombination`
     accepted. (A creator's types come from the model's fields or the blob: its dispatch's last branch counts.) Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
-    m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`). Nor is a throw only an index out of range
+    m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`), or after the key was given to a map of the
+    same type (`m.insert(std::make_pair(k, v))`, `m.insert({k, v})`, `m.emplace(k, v)`, `m[k] = v`) with no `erase`
+    or `clear` of that map type in between: the key is there whether or not the insertion took place. Nor is a throw only an index out of range
     raises: a sequence's `at(i)` (`std::vector`, `std::array`, `std::string`, `std::deque`; `index_check` in the
     packs) and a project's bounds-checked accessor (`if (idx < 0 || idx >= n) throw std::out_of_range(...)` on an
     integer parameter of its own). The standard calls that a logic error: a program error, as a failed assert is
@@ -289,6 +304,9 @@ class ThrowAcrossBoundary(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp("    int v = gScale.count(1) ? gScale.at(1) : 0;\n"
                                                  "    if (gScale.find(2) != gScale.end())\n    {\n        v += gScale.at(2);\n    }",
                                                  "#include <map>\nstatic std::map<int, int> gScale;")}},
+        # a lookup right after the key was given to the map (inserted, emplaced, assigned): the key is there whether or
+        # not the insertion took place
+        {"files": {"plugins/foo.cpp": plugin_cpp(_GIVEN_KEY, "#include <map>\n#include <string>\n" + _NAMES)}},
         {"files": {"plugins/foo.cpp": plugin_cpp("    unsigned n = elementSize(1);", _EXHAUSTIVE)}},
         # an index out of range is a program error (std::logic_error), as a failed assert: a sequence's at(i) and a
         # bounds-checked accessor of the project's own
@@ -318,6 +336,19 @@ class ThrowAcrossBoundary(Rule):
             "files": {"plugins/foo.cpp": plugin_cpp("    std::map<int, int> m;\n    int x = m.at(2);",
                                                     "#include <map>\n#include <stdexcept>")},
             "expect": [("plugins/foo.cpp", 13, "std::map::at (throws std::out_of_range)")],
+        },
+        {
+            # a lookup of a key another insertion gave, or one erased after it was given, can miss
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                _GIVEN_KEY.replace("gNames.at(level + 1)", "gNames.at(level + 2)")
+                .replace("    int last = gIds.at(3);", "    gIds.erase(3);\n    int last = gIds.at(3);"),
+                "#include <map>\n#include <string>\n" + _NAMES)},
+            "expect": [(
+                "plugins/foo.cpp", 16,
+                "noexcept FooPlugin::enqueue can throw at 2 sites with no try/catch on the way, and an exception leaving "
+                "it calls std::terminate: std::map::at (throws std::out_of_range) via FooPlugin::enqueue -> std::map::at; "
+                "std::unordered_map::at (throws std::out_of_range) via FooPlugin::enqueue -> std::unordered_map::at",
+            )],
         },
         {
             # out_of_range on a missing key is a runtime failure; a count over a limit too
