@@ -84,6 +84,12 @@ class CppClass:
 # switch on a DataType. TensorRT hands a plugin only the types its supportsFormatCombination accepted.
 UNSUPPORTED_DTYPE = "unsupported data type"
 
+# the error-path guard (``Call.guard == "error-path:" + UNNAMED_ENUMERATOR``) of a call in the `default:` of a switch
+# on an enum whose case labels name every enumerator of it (`switch (mTactic) { case Tactic::kNaive: ...; case
+# Tactic::kSmart: ...; default: assert(0); }`): only a value no enumerator names reaches it, an invalid value of the
+# plugin's own making (an integer cast to the enum), as the branch for no accepted data type is
+UNNAMED_ENUMERATOR = "a value no enumerator names"
+
 # the error-path guard (``Call.guard == "error-path:" + INDEX_BOUNDS``) of a throw in the branch of a bounds check
 # of the function's own integer parameter (``if (idx < 0 || idx >= mNumDims) throw std::out_of_range(...)``): an
 # index out of range is a program error (a std::logic_error, as a failed assert), not a runtime failure

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
-from trtlint.base.facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
+from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
 from trtlint.config.packs import BehaviourEntry
 from ..hotpath._walk import Entry, entries, entry_bodies, short
 
@@ -155,8 +155,9 @@ def _index_check(call: Call, beh: Optional[BehaviourEntry]) -> bool:
 def _unsupported_dtype(call: Call) -> bool:
     """In the branch of a data-type dispatch for no accepted type (``facts.UNSUPPORTED_DTYPE``): TensorRT never
     hands the plugin such a type, so the throw or exit there does not run (on a walk from a plugin method: a
-    creator's types come from the model, see :func:`from_creator`)."""
-    return call.guard == "error-path:" + UNSUPPORTED_DTYPE
+    creator's types come from the model, see :func:`from_creator`). So is the ``default:`` of a switch whose cases name
+    every enumerator of its enum (``facts.UNNAMED_ENUMERATOR``): only a value the plugin made invalid reaches it."""
+    return call.guard in ("error-path:" + UNSUPPORTED_DTYPE, "error-path:" + UNNAMED_ENUMERATOR)
 
 
 def from_creator(index, e: Entry) -> bool:

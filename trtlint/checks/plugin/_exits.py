@@ -34,6 +34,8 @@ is expanded from, as the C++ frontend records it):
   switch over data types) is an invariant: `PLUGIN_ASSERT(false)` by another name. So is any exit in the branch
   of a data-type dispatch for no accepted type (the `default:` of a switch on a `DataType`, the last `else` of an
   if-chain on `DataType::k...`): TensorRT hands a plugin only the types its `supportsFormatCombination` accepted.
+  So is any exit in the `default:` of a switch whose cases name every enumerator of its enum (only a value no
+  enumerator names, of the plugin's own making, reaches it); from a creator's method both count.
   A check macro without arguments whose body tests a status (`cudaCheckError()` on `cudaGetLastError()`) is a
   runtime status;
 * it tests a condition only the run decides: a device property (`getSmVersion() >= 80`, `prop.major`), a shape
@@ -50,7 +52,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from trtlint.base.facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
+from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from ..hotpath._walk import Entry, is_error_path
 from ._escape import Escape, from_creator, escapes
 
@@ -169,13 +171,16 @@ def _balanced(s: str) -> bool:
 
 def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
     """Why the check ``esc`` ends the process on a runtime status, or None when it asserts an invariant."""
-    if esc.call.guard == "error-path:" + UNSUPPORTED_DTYPE and not from_creator(index, esc.entry):
-        return None  # the branch of a data-type dispatch for no accepted type: TensorRT never hands it such a type
+    if esc.call.guard in ("error-path:" + UNSUPPORTED_DTYPE, "error-path:" + UNNAMED_ENUMERATOR) \
+            and not from_creator(index, esc.entry):
+        # the branch of a data-type dispatch for no accepted type: TensorRT never hands it such a type; the default of
+        # a switch naming every enumerator: only a value the plugin made invalid reaches it
+        return None
     from_enqueue = esc.entry.fn.name.split("<")[0] == "enqueue"
     if checked is None:
         m = check_macro(esc)
         cond = (esc.call.guard or "")[len("error-path:"):] if is_error_path(esc.call) else ""
-        if m is not None and is_failure_macro(m) and cond and cond not in (UNSUPPORTED_DTYPE, INDEX_BOUNDS, UNREACHABLE) \
+        if m is not None and is_failure_macro(m) and cond and cond not in (UNSUPPORTED_DTYPE, UNNAMED_ENUMERATOR, INDEX_BOUNDS, UNREACHABLE) \
                 and not cond.startswith("before "):
             # a failure macro in the branch of a test (`if (err != cudaSuccess) FAIL("..." + s);`): the test decides
             checked = cond

@@ -24,6 +24,30 @@ static void checkRank(int n)
 }"""
 
 
+# switches on the plugin's own enums (a scoped one set from an integer, an unscoped one), with a default that asserts
+_ENUMS = """#include <cassert>
+enum class Tactic : int32_t
+{
+    kNaive = 1,
+    kSmart = 2,
+};
+enum Mode { kNarrow, kWide };
+static Tactic gTactic = Tactic(2);
+static Mode gMode = kNarrow;"""
+_ENUM_SWITCH = """        switch (gTactic)
+        {
+        case Tactic::kNaive: break;
+        case Tactic::kSmart: break;
+        default: assert(0);
+        }
+        switch (gMode)
+        {
+        case kNarrow:
+        case kWide: break;
+        default: assert(false);
+        }"""
+
+
 class ProcessExitInPlugin(Rule):
     """A check on a runtime status that ends the process when TensorRT loads or runs a plugin.
 
@@ -44,7 +68,10 @@ class ProcessExitInPlugin(Rule):
     (`PLUGIN_CHECK(status)`), a check macro without arguments whose body tests a status (`cudaCheckError()`
     on `cudaGetLastError()`); and a plain `exit()` / `abort()` / `std::terminate()`, which tests nothing, except
     in the branch of a data-type dispatch for no accepted type (TensorRT hands the plugin only the types its
-    `supportsFormatCombination` accepted: TRT215's). So is a check on a condition only the run decides: a device
+    `supportsFormatCombination` accepted: TRT215's) and in the `default:` of a switch whose cases name every
+    enumerator of its enum (`switch (mTactic)` over the tactics the plugin advertises: only a value the plugin
+    itself made invalid, an integer cast to the enum, reaches it; TRT215's too; from a creator's method, where the
+    value may come from the model, it counts). So is a check on a condition only the run decides: a device
     property (`PLUGIN_ASSERT(getSmVersion() >= 80)`), a shape at run time (`dims.d[i]`, a head size, a sequence
     length), a data type at run time (`inputDesc[0].type`, a field's `PluginFieldType` in `createPlugin`); and a
     failure that fires by itself (`assert(false)`, `PLUGIN_ASSERT(false && "unsupported")`, `PLUGIN_FAIL(...)`) on
@@ -98,6 +125,9 @@ class ProcessExitInPlugin(Rule):
             enqueue="        if (!mTuned)\n        {\n            switch (inputDesc[0].type)\n            {\n"
                     "            case DataType::kFLOAT: break;\n            default: exit(1);\n            }\n"
                     "            mTuned = true;\n        }").replace("public:\n", "public:\n    bool mTuned{false};\n", 1)}},
+        # the default of a switch whose cases name every enumerator of its enum (the tactics the plugin advertises,
+        # an unscoped mode enum): only a value the plugin made invalid reaches it, an invariant (TRT215's)
+        {"files": {"plugins/foo.cpp": exits_plugin(enqueue=_ENUM_SWITCH, helpers=_ENUMS)}},
         # a CUDA status checked with an abort, but only in a build-time query
         {"files": {"plugins/foo.cpp": exits_plugin(
             supports="        int32_t device = 0;\n        CHECK(cudaGetDevice(&device));", helpers=_CHECK)}},
@@ -160,6 +190,17 @@ class ProcessExitInPlugin(Rule):
             },
             "expect": [("plugins/foo.cpp", 15, "(expanded from macro CUDA_CHECK as defined at common/macros.h:4, where it "
                                                "ends the process (a CUDA_CHECK elsewhere usually throws))")],
+        },
+    ]
+
+    INVALID += [
+        # a switch on an enum whose cases leave an enumerator out: the default is reached by a valid value
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(enqueue=_ENUM_SWITCH.replace("        case kWide: break;\n", ""),
+                                                      helpers=_ENUMS)},
+            "expect": [("plugins/foo.cpp", 35, "assert (aborts the process when the assertion fails (in builds without "
+                                               "NDEBUG)) can end the process unconditionally, on a value nothing before "
+                                               "it handles (the fall-through of a dispatch) from FooPlugin::enqueue")],
         },
     ]
 

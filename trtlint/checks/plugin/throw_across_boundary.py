@@ -207,7 +207,9 @@ class ThrowAcrossBoundary(Rule):
     Nor is a throw in the branch of a data-type dispatch for no accepted type (the last `else` of an if-chain
     on `DataType::k...` when it fails (a throw, a return, an exit), the `default:` of a switch on a `DataType`),
     reached from a plugin method: TensorRT hands a plugin only the types its `supportsFormatCombination`
-    accepted. (A creator's types come from the model's fields or the blob: its dispatch's last branch counts.) Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
+    accepted; nor one in the `default:` of a switch whose cases name every enumerator of its enum, which only a value
+    the plugin made invalid reaches. (A creator's types come from the model's fields or the blob: its dispatch's
+    last branch, and such a default, count.) Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
     m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`), or after the key was given to a map of the
     same type (`m.insert(std::make_pair(k, v))`, `m.insert({k, v})`, `m.emplace(k, v)`, `m[k] = v`) with no `erase`
     or `clear` of that map type in between: the key is there whether or not the insertion took place. Nor is a throw only an index out of range
@@ -308,6 +310,12 @@ class ThrowAcrossBoundary(Rule):
         # not the insertion took place
         {"files": {"plugins/foo.cpp": plugin_cpp(_GIVEN_KEY, "#include <map>\n#include <string>\n" + _NAMES)}},
         {"files": {"plugins/foo.cpp": plugin_cpp("    unsigned n = elementSize(1);", _EXHAUSTIVE)}},
+        # the default of a switch naming every enumerator of its enum: only a value the plugin made invalid reaches it
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    switch (gTactic)\n    {\n    case Tactic::kNaive: break;\n    case Tactic::kSmart: break;\n"
+            "    default: throw std::runtime_error(\"unknown tactic\");\n    }",
+            "#include <stdexcept>\nenum class Tactic : int32_t\n{\n    kNaive = 1,\n    kSmart = 2,\n};\n"
+            "static Tactic gTactic = Tactic(1);")}},
         # an index out of range is a program error (std::logic_error), as a failed assert: a sequence's at(i) and a
         # bounds-checked accessor of the project's own
         {"files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v{1};\n    int x = v.at(0);\n"

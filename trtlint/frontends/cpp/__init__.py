@@ -22,7 +22,7 @@ from .decls import CREATOR_IFACES, PLUGIN_IFACES
 from .pch import pch_dir_candidates
 from .unit import KIND_NAMES, extract, prepare, reached_headers, stats
 
-VERSION = "10"
+VERSION = "11"
 
 __all__ = ["CREATOR_IFACES", "KIND_NAMES", "PLUGIN_IFACES", "PRELUDE_DIR", "VERSION", "extract", "pch_dir_candidates",
            "prepare", "reached_headers", "stats"]

@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 from typing import Any, Optional, Protocol
 
-from trtlint.base.facts import INDEX_BOUNDS, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
+from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from . import streamfields
 from .base import Cursor, Unit, children, look_through, short
 
@@ -128,6 +128,8 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
     if k == K.SWITCH_STMT.value:
         if _dtype_switch_default(w, kids):
             _dispatch(w, kids[-1:])
+        else:
+            _enum_switch_default(w, kids)
         return
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
@@ -281,6 +283,56 @@ def _dtype_switch_default(w: FlowWalker, kids: list) -> bool:
             start = w.ex.extent_info(ch)[3]
             w.flow.error_ranges.append((start, end, UNSUPPORTED_DTYPE))
     return True
+
+
+def _enum_switch_default(w: FlowWalker, kids: list) -> None:
+    """The ``default:`` of a switch on an enum value whose case labels name every enumerator of the enum, to the end
+    of the switch body, is an error path only a value no enumerator names reaches (``facts.UNNAMED_ENUMERATOR``)."""
+    K = w.K
+    if len(kids) < 2 or kids[-1].kind != K.COMPOUND_STMT:
+        return
+    cond, body = kids[0], kids[-1]
+    decl = None
+    for _ in range(4):  # the condition as written, under the promotion of an unscoped enum to int
+        try:
+            t = cond.type.get_canonical()
+            if t.kind == w.ex.ci.TypeKind.ENUM:
+                decl = t.get_declaration()
+                break
+        except Exception:  # noqa: BLE001 - an unresolved type
+            return
+        sub = children(cond)
+        if cond.kind != K.UNEXPOSED_EXPR or len(sub) != 1:
+            return
+        cond = sub[0]
+    if decl is None:
+        return
+    try:
+        names = {e.enum_value for e in children(decl) if e.kind == K.ENUM_CONSTANT_DECL}
+    except Exception:  # noqa: BLE001 - a value libclang cannot give
+        return
+    if not names:
+        return
+    stmts = children(body)
+    labelled: set = set()
+    default = None
+    for st in stmts:
+        inner = st
+        while inner.kind in (K.CASE_STMT, K.DEFAULT_STMT):
+            sub = children(inner)
+            if inner.kind == K.DEFAULT_STMT:
+                default = default if default is not None else inner
+            elif sub:
+                ref = look_through(K, sub[0])
+                d = ref.referenced if ref.kind == K.DECL_REF_EXPR else None
+                if d is not None and d.kind == K.ENUM_CONSTANT_DECL:
+                    labelled.add(d.enum_value)
+            if not sub:
+                break
+            inner = sub[-1]
+    if default is None or not names <= labelled:
+        return
+    w.flow.error_ranges.append((w.ex.extent_info(default)[3], w.ex.extent_info(body)[6], UNNAMED_ENUMERATOR))
 
 
 def _mark_statement(w: FlowWalker, s: Cursor) -> None:
@@ -666,7 +718,7 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
                 best = (e - s, cond)
         # a branch that never runs (a data type the plugin does not accept, an index out of range) says more than a
         # one-time guard around it
-        if best is not None and (call.guard is None or best[1] in (UNSUPPORTED_DTYPE, INDEX_BOUNDS)):
+        if best is not None and (call.guard is None or best[1] in (UNSUPPORTED_DTYPE, UNNAMED_ENUMERATOR, INDEX_BOUNDS)):
             changes["guard"] = "error-path:" + best[1]
         out.append((off, dataclasses.replace(call, **changes) if changes else call))
     return out
