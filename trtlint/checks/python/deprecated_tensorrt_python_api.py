@@ -37,7 +37,10 @@ class DeprecatedTensorrtPythonApi(Rule):
     One finding per API and file: the other uses in the file are its related locations. The APIs a file uses
     that the same release removed (or deprecated) all say one thing about the file, that it is code for an older
     TensorRT: they are one finding, at the first such use, naming the others ("Also removed in TensorRT 10.0 in this
-    file: binding_is_input, get_binding_shape"), each of them (and each of its uses) a related location.
+    file: binding_is_input, get_binding_shape"), each of them (and each of its uses) a related location. In a file
+    that uses an API the target removed, the APIs the target only deprecated are part of the same port: they are
+    named in the (first) removal's finding ("Deprecated in this file too: trt.NetworkDefinitionCreationFlag.EXPLICIT_BATCH
+    (since TensorRT 10.0)"), each use a related location, not findings of their own.
     A folder named for a TensorRT release (`TRT-8-version/`, `CCLPlugin-TRT7/`, `TensorRT-8.6/`, `tensorrt7/`)
     holds code for that release: its files are judged against it (for a major alone its first release, `8.0`: code
     kept for TensorRT 8 is for every 8 release)
@@ -203,9 +206,15 @@ class DeprecatedTensorrtPythonApi(Rule):
                 # both removed in 10.0: one finding, build_engine named and its related location
                 ("build.py", 3, "trt.BuilderFlag.STRICT_TYPES was removed in TensorRT 10.0 (deprecated in 8.2; the project targets 10.8)"
                  "; use BuilderFlag.OBEY_PRECISION_CONSTRAINTS (or a strongly typed network). Also removed in TensorRT 10.0 in "
-                 "this file: build_engine (related locations)"),
-                ("build.py", 6, "add_plugin_v2 is deprecated since TensorRT 10.8"),
+                 "this file: build_engine (related locations). Deprecated in this file too: add_plugin_v2 (since "
+                 "TensorRT 10.8) (related locations)"),
             ],
+        },
+        {
+            # a file with no removed API: its deprecated ones are a finding of their own
+            "files": {"build.py": _HEAD + "def plugin_layer(network, inputs, plugin):\n    return network.add_plugin_v2(inputs, plugin)\n"},
+            "config": {"tensorrt-version": "10.8"},
+            "expect": [("build.py", 3, "add_plugin_v2 is deprecated since TensorRT 10.8")],
         },
         {
             # no tensorrt-version: requirements.txt pins TensorRT 10.3; one finding for the two uses in the file
@@ -297,8 +306,8 @@ class DeprecatedTensorrtPythonApi(Rule):
             "expect": [
                 # (all three removed in 10.0: one finding, the other two named and related locations)
                 ("runner.py", 6, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets 10.0); "
-                 "use num_io_tensors. Also removed in TensorRT 10.0 in this file: get_binding_index, max_workspace_size"),
-                ("runner.py", 18, "plugin_creator_list is deprecated since TensorRT 10.0"),
+                 "use num_io_tensors. Also removed in TensorRT 10.0 in this file: get_binding_index, max_workspace_size "
+                 "(related locations). Deprecated in this file too: plugin_creator_list (since TensorRT 10.0)"),
             ],
         },
         {
@@ -316,8 +325,9 @@ class DeprecatedTensorrtPythonApi(Rule):
                 "old/Plugin-TRT7/a.py": _HEAD + "n = engine.num_bindings\n",
             },
             "expect": [
-                ("tool/run.py", 2, "plugin_creator_list is deprecated since TensorRT 10.0 (the project targets 10.0, inferred from requirements.txt:1)"),
-                ("tool/run.py", 3, "num_bindings was removed in TensorRT 10.0"),
+                ("tool/run.py", 3, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets "
+                 "10.0, inferred from requirements.txt:1); use num_io_tensors. Deprecated in this file too: "
+                 "plugin_creator_list (since TensorRT 10.0)"),
                 ("tool/TRT-8-version/run.py", 4, "build_engine is deprecated since TensorRT 8.0, removed in 10.0 (the project targets 8.0, inferred from the folder name tool/TRT-8-version)"),
                 ("old/Plugin-TRT7/a.py", 2, "num_bindings was removed in TensorRT 10.0 (deprecated in 8.5; the project targets 10.0, inferred from old/Plugin-TRT7/requirements.txt:1)"),
             ],
@@ -369,7 +379,15 @@ class DeprecatedTensorrtPythonApi(Rule):
             else:
                 continue
             verdicts.setdefault((path, sev, verdict), []).append((u, shown, msg, use, related))
-        for (_path, sev, verdict), apis in verdicts.items():
+        # a file that uses an API the target removed is code for an older TensorRT: the APIs it uses that the target
+        # only deprecated are part of the same port, named in the (first) removal's finding, not findings of their own
+        first_removal: dict[str, tuple] = {}
+        for key in sorted((k for k in verdicts if k[1] is Severity.ERROR),
+                          key=lambda k: min((a[0].span.line, a[0].span.col) for a in verdicts[k])):
+            first_removal.setdefault(key[0], key)
+        for (path, sev, verdict), apis in verdicts.items():
+            if sev is not Severity.ERROR and path in first_removal:
+                continue
             apis.sort(key=lambda a: (a[0].span.line, a[0].span.col))
             (u, _shown, msg, _use, related), others = apis[0], apis[1:]
             if others:
@@ -380,6 +398,17 @@ class DeprecatedTensorrtPythonApi(Rule):
                     related.extend(o_related)
                 names = ", ".join(a[1] for a in others)
                 msg += f". Also {verdict} in this file: {names} (related locations)"
+            if first_removal.get(path) == (path, sev, verdict):
+                deprecated = sorted(((a, v) for (p2, s2, v), group in verdicts.items()
+                                     if p2 == path and s2 is not Severity.ERROR for a in group),
+                                    key=lambda av: (av[0][0].span.line, av[0][0].span.col))
+                if deprecated:
+                    related = list(related)
+                    for (o, o_shown, _m, o_use, o_related), v in deprecated:
+                        related.append(Related(o.span, f"{o_shown} is {v}{o_use}"))
+                        related.extend(o_related)
+                    names = ", ".join(f"{a[1]} ({v.replace('deprecated ', '')})" for a, v in deprecated)
+                    msg += f". Deprecated in this file too: {names} (related locations)"
             yield self.diag(u.span, msg, severity=sev, symbol=u.name, related=related)
 
 
