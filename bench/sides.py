@@ -11,6 +11,10 @@ head/base, and the CPU time (trtlint and its workers) and steal of the median ru
 Python loop's time (the machine's speed then) before and after; and whether the two revisions' findings are the
 same (code, path, line, message) cold, warm and after the edit. The machine is shared: only figures of one run are
 comparable. Exit 1 when the findings differ.
+
+``--figures "one file"`` times only that figure (the cache filled once, untimed); by default each revision's bytecode
+is written once to a private ``PYTHONPYCACHEPREFIX`` and read afterwards, as from an installed wheel
+(``--no-bytecode``: as the environment says, e.g. ``PYTHONDONTWRITEBYTECODE=1``, so every run compiles trtlint).
 """
 
 from __future__ import annotations
@@ -33,8 +37,11 @@ HERE = Path(__file__).resolve().parents[1]
 FIGURES = ("cold", "warm", "one file")
 
 
-def _env(checkout: Path, xdg: Path) -> dict:
+def _env(checkout: Path, xdg: Path, bytecode: bool = True) -> dict:
     env = dict(os.environ, PYTHONPATH=str(checkout), XDG_CACHE_HOME=str(xdg))
+    if bytecode:  # as an installed wheel: each revision's bytecode written once (a private prefix), then read
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(xdg) + "-pyc"
     home_xdg = os.environ.get("XDG_CACHE_HOME")
     env.setdefault("TRTLINT_PCH_DIR", str(Path(home_xdg) / "trtlint" / "pch" if home_xdg
                                           else Path.home() / ".cache" / "trtlint" / "pch"))
@@ -64,14 +71,25 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="rounds (default 3)")
     ap.add_argument("--jobs", type=int, default=0)
     ap.add_argument("--file", help="project-relative file to change for the one-file figure")
+    ap.add_argument("--figures", default=",".join(FIGURES),
+                    help=f"comma-separated, of {', '.join(FIGURES)} (default all); without cold, each revision's cache "
+                         "is filled by one untimed run first, and kept across rounds")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="PYTHONDONTWRITEBYTECODE as in the environment: every run compiles trtlint's modules "
+                         "(default: each revision's bytecode in a private PYTHONPYCACHEPREFIX, as an installed wheel)")
     a = ap.parse_args()
+    figures = [f.strip() for f in a.figures.split(",") if f.strip()]
+    unknown = [f for f in figures if f not in FIGURES]
+    if unknown:
+        ap.error(f"unknown figure(s) {unknown}: choose from {FIGURES}")
     revs = {"base": a.base.resolve(), "head": a.head.resolve()}
     with tempfile.TemporaryDirectory(prefix="trtlint-sides-") as tmp:
         trees, envs = {}, {}
         for name, checkout in revs.items():
             trees[name] = Path(tmp) / name / a.tree.resolve().name
             shutil.copytree(a.tree, trees[name], symlinks=True, ignore=shutil.ignore_patterns(".trtlint_cache"))
-            envs[name] = _env(checkout, Path(tmp) / f"xdg-{name}")
+            envs[name] = _env(checkout, Path(tmp) / f"xdg-{name}", bytecode=not a.no_bytecode)
+            _check(trees[name], envs[name], a.jobs)  # untimed: the bytecode, the per-user packs (and the cache)
         rel = a.file
         if rel is None:
             cands = sorted(p for p in trees["head"].rglob("*.cpp") if "plugin" in p.as_posix().lower())
@@ -83,8 +101,11 @@ def main() -> int:
         for r in range(a.repeat):
             for name in (order if r % 2 == 0 else order[::-1]):
                 tree, env = trees[name], envs[name]
-                shutil.rmtree(tree / ".trtlint_cache", ignore_errors=True)
+                if "cold" in figures:
+                    shutil.rmtree(tree / ".trtlint_cache", ignore_errors=True)
                 for fig in FIGURES:
+                    if fig not in figures:
+                        continue
                     if fig == "one file":
                         if rel is None:
                             continue
@@ -94,7 +115,8 @@ def main() -> int:
                     times.setdefault((name, fig), []).append((dt, m))
                     found[name, fig] = f
         load1, yard1 = os.getloadavg(), _yardstick()
-    print(f"tree: {a.tree} ({a.repeat} rounds, base and head alternating; one file: {rel})")
+    print(f"tree: {a.tree} ({a.repeat} rounds, base and head alternating; one file: {rel}; "
+          f"{'no bytecode' if a.no_bytecode else 'bytecode'})")
     print(f"base: {revs['base']}\nhead: {revs['head']}")
     print(f"load average (1/5/15 min) {load0[0]:.1f}/{load0[1]:.1f}/{load0[2]:.1f} before, "
           f"{load1[0]:.1f}/{load1[1]:.1f}/{load1[2]:.1f} after; a 20-million-step Python loop took {yard0:.2f} s "

@@ -124,3 +124,59 @@ def test_declared_kinds_are_known():
     for rule in all_rules():
         if rule.reads is not None:
             assert rule.reads <= FACT_KINDS, (rule.code, sorted(rule.reads - FACT_KINDS))
+
+
+def _cli_run(root: Path, select=None):
+    """A ``trtlint check`` of the whole project with its cache (what the command line runs)."""
+    from trtlint.config.settings import Settings
+    from trtlint.pipeline.run import run
+
+    s = Settings(root=root.resolve())
+    if select is not None:
+        s.select = list(select)
+    return run(s, jobs=1, use_cache=True, memo=True)
+
+
+@pytest.mark.parametrize("select", [None, ["ALL"]], ids=["default", "all"])
+def test_cli_runs_reuse_the_last_runs_rule_findings_and_equal_a_full_run(tmp_path, select):
+    """``trtlint check`` after an edit, with the cache of the run before (pipeline.rulecache): the rules whose fact
+    kinds did not change give the last run's findings, and the findings equal a from-scratch run's after every edit
+    of the sequence (a header edit and an undo among them: facts taken back from the cache to compare)."""
+    proj = tmp_path / "proj"
+    shutil.copytree(FIXTURE, proj)
+    _cli_run(proj, select)
+    reused_any, ran_any = set(), set()
+    texts: dict[str, str] = {}
+    for i, (label, rel, text) in enumerate(_edits(proj)):
+        texts[rel] = text
+        (proj / rel).write_text(text, encoding="utf-8")
+        res = _cli_run(proj, select)
+        if res.state is not None:  # (None: the whole-run memo answered, e.g. after the undo)
+            reused_any.update(res.state.rule_memo.reused)
+            ran_any.update(res.state.rule_memo.ran)
+        scratch = tmp_path / f"scratch{i}"
+        shutil.copytree(proj, scratch, ignore=shutil.ignore_patterns(".trtlint_cache"))
+        full = check_project(scratch, select=select or None)
+        want = [(c, p, ln, col, sym, msg.replace(str(scratch), str(proj)), notes)
+                for c, p, ln, col, sym, msg, notes in _key(full.diagnostics)]
+        assert _key(res.diagnostics) == want, f"after '{label}': the run with the rule memo differs from a full run"
+    assert reused_any and ran_any, "the rule memo was not used across the runs"
+
+
+def test_cli_rule_memo_knows_what_a_python_edit_changed(tmp_path):
+    """A Python-only edit between two runs leaves the C++ hot-path rule to the last run's findings; a C++ edit runs
+    it again; a run with other settings (another selection) reuses nothing."""
+    proj = tmp_path / "proj"
+    shutil.copytree(FIXTURE, proj)
+    _cli_run(proj)
+    tr = (proj / TRANSLATIONS).read_text()
+    (proj / TRANSLATIONS).write_text(tr.replace("_trt_edgellm.FooPlugin(", "_trt_edgellm.FooPlugn(", 1))
+    memo = _cli_run(proj).state.rule_memo
+    assert "TRT301" in memo.reused and "TRT301" not in memo.ran
+    assert "TRT101" in memo.ran  # reads the emissions
+    (proj / FOO).write_text("// moved\n" + (proj / FOO).read_text())
+    memo = _cli_run(proj).state.rule_memo
+    assert "TRT301" in memo.ran
+    (proj / FOO).write_text((proj / FOO).read_text() + "\n// again\n")
+    memo = _cli_run(proj, ["ALL"]).state.rule_memo
+    assert not memo.reused

@@ -98,6 +98,18 @@ class RuleMemo:
             self.changed = None
         self._inputs = inputs
 
+    @property
+    def inputs(self) -> Any:
+        """The key of the other inputs at the last check (what :meth:`inputs_changed` was given)."""
+        return self._inputs
+
+    def restore(self, results: dict, inputs: Any, changed: set[str]) -> None:
+        """Take the findings of a check made in another process (``trtlint check``'s rule memo,
+        :mod:`trtlint.pipeline.rulecache`): its results, its inputs' key and the fact kinds changed since."""
+        self.results = dict(results)
+        self._inputs = inputs
+        self.changed = set(changed)
+
     def note(self, kinds: Iterable[str]) -> None:
         if self.changed is not None:
             self.changed.update(kinds)

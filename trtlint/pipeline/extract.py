@@ -11,7 +11,7 @@ import importlib
 import time
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from trtlint.base import envvars
 from trtlint.config.settings import Settings
@@ -136,6 +136,19 @@ def prepare(src: SourceFile, ctx: ExtractContext) -> None:
             fe.prepare(src, ctx)
     except ImportError:
         pass  # extract_one reports it
+
+
+def warm(kind: str, src: Optional[SourceFile], ctx: ExtractContext) -> None:
+    """Import the frontend of ``kind`` and let it get ready (a worker started before its first file: see
+    ``Pool.warm``): with ``src``, :func:`prepare` for it; without, the frontend's own ``warm`` if it has one
+    (C++: libclang loaded)."""
+    fe = frontend_for(kind)
+    if fe is None:
+        return
+    if src is not None:
+        prepare(src, ctx)
+    elif hasattr(fe, "warm"):
+        fe.warm()
 
 
 _WARM_UP = "import tensorrt as trt\nfields = [trt.PluginField('a')]\n"  # reaches the libcst extractors

@@ -127,14 +127,24 @@ class Extraction:
     def _queue(self, files: list[SourceFile], todo: list[int], priority: int):
         """Hand ``files[i] for i in todo`` to the pool (started on first use): (batch, order)."""
         self.done[1] += len(todo)
+        self._start_pool()
+        heavy, perm = heavy_first([files[i] for i in todo])
+        return self.pool.submit(heavy, priority), [todo[k] for k in perm]
+
+    def _start_pool(self) -> None:
         if self.pool is None:
             from .workers import Pool
 
             writer = self.cache.writer(self.digests) if self.cache else None
             lim = self.limits
             self.pool = Pool(self.jobs, self.ctx, lim.file_timeout, lim.worker_memory, lim.mp_context, self.tick, writer)
-        heavy, perm = heavy_first([files[i] for i in todo])
-        return self.pool.submit(heavy, priority), [todo[k] for k in perm]
+
+    def warm(self, kind: str, src: Optional[SourceFile] = None) -> None:
+        """Start a worker ahead of the files of ``kind`` that will need parsing and let it get ready (see
+        ``Pool.warm``): a C++ unit's parse is then not preceded by the import of its frontend and the loading of
+        libclang and of the shared PCH."""
+        self._start_pool()
+        self.pool.warm(kind, src)
 
     def set_context(self, ctx: ExtractContext) -> None:
         """Files queued from now on are extracted and cached with ``ctx`` (see Pool.set_context)."""
@@ -168,6 +178,8 @@ class Extraction:
             self.parsed_kinds[f.kind] = self.parsed_kinds.get(f.kind, 0) + 1
             if self.cache and i not in stored and cacheable(ff):
                 self.cache.put(f, ff, self.digests)
+            elif self.cache and i in stored:
+                self.cache.note_stored(f, ff, self.digests)
         return [x for x in out if x is not None]
 
     def close(self) -> None:

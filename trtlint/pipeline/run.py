@@ -102,6 +102,9 @@ class _RunState:
     analysis: Optional[dict] = None
     build: Optional[BuildModel] = None
     project: ProjectState = None  # type: ignore[assignment] - what the index is built from (set by _discover)
+    # the files whose content differs from the last run's (by the digests in stats.json); None: no last run known
+    changed: Optional[frozenset] = None
+    cache: Optional[FactCache] = None  # the fact cache of the extraction (where each file's facts came from)
 
 
 def run(*args, **kwargs) -> RunResult:
@@ -208,6 +211,8 @@ def _discover(st: _RunState) -> None:
             except OSError:
                 pass
     st.disc = disc
+    if known_stats:
+        st.changed = frozenset(f.rel for f in disc.files if (known_stats.get(f.rel) or (None,) * 4)[3] != f.digest)
     st.timings["discover"] = time.perf_counter() - st.t0
     if st.progress is not None:
         st.progress("discover", len(disc.files), len(disc.files))
@@ -291,7 +296,7 @@ def _extract(st: _RunState) -> None:
     others = [f for f in disc.files if f.kind not in ("cpp", "cuda", "header")]
     t1 = time.perf_counter()
     digests = {f.rel: f.digest for f in disc.files}
-    cache = FactCache(st.root, st.ctx, frontend_versions()) if st.use_cache else None
+    cache = st.cache = FactCache(st.root, st.ctx, frontend_versions()) if st.use_cache else None
     done = [0, 0]  # files parsed, files planned (grows as the lazy call-graph expansion adds files)
     progress = st.progress
 
@@ -306,17 +311,30 @@ def _extract(st: _RunState) -> None:
 
     texts = LazyTexts(scans)
     eager, lazy = [], []
+    # an edit since the last run in a C++ unit (or a header: its includers are parsed again): a worker starts now and
+    # loads libclang while this process plans, instead of after the plan (a cold run starts its pool as it did)
+    changed = st.changed
+    warm_cpp = changed is not None and cache is not None and any(
+        f.rel in changed for f in disc.files if f.kind in ("cpp", "cuda", "header"))
     # one worker pool for the whole extraction. The Python, CMake and YAML files that need parsing are queued
     # first, so the workers start while the C++ units are scanned for plugin markers; the C++ units (the
     # call-graph expansion's critical path) then go ahead of them in the queue, and the other files' cached
     # facts are loaded once the edited units are on their way
     try:
+        if warm_cpp:  # (imported here, once: the worker forked now inherits it rather than importing it again)
+            from ..frontends.cpp import unit  # noqa: F401
+
+            extraction.warm("cpp")
         h_others = extraction.submit(others, 1, defer=True)
         final = _with_feature_macros(st, st.ctx, extraction.service)  # the workers parse Python meanwhile
         if final is not st.ctx:
             st.ctx = final
             extraction.set_context(final)
         ctx = st.ctx
+        if warm_cpp:  # ...and finds (or builds) the shared PCH for the flags of the first edited plugin unit
+            first = next((f for f in tus if f.rel in changed and scans.scan(f).marker), None)  # type: ignore[operator]
+            if first is not None:
+                extraction.warm(first.kind, first)
         # a unit that only calls a project macro whose replacement holds a marker (one that writes a creator
         # class and its REGISTER_TENSORRT_PLUGIN) holds plugin facts too
         macros = scans.project_marker_macros(disc.files, extraction.service)
@@ -384,7 +402,16 @@ def _extract(st: _RunState) -> None:
     seen = {ff.path for ff in facts}
     facts += [FileFacts(path=f.rel, kind=f.kind, digest=f.digest) for f in disc.files if f.rel not in seen]
     if st.gtests:
-        facts = [dataclasses.replace(ff, test_cases=st.gtests[ff.path]) if ff.path in st.gtests else ff for ff in facts]
+        origin = cache.origin if cache is not None else {}
+        out = []
+        for ff in facts:
+            if ff.path in st.gtests:
+                new = dataclasses.replace(ff, test_cases=st.gtests[ff.path])
+                if id(ff) in origin:  # (the entry's facts with the cases of the text scan: pipeline.rulecache)
+                    origin[id(new)] = origin[id(ff)][:2] + (new.test_cases,)
+                ff = new
+            out.append(ff)
+        facts = out
     st.facts = facts
     st.project.facts = {ff.path: ff for ff in facts}
     st.project.skips = st.skips
@@ -418,13 +445,45 @@ def _check(st: _RunState) -> None:
     st.scans.save(prune=not st.paths)
     gathered = time.perf_counter() - t0
     st.rules = st.project.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
+    toks = _restore_rule_memo(st)
     checked = st.project.check(report_only=st.report_only, progress=st.progress)
+    if toks is not None:
+        from .rulecache import store
+
+        memo = st.project.rule_memo
+        if isinstance(memo.inputs, tuple) and len(memo.inputs) == 2 and all(isinstance(x, str) for x in memo.inputs):
+            store(st.scans_dir, memo.inputs, toks, memo.results)  # type: ignore[arg-type]
     st.index, st.diagnostics = checked.index, checked.diagnostics
     from ..report.context import Analysis
 
     st.analysis = Analysis.of_index(st.index, st.build, checked.scoped).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
+
+
+def _restore_rule_memo(st: _RunState) -> Optional[list]:
+    """A ``trtlint check`` over the whole project with a cache (a run that asked for the run memo; the editor's
+    session keeps its own state in memory): the rule memo of the last run, if its inputs besides the facts are the
+    same, with the fact kinds changed since (:mod:`trtlint.pipeline.rulecache`), so the rules that read none of
+    them give their findings of then; returns this run's file tokens (to store after the check), or None."""
+    if not (st.memo_key is not None and st.use_cache and st.paths is None and st.report_only is None
+            and st.scans_dir is not None):
+        return None
+    from trtlint.store import runmemo
+
+    from .rulecache import changes, load, tokens
+
+    project = st.project
+    project.stable_key = runmemo.key(st.settings, st.disc, st.paths, st.profile, context_key(st.ctx),
+                                     st.ctx.compile_commands, files=False)
+    toks = tokens(project.facts, st.cache.origin if st.cache is not None else {})
+    data = load(st.scans_dir)
+    if data is not None and data["inputs"][:1] == (project.stable_key,):
+        kinds = changes(data["tokens"], toks, project.facts, st.cache)
+        if kinds is not None:
+            project.rule_memo.restore(data["results"], data["inputs"], kinds)
+            project.restored = True
+    return toks
 
 
 def _skipped(st: _RunState) -> list[tuple]:

@@ -50,6 +50,11 @@ class ProjectState:
     # declared fact kinds did not change is not run again (the editor's session keeps the state across edits)
     rule_memo: RuleMemo = field(default_factory=RuleMemo)
     checked_facts: dict[str, FileFacts] = field(default_factory=dict)  # ``facts`` as the last check saw them
+    # ``trtlint check``: the key of the settings, config, profile, context, packs and trtlint itself (the run memo's,
+    # without the files' digests), so the rule memo's key of the other inputs holds across processes; and whether
+    # the rule memo was restored from the last run (pipeline.rulecache: it says what changed, not checked_facts)
+    stable_key: Optional[str] = None
+    restored: bool = False
 
     def check_inputs(self) -> CheckInputs:
         """What the index is handed besides the facts."""
@@ -81,8 +86,9 @@ class ProjectState:
                     memo.note(changed_kinds(old, None))
             if list(last) != list(self.facts):  # (the order the index takes the facts in)
                 memo.note(("files",))
-        else:
+        elif not self.restored:
             memo.changed = None  # no check before: nothing to reuse
+        self.restored = False
         checked = check_project(list(self.facts.values()), inputs, self.rules, self.settings,
                                 root=self.root, profile=self.profile, packs=self.packs, skipped=self.skipped,
                                 report_only=report_only, progress=progress, memo=memo)
@@ -97,4 +103,8 @@ class ProjectState:
             inputs, glob_memos=None, suppressions=dict(inputs.suppressions), config_globs=dict(inputs.config_globs),
             preview_scan=dict(inputs.preview_scan) if inputs.preview_scan is not None else None,
             tensorrt=dict(inputs.tensorrt))
+        if self.stable_key is not None:  # across processes: a digest (None, unknown: matches nothing)
+            from trtlint.pipeline.rulecache import inputs_key
+
+            return inputs_key(self.stable_key, snap) or (object(),)
         return (snap, id(self.settings), id(self.profile), id(self.packs), self.root)

@@ -77,7 +77,7 @@ def _serve(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -
     gc.enable()
     from .. import frontends
     from trtlint.store.cache import cacheable
-    from .extract import extract_limited, prepare
+    from .extract import extract_limited, prepare, warm
 
     def on_load(module: str, seconds: Optional[float]) -> None:
         conn.send(("load", (module, seconds)))
@@ -94,6 +94,13 @@ def _serve(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -
             _tag, ctx, keys = msg
             if writer is not None:
                 writer.ctx_keys = keys
+            continue
+        if msg[0] == "warm":  # Pool.warm: get ready for a file of this kind before it is sent
+            _tag, kind, src = msg
+            try:
+                warm(kind, src, ctx)
+            except Exception:  # noqa: BLE001 - the file's own extraction reports what is wrong
+                pass
             continue
         tid, src, decline = msg
         frontends.DECLINE = decline
@@ -205,6 +212,24 @@ class Pool:
                         self._replace(w)  # a new one starts with the new context
                     else:
                         w.broken = True  # its current file is answered for when its exit is seen (_pump)
+
+    def warm(self, kind: str, src: Optional[SourceFile] = None) -> None:
+        """Start a worker now, before any file is queued, and have it import the frontend of ``kind`` (and, given
+        ``src``, get ready for that file: libclang loaded, the shared PCH for its flags found or built,
+        :func:`trtlint.pipeline.extract.warm`), while this process goes on planning; the file queued later
+        finds it ready. Given again with a file, to the worker already started. No worker is started past
+        ``jobs``, nor where none can be (the file is then extracted as it would have been)."""
+        w = next((w for w in self.workers if not w.broken), None)
+        if w is None:
+            try:
+                w = _Worker(self.mp, self.ctx, self.timeout, self.writer)
+            except (OSError, ValueError):
+                return
+            self.workers.append(w)
+        try:
+            w.conn.send(("warm", kind, src))
+        except (OSError, ValueError):
+            pass  # seen when a file is sent to it (_dispatch)
 
     def __enter__(self) -> "Pool":
         return self

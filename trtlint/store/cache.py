@@ -80,6 +80,9 @@ class FactCache:
         self.hits = 0
         self.misses = 0
         self.enabled = True
+        # id of each FileFacts this run took from an entry or stored in one -> (entry key, its deps): what the
+        # facts are a function of (pipeline.rulecache compares them with the last run's)
+        self.origin: dict[int, tuple] = {}
 
     @property
     def ctx_key(self) -> str:
@@ -141,7 +144,28 @@ class FactCache:
         except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, IndexError, pickle.UnpicklingError,
                 MemoryError, RecursionError):
             return None
+        self.origin[id(ff)] = (p.stem, _deps_of(deps))
         return ff
+
+    def note_stored(self, src: SourceFile, facts: FileFacts, digests: dict[str, str]) -> None:
+        """``facts`` were stored in the entry of ``src`` (by a worker or :meth:`put`): remember where from."""
+        self.origin[id(facts)] = (self._key(src), _deps_of({rel: digests.get(rel) for rel in facts.includes}))
+
+    def load_entry(self, key: str, deps: tuple) -> Optional[FileFacts]:
+        """The facts of the entry ``key`` if its deps are still ``deps`` (an entry is rewritten under the same key
+        when a header it includes changed), else None."""
+        if not re.fullmatch(r"[0-9a-f]{64}", key):
+            return None
+        try:
+            data = safe_loads(safeio.read_bytes(self._path(key), limit=safeio.CACHE_LIMIT))
+            from trtlint.base.facts import FileFacts
+
+            if (not isinstance(data, dict) or _deps_of(data.get("deps", {})) != deps
+                    or not isinstance(data.get("facts"), FileFacts)):
+                return None
+            return data["facts"]
+        except Exception:  # noqa: BLE001 - missing, corrupt or planted: unknown
+            return None
 
     def put(self, src: SourceFile, facts: FileFacts, digests: dict[str, str]) -> None:
         if not self.enabled:
@@ -149,6 +173,8 @@ class FactCache:
         w = self.writer(digests)
         if w is None or not w.put(src, facts):
             self.enabled = False  # a read-only tree: run on without the cache
+        else:
+            self.note_stored(src, facts, digests)
 
     def writer(self, digests: dict[str, str]) -> Optional["EntryWriter"]:
         """What writes entries (a small picklable object: the pool's workers store the facts they extract
@@ -169,6 +195,10 @@ class FactCache:
         w = EntryWriter(self.dir, self.ctx_keys, self.versions, digests)
         self.__dict__["_writer"] = w
         return w
+
+
+def _deps_of(deps: dict) -> tuple:
+    return tuple(sorted((str(k), str(v)) for k, v in deps.items())) if isinstance(deps, dict) else ()
 
 
 def cacheable(ff: FileFacts) -> bool:

@@ -78,10 +78,12 @@ def _code_sig(h) -> None:
                 h.update(f"{e.path}\0{sig}\0".encode())
 
 
-def key(settings, disc, paths, profile, ctx_key: str, compile_commands: Optional[str]) -> str:
-    h = hashlib.sha256(b"runmemo-1\0")
+def key(settings, disc, paths, profile, ctx_key: str, compile_commands: Optional[str], files: bool = True) -> str:
+    """The memo's key; with ``files=False`` without the discovered files' paths, kinds and digests (the key of what
+    the rules read besides the facts: :mod:`trtlint.pipeline.rulecache`)."""
+    h = hashlib.sha256(b"runmemo-1\0" if files else b"rules-env-1\0")
     root = Path(settings.root)
-    for f in sorted(disc.files, key=lambda f: f.rel):
+    for f in sorted(disc.files, key=lambda f: f.rel) if files else ():
         h.update(f"{f.rel}\0{f.kind}\0{f.digest}\n".encode())
     h.update(repr(sorted(disc.skipped)).encode())
     h.update(repr(sorted(str(p) for p in paths) if paths else None).encode())

@@ -17,12 +17,31 @@ FIFOs an ``#include`` names are never opened).
 
 from __future__ import annotations
 
-from .base import PRELUDE_DIR
-from .decls import CREATOR_IFACES, PLUGIN_IFACES
-from .pch import pch_dir_candidates
-from .unit import KIND_NAMES, extract, prepare, reached_headers, stats
+import importlib
+from typing import Any
 
 VERSION = "11"
 
+# the package's names, imported from their modules on first use (PEP 562): a process that only plans a run
+# (``reach.reached_headers``: ``#include`` lines) imports neither libclang's bindings nor the declaration walk
+_FROM = {
+    "PRELUDE_DIR": "base", "CREATOR_IFACES": "decls", "PLUGIN_IFACES": "decls", "pch_dir_candidates": "pch",
+    "KIND_NAMES": "unit", "extract": "unit", "prepare": "unit", "stats": "unit", "warm": "unit",
+    "reached_headers": "reach",
+}
+
 __all__ = ["CREATOR_IFACES", "KIND_NAMES", "PLUGIN_IFACES", "PRELUDE_DIR", "VERSION", "extract", "pch_dir_candidates",
-           "prepare", "reached_headers", "stats"]
+           "prepare", "reached_headers", "stats", "warm"]
+
+
+def __getattr__(name: str) -> Any:
+    mod = _FROM.get(name)
+    if mod is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_FROM))

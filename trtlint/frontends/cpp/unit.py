@@ -18,6 +18,7 @@ from .base import PRELUDE_DIR, libclang, load, lock
 from .decls import Extractor
 from .flags import compile_args, has_real, include_dirs_of
 from .pch import PCH_ERROR, PCH_STATS, drop_pch, headers_in, pch_for
+from .reach import reached_headers  # noqa: F401 - the package exports it from here too
 
 KIND_NAMES = ("cpp", "cuda", "header")
 
@@ -41,28 +42,12 @@ def _facts(src: SourceFile, kind: str, problems: tuple[ParseProblem, ...] = (), 
     return FileFacts(path=src.rel, kind=kind, digest=src.digest, problems=problems, **kw)
 
 
-def reached_headers(units: list[SourceFile], ctx: ExtractContext) -> list[tuple[str, ...]]:
-    """For each unit, the project headers it pulls in, directly or through other headers, by a text walk of
-    the ``#include`` lines resolved on its include path (every branch of an ``#if`` counts, so this can name
-    more than a parse includes). Project-relative, sorted; never raises (a unit that cannot be read gets ())."""
-    from .guard import forget_listings, project_headers
-
-    forget_listings()
-    root = os.path.realpath(ctx.root)
-    res = []
-    for src in units:
-        out: set[str] = set()
-        try:
-            text = src.text if src.text is not None else safeio.read_bytes(src.path, limit=safeio.SOURCE_LIMIT).decode("utf-8", "replace")
-            for h in project_headers(text, str(src.path), include_dirs_of(compile_args(src, ctx)), str(ctx.root), UNSAVED):
-                real = os.path.realpath(h)
-                if real.startswith(root + os.sep):
-                    out.add(os.path.relpath(real, root).replace(os.sep, "/"))
-        except Exception:  # noqa: BLE001 - a plan input only: no headers means nothing is left to another unit
-            out = set()
-        out.discard(src.rel)
-        res.append(tuple(sorted(out)))
-    return res
+def warm() -> None:
+    """Load libclang now (a worker started before its first C++ file: ``Pool.warm``). Never raises."""
+    try:
+        load()
+    except Exception:  # noqa: BLE001 - extract() reports whatever goes wrong
+        pass
 
 
 def prepare(src: SourceFile, ctx: ExtractContext) -> None:
