@@ -117,6 +117,13 @@ REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
 _RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
 
 
+def _affix(a: str, b: str) -> bool:
+    """One name begins or ends the other (case aside): a field shortened or lengthened by a rename (``K`` and
+    ``K_dim``, ``thresh`` and ``score_thresh``)."""
+    a, b = a.lower(), b.lower()
+    return a != b and (a.startswith(b) or b.startswith(a) or a.endswith(b) or b.endswith(a))
+
+
 class PluginAttributeMismatch(Rule):
     """An emitted attribute that the creator does not declare: the ONNX parser silently drops it.
 
@@ -138,7 +145,9 @@ class PluginAttributeMismatch(Rule):
     runs with its default), and the message says so. When a route's attributes come partly from something trtlint cannot
     follow, only the names it did follow are judged. Inside one creator, with or without a route: a field
     `createPlugin` reads that `getFieldNames()` does not declare, when exactly one declared field it never reads
-    is a near miss of it (`score_threshold` read, `score_thresh` declared), is a field renamed on one side only.
+    is a near miss of it (`score_threshold` read, `score_thresh` declared), or, when that read field and that
+    declared field are the only two without their counterpart, one begins or ends the other (`k` read, `k_dim`
+    declared), is a field renamed on one side only.
     Model code (Python `create_plugin`, C++ `createPlugin` after a registry lookup) hands the creator its whole field
     collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop, or
     looked up in a table keyed by the names), a passed field it never reads, when exactly one read field the route
@@ -178,6 +187,12 @@ class PluginAttributeMismatch(Rule):
         # the creator reads exactly what it declares (and nothing close to an undeclared name)
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32")),
                                                                reads=("alpha", "num_heads"))}},
+        # a field read and not declared beside one declared and not read, neither name beginning or ending the
+        # other (an optional field and one read in a way not seen), or several of each: no pairing is sure
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("scale", "kINT32")),
+                                                               reads=("alpha", "gamma"))}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("k_dim", "kINT32"), ("n_dim", "kINT32")),
+                                                               reads=("alpha", "k", "n"))}},
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("beta", "kINT32"))),
@@ -224,6 +239,13 @@ class PluginAttributeMismatch(Rule):
             "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32")),
                                                                    reads=("alpha", "num_head"))},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 30, "reads field 'num_head', which FooPluginCreator does not declare in getFieldNames(); it declares 'num_heads', which it never reads", "FooPluginCreator.num_head")],
+        },
+        {
+            # the only field read and not declared, 'k', and the only one declared and not read, 'k_dim': one field
+            # renamed on one side though too far apart for a near miss
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("k_dim", "kINT32")),
+                                                                   reads=("alpha", "k"))},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 30, "reads field 'k', which FooPluginCreator does not declare in getFieldNames(); it declares 'k_dim', which it never reads", "FooPluginCreator.k")],
         },
         {
             # the same, with createPlugin defined where a header is missing (the using-declarations of nvinfer1's
@@ -506,7 +528,8 @@ class PluginAttributeMismatch(Rule):
     def _renamed_on_one_side(self, index) -> Iterable[Diagnostic]:
         """Inside one creator: a field ``createPlugin`` reads that ``getFieldNames`` does not declare, when exactly one
         declared field that it never reads is a near miss of it (``score_threshold`` read, ``score_thresh``
-        declared): a field renamed on one side only."""
+        declared), or is the only such field and one name begins or ends the other (the only read field undeclared
+        ``k``, the only declared field unread ``k_dim``): a field renamed on one side only."""
         import difflib
 
         seen = set()
@@ -516,10 +539,13 @@ class PluginAttributeMismatch(Rule):
                 continue
             read = {rd.name for rd in c.reads}
             unread = sorted(n for n in declared if n not in read)
+            undeclared = {rd.name for rd in c.reads if rd.name not in declared}
             for rd in c.reads:
                 if rd.name in declared or (c.cls.qualname, rd.name) in seen:
                     continue
                 close = difflib.get_close_matches(rd.name, unread, n=2, cutoff=_RENAMED)
+                if len(close) != 1 and len(undeclared) == 1 and len(unread) == 1 and _affix(rd.name, unread[0]):
+                    close = unread  # the one name read and not declared, the one declared and not read: one field
                 if len(close) != 1:
                     continue
                 seen.add((c.cls.qualname, rd.name))
