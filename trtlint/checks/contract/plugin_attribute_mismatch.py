@@ -7,7 +7,7 @@ from ..base import Rule
 from ..examples.contract import (backend_py, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py, onnxscript_py,
                                  py_create_plugin, py_loader_class)
 from ..examples.onnx import onnx_model, onnx_node
-from ._routes import library_routes, requests
+from ._routes import library_routes, requests, route_creators
 
 
 _SPLIT_H = """#pragma once
@@ -142,7 +142,9 @@ class PluginAttributeMismatch(Rule):
     parser's own and are not compared. A direct route hands the creator its whole field collection, so there
     a field that `createPlugin` reads counts as accepted even when undeclared; for ONNX nodes it does not:
     a field the creator reads but does not declare is the classic drift (the parser drops it and the plugin
-    runs with its default), and the message says so. When a route's attributes come partly from something trtlint cannot
+    runs with its default), and the message says so. Where several creators of the name live in different
+    directories (independent samples of one tree, not split into programs by a build description), a route is
+    judged against those nearest its file, not the union of their fields. When a route's attributes come partly from something trtlint cannot
     follow, only the names it did follow are judged. Inside one creator, with or without a route: a field
     `createPlugin` reads that `getFieldNames()` does not declare, when exactly one declared field it never reads
     is a near miss of it (`score_threshold` read, `score_thresh` declared), or, when that read field and that
@@ -380,7 +382,25 @@ class PluginAttributeMismatch(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # two samples of one tree, each with its own creator of the plugin (no build description makes them two
+            # programs): a route is judged against the creator nearest it, not the union of both (which has 'alpha')
+            "files": {"samples/one/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                      "samples/one/main.py": py_create_plugin(fields=("alpha",)),
+                      "samples/two/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alphaX", "kFLOAT32"),), cls="BarCreator"),
+                      "samples/two/main.py": py_create_plugin(fields=("alpha",))},
+            "expect": [("samples/two/main.py", 7, "attribute 'alpha' of get_creator('FooPlugin', '1', '') is not a field creator BarCreator declares (getFieldNames: alphaX)")],
+            "fixed": {"samples/two/main.py": py_create_plugin(fields=("alphaX",))},
+        },
+    ]
+
     VALID += [
+        # each sample's route with its own creator's fields (the other sample's creator declares other ones)
+        {"files": {"samples/one/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                   "samples/one/main.py": py_create_plugin(fields=("alpha",)),
+                   "samples/two/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alphaX", "kFLOAT32"),), cls="BarCreator"),
+                   "samples/two/main.py": py_create_plugin(fields=("alphaX",))}},
         # the same loader, f-string and renamed-read shapes with the fields the creator declares or reads; a passed
         # field createPlugin does not read by name, with no read field close to it, is not judged (weights a creator
         # reads by computed names)
@@ -400,7 +420,7 @@ class PluginAttributeMismatch(Rule):
         yield from self._renamed_on_one_side(index)
         yield from self._external(index)
         for r in requests(index):
-            creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
+            creators = route_creators(index, r)
             if not creators:
                 continue
             specs = [sp for sp in index.specs_named(r.name) if r.version is None or sp.version == r.version]
