@@ -273,6 +273,10 @@ class ProjectIndex:
                     idx.lifecycle[md.usr] = md
                     if md.cls:
                         idx.lifecycle_by_cls[md.cls].append(md)
+        if any(lk.dict_arg is not None for lk in idx.lookups):
+            from .dicthelpers import join
+
+            idx.lookups = join(idx.lookups)  # Python helpers of one module completed at their callers in others
         idx._join_classes()
         return idx
 

@@ -161,6 +161,9 @@ def all_requests(index) -> Iterator[Request]:
 
 def lookup_what(lk) -> str:
     form = getattr(lk, "form", "get_creator")
+    arg = getattr(lk, "dict_arg", None)
+    if arg is not None:  # a helper of another module completed from the dict this call hands it
+        return f"get_creator({lk.name!r}, {lk.version!r}, {lk.namespace!r}) through {arg.target.rpartition('.')[2]}(...)"
     if form == "get_creator":  # a name not known statically (a helper's parameter) shows as ?
         return f"get_creator({'?' if lk.name is None else repr(lk.name)}, {lk.version!r}, {lk.namespace!r})"
     if form == "plugin_creator_list":  # Python: a scan of the registry's creators for one name

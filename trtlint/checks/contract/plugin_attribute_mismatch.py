@@ -5,7 +5,7 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
 from ..examples.contract import (backend_py, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py, onnxscript_py,
-                                 py_create_plugin, py_loader_class)
+                                 py_create_plugin, py_dict_helper, py_loader_class)
 from ..examples.onnx import onnx_model, onnx_node
 from ._routes import library_routes, requests, route_creators
 
@@ -153,7 +153,10 @@ class PluginAttributeMismatch(Rule):
     Model code (Python `create_plugin`, C++ `createPlugin` after a registry lookup) hands the creator its whole field
     collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop, or
     looked up in a table keyed by the names), a passed field it never reads, when exactly one read field the route
-    does not pass is a near miss of it, is a field renamed on one side too.
+    does not pass is a near miss of it, is a field renamed on one side too. A plugin made by a helper of another
+    module of the project from a dict describing it (`get_plugin(info)` imported from a package, whose
+    `get_creator(info["name"], ...)` and `trt.PluginField(key, ...)` per key of `info["argument_dict"]` read the
+    dict) is judged at the call, with the name, version, namespace and fields the caller's dict gives.
 
     ## Why it matters
     TensorRT's ONNX parser passes a plugin only the attributes its creator declares. An attribute the
@@ -395,7 +398,18 @@ class PluginAttributeMismatch(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # a helper of another module (a package re-exporting it) looks the creator up by a dict's entries and
+            # makes a field per key of its argument_dict: the sample's dict names a field the creator does not declare
+            "files": {"samples/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), **py_dict_helper(field="alfa")},
+            "expect": [("samples/foo/main.py", 6, "attribute 'alfa' of get_creator('FooPlugin', '1', '') through get_plugin(...) is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+    ]
+
     VALID += [
+        # the helper handed the creator's own fields
+        {"files": {"samples/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), **py_dict_helper()}},
         # each sample's route with its own creator's fields (the other sample's creator declares other ones)
         {"files": {"samples/one/fooPlugin.cpp": creator_cpp("FooPlugin"),
                    "samples/one/main.py": py_create_plugin(fields=("alpha",)),
