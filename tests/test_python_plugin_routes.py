@@ -162,7 +162,8 @@ def test_dict_helper_of_another_module_completed_at_its_callers(tmp_path):
     """A package's helper looking the creator up by a dict parameter's entries, called by two samples with their own
     dicts (one through a name bound to the dict, one by keyword with the version left to the helper's default), and a
     same-named helper in another package nearer one of them: each call becomes one lookup at the call, from the
-    nearest helper; a dict handed to an imported function that is no such helper leaves no lookup."""
+    nearest helper; a dict handed to an imported function that is no such helper leaves no lookup, and an entry of
+    something not a followed dict (a parameter's) is no dict."""
     from trtlint.checks.examples.contract import py_dict_helper
 
     files = py_dict_helper()
@@ -173,6 +174,7 @@ def test_dict_helper_of_another_module_completed_at_its_callers(tmp_path):
         "import numpy as np\nfrom mypkg import get_plugin\nfrom mypkg import other\n\n\ndef build(network, x):\n"
         '    info = {"name": "Two", "namespace": "ns", "argument_dict": {"beta": np.array([1.0]), "gamma": 1}}\n'
         '    other({"name": "NotAPlugin"})\n'
+        '    other(x["k"], {"name": "NotAPlugin"}["k"])\n'
         "    return network.add_plugin_v3([x], [], get_plugin(info=info))\n"
     )
     write_project(tmp_path, files)
@@ -180,7 +182,7 @@ def test_dict_helper_of_another_module_completed_at_its_callers(tmp_path):
                  for lk in check_project(tmp_path).index.lookups if lk.name is not None)
     assert got == [
         ("samples/foo/main.py", 7, "FooPlugin", "1", "", ("alpha",), False),
-        ("samples/two/main.py", 9, "Two", "7", "ns", ("beta", "gamma"), False),
+        ("samples/two/main.py", 10, "Two", "7", "ns", ("beta", "gamma"), False),
     ]
     # the candidates no helper completes are dropped, the helpers' own lookups keep no name
     assert not [lk for lk in check_project(tmp_path).index.lookups if lk.dict_arg is not None and lk.name is None]

@@ -144,7 +144,7 @@ class DictHelperMixin:
             key = string_value(node.slice[0].slice.value)
             outer = self._dict_node(node.value, depth + 1) if key is not None else None
             items = _dict_items(outer) if outer is not None else None
-            for k, _kn, v in (items or [])[0]:
+            for k, _kn, v in (items[0] if items is not None else ()):
                 if k == key:
                     return self._dict_node(v, depth + 1)
         return None
