@@ -186,3 +186,21 @@ def test_dict_helper_of_another_module_completed_at_its_callers(tmp_path):
     ]
     # the candidates no helper completes are dropped, the helpers' own lookups keep no name
     assert not [lk for lk in check_project(tmp_path).index.lookups if lk.dict_arg is not None and lk.name is None]
+
+
+def test_dict_helper_of_another_program(tmp_path):
+    """The helper package lives in another program of the tree (each directory with its own Makefile is one): the
+    sample's program, checked over its own index, still completes its call from it and judges the fields."""
+    from trtlint.checks.examples.contract import creator_cpp, py_dict_helper
+
+    files = {f"lib/{k}": v for k, v in py_dict_helper(field="alfa").items() if k.startswith("mypkg/")}
+    files["lib/Makefile"] = "all:\n\tg++ -shared util.cpp -o libutil.so\n"
+    files["lib/util.cpp"] = "int util() { return 0; }\n"
+    files["samples/foo/main.py"] = py_dict_helper(field="alfa")["samples/foo/main.py"]
+    files["samples/foo/fooPlugin.cpp"] = creator_cpp("FooPlugin")
+    files["samples/foo/Makefile"] = "all:\n\tnvcc -shared fooPlugin.cpp -o foo.so\n"
+    write_project(tmp_path, files)
+    res = check_project(tmp_path, select=["TRT103"])
+    assert set(res.build.scopes) >= {"lib", "samples/foo"}
+    assert [(d.span.path, d.span.line, d.message.split(" is ")[0]) for d in res.diagnostics] == [
+        ("samples/foo/main.py", 6, "attribute 'alfa' of get_creator('FooPlugin', '1', '') through get_plugin(...)")]

@@ -38,10 +38,13 @@ def _serves(path: str, module: str) -> bool:
     return any(s == module or s.endswith("/" + module) for s in (stem, parent))
 
 
-def join(lookups: Iterable[CreatorLookup]) -> list[CreatorLookup]:
-    """``lookups`` with each helper call completed from the helper it calls, or dropped when none does."""
+def join(lookups: Iterable[CreatorLookup], more: Iterable[CreatorLookup] = ()) -> list[CreatorLookup]:
+    """``lookups`` with each helper call completed from the helper it calls, or dropped when none does. ``more``: the
+    helpers' lookups of the rest of the project (an independent program's calls of a helper shared by all)."""
     lookups = list(lookups)
     helpers = [lk for lk in lookups if lk.dict_param is not None]
+    have = {lk.span for lk in helpers}
+    helpers += [lk for lk in more if lk.dict_param is not None and lk.span not in have]
     out: list[CreatorLookup] = []
     for lk in lookups:
         arg = lk.dict_arg
