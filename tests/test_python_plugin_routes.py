@@ -156,3 +156,51 @@ def test_graphsurgeon_helpers_taking_the_op_as_a_parameter(tmp_path):
         ("EfficientNMS_TRT", "graph.layer", 14, ("score_threshold", "plugin_version"), False),
         ("LayerNormPlugin", "gs.Node", 16, ("epsilon",), False),
     ]
+
+
+def test_dict_helper_of_another_module_completed_at_its_callers(tmp_path):
+    """A package's helper looking the creator up by a dict parameter's entries, called by two samples with their own
+    dicts (one through a name bound to the dict, one by keyword with the version left to the helper's default), and a
+    same-named helper in another package nearer one of them: each call becomes one lookup at the call, from the
+    nearest helper; a dict handed to an imported function that is no such helper leaves no lookup, and an entry of
+    something not a followed dict (a parameter's) is no dict."""
+    from trtlint.checks.examples.contract import py_dict_helper
+
+    files = py_dict_helper()
+    helper = files["mypkg/plugins.py"]
+    files["samples/two/mypkg/plugins.py"] = helper.replace('info.get("version", "1")', 'info.get("version", "7")')
+    files["samples/two/mypkg/__init__.py"] = "from .plugins import *\n"
+    files["samples/two/main.py"] = (
+        "import numpy as np\nfrom mypkg import get_plugin\nfrom mypkg import other\n\n\ndef build(network, x):\n"
+        '    info = {"name": "Two", "namespace": "ns", "argument_dict": {"beta": np.array([1.0]), "gamma": 1}}\n'
+        '    other({"name": "NotAPlugin"})\n'
+        '    other(x["k"], {"name": "NotAPlugin"}["k"])\n'
+        "    return network.add_plugin_v3([x], [], get_plugin(info=info))\n"
+    )
+    write_project(tmp_path, files)
+    got = sorted((lk.span.path, lk.span.line, lk.name, lk.version, lk.namespace, tuple(a.name for a in lk.attrs), lk.open_attrs)
+                 for lk in check_project(tmp_path).index.lookups if lk.name is not None)
+    assert got == [
+        ("samples/foo/main.py", 7, "FooPlugin", "1", "", ("alpha",), False),
+        ("samples/two/main.py", 10, "Two", "7", "ns", ("beta", "gamma"), False),
+    ]
+    # the candidates no helper completes are dropped, the helpers' own lookups keep no name
+    assert not [lk for lk in check_project(tmp_path).index.lookups if lk.dict_arg is not None and lk.name is None]
+
+
+def test_dict_helper_of_another_program(tmp_path):
+    """The helper package lives in another program of the tree (each directory with its own Makefile is one): the
+    sample's program, checked over its own index, still completes its call from it and judges the fields."""
+    from trtlint.checks.examples.contract import creator_cpp, py_dict_helper
+
+    files = {f"lib/{k}": v for k, v in py_dict_helper(field="alfa").items() if k.startswith("mypkg/")}
+    files["lib/Makefile"] = "all:\n\tg++ -shared util.cpp -o libutil.so\n"
+    files["lib/util.cpp"] = "int util() { return 0; }\n"
+    files["samples/foo/main.py"] = py_dict_helper(field="alfa")["samples/foo/main.py"]
+    files["samples/foo/fooPlugin.cpp"] = creator_cpp("FooPlugin")
+    files["samples/foo/Makefile"] = "all:\n\tnvcc -shared fooPlugin.cpp -o foo.so\n"
+    write_project(tmp_path, files)
+    res = check_project(tmp_path, select=["TRT103"])
+    assert set(res.build.scopes) >= {"lib", "samples/foo"}
+    assert [(d.span.path, d.span.line, d.message.split(" is ")[0]) for d in res.diagnostics] == [
+        ("samples/foo/main.py", 6, "attribute 'alfa' of get_creator('FooPlugin', '1', '') through get_plugin(...)")]

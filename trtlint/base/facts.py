@@ -19,6 +19,8 @@ from typing import Any, Optional
 
 # re-exported: the range every fact carries, and the vocabulary's version (their own module: base/span.py)
 from trtlint.base.span import FACTS_SCHEMA_VERSION, Span  # noqa: F401
+# re-exported: the Python plugin-helper facts a CreatorLookup carries (their own module: base/helperfacts.py)
+from trtlint.base.helperfacts import DictArg, DictParam  # noqa: F401
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -350,6 +352,10 @@ class CreatorLookup:
     form: str = "get_creator"
     attrs: tuple[AttrFact, ...] = ()
     open_attrs: bool = True
+    # Python: a helper's lookup its callers complete; a call handing a helper a dict (form "helper-call", dropped
+    # unless the index completes it)
+    dict_param: Optional[DictParam] = None
+    dict_arg: Optional[DictArg] = None
 
 
 @dataclass(frozen=True)

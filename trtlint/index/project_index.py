@@ -232,8 +232,10 @@ class ProjectIndex:
     # ------------------------------------------------------------------------------------------------
     @classmethod
     def build(cls, root: Path, profile: Profile, packs: Packs, facts: Iterable[FileFacts], settings=None,
-              inputs: Optional[CheckInputs] = None, scope: str = "") -> "ProjectIndex":
-        """``scope``: the program (one of ``inputs.scopes``) the facts are of, "" for the whole project."""
+              inputs: Optional[CheckInputs] = None, scope: str = "", helpers: Iterable = ()) -> "ProjectIndex":
+        """``scope``: the program (one of ``inputs.scopes``) the facts are of, "" for the whole project. ``helpers``:
+        the Python plugin helpers' lookups of the whole project (``CreatorLookup.dict_param``), for a program's calls
+        of a helper outside it (:mod:`.dicthelpers`)."""
         idx = cls(root=root, profile=profile, packs=packs, settings=settings)
         if inputs is not None:
             idx.suppressions = inputs.suppressions
@@ -273,6 +275,10 @@ class ProjectIndex:
                     idx.lifecycle[md.usr] = md
                     if md.cls:
                         idx.lifecycle_by_cls[md.cls].append(md)
+        if any(lk.dict_arg is not None for lk in idx.lookups):
+            from .dicthelpers import join
+
+            idx.lookups = join(idx.lookups, helpers)  # Python helpers of one module completed at their callers in others
         idx._join_classes()
         return idx
 

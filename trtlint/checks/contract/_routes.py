@@ -47,6 +47,37 @@ def requests(index, judged_once: bool = False) -> Iterator[Request]:
         yield r
 
 
+def nearest(creators: list, path: str) -> list:
+    """Of several creators of one name, those whose class is declared nearest ``path`` (a route's file): the
+    longest directory path shared with it. Independent samples of one tree, each with its own creator of the same
+    name, in a tree whose build descriptions do not split them into programs (each program is checked over its own
+    index already): a route is judged against its own sample's creator, so a field renamed, or a version changed,
+    in one of them is not masked by the others. Creators equally near (a plugin's versions side by side, a route
+    far from all of them) are all kept."""
+    if len(creators) < 2:
+        return creators
+    here = path.split("/")[:-1]
+
+    def shared(c) -> int:
+        n = 0
+        for a, b in zip(c.cls.span.path.split("/")[:-1], here):
+            if a != b:
+                break
+            n += 1
+        return n
+
+    depth = {id(c): shared(c) for c in creators}
+    best = max(depth.values())
+    return [c for c in creators if depth[id(c)] == best]
+
+
+def route_creators(index, r: "Request") -> list:
+    """The project creators a route resolves to: of its name and, when the route states one, its version (a creator
+    whose version is not known kept), the :func:`nearest` ones."""
+    return nearest([c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)],
+                   r.span.path)
+
+
 def all_requests(index) -> Iterator[Request]:
     """Every route in the project, other libraries' creators included (:func:`requests` leaves those out)."""
     for e in index.onnx_routes():
@@ -130,6 +161,9 @@ def all_requests(index) -> Iterator[Request]:
 
 def lookup_what(lk) -> str:
     form = getattr(lk, "form", "get_creator")
+    arg = getattr(lk, "dict_arg", None)
+    if arg is not None:  # a helper of another module completed from the dict this call hands it
+        return f"get_creator({lk.name!r}, {lk.version!r}, {lk.namespace!r}) through {arg.target.rpartition('.')[2]}(...)"
     if form == "get_creator":  # a name not known statically (a helper's parameter) shows as ?
         return f"get_creator({'?' if lk.name is None else repr(lk.name)}, {lk.version!r}, {lk.namespace!r})"
     if form == "plugin_creator_list":  # Python: a scan of the registry's creators for one name

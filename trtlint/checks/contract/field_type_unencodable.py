@@ -5,7 +5,7 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, onnxscript_py
-from ._routes import library_routes, requests
+from ._routes import library_routes, requests, route_creators
 
 # TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type
 ONNX_TO_FIELD = {"INT": "kINT32", "INTS": "kINT32", "FLOAT": "kFLOAT32", "FLOATS": "kFLOAT32", "STRING": "kCHAR"}
@@ -187,7 +187,7 @@ class FieldTypeUnencodable(Rule):
         for r in requests(index):
             if not r.attrs or r.kind not in ("onnx", "route-call", "lookup"):
                 continue
-            creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
+            creators = route_creators(index, r)
             declared: dict[str, tuple] = {}
             for c in creators:
                 for f in c.fields:

@@ -5,9 +5,9 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
 from ..examples.contract import (backend_py, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py, onnxscript_py,
-                                 py_create_plugin, py_loader_class)
+                                 py_create_plugin, py_dict_helper, py_loader_class)
 from ..examples.onnx import onnx_model, onnx_node
-from ._routes import library_routes, requests
+from ._routes import library_routes, requests, route_creators
 
 
 _SPLIT_H = """#pragma once
@@ -117,6 +117,13 @@ REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
 _RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
 
 
+def _affix(a: str, b: str) -> bool:
+    """One name begins or ends the other (case aside): a field shortened or lengthened by a rename (``K`` and
+    ``K_dim``, ``thresh`` and ``score_thresh``)."""
+    a, b = a.lower(), b.lower()
+    return a != b and (a.startswith(b) or b.startswith(a) or a.endswith(b) or b.endswith(a))
+
+
 class PluginAttributeMismatch(Rule):
     """An emitted attribute that the creator does not declare: the ONNX parser silently drops it.
 
@@ -135,14 +142,21 @@ class PluginAttributeMismatch(Rule):
     parser's own and are not compared. A direct route hands the creator its whole field collection, so there
     a field that `createPlugin` reads counts as accepted even when undeclared; for ONNX nodes it does not:
     a field the creator reads but does not declare is the classic drift (the parser drops it and the plugin
-    runs with its default), and the message says so. When a route's attributes come partly from something trtlint cannot
+    runs with its default), and the message says so. Where several creators of the name live in different
+    directories (independent samples of one tree, not split into programs by a build description), a route is
+    judged against those nearest its file, not the union of their fields. When a route's attributes come partly from something trtlint cannot
     follow, only the names it did follow are judged. Inside one creator, with or without a route: a field
     `createPlugin` reads that `getFieldNames()` does not declare, when exactly one declared field it never reads
-    is a near miss of it (`score_threshold` read, `score_thresh` declared), is a field renamed on one side only.
+    is a near miss of it (`score_threshold` read, `score_thresh` declared), or, when that read field and that
+    declared field are the only two without their counterpart, one begins or ends the other (`k` read, `k_dim`
+    declared), is a field renamed on one side only.
     Model code (Python `create_plugin`, C++ `createPlugin` after a registry lookup) hands the creator its whole field
     collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop, or
     looked up in a table keyed by the names), a passed field it never reads, when exactly one read field the route
-    does not pass is a near miss of it, is a field renamed on one side too.
+    does not pass is a near miss of it, is a field renamed on one side too. A plugin made by a helper of another
+    module of the project from a dict describing it (`get_plugin(info)` imported from a package, whose
+    `get_creator(info["name"], ...)` and `trt.PluginField(key, ...)` per key of `info["argument_dict"]` read the
+    dict) is judged at the call, with the name, version, namespace and fields the caller's dict gives.
 
     ## Why it matters
     TensorRT's ONNX parser passes a plugin only the attributes its creator declares. An attribute the
@@ -178,6 +192,12 @@ class PluginAttributeMismatch(Rule):
         # the creator reads exactly what it declares (and nothing close to an undeclared name)
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32")),
                                                                reads=("alpha", "num_heads"))}},
+        # a field read and not declared beside one declared and not read, neither name beginning or ending the
+        # other (an optional field and one read in a way not seen), or several of each: no pairing is sure
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("scale", "kINT32")),
+                                                               reads=("alpha", "gamma"))}},
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("k_dim", "kINT32"), ("n_dim", "kINT32")),
+                                                               reads=("alpha", "k", "n"))}},
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("beta", "kINT32"))),
@@ -224,6 +244,13 @@ class PluginAttributeMismatch(Rule):
             "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32")),
                                                                    reads=("alpha", "num_head"))},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 30, "reads field 'num_head', which FooPluginCreator does not declare in getFieldNames(); it declares 'num_heads', which it never reads", "FooPluginCreator.num_head")],
+        },
+        {
+            # the only field read and not declared, 'k', and the only one declared and not read, 'k_dim': one field
+            # renamed on one side though too far apart for a near miss
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("k_dim", "kINT32")),
+                                                                   reads=("alpha", "k"))},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 30, "reads field 'k', which FooPluginCreator does not declare in getFieldNames(); it declares 'k_dim', which it never reads", "FooPluginCreator.k")],
         },
         {
             # the same, with createPlugin defined where a header is missing (the using-declarations of nvinfer1's
@@ -358,7 +385,36 @@ class PluginAttributeMismatch(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # two samples of one tree, each with its own creator of the plugin (no build description makes them two
+            # programs): a route is judged against the creator nearest it, not the union of both (which has 'alpha')
+            "files": {"samples/one/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                      "samples/one/main.py": py_create_plugin(fields=("alpha",)),
+                      "samples/two/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alphaX", "kFLOAT32"),), cls="BarCreator"),
+                      "samples/two/main.py": py_create_plugin(fields=("alpha",))},
+            "expect": [("samples/two/main.py", 7, "attribute 'alpha' of get_creator('FooPlugin', '1', '') is not a field creator BarCreator declares (getFieldNames: alphaX)")],
+            "fixed": {"samples/two/main.py": py_create_plugin(fields=("alphaX",))},
+        },
+    ]
+
+    INVALID += [
+        {
+            # a helper of another module (a package re-exporting it) looks the creator up by a dict's entries and
+            # makes a field per key of its argument_dict: the sample's dict names a field the creator does not declare
+            "files": {"samples/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), **py_dict_helper(field="alfa")},
+            "expect": [("samples/foo/main.py", 6, "attribute 'alfa' of get_creator('FooPlugin', '1', '') through get_plugin(...) is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+    ]
+
     VALID += [
+        # the helper handed the creator's own fields
+        {"files": {"samples/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), **py_dict_helper()}},
+        # each sample's route with its own creator's fields (the other sample's creator declares other ones)
+        {"files": {"samples/one/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                   "samples/one/main.py": py_create_plugin(fields=("alpha",)),
+                   "samples/two/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alphaX", "kFLOAT32"),), cls="BarCreator"),
+                   "samples/two/main.py": py_create_plugin(fields=("alphaX",))}},
         # the same loader, f-string and renamed-read shapes with the fields the creator declares or reads; a passed
         # field createPlugin does not read by name, with no read field close to it, is not judged (weights a creator
         # reads by computed names)
@@ -378,7 +434,7 @@ class PluginAttributeMismatch(Rule):
         yield from self._renamed_on_one_side(index)
         yield from self._external(index)
         for r in requests(index):
-            creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
+            creators = route_creators(index, r)
             if not creators:
                 continue
             specs = [sp for sp in index.specs_named(r.name) if r.version is None or sp.version == r.version]
@@ -506,7 +562,8 @@ class PluginAttributeMismatch(Rule):
     def _renamed_on_one_side(self, index) -> Iterable[Diagnostic]:
         """Inside one creator: a field ``createPlugin`` reads that ``getFieldNames`` does not declare, when exactly one
         declared field that it never reads is a near miss of it (``score_threshold`` read, ``score_thresh``
-        declared): a field renamed on one side only."""
+        declared), or is the only such field and one name begins or ends the other (the only read field undeclared
+        ``k``, the only declared field unread ``k_dim``): a field renamed on one side only."""
         import difflib
 
         seen = set()
@@ -516,10 +573,13 @@ class PluginAttributeMismatch(Rule):
                 continue
             read = {rd.name for rd in c.reads}
             unread = sorted(n for n in declared if n not in read)
+            undeclared = {rd.name for rd in c.reads if rd.name not in declared}
             for rd in c.reads:
                 if rd.name in declared or (c.cls.qualname, rd.name) in seen:
                     continue
                 close = difflib.get_close_matches(rd.name, unread, n=2, cutoff=_RENAMED)
+                if len(close) != 1 and len(undeclared) == 1 and len(unread) == 1 and _affix(rd.name, unread[0]):
+                    close = unread  # the one name read and not declared, the one declared and not read: one field
                 if len(close) != 1:
                     continue
                 seen.add((c.cls.qualname, rd.name))

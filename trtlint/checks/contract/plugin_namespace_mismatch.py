@@ -5,7 +5,7 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
 from ..examples.contract import creator_cpp, onnxscript_py
-from ._routes import requests
+from ._routes import requests, route_creators
 
 
 def registered_namespaces(creator) -> set[str] | None:
@@ -92,7 +92,7 @@ class PluginNamespaceMismatch(Rule):
         for r in requests(index, judged_once=True):
             if r.namespace is None:
                 continue
-            creators = [c for c in index.creators_named(r.name) if r.version is None or c.plugin_version in (r.version, None)]
+            creators = route_creators(index, r)
             if not creators:
                 continue  # TRT101 / TRT102
             spaces: set[str] = set()

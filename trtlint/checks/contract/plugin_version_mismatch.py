@@ -4,11 +4,11 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import creator_cpp, gs_surgery_py, onnxscript_py
+from ..examples.contract import creator_cpp, gs_surgery_py, onnxscript_py, py_create_plugin
 from ..examples.onnx import onnx_model, onnx_node
 from ..examples.contract import pair_cpp
 from ._creators import disagreeing_plugins
-from ._routes import all_requests, requests
+from ._routes import all_requests, nearest, requests
 
 
 class PluginVersionMismatch(Rule):
@@ -27,7 +27,9 @@ class PluginVersionMismatch(Rule):
     `plugin_creator_list` scan that also compares `c.plugin_version`). A route to one of TensorRT's own
     plugins (a name `rules/tensorrt_plugins.yaml` lists and the project does not define, e.g.
     `EfficientNMS_TRT`) is compared with the versions its plugin library registers in any release of
-    `rules/tensorrt_plugin_fields.yaml` (ONNX model files: TRT501).
+    `rules/tensorrt_plugin_fields.yaml` (ONNX model files: TRT501). Where several creators of the name live in
+    different directories (independent samples of one tree, not split into programs by a build description), a
+    route is judged against those nearest its file.
 
     ## Why it matters
     TensorRT looks creators up by (name, version, namespace). A plugin bumped to version "2" in C++ while
@@ -91,6 +93,15 @@ class PluginVersionMismatch(Rule):
         },
     ]
     INVALID = [
+        {
+            # two samples of one tree, each with its own creator of the plugin (no build description makes them two
+            # programs): the route of the second is judged against its own creator's version, not both samples'
+            "files": {"samples/one/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                      "samples/one/main.py": py_create_plugin(),
+                      "samples/two/fooPlugin.cpp": creator_cpp("FooPlugin", "2", cls="BarCreator"),
+                      "samples/two/main.py": py_create_plugin()},
+            "expect": [("samples/two/main.py", 6, "get_creator('FooPlugin', '1', '') asks for 'FooPlugin' version '1', but its creator registers version '2'")],
+        },
         {
             # TensorRT's own plugin asked for a version its plugin library does not register
             "files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "plugin_version": "2"}')},
@@ -166,7 +177,7 @@ class PluginVersionMismatch(Rule):
                 continue
             if r.kind == "model" and r.version_default:
                 continue  # a model node without plugin_version: TRT502 (implicit-plugin-version)
-            creators = index.creators_named(r.name)
+            creators = nearest(index.creators_named(r.name), r.span.path)
             if not creators:
                 continue  # TRT101's business
             versions = [c.plugin_version for c in creators]

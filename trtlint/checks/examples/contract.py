@@ -356,3 +356,23 @@ def gop_fstring_py(op: str = "FooPlugin", attrs: str = "alpha_f=1.0") -> str:
         '    domain = "trt_plugins"\n'
         f'    return g.op(f"{{domain}}::{op}", x, {attrs})\n'
     )
+
+
+def py_dict_helper(name: str = "FooPlugin", field: str = "alpha") -> dict:
+    """A plugin helper in a package of the project (re-exported by the package's ``__init__``: ``from .plugins
+    import *``) that looks the creator up by the entries of a dict parameter and makes a ``PluginField`` per key of
+    its ``argument_dict`` entry, and a sample importing it that describes its plugin by such a dict (line 6)."""
+    helper = (
+        "import tensorrt as trt\n\n\ndef get_plugin(info: dict):\n"
+        '    creator = trt.get_plugin_registry().get_creator(info["name"], info.get("version", "1"), info["namespace"])\n'
+        "    field_list = []\n"
+        '    for key, value in info["argument_dict"].items():\n'
+        "        field_list.append(trt.PluginField(key, value, trt.PluginFieldType.FLOAT32))\n"
+        '    return creator.create_plugin(info["name"], trt.PluginFieldCollection(field_list))\n'
+    )
+    main = (
+        "import numpy as np\nfrom mypkg import get_plugin\n\n\ndef build(network, x):\n"
+        f'    infos = {{"Layer": dict(name="{name}", version="1", namespace="", argument_dict=dict({field}=np.array([1.0])))}}\n'
+        '    return network.add_plugin_v3([x], [], get_plugin(infos["Layer"]))\n'
+    )
+    return {"mypkg/__init__.py": "from .plugins import *\n", "mypkg/plugins.py": helper, "samples/foo/main.py": main}

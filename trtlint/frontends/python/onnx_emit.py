@@ -28,6 +28,7 @@ from .. import ExtractContext
 from . import fast
 from .names import API_METHODS, CREATOR_METHODS, TRT_CLASSES
 from .gsurgeon import SurgeryMixin
+from .dicthelper import DictHelperMixin
 from .pyplugin import PluginCreationMixin
 from .values import LIST_OF, Binding, Scope, ValueTracker, callee_last
 
@@ -89,7 +90,7 @@ class TableCand:
 # --------------------------------------------------------------------------------------------------------
 
 
-class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
+class FactCollector(PluginCreationMixin, DictHelperMixin, SurgeryMixin, ValueTracker):
     """The facts of one module, made along the value tracker's walk."""
 
     def __init__(self, rel: str, module: cst.Module, positions, ctx: ExtractContext) -> None:
@@ -185,6 +186,7 @@ class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
 
     def function_done(self, sc: Scope) -> None:
         self.plugin_function_done(sc)
+        self.dict_function_done(sc)
         if self.backends:
             self.backends.pop()
         if sc.table_lookups and sc.creator_calls:
@@ -278,6 +280,8 @@ class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
                 self.api_uses.append(PluginApiUse(qlast, self.span(node)))
             elif q in _MAKE_NODE_QUALNAMES:
                 self._make_node(node)
+            elif isinstance(func, cst.Name) and node.args:
+                self.dict_arg_call(node, q)  # a helper of another module handed a dict (joined in the index)
 
     def _emit(
         self,
@@ -432,8 +436,12 @@ class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
                 sc.creator_calls.append((version, namespace))
                 break
         start = len(self.lookups)
+        dp = self.dict_param_lookup(name_node, ver_node, ns_node) if not names else None
+        if dp is not None:  # the name is an entry of a dict parameter: the callers of the helper supply it
+            self.note_dict_lookup(start)
+            version, namespace = dp.version, dp.namespace
         for name in names or (None,):
-            self.lookups.append(CreatorLookup(name, version, namespace, self.span(node), name_span))
+            self.lookups.append(CreatorLookup(name, version, namespace, self.span(node), name_span, dict_param=dp))
         self.lookup_made(node, list(range(start, len(self.lookups))))
 
     # ---- statements the plugin-creation join follows (:mod:`.pyplugin`) -----------------------------
@@ -446,6 +454,7 @@ class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
     def leave_Assign(self, node: cst.Assign) -> None:
         super().leave_Assign(node)
         self.plugin_assign(node)
+        self.note_dict_node(node)
 
     def leave_AugAssign(self, node: cst.AugAssign) -> None:
         super().leave_AugAssign(node)
@@ -454,6 +463,7 @@ class FactCollector(PluginCreationMixin, SurgeryMixin, ValueTracker):
     def visit_For(self, node: cst.For) -> None:
         super().visit_For(node)
         self.plugin_for(node)
+        self.dict_loop(node)
 
     def visit_If(self, node: cst.If) -> None:
         super().visit_If(node)

@@ -160,6 +160,8 @@ class PluginCreationMixin:
         name = string_value(name_arg.value) if name_arg is not None else None
         home = self._pp_home()
         if name is None:
+            if name_arg is not None:
+                self.dict_field(name_arg.value)  # named by the keys of a dict parameter's entry (dicthelper)
             return
         data = args[1].value if len(args) > 1 and args[1].keyword is None else None
         fact = AttrFact(name, self.span(name_arg.value), self.text(data) if data is not None else None,
