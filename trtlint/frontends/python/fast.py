@@ -511,54 +511,40 @@ def check_no_attribute_hooks(cls) -> None:
 # libcst visits without rebuilding the tree
 # --------------------------------------------------------------------------------------------------------
 
-_ORDERS: Optional[dict] = None
+_ORDERS: dict = {}  # node type -> its child fields in visit order, or None (libcst visits it); filled per type
+_LEAF_SET: Optional[frozenset] = None
 
 
-def _child_orders() -> dict:
-    """node type -> the fields libcst's ``_visit_and_replace_children`` visits, in its order (read from that
-    method's source: every field is visited by a ``visit_*(self, "field", ...)`` call); ``()`` for leaf types
-    (:func:`_leaf_types`). Types whose method cannot be read are left out (:func:`visit` hands them to libcst)."""
-    global _ORDERS
-    if _ORDERS is not None:
-        return _ORDERS
+def _child_order(tp):
+    """The fields libcst's ``_visit_and_replace_children`` of node type ``tp`` visits, in its order (read from
+    that method's source: every field is visited by a ``visit_*(self, "field", ...)`` call); ``()`` for leaf
+    types (:func:`_leaf_types`); None when the method cannot be read (:func:`visit` hands the node to libcst).
+    Computed for a type when a tree first holds one (reading libcst's source for all of its ~250 node types
+    cost a worker ~0.3 s before its first Python file)."""
+    global _LEAF_SET
+    if _LEAF_SET is None:
+        _LEAF_SET = _leaf_types()
+    if tp in _LEAF_SET:
+        return ()
     import inspect
     import textwrap
 
-    from libcst._nodes.base import CSTNode
-
-    leaves = _leaf_types()
-    seen: set = set()
-    todo = [CSTNode]
-    while todo:
-        for sub in todo.pop().__subclasses__():
-            if sub not in seen:
-                seen.add(sub)
-                todo.append(sub)
-    orders: dict = {}
-    for tp in seen:
+    try:
         if inspect.isabstract(tp):
-            continue
-        if tp in leaves:
-            orders[tp] = ()
-            continue
-        try:
-            fn = ast.parse(textwrap.dedent(inspect.getsource(tp._visit_and_replace_children))).body[0]
-        except Exception:
-            continue
-        calls = []
-        ok = True
-        for n in ast.walk(fn):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id.startswith("visit_"):
-                if len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
-                    calls.append((n.lineno, n.col_offset, n.args[1].value))
-                else:
-                    ok = False
-        fields = {f.name for f in dataclasses.fields(tp)} if dataclasses.is_dataclass(tp) else set()
-        names = list(dict.fromkeys(c[2] for c in sorted(calls)))
-        if ok and all(n in fields for n in names):
-            orders[tp] = tuple(names)
-    _ORDERS = orders
-    return orders
+            return None
+        fn = ast.parse(textwrap.dedent(inspect.getsource(tp._visit_and_replace_children))).body[0]
+    except Exception:
+        return None
+    calls = []
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id.startswith("visit_"):
+            if len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
+                calls.append((n.lineno, n.col_offset, n.args[1].value))
+            else:
+                return None
+    fields = {f.name for f in dataclasses.fields(tp)} if dataclasses.is_dataclass(tp) else set()
+    names = list(dict.fromkeys(c[2] for c in sorted(calls)))
+    return tuple(names) if all(n in fields for n in names) else None
 
 
 def visit(node, visitor) -> None:
@@ -567,11 +553,10 @@ def visit(node, visitor) -> None:
     Recursion is shallower than libcst's (one frame per tree level instead of three or four)."""
     if _MAYBE is None:
         _libcst_names()
-    orders = _ORDERS if _ORDERS is not None else _child_orders()
     hooks = visitor.__dict__.get("_fv_hooks")
     if hooks is None:
         hooks = visitor.__dict__["_fv_hooks"] = {}
-    _visit(node, visitor, hooks, orders)
+    _visit(node, visitor, hooks, _ORDERS)
 
 
 def _visit(node, visitor, hooks, orders) -> None:
@@ -580,7 +565,9 @@ def _visit(node, visitor, hooks, orders) -> None:
     if h is None:
         name = tp.__name__
         h = hooks[tp] = (getattr(visitor, "visit_" + name, None), getattr(visitor, "leave_" + name, None))
-    fields = orders.get(tp)
+    fields = orders.get(tp, _MISSING)
+    if fields is _MISSING:
+        fields = orders[tp] = _child_order(tp)
     if fields is None:  # a type whose child order is unknown: libcst visits it (FastVisitMixin's hooks)
         node.visit(visitor)
         return

@@ -33,6 +33,8 @@ VERSION_GUARD = re.compile(r"version|hasattr|_supported|ENABLED_FEATURES", re.I)
 # a try whose handlers catch these tries a newer API and falls back to an older one: both sides are version-guarded
 FALLBACK = re.compile(r"AttributeError|Exception|ImportError")
 
+# the lines as ast.get_source_segment splits them: on \r\n, \r and \n only, each with its end
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _API_MISSING = re.compile(r"\b(?:AttributeError|ImportError|ModuleNotFoundError)\b")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _CLASS_BODY = (None, None, None)  # the funcs entry of a class body (compared by identity)
@@ -50,6 +52,7 @@ class _Refs(ast.NodeVisitor):
 
     def __init__(self, text: str, defs: dict) -> None:
         self.text = text
+        self.lines = _LINE.findall(text)  # split once, as ast.get_source_segment splits (it re-splits on every call)
         self.defs = defs  # key -> def node; key: ("", name) a module function, (class qualname, name) a method
         self.methods: dict[str, list] = {}
         for k in defs:
@@ -60,8 +63,23 @@ class _Refs(ast.NodeVisitor):
         self.classes: list[str] = []  # qualnames of the enclosing classes
         self.funcs: list = []  # (key or None, first parameter, class qualname or None)
 
+    def _segment(self, node) -> Optional[str]:
+        """``ast.get_source_segment(self.text, node)`` over the lines split once (offsets are UTF-8 bytes)."""
+        l1, l2 = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        c1, c2 = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+        if l1 is None or l2 is None or c1 is None or c2 is None:
+            return None
+        try:
+            if l1 == l2:
+                return self.lines[l1 - 1].encode()[c1:c2].decode()
+            first = self.lines[l1 - 1].encode()[c1:].decode()
+            last = self.lines[l2 - 1].encode()[:c2].decode()
+        except (IndexError, UnicodeDecodeError):
+            return None
+        return "".join([first, *self.lines[l1:l2 - 1], last])
+
     def _guarded(self, test) -> bool:
-        return bool(VERSION_GUARD.search(ast.get_source_segment(self.text, test) or ""))
+        return bool(VERSION_GUARD.search(self._segment(test) or ""))
 
     def _ref(self, key) -> None:
         enclosing = next((f[0] for f in reversed(self.funcs) if f[0] is not None), None)
@@ -88,7 +106,7 @@ class _Refs(ast.NodeVisitor):
         # only a handler that names the missing API's error selects code by version: a bare ``except:`` or ``except
         # Exception`` around a helper's call is error handling (``try: load_plugins() except: pass``), and the helper
         # is judged (the lexical check of the libcst pass is broader: :data:`FALLBACK`)
-        caught = [h.type is not None and bool(_API_MISSING.search(ast.get_source_segment(self.text, h.type) or ""))
+        caught = [h.type is not None and bool(_API_MISSING.search(self._segment(h.type) or ""))
                   for h in node.handlers]
         self._under(any(caught), node.body)
         for h, c in zip(node.handlers, caught):

@@ -25,6 +25,7 @@ from trtlint.base.facts import (
     Span,
 )
 from .. import ExtractContext
+from ..onnx import standard_ops
 from . import fast
 from .names import API_METHODS, CREATOR_METHODS, TRT_CLASSES
 from .gsurgeon import SurgeryMixin
@@ -36,24 +37,10 @@ from .values import LIST_OF, Binding, Scope, ValueTracker, callee_last
 # Standard ONNX ops (domain "" emissions of these are builtin, not plugins)
 # --------------------------------------------------------------------------------------------------------
 
-_ONNX_DEFS = None  # False when onnx is unavailable
-
-
 def _is_standard_onnx_op(op_type: str) -> bool:
-    global _ONNX_DEFS
-    if _ONNX_DEFS is None:
-        try:
-            from onnx import defs as onnx_defs  # only the schema table; never the analysed code
-
-            _ONNX_DEFS = onnx_defs
-        except Exception:  # pragma: no cover - onnx is a dependency
-            _ONNX_DEFS = False
-    if _ONNX_DEFS is False:
-        return False
-    try:
-        return bool(_ONNX_DEFS.has(op_type, ""))
-    except Exception:  # pragma: no cover
-        return False
+    # the shipped table of the ONNX standard's op_types (rules/onnx_standard_ops.yaml, generated from onnx.defs and
+    # compared with the installed onnx by a test): importing onnx itself would cost a worker ~1 s (ml_dtypes)
+    return op_type in standard_ops().get("", ())
 
 
 # torch.onnx attribute suffixes (``name_i=``); the list forms are also accepted as written in the brief.
