@@ -388,14 +388,62 @@ def drop_write(tx: Texts, b: Body) -> tuple | None:
 
 def _declared_field(tx: Texts, it, items, route_fields: set):
     """A field the creator ``it`` declares that some route passes: a literal ``PluginField`` of its directory written
-    in its constructor, else one whose data is ``nullptr`` (a declaration, not a plugin's serialized field)."""
-    cands = [f for f in items if f.kind == "field" and f.name in route_fields and f.extra.get("literal")
+    in its constructor, else one whose data is ``nullptr`` (a declaration, not a plugin's serialized field). The
+    field must concern this creator: its ``createPlugin`` reads it by name, or a route to the plugin the creator
+    names passes it (a field some other creator's route passes, never read here and passed to no route of this
+    one, is renamed with no drift any rule could see)."""
+    mine = _read_fields(tx, it) | _passed_fields(tx, it, items)
+    cands = [f for f in items if f.kind == "field" and f.name in route_fields and f.name in mine and f.extra.get("literal")
              and str(Path(f.file).parent) == str(Path(it.file).parent)]
     ctor = [(b.file, tx.pos_line(b.file, b.open), tx.pos_line(b.file, b.close)) for b in tx.methods(it.name, it.file, it.line, it.name)]
     inside = [f for f in cands if any(f.file == fl and a <= f.line <= z for fl, a, z in ctor)]
     decl = [f for f in cands if re.search(r"PluginField\s*\(\s*[\"'][^\"']*[\"']\s*,\s*(nullptr|NULL|0)\s*[,)]",
                                           tx.line_text(f.file, f.line))]
     return (inside or decl or [None])[0]
+
+
+def _read_fields(tx: Texts, it) -> set[str]:
+    """The quoted names in the creator's ``createPlugin`` bodies (``strcmp(fields[i].name, "scalar")``)."""
+    out: set[str] = set()
+    for b in tx.methods(it.name, it.file, it.line, "createPlugin"):
+        out.update(re.findall(r"\"(\w+)\"", tx.raw[b.file][b.open : b.close]))
+    return out
+
+
+def _plugin_names(tx: Texts, it) -> set[str]:
+    """The plugin name the creator's ``getPluginName`` returns: a literal, or a constant's literal definition."""
+    out: set[str] = set()
+    for b in tx.methods(it.name, it.file, it.line, "getPluginName"):
+        r = replace_return(tx, b, "X")
+        if not r:
+            continue
+        expr = r[1]
+        lit = re.fullmatch(r"\"(\w+)\"", expr)
+        if lit:
+            out.add(lit.group(1))
+            continue
+        if not re.fullmatch(r"[\w:]+", expr):
+            continue
+        name = expr.split("::")[-1]
+        defs = [(rel, v) for rel, code in tx.code.items() if name in code and not rel.endswith(".py")
+                for v in re.findall(rf"(?:#\s*define\s+{name}\s+|\b{name}\s*(?:\[\s*\])?\s*(?:=|\{{)\s*)\"(\w+)\"",
+                                    tx.raw[rel])]
+        # the definition the creator's unit sees: its own file's, else the nearest directory's (samples of one tree
+        # each define their own PLUGIN_NAME)
+        near = max(((rel == b.file, _common(rel, b.file)) for rel, _v in defs), default=None)
+        out.update(v for rel, v in defs if (rel == b.file, _common(rel, b.file)) == near)
+    return out
+
+
+def _passed_fields(tx: Texts, it, items) -> set[str]:
+    """The fields the routes to the creator's plugin pass: field lists of a file whose lookup names it, and the
+    attributes of emissions of it."""
+    names = _plugin_names(tx, it)
+    if not names:
+        return set()
+    out = {f.name for f in items if f.kind == "field" and f.extra.get("side") != "class" and _lookup_of(f, items) in names}
+    out |= {a for e in items if e.kind == "emission" and e.name in names for a in emission_attrs(tx, e)}
+    return out
 
 
 def _creator_dir(rel: str, items) -> bool:

@@ -340,7 +340,8 @@ def test_a_creators_rename_takes_a_field_it_declares(tmp_path):
     (tmp_path / "s" / "p.cu").write_text(
         "class AddPlugin : public IPluginV3 {};\nclass AddPluginCreator : public IPluginCreatorV3One {};\n"
         'void AddPlugin::initFields() { f.emplace_back(PluginField("scalar", &mScalar, PluginFieldType::kFLOAT32, 1)); }\n'
-        'AddPluginCreator::AddPluginCreator()\n{\n    a.emplace_back(PluginField("scalar", nullptr, PluginFieldType::kFLOAT32, 1));\n}\n')
+        'AddPluginCreator::AddPluginCreator()\n{\n    a.emplace_back(PluginField("scalar", nullptr, PluginFieldType::kFLOAT32, 1));\n}\n'
+        'char const* AddPluginCreator::getPluginName() const noexcept\n{\n    return "Add";\n}\n')
     (tmp_path / "m.py").write_text(
         "import tensorrt as trt\nimport numpy as np\n"
         'c = trt.get_plugin_registry().get_creator("Add", "1", "")\n'
@@ -348,6 +349,35 @@ def test_a_creators_rename_takes_a_field_it_declares(tmp_path):
     items = corpus_census.census(tmp_path)
     (m,) = [m for m in corpus_mutate.generate(tmp_path, items) if m.cls == "field-rename-creator"]
     assert (m.file, m.line, m.declared_field) == ("s/p.cu", 6, "scalar")
+
+
+def test_a_creators_rename_takes_a_field_it_reads_or_its_route_passes_not_one_only_another_route_passes(tmp_path):
+    """Two samples declare a field "scalar" in their creators' constructors. Add's createPlugin reads it and a route
+    to Add passes it; PassData's createPlugin reads no field and its only route (to "PassData", the name its
+    PLUGIN_NAME says; each sample defines its own) passes none. Renaming PassData's declared "scalar" is no drift
+    any rule could see: only Add's creator gets the edit (the global list of route fields holds "scalar" through
+    Add's route)."""
+    for d, name, reads in (("add", "Add", '    if (!strcmp(fc->fields[0].name, "scalar")) {}\n'), ("pass", "PassData", "")):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "p.cu").write_text(
+            f'#define PLUGIN_NAME "{name}"\n'
+            f"class {name}Plugin : public IPluginV3 {{}};\nclass {name}PluginCreator : public IPluginCreatorV3One {{}};\n"
+            f"{name}PluginCreator::{name}PluginCreator()\n{{\n"
+            '    a.emplace_back(PluginField("scalar", nullptr, PluginFieldType::kFLOAT32, 1));\n}\n'
+            f"char const* {name}PluginCreator::getPluginName() const noexcept\n{{\n    return PLUGIN_NAME;\n}}\n"
+            f"IPluginV3* {name}PluginCreator::createPlugin(char const* n, PluginFieldCollection const* fc, TensorRTPhase p) noexcept\n{{\n"
+            f"{reads}    return new {name}Plugin();\n}}\n")
+    (tmp_path / "add" / "main.py").write_text(
+        "import tensorrt as trt\nimport numpy as np\n"
+        'c = trt.get_plugin_registry().get_creator("Add", "1", "")\n'
+        'p = c.create_plugin("a", trt.PluginFieldCollection([trt.PluginField("scalar", np.float32(1), trt.PluginFieldType.FLOAT32)]))\n')
+    (tmp_path / "pass" / "main.py").write_text(
+        "import tensorrt as trt\n"
+        'c = trt.get_plugin_registry().get_creator("PassData", "1", "")\n'
+        'p = c.create_plugin("a", trt.PluginFieldCollection([]), trt.TensorRTPhase.BUILD)\n')
+    items = corpus_census.census(tmp_path)
+    got = [(m.subject, m.file, m.line) for m in corpus_mutate.generate(tmp_path, items) if m.cls == "field-rename-creator"]
+    assert got == [("AddPluginCreator", "add/p.cu", 6)]
 
 
 def test_a_python_route_beside_its_plugin_is_seeded():

@@ -192,3 +192,45 @@ def test_a_program_in_a_folder_named_for_a_release_takes_that_release(tmp_path):
     line = json.dumps(render_text([], _ctx(res)))
     assert "folders named for a TensorRT release judged as that release: legacy/BarPlugin-TRT8 as 10.0" in line
     assert "legacy/FooPlugin-TRT8 as 8.0" in line
+
+
+def test_code_its_name_marks_deprecated_is_named_in_the_summary_not_judged(tmp_path):
+    """Issue 31: a folder or file whose name marks its code deprecated (``DeprecatedLayers/``, ``*-V2-deprecated.py``)
+    is code kept for an older TensorRT: TRT207 and TRT610 do not judge it against the tree's 10.0, and the run says
+    so (the summary line names each path and how many of its files were not judged; ``deprecated_code`` in the
+    JSON report), never silently; ``judge-deprecated-code = true`` judges it, and then no such line is written. A
+    ``legacy/`` folder is no such mark."""
+    head = "import tensorrt as trt\n"
+    (tmp_path / "requirements.txt").write_text("tensorrt==10.0.1\n")
+    for rel, text in {
+        "samples/DeprecatedLayers/RNN/main.py": head + "layer = network.add_rnn_v2(x, 1, 8, 4, op)\n",
+        "samples/DeprecatedLayers/FullyConnected/main.py": head + "config.max_workspace_size = 1 << 30\n",
+        "samples/Plugin/add_scalar-V2-deprecated.py": head + "class AddScalar(trt.IPluginV2DynamicExt):\n    pass\n",
+        "samples/DeprecatedLayers/README.md": "old samples\n",
+        "legacy/build.py": head + "e = builder.build_engine(network, config)\n",
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207", "TRT610"]
+    res = run(settings, jobs=1, use_cache=False)
+    assert [(d.code, d.span.path) for d in res.diagnostics] == [("TRT610", "legacy/build.py")]
+    marked = res.analysis["tensorrt_version"]["deprecated_code"]
+    assert marked == {"samples/DeprecatedLayers": 2, "samples/Plugin/add_scalar-V2-deprecated.py": 1}
+    line = Analysis.from_dict(res.analysis).tensorrt_line()
+    assert line.startswith("TensorRT 10.0 assumed: inferred from tensorrt==10.0.1 in requirements.txt:1; ")
+    assert ("2 paths whose name marks them deprecated, kept for an older TensorRT, not judged for API deprecations "
+            "and removals (TRT207, TRT610): samples/DeprecatedLayers (2 files), samples/Plugin/add_scalar-V2-deprecated.py; "
+            "set judge-deprecated-code = true to judge them") in line
+    assert "samples/DeprecatedLayers (2 files)" in json.dumps(render_text([], _ctx(res)))
+    assert build_json([], _ctx(res))["summary"]["tensorrt_version"]["deprecated_code"] == marked
+    # judged on request: every file, and the summary says nothing of them
+    (tmp_path / "trtlint.toml").write_text("judge-deprecated-code = true\n")
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207", "TRT610"]
+    res = run(settings, jobs=1, use_cache=False)
+    assert sorted(d.span.path for d in res.diagnostics) == [
+        "legacy/build.py", "samples/DeprecatedLayers/FullyConnected/main.py", "samples/DeprecatedLayers/RNN/main.py",
+        "samples/Plugin/add_scalar-V2-deprecated.py"]
+    assert "deprecated_code" not in res.analysis["tensorrt_version"]
+    assert "deprecated" not in Analysis.from_dict(res.analysis).tensorrt_line()

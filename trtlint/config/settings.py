@@ -56,6 +56,9 @@ class Settings:
     test_lists: Optional[dict[str, Any]] = None
     # the TensorRT release the code targets ("10.x", "10.8", "11"); None: the rules/ pack's default
     tensorrt_version: Optional[str] = None
+    # judge code whose file or folder name marks it deprecated (``DeprecatedLayers/``, ``foo-deprecated.py``)
+    # against the release too (TRT207, TRT610); false: the summary names it instead
+    judge_deprecated_code: bool = False
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
     baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
@@ -263,7 +266,7 @@ def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
     elif attr in ("max_call_depth", "max_file_size"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"{origin}: '{key}' must be a non-negative integer")
-    elif attr in ("respect_gitignore",):
+    elif attr in ("respect_gitignore", "judge_deprecated_code"):
         if not isinstance(value, bool):
             raise ConfigError(f"{origin}: '{key}' must be true or false")
     elif attr == "fail_level":

@@ -35,7 +35,8 @@ import fnmatch
 import re
 from typing import NamedTuple
 
-__all__ = ["EXTRA_NAMES", "Evidence", "evidence", "is_extra_name", "may_hold_evidence", "release_named"]
+__all__ = ["DEPRECATED_WORDS", "EXTRA_NAMES", "Evidence", "evidence", "is_extra_name", "marked_deprecated",
+           "may_hold_evidence", "release_named"]
 
 
 class Evidence(NamedTuple):
@@ -80,6 +81,23 @@ def release_named(component: str):
     if m is None or int(m.group(1)) not in _MAJORS:
         return None
     return f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) is not None else str(int(m.group(1)))
+
+
+# a file or folder whose name marks its code deprecated: one of these words as a whole word of the name
+# ("DeprecatedLayers", "add_scalar-V2-deprecated.py", "obsolete/", "archived_samples"). Not "legacy" (a
+# compatibility layer a project still builds and ships), "old" ("run_old.py", "threshold") nor "archive" (a
+# serialization archive: "json_archive.h")
+DEPRECATED_WORDS = ("deprecated", "obsolete", "archived")
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def marked_deprecated(component: str):
+    """The word of :data:`DEPRECATED_WORDS` a directory name or file name (its extension dropped) holds as a
+    word of its own, split at separators, digits and case changes ("MatrixMultiplyDeprecated": "deprecated";
+    "nondeprecated", "archive_reader": None), or None."""
+    stem = component.rsplit(".", 1)[0] if "." in component[1:] else component
+    words = {w.lower() for w in _WORDS.findall(stem)}
+    return next((w for w in DEPRECATED_WORDS if w in words), None)
 
 
 def _name(path: str) -> str:

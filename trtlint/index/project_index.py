@@ -512,6 +512,29 @@ class ProjectIndex:
                 return best[1]
         return self.tensorrt_inferred or TensorRTTarget()
 
+    def deprecated_mark(self, path: str) -> Optional[str]:
+        """The directory or file holding ``path`` whose name marks its code deprecated (``"deprecated:<path>"``
+        entries of the inferred targets: :func:`trtlint.pipeline.trtversion.deprecated_marks`), unless the
+        ``judge-deprecated-code`` setting asks to judge it or a folder inside the mark names the release its code is
+        for (a pin, or a folder named for a release: that release is judged); None otherwise. TRT207 and TRT610 do
+        not judge such code against the tree's release; the run's summary names the paths."""
+        if getattr(self.settings, "judge_deprecated_code", False):
+            return None
+        mark = None
+        for key in self.tensorrt_targets:
+            if key.startswith("deprecated:"):
+                d = key[len("deprecated:"):]
+                if path == d or path.startswith(d + "/"):
+                    mark = d
+                    break
+        if mark is None:
+            return None
+        for key, t in self.tensorrt_targets.items():
+            d = next((key[len(p):] for p in ("package:", "release:") if key.startswith(p)), None)
+            if d and t is not None and t.version and d.startswith(mark + "/") and path.startswith(d + "/"):
+                return None  # the code names its release inside the mark: judged against it
+        return mark
+
     def tensorrt_version(self, path: Optional[str] = None) -> str:
         """The TensorRT release to judge against: :meth:`tensorrt_target`, else the rules/ pack's default (the
         newest release; a rule says when it judged against it for want of a known version)."""

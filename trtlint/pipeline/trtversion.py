@@ -18,6 +18,10 @@ says (``TRT8``: 8.0, the first 8 release: the code is for every 8 release; a maj
 folder already targets, ``TensorRT-10/`` in a tree pinned to 10.8, says no more and the folder keeps 10.8), never
 the root's. A program inside such a directory with no pin of its own
 takes the directory's release instead of the root's; the innermost such directory counts.
+
+A directory or file whose name marks its code deprecated (``DeprecatedLayers/``, ``foo-V2-deprecated.py``:
+:func:`~trtlint.frontends.trtversion.marked_deprecated`) is ``"deprecated:<path>"`` (version None): code kept for an
+older TensorRT whose release the name does not say; :meth:`ProjectIndex.deprecated_mark` decides whether it is judged.
 """
 
 from __future__ import annotations
@@ -29,14 +33,14 @@ from typing import TYPE_CHECKING, Iterable, Optional
 
 from trtlint.base import safeio
 from ..frontends import SourceFile
-from ..frontends.trtversion import Evidence, evidence, is_extra_name, may_hold_evidence, release_named
+from ..frontends.trtversion import Evidence, evidence, is_extra_name, marked_deprecated, may_hold_evidence, release_named
 from trtlint.config.packs import parse_version
 
 if TYPE_CHECKING:  # pragma: no cover - imported by what infers (a warm run reads only extras_key)
     from trtlint.index.project_index import TensorRTTarget
 
-__all__ = ["PACKAGE_PREFIX", "RELEASE_PREFIX", "choose", "evidence_dirs", "extras_key", "gather", "infer", "packages",
-           "release_dirs"]
+__all__ = ["DEPRECATED_PREFIX", "PACKAGE_PREFIX", "RELEASE_PREFIX", "choose", "deprecated_marks", "evidence_dirs",
+           "extras_key", "gather", "infer", "packages", "release_dirs"]
 
 _MAX_EXTRA = 1 << 20  # a larger README or script is not read
 
@@ -153,6 +157,27 @@ def release_dirs(files: list[SourceFile]) -> dict[str, str]:
     return out
 
 
+DEPRECATED_PREFIX = "deprecated:"  # the key of a path whose name marks it deprecated in :func:`infer`'s result
+_CODE_KINDS = ("python", "cpp", "cuda", "header")
+
+
+def deprecated_marks(files: list[SourceFile]) -> dict[str, str]:
+    """path -> the word that marks it, for the outermost directory or file of each source file whose name marks its
+    code deprecated (:func:`~trtlint.frontends.trtversion.marked_deprecated`: ``DeprecatedLayers/``,
+    ``add_scalar-V2-deprecated.py``): code its project keeps for an older TensorRT, whose release it does not name."""
+    out: dict[str, str] = {}
+    for f in files:
+        if f.kind not in _CODE_KINDS:
+            continue
+        parts = f.rel.split("/")
+        for i, part in enumerate(parts):
+            w = marked_deprecated(part)
+            if w is not None:
+                out.setdefault("/".join(parts[: i + 1]), w)
+                break
+    return out
+
+
 def _innermost(path: str, dirs) -> str:
     """The longest of ``dirs`` that is ``path`` or holds it ("" when none)."""
     best = ""
@@ -255,4 +280,6 @@ def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str
     for d in pkgs:
         out[PACKAGE_PREFIX + d] = choose(in_pkg.get(d, [])) or TensorRTTarget(
             None, "", f"{d} is a Python package of its own whose files pin no TensorRT release")
+    for d, w in deprecated_marks(files).items():  # judged or not: ProjectIndex.deprecated_mark
+        out[DEPRECATED_PREFIX + d] = TensorRTTarget(None, "marked", f"the name {d} marks it {w}")
     return out

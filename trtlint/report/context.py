@@ -82,6 +82,9 @@ class Analysis:
                    if k.startswith("release:") and t is not None}
         if folders:
             tensorrt["folders"] = folders  # directories named for a release (pipeline.trtversion.release_dirs)
+        marked = deprecated_code(index, scoped)
+        if marked:
+            tensorrt["deprecated_code"] = marked  # paths whose names mark them deprecated: not judged
         found: dict[str, int] = {}
         for how in (getattr(build, "programs", None) or {}).values():
             found[how] = found.get(how, 0) + 1
@@ -91,7 +94,20 @@ class Analysis:
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
-        programs, the versions by how many programs assume them; then the folders named for a release."""
+        programs, the versions by how many programs assume them; then the folders named for a release, and the
+        paths whose names mark them deprecated, not judged."""
+        line = self._release_line()
+        marked = (self.tensorrt or {}).get("deprecated_code") or {}
+        if line is None or not marked:
+            return line
+        shown = [d + (f" ({n} files)" if n > 1 else "") for d, n in list(marked.items())[:3]]
+        more = f", +{len(marked) - 3} more" if len(marked) > 3 else ""
+        n = len(marked)
+        return (f"{line}; {n} path{'' if n == 1 else 's'} whose name marks {'it' if n == 1 else 'them'} deprecated, "
+                f"kept for an older TensorRT, not judged for API deprecations and removals (TRT207, TRT610): "
+                + ", ".join(shown) + more + "; set judge-deprecated-code = true to judge them")
+
+    def _release_line(self) -> Optional[str]:
         line = self._tensorrt_line()
         folders = (self.tensorrt or {}).get("folders") or {}
         if line is None or not folders or (self.tensorrt or {}).get("source") == "configured":
@@ -200,6 +216,30 @@ class Analysis:
             unentered=tuple((u["plugin"], u["method"], u["callee"], u["path"], u["line"], u["why"])
                             for u in d.get("unentered_branch_calls", ())),
         )
+
+
+def deprecated_code(index, scoped=None) -> dict:
+    """path -> how many files in it TRT207 and TRT610 would judge (TensorRT Python API uses the pack lists, classes
+    on a TensorRT interface, where a release is known for them: their program's index, ``scoped``) that are not
+    judged because the path's name marks it deprecated (:meth:`ProjectIndex.deprecated_mark`); the paths holding
+    none are left out."""
+    if getattr(index.settings, "judge_deprecated_code", False) or not any(
+            k.startswith("deprecated:") for k in index.tensorrt_targets):
+        return {}
+    from trtlint.index.project_index import scope_of
+
+    scopes = tuple(scoped or ())
+    table = index.packs.tensorrt_python_api
+    ifaces = index.packs.trt_interfaces
+    held = {u.span.path for u in index.trt_api_uses if u.name in table}
+    held |= {c.span.path for c in index.classes.values() if any(b in ifaces for b in c.bases)}
+    out: dict[str, int] = {}
+    for path in sorted(held):
+        mark = index.deprecated_mark(path)
+        own = (scoped or {}).get(scope_of(path, scopes), index) if scopes else index
+        if mark and own.tensorrt_target(path).version:
+            out[mark] = out.get(mark, 0) + 1
+    return dict(sorted(out.items()))
 
 
 @dataclass

@@ -104,7 +104,11 @@ class DeprecatedPluginInterface(Rule):
     that keeps its interface on purpose: a back-compat copy, whose plugin name another creator of the project
     registers on a current interface (TensorRT OSS keeps a plugin's `IPluginV2DynamicExt` version "1" beside its
     `IPluginV3` version "2" so that engines built with it still load), and a pybind11 trampoline, whose methods
-    forward to Python (`get_override`, `PYBIND11_OVERRIDE*`), binding the interface for Python plugins.
+    forward to Python (`get_override`, `PYBIND11_OVERRIDE*`), binding the interface for Python plugins. Nor a
+    class in a file or folder whose name marks its code deprecated (`deprecated`, `obsolete` or `archived` as a
+    word of the name: `BasicExample-V2-deprecated/`, `DeprecatedLayers/`): code its project keeps for an older
+    TensorRT, as for TRT610; the run's summary line names such paths, and `judge-deprecated-code = true` judges
+    them.
 
     ## Why it matters
     `IPluginV2`, `IPluginV2Ext`, `IPluginV2IOExt`, `IPluginV2DynamicExt` and `IPluginCreator` are deprecated
@@ -171,7 +175,20 @@ class DeprecatedPluginInterface(Rule):
             "config": {"tensorrt-version": "8.6"},
         },
     ]
+    VALID += [
+        # a sample its folder's name marks deprecated, kept beside its V3 successor for older TensorRT releases
+        {
+            "files": {"samples/BasicExample-V2-deprecated/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
+            "config": {"tensorrt-version": "11.1"},
+        },
+    ]
     INVALID = [
+        {
+            # judge-deprecated-code = true: the deprecated sample is judged like the rest
+            "files": {"samples/BasicExample-V2-deprecated/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
+            "config": {"tensorrt-version": "11.1", "judge-deprecated-code": True},
+            "expect": [("samples/BasicExample-V2-deprecated/foo.cpp", 5, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 11.1); use IPluginV3")],
+        },
         {
             "files": {"plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
             "config": {"tensorrt-version": "11.1"},
@@ -283,6 +300,8 @@ class DeprecatedPluginInterface(Rule):
         for qn, c in sorted(index.classes.items()):
             if _tensorrt_api(c):
                 continue  # TensorRT's own headers shipped in the tree declare the interfaces
+            if index.deprecated_mark(c.span.path):
+                continue  # code its name marks deprecated, kept for an older TensorRT: the summary names it
             own = [b for b in c.bases if b in ifaces]
             inherited: set[str] = set()
             for b in c.bases:

@@ -48,6 +48,14 @@ class DeprecatedTensorrtPythonApi(Rule):
     A Python package of its own below the root (a directory with its own `setup.py`, `pyproject.toml` or
     `setup.cfg`, such as a tool shipped in the tree) is judged by the release its own files pin, and when they
     pin none, as code with no known version (not judged), not by the root's.
+    A file or folder whose name marks its code deprecated (the word `deprecated`, `obsolete` or `archived` as a
+    word of its own: `DeprecatedLayers/`, `MatrixMultiplyDeprecated/`, `plugin-V2-deprecated.py`, `obsolete/`) is
+    code its project keeps for an older TensorRT whose release the name does not say: it is not judged against the
+    tree's release, as compilers do not warn of deprecated uses inside code itself marked deprecated (javac inside
+    `@Deprecated`, clang inside `[[deprecated]]`). Never silently: the run's summary line names each such path with
+    the number of its files not judged, and `judge-deprecated-code = true` judges them. A pin or a folder named for
+    a release inside the marked folder is judged as that release. `legacy`, `old` and `archive` are no such marks
+    (a compatibility layer still shipped, `run_old.py`, a serialization archive): their code is judged.
 
     ## Why it matters
     A removed API is an `AttributeError` on the first build with the new TensorRT; a deprecated one is the
@@ -185,6 +193,23 @@ class DeprecatedTensorrtPythonApi(Rule):
                 "    return convert(max_workspace_size=args.max_workspace_size)\n"
             },
             "config": {"tensorrt-version": "10.0"},
+        },
+    ]
+    VALID += [
+        # code its name marks deprecated is kept for an older TensorRT: a folder (DeprecatedLayers/, with a sample named
+        # for a deprecated layer inside) and a file (plugin-V2-deprecated.py beside the V3 sample) are not judged
+        # against the tree's 10.0; the run's summary names them (judge-deprecated-code = true judges them)
+        {
+            "files": {
+                "requirements.txt": "tensorrt==10.0.1\n",
+                "samples/91-OldStuff/DeprecatedLayers/RNNv2/main.py": _HEAD
+                + "def build(builder, network, config, x):\n"
+                "    config.max_workspace_size = 1 << 30\n"
+                "    layer = network.add_rnn_v2(x, 1, 8, 4, trt.RNNOperation.LSTM)\n"
+                "    return builder.build_engine(network, config)\n",
+                "samples/Plugin/add_scalar-V2-deprecated.py": _HEAD
+                + "class AddScalar(trt.IPluginV2DynamicExt):\n    pass\n",
+            },
         },
     ]
     VALID += [
@@ -333,6 +358,39 @@ class DeprecatedTensorrtPythonApi(Rule):
             ],
         },
         {
+            # names that mark nothing: legacy/ (a compatibility layer still shipped), run_old.py, a serialization
+            # archive/, a name holding "deprecated" inside a word; and a folder named for a release inside a
+            # deprecated one is judged as that release (TRT-8: 8.0, where build_engine is deprecated)
+            "files": {
+                "requirements.txt": "tensorrt==10.0.1\n",
+                "legacy/build.py": _HEAD + "e = builder.build_engine(network, config)\n",
+                "tools/run_old.py": _HEAD + "e = builder.build_engine(network, config)\n",
+                "archive/build.py": _HEAD + "e = builder.build_engine(network, config)\n",
+                "undeprecatedfoo/build.py": _HEAD + "e = builder.build_engine(network, config)\n",
+                "deprecated/TRT-8/build.py": _HEAD + "e = builder.build_engine(network, config)\n",
+            },
+            "expect": [
+                ("archive/build.py", 2, "build_engine was removed in TensorRT 10.0"),
+                ("deprecated/TRT-8/build.py", 2, "build_engine is deprecated since TensorRT 8.0, removed in 10.0 (the project targets 8.0, inferred from the folder name deprecated/TRT-8)"),
+                ("legacy/build.py", 2, "build_engine was removed in TensorRT 10.0"),
+                ("tools/run_old.py", 2, "build_engine was removed in TensorRT 10.0"),
+                ("undeprecatedfoo/build.py", 2, "build_engine was removed in TensorRT 10.0"),
+            ],
+        },
+        {
+            # judge-deprecated-code = true: code its name marks deprecated is judged like the rest
+            "files": {
+                "requirements.txt": "tensorrt==10.0.1\n",
+                "samples/DeprecatedLayers/RNN/main.py": _HEAD + "layer = network.add_rnn_v2(x, 1, 8, 4, op)\n",
+                "samples/Plugin/add_scalar-V2-deprecated.py": _HEAD + "class AddScalar(trt.IPluginV2DynamicExt):\n    pass\n",
+            },
+            "config": {"judge-deprecated-code": True},
+            "expect": [
+                ("samples/DeprecatedLayers/RNN/main.py", 2, "add_rnn_v2 was removed in TensorRT 10.0"),
+                ("samples/Plugin/add_scalar-V2-deprecated.py", 2, "trt.IPluginV2DynamicExt is deprecated since TensorRT 10.0"),
+            ],
+        },
+        {
             # "10.x" is the newest 10 release (as for TRT207): add_plugin_v2, deprecated in 10.8, is reported
             "files": {"build.py": _HEAD + "def plugin_layer(network, inputs, plugin):\n    return network.add_plugin_v2(inputs, plugin)\n"},
             "config": {"tensorrt-version": "10.x"},
@@ -346,7 +404,8 @@ class DeprecatedTensorrtPythonApi(Rule):
         # one finding per (API, file): the first use, the others as related locations
         uses: dict[tuple, list] = {}
         for u in index.trt_api_uses:
-            if u.name in table and not u.guarded and not own.declares(u.receiver, u.name):
+            if (u.name in table and not u.guarded and not own.declares(u.receiver, u.name)
+                    and not index.deprecated_mark(u.span.path)):  # (kept for an older TensorRT: the summary says)
                 uses.setdefault((u.span.path, u.name), []).append(u)
         # then one finding per (file, verdict): the APIs a file uses that the same release removed (or deprecated)
         # all say the same thing about the file (it is code for an older TensorRT): the first one is the finding,
