@@ -4,7 +4,8 @@ are written by a person, and the report counts them.
     python3 bench/corpus.py sample TREE [--seed 31] [--n 20]   # a YAML skeleton of the sample, verdicts left "?"
     python3 bench/corpus.py report                              # includes the triage table below
 
-A triage file is ``bench/corpus/triage/<owner>+<name>.yaml``::
+A triage file is ``bench/corpus/triage/<owner>+<name>[.seedN].yaml`` (one per tree: the report's table counts every
+file here; a triage a later one replaces moves to ``bench/corpus/triage/earlier/``, kept as history and not counted)::
 
     tree: owner/name
     commit: <the pinned commit>
