@@ -28,9 +28,10 @@ class EnqueueSynchronization(Rule):
 
     ## What it does
     Follows the call graph from every plugin's `enqueue` like TRT301 and reports calls listed in the
-    `synchronizing` table of the rules/ packs: device/stream/event synchronization, blocking copies and
-    memsets (`cudaMemcpy`, `cudaMemset`), and calls that synchronize implicitly (`cudaFree`). The message
-    shows the chain. A call reached only through a destructor or an assignment operator (releasing what an
+    `synchronizing` table of the rules/ packs: device/stream/event synchronization, copies and
+    memsets on the legacy default stream (`cudaMemcpy`, `cudaMemset`: the host waits for most copies, not for
+    a device-to-device one nor a device memset, but the legacy stream waits for and holds up TensorRT's
+    stream either way), and calls that synchronize implicitly (`cudaFree`). The message shows the chain. A call reached only through a destructor or an assignment operator (releasing what an
     object owns, e.g. a tensor view being reassigned) is not reported: whether the object owns anything on
     that path is not known statically, and a view owns nothing. Nor is one-time initialisation under a guard
     (as for TRT301): it runs once, not per inference.
@@ -38,8 +39,8 @@ class EnqueueSynchronization(Rule):
     "also TRT304": removing the synchronization removes both.
 
     ## Why it matters
-    A synchronization in `enqueue` stalls the host until the GPU drains, serialises TensorRT's streams and
-    is illegal during CUDA-graph capture (the capture fails, or is invalidated).
+    A synchronization in `enqueue` stalls the host or TensorRT's stream until other work drains, serialises
+    TensorRT's streams and is illegal during CUDA-graph capture (the capture fails, or is invalidated).
 
     ## Example
     ```cpp
@@ -76,7 +77,7 @@ class EnqueueSynchronization(Rule):
             # body: the checked call itself runs on every enqueue
             "files": {"plugins/foo.cpp": plugin_cpp(
                 "    CSC(cudaMemcpy(outputs[0], inputs[0], 16, cudaMemcpyDeviceToDevice), -1);", _CSC)},
-            "expect": [("plugins/foo.cpp", 15, "cudaMemcpy (blocking copy) synchronizes on the hot path")],
+            "expect": [("plugins/foo.cpp", 15, "cudaMemcpy (copy on the legacy default stream) synchronizes on the hot path")],
         },
     ]
 

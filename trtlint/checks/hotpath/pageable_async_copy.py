@@ -36,7 +36,7 @@ class PageableAsyncCopy(Rule):
     can see: the address of a local variable or array (`&params`, `buf`), or the buffer of a `std::vector`
     / `std::string` (`v.data()`, `&v[0]`). The copy direction (`cudaMemcpyHostToDevice`, ...) decides which
     argument is the host side. Pinned memory (`cudaMallocHost`, `cudaHostAlloc`) is not reported.
-    When TRT302 (a blocking copy) or TRT304 (its status discarded) also applies to the same call, one finding
+    When TRT302 (a copy on the legacy default stream) or TRT304 (its status discarded) also applies to the same call, one finding
     is reported, this one, with a note "also TRT302" / "also TRT304".
 
     ## Why it matters
