@@ -264,7 +264,9 @@ class SerializationIncomplete(Rule):
             # getSerializationSize() is the buffer TensorRT allocates for serialize(): 12 bytes for 9 written
             "files": {"plugins/bar.cpp": _with_size("3 * sizeof(int32_t)")},
             "expect": [("plugins/bar.cpp", 23, "BarPlugin::getSerializationSize() returns 12 bytes, but serialize() writes 9 "
-                                               "(`mAxis` 4 + `mScale` 4 + `mFlag` 1)")],
+                                               "(`mAxis` 4 + `mScale` 4 + `mFlag` 1): the engine stores 3 bytes serialize() never "
+                                               "writes (uninitialised), which the deserializing constructor reads as data or a "
+                                               "length check rejects")],
         },
         {
             # 'beta' is read only when building, 'alpha' in both phases: the runtime branch reads names too, so a
@@ -382,7 +384,8 @@ class SerializationIncomplete(Rule):
             return
         listed = " + ".join(f"`{op.expr}` {op.size}" for op in writes[:6]) + (" + ..." if len(writes) > 6 else "")
         effect = ("serialize() writes past the buffer TensorRT allocates for it" if total > g.size_value else
-                  "the engine holds bytes serialize() never writes, and a constructor that checks the length fails")
+                  f"the engine stores {g.size_value - total} bytes serialize() never writes (uninitialised), which the "
+                  "deserializing constructor reads as data or a length check rejects")
         yield self.diag(
             g.span,
             f"{cls.name}::getSerializationSize() returns {g.size_value} bytes, but serialize() writes {total} "
