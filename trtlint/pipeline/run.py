@@ -105,6 +105,9 @@ class _RunState:
     # the files whose content differs from the last run's (by the digests in stats.json); None: no last run known
     changed: Optional[frozenset] = None
     cache: Optional[FactCache] = None  # the fact cache of the extraction (where each file's facts came from)
+    # the extraction, when started before the build model (:func:`_start_early`: a C++ edit since the last run)
+    extraction: Any = None
+    done: list = field(default_factory=lambda: [0, 0])  # files parsed, files planned (the extraction's progress)
 
 
 def run(*args, **kwargs) -> RunResult:
@@ -145,7 +148,13 @@ def _run(
     hit = _from_memo(st) if memo else None
     if hit is not None:
         return hit
-    _model(st)
+    _start_early(st)
+    try:
+        _model(st)
+    except BaseException:
+        if st.extraction is not None:
+            st.extraction.close()
+        raise
     _extract(st)
     _check(st)
     _store(st)
@@ -283,28 +292,53 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
     )
 
 
+def _cpp_changed(st: _RunState) -> bool:
+    """Whether a C++ unit or header differs from the last run's (by the digests in stats.json), with a cache."""
+    changed = st.changed
+    return changed is not None and st.use_cache and any(
+        f.rel in changed for f in st.disc.files if f.kind in ("cpp", "cuda", "header"))
+
+
+def _new_extraction(st: _RunState):
+    """The run's extraction (one worker pool for the whole run), with its fact cache."""
+    from .extraction import Extraction
+
+    digests = {f.rel: f.digest for f in st.disc.files}
+    cache = st.cache = FactCache(st.root, st.ctx, frontend_versions()) if st.use_cache else None
+    done, progress = st.done, st.progress
+
+    def tick(n: int) -> None:
+        done[0] += n
+        progress("extract", done[0], done[1])
+
+    return Extraction(st.ctx, st.jobs, cache, digests, done, tick if progress is not None else None, st.limits)
+
+
+def _start_early(st: _RunState) -> None:
+    """A C++ unit or header changed since the last run (a re-run after an edit): start the worker that will parse
+    it now, before the build model, the fact vocabulary and the plan are made here, so that its start, the C++
+    frontend's import and libclang's loading (and a warm-up parse: ``frontends.cpp.unit.warm``) overlap them
+    instead of following them. The shared PCH for the unit's flags is asked for in :func:`_extract`, once the
+    build model and the feature macros give the flags."""
+    if not _cpp_changed(st):
+        return
+    st.extraction = _new_extraction(st)
+    st.extraction.warm("cpp")
+
+
 def _extract(st: _RunState) -> None:
     """The facts of every file. C++: only translation units that can hold a plugin fact are parsed; the others
     are parsed lazily when the hot-path call graph needs a function they may define (cpp_expand.py)."""
     from trtlint.base.facts import FileFacts
     from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
     from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing, walk_unwalked
-    from .extraction import Extraction
 
     disc, scans = st.disc, st.scans
     tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
     others = [f for f in disc.files if f.kind not in ("cpp", "cuda", "header")]
     t1 = time.perf_counter()
-    digests = {f.rel: f.digest for f in disc.files}
-    cache = st.cache = FactCache(st.root, st.ctx, frontend_versions()) if st.use_cache else None
-    done = [0, 0]  # files parsed, files planned (grows as the lazy call-graph expansion adds files)
-    progress = st.progress
-
-    def tick(n: int) -> None:
-        done[0] += n
-        progress("extract", done[0], done[1])
-
-    extraction = Extraction(st.ctx, st.jobs, cache, digests, done, tick if progress is not None else None, st.limits)
+    extraction = st.extraction if st.extraction is not None else _new_extraction(st)
+    cache, digests = st.cache, extraction.digests
 
     def extract_cached(files: list[SourceFile]) -> list[FileFacts]:
         return extraction.collect(extraction.submit(files, 0))
@@ -314,17 +348,12 @@ def _extract(st: _RunState) -> None:
     # an edit since the last run in a C++ unit (or a header: its includers are parsed again): a worker starts now and
     # loads libclang while this process plans, instead of after the plan (a cold run starts its pool as it did)
     changed = st.changed
-    warm_cpp = changed is not None and cache is not None and any(
-        f.rel in changed for f in disc.files if f.kind in ("cpp", "cuda", "header"))
+    warm_cpp = st.extraction is not None  # (a worker was started for it: _start_early)
     # one worker pool for the whole extraction. The Python, CMake and YAML files that need parsing are queued
     # first, so the workers start while the C++ units are scanned for plugin markers; the C++ units (the
     # call-graph expansion's critical path) then go ahead of them in the queue, and the other files' cached
     # facts are loaded once the edited units are on their way
     try:
-        if warm_cpp:  # (imported here, once: the worker forked now inherits it rather than importing it again)
-            from ..frontends.cpp import unit  # noqa: F401
-
-            extraction.warm("cpp")
         h_others = extraction.submit(others, 1, defer=True)
         final = _with_feature_macros(st, st.ctx, extraction.service)  # the workers parse Python meanwhile
         if final is not st.ctx:

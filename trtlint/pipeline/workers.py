@@ -40,10 +40,16 @@ import itertools
 import os
 import signal
 import time
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from trtlint.base.facts import FileFacts, ParseProblem, Span
 from ..frontends import ExtractContext, SourceFile
+
+if TYPE_CHECKING:  # pragma: no cover
+    from trtlint.base.facts import FileFacts
+
+# The fact vocabulary is imported where a fact is made, not with the module: a run in which a C++ unit changed
+# starts its first worker before the parent imports the vocabulary (``pipeline.run._start_early``), and the
+# worker imports it while it waits for its first file
 
 _POLL = 0.2  # seconds between memory readings of the busy workers
 _PREPARE = 120.0  # seconds more a worker may take to import its frontend and build the shared PCH first
@@ -56,6 +62,8 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def problem_facts(src: SourceFile, message: str) -> FileFacts:
+    from trtlint.base.facts import FileFacts, ParseProblem, Span
+
     return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, problems=(ParseProblem(message, Span(src.rel, 1)),))
 
 
