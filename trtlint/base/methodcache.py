@@ -29,10 +29,11 @@ _NONE = object()
 
 
 class _Table:
-    __slots__ = ("path", "codes", "new", "before")
+    __slots__ = ("path", "codes", "new", "used", "before")
 
     def __init__(self, path: Optional[str], codes: dict) -> None:
         self.path, self.codes, self.new = path, codes, 0
+        self.used: dict = {}  # what this import compiled or took (written: a class edited away leaves its code)
         self.before = vars(dataclasses).get("exec", _NONE)  # (CPython's dataclasses has none of its own)
 
     def exec(self, source, globals=None, locals=None, /):  # noqa: A002 - the built-in's signature
@@ -44,6 +45,7 @@ class _Table:
             code = compile(source, "<string>", "exec", dont_inherit=True)
             self.codes[source] = code
             self.new += 1
+        self.used[source] = code
         return exec(code, globals, locals)
 
 
@@ -93,7 +95,7 @@ def end(table: _Table) -> None:
         os.makedirs(os.path.dirname(table.path), exist_ok=True)
         tmp = f"{table.path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
-            fh.write(_MAGIC + marshal.dumps(table.codes))
+            fh.write(_MAGIC + marshal.dumps(table.used))
         os.replace(tmp, table.path)
     except Exception:  # noqa: BLE001 - a read-only install: compiled again next time, as without the table
         try:
