@@ -108,6 +108,7 @@ class _RunState:
     # the extraction, when started before the build model (:func:`_start_early`: a C++ edit since the last run)
     extraction: Any = None
     done: list = field(default_factory=lambda: [0, 0])  # files parsed, files planned (the extraction's progress)
+    lazy_rules: bool = False  # the rules are RuleStubs (a restored rule memo): RunResult.rules is None
 
 
 def run(*args, **kwargs) -> RunResult:
@@ -163,7 +164,8 @@ def _run(
         index=st.index,  # type: ignore[arg-type]
         files_checked=len(st.disc.files),
         elapsed=time.perf_counter() - st.t0,
-        rules=st.rules,
+        # (None when the rules are known by the code table: rule_codes names them, registry.rules_of imports them)
+        rules=None if st.lazy_rules else st.rules,
         discovery=st.disc,
         profile=st.profile,
         timings=st.timings,
@@ -395,7 +397,9 @@ def _extract(st: _RunState) -> None:
             by_rel = {f.rel: f for f in lazy}
             cache.prefetch([dataclasses.replace(by_rel[r], skip=skip) for r, skip in last_expansion(cache)
                             if r in by_rel], digests)
-        if extraction.pool is not None:  # import the rule modules while the workers parse, not after them
+        if extraction.pool is not None and not _rule_memo_kept(st):
+            # import the rule modules while the workers parse, not after them (with a rule memo of the last run, only
+            # the rules run again are imported, after the extraction: _check)
             from ..checks.registry import all_rules
 
             all_rules()
@@ -466,15 +470,21 @@ def _scan_inputs(st: _RunState) -> None:
 
 def _check(st: _RunState) -> None:
     """Index, rules, filter (:meth:`ProjectState.check`)."""
-    from ..checks.registry import select_rules
+    from ..checks.registry import select_rules, selected_codes, stubs
 
     t0 = time.perf_counter()
     _scan_inputs(st)
     st.project.skipped = _skipped(st)
     st.scans.save(prune=not st.paths)
     gathered = time.perf_counter() - t0
-    st.rules = st.project.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
     toks = _restore_rule_memo(st)
+    st.lazy_rules = st.project.restored
+    if st.lazy_rules:  # the memo gives the findings of the rules whose fact kinds did not change: the rules are
+        # known by the code table, and only those run again are imported (RuleStub.load, pipeline.check.run_rules)
+        st.rules = st.project.rules = stubs(selected_codes(st.settings.select, st.settings.ignore,
+                                                           st.settings.extend_select))
+    else:
+        st.rules = st.project.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
     checked = st.project.check(report_only=st.report_only, progress=st.progress)
     if toks is not None:
         from .rulecache import store
@@ -490,13 +500,25 @@ def _check(st: _RunState) -> None:
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 
 
+def _memo_run(st: _RunState) -> bool:
+    """Whether this run reads and writes the rule memo (:func:`_restore_rule_memo`)."""
+    return (st.memo_key is not None and st.use_cache and st.paths is None and st.report_only is None
+            and st.scans_dir is not None)
+
+
+def _rule_memo_kept(st: _RunState) -> bool:
+    """Whether the last run left a rule memo this run may restore (whether it can is known after the extraction)."""
+    from .rulecache import stored
+
+    return _memo_run(st) and stored(st.scans_dir)  # type: ignore[arg-type]
+
+
 def _restore_rule_memo(st: _RunState) -> Optional[list]:
     """A ``trtlint check`` over the whole project with a cache (a run that asked for the run memo; the editor's
     session keeps its own state in memory): the rule memo of the last run, if its inputs besides the facts are the
     same, with the fact kinds changed since (:mod:`trtlint.pipeline.rulecache`), so the rules that read none of
     them give their findings of then; returns this run's file tokens (to store after the check), or None."""
-    if not (st.memo_key is not None and st.use_cache and st.paths is None and st.report_only is None
-            and st.scans_dir is not None):
+    if not _memo_run(st):
         return None
     from trtlint.store import runmemo
 
