@@ -1,7 +1,8 @@
-"""What a warm ``trtlint check`` (nothing changed: the run memo answers) costs and imports.
+"""What a warm ``trtlint check`` (nothing changed: the run memo answers) costs and imports; with ``--one-file``,
+what a check after one C++ file changed imports, in the parent and in the extraction worker.
 
     python bench/warm_imports.py [TREE] [--repeat N] [--base CHECKOUT] [--budget SECONDS] [--import-budget MS]
-                                 [--no-bytecode]
+                                 [--no-bytecode] [--one-file [REL]] [--one-file-budget MS]
 
 TREE (default: tests/fixtures/edgellm_mini) is copied to a temporary directory (the original is never written)
 and checked once to fill its cache. Then, alternating when ``--base`` names another trtlint checkout (e.g. the
@@ -13,6 +14,13 @@ process lists the modules it imported (``sys.modules`` at exit): their count, th
 the same sum over trtlint's own modules. ``--budget`` makes the exit status 1 when the head's median is above it,
 ``--import-budget`` when the head's trtlint modules' import self time is above that many milliseconds (budgets
 of a benchmark, not tests: no test depends on the machine's speed).
+
+``--one-file [REL]`` (default: the first ``*.cpp`` under a folder named like ``plugin``) measures the other path users
+wait on, a re-run after an edit (issue 36): per revision, a comment is appended to REL and the check runs under ``-X
+importtime`` with the worker's standard error sent to a file of its own (``os.register_at_fork``), N times (default
+5); printed per process (the parent, each extraction worker): the modules imported, the parser libraries among them,
+the sum of the import self times (least per module over the runs) and trtlint's share, and the ten largest.
+``--one-file-budget MS``: exit 1 when the head's parent imports more than that (trtlint's modules, self times).
 
 Bytecode is written to a private ``PYTHONPYCACHEPREFIX`` so that a ``PYTHONDONTWRITEBYTECODE`` environment does
 not make every run compile trtlint again (an installed wheel has its bytecode). ``--no-bytecode`` measures the
@@ -96,6 +104,77 @@ def import_times(checkout: Path, tree: Path, pyc: Path, runs: int = 5) -> list[t
     return [(t, m) for m, t in best.items()]
 
 
+# run trtlint's main with -X importtime; a forked worker writes its import times to a file of its own
+_FORK_PROBE = r"""
+import os, runpy, sys
+out = sys.argv[1]
+
+def _child():
+    fd = os.open(os.path.join(out, f"worker-{os.getpid()}.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 2)
+    os.close(fd)
+
+os.register_at_fork(after_in_child=_child)
+sys.argv = ["trtlint"] + sys.argv[2:]
+try:
+    runpy.run_module("trtlint", run_name="__main__")
+except SystemExit:
+    pass
+"""
+
+
+def _parse_importtime(text: str) -> dict[str, int]:
+    """module -> its -X importtime self time (microseconds)."""
+    out: dict[str, int] = {}
+    for ln in text.splitlines():
+        if ln.startswith("import time:") and "|" in ln:
+            parts = ln[len("import time:"):].split("|")
+            if parts[0].strip().isdigit():
+                out[parts[2].strip()] = int(parts[0])
+    return out
+
+
+def one_file_imports(checkout: Path, tree: Path, pyc: Path, rel: str, runs: int) -> dict[str, dict[str, int]]:
+    """process ("parent", "worker 1", ...) -> module imported in the last of ``runs`` one-file checks -> its least
+    self time (µs) over them."""
+    best: dict[str, dict[str, int]] = {}
+    with tempfile.TemporaryDirectory(prefix="trtlint-onefile-") as out:
+        for r in range(runs):
+            with open(tree / rel, "a", encoding="utf-8") as fh:
+                fh.write(f"\n// warm_imports: one file changed ({r})\n")
+            for f in Path(out).iterdir():
+                f.unlink()
+            p = subprocess.run([sys.executable, "-X", "importtime", "-c", _FORK_PROBE, out, "check", str(tree),
+                                "--no-progress"], env=_env(checkout, pyc), cwd=tree, capture_output=True, text=True)
+            procs = {"parent": _parse_importtime(p.stderr)}
+            workers = sorted(Path(out).iterdir(), key=lambda f: f.stat().st_mtime)
+            for i, f in enumerate(workers, 1):
+                procs[f"worker {i}"] = _parse_importtime(f.read_text(encoding="utf-8", errors="replace"))
+            for proc, times in procs.items():
+                b = best.setdefault(proc, {})
+                for m, t in times.items():
+                    b[m] = min(b.get(m, 1 << 62), t)
+    # the modules of the last run (the first may differ: e.g. a rule memo the run before could not leave)
+    return {proc: {m: t for m, t in b.items() if m in procs.get(proc, {})} for proc, b in best.items()}
+
+
+def _own(m: str) -> bool:
+    return m == "trtlint" or m.startswith("trtlint.")
+
+
+def print_one_file(name: str, procs: dict[str, dict[str, int]]) -> float:
+    """Print one revision's one-file import budget; return its parent's trtlint import self time (ms)."""
+    print(f"\n{name}, one file changed:")
+    for proc, times in procs.items():
+        parsers = [m for m in PARSERS if m in times]
+        own = sum(t for m, t in times.items() if _own(m)) / 1000
+        print(f"  {proc}: {len(times)} modules imported ({sum(1 for m in times if _own(m))} of trtlint); parser "
+              f"libraries: {', '.join(parsers) or 'none'}; -X importtime self total {sum(times.values()) / 1000:.1f} ms, "
+              f"trtlint's {own:.1f} ms; largest: "
+              + ", ".join(f"{m} {t / 1000:.1f}" for m, t in sorted(times.items(), key=lambda x: -x[1])[:10]))
+    return sum(t for m, t in procs.get("parent", {}).items() if _own(m)) / 1000
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tree", nargs="?", type=Path, default=HERE / "tests" / "fixtures" / "edgellm_mini")
@@ -105,6 +184,12 @@ def main() -> int:
     ap.add_argument("--import-budget", type=float,
                     help="exit 1 when the head's trtlint modules take more than this to import (ms, -X importtime self)")
     ap.add_argument("--no-bytecode", action="store_true", help="no bytecode read or written: every import compiles")
+    ap.add_argument("--one-file", nargs="?", const="", metavar="REL",
+                    help="also the imports of a check after REL (a C++ file) changed, parent and worker "
+                         "(default REL: the first *.cpp under a folder named like plugin)")
+    ap.add_argument("--one-file-budget", type=float,
+                    help="exit 1 when, one file changed, the head's parent imports more than this (ms, trtlint's "
+                         "modules, -X importtime self)")
     a = ap.parse_args()
     NO_BYTECODE[0] = a.no_bytecode
     revs = {"head": HERE} | ({"base": a.base.resolve()} if a.base else {})
@@ -144,8 +229,25 @@ def main() -> int:
             for m in own:
                 folders[".".join(m.split(".")[:2])] = folders.get(".".join(m.split(".")[:2]), 0) + 1
             print("  trtlint modules per folder: " + ", ".join(f"{k} {v}" for k, v in sorted(folders.items())))
+        one_ms: dict[str, float] = {}
+        if a.one_file is not None:
+            rel = a.one_file
+            if not rel:
+                cands = sorted(p for p in trees["head"].rglob("*.cpp") if "plugin" in p.as_posix().lower())
+                rel = cands[0].relative_to(trees["head"]).as_posix() if cands else ""
+            if not rel:
+                print("\nno C++ file to change (give --one-file REL)")
+            else:
+                print(f"\none file changed: {rel} ({min(a.repeat, 5)} runs per revision, least self time per module)")
+                for name, checkout in revs.items():
+                    one_ms[name] = print_one_file(name, one_file_imports(checkout, trees[name], pycs[name], rel,
+                                                                         min(a.repeat, 5)))
         med = statistics.median(times["head"])
         over = False
+        if a.one_file_budget is not None and one_ms.get("head", 0.0) > a.one_file_budget:
+            print(f"\nover the one-file import budget: head's parent imports {one_ms['head']:.1f} ms of trtlint > "
+                  f"{a.one_file_budget:.1f} ms")
+            over = True
         if a.budget is not None and med > a.budget:
             print(f"\nover budget: head median {med:.3f} s > {a.budget:.3f} s")
             over = True

@@ -180,3 +180,67 @@ def test_cli_rule_memo_knows_what_a_python_edit_changed(tmp_path):
     (proj / FOO).write_text((proj / FOO).read_text() + "\n// again\n")
     memo = _cli_run(proj, ["ALL"]).state.rule_memo
     assert not memo.reused
+
+
+_MODULES_PROBE = r"""
+import json, runpy, sys
+sys.argv = ["trtlint"] + sys.argv[1:]
+try:
+    runpy.run_module("trtlint", run_name="__main__")
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("\nMODULES " + json.dumps(sorted(m for m in sys.modules if m.startswith("trtlint.checks."))))
+"""
+
+
+def _cli_subprocess(root: Path, *extra: str) -> tuple[list[tuple], list[str]]:
+    """A ``trtlint check`` in a fresh process: its findings and the modules of trtlint/checks/ it imported."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    p = subprocess.run([sys.executable, "-c", _MODULES_PROBE, "check", str(root), "--no-progress", "--format", "json",
+                        *extra], env=dict(os.environ, PYTHONPATH=str(repo)), cwd=root, capture_output=True, text=True)
+    out, _, mods = p.stdout.rpartition("\nMODULES ")
+    assert mods, p.stderr
+    found = [(d["code"], d["location"]["path"], d["location"]["line"], d["message"])
+             for d in json.loads(out)["diagnostics"]]
+    return found, json.loads(mods)
+
+
+def test_cli_run_imports_only_the_rules_it_runs_again(tmp_path):
+    """With the rule memo of the last run, ``trtlint check`` knows the selected rules by the code table
+    (checks/codes.py) and imports only the modules of the rules it runs again (RuleStub.load): a comment appended to
+    a plugin unit changes no fact kind, so no hot-path, contract or Python rule module is imported; a ``cudaMalloc``
+    typed into ``enqueue`` imports the hot-path rules. The findings equal a run without the cache each time, with a
+    per-file-ignores entry and an inline suppression (the rules that judge the filter, TRT002, then run every rule)."""
+    proj = tmp_path / "proj"
+    shutil.copytree(FIXTURE, proj)
+    (proj / "trtlint.toml").write_text('[per-file-ignores]\n"unittests/**" = ["TRT404"]\n', encoding="utf-8")
+    tr = (proj / TRANSLATIONS).read_text()
+    (proj / TRANSLATIONS).write_text(tr.replace(
+        "_trt_edgellm.BarPlugin(x, axis=axis, plugin_version=\"2\")",
+        "_trt_edgellm.BarPlugin(x, axis=axis, plugin_version=\"2\")  # trtlint: ignore[TRT102]", 1), encoding="utf-8")
+    first, every = _cli_subprocess(proj)
+    rule_modules = {m for m in every if m.count(".") == 3 and not m.startswith("trtlint.checks.examples.")}
+    assert any(m.startswith("trtlint.checks.hotpath.") for m in rule_modules)
+    bar = (proj / BAR).read_text()
+    for label, text, hot in [("a comment appended", bar + "\n// a comment\n", False),
+                             ("cudaMalloc typed into enqueue", bar.replace(
+                                 "        checkBarAxis(mAxis);\n", "        checkBarAxis(mAxis);\n        void* p = nullptr;\n"
+                                 "        cudaMalloc(&p, 16);\n", 1), True)]:
+        (proj / BAR).write_text(text, encoding="utf-8")
+        got, mods = _cli_subprocess(proj)
+        full, _ = _cli_subprocess(proj, "--no-cache")
+        assert got == full, f"after '{label}': the run with the rule memo differs from a run without the cache"
+        imported = {m for m in mods if m in rule_modules}
+        if hot:
+            assert any(c == "TRT301" and p == BAR for c, p, _, _ in got)
+            assert any(m.startswith("trtlint.checks.hotpath.") for m in imported)
+        else:
+            assert not any(m.startswith(("trtlint.checks.hotpath.", "trtlint.checks.contract.",
+                                         "trtlint.checks.python.")) for m in imported), sorted(imported)
+            assert len(imported) <= 3, sorted(imported)  # TRT002 (judges the filter), TRT401 (reads undeclared)

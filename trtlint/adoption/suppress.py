@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from trtlint.checks.base import Rule
-from trtlint.checks.registry import all_rules, find_rule, rule_matches
+from trtlint.checks.registry import catalogue, rule_code, rule_matches
 from trtlint.index.discover import globspec
 
 # the line form; `ignore` must not be the start of `ignore-file`
@@ -119,11 +119,12 @@ def item_codes(name: str) -> tuple[str, ...]:
     n = name.strip()
     if not n:
         return ()
+    # (the rules as the code table knows them: a check with a rule memo imports only the rule modules it runs)
     if any(c in n for c in "*?["):
-        rules = all_rules()
+        rules = catalogue()
         hit = [r.code for r in rules if fnmatch.fnmatchcase(r.code, n.upper()) or fnmatch.fnmatchcase(r.name, n.lower())]
         return (ALL,) if len(hit) == len(rules) else tuple(hit)
-    rule = find_rule(n)
+    rule = rule_code(n) or next((r for r in catalogue() if r.name == n.lower()), None)
     return (rule.code,) if rule else ()
 
 

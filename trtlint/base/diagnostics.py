@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from trtlint.base import methodcache
 from trtlint.base.span import Span
 
 
@@ -19,6 +20,9 @@ class Severity(str, enum.Enum):
     @property
     def rank(self) -> int:
         return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+_METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once (until end())
 
 
 @dataclass(frozen=True)
@@ -119,3 +123,6 @@ class Diagnostic:
                 "edits": [{"location": span(e.span), "text": e.text} for e in self.fix.edits],
             }
         return d
+
+
+methodcache.end(_METHODS)

@@ -17,11 +17,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from trtlint.base import methodcache
+_METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once, not on every start (until end())
 # re-exported: the range every fact carries, and the vocabulary's version (their own module: base/span.py)
-from trtlint.base.span import FACTS_SCHEMA_VERSION, Span  # noqa: F401
+from trtlint.base.span import FACTS_SCHEMA_VERSION, Span  # noqa: E402,F401
 # re-exported: the Python plugin-helper facts a CreatorLookup carries (their own module: base/helperfacts.py)
-from trtlint.base.helperfacts import DictArg, DictParam  # noqa: F401
-
+from trtlint.base.helperfacts import DictArg, DictParam  # noqa: E402,F401
 
 # --------------------------------------------------------------------------------------------------------
 # C++ / CUDA
@@ -895,4 +896,5 @@ def loads_facts(text: str) -> Any:
     return json.loads(text, object_hook=_hook)
 
 
+methodcache.end(_METHODS)
 _register()

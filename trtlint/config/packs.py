@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, NamedTuple, Optional
 
+from trtlint.base import methodcache
 from trtlint.base.errors import ConfigError
 from trtlint.config.onnx_importers import (  # noqa: F401 - parse_version, version_at_least: used through this module too
     OnnxImporters, parse_version, version_at_least)
@@ -26,6 +27,9 @@ def shipped_dir() -> Path:
     """The shipped rule packs: ``trtlint/rules_data``, in a source checkout a link to the top-level ``rules/``
     folder, in an installed wheel a folder of the package (pyproject.toml ships every package's data)."""
     return (Path(__file__).resolve().parent.parent / "rules_data").resolve()
+
+
+_METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once (until end())
 
 
 @dataclass(frozen=True)
@@ -268,6 +272,9 @@ class Packs:
                 hit = self.lookup(table, m.group(1))
         memo[key] = hit
         return hit
+
+
+methodcache.end(_METHODS)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -29,7 +29,11 @@ from trtlint.base.facts import (
     ResolvedString,
     Span,
 )
+from trtlint.base import methodcache
 from trtlint.config.packs import Packs, Profile
+
+
+_METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once (until end())
 
 
 @dataclass
@@ -760,6 +764,9 @@ class ProjectIndex:
                         nxt.append((target, chain + (target,)))
             frontier = nxt
             depth += 1
+
+
+methodcache.end(_METHODS)
 
 
 def _one_body(cands: list[CppFunction], caller: Optional[CppFunction]) -> Optional[CppFunction]:

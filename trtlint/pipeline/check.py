@@ -18,7 +18,7 @@ from typing import Iterable, NamedTuple, Optional
 from trtlint.base import safeio
 from trtlint.adoption.baseline import attach_snippets
 from ..checks.base import Rule
-from ..checks.registry import find_rule
+from ..checks.registry import RuleStub, rule_code, stubs, supersedes
 from trtlint.config.settings import Settings
 from trtlint.base.diagnostics import Diagnostic, Severity, also_note
 from trtlint.base.facts import FileFacts, Span
@@ -136,9 +136,12 @@ def check_index(
     judge_only: list[type[Rule]] = []
     # (a bare NOLINT marker is clang-tidy's too and never judged: it alone needs no such run)
     if late and (any(not s.shared for sups in index.suppressions.values() for s in sups) or settings.per_file_ignores):
-        from ..checks.registry import all_rules
+        from ..checks.registry import all_rules, selected_codes
 
-        judge_only = [r for r in all_rules() if r not in rules and not r.after_filter]
+        chosen = {r.code for r in rules}
+        # (rules known by the code table alone stay so: the memo gives the findings of most of them)
+        every = stubs(selected_codes(["ALL"], [])) if any(isinstance(r, RuleStub) for r in rules) else all_rules()
+        judge_only = [r for r in every if r.code not in chosen and not r.after_filter]
     diags: list[Diagnostic] = _run_scoped(early + judge_only, index, scoped or {}, settings, memo)
     for item in skipped:
         if len(item) > 2:  # (path, message, line): what the build model could not read or evaluate, always said
@@ -191,8 +194,7 @@ def merge_same_call(diags: list[Diagnostic]) -> list[Diagnostic]:
     findings given are weighed: a rule not selected (or a finding suppressed) takes nothing over."""
     over: dict[str, set[str]] = {}
     for code in {d.code for d in diags}:
-        rule = find_rule(code)
-        if rule is not None and rule.supersedes:
+        if supersedes(code):  # (the code table's: no rule module imported)
             over[code] = _closure(code)
     if not over:
         return diags
@@ -229,8 +231,7 @@ def _closure(code: str) -> set[str]:
     out: set[str] = set()
     todo = [code]
     while todo:
-        rule = find_rule(todo.pop())
-        for c in (rule.supersedes if rule is not None else ()):
+        for c in supersedes(todo.pop()):
             if c not in out and c != code:
                 out.add(c)
                 todo.append(c)
@@ -307,6 +308,8 @@ def run_rules(rules: list[type[Rule]], index: ProjectIndex, settings: Settings, 
                 diags.extend(kept)
                 memo.reused.append(rule_cls.code)
                 continue
+        if isinstance(rule_cls, RuleStub):  # run again: its class (its module imported now)
+            rule_cls = rule_cls.load()
         rule = rule_cls()
         try:
             found = rule.check(index)
@@ -347,7 +350,7 @@ def filter_diagnostics(
     sup_cache: dict[str, list] = dict(suppressions or {})
     out = []
     for d in diags:
-        rule = find_rule(d.code)
+        rule = rule_code(d.code)  # (code, name, default: what the selectors match; no rule module imported)
         sub = nested.for_path(d.span.path)
         if sub is not None and rule is not None:
             if not sub.selects(rule) or sub.pfi.ignored(sub.rel(d.span.path), rule):

@@ -55,19 +55,21 @@ def frontend_versions() -> dict[str, str]:
         import importlib.util
 
         here = Path(__file__).parent.parent  # the trtlint package
-        base = (here / "base" / "facts.py").read_bytes() + (here / "base" / "span.py").read_bytes()
+        # (one digest of the common part, copied per kind: the same digests as of the concatenated bytes)
+        common = hashlib.sha256((here / "base" / "facts.py").read_bytes())
+        common.update((here / "base" / "span.py").read_bytes())
         # every other source of the frontends (the modules of the frontends/cpp/ and frontends/python/ packages,
         # helper modules, prelude headers) counts for every kind
         fdir = here / "frontends"
         for extra in sorted(fdir.rglob("*")):
             if (extra.is_file() and extra.suffix in (".py", ".h", ".hpp", ".cuh")
                     and extra.relative_to(fdir).as_posix() not in _FRONTEND_FILES):
-                base += extra.read_bytes()
+                common.update(extra.read_bytes())
         for kind, mod in FRONTENDS.items():
             try:
                 spec = importlib.util.find_spec(mod)
                 src = Path(spec.origin).read_bytes() if spec and spec.origin else b""
-                # (a package's modules, e.g. frontends/cpp/flow.py, are already in `base`)
+                # (a package's modules, e.g. frontends/cpp/flow.py, are already in the common part)
                 if spec and spec.origin:
                     if kind == "python":  # the TensorRT Python API pack decides which uses are recorded
                         from trtlint.config.packs import shipped_dir
@@ -76,7 +78,9 @@ def frontend_versions() -> dict[str, str]:
                         src += pack.read_bytes() if pack.is_file() else b""
             except (ImportError, OSError, ValueError):
                 src = b""
-            _VERSIONS[kind] = hashlib.sha256(base + src).hexdigest()[:16]
+            h = common.copy()
+            h.update(src)
+            _VERSIONS[kind] = h.hexdigest()[:16]
     return _VERSIONS
 
 

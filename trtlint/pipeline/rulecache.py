@@ -107,6 +107,11 @@ def inputs_key(env_key: str, snapshot: Any) -> Optional[tuple]:
         return None
 
 
+def stored(cache_dir: Path) -> bool:
+    """Whether a rule memo is stored (not whether it is valid, nor of this run's inputs: :func:`load`)."""
+    return (cache_dir / _NAME).is_file()
+
+
 def load(cache_dir: Path) -> Optional[dict]:
     try:
         data = safe_loads(safeio.read_bytes(cache_dir / _NAME, limit=safeio.CACHE_LIMIT), "the rule memo",

@@ -105,6 +105,10 @@ class _RunState:
     # the files whose content differs from the last run's (by the digests in stats.json); None: no last run known
     changed: Optional[frozenset] = None
     cache: Optional[FactCache] = None  # the fact cache of the extraction (where each file's facts came from)
+    # the extraction, when started before the build model (:func:`_start_early`: a C++ edit since the last run)
+    extraction: Any = None
+    done: list = field(default_factory=lambda: [0, 0])  # files parsed, files planned (the extraction's progress)
+    lazy_rules: bool = False  # the rules are RuleStubs (a restored rule memo): RunResult.rules is None
 
 
 def run(*args, **kwargs) -> RunResult:
@@ -145,7 +149,13 @@ def _run(
     hit = _from_memo(st) if memo else None
     if hit is not None:
         return hit
-    _model(st)
+    _start_early(st)
+    try:
+        _model(st)
+    except BaseException:
+        if st.extraction is not None:
+            st.extraction.close()
+        raise
     _extract(st)
     _check(st)
     _store(st)
@@ -154,7 +164,8 @@ def _run(
         index=st.index,  # type: ignore[arg-type]
         files_checked=len(st.disc.files),
         elapsed=time.perf_counter() - st.t0,
-        rules=st.rules,
+        # (None when the rules are known by the code table: rule_codes names them, registry.rules_of imports them)
+        rules=None if st.lazy_rules else st.rules,
         discovery=st.disc,
         profile=st.profile,
         timings=st.timings,
@@ -283,28 +294,53 @@ def _from_memo(st: _RunState) -> Optional[RunResult]:
     )
 
 
+def _cpp_changed(st: _RunState) -> bool:
+    """Whether a C++ unit or header differs from the last run's (by the digests in stats.json), with a cache."""
+    changed = st.changed
+    return changed is not None and st.use_cache and any(
+        f.rel in changed for f in st.disc.files if f.kind in ("cpp", "cuda", "header"))
+
+
+def _new_extraction(st: _RunState):
+    """The run's extraction (one worker pool for the whole run), with its fact cache."""
+    from .extraction import Extraction
+
+    digests = {f.rel: f.digest for f in st.disc.files}
+    cache = st.cache = FactCache(st.root, st.ctx, frontend_versions()) if st.use_cache else None
+    done, progress = st.done, st.progress
+
+    def tick(n: int) -> None:
+        done[0] += n
+        progress("extract", done[0], done[1])
+
+    return Extraction(st.ctx, st.jobs, cache, digests, done, tick if progress is not None else None, st.limits)
+
+
+def _start_early(st: _RunState) -> None:
+    """A C++ unit or header changed since the last run (a re-run after an edit): start the worker that will parse
+    it now, before the build model, the fact vocabulary and the plan are made here, so that its start, the C++
+    frontend's import and libclang's loading (and a warm-up parse: ``frontends.cpp.unit.warm``) overlap them
+    instead of following them. The shared PCH for the unit's flags is asked for in :func:`_extract`, once the
+    build model and the feature macros give the flags."""
+    if not _cpp_changed(st):
+        return
+    st.extraction = _new_extraction(st)
+    st.extraction.warm("cpp")
+
+
 def _extract(st: _RunState) -> None:
     """The facts of every file. C++: only translation units that can hold a plugin fact are parsed; the others
     are parsed lazily when the hot-path call graph needs a function they may define (cpp_expand.py)."""
     from trtlint.base.facts import FileFacts
     from .cpp_expand import LazyTexts, expand_with_memo, last_expansion
     from .cpp_headers import ReachMemo, lazy_plan, shared_header_plan, walk_missing, walk_unwalked
-    from .extraction import Extraction
 
     disc, scans = st.disc, st.scans
     tus = [f for f in disc.files if f.kind in ("cpp", "cuda")]
     others = [f for f in disc.files if f.kind not in ("cpp", "cuda", "header")]
     t1 = time.perf_counter()
-    digests = {f.rel: f.digest for f in disc.files}
-    cache = st.cache = FactCache(st.root, st.ctx, frontend_versions()) if st.use_cache else None
-    done = [0, 0]  # files parsed, files planned (grows as the lazy call-graph expansion adds files)
-    progress = st.progress
-
-    def tick(n: int) -> None:
-        done[0] += n
-        progress("extract", done[0], done[1])
-
-    extraction = Extraction(st.ctx, st.jobs, cache, digests, done, tick if progress is not None else None, st.limits)
+    extraction = st.extraction if st.extraction is not None else _new_extraction(st)
+    cache, digests = st.cache, extraction.digests
 
     def extract_cached(files: list[SourceFile]) -> list[FileFacts]:
         return extraction.collect(extraction.submit(files, 0))
@@ -314,17 +350,12 @@ def _extract(st: _RunState) -> None:
     # an edit since the last run in a C++ unit (or a header: its includers are parsed again): a worker starts now and
     # loads libclang while this process plans, instead of after the plan (a cold run starts its pool as it did)
     changed = st.changed
-    warm_cpp = changed is not None and cache is not None and any(
-        f.rel in changed for f in disc.files if f.kind in ("cpp", "cuda", "header"))
+    warm_cpp = st.extraction is not None  # (a worker was started for it: _start_early)
     # one worker pool for the whole extraction. The Python, CMake and YAML files that need parsing are queued
     # first, so the workers start while the C++ units are scanned for plugin markers; the C++ units (the
     # call-graph expansion's critical path) then go ahead of them in the queue, and the other files' cached
     # facts are loaded once the edited units are on their way
     try:
-        if warm_cpp:  # (imported here, once: the worker forked now inherits it rather than importing it again)
-            from ..frontends.cpp import unit  # noqa: F401
-
-            extraction.warm("cpp")
         h_others = extraction.submit(others, 1, defer=True)
         final = _with_feature_macros(st, st.ctx, extraction.service)  # the workers parse Python meanwhile
         if final is not st.ctx:
@@ -366,7 +397,9 @@ def _extract(st: _RunState) -> None:
             by_rel = {f.rel: f for f in lazy}
             cache.prefetch([dataclasses.replace(by_rel[r], skip=skip) for r, skip in last_expansion(cache)
                             if r in by_rel], digests)
-        if extraction.pool is not None:  # import the rule modules while the workers parse, not after them
+        if extraction.pool is not None and not _rule_memo_kept(st):
+            # import the rule modules while the workers parse, not after them (with a rule memo of the last run, only
+            # the rules run again are imported, after the extraction: _check)
             from ..checks.registry import all_rules
 
             all_rules()
@@ -437,15 +470,21 @@ def _scan_inputs(st: _RunState) -> None:
 
 def _check(st: _RunState) -> None:
     """Index, rules, filter (:meth:`ProjectState.check`)."""
-    from ..checks.registry import select_rules
+    from ..checks.registry import select_rules, selected_codes, stubs
 
     t0 = time.perf_counter()
     _scan_inputs(st)
     st.project.skipped = _skipped(st)
     st.scans.save(prune=not st.paths)
     gathered = time.perf_counter() - t0
-    st.rules = st.project.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
     toks = _restore_rule_memo(st)
+    st.lazy_rules = st.project.restored
+    if st.lazy_rules:  # the memo gives the findings of the rules whose fact kinds did not change: the rules are
+        # known by the code table, and only those run again are imported (RuleStub.load, pipeline.check.run_rules)
+        st.rules = st.project.rules = stubs(selected_codes(st.settings.select, st.settings.ignore,
+                                                           st.settings.extend_select))
+    else:
+        st.rules = st.project.rules = select_rules(st.settings.select, st.settings.ignore, st.settings.extend_select)
     checked = st.project.check(report_only=st.report_only, progress=st.progress)
     if toks is not None:
         from .rulecache import store
@@ -461,13 +500,25 @@ def _check(st: _RunState) -> None:
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 
 
+def _memo_run(st: _RunState) -> bool:
+    """Whether this run reads and writes the rule memo (:func:`_restore_rule_memo`)."""
+    return (st.memo_key is not None and st.use_cache and st.paths is None and st.report_only is None
+            and st.scans_dir is not None)
+
+
+def _rule_memo_kept(st: _RunState) -> bool:
+    """Whether the last run left a rule memo this run may restore (whether it can is known after the extraction)."""
+    from .rulecache import stored
+
+    return _memo_run(st) and stored(st.scans_dir)  # type: ignore[arg-type]
+
+
 def _restore_rule_memo(st: _RunState) -> Optional[list]:
     """A ``trtlint check`` over the whole project with a cache (a run that asked for the run memo; the editor's
     session keeps its own state in memory): the rule memo of the last run, if its inputs besides the facts are the
     same, with the fact kinds changed since (:mod:`trtlint.pipeline.rulecache`), so the rules that read none of
     them give their findings of then; returns this run's file tokens (to store after the check), or None."""
-    if not (st.memo_key is not None and st.use_cache and st.paths is None and st.report_only is None
-            and st.scans_dir is not None):
+    if not _memo_run(st):
         return None
     from trtlint.store import runmemo
 

@@ -7,7 +7,7 @@ from trtlint.base.facts import Span
 from ..base import Rule
 from ..examples.contract import creator_cpp, onnxscript_py
 from ..examples.hotpath import plugin_cpp
-from ..registry import find_rule, unknown_selectors
+from ..registry import rule_code, unknown_selectors
 
 
 _MALLOC = "    cudaMalloc(&p, 16);\n"
@@ -249,7 +249,7 @@ class UnusedSuppression(Rule):
 def _name(raw: str, group: tuple[str, ...]) -> str:
     if len(group) > 1:
         return f"{raw} (any of {len(group)} rules)"
-    r = find_rule(group[0])
+    r = rule_code(group[0])  # (the code table's: no other rule module imported)
     return f"{r.code} ({r.name})" if raw.upper() == r.code else f"{raw} ({r.code})"
 
 

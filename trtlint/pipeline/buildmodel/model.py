@@ -8,6 +8,10 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from trtlint.base import methodcache
+
+_METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once (until end())
+
 
 @dataclass(frozen=True)
 class Target:
@@ -86,6 +90,8 @@ class BuildModel:
             return ()
         return f.args()
 
+
+methodcache.end(_METHODS)
 
 
 def with_unit_flags(files: list, model: BuildModel) -> list:
