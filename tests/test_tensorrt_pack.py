@@ -122,3 +122,50 @@ def test_an_installation_without_its_shipped_packs_is_an_error_not_a_quiet_run(t
     assert p.returncode == 2, p.stdout + p.stderr
     assert "shipped rule packs are missing" in p.stderr and "reinstall trtlint" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def _names_newer_than(advice: str, when: str, ifaces) -> list[tuple[str, str]]:
+    """(interface, since) of the interfaces ``advice`` names that arrived after release ``when``."""
+    out = []
+    for word in re.findall(r"[A-Za-z_]\w*", advice or ""):
+        it = ifaces.get(word)
+        if it is not None and it.since and not version_at_least(when, it.since):
+            out.append((word, it.since))
+    return out
+
+
+def test_every_replacement_exists_in_the_releases_it_is_advised_for():
+    """A deprecation's or removal's advice is given to every target from that release on: when the replacement
+    arrived later (IPluginV2 deprecated in 8.5, IPluginV3 added in 10.0), the entry must say what to use before
+    it (``replacement_before`` / ``use_before``), and that advice must exist there (issue 31: an 8.6 plugin told
+    to use IPluginV3)."""
+    from trtlint.config.packs import advice_at
+
+    packs = load_packs()
+    ifaces = packs.trt_interfaces
+    entries = [(f"interface {n}", it.deprecated or it.removed, it.replacement, dict(it.replacement_before))
+               for n, it in ifaces.items()]
+    entries += [(f"api {a.name}", a.deprecated or a.removed, a.replacement, dict(a.replacement_before))
+                for a in packs.trt_apis]
+    entries += [(f"python {n}", e.get("deprecated") or e.get("removed"), e.get("use"), e.get("use_before") or {})
+                for n, e in packs.tensorrt_python_api.items()]
+    checked = 0
+    for what, first, advice, before in entries:
+        if not first or not advice:
+            continue
+        for name, since in _names_newer_than(advice, first, ifaces):
+            checked += 1
+            assert since in before, f"{what}: advises {name} (from {since}) from {first} on, with no advice before {since}"
+            older = advice_at(advice, before, first)
+            assert older != advice and not _names_newer_than(older.split("(")[0], first, ifaces), (what, older)
+    assert checked >= 5  # IPlugin, IPluginExt, IPluginFactory, IPluginV2, IPluginV2Ext (C++) and the Python two
+
+
+def test_advice_at_picks_the_targets_own_advice():
+    from trtlint.config.packs import advice_at
+
+    before = {"10.0": "IPluginV2DynamicExt", "9.0": "IPluginV2IOExt"}
+    assert advice_at("IPluginV3", before, "8.6") == "IPluginV2IOExt"
+    assert advice_at("IPluginV3", before, "9.2") == "IPluginV2DynamicExt"
+    assert advice_at("IPluginV3", before, "10.0") == "IPluginV3"
+    assert advice_at("IPluginV3", {}, "8.6") == "IPluginV3"

@@ -40,7 +40,8 @@ def test_find_package_version_is_the_target(tmp_path):
     why = "targeting 8.6, inferred from CMakeLists.txt:3"
     assert got == [
         ("TRT207", "plugins/foo.cpp", 5, "warning",
-         f"FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 ({why}); use IPluginV3"),
+         f"FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 ({why}); use IPluginV2DynamicExt or "
+         "IPluginV2IOExt, as the headers of releases before 10.0 advise (IPluginV3 arrives in TensorRT 10.0)"),
         # canBroadcastInputAcrossBatch (removed in 11.0) and the Python APIs (removed in 10.0) are still there in 8.6
         ("TRT610", "build.py", 3, "warning",
          "max_workspace_size is deprecated since TensorRT 8.4, removed in 10.0 (the project targets 8.6, inferred from "
@@ -234,3 +235,45 @@ def test_code_its_name_marks_deprecated_is_named_in_the_summary_not_judged(tmp_p
         "samples/Plugin/add_scalar-V2-deprecated.py"]
     assert "deprecated_code" not in res.analysis["tensorrt_version"]
     assert "deprecated" not in Analysis.from_dict(res.analysis).tensorrt_line()
+
+
+def test_a_readme_names_its_release_in_prose_and_the_newest_counts():
+    """Issue 31: a README's changelog names every release the project went through, spaced ("Update to TensorRT
+    10.16") or hyphenated ("From branch TensorRT-10.0"): the newest is the one it builds with now, not the newest
+    hyphenated one. A requirement file's comments are prose too; a longer name (TensorRT-LLM, torch_tensorrt), a
+    major alone and any release of one ("TensorRT 9.X") name no release of TensorRT."""
+    from trtlint.frontends.trtversion import evidence
+    from trtlint.pipeline.trtversion import choose
+
+    readme = (b"## Updates\n+ Update to TensorRT 10.16.\n+ Update to TensorRT 9.X GA.\n"
+              b"+ Update to TensorRT 10.0 GA.\n  + From branch TensorRT-10.0, we discard old examples.\n"
+              b"Also see TensorRT-LLM 0.20, torch_tensorrt 2.9 and TensorRT 11 plans.\n")
+    found = evidence("README.md", readme)
+    assert [(e.version, e.line) for e in found] == [("10.16", 2), ("10.0", 4), ("10.0", 5)]
+    t = choose(found)
+    assert (t.version, t.reason) == ("10.16", "TensorRT 10.16 in README.md:2")
+    req = evidence("requirements.txt", b"numpy  # numpy==1.26.4 for TensorRT-10.16\ntorch\n")
+    assert [(e.version, e.tier, e.line) for e in req] == [("10.16", 2, 1)]
+
+
+def test_a_program_inside_another_takes_the_enclosing_programs_release(tmp_path):
+    """Issue 31: a sample with its own Makefile inside a cookbook that names its release (the cookbook's README)
+    is judged as the cookbook's release, not the root's (here none); a program with no evidence anywhere around it
+    is named in the summary."""
+    (tmp_path / "cook").mkdir()
+    (tmp_path / "cook" / "README.md").write_text("# Cookbook\n+ Update to TensorRT 10.2.\n")
+    for prog in ("cook", "cook/samples/foo", "other"):
+        shutil.copytree(FIXTURES / "nothing" / "plugins", tmp_path / prog / "plugins")
+        (tmp_path / prog / "Makefile").write_text("foo.so: plugins/foo.cpp\n\tg++ -shared -fPIC -o $@ $<\n")
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207"]
+    res = run(settings, jobs=1, use_cache=False)
+    programs = res.analysis["tensorrt_version"]["programs"]
+    assert programs["cook/samples/foo"]["version"] == "10.2", programs
+    assert programs["cook/samples/foo"]["reason"] == "TensorRT 10.2 in cook/README.md:2"
+    assert programs["other"]["version"] is None
+    assert programs["cook"]["version"] == "10.2"
+    assert sorted((d.span.path, d.message.split(" (")[0]) for d in res.diagnostics) == [
+        (f"{p}/plugins/foo.cpp", "FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5")
+        for p in ("cook", "cook/samples/foo")]
+    assert "none known in 1 program (other)" in json.dumps(render_text([], _ctx(res)))

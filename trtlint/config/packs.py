@@ -118,6 +118,9 @@ class TrtInterface:
     deprecated: Optional[str] = None
     removed: Optional[str] = None
     replacement: Optional[str] = None
+    # (release, advice) pairs: the advice for a target older than that release, whose headers lack the replacement
+    # (IPluginV2 was deprecated in 8.5, IPluginV3 arrived in 10.0): :func:`advice_at`
+    replacement_before: tuple[tuple[str, str], ...] = ()
 
 
 class TrtField(NamedTuple):
@@ -136,6 +139,20 @@ class TrtApi:
     deprecated: Optional[str] = None
     removed: Optional[str] = None
     replacement: Optional[str] = None
+    replacement_before: tuple[tuple[str, str], ...] = ()  # as TrtInterface's
+
+
+def advice_at(replacement: Optional[str], before, target: str) -> Optional[str]:
+    """The replacement to advise for code that targets ``target``: ``replacement`` (the newest headers' advice),
+    unless ``before`` (``{release: advice}`` or ``(release, advice)`` pairs) holds a release newer than the target:
+    then the advice of the oldest such release, the one the target's own headers give (a plugin on IPluginV2 for
+    TensorRT 8.6 is told to move to IPluginV2DynamicExt, not to IPluginV3, which 8.6 does not have)."""
+    pairs = sorted((before.items() if isinstance(before, dict) else before or ()),
+                   key=lambda kv: parse_version(str(kv[0])) or (0,))
+    for rel, text in pairs:
+        if not version_at_least(target, str(rel)):
+            return text
+    return replacement
 
 
 @dataclass
@@ -427,8 +444,11 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
                 deprecated=it.get("deprecated"),
                 removed=it.get("removed"),
                 replacement=it.get("replacement"),
+                replacement_before=tuple((str(k), v) for k, v in (it.get("replacement_before") or {}).items()),
             )
         for a in trt.get("apis", []):
+            a = dict(a)
+            a["replacement_before"] = tuple((str(k), v) for k, v in (a.get("replacement_before") or {}).items())
             p.trt_apis.append(TrtApi(**a))
     tpf = data.get("tensorrt_plugin_fields")
     if tpf:

@@ -38,6 +38,8 @@ _TEMPERATURES = ["hot", "warm", "cold"]
 _FAMILIES = ["v3", "v2dynext", "v2iox", "v2ext", "v2"]
 _NAMES = {"type": "array", "items": {"type": "string", "minLength": 1}}
 _TRT_VERSION = {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?(\.[0-9]+)?$"}
+# {release: advice}: the replacement to advise for a target older than that release (config.packs.advice_at)
+_BEFORE = {"type": "object", "propertyNames": {"pattern": r"^[0-9]+(\.[0-9]+)?$"}, "additionalProperties": {"type": "string"}}
 _TRT_METHOD = {
     "type": "object",
     "required": ["name", "pure", "noexcept", "temperature"],
@@ -71,6 +73,7 @@ _TRT_SCHEMA = {
                     "deprecated": _TRT_VERSION,
                     "removed": _TRT_VERSION,
                     "replacement": {"type": "string"},
+                    "replacement_before": _BEFORE,
                     "methods": {"type": "array", "items": _TRT_METHOD},
                 },
                 "additionalProperties": False,
@@ -86,6 +89,7 @@ _TRT_SCHEMA = {
                     "deprecated": _TRT_VERSION,
                     "removed": _TRT_VERSION,
                     "replacement": {"type": "string"},
+                    "replacement_before": _BEFORE,
                 },
                 "additionalProperties": False,
             },
@@ -110,6 +114,7 @@ PACK_SCHEMA = {
                     "deprecated": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
                     "removed": {"type": "string", "pattern": r"^\d+(\.\d+)*$"},
                     "use": {"type": "string"},
+                    "use_before": _BEFORE,
                 },
                 "additionalProperties": False,
             },

@@ -9,7 +9,12 @@
 1. build pins: CMake ``find_package(TensorRT 8.6 ...)``, a ``TensorRT-8.6.1.6`` directory named in a CMake file,
    a ``tensorrt`` requirement (``tensorrt==8.6.1``, ``tensorrt>=10,<11``, ``tensorrt-cu12~=10.3``) in
    ``requirement*.txt`` or ``requirements/*.txt``, ``pyproject.toml``, ``setup.py`` or ``setup.cfg``;
-2. what scripts and documents install: ``TensorRT-10.9.0.34`` in a ``Dockerfile``, a shell script or a README;
+2. what scripts and documents name: ``TensorRT-10.9.0.34`` in a ``Dockerfile``, a shell script or a README, and
+   the releases their prose names, spaced or hyphenated (``Update to TensorRT 10.16``, ``TensorRT v8.6``;
+   major.minor, not ``TensorRT 10.x`` nor ``TensorRT-LLM``), also in a requirement file's comments
+   (``numpy  # 1.26.4 for TensorRT-10.16``): of them the newest counts, as in every tier (a README's changelog
+   names each release the project went through, "From branch TensorRT-10.0" among them; the latest is the
+   one it builds with now);
 3. version tests in C++ (``#if NV_TENSORRT_MAJOR >= 8``, ``NV_TENSORRT_MAJOR > 10 || (... MINOR > 3)``). A test
    pins nothing: it says the code is written to build on both sides of a release, so that release is one the
    code claims to support: a floor (``>= 8``, ``> 7``, ``== 8``, ``< 8`` all name 8.0; ``MAJOR >= 10 && MINOR >=
@@ -53,6 +58,11 @@ EXTRA_NAMES = ("requirement*.txt", "pyproject.toml", "setup.cfg", "Dockerfile*",
 _NUM = rb"(\d+(?:\.\d+)*)"
 _FIND_PACKAGE = re.compile(rb"find_package\s*\(\s*TensorRT\s+" + _NUM, re.I)
 _TARBALL = re.compile(rb"(?<![\w.])TensorRT-(\d+\.\d+(?:\.\d+)*)")
+# a release named in prose (documents, scripts, requirement comments): "TensorRT 10.16", "TensorRT-10.0",
+# "TensorRT v8.6.1": spaced and hyphenated alike, major.minor (a major alone, "TensorRT 10", or any release of one,
+# "TensorRT 10.x API", "TensorRT 7.x+", says too little: READMEs name them for what they do not recommend or for
+# another branch), not part of a longer name ("TensorRT-LLM 0.9", "torch_tensorrt 2.1", "tensorrt_cookbook")
+_PROSE = re.compile(rb"(?<![\w.\-/])TensorRT(?:[ \t]+|-)v?(\d{1,2}\.\d+(?:\.\d+)*)(?![\w.]*-?LLM)", re.I)
 # a tensorrt requirement: the package, then one or two comparisons (torch-tensorrt and tensorrt_llm are other
 # packages: no word character, '-' or '.' before it, and after it only the CUDA-flavour suffixes)
 _REQ = re.compile(
@@ -400,6 +410,8 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
     if _requirements(path) or name in ("pyproject.toml", "setup.py", "setup.cfg"):
         # a requirement file has no strings (pip: a '#' after whitespace starts a comment); the others quote theirs
         quotes = b"" if _requirements(path) else b"\"'"
+        if _requirements(path):  # its comments are the project's prose ("numpy==1.26.4 for TensorRT-10.16")
+            out.extend(_prose(path, data, lambda at: _commented(data, at, (b"#",), quotes)))
         for m in _REQ.finditer(data):
             if _commented(data, m.start(), (b"#",), quotes):
                 continue
@@ -410,7 +422,21 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
             out.append(Evidence(_requirement(op, v, op2, v2), 1, shown, path, _line(data, m.start())))
         return out
     if is_extra_name(name):
-        for m in _TARBALL.finditer(data):
-            out.append(Evidence(_mm(m.group(1).decode()), 2, f"TensorRT-{m.group(1).decode()}", path,
-                                _line(data, m.start())))
+        out.extend(_prose(path, data))
+    return out
+
+
+def _prose(path: str, data: bytes, keep=None) -> list[Evidence]:
+    """The releases a document or script names (:data:`_PROSE`), each with its line, as tier 2 evidence: of them
+    the newest counts (a README's changelog names every release the project went through; its latest "Update to
+    TensorRT 10.16" is the one it builds with now, not the "TensorRT-10.0" of an older branch)."""
+    out = []
+    tarballs = {m.start(): m for m in _TARBALL.finditer(data)}  # (also in a path: /opt/TensorRT-8.4.2.4/lib)
+    for m in sorted((*tarballs.values(), *(m for m in _PROSE.finditer(data) if m.start() not in tarballs)),
+                    key=lambda m: m.start()):
+        if keep is not None and not keep(m.start()):
+            continue  # (a requirement file: only its comments are prose)
+        v = m.group(1).decode()
+        out.append(Evidence(_mm(v), 2, " ".join(m.group(0).decode("utf-8", "replace").split()), path,
+                            _line(data, m.start())))
     return out

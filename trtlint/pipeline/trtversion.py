@@ -6,7 +6,9 @@ the text scans without reading the others) and from the few files of :data:`~trt
 in the project root and each program's directory.
 
 Choosing, per program (``CheckInputs.scopes``; the whole project when it is one program): the evidence in the
-program's directory, else that of the files in no program (the root). Of it, the strongest tier present (in-tree
+program's directory, else that of the nearest program whose directory holds it (a sample with its own Makefile
+inside a cookbook whose README names its release), else that of the files in no program (the root); the summary
+names the programs left with none. Of it, the strongest tier present (in-tree
 ``NvInferVersion.h``, then build pins, then scripts and documents, then the floors of C++ version tests), and in
 that tier the newest release (a tree that pins 8.6 in one CMake file and 10.3 in another is judged as 10.3: the
 code is meant to build with it). The other versions the tree names are kept as ``others`` for the summary.
@@ -252,7 +254,15 @@ def infer(root: Path, files: list[SourceFile], scopes: tuple, scans) -> dict[str
             in_rdir.setdefault(d, []).append(e)
 
     def plain(s: str) -> Optional[TensorRTTarget]:
-        return choose(by_scope.get(s) or ([] if not s else by_scope.get("", [])))
+        """The release of the nearest scope with evidence: ``s``'s own, else that of the innermost program whose
+        directory holds ``s`` (a sample's own Makefile inside a cookbook that pins its release), else the root's."""
+        for e in (s, *sorted((o for o in scopes if o != s and s.startswith(o + "/")), key=len, reverse=True), ""):
+            t = choose(by_scope.get(e, []))
+            if t is not None:
+                return t
+            if not s:
+                break
+        return None
 
     out: dict[str, TensorRTTarget] = {}
     for s in ("", *scopes):  # the programs outside every folder named for a release

@@ -129,7 +129,9 @@ class Analysis:
             for p in programs.values():
                 count[p.get("version")] = count.get(p.get("version"), 0) + 1
             if len(count) > 1 or None in count:
-                parts = [f"{v or 'none known'} in {n} program{'' if n == 1 else 's'}"
+                none = sorted(s for s, p in programs.items() if p.get("version") is None)
+                named = " (" + ", ".join(none[:3]) + (f", +{len(none) - 3} more" if len(none) > 3 else "") + ")"
+                parts = [f"{v or 'none known'} in {n} program{'' if n == 1 else 's'}" + ("" if v else named)
                          for v, n in sorted(count.items(), key=lambda kv: (-kv[1], str(kv[0])))]
                 return ("TensorRT versions assumed per program (inferred from each program's files): " + ", ".join(parts)
                         + "; where none is known, TensorRT API deprecations and removals are not judged (TRT207, TRT610; "

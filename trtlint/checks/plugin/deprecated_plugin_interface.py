@@ -4,7 +4,7 @@ import re
 from typing import Iterable, Optional
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
-from trtlint.config.packs import normalize_callee, version_at_least
+from trtlint.config.packs import advice_at, normalize_callee, version_at_least
 from ..base import Rule
 from ..examples.contract import creator_cpp
 from ..examples.plugin import plugin_class
@@ -125,7 +125,10 @@ class DeprecatedPluginInterface(Rule):
     ## Fix
     Port the plugin to `IPluginV3` (`IPluginV3OneCore` / `IPluginV3OneBuild` / `IPluginV3OneRuntime`) and
     its creator to `IPluginCreatorV3One`; replace removed APIs with their successors (the message names
-    them). If you must build against an older TensorRT, set `tensorrt-version`.
+    them). The advice fits the targeted release: before TensorRT 10.0, which has no `IPluginV3`, a plugin on
+    `IPluginV2` or `IPluginV2Ext` is told what that release's headers advise (`IPluginV2DynamicExt` or
+    `IPluginV2IOExt`; the pack's `replacement_before`). If you must build against an older TensorRT, set
+    `tensorrt-version`.
     """
 
     code = "TRT207"
@@ -200,7 +203,7 @@ class DeprecatedPluginInterface(Rule):
                 "CMakeLists.txt": "cmake_minimum_required(VERSION 3.18)\nproject(foo)\nfind_package(TensorRT 8.6 REQUIRED)\n",
                 "plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2Ext"),
             },
-            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 (targeting 8.6, inferred from CMakeLists.txt:3)")],
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5 (targeting 8.6, inferred from CMakeLists.txt:3); use IPluginV2DynamicExt or IPluginV2IOExt, as the headers of releases before 10.0 advise")],
         },
         {
             "files": {
@@ -326,7 +329,8 @@ class DeprecatedPluginInterface(Rule):
                 if v is None or (qn in kept and v[0] is Severity.WARNING):
                     continue
                 sev, why = v
-                repl = f"; use {it.replacement}" if it.replacement else ""
+                advice = advice_at(it.replacement, it.replacement_before, at)  # what the target's headers have
+                repl = f"; use {advice}" if advice else ""
                 reported.append((b, sev, f"{c.name} implements {b}, {why} ({c_against}){repl}", []))
             # overridden interface methods that are deprecated / removed
             all_ifaces = set(own) | set().union(*(ancestors_of(b) for b in own)) if own else set()
@@ -373,7 +377,8 @@ class DeprecatedPluginInterface(Rule):
                             continue
                         sev, why = v
                         why = why.replace("removed in", "was removed in").replace("deprecated since", "is deprecated since")
-                        repl = f"; use {a.replacement}" if a.replacement else ""
+                        advice = advice_at(a.replacement, a.replacement_before, target)
+                        repl = f"; use {advice}" if advice else ""
                         yield self.diag(call.span, f"{short} {why} ({against}){repl}", severity=sev, symbol=short)
                         break
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
-from trtlint.config.packs import version_at_least
+from trtlint.config.packs import advice_at, version_at_least
 from ..base import Rule
 
 _HEAD = "import tensorrt as trt\n"
@@ -68,7 +68,9 @@ class DeprecatedTensorrtPythonApi(Rule):
 
     ## Fix
     Use the replacement the message names (`builder.build_serialized_network(network, config)`), or guard
-    the call with a version check if old TensorRT versions must keep working.
+    the call with a version check if old TensorRT versions must keep working. The replacement is one the
+    targeted release has: `trt.IPluginV2Ext` in a project targeting 8.6 is told `IPluginV2DynamicExt`, not
+    `IPluginV3` (10.0 on; the pack's `use_before`).
     """
 
     code = "TRT610"
@@ -396,6 +398,13 @@ class DeprecatedTensorrtPythonApi(Rule):
             "config": {"tensorrt-version": "10.x"},
             "expect": [("build.py", 3, "add_plugin_v2 is deprecated since TensorRT 10.8")],
         },
+        {
+            # the advice fits the target: TensorRT 8.6 deprecates IPluginV2Ext but has no IPluginV3 (10.0 on)
+            "files": {"plugin.py": _HEAD + "class AddScalar(trt.IPluginV2Ext):\n    pass\n"},
+            "config": {"tensorrt-version": "8.6"},
+            "expect": [("plugin.py", 2, "trt.IPluginV2Ext is deprecated since TensorRT 8.5 (the project targets 8.6); use "
+                        "IPluginV2DynamicExt, as the headers of releases before 10.0 advise (IPluginV3 arrives in TensorRT 10.0)")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
@@ -422,7 +431,8 @@ class DeprecatedTensorrtPythonApi(Rule):
             e = table[name]
             removed, deprecated = e.get("removed"), e.get("deprecated")
             shown = f"trt.{u.name}" if e["match"] == "qualified" else u.name
-            use = f"; use {e['use']}" if e.get("use") else ""
+            advice = advice_at(e.get("use"), e.get("use_before") or {}, target)  # what the target's release has
+            use = f"; use {advice}" if advice else ""
             more = (f" (and {len(rest)} more use{'s' if len(rest) > 1 else ''} in this file)" if rest else "")
             related = [Related(r.span, f"{shown} is also used here") for r in rest]
             if removed and version_at_least(target, removed):
