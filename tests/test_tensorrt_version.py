@@ -277,3 +277,36 @@ def test_a_program_inside_another_takes_the_enclosing_programs_release(tmp_path)
         (f"{p}/plugins/foo.cpp", "FooPlugin implements IPluginV2Ext, deprecated since TensorRT 8.5")
         for p in ("cook", "cook/samples/foo")]
     assert "none known in 1 program (other)" in json.dumps(render_text([], _ctx(res)))
+
+
+def test_a_path_in_a_cmake_message_is_a_hint_not_the_target(tmp_path):
+    # "like -DTensorRT_ROOT=.../TensorRT-6.0.1.5/" in a FATAL_ERROR hint is an example for the reader; the README's
+    # requirement names the release (a path the build sets is still a pin)
+    root = tmp_path / "hint"
+    shutil.copytree(FIXTURES / "find_package", root)
+    (root / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\n"
+        "project(foo LANGUAGES CXX)\n"
+        "find_package(TensorRT)\n"
+        "if(NOT TensorRT_FOUND)\n"
+        "  message(\n"
+        "    FATAL_ERROR\n"
+        "      \"Can NOT find TensorRT (set TensorRT_ROOT),\n"
+        "            like -DTensorRT_ROOT=D:/Libs/TensorRT-6.0.1.5/\")\n"
+        "endif()\n"
+        "add_library(foo SHARED plugins/foo.cpp)\n",
+        encoding="utf-8",
+    )
+    (root / "README.md").write_text("# foo\n\n- TensorRT >= 7.0.0.11 (Recommended version: TensorRT-7.2.1.6)\n",
+                                    encoding="utf-8")
+    settings = load_settings(root)
+    settings.select = ["TRT207", "TRT610"]
+    res = run(settings, jobs=1, use_cache=False)
+    assert res.analysis["tensorrt_version"]["version"] == "7.2"
+    assert "README.md:3" in res.analysis["tensorrt_version"]["reason"]
+    assert not any("6.0" in o for o in res.analysis["tensorrt_version"].get("others", []))
+    (root / "CMakeLists.txt").write_text(
+        (root / "CMakeLists.txt").read_text(encoding="utf-8") + "set(TensorRT_ROOT /opt/TensorRT-8.6.1.6)\n",
+        encoding="utf-8")
+    res = run(settings, jobs=1, use_cache=False)
+    assert res.analysis["tensorrt_version"]["reason"] == "TensorRT-8.6.1.6 in CMakeLists.txt:11"

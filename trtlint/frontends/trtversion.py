@@ -402,8 +402,11 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
             if not _commented(data, m.start(), (b"#",), b'"'):
                 out.append(Evidence(_mm(m.group(1).decode()), 1, f"find_package(TensorRT {m.group(1).decode()})",
                                     path, _line(data, m.start())))
+        hints = _message_spans(data)
         for m in _TARBALL.finditer(data):
-            if not _commented(data, m.start(), (b"#",), b'"'):
+            # a path inside message(...) is an example for the reader ("like -DTensorRT_ROOT=.../TensorRT-6.0.1.5/"
+            # in a FATAL_ERROR hint), not a directory the build uses
+            if not _commented(data, m.start(), (b"#",), b'"') and not any(a <= m.start() < b for a, b in hints):
                 out.append(Evidence(_mm(m.group(1).decode()), 1, f"TensorRT-{m.group(1).decode()}", path,
                                     _line(data, m.start())))
         return out
@@ -423,6 +426,32 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
         return out
     if is_extra_name(name):
         out.extend(_prose(path, data))
+    return out
+
+
+_MESSAGE = re.compile(rb"(?<![\w$])message\s*\(", re.I)
+
+
+def _message_spans(data: bytes) -> list[tuple[int, int]]:
+    """The byte ranges of the CMake ``message(...)`` calls: to the parenthesis that closes the call, quoted
+    arguments skipped (a quote's ``\\"`` escapes); an unclosed call runs to the end of the file."""
+    out = []
+    for m in _MESSAGE.finditer(data):
+        if _commented(data, m.start(), (b"#",), b'"'):
+            continue
+        i, depth, n = m.end(), 1, len(data)
+        while i < n and depth:
+            c = data[i]
+            if c == 0x22:  # '"': a quoted argument
+                i += 1
+                while i < n and data[i] != 0x22:
+                    i += 2 if data[i] == 0x5C else 1
+            elif c == 0x28:
+                depth += 1
+            elif c == 0x29:
+                depth -= 1
+            i += 1
+        out.append((m.start(), i))
     return out
 
 
