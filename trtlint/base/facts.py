@@ -83,9 +83,8 @@ class CppClass:
 
 # the error-path guard (``Call.guard == "error-path:" + UNSUPPORTED_DTYPE``) of a call in the branch of a data-type
 # dispatch that handles no accepted type: the last `else` of an if-chain on `DataType::k...`, the `default:` of a
-# switch on a DataType, and the failure after a DataType switch with no default whose every case leaves the function
-# (`case DataType::kHALF: return 2; } throw ...;`). TensorRT hands a plugin only the types its supportsFormatCombination
-# accepted.
+# switch on a DataType (or a failure after one with no default whose every case leaves: `return 2; } throw ...;`).
+# TensorRT hands a plugin only the types its supportsFormatCombination accepted.
 UNSUPPORTED_DTYPE = "unsupported data type"
 
 # the error-path guard (``Call.guard == "error-path:" + UNNAMED_ENUMERATOR``) of a call in the `default:` of a switch
