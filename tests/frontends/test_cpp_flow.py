@@ -114,3 +114,100 @@ def test_function_try_block_covers_the_body(tmp_path):
     ff = cpp.extract(SourceFile(path=p, rel="p/b.cpp", kind="cpp", digest="d"), ExtractContext(root=tmp_path))
     (fn,) = [f for f in ff.functions if f.name == "g"]
     assert [(c.kind, c.span.line, c.in_try) for c in fn.calls if c.kind == "throw"] == [("throw", 7, True)]
+
+
+AFTER_SWITCH = r"""#include <stdexcept>
+#include <cstdlib>
+namespace nvinfer1 { enum class DataType : int { kFLOAT, kHALF, kINT8, kBF16 }; }
+using nvinfer1::DataType;
+enum class Tactic : int { kNaive, kSmart };
+void* scratch(int n);
+bool gFast = false;
+unsigned size_of(DataType t)
+{
+    switch (t)
+    {
+    case DataType::kFLOAT: return 4;
+    case DataType::kHALF: { return 2; }
+    }
+    throw std::runtime_error("type");
+}
+int run_rest(DataType t)
+{
+    switch (t)
+    {
+    case DataType::kFLOAT: return 1;
+    }
+    scratch(1);
+    return 0;
+}
+int tile(Tactic t)
+{
+    switch (t)
+    {
+    case Tactic::kNaive:
+        for (int i = 0; i < 3; ++i) { if (gFast) break; }
+        return 1;
+    case Tactic::kSmart: return 2;
+    }
+    abort();
+}
+int tile_breaks(Tactic t)
+{
+    switch (t)
+    {
+    case Tactic::kNaive: if (gFast) { break; } return 1;
+    case Tactic::kSmart: return 2;
+    }
+    abort();
+}
+int tile_part(Tactic t)
+{
+    switch (t)
+    {
+    case Tactic::kNaive: return 1;
+    }
+    abort();
+}
+int with_default(int t)
+{
+    switch (t)
+    {
+    case 0: return 1;
+    default: return 0;
+    }
+    abort();
+}
+int with_default_breaks(int t)
+{
+    switch (t)
+    {
+    case 0: if (gFast) { break; } return 1;
+    default: return 0;
+    }
+    abort();
+}
+"""
+
+
+def test_code_after_a_switch_every_case_of_which_leaves_is_its_default(tmp_path):
+    # after a switch with no default whose every case leaves the function, only the values no case names go on: the
+    # code there is that switch's default (a data type: the branch for no accepted type, when it fails; every
+    # enumerator named: a value none names); a break anywhere in a case (not a loop's) makes it reachable
+    p = tmp_path / "p" / "s.cpp"
+    p.parent.mkdir()
+    p.write_text(AFTER_SWITCH, encoding="utf-8")
+    ff = cpp.extract(SourceFile(path=p, rel="p/s.cpp", kind="cpp", digest="d"), ExtractContext(root=tmp_path))
+    assert ff.problems == ()
+    fns = {fn.name: fn for fn in ff.functions}
+
+    def guards(name, what):
+        return [c.guard for c in fns[name].calls if (c.kind == "throw" if what == "throw" else c.callee == what)]
+
+    assert guards("size_of", "throw") == ["error-path:unsupported data type"]
+    assert guards("run_rest", "scratch") == [None]  # the work for the types the switch does not name
+    assert guards("tile", "abort") == ["error-path:a value no enumerator names"]
+    assert guards("tile_breaks", "abort") == [None]
+    assert guards("tile_part", "abort") == [None]  # kSmart goes on after the switch
+    assert guards("with_default", "abort") == ["error-path:unreachable"]
+    assert guards("with_default_breaks", "abort") == [None]

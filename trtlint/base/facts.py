@@ -84,13 +84,15 @@ class CppClass:
 
 # the error-path guard (``Call.guard == "error-path:" + UNSUPPORTED_DTYPE``) of a call in the branch of a data-type
 # dispatch that handles no accepted type: the last `else` of an if-chain on `DataType::k...`, the `default:` of a
-# switch on a DataType. TensorRT hands a plugin only the types its supportsFormatCombination accepted.
+# switch on a DataType (or a failure after one with no default whose every case leaves: `return 2; } throw ...;`).
+# TensorRT hands a plugin only the types its supportsFormatCombination accepted.
 UNSUPPORTED_DTYPE = "unsupported data type"
 
 # the error-path guard (``Call.guard == "error-path:" + UNNAMED_ENUMERATOR``) of a call in the `default:` of a switch
 # on an enum whose case labels name every enumerator of it (`switch (mTactic) { case Tactic::kNaive: ...; case
 # Tactic::kSmart: ...; default: assert(0); }`): only a value no enumerator names reaches it, an invalid value of the
-# plugin's own making (an integer cast to the enum), as the branch for no accepted data type is
+# plugin's own making (an integer cast to the enum), as the branch for no accepted data type is; so is the code after
+# such a switch with no default when every case leaves the function
 UNNAMED_ENUMERATOR = "a value no enumerator names"
 
 # the error-path guard (``Call.guard == "error-path:" + INDEX_BOUNDS``) of a throw in the branch of a bounds check

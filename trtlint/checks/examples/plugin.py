@@ -288,3 +288,41 @@ def fail_helper_files() -> dict:
         "plugins/foo.cpp": plugin_cpp("    CUDA_CHECK(cudaMemsetAsync(outputs[0], 0, 16, stream));",
                                       '#include "../common/check.h"'),
     }
+
+
+def after_switch(fail: str, smart: str = "return 2;") -> str:
+    """Helpers for the throw and exit rules (TRT204, TRT205, TRT215), after ``using namespace nvinfer1``:
+    ``elementSize`` switches on a DataType, ``tile`` on the plugin's own enum ``Tactic`` naming both its enumerators;
+    neither switch has a ``default:`` and every case returns, so ``fail`` (a throw, an ``abort()``) after each is
+    reached only by a value no case names, as a default would be. ``smart``: the statements of tile's kSmart case.
+    Line 1 of the helpers is the ``#include``; the fail after elementSize is line 17, the one after tile line 29."""
+    return f"""#include <stdexcept>
+enum class Tactic : int32_t
+{{
+    kNaive = 1,
+    kSmart = 2,
+}};
+static Tactic gTactic = Tactic(1);
+static bool gFast = false;
+static unsigned elementSize(DataType t)
+{{
+    switch (t)
+    {{
+    case DataType::kFLOAT: return 4;
+    case DataType::kHALF:
+    case DataType::kBF16: return 2;
+    }}
+    {fail}
+}}
+static int tile(Tactic t)
+{{
+    switch (t)
+    {{
+    case Tactic::kNaive: return 1;
+    case Tactic::kSmart:
+    {{
+        {smart}
+    }}
+    }}
+    {fail}
+}}"""

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import exits_plugin
+from ..examples.plugin import after_switch, exits_plugin
 from ..hotpath._walk import short
 from ._exits import ExitSite, check_macro, exit_sites
 
@@ -79,6 +79,17 @@ class InvariantAssertInPlugin(Rule):
                 "3 checks in FooPlugin can end the process (PLUGIN_ASSERT(pos >= 0 && pos < 2) in "
                 "FooPlugin::supportsFormatCombination, an invariant, and 2 more)",
                 "FooPlugin:invariant-asserts",
+            )],
+        },
+        {
+            # an abort after a switch with no default whose every case returns: reached only by a data type no case
+            # names (elementSize) or a value no enumerator of the plugin's own enum names (tile), as a default would be
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue="        unsigned n = elementSize(inputDesc[0].type) + tile(gTactic);", helpers=after_switch("abort();"))},
+            "expect": [(
+                "plugins/foo.cpp", 21,
+                "2 checks in FooPlugin can end the process (abort in FooPlugin::enqueue via elementSize, an invariant, "
+                "and 1 more)",
             )],
         },
         {

@@ -5,7 +5,7 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import exits_plugin, fail_helper_files
+from ..examples.plugin import after_switch, exits_plugin, fail_helper_files
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -34,6 +34,7 @@ enum class Tactic : int32_t
 enum Mode { kNarrow, kWide };
 static Tactic gTactic = Tactic(2);
 static Mode gMode = kNarrow;"""
+_SIZES = "        unsigned n = elementSize(inputDesc[0].type) + tile(gTactic);"
 _ENUM_SWITCH = """        switch (gTactic)
         {
         case Tactic::kNaive: break;
@@ -71,7 +72,8 @@ class ProcessExitInPlugin(Rule):
     `supportsFormatCombination` accepted: TRT215's) and in the `default:` of a switch whose cases name every
     enumerator of its enum (`switch (mTactic)` over the tactics the plugin advertises: only a value the plugin
     itself made invalid, an integer cast to the enum, reaches it; TRT215's too; from a creator's method, where the
-    value may come from the model, it counts). So is a check on a condition only the run decides: a device
+    value may come from the model, it counts); after a switch with no `default:` every case of which returns or
+    throws (no `break` out of it), the code is that switch's default and is judged so. So is a check on a condition only the run decides: a device
     property (`PLUGIN_ASSERT(getSmVersion() >= 80)`), a shape at run time (`dims.d[i]`, a head size, a sequence
     length), a data type at run time (`inputDesc[0].type`, a field's `PluginFieldType` in `createPlugin`); and a
     failure that fires by itself (`assert(false)`, `PLUGIN_ASSERT(false && "unsupported")`, `PLUGIN_FAIL(...)`) on
@@ -128,6 +130,9 @@ class ProcessExitInPlugin(Rule):
         # the default of a switch whose cases name every enumerator of its enum (the tactics the plugin advertises,
         # an unscoped mode enum): only a value the plugin made invalid reaches it, an invariant (TRT215's)
         {"files": {"plugins/foo.cpp": exits_plugin(enqueue=_ENUM_SWITCH, helpers=_ENUMS)}},
+        # an abort after a switch with no default whose every case returns: that switch's default, reached only by a
+        # data type no case names or a value no enumerator of the plugin's own enum names (TRT215's)
+        {"files": {"plugins/foo.cpp": exits_plugin(enqueue=_SIZES, helpers=after_switch("abort();"))}},
         # a CUDA status checked with an abort, but only in a build-time query
         {"files": {"plugins/foo.cpp": exits_plugin(
             supports="        int32_t device = 0;\n        CHECK(cudaGetDevice(&device));", helpers=_CHECK)}},
@@ -194,6 +199,13 @@ class ProcessExitInPlugin(Rule):
     ]
 
     INVALID += [
+        # after a switch with no default, a case that breaks out (in an `if` too) reaches the abort after it
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(
+                enqueue=_SIZES, helpers=after_switch("abort();", "if (gFast)\n        {\n            break;\n        }\n        return 2;"))},
+            "expect": [("plugins/foo.cpp", 37, "abort (aborts the process) can end the process by a direct call (it tests "
+                                               "nothing itself) from FooPlugin::enqueue: FooPlugin::enqueue -> tile -> abort")],
+        },
         # a switch on an enum whose cases leave an enumerator out: the default is reached by a valid value
         {
             "files": {"plugins/foo.cpp": exits_plugin(enqueue=_ENUM_SWITCH.replace("        case kWide: break;\n", ""),

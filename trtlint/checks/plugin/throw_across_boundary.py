@@ -6,7 +6,7 @@ from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.contract import pair_cpp
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import fail_helper_files
+from ..examples.plugin import after_switch, exits_plugin, fail_helper_files
 from ..hotpath._walk import short
 from ._escape import chain_text, escapes_by_method
 
@@ -96,6 +96,10 @@ static void checked(int n)
 }"""
 
 # every branch of the switch returns: the throw after it never runs; with a `break` it does
+_RAISE = 'throw std::runtime_error("unsupported");'
+_SIZES = "    unsigned n = elementSize(inputDesc[0].type) + tile(gTactic);"
+_NESTED_BREAK = "if (gFast)\n        {\n            break;\n        }\n        return 2;"
+
 _EXHAUSTIVE = """#include <stdexcept>
 static unsigned elementSize(int t)
 {
@@ -208,7 +212,10 @@ class ThrowAcrossBoundary(Rule):
     on `DataType::k...` when it fails (a throw, a return, an exit), the `default:` of a switch on a `DataType`),
     reached from a plugin method: TensorRT hands a plugin only the types its `supportsFormatCombination`
     accepted; nor one in the `default:` of a switch whose cases name every enumerator of its enum, which only a value
-    the plugin made invalid reaches. (A creator's types come from the model's fields or the blob: its dispatch's
+    the plugin made invalid reaches. A switch with no `default:` every case of which leaves the function (returns or
+    throws, with no `break` out of it, in an `if` either) is followed only by the values no case names: the code after
+    it is its default (`switch (t) { case DataType::kFLOAT: return 4; ... } throw ...;`; on a data type, when that
+    code ends in a failure). (A creator's types come from the model's fields or the blob: its dispatch's
     last branch, and such a default, count.) Nor is a map's `.at(k)` after a membership test of the same key in the same function (`m.count(k) ?
     m.at(k) : d`, `if (m.find(k) != m.end())`, `CHECK(isExist(k))`), or after the key was given to a map of the
     same type (`m.insert(std::make_pair(k, v))`, `m.insert({k, v})`, `m.emplace(k, v)`, `m[k] = v`) with no `erase`
@@ -310,6 +317,9 @@ class ThrowAcrossBoundary(Rule):
         # not the insertion took place
         {"files": {"plugins/foo.cpp": plugin_cpp(_GIVEN_KEY, "#include <map>\n#include <string>\n" + _NAMES)}},
         {"files": {"plugins/foo.cpp": plugin_cpp("    unsigned n = elementSize(1);", _EXHAUSTIVE)}},
+        # the code after a switch with no default whose every case returns is that switch's default: reached only by a
+        # data type no case names, or a value no enumerator of the plugin's own enum names
+        {"files": {"plugins/foo.cpp": plugin_cpp(_SIZES, after_switch(_RAISE))}},
         # the default of a switch naming every enumerator of its enum: only a value the plugin made invalid reaches it
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    switch (gTactic)\n    {\n    case Tactic::kNaive: break;\n    case Tactic::kSmart: break;\n"
@@ -393,6 +403,22 @@ class ThrowAcrossBoundary(Rule):
             "files": {"plugins/foo.cpp": plugin_cpp("    unsigned n = elementSize(1);",
                                                     _EXHAUSTIVE.replace("case 0: return 4;", "case 0: break;"))},
             "expect": [("plugins/foo.cpp", 23, "`throw std::runtime_error` via FooPlugin::enqueue -> elementSize -> throw")],
+        },
+        {
+            # after a switch with no default: a case that breaks out (in an `if` too) reaches the throw after it ...
+            "files": {"plugins/foo.cpp": plugin_cpp(_SIZES, after_switch(_RAISE, _NESTED_BREAK))},
+            "expect": [("plugins/foo.cpp", 45, "`throw std::runtime_error` via FooPlugin::enqueue -> tile -> throw")],
+        },
+        {
+            # ... and so do the enumerators no case names
+            "files": {"plugins/foo.cpp": plugin_cpp(_SIZES, after_switch(_RAISE).replace("    case Tactic::kNaive: return 1;\n", ""))},
+            "expect": [("plugins/foo.cpp", 40, "`throw std::runtime_error` via FooPlugin::enqueue -> tile -> throw")],
+        },
+        {
+            # ... and from a creator's method, a data type the model gives (a field, the blob)
+            "files": {"plugins/foo.cpp": exits_plugin(
+                create="        unsigned k = elementSize(static_cast<DataType>(fc->nbFields));", helpers=after_switch(_RAISE))},
+            "expect": [("plugins/foo.cpp", 56, "`throw std::runtime_error` via FooPluginCreator::createPlugin -> elementSize -> throw")],
         },
         {
             # a creator's data type comes from the model (a field, the blob): its dispatch's last branch runs

@@ -93,12 +93,8 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
     if k == K.COMPOUND_STMT.value:
         for i, ch in enumerate(kids):
             _mark_statement(w, ch)
-            if ch.kind == K.SWITCH_STMT and i + 1 < len(kids) and _switch_always_leaves(w, ch):
-                # what follows a switch every branch of which returns or throws never runs
-                o1 = w.ex.extent_info(ch)[6]
-                o2 = w.ex.extent_info(c)[6]
-                if o2 > o1:
-                    st.error_ranges.append((o1, o2, UNREACHABLE))
+            if ch.kind == K.SWITCH_STMT and i + 1 < len(kids):
+                _after_switch(w, ch, c)
         return
     if k == K.IF_STMT.value:
         ci, ti, ei = w.if_parts(c, kids)
@@ -126,10 +122,13 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             _dispatch(w, kids[1:])
         return
     if k == K.SWITCH_STMT.value:
-        if _dtype_switch_default(w, kids):
+        what = _default_kind(w, kids)
+        default = _default_label(K, kids[-1]) if what is not None else None
+        if default is not None:
+            # the default: to the end of the switch body
+            w.flow.error_ranges.append((w.ex.extent_info(default)[3], w.ex.extent_info(kids[-1])[6], what))
+        if what == UNSUPPORTED_DTYPE:
             _dispatch(w, kids[-1:])
-        else:
-            _enum_switch_default(w, kids)
         return
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
@@ -202,34 +201,125 @@ def _dtype_test(text: str) -> bool:
     return bool(_DTYPE.search(text)) and "==" in text and "!=" not in text
 
 
-def _switch_always_leaves(w: FlowWalker, sw: Cursor) -> bool:
-    """A switch with a ``default:`` whose every branch ends in a return or a throw, with no ``break`` at its top
-    level (``switch (t) { case A: return 4; case B: return 2; default: return 0; }``)."""
+def _after_switch(w: FlowWalker, sw: Cursor, block: Cursor) -> None:
+    """The statements after a switch every branch of which leaves the function (returns, throws, ends the process),
+    to the end of the enclosing block: with a ``default:`` they never run (``facts.UNREACHABLE``); without one only
+    the values no case names reach them, as they would reach a ``default:``, so they are that switch's default
+    (``switch (t) { case DataType::kFLOAT: return 4; ... } throw std::runtime_error("type");``: the branch for no
+    accepted data type, ``facts.UNSUPPORTED_DTYPE``; after the cases naming every enumerator of an enum,
+    ``facts.UNNAMED_ENUMERATOR``; after any other switch they are reachable and get nothing). After a data-type switch
+    only when the block ends in a failure (a throw, an exit, a failure return), as the last ``else`` of an if-chain."""
+    leaves = _switch_always_leaves(w, sw)
+    if leaves is None:
+        return
+    what = UNREACHABLE if leaves else _default_kind(w, children(sw))
+    if what is None or (what == UNSUPPORTED_DTYPE and not _fails(w, block)):
+        # (after a switch naming some data types, code that does the work for the others is no failure branch:
+        # `case DataType::kFLOAT: return run<float>(); } return run<half>();`)
+        return
+    o1 = w.ex.extent_info(sw)[6]
+    o2 = w.ex.extent_info(block)[6]
+    if o2 > o1:
+        w.flow.error_ranges.append((o1, o2, what))
+
+
+def _leaves(w: FlowWalker, st: Cursor) -> bool:
+    """A statement after which control never reaches the next one: a ``return``, a ``throw``, a call ending the process
+    (``exit``, ``abort``), or a block whose last statement is one of these."""
+    K = w.K
+    for _ in range(8):
+        sub = children(st)
+        if st.kind == K.COMPOUND_STMT and sub:
+            st = sub[-1]
+        elif st.kind == K.UNEXPOSED_EXPR and len(sub) == 1:
+            st = sub[0]
+        else:
+            break
+    if st.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR):
+        return True
+    return st.kind == K.CALL_EXPR and (st.spelling or "") in _EXITS
+
+
+@lru_cache(maxsize=4)
+def _break_scopes(K: Any) -> frozenset:
+    """Statements a ``break`` inside of does not leave an enclosing switch (it leaves them), and lambdas."""
+    return frozenset(k.value for k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT, K.SWITCH_STMT,
+                                       K.LAMBDA_EXPR))
+
+
+def _breaks_out(w: FlowWalker, body: Cursor) -> bool:
+    """Whether anything in a switch body can leave it to the statement after it: a ``break`` of its own (at any depth,
+    in an ``if`` too; not one of a loop or a switch inside it) or a ``goto``."""
+    K = w.K
+    scopes = _break_scopes(K)
+    stack = list(children(body))
+    while stack:
+        n = stack.pop()
+        if n.kind in (K.BREAK_STMT, K.GOTO_STMT, K.INDIRECT_GOTO_STMT):
+            return True
+        if n._kind_id not in scopes:
+            stack.extend(children(n))
+    return False
+
+
+def _switch_always_leaves(w: FlowWalker, sw: Cursor) -> Optional[bool]:
+    """Whether every branch of a switch leaves the function (ends in a ``return``, a ``throw`` or a call ending the
+    process, and nothing in it breaks out of the switch): True with a ``default:`` (``switch (t) { case A: return 4;
+    default: return 0; }``), False without one (then the values no case names go on after it); None when some branch
+    can reach the statement after the switch (a ``break``, one at any depth too, a ``goto``, a branch that falls off
+    the end; a branch falling into the next label is taken as reaching it too)."""
     K = w.K
     kids = children(sw)
     if len(kids) < 2 or kids[-1].kind != K.COMPOUND_STMT:
-        return False
+        return None
     default = False
+    labels = 0
     ended = True  # whether the statements since the last label end the function
     for st in children(kids[-1]):
         inner = st
         labelled = False
         while inner.kind in (K.CASE_STMT, K.DEFAULT_STMT):
             if not labelled and not ended:
-                return False  # a branch that falls out of the switch (or into the next: then the next decides)
+                return None  # a branch that falls out of the switch (or into the next: taken as falling out)
             labelled = True
+            labels += 1
             default = default or inner.kind == K.DEFAULT_STMT
             sub = children(inner)
             if not sub:
-                return False
+                return None
             inner = sub[-1]
         if inner.kind == K.BREAK_STMT:
-            return False
-        if inner.kind == K.UNEXPOSED_EXPR:
+            return None
+        ended = _leaves(w, inner)
+    if not labels or not ended or _breaks_out(w, kids[-1]):
+        return None
+    return default
+
+
+def _default_label(K: Any, body: Cursor) -> Optional[Cursor]:
+    """The ``default:`` label of a switch body (one of a run of labels, ``case A: default: ...``, too); None."""
+    for st in children(body):
+        inner = st
+        while inner.kind == K.CASE_STMT or inner.kind == K.DEFAULT_STMT:
+            if inner.kind == K.DEFAULT_STMT:
+                return inner
             sub = children(inner)
-            inner = sub[0] if len(sub) == 1 else inner
-        ended = inner.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR)
-    return default and ended
+            if not sub:
+                break
+            inner = sub[-1]
+    return None
+
+
+def _default_kind(w: FlowWalker, kids: list) -> Optional[str]:
+    """What the ``default:`` of a switch (or, when every branch leaves the function, the code after one without it)
+    is an error path of: ``facts.UNSUPPORTED_DTYPE`` on a data type (:func:`_dtype_switch`), ``facts.UNNAMED_ENUMERATOR``
+    when the case labels name every enumerator of the enum switched on (:func:`_names_every_enumerator`); None for
+    any other switch (its default is taken by values the code means to handle)."""
+    if _dtype_switch(w, kids):
+        return UNSUPPORTED_DTYPE
+    if _names_every_enumerator(w, kids):
+        return UNNAMED_ENUMERATOR
+    return None
 
 
 def _dispatch(w: FlowWalker, branches: list) -> None:
@@ -258,10 +348,10 @@ def dispatch_lambdas(w: FlowWalker, args: list) -> None:
             return
 
 
-def _dtype_switch_default(w: FlowWalker, kids: list) -> bool:
-    """The ``default:`` of a switch on a ``nvinfer1::DataType`` value (its condition's type, or every case label a
-    ``DataType::k...``), to the end of the switch body. A switch on another enum whose cases return DataTypes
-    (a PluginFieldType mapped to a DataType) is no such dispatch: its default is reachable. True for such a switch."""
+def _dtype_switch(w: FlowWalker, kids: list) -> bool:
+    """A switch on a ``nvinfer1::DataType`` value (its condition's type, or every case label a ``DataType::k...``): its
+    ``default:`` is a data-type dispatch's branch for no accepted type. A switch on another enum whose cases return
+    DataTypes (a PluginFieldType mapped to a DataType) is no such dispatch: its default is reachable."""
     K = w.K
     if len(kids) < 2:
         return False
@@ -272,25 +362,18 @@ def _dtype_switch_default(w: FlowWalker, kids: list) -> bool:
         typ = cond.type.spelling or ""
     except Exception:  # noqa: BLE001 - an unresolved type
         typ = ""
-    stmts = children(body)
-    if "DataType" not in typ:
-        labels = [children(ch) for ch in stmts if ch.kind == K.CASE_STMT]
-        if not labels or not all(lab and _DTYPE_LABEL.fullmatch(" ".join(w.ex.text_of(lab[0]).split())) for lab in labels):
-            return False
-    end = w.ex.extent_info(body)[6]
-    for ch in stmts:
-        if ch.kind == K.DEFAULT_STMT:
-            start = w.ex.extent_info(ch)[3]
-            w.flow.error_ranges.append((start, end, UNSUPPORTED_DTYPE))
-    return True
+    if "DataType" in typ:
+        return True
+    labels = [children(ch) for ch in children(body) if ch.kind == K.CASE_STMT]
+    return bool(labels) and all(lab and _DTYPE_LABEL.fullmatch(" ".join(w.ex.text_of(lab[0]).split())) for lab in labels)
 
 
-def _enum_switch_default(w: FlowWalker, kids: list) -> None:
-    """The ``default:`` of a switch on an enum value whose case labels name every enumerator of the enum, to the end
-    of the switch body, is an error path only a value no enumerator names reaches (``facts.UNNAMED_ENUMERATOR``)."""
+def _names_every_enumerator(w: FlowWalker, kids: list) -> bool:
+    """A switch on an enum value whose case labels name every enumerator of the enum: only a value no enumerator names
+    takes its ``default:`` (``facts.UNNAMED_ENUMERATOR``). The enum as this unit declares it."""
     K = w.K
     if len(kids) < 2 or kids[-1].kind != K.COMPOUND_STMT:
-        return
+        return False
     cond, body = kids[0], kids[-1]
     decl = None
     for _ in range(4):  # the condition as written, under the promotion of an unscoped enum to int
@@ -300,29 +383,25 @@ def _enum_switch_default(w: FlowWalker, kids: list) -> None:
                 decl = t.get_declaration()
                 break
         except Exception:  # noqa: BLE001 - an unresolved type
-            return
+            return False
         sub = children(cond)
         if cond.kind != K.UNEXPOSED_EXPR or len(sub) != 1:
-            return
+            return False
         cond = sub[0]
     if decl is None:
-        return
+        return False
     try:
         names = {e.enum_value for e in children(decl) if e.kind == K.ENUM_CONSTANT_DECL}
     except Exception:  # noqa: BLE001 - a value libclang cannot give
-        return
+        return False
     if not names:
-        return
-    stmts = children(body)
+        return False
     labelled: set = set()
-    default = None
-    for st in stmts:
+    for st in children(body):
         inner = st
-        while inner.kind in (K.CASE_STMT, K.DEFAULT_STMT):
+        while inner.kind == K.CASE_STMT or inner.kind == K.DEFAULT_STMT:
             sub = children(inner)
-            if inner.kind == K.DEFAULT_STMT:
-                default = default if default is not None else inner
-            elif sub:
+            if inner.kind == K.CASE_STMT and sub:
                 ref = look_through(K, sub[0])
                 d = ref.referenced if ref.kind == K.DECL_REF_EXPR else None
                 if d is not None and d.kind == K.ENUM_CONSTANT_DECL:
@@ -330,9 +409,7 @@ def _enum_switch_default(w: FlowWalker, kids: list) -> None:
             if not sub:
                 break
             inner = sub[-1]
-    if default is None or not names <= labelled:
-        return
-    w.flow.error_ranges.append((w.ex.extent_info(default)[3], w.ex.extent_info(body)[6], UNNAMED_ENUMERATOR))
+    return names <= labelled
 
 
 def _mark_statement(w: FlowWalker, s: Cursor) -> None:
