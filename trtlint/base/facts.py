@@ -89,10 +89,8 @@ class CppClass:
 UNSUPPORTED_DTYPE = "unsupported data type"
 
 # the error-path guard (``Call.guard == "error-path:" + UNNAMED_ENUMERATOR``) of a call in the `default:` of a switch
-# on an enum whose case labels name every enumerator of it (`switch (mTactic) { case Tactic::kNaive: ...; case
-# Tactic::kSmart: ...; default: assert(0); }`): only a value no enumerator names reaches it, an invalid value of the
-# plugin's own making (an integer cast to the enum), as the branch for no accepted data type is; so is the code after
-# such a switch with no default when every case leaves the function
+# whose labels name every enumerator of its enum (`case Tactic::kNaive: ...; default: assert(0);`), or after such a
+# switch with no default whose every case leaves: only an invalid value of the plugin's own making reaches it
 UNNAMED_ENUMERATOR = "a value no enumerator names"
 
 # the error-path guard (``Call.guard == "error-path:" + INDEX_BOUNDS``) of a throw in the branch of a bounds check
