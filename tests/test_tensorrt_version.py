@@ -310,3 +310,41 @@ def test_a_path_in_a_cmake_message_is_a_hint_not_the_target(tmp_path):
         encoding="utf-8")
     res = run(settings, jobs=1, use_cache=False)
     assert res.analysis["tensorrt_version"]["reason"] == "TensorRT-8.6.1.6 in CMakeLists.txt:11"
+
+
+def test_a_deprecation_an_older_pinned_release_cannot_adopt_is_counted_in_the_summary(tmp_path):
+    """Issue 31: the build pins TensorRT 10.0 and 8.6 (two requirement files); a plugin on IPluginV2DynamicExt
+    (deprecated in 10.0) cannot move to IPluginV3 while the project keeps 8.6, which lacks it. TRT207 does not
+    report it; the summary line counts it, names the replacement and the older pin, and the setting that reports
+    it (never silent). With the setting, the deprecation is reported and the line says nothing of it."""
+    from trtlint.checks.examples.plugin import plugin_class
+
+    (tmp_path / "requirements").mkdir()
+    (tmp_path / "requirements/requirements_8.txt").write_text("tensorrt==8.6.1\n")
+    (tmp_path / "requirements/requirements_10.txt").write_text("tensorrt==10.0.1\n")
+    (tmp_path / "plugins").mkdir()
+    body = ('    char const* getPluginType() const noexcept override { return "Foo"; }\n'
+            '    char const* getPluginVersion() const noexcept override { return "1"; }')
+    (tmp_path / "plugins/foo.cpp").write_text(plugin_class(body, bases="public IPluginV2DynamicExt"))
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207"]
+    res = run(settings, jobs=1, use_cache=False)
+    assert [d.code for d in res.diagnostics] == []
+    held = res.analysis["tensorrt_version"]["unadoptable_deprecations"]
+    assert held == {"count": 1, "releases": ["8.6 (tensorrt==8.6.1 in requirements/requirements_8.txt:1)"],
+                    "replacements": ["IPluginV3"]}
+    line = Analysis.from_dict(res.analysis).tensorrt_line()
+    assert line == ("TensorRT 10.0 assumed: inferred from tensorrt==10.0.1 in requirements/requirements_10.txt:1; the "
+                    "tree also names 8.6; 1 TensorRT interface deprecation not reported (TRT207): its replacement "
+                    "(IPluginV3) is not in TensorRT 8.6 (tensorrt==8.6.1 in requirements/requirements_8.txt:1), which "
+                    "the build also pins, and can be adopted only when that release is dropped; set "
+                    "report-unadoptable-deprecations = true to report them")
+    assert build_json([], _ctx(res))["summary"]["tensorrt_version"]["unadoptable_deprecations"] == held
+    # reported on request, and then the summary says nothing of it
+    (tmp_path / "trtlint.toml").write_text("report-unadoptable-deprecations = true\n")
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207"]
+    res = run(settings, jobs=1, use_cache=False)
+    assert [(d.code, d.span.path, d.span.line) for d in res.diagnostics] == [("TRT207", "plugins/foo.cpp", 5)]
+    assert "unadoptable_deprecations" not in res.analysis["tensorrt_version"]
+    assert "not reported" not in Analysis.from_dict(res.analysis).tensorrt_line()

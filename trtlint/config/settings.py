@@ -59,6 +59,9 @@ class Settings:
     # judge code whose file or folder name marks it deprecated (``DeprecatedLayers/``, ``foo-deprecated.py``)
     # against the release too (TRT207, TRT610); false: the summary names it instead
     judge_deprecated_code: bool = False
+    # report a deprecation (TRT207) whose replacement an older release the build also pins lacks (the project
+    # supports that release, so the replacement cannot be adopted yet); false: the summary counts them instead
+    report_unadoptable_deprecations: bool = False
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
     baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
@@ -266,7 +269,7 @@ def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
     elif attr in ("max_call_depth", "max_file_size"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"{origin}: '{key}' must be a non-negative integer")
-    elif attr in ("respect_gitignore", "judge_deprecated_code"):
+    elif attr in ("respect_gitignore", "judge_deprecated_code", "report_unadoptable_deprecations"):
         if not isinstance(value, bool):
             raise ConfigError(f"{origin}: '{key}' must be true or false")
     elif attr == "fail_level":

@@ -147,6 +147,9 @@ class TensorRTTarget:
     source: str = ""
     reason: str = ""
     others: tuple = ()  # ("7.2 (TensorRT-7.2.3.4 in a/CMakeLists.txt:3)", ...)
+    # the releases older than ``version`` that the build pins too (tier 0 and 1 evidence: requirement pins,
+    # find_package, a TensorRT-X.Y build path; never prose), oldest first, as ``others``: the project supports them
+    pinned: tuple = ()
 
     def why(self) -> str:
         """How the version is known, as messages quote it: "inferred from CMakeLists.txt:12"."""
@@ -155,11 +158,13 @@ class TensorRTTarget:
         return f"inferred from {self.reason.rsplit(' in ', 1)[-1]}" if self.source == "inferred" else "none known"
 
     def to_dict(self) -> dict:
-        return {"version": self.version, "source": self.source, "reason": self.reason, "others": list(self.others)}
+        return {"version": self.version, "source": self.source, "reason": self.reason, "others": list(self.others),
+                **({"pinned": list(self.pinned)} if self.pinned else {})}
 
     @classmethod
     def from_dict(cls, d: dict) -> "TensorRTTarget":
-        return cls(d.get("version"), d.get("source", ""), d.get("reason", ""), tuple(d.get("others", ())))
+        return cls(d.get("version"), d.get("source", ""), d.get("reason", ""), tuple(d.get("others", ())),
+                   tuple(d.get("pinned", ())))
 
 
 @dataclass(frozen=True)

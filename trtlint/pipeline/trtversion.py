@@ -136,9 +136,14 @@ def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
     for e in sorted(found, key=lambda e: (e.tier, e.path, e.line)):
         if e.version != best.version:
             others.setdefault(e.version, e)
+    # the older releases the build pins too (not prose): the project supports them, so a deprecation whose
+    # replacement they lack cannot be acted on while they are kept (TRT207)
+    pinned = {v: e for v, e in others.items() if e.tier <= 1 and best.tier <= 1 and _order(v) < _order(best.version)}
     return TensorRTTarget(best.version, "inferred", reason,
                           tuple(f"{v} ({e.what} in {e.path}:{e.line})" for v, e in sorted(
-                              others.items(), key=lambda kv: _order(kv[0]), reverse=True)))
+                              others.items(), key=lambda kv: _order(kv[0]), reverse=True)),
+                          tuple(f"{v} ({e.what} in {e.path}:{e.line})" for v, e in sorted(
+                              pinned.items(), key=lambda kv: _order(kv[0]))))
 
 
 RELEASE_PREFIX = "release:"  # the key of a directory named for a release in :func:`infer`'s result

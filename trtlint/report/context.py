@@ -85,6 +85,11 @@ class Analysis:
         marked = deprecated_code(index, scoped)
         if marked:
             tensorrt["deprecated_code"] = marked  # paths whose names mark them deprecated: not judged
+        from trtlint.checks.plugin.deprecated_plugin_interface import unadoptable_deprecations
+
+        held = unadoptable_deprecations(index, scoped)
+        if held:
+            tensorrt["unadoptable_deprecations"] = held  # TRT207 findings an older pinned release holds back
         found: dict[str, int] = {}
         for how in (getattr(build, "programs", None) or {}).values():
             found[how] = found.get(how, 0) + 1
@@ -96,7 +101,7 @@ class Analysis:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
         programs, the versions by how many programs assume them; then the folders named for a release, and the
         paths whose names mark them deprecated, not judged."""
-        line = self._release_line()
+        line = self._held_line()
         marked = (self.tensorrt or {}).get("deprecated_code") or {}
         if line is None or not marked:
             return line
@@ -106,6 +111,20 @@ class Analysis:
         return (f"{line}; {n} path{'' if n == 1 else 's'} whose name marks {'it' if n == 1 else 'them'} deprecated, "
                 f"kept for an older TensorRT, not judged for API deprecations and removals (TRT207, TRT610): "
                 + ", ".join(shown) + more + "; set judge-deprecated-code = true to judge them")
+
+    def _held_line(self) -> Optional[str]:
+        """The release line, then the deprecations not reported because an older release the build also pins
+        lacks their replacement (never silent: the count, the release and the setting that reports them)."""
+        line = self._release_line()
+        held = (self.tensorrt or {}).get("unadoptable_deprecations") or {}
+        if line is None or not held.get("count"):
+            return line
+        n, rels = held["count"], held.get("releases") or []
+        repl = held.get("replacements") or []
+        return (f"{line}; {n} TensorRT interface deprecation{'' if n == 1 else 's'} not reported (TRT207): "
+                f"{'its' if n == 1 else 'their'} replacement ({', '.join(repl[:3]) or 'the newer API'}) is not in "
+                f"TensorRT {', '.join(rels[:2])}, which the build also pins, and can be adopted only when that "
+                "release is dropped; set report-unadoptable-deprecations = true to report them")
 
     def _release_line(self) -> Optional[str]:
         line = self._tensorrt_line()

@@ -108,7 +108,12 @@ class DeprecatedPluginInterface(Rule):
     class in a file or folder whose name marks its code deprecated (`deprecated`, `obsolete` or `archived` as a
     word of the name: `BasicExample-V2-deprecated/`, `DeprecatedLayers/`): code its project keeps for an older
     TensorRT, as for TRT610; the run's summary line names such paths, and `judge-deprecated-code = true` judges
-    them.
+    them. Nor a deprecation whose replacement is missing from an older release the build also pins (tier-1
+    evidence: a requirement pin, `find_package`, a `TensorRT-X.Y` build path; not prose): a tree pinning both
+    `tensorrt==8.6.1` and `tensorrt==10.0.1` cannot move an `IPluginV2DynamicExt` plugin to `IPluginV3`, which 8.6
+    lacks, until it drops 8.6 (no plugin interface is free of deprecation in both). The run's summary line counts
+    such deprecations and names the replacement and the older pin; `report-unadoptable-deprecations = true`
+    reports them. A removal, and a class in a branch the older release does not compile, are always reported.
 
     ## Why it matters
     `IPluginV2`, `IPluginV2Ext`, `IPluginV2IOExt`, `IPluginV2DynamicExt` and `IPluginCreator` are deprecated
@@ -185,7 +190,32 @@ class DeprecatedPluginInterface(Rule):
             "config": {"tensorrt-version": "11.1"},
         },
     ]
+    # the build pins two releases (10.0 and 8.6): IPluginV3 is not in 8.6, so the port cannot be made while the
+    # project keeps 8.6 (the summary counts the deprecations not reported)
+    _TWO_PINS = {"requirements/requirements_8.txt": "tensorrt==8.6.1\n",
+                 "requirements/requirements_10.txt": "tensorrt==10.0.1\n"}
+    VALID += [
+        {"files": {**_TWO_PINS, "plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")}},
+    ]
     INVALID = [
+        {
+            # report-unadoptable-deprecations = true: reported although the older pinned release lacks IPluginV3
+            "files": {**_TWO_PINS, "plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
+            "config": {"report-unadoptable-deprecations": True},
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 10.0, inferred from requirements/requirements_10.txt:1); use IPluginV3")],
+        },
+        {
+            # only prose names 8.6 besides the 10.0 pin: not a release the build supports, the deprecation is reported
+            "files": {"requirements.txt": "tensorrt==10.0.1\n", "README.md": "Tested with TensorRT 8.6.\n",
+                      "plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
+            "expect": [("plugins/foo.cpp", 5, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 10.0, inferred from requirements.txt:1); use IPluginV3")],
+        },
+        {
+            # both releases pinned, but the class is in an `#if NV_TENSORRT_MAJOR >= 10` branch 8.6 does not compile
+            "files": {**_TWO_PINS, "plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt").replace(
+                "class FooPlugin", "#if NV_TENSORRT_MAJOR >= 10\nclass FooPlugin").replace("};\n", "};\n#endif\n")},
+            "expect": [("plugins/foo.cpp", 6, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 10.0, inferred from requirements/requirements_10.txt:1); use IPluginV3")],
+        },
         {
             # judge-deprecated-code = true: the deprecated sample is judged like the rest
             "files": {"samples/BasicExample-V2-deprecated/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
@@ -275,11 +305,29 @@ class DeprecatedPluginInterface(Rule):
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
+        report_all = getattr(index.settings, "report_unadoptable_deprecations", False)
+        for d, held in self._judge(index):
+            if held is None or report_all:
+                yield d
+
+    @classmethod
+    def held_back(cls, index) -> list[tuple[Diagnostic, str]]:
+        """The deprecations :meth:`check` does not report because their replacement is missing from an older
+        release the build also pins, each with that release (``"8.6 (tensorrt==8.6.1 in requirements.txt:1)"``):
+        the run's summary counts them (:func:`unadoptable_deprecations`); none when the
+        ``report-unadoptable-deprecations`` setting asks to report them."""
+        if getattr(index.settings, "report_unadoptable_deprecations", False):
+            return []
+        return [(d, held) for d, held in cls()._judge(index) if held is not None]
+
+    def _judge(self, index) -> Iterable[tuple[Diagnostic, Optional[str]]]:
+        """Every finding, with the older pinned release that lacks its replacement (None: reported)."""
         packs = index.packs
         known = index.tensorrt_target()
         if not known.version:
             return  # nothing to judge against: the run's summary says no version is known and how to set it
         target = index.tensorrt_version()
+        pinned = known.pinned if known.source == "inferred" else ()
         against = f"targeting {target}" + (f", {known.why()}" if known.source == "inferred" else "")
         ifaces = packs.trt_interfaces
 
@@ -297,6 +345,20 @@ class DeprecatedPluginInterface(Rule):
                 return Severity.ERROR, f"added in TensorRT {since}"
             if deprecated and version_at_least(at, deprecated):
                 return Severity.WARNING, f"deprecated since TensorRT {deprecated}"
+            return None
+
+        def lacking(sev: Severity, replacement, before, at: str, floor: Optional[str] = None) -> Optional[str]:
+            """The oldest release the build also pins (and that compiles the code: ``floor``) whose headers lack the
+            replacement advised at ``at``, for a deprecation (a removal or a too-new interface is always reported)."""
+            if sev is not Severity.WARNING or not replacement:
+                return None
+            advice = advice_at(replacement, before, at)
+            for p in pinned:
+                rel = p.split(" ", 1)[0]
+                if floor and not version_at_least(rel, floor):
+                    continue  # that release compiles the other branch
+                if _missing_at(ifaces, advice, advice_at(replacement, before, rel), rel):
+                    return p
             return None
 
         kept = _kept_on_purpose(index)
@@ -320,7 +382,7 @@ class DeprecatedPluginInterface(Rule):
                 at = c.version_floor
                 c_against = (f"in a branch only TensorRT {c.version_floor} and newer compiles, judged at "
                              f"{c.version_floor}; the tree targets {target}")
-            reported = []  # (interface, severity, message, [Related]) of the class-level findings
+            reported = []  # (interface, severity, message, [Related], held) of the class-level findings
             for b in direct:
                 if b in implied:
                     continue  # IPluginV2 when the class names IPluginV2DynamicExt
@@ -331,7 +393,8 @@ class DeprecatedPluginInterface(Rule):
                 sev, why = v
                 advice = advice_at(it.replacement, it.replacement_before, at)  # what the target's headers have
                 repl = f"; use {advice}" if advice else ""
-                reported.append((b, sev, f"{c.name} implements {b}, {why} ({c_against}){repl}", []))
+                held = lacking(sev, it.replacement, it.replacement_before, at, c.version_floor)
+                reported.append((b, sev, f"{c.name} implements {b}, {why} ({c_against}){repl}", [], held))
             # overridden interface methods that are deprecated / removed
             all_ifaces = set(own) | set().union(*(ancestors_of(b) for b in own)) if own else set()
             for fn in index.class_methods(qn):
@@ -351,11 +414,12 @@ class DeprecatedPluginInterface(Rule):
                                                     f"(pure virtual in {b}: every implementation overrides it)"))
                             break
                         repl = f"; use {m.replacement}" if m.replacement else ""
-                        yield self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} ({c_against}){repl}",
-                                        severity=sev, symbol=fn.qualname, related=[Related(c.span, f"{c.name} is declared here")])
+                        yield (self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} ({c_against}){repl}",
+                                         severity=sev, symbol=fn.qualname, related=[Related(c.span, f"{c.name} is declared here")]),
+                               lacking(sev, m.replacement, (), at, c.version_floor))
                     break
-            for b, sev, msg, related in reported:
-                yield self.diag(c.span, msg, severity=sev, symbol=qn, related=related)
+            for b, sev, msg, related, held in reported:
+                yield self.diag(c.span, msg, severity=sev, symbol=qn, related=related), held
         # APIs called
         # a call can match an API only when their last name components agree: candidates by that component,
         # in pack order (the first verdict wins)
@@ -379,8 +443,44 @@ class DeprecatedPluginInterface(Rule):
                         why = why.replace("removed in", "was removed in").replace("deprecated since", "is deprecated since")
                         advice = advice_at(a.replacement, a.replacement_before, target)
                         repl = f"; use {advice}" if advice else ""
-                        yield self.diag(call.span, f"{short} {why} ({against}){repl}", severity=sev, symbol=short)
+                        yield (self.diag(call.span, f"{short} {why} ({against}){repl}", severity=sev, symbol=short),
+                               lacking(sev, a.replacement, a.replacement_before, target))
                         break
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _missing_at(ifaces, advice: str, advice_there: Optional[str], release: str) -> bool:
+    """Whether ``release``'s headers lack ``advice`` (the replacement advised at the target): the pack advises
+    otherwise for that release (``replacement_before``), or the interface the advice names first arrived later
+    (``IPluginV3``, since 10.0)."""
+    if advice_there != advice:
+        return True
+    m = _IDENT.match(advice)
+    it = ifaces.get(m.group(0)) if m else None
+    return bool(it is not None and it.since and not version_at_least(release, it.since))
+
+
+def unadoptable_deprecations(index, scoped=None) -> dict:
+    """The deprecations TRT207 does not report because an older release the build also pins lacks their
+    replacement (:meth:`DeprecatedPluginInterface.held_back`), over the whole index and each program's
+    (``scoped``: scope -> index), each program's own counted once: ``{"count": n, "releases": [pinned, ...],
+    "replacements": [advice, ...]}``, or {} when there are none."""
+    from trtlint.index.project_index import scope_of
+
+    scopes = tuple(scoped or ())
+    held: dict = {}
+    for s, idx in [("", index), *(scoped or {}).items()]:
+        for d, rel in DeprecatedPluginInterface.held_back(idx):
+            if scopes and scope_of(d.span.path, scopes) != s:
+                continue
+            held.setdefault((d.span.path, d.span.line, d.message), (d, rel))
+    if not held:
+        return {}
+    advice = [d.message.rsplit("; use ", 1)[1] for d, _ in held.values() if "; use " in d.message]
+    return {"count": len(held), "releases": list(dict.fromkeys(rel for _, rel in held.values())),
+            "replacements": list(dict.fromkeys(a.split(" (", 1)[0] for a in advice))}
 
 
 def _rank(sev: Severity) -> int:
