@@ -29,6 +29,7 @@ from trtlint.base.facts import FileFacts
 from trtlint.frontends import UNSAVED, SourceFile
 from trtlint.frontends.testlists import gtest_cases
 from trtlint.checks.registry import select_rules
+from trtlint.checks.reads import WalkCarry
 from trtlint.index.project_index import CheckInputs
 from trtlint.pipeline.extract import FRONTENDS
 from trtlint.pipeline.run import run
@@ -226,6 +227,7 @@ class Session:
                       mp_context=self.mp_context)
         self.result = res
         self.state = res.state  # the run's project state: the edits below update it
+        self.state.walk_carry = WalkCarry()  # the hot-path walks kept from check to check
         self.diagnostics = res.diagnostics
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         self._exclude = globspec(exclude)
@@ -361,7 +363,8 @@ class Session:
     def _reextract_kept(self, src: SourceFile, prev: Optional[SourceFile], old: Optional[FileFacts],
                         text: str) -> Optional[FileFacts]:
         """The unit's facts without walking its shared headers again (:mod:`trtlint.editor.keptheaders`): extracted
-        with them skipped, their declarations taken from its last facts. None: extract it whole."""
+        with them skipped, their declarations taken from its last facts, and with the headers the run left to
+        another unit still skipped (as a full run extracts it). None: extract it whole."""
         if old is None or keptheaders.failed(old):
             return None
         before = self._old_text(prev)
@@ -371,8 +374,9 @@ class Session:
         if skip and any(x.span.path in skip for x in (*old.functions, *old.classes)):
             return None  # its facts hold a header it is said to skip: not what this unit's skip set makes
         kept = frozenset(h for h in old.includes if h not in skip and self._shared_header(h))
-        if not kept:
+        if not kept and not skip:
             return None
+        # (the headers the run left to another unit stay left to it: that unit's facts hold them)
         new = self._extract(dataclasses.replace(src, skip=tuple(sorted(set(skip) | kept))))
         if keptheaders.failed(new):
             return new  # not analysed (a timeout): as a whole extraction would say
