@@ -13,9 +13,11 @@ follows (C++ declares before use; the body of a class's member sees only its cla
 the session extracts the unit with those shared headers in ``SourceFile.skip`` (their function bodies blanked and not
 walked, as a full run does for the headers another unit walks) and takes their declarations from the unit's last
 facts (:func:`splice`). Headers with a plugin marker are always walked: a unit's own methods need their class.
-The result equals a whole extraction (``tests/test_incremental.py`` compares every edit of its sequence with a
-from-scratch run, and one edit above the last ``#include``, which must extract the unit whole); anything this
-module cannot match item for item makes the caller extract the unit whole, as before.
+The findings equal a from-scratch run's (``tests/test_session_reuse.py``, after each edit of a sequence with a
+``#define`` above the last ``#include`` that changes what a shared header's function calls: that edit must extract
+the unit whole); measured on real trees, the facts equal a whole extraction's (amirstan_plugin, mmdeploy,
+BEVFormer_tensorrt, Edge-LLM 0.5.0: 195 edits). Anything this module cannot match item for item makes the caller
+extract the unit whole, as before.
 """
 
 from __future__ import annotations
