@@ -125,6 +125,63 @@ class RuleMemo:
         self.changed = set()
 
 
+class WalkCarry:
+    """Walks below a function kept from one check of a project state to the next (the editor's session: each
+    check builds a new index, but the facts of the files an edit did not touch are the same objects).
+
+    A walk's result depends on the functions it entered (their calls) and on how calls resolve
+    (``ProjectIndex.resolve_call``: the index's function tables and ``max_call_depth``). So an entry is kept with the
+    USRs of the functions it entered; :meth:`forget` drops every entry that entered a function of a file whose facts
+    changed (its USR, old or new), and an index whose tables resolve differently (:func:`_resolution_key`: a
+    function added, removed or renamed anywhere, a competing definition moved) starts its scope afresh. The
+    findings are those of a check without it (``tests/test_session_reuse.py``). Used by ``checks.hotpath._walk.walk_list``."""
+
+    def __init__(self) -> None:
+        self.scopes: dict[str, tuple[object, dict]] = {}  # scope -> (resolution key, {key: (walk, usrs, start)})
+        self.hits = 0  # walks taken from an earlier check (for the log and the tests)
+
+    def forget(self, usrs: set[str]) -> None:
+        """Drop every walk that entered one of these functions."""
+        for _key, store in self.scopes.values():
+            for k in [k for k, v in store.items() if not v[1].isdisjoint(usrs)]:
+                del store[k]
+
+    def clear(self) -> None:
+        self.scopes.clear()
+
+    def _store(self, index) -> dict:
+        got = index.__dict__.get("_trtlint_carry_store")
+        if got is None:
+            key = _resolution_key(index)
+            scope = getattr(index, "tensorrt_scope", "")
+            old = self.scopes.get(scope)
+            if old is None or old[0] != key:
+                old = self.scopes[scope] = (key, {})
+            got = index.__dict__["_trtlint_carry_store"] = old[1]
+        return got
+
+    def get(self, index, key: tuple, start: Any) -> Any:
+        """The walk ``key`` from ``start`` kept for the index's scope, or None."""
+        hit = self._store(index).get(key)
+        if hit is None or hit[2] is not start:
+            return None
+        self.hits += 1
+        return hit[0]
+
+    def put(self, index, key: tuple, start: Any, walk: Any, entered: Iterable[str]) -> None:
+        """Keep ``walk`` (from ``start``, which entered the functions of the USRs ``entered``)."""
+        self._store(index)[key] = (walk, frozenset(entered), start)
+
+
+def _resolution_key(index) -> tuple:
+    """What ``resolve_call`` answers from besides the caller and the call: every function's USR and qualified name,
+    the place of each definition that competes for a qualified name, and the depth limit of a walk."""
+    multi = tuple(sorted((q, tuple((f.usr, f.name, f.span.path, f.span.end_line, f.span.end_col) for f in fs))
+                         for q, fs in index.functions_by_qualname.items() if len(fs) > 1))
+    return (getattr(index.settings, "max_call_depth", 8),
+            frozenset((u, fn.qualname) for u, fn in index.functions.items()), multi)
+
+
 class _TracedFacts(FileFacts):
     """A copy of a file's facts that records which fields are read (``traced_reads``)."""
 

@@ -29,12 +29,14 @@ from trtlint.base.facts import FileFacts
 from trtlint.frontends import UNSAVED, SourceFile
 from trtlint.frontends.testlists import gtest_cases
 from trtlint.checks.registry import select_rules
+from trtlint.checks.reads import WalkCarry
 from trtlint.index.project_index import CheckInputs
 from trtlint.pipeline.extract import FRONTENDS
 from trtlint.pipeline.run import run
 from trtlint.pipeline.state import ProjectState
 from trtlint.store.scancache import has_plugin_marker, preview_switches
 from trtlint.adoption.suppress import scan_suppressions
+from trtlint.editor import keptheaders
 
 CONFIG_NAMES = ("trtlint.toml", ".trtlint.toml", "pyproject.toml")
 _CPP = ("cpp", "cuda", "header")
@@ -129,6 +131,8 @@ class Session:
         self.diagnostics: list[Diagnostic] = []
         self.timings: dict[str, float] = {}
         self._extract_time = 0.0  # seconds spent re-extracting files since the last check
+        self._shared: dict[tuple[str, str], bool] = {}  # (header, digest) -> no plugin marker in it
+        self.kept_headers = 0  # units re-extracted without their shared headers (keptheaders; for the tests)
         self.loaded = False
         self._stamp: tuple = ()
         self._exclude = None  # globspecs of the settings (set by load; None: no pattern)
@@ -223,6 +227,7 @@ class Session:
                       mp_context=self.mp_context)
         self.result = res
         self.state = res.state  # the run's project state: the edits below update it
+        self.state.walk_carry = WalkCarry()  # the hot-path walks kept from check to check
         self.diagnostics = res.diagnostics
         exclude = list(res.profile.exclude) + list(settings.exclude) + list(settings.extend_exclude)
         self._exclude = globspec(exclude)
@@ -318,13 +323,66 @@ class Session:
             # not parsed by a full run either (no plugin fact, no hot path needed it): keep it that way
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
         else:
-            self.facts[rel] = self._extract(src)
-            self.skips.pop(rel, None)  # extracted whole
+            kept = self._reextract_kept(src, prev, old, text) if kind in ("cpp", "cuda") else None
+            if kept is not None:
+                self.facts[rel] = kept
+            else:
+                self.facts[rel] = self._extract(src)
+                self.skips.pop(rel, None)  # extracted whole
         self.facts[rel] = self._with_tests(src, self.facts[rel])
         if kind == "header":
             self._reextract_includers(rel)
         elif old is not None and kind in _CPP:
             self._rewalk_dropped(set(old.includes) - set(self.facts[rel].includes))
+
+    def _shared_header(self, rel: str) -> bool:
+        """A project header without a plugin marker (one a full run may leave to another unit to walk)."""
+        src = self.sources.get(rel)
+        if src is None or src.kind != "header":
+            return False
+        key = (rel, src.digest)
+        got = self._shared.get(key)
+        if got is None:
+            data = src.text.encode("utf-8", "surrogateescape") if src.text is not None else safeio.try_read_bytes(
+                src.path, root=self.root, limit=safeio.SOURCE_LIMIT)
+            got = self._shared[key] = data is not None and not has_plugin_marker(data)
+        return got
+
+    def _old_text(self, prev: Optional[SourceFile]) -> Optional[str]:
+        """The text the unit's facts were extracted from: the last buffer's, or the disk's while it still has the
+        digest the facts were made with."""
+        if prev is None:
+            return None
+        if prev.text is not None:
+            return prev.text
+        data = safeio.try_read_bytes(prev.path, root=self.root, limit=safeio.FRAME_LIMIT)
+        if data is None or digest_bytes(data) != prev.digest:
+            return None
+        return data.decode("utf-8", errors="surrogateescape")
+
+    def _reextract_kept(self, src: SourceFile, prev: Optional[SourceFile], old: Optional[FileFacts],
+                        text: str) -> Optional[FileFacts]:
+        """The unit's facts without walking its shared headers again (:mod:`trtlint.editor.keptheaders`): extracted
+        with them skipped, their declarations taken from its last facts, and with the headers the run left to
+        another unit still skipped (as a full run extracts it). None: extract it whole."""
+        if old is None or keptheaders.failed(old):
+            return None
+        before = self._old_text(prev)
+        if before is None or not keptheaders.same_prefix(before, text):
+            return None
+        skip = tuple(self.skips.get(src.rel, ()))
+        if skip and any(x.span.path in skip for x in (*old.functions, *old.classes)):
+            return None  # its facts hold a header it is said to skip: not what this unit's skip set makes
+        kept = frozenset(h for h in old.includes if h not in skip and self._shared_header(h))
+        if not kept and not skip:
+            return None
+        # (the headers the run left to another unit stay left to it: that unit's facts hold them)
+        new = self._extract(dataclasses.replace(src, skip=tuple(sorted(set(skip) | kept))))
+        if keptheaders.failed(new):
+            return new  # not analysed (a timeout): as a whole extraction would say
+        got = keptheaders.splice(old, new, kept)
+        self.kept_headers += got is not None
+        return got
 
     def _rewalk_dropped(self, dropped: set[str]) -> None:
         """The unit no longer includes these headers. A full run walks a header several units include in one of

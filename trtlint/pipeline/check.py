@@ -61,16 +61,21 @@ def check_project(
     report_only: Optional[set[str]] = None,
     progress=None,
     memo: Optional[RuleMemo] = None,
+    carry=None,
 ) -> Checked:
     """Build the index of ``facts`` with ``inputs``, then :func:`check_index`. ``progress(phase, done, total)``
     is told of the ``index`` and ``check`` phases. ``memo``: the findings of the rules at the last check and the
-    fact kinds changed since (a rule that reads none of them is not run again)."""
+    fact kinds changed since (a rule that reads none of them is not run again). ``carry``: the hot-path walks of the
+    last check (:class:`trtlint.checks.hotpath._walk.WalkCarry`), handed to every index built here."""
     t0 = time.perf_counter()
     if progress is not None:
         progress("index", 0, 1)
     facts = list(facts)
     index = ProjectIndex.build(root, profile, packs, facts, settings, inputs=inputs)
     scoped = scope_indexes(facts, inputs, settings, root=root, profile=profile, packs=packs)
+    if carry is not None:
+        for idx in (index, *scoped.values()):
+            idx.__dict__["_trtlint_carry"] = carry
     t1 = time.perf_counter()
     if progress is not None:
         progress("check", 0, 1)

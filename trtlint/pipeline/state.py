@@ -17,7 +17,7 @@ from typing import Optional
 
 from trtlint.base.facts import FileFacts
 from trtlint.checks.base import Rule
-from trtlint.checks.reads import RuleMemo, changed_kinds
+from trtlint.checks.reads import RuleMemo, WalkCarry, changed_kinds
 from trtlint.config.packs import Packs, Profile
 from trtlint.config.settings import Settings
 from trtlint.frontends import ExtractContext, SourceFile
@@ -49,6 +49,9 @@ class ProjectState:
     # the findings of each rule at the last check and what changed since (trtlint.checks.reads): a rule whose
     # declared fact kinds did not change is not run again (the editor's session keeps the state across edits)
     rule_memo: RuleMemo = field(default_factory=RuleMemo)
+    # the hot-path walks of the last check, each kept while no function it entered changed (checks.hotpath._walk);
+    # None (a one-shot run): none kept. The editor's session sets one
+    walk_carry: Optional[WalkCarry] = None
     checked_facts: dict[str, FileFacts] = field(default_factory=dict)  # ``facts`` as the last check saw them
     # ``trtlint check``: the key of the settings, config, profile, context, packs and trtlint itself (the run memo's,
     # without the files' digests), so the rule memo's key of the other inputs holds across processes; and whether
@@ -76,22 +79,30 @@ class ProjectState:
         memo = self.rule_memo
         memo.inputs_changed(self._inputs_key(inputs))
         last = self.checked_facts
+        moved: set[str] = set()  # the USRs of the functions of every file whose facts changed (old and new)
         if last:
             for rel, ff in self.facts.items():
                 old = last.get(rel)
                 if old is not ff:
                     memo.note(changed_kinds(old, ff))
+                    moved.update(fn.usr for x in (old, ff) if x is not None for fn in x.functions)
             for rel, old in last.items():
                 if rel not in self.facts:
                     memo.note(changed_kinds(old, None))
+                    moved.update(fn.usr for fn in old.functions)
             if list(last) != list(self.facts):  # (the order the index takes the facts in)
                 memo.note(("files",))
-        elif not self.restored:
-            memo.changed = None  # no check before: nothing to reuse
+            if self.walk_carry is not None:
+                self.walk_carry.forget(moved)
+        else:
+            if self.walk_carry is not None:
+                self.walk_carry.clear()
+            if not self.restored:
+                memo.changed = None  # no check before: nothing to reuse
         self.restored = False
         checked = check_project(list(self.facts.values()), inputs, self.rules, self.settings,
                                 root=self.root, profile=self.profile, packs=self.packs, skipped=self.skipped,
-                                report_only=report_only, progress=progress, memo=memo)
+                                report_only=report_only, progress=progress, memo=memo, carry=self.walk_carry)
         memo.done()
         self.checked_facts = dict(self.facts)
         return checked

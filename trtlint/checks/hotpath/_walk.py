@@ -93,11 +93,20 @@ def reachable(index, temperatures=("hot", "warm"), creators: bool = False) -> It
 
 
 def walk_list(index, fn: CppFunction) -> list[tuple[Call, tuple[CppFunction, ...]]]:
-    """``list(index.walk_calls(fn))``, kept on the index: an entry's walk is asked for by several rules."""
+    """``list(index.walk_calls(fn))``, kept on the index: an entry's walk is asked for by several rules; and, in the
+    editor's session, from check to check while no function it entered changed (:class:`trtlint.checks.reads.WalkCarry`)."""
     memo = index.__dict__.setdefault("_trtlint_walks", {})
     got = memo.get(fn.usr)
     if got is None:
-        got = memo[fn.usr] = list(index.walk_calls(fn))
+        carry = index.__dict__.get("_trtlint_carry")
+        kept = carry.get(index, ("walk", fn.usr), fn) if carry is not None else None
+        if kept is not None:
+            got = kept
+        else:
+            got = list(index.walk_calls(fn))
+            if carry is not None:
+                carry.put(index, ("walk", fn.usr), fn, got, {fn.usr, *(f.usr for _c, chain in got for f in chain)})
+        memo[fn.usr] = got
     return got
 
 

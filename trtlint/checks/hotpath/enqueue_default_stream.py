@@ -466,6 +466,7 @@ class EnqueueDefaultStream(Rule):
             return got
 
         others: dict[tuple[str, int], bool] = {}
+        called: dict[str, set[str]] = {}  # plugin -> the last name components of every call below its methods
 
         def bound_elsewhere(plugin: str, hi: int, h) -> bool:
             """A method of the same plugin off the hot path (its constructor, `initialize`, `configurePlugin`) binds
@@ -474,12 +475,17 @@ class EnqueueDefaultStream(Rule):
             key = (plugin, hi)
             got = others.get(key)
             if got is None:
-                got = others[key] = any(
-                    h.is_bind(last_of(c.callee))
-                    for x in entries(index, ("hot", "warm", "cold")) if x.plugin == plugin
-                    for c, _chain in walk_list(index, x.fn)
-                )
+                if not called:
+                    for x in entries(index, ("hot", "warm", "cold")):
+                        called.setdefault(x.plugin, set()).update(last_of(c.callee) for c, _chain in walk_list(index, x.fn))
+                got = others[key] = any(binds_name(hi, h, n) for n in called.get(plugin, ()))
             return got
+
+        def binds_name(hi: int, h, n: str) -> bool:
+            b = binds.get((hi, n))
+            if b is None:
+                b = binds[(hi, n)] = h.is_bind(n)
+            return b
 
         for e in entries(index, ("hot", "warm")):
             walk = walk_list(index, e.fn)
@@ -488,15 +494,7 @@ class EnqueueDefaultStream(Rule):
             unique = set(names)
             calls = None
             for hi, h in enumerate(handles):
-                bound = False
-                for n in unique:
-                    b = binds.get((hi, n))
-                    if b is None:
-                        b = binds[(hi, n)] = h.is_bind(n)
-                    if b:
-                        bound = True
-                        break
-                if bound or bound_elsewhere(e.plugin, hi, h):
+                if any(binds_name(hi, h, n) for n in unique) or bound_elsewhere(e.plugin, hi, h):
                     continue
                 if calls is None:
                     calls = [(call, chain, n) for (call, chain), n in zip(walk, names) if is_plain(call)]
