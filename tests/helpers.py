@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from trtlint.config.settings import Settings, apply_table
@@ -25,3 +26,19 @@ def check_project(root: Path, select=None, config: dict | None = None, jobs: int
     if select is not None:
         s.select = list(select)
     return run(s, jobs=jobs, use_cache=False)
+
+
+def diag_keys(diags) -> list[tuple]:
+    """What two runs' findings are compared by: code, place, symbol, message and notes."""
+    return [(d.code, d.span.path, d.span.line, d.span.col, d.symbol, d.message, tuple(d.notes)) for d in diags]
+
+
+def full_run_keys(proj: Path, texts: dict, scratch: Path, select=None) -> list[tuple]:
+    """The findings of a from-scratch run over a copy of ``proj`` (at ``scratch``) with ``texts`` (rel -> text)
+    written into it, as :func:`diag_keys`, the copy's path in messages put back to ``proj``'s."""
+    shutil.copytree(proj, scratch)
+    for r, t in texts.items():
+        (scratch / r).write_text(t, encoding="utf-8")
+    full = check_project(scratch, select=select or None)
+    return [(c, p, ln, col, sym, msg.replace(str(scratch), str(proj)), notes)
+            for c, p, ln, col, sym, msg, notes in diag_keys(full.diagnostics)]

@@ -14,7 +14,7 @@ from trtlint.checks.reads import FACT_KINDS, RuleMemo, changed_kinds
 from trtlint.checks.registry import all_rules
 from trtlint.editor.session import Session
 
-from .helpers import check_project
+from .helpers import check_project, diag_keys as _key, full_run_keys
 
 FIXTURE = Path(__file__).parent / "fixtures" / "edgellm_mini"
 FOO = "cpp/plugins/fooPlugin/fooPlugin.cpp"
@@ -23,9 +23,6 @@ TRANSLATIONS = "tensorrt_edgellm/onnx/custom_translations.py"
 HEADER = "cpp/plugins/fooPlugin/fooPlugin.h"
 TESTS_PY = "tests/python-unittests/test_foo_plugin.py"
 
-
-def _key(diags) -> list[tuple]:
-    return [(d.code, d.span.path, d.span.line, d.span.col, d.symbol, d.message, tuple(d.notes)) for d in diags]
 
 
 def _edits(root: Path) -> list[tuple[str, str, str]]:
@@ -68,13 +65,7 @@ def test_incremental_findings_equal_a_full_run(tmp_path, select):
             s.set_buffer(rel, text)
             got = _key(s.check())
             reused_any.update(s.state.rule_memo.reused)
-            scratch = tmp_path / f"scratch{i}"
-            shutil.copytree(proj, scratch)
-            for r, t in texts.items():
-                (scratch / r).write_text(t, encoding="utf-8")
-            full = check_project(scratch, select=select or None)
-            want = [(c, p, ln, col, sym, msg.replace(str(scratch), str(proj)), notes)
-                    for c, p, ln, col, sym, msg, notes in _key(full.diagnostics)]
+            want = full_run_keys(proj, texts, tmp_path / f"scratch{i}", select)
             assert got == want, f"after '{label}': the incremental check differs from a full run"
         # the reuse was exercised, not bypassed: some rules kept their findings across the edits
         assert reused_any, "no rule's findings were reused"

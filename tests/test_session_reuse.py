@@ -9,14 +9,13 @@ to the stream there clears TRT303 for both plugins), and an edit of the shared h
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from trtlint.editor.session import Session
 
-from .helpers import check_project
+from .helpers import diag_keys as _key, full_run_keys
 
 A = "plugins/aPlugin.cpp"
 B = "plugins/bPlugin.cpp"
@@ -109,9 +108,6 @@ def _project(root: Path) -> None:
         (root / rel).write_text(text, encoding="utf-8")
 
 
-def _key(diags) -> list[tuple]:
-    return [(d.code, d.span.path, d.span.line, d.span.col, d.symbol, d.message, tuple(d.notes)) for d in diags]
-
 
 def _edits(root: Path) -> list[tuple[str, str, str]]:
     a, b, h, d = ((root / r).read_text() for r in (A, B, HELPERS, DEEPER))
@@ -159,13 +155,7 @@ def test_session_reuse_equals_a_full_run_after_each_edit(tmp_path, select):
             s.set_buffer(rel, text)
             got = _key(s.check())
             codes.update(k[0] for k in got)
-            scratch = tmp_path / f"scratch{i}"
-            shutil.copytree(proj, scratch)
-            for r, t in texts.items():
-                (scratch / r).write_text(t, encoding="utf-8")
-            full = check_project(scratch, select=select or None)
-            want = [(c, p, ln, col, sym, msg.replace(str(scratch), str(proj)), notes)
-                    for c, p, ln, col, sym, msg, notes in _key(full.diagnostics)]
+            want = full_run_keys(proj, texts, tmp_path / f"scratch{i}", select)
             assert got == want, f"after '{label}': the session's findings differ from a full run"
         # the reuse was exercised: units re-extracted with their shared header's declarations kept, and the edits'
         # findings were there to get wrong (the allocation in the header, the synchronisation in enqueue)
