@@ -356,6 +356,10 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
         "census": [dict(it.to_json(), status=st) for it, st in zip(items, status)],
         "unindexed": [it.to_json() for it in unindexed],
         "findings": dict(sorted(Counter(d["code"] for d in diags).items())),
+        # each default finding, for the triage recheck (corpus_triage.recheck): what became of a judged finding
+        "diagnostics": [{"code": d["code"], "path": (d.get("location") or {}).get("path", ""),
+                         "line": (d.get("location") or {}).get("line", 0), "message": d.get("message", "")}
+                        for d in diags],
         "analysed": stderr.strip().splitlines()[1:2] if stderr else [],
         "run_ok": report is not None and dump is not None,
         "time_s": round(dt, 2),
@@ -388,8 +392,9 @@ def save(cache: Path, res: dict) -> None:
         if old.get("commit") == res.get("commit"):
             res["cold_time_s"] = old.get("cold_time_s", old["time_s"])
             if "mutations" not in res and "mutations" in old:  # a census-only run keeps the seeded results
-                for k in ("mutations", "negatives", "negatives_flagged", "mutate_time_s"):
-                    res[k] = old[k]
+                for k in ("mutations", "negatives", "negatives_flagged", "mutate_time_s", "route_edits_not_judgeable"):
+                    if k in old:
+                        res[k] = old[k]
                 res["mutations_from"] = old.get("mutations_from", "an earlier --mutate run")
     p.write_text(json.dumps(res, indent=1))
 

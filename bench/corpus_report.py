@@ -151,7 +151,11 @@ def cmd_report(args) -> int:
         return 1
     import corpus_triage
 
-    text = render(results, len(trees)) + "\n" + corpus_triage.render(corpus_triage.load())
+    docs = corpus_triage.load()
+    text = render(results, len(trees)) + "\n" + corpus_triage.render(docs)
+    rows = corpus_triage.recheck(docs, {r["tree"]: r for r in results})
+    if rows:
+        text += "\n" + corpus_triage.render_recheck(rows)
     if args.write is None:
         sys.stdout.write(text)
         return 0

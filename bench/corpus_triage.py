@@ -16,6 +16,10 @@ file here; a triage a later one replaces moves to ``bench/corpus/triage/earlier/
     items:
       - {rule: TRT205, file: src/x.cpp, line: 12, verdict: true, why: "..."}
 
+``recheck`` carries the verdicts to a later run: each judged finding (rule, file, line) is looked up among that
+tree's current default findings (``diagnostics`` in the harness's result), so a precision change shows which false
+and noise findings it removed and, above all, whether it removed a finding judged true (a regression to read).
+
 ``verdict`` is ``true`` (the defect the rule describes is there, and the message is accurate), ``false`` (the claim
 is wrong) or ``noise`` (true in letter, not worth a user's reading; ``why`` says why).
 
@@ -102,5 +106,54 @@ def render(docs: list[dict]) -> str:
         L.append("")
         for tree, it in wrong:
             L.append(f"- {it['verdict']}: {tree.split('/')[1]} `{it['file']}:{it['line']}` {it['rule']}: {it.get('why', '')}")
+        L.append("")
+    return "\n".join(L) + "\n"
+
+
+def recheck(docs: list[dict], results: dict[str, dict]) -> list[dict]:
+    """Per triage file, what became of its judged findings in the current results (``results``: tree -> the
+    harness's result, with its ``diagnostics``): ``kept``/``gone`` count verdicts; ``gone_true`` lists the judged
+    true findings no longer reported. A tree without current diagnostics is left out."""
+    out = []
+    for d in docs:
+        res = results.get(d["tree"])
+        if not res or "diagnostics" not in res:
+            continue
+        now = {(x["code"], x["path"], x["line"]) for x in res["diagnostics"]}
+        kept = {v: 0 for v in VERDICTS}
+        gone = {v: 0 for v in VERDICTS}
+        gone_true = []
+        for it in d["items"]:
+            here = (it["rule"], it["file"], it["line"]) in now
+            (kept if here else gone)[it["verdict"]] += 1
+            if not here and it["verdict"] == "true":
+                gone_true.append(it)
+        out.append({"tree": d["tree"], "file": d.get("_file", ""), "trtlint": d.get("trtlint", ""),
+                    "findings_then": d.get("findings_total"), "findings_now": len(res["diagnostics"]),
+                    "kept": kept, "gone": gone, "gone_true": gone_true})
+    return out
+
+
+def render_recheck(rows: list[dict]) -> str:
+    if not rows:
+        return ""
+    L = ["The judged findings at the current results (`corpus_triage.recheck`: a judged finding is kept when the same "
+         "rule still reports the same file and line; the share is over the kept ones):",
+         "",
+         "| triage file | findings then → now | kept: true / false / noise | gone: true / false / noise | share true of kept |",
+         "| --- | ---: | --- | --- | ---: |"]
+    for r in rows:
+        k, g = r["kept"], r["gone"]
+        n = sum(k.values())
+        share = f"{100 * k['true'] / n:.0f} %" if n else "–"
+        L.append(f"| {r['file']} ({r['trtlint']}) | {r['findings_then']} → {r['findings_now']} | "
+                 f"{k['true']} / {k['false']} / {k['noise']} | {g['true']} / {g['false']} / {g['noise']} | {share} |")
+    L.append("")
+    lost = [(r["tree"], it) for r in rows for it in r["gone_true"]]
+    if lost:
+        L.append("Findings judged true that are no longer reported (each read: a moved line or a lost true finding):")
+        L.append("")
+        for tree, it in lost:
+            L.append(f"- {tree.split('/')[1]} `{it['file']}:{it['line']}` {it['rule']}")
         L.append("")
     return "\n".join(L) + "\n"
