@@ -99,9 +99,9 @@ class UncheckedCudaStatus(Rule):
     Which calls return a status is the `status_apis` table of the rules/ packs (`cuda*`, `cu*`, `cublas*`,
     `cudnn*`, `nccl*`, ...; `status_except` lists the ones that need no check, such as `cudaGetLastError`).
     A call wrapped in a checking macro (`CUDA_CHECK`, `PLUGIN_CUASSERT`, `PLUGIN_CHECK_CUDA`, ...), assigned,
-    compared or cast to `void` is checked. The severity follows the method's temperature: error in hot
-    methods (`enqueue`), warning in warm ones (`onShapeChange`, V2DynExt `configurePlugin`,
-    `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` or ends the
+    compared or cast to `void` is checked. The severity follows the method's temperature, a warning at most
+    (a discarded status is a risk, not itself a broken result): warning in hot methods (`enqueue`) and in warm
+    ones (`onShapeChange`, V2DynExt `configurePlugin`, `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` or ends the
     process (`cudaDeviceReset(); exit(EXIT_FAILURE);`: the exit is TRT205's finding) is not reported. Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
     (`cudaGetDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaOccupancy*`,
     `cudaFuncGetAttributes`, `cudaPointerGetAttributes`, ...), which change nothing and fail only when every
