@@ -348,3 +348,35 @@ def test_a_deprecation_an_older_pinned_release_cannot_adopt_is_counted_in_the_su
     assert [(d.code, d.span.path, d.span.line) for d in res.diagnostics] == [("TRT207", "plugins/foo.cpp", 5)]
     assert "unadoptable_deprecations" not in res.analysis["tensorrt_version"]
     assert "not reported" not in Analysis.from_dict(res.analysis).tensorrt_line()
+
+
+def test_the_older_side_of_the_codes_own_version_test_holds_a_deprecation_back(tmp_path):
+    """Issue 31: the build pins TensorRT 10.0 only, but the code's `#if NV_TENSORRT_MAJOR >= 10 ... #else` keeps a
+    branch for the releases before 10.0, which lack IPluginV3: the code is written to build there too, so TRT207
+    does not ask for the port; the summary says so, naming the version test. A test whose floor is above the target
+    (`>= 11` in a tree on 10.0) says nothing of an older release."""
+    from trtlint.checks.examples.plugin import plugin_class
+
+    (tmp_path / "requirements.txt").write_text("tensorrt==10.0.1\n")
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins/common.h").write_text(
+        "#pragma once\n#if NV_TENSORRT_MAJOR >= 10\n#define TRT_NOEXCEPT noexcept\n#else\n#define TRT_NOEXCEPT\n#endif\n")
+    body = ('    char const* getPluginType() const noexcept override { return "Foo"; }\n'
+            '    char const* getPluginVersion() const noexcept override { return "1"; }')
+    (tmp_path / "plugins/foo.cpp").write_text('#include "common.h"\n' + plugin_class(body, bases="public IPluginV2DynamicExt"))
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207"]
+    res = run(settings, jobs=1, use_cache=False)
+    assert [d.code for d in res.diagnostics] == []
+    held = res.analysis["tensorrt_version"]["unadoptable_deprecations"]
+    assert held == {"count": 1, "releases": ["releases before 10.0 (#if NV_TENSORRT_MAJOR >= 10 in plugins/common.h:2)"],
+                    "replacements": ["IPluginV3"]}
+    line = Analysis.from_dict(res.analysis).tensorrt_line()
+    assert line.endswith("1 TensorRT interface deprecation not reported (TRT207): its replacement (IPluginV3) is not in "
+                         "TensorRT releases before 10.0 (#if NV_TENSORRT_MAJOR >= 10 in plugins/common.h:2), which the "
+                         "code's version tests also build for, and can be adopted only when those releases are "
+                         "dropped; set report-unadoptable-deprecations = true to report them"), line
+    # a floor above the target: no older side the target lacks
+    (tmp_path / "plugins/common.h").write_text("#pragma once\n#if NV_TENSORRT_MAJOR >= 11\n#define X 1\n#endif\n")
+    res = run(settings, jobs=1, use_cache=False)
+    assert [(d.code, d.span.path) for d in res.diagnostics] == [("TRT207", "plugins/foo.cpp")]

@@ -148,7 +148,9 @@ class TensorRTTarget:
     reason: str = ""
     others: tuple = ()  # ("7.2 (TensorRT-7.2.3.4 in a/CMakeLists.txt:3)", ...)
     # the releases older than ``version`` that the build pins too (tier 0 and 1 evidence: requirement pins,
-    # find_package, a TensorRT-X.Y build path; never prose), oldest first, as ``others``: the project supports them
+    # find_package, a TensorRT-X.Y build path; never prose), oldest first, as ``others``: the project supports them;
+    # and "releases before 10.0 (#if NV_TENSORRT_MAJOR >= 10 in a.h:3)": the older side of the code's own version
+    # tests, which it is written to build on too (:func:`supported_release` reads either)
     pinned: tuple = ()
 
     def why(self) -> str:
@@ -165,6 +167,24 @@ class TensorRTTarget:
     def from_dict(cls, d: dict) -> "TensorRTTarget":
         return cls(d.get("version"), d.get("source", ""), d.get("reason", ""), tuple(d.get("others", ())),
                    tuple(d.get("pinned", ())))
+
+
+BEFORE = "releases before "  # a ``pinned`` entry for the older side of a version test
+
+
+def supported_release(entry: str) -> str:
+    """The release a ``TensorRTTarget.pinned`` entry stands for, as a version: "8.6 (...)" is 8.6; "releases before
+    10.0 (...)" the newest release before 10.0 (9.99: every release before it lacks what 10.0 added), "releases
+    before 8.5 (...)" 8.4."""
+    if not entry.startswith(BEFORE):
+        return entry.split(" ", 1)[0]
+    v = entry[len(BEFORE):].split(" ", 1)[0]
+    major, _, minor = v.partition(".")
+    try:
+        ma, mi = int(major), int(minor or 0)
+    except ValueError:
+        return v
+    return f"{ma}.{mi - 1}" if mi else f"{ma - 1}.99"
 
 
 @dataclass(frozen=True)

@@ -131,7 +131,7 @@ def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
     kind = "floor: the code tests for it" if tier == 3 else ""
     reason = f"{best.what} in {best.path}:{best.line}" + (f" ({kind})" if kind else "")
     others: dict[str, Evidence] = {}
-    from trtlint.index.project_index import TensorRTTarget
+    from trtlint.index.project_index import BEFORE, TensorRTTarget
 
     for e in sorted(found, key=lambda e: (e.tier, e.path, e.line)):
         if e.version != best.version:
@@ -139,11 +139,18 @@ def choose(found: list[Evidence]) -> Optional[TensorRTTarget]:
     # the older releases the build pins too (not prose): the project supports them, so a deprecation whose
     # replacement they lack cannot be acted on while they are kept (TRT207)
     pinned = {v: e for v, e in others.items() if e.tier <= 1 and best.tier <= 1 and _order(v) < _order(best.version)}
+    # the older side of the code's own version tests: `#if NV_TENSORRT_MAJOR >= 10 ... #else` (or `< 10`) is written
+    # to build on a release before 10.0 too, so the project supports one (a floor above the target says nothing older)
+    for e in sorted(found, key=lambda e: (e.path, e.line)):
+        if e.tier == 3 and _order(e.version) <= _order(best.version):
+            pinned.setdefault(BEFORE + e.version, e)
+    from trtlint.index.project_index import supported_release
+
     return TensorRTTarget(best.version, "inferred", reason,
                           tuple(f"{v} ({e.what} in {e.path}:{e.line})" for v, e in sorted(
                               others.items(), key=lambda kv: _order(kv[0]), reverse=True)),
                           tuple(f"{v} ({e.what} in {e.path}:{e.line})" for v, e in sorted(
-                              pinned.items(), key=lambda kv: _order(kv[0]))))
+                              pinned.items(), key=lambda kv: _order(supported_release(kv[0])))))
 
 
 RELEASE_PREFIX = "release:"  # the key of a directory named for a release in :func:`infer`'s result

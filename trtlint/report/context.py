@@ -121,10 +121,14 @@ class Analysis:
             return line
         n, rels = held["count"], held.get("releases") or []
         repl = held.get("replacements") or []
+        tests = [r for r in rels[:2] if r.startswith("releases before ")]  # the older side of a version test
+        why = ("which the build also pins" if not tests else "which the code's version tests also build for"
+               if len(tests) == len(rels[:2]) else "which the build pins or the code's version tests build for")
         return (f"{line}; {n} TensorRT interface deprecation{'' if n == 1 else 's'} not reported (TRT207): "
                 f"{'its' if n == 1 else 'their'} replacement ({', '.join(repl[:3]) or 'the newer API'}) is not in "
-                f"TensorRT {', '.join(rels[:2])}, which the build also pins, and can be adopted only when that "
-                "release is dropped; set report-unadoptable-deprecations = true to report them")
+                f"TensorRT {', '.join(rels[:2])}, {why}, and can be adopted only when "
+                f"{'that release is' if not tests else 'those releases are'} dropped; set "
+                "report-unadoptable-deprecations = true to report them")
 
     def _release_line(self) -> Optional[str]:
         line = self._tensorrt_line()

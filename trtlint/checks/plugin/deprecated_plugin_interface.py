@@ -5,6 +5,7 @@ from typing import Iterable, Optional
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from trtlint.config.packs import advice_at, normalize_callee, version_at_least
+from trtlint.index.project_index import supported_release
 from ..base import Rule
 from ..examples.contract import creator_cpp
 from ..examples.plugin import plugin_class
@@ -111,9 +112,11 @@ class DeprecatedPluginInterface(Rule):
     them. Nor a deprecation whose replacement is missing from an older release the build also pins (tier-1
     evidence: a requirement pin, `find_package`, a `TensorRT-X.Y` build path; not prose): a tree pinning both
     `tensorrt==8.6.1` and `tensorrt==10.0.1` cannot move an `IPluginV2DynamicExt` plugin to `IPluginV3`, which 8.6
-    lacks, until it drops 8.6 (no plugin interface is free of deprecation in both). The run's summary line counts
-    such deprecations and names the replacement and the older pin; `report-unadoptable-deprecations = true`
-    reports them. A removal, and a class in a branch the older release does not compile, are always reported.
+    lacks, until it drops 8.6 (no plugin interface is free of deprecation in both). The code's own version tests
+    count the same way: `#if NV_TENSORRT_MAJOR >= 10 ... #else` (or `< 10`, `> 7`) keeps a branch for the releases
+    before that one, so the code is written to build there too (a test above the target release says nothing
+    older). The run's summary line counts such deprecations and names the replacement and the older pin or
+    version test; `report-unadoptable-deprecations = true` reports them. A removal, and a class in a branch the older release does not compile, are always reported.
 
     ## Why it matters
     `IPluginV2`, `IPluginV2Ext`, `IPluginV2IOExt`, `IPluginV2DynamicExt` and `IPluginCreator` are deprecated
@@ -197,7 +200,23 @@ class DeprecatedPluginInterface(Rule):
     VALID += [
         {"files": {**_TWO_PINS, "plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")}},
     ]
+    # the code's own version test keeps a branch for releases before 10.0 (`#else` of `NV_TENSORRT_MAJOR >= 10`):
+    # it is written to build on a release without IPluginV3, so the port cannot be made while that branch is kept
+    _OLD_SIDE = {"requirements.txt": "tensorrt==10.0.1\n",
+                 "plugins/common.h": "#if NV_TENSORRT_MAJOR >= 10\n#define TRT_NOEXCEPT noexcept\n#else\n"
+                                     "#define TRT_NOEXCEPT\n#endif\n"}
+    VALID += [
+        {"files": {**_OLD_SIDE, "plugins/foo.cpp": '#include "common.h"\n' + plugin_class(
+            _V2_BODY, bases="public IPluginV2DynamicExt")}},
+    ]
     INVALID = [
+        {
+            # the version test's branch holds the class itself: only 10.0 and newer compile it, so it is judged
+            "files": {**_OLD_SIDE, "plugins/foo.cpp": '#include "common.h"\n' + plugin_class(
+                _V2_BODY, bases="public IPluginV2DynamicExt").replace(
+                "class FooPlugin", "#if NV_TENSORRT_MAJOR >= 10\nclass FooPlugin").replace("};\n", "};\n#endif\n")},
+            "expect": [("plugins/foo.cpp", 7, "FooPlugin implements IPluginV2DynamicExt, deprecated since TensorRT 10.0 (targeting 10.0, inferred from requirements.txt:1); use IPluginV3")],
+        },
         {
             # report-unadoptable-deprecations = true: reported although the older pinned release lacks IPluginV3
             "files": {**_TWO_PINS, "plugins/foo.cpp": plugin_class(_V2_BODY, bases="public IPluginV2DynamicExt")},
@@ -354,7 +373,7 @@ class DeprecatedPluginInterface(Rule):
                 return None
             advice = advice_at(replacement, before, at)
             for p in pinned:
-                rel = p.split(" ", 1)[0]
+                rel = supported_release(p)
                 if floor and not version_at_least(rel, floor):
                     continue  # that release compiles the other branch
                 if _missing_at(ifaces, advice, advice_at(replacement, before, rel), rel):
