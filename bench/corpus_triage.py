@@ -119,18 +119,23 @@ def recheck(docs: list[dict], results: dict[str, dict]) -> list[dict]:
         res = results.get(d["tree"])
         if not res or "diagnostics" not in res:
             continue
-        now = {(x["code"], x["path"], x["line"]) for x in res["diagnostics"]}
+        now: dict[tuple, set] = {}
+        for x in res["diagnostics"]:
+            now.setdefault((x["code"], x["path"], x["line"]), set()).add(x.get("message", ""))
         kept = {v: 0 for v in VERDICTS}
         gone = {v: 0 for v in VERDICTS}
+        reworded = {v: 0 for v in VERDICTS}  # kept, but its message is no longer the one judged: read it again
         gone_true = []
         for it in d["items"]:
-            here = (it["rule"], it["file"], it["line"]) in now
-            (kept if here else gone)[it["verdict"]] += 1
-            if not here and it["verdict"] == "true":
+            msgs = now.get((it["rule"], it["file"], it["line"]))
+            (kept if msgs is not None else gone)[it["verdict"]] += 1
+            if msgs is not None and it.get("message") and it["message"] not in msgs:
+                reworded[it["verdict"]] += 1
+            if msgs is None and it["verdict"] == "true":
                 gone_true.append(it)
         out.append({"tree": d["tree"], "file": d.get("_file", ""), "trtlint": d.get("trtlint", ""),
                     "findings_then": d.get("findings_total"), "findings_now": len(res["diagnostics"]),
-                    "kept": kept, "gone": gone, "gone_true": gone_true})
+                    "kept": kept, "gone": gone, "reworded": reworded, "gone_true": gone_true})
     return out
 
 
@@ -138,16 +143,18 @@ def render_recheck(rows: list[dict]) -> str:
     if not rows:
         return ""
     L = ["The judged findings at the current results (`corpus_triage.recheck`: a judged finding is kept when the same "
-         "rule still reports the same file and line; the share is over the kept ones):",
+         "rule still reports the same file and line, *reworded* when its message is not the one judged; the share is over "
+         "the kept ones, as judged):",
          "",
-         "| triage file | findings then → now | kept: true / false / noise | gone: true / false / noise | share true of kept |",
-         "| --- | ---: | --- | --- | ---: |"]
+         "| triage file | findings then → now | kept: true / false / noise | of them reworded | gone: true / false / noise | share true of kept |",
+         "| --- | ---: | --- | --- | --- | ---: |"]
     for r in rows:
-        k, g = r["kept"], r["gone"]
+        k, g, w = r["kept"], r["gone"], r.get("reworded") or {v: 0 for v in VERDICTS}
         n = sum(k.values())
         share = f"{100 * k['true'] / n:.0f} %" if n else "–"
         L.append(f"| {r['file']} ({r['trtlint']}) | {r['findings_then']} → {r['findings_now']} | "
-                 f"{k['true']} / {k['false']} / {k['noise']} | {g['true']} / {g['false']} / {g['noise']} | {share} |")
+                 f"{k['true']} / {k['false']} / {k['noise']} | {w['true']} / {w['false']} / {w['noise']} | "
+                 f"{g['true']} / {g['false']} / {g['noise']} | {share} |")
     L.append("")
     lost = [(r["tree"], it) for r in rows for it in r["gone_true"]]
     if lost:

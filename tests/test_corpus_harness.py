@@ -217,13 +217,13 @@ def test_triage_verdicts_are_carried_to_the_current_findings(tmp_path):
 
     (tmp_path / "a+b.seed7.yaml").write_text(
         "tree: a/b\ntrtlint: abc1234\nseed: 7\nfindings_total: 4\nsampled: 4\nitems:\n"
-        "  - {rule: TRT205, file: x.cpp, line: 1, verdict: true, why: w}\n"
-        "  - {rule: TRT205, file: x.cpp, line: 2, verdict: false, why: w}\n"
-        "  - {rule: TRT301, file: y.cu, line: 3, verdict: noise, why: w}\n"
-        "  - {rule: TRT302, file: y.cu, line: 9, verdict: true, why: w}\n")
+        "  - {rule: TRT205, file: x.cpp, line: 1, message: m, verdict: true, why: w}\n"
+        "  - {rule: TRT205, file: x.cpp, line: 2, message: m, verdict: false, why: w}\n"
+        "  - {rule: TRT301, file: y.cu, line: 3, message: m, verdict: noise, why: w}\n"
+        "  - {rule: TRT302, file: y.cu, line: 9, message: m, verdict: true, why: w}\n")
     docs = corpus_triage.load(tmp_path)
     now = [{"code": "TRT205", "path": "x.cpp", "line": 1, "message": "m"},
-           {"code": "TRT301", "path": "y.cu", "line": 3, "message": "m"},
+           {"code": "TRT301", "path": "y.cu", "line": 3, "message": "m2"},  # reworded since the triage
            {"code": "TRT302", "path": "y.cu", "line": 10, "message": "m"},  # a moved line is not the judged finding
            {"code": "TRT205", "path": "z.cpp", "line": 5, "message": "m"}]
     rows = corpus_triage.recheck(docs, {"a/b": {"diagnostics": now}, "c/d": {"diagnostics": []}})
@@ -231,9 +231,10 @@ def test_triage_verdicts_are_carried_to_the_current_findings(tmp_path):
     r = rows[0]
     assert r["kept"] == {"true": 1, "false": 0, "noise": 1}
     assert r["gone"] == {"true": 1, "false": 1, "noise": 0}
+    assert r["reworded"] == {"true": 0, "false": 0, "noise": 1}
     assert [(it["file"], it["line"]) for it in r["gone_true"]] == [("y.cu", 9)]
     text = corpus_triage.render_recheck(rows)
-    assert "| a+b.seed7.yaml (abc1234) | 4 → 4 | 1 / 0 / 1 | 1 / 1 / 0 | 50 % |" in text
+    assert "| a+b.seed7.yaml (abc1234) | 4 → 4 | 1 / 0 / 1 | 0 / 0 / 1 | 1 / 1 / 0 | 50 % |" in text
     assert "- b `y.cu:9` TRT302" in text
     assert corpus_triage.recheck(docs, {"a/b": {"findings": {}}}) == []  # a result without diagnostics: left out
 

@@ -22,15 +22,36 @@ _ASYNC = ("cuda[A-Z]*",)
 _LAST_ERROR = ("cudaGetLastError", "cudaPeekAtLastError")
 
 
-def _checked_later(call: Call, fn: CppFunction) -> bool:
-    """Whether ``call`` (in ``fn``) is a CUDA runtime call that a checked read of the last error after it in ``fn``
-    covers (``CUDA_CHECK(cudaGetLastError())``, ``if (cudaPeekAtLastError() != cudaSuccess)``, ...)."""
+def _checked_later(call: Call, fn: CppFunction, resolve=None) -> bool:
+    """Whether ``call`` (in ``fn``) is a CUDA runtime call that a checked read of the last error after it covers
+    (``CUDA_CHECK(cudaGetLastError())``, ``if (cudaPeekAtLastError() != cudaSuccess)``, ...): in ``fn``, or in a
+    kernel launcher ``fn`` calls after it (``resolve``: the index's call resolution) that reads the error after its
+    own launch (the runtime keeps an error until it is read, so that read sees this call's too). A helper that
+    only reads the error (a debug check behind a flag) is not counted."""
     name = normalize_callee(call.callee)
     if not any(fnmatch.fnmatchcase(name, p) for p in _ASYNC):
         return False
     at = (call.span.line, call.span.col)
-    return any(c.kind == "call" and not c.discarded and normalize_callee(c.callee) in _LAST_ERROR
-               and (c.span.line, c.span.col) >= at and c is not call for c in fn.calls)
+    later = [c for c in fn.calls if c is not call and c.kind == "call" and (c.span.line, c.span.col) >= at]
+    if any(_last_error_read(c) for c in later):
+        return True
+    if resolve is None:
+        return False
+    for c in later:
+        t = resolve(c, fn)
+        if t is not None and t is not fn and _launcher_reads_error(t):
+            return True
+    return False
+
+
+def _last_error_read(c: Call) -> bool:
+    return c.kind == "call" and not c.discarded and normalize_callee(c.callee) in _LAST_ERROR
+
+
+def _launcher_reads_error(fn: CppFunction) -> bool:
+    """Whether ``fn`` launches a kernel and then reads the last error and checks it."""
+    launch = min(((c.span.line, c.span.col) for c in fn.calls if c.kind == "launch"), default=None)
+    return launch is not None and any(_last_error_read(c) and (c.span.line, c.span.col) > launch for c in fn.calls)
 
 
 def _macro_body(call: Call, fn: CppFunction) -> Optional[Call]:
@@ -38,6 +59,10 @@ def _macro_body(call: Call, fn: CppFunction) -> Optional[Call]:
     use's arguments has its own span), or None."""
     return next((m for m in fn.calls if m.kind == "macro" and m.defined_at is not None and m.span == call.span), None)
 
+
+# a kernel launcher (line 5 to 10 of the helpers) that reads the last error after its launch in the way ``read`` says
+_LAUNCHER = ("__global__ void zeroKernel(float* p);\n"
+             "int launch(float* p, cudaStream_t stream)\n{{\n    zeroKernel<<<1, 4, 0, stream>>>(p);\n{read}\n}}")
 
 _DIE = "#include <cstdlib>\n#define DIE(msg) { cudaDeviceReset(); exit(EXIT_FAILURE); }"
 
@@ -109,8 +134,10 @@ class UncheckedCudaStatus(Rule):
     `cudnnDestroy*`, ...), wherever they are: a failed release leaves nothing a caller could do (TRT301 and
     TRT302 judge a release on the hot path for what it costs there). A CUDA runtime call (`cudaMemcpyAsync`,
     `cudaDeviceSynchronize`, ...) followed in the same function by a checked read of the last error
-    (`CUDA_CHECK(cudaGetLastError())`, `if (cudaPeekAtLastError() != cudaSuccess)`) is checked: the runtime
-    keeps its error as the thread's last error until read (cuBLAS, cuDNN and the driver API do not).
+    (`CUDA_CHECK(cudaGetLastError())`, `if (cudaPeekAtLastError() != cudaSuccess)`), or by a call of a project
+    function that does one (itself or in a function it calls: a kernel launcher that checks the error after its
+    launch), is checked: the runtime keeps its error as the thread's last error until read (cuBLAS, cuDNN and the
+    driver API do not).
     A bare `cudaGetLastError();` checks nothing (it clears the error). A call spelled in the body of a project
     macro is one finding however many uses expand it (the macro whose body spells it, also when other macros wrap
     it: `CHECK(x)` expanding `DIE(msg)`): at the first use reached from the hottest method, naming
@@ -173,6 +200,12 @@ class UncheckedCudaStatus(Rule):
             "    cudaMemsetAsync(outputs[0], 0, 16, stream);\n"
             "    cudaMemcpyAsync(outputs[1], inputs[0], 16, cudaMemcpyDeviceToDevice, stream);\n"
             "    PLUGIN_CHECK_CUDA(cudaGetLastError());", _CHECK)}},
+        # the kernel launcher called after the memset reads the last error after its launch and returns it: the
+        # memset's error is read there
+        {"files": {"plugins/foo.cu": plugin_cpp(
+            "    cudaMemsetAsync(outputs[0], 0, 16, stream);\n    if (launch((float*) outputs[0], stream) != 0)\n"
+            "    {\n        return -1;\n    }", _LAUNCHER.format(read="    cudaError_t err = cudaGetLastError();\n"
+                                                               "    return err == cudaSuccess ? 0 : -1;"))}},
         # cleanup on the way out of a failure that ends the process (the exit is TRT205's finding): checking its
         # status could change nothing
         {"files": {"plugins/foo.cpp": plugin_cpp(
@@ -195,6 +228,23 @@ class UncheckedCudaStatus(Rule):
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    cudaMemsetAsync(outputs[0], 0, 16, stream);")},
             "expect": [("plugins/foo.cpp", 15, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
+        },
+        {
+            # a helper that only reads the error (a debug check behind a flag) is no launcher checking its own launch:
+            # in a run without the flag the memset's error is never read
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    cudaMemsetAsync(outputs[0], 0, 16, stream);\n    debugCheck();",
+                "#include <cstdlib>\nvoid debugCheck()\n{\n    if (std::getenv(\"DEBUG_SYNC\") != nullptr)\n    {\n"
+                "        cudaDeviceSynchronize();\n        if (cudaGetLastError() != cudaSuccess)\n        {\n"
+                "            abort();\n        }\n    }\n}")},
+            "expect": [("plugins/foo.cpp", 26, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
+        },
+        {
+            # the launcher after the memset reads the error and drops it (a bare read clears it): the memset's error is lost
+            "files": {"plugins/foo.cu": plugin_cpp(
+                "    cudaMemsetAsync(outputs[0], 0, 16, stream);\n    launch((float*) outputs[0], stream);",
+                _LAUNCHER.format(read="    cudaGetLastError();\n    return 0;"))},
+            "expect": [("plugins/foo.cu", 21, "the status of cudaMemsetAsync (CUDA runtime) is discarded on the hot path of FooPlugin::enqueue")],
         },
         {
             # a configuration flag the block never sets is no one-time guard: the message says nothing of one-time
@@ -270,7 +320,7 @@ class UncheckedCudaStatus(Rule):
             api = packs.lookup("status_apis", call.callee)
             if api is None or packs.lookup("status_except", call.callee) or packs.lookup("status_queries", call.callee):
                 continue
-            if packs.lookup("status_teardown", call.callee) or _checked_later(call, chain[-1]):
+            if packs.lookup("status_teardown", call.callee) or _checked_later(call, chain[-1], index.resolve_call):
                 continue
             d = reach_diag(self, index, e, call, chain, f"the status of {call.callee} ({api.what}) is discarded",
                            f" {where(e.plugin, e.fn, e.temperature)}")
