@@ -101,3 +101,24 @@ def test_the_setting_named_fixes_it(tmp_path):
     doc = json.loads(r.stdout)
     assert [d for d in doc["diagnostics"] if d["code"] == "TRT004"] == []
     assert doc["summary"]["analysis"]["plugins"] == 2 and doc["summary"]["analysis"]["partly_analysed_units"] == []
+
+
+def test_a_registration_in_a_header_two_units_include_is_one_related_location(tmp_path):
+    """A creator registered in a header that a .cpp and a .cu unit both include: each unit's parse sees the
+    registration, and the finding names it once (as every related location: one place, once)."""
+    proj = tmp_path / "proj"
+    (proj / "plugins").mkdir(parents=True)
+    (proj / "plugins/xPlugin.h").write_text(
+        '#pragma once\n#include <NvInferRuntime.h>\n#include "missing_base.h"\n'
+        "class XCreator : public CreatorBase\n{\npublic:\n    char const* getPluginName() const noexcept;\n"
+        "    void* createPlugin(char const* name, nvinfer1::PluginFieldCollection const* fc) noexcept;\n};\n"
+        "REGISTER_TENSORRT_PLUGIN(XCreator);\n")
+    (proj / "plugins/a.cpp").write_text(
+        '#include "xPlugin.h"\nchar const* XCreator::getPluginName() const noexcept { return "X"; }\n')
+    (proj / "plugins/b.cu").write_text(
+        '#include "xPlugin.h"\nvoid* XCreator::createPlugin(char const*, nvinfer1::PluginFieldCollection const*) noexcept\n'
+        "{\n    return nullptr;\n}\n")
+    r = trtlint("check", str(proj), "--no-cache", "--no-source", "--select", "TRT004")
+    related = [ln for ln in r.stdout.splitlines() if ln.startswith("  = related:")]
+    assert related == ["  = related: plugins/xPlugin.h:4:7: creator XCreator is defined here",
+                       "  = related: plugins/xPlugin.h:10:1: XCreator is registered here"], r.stdout

@@ -68,6 +68,11 @@ class Diagnostic:
     notes: tuple[str, ...] = ()
     snippet: str = ""  # the normalised source text at the finding (set by the engine; see baseline.py)
 
+    def __post_init__(self) -> None:
+        # one related location once: a header's registration seen by two units that include it is one place
+        if len(self.related) > 1 and len(set(self.related)) != len(self.related):
+            object.__setattr__(self, "related", tuple(dict.fromkeys(self.related)))
+
     def also_codes(self) -> list[str]:
         """The codes of the findings this one took over on the same call (:func:`also_note`)."""
         return [m.group(1) for n in self.notes for m in [_ALSO.match(n)] if m]
