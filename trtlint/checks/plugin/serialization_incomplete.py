@@ -261,12 +261,28 @@ class SerializationIncomplete(Rule):
                                                "but serialize() writes `mScales[i]` as float (4 bytes)")],
         },
         {
-            # getSerializationSize() is the buffer TensorRT allocates for serialize(): 12 bytes for 9 written
+            # getSerializationSize() is the buffer TensorRT allocates for serialize(): 12 bytes for 9 written; the
+            # constructor reads the 9 written, so the 3 others are never read (the effect says so)
             "files": {"plugins/bar.cpp": _with_size("3 * sizeof(int32_t)")},
             "expect": [("plugins/bar.cpp", 23, "BarPlugin::getSerializationSize() returns 12 bytes, but serialize() writes 9 "
-                                               "(`mAxis` 4 + `mScale` 4 + `mFlag` 1): the engine stores 3 bytes serialize() never "
-                                               "writes (uninitialised), which the deserializing constructor reads as data or a "
-                                               "length check rejects")],
+                                               "(`mAxis` 4 + `mScale` 4 + `mFlag` 1): the engine stores 3 uninitialised bytes "
+                                               "that the deserializing constructor never reads (it reads the 9 written), so the "
+                                               "engine file differs from build to build")],
+        },
+        {
+            # the constructor reads the 12 bytes the size promises: 3 of them were never written
+            "files": {"plugins/bar.cpp": _with_size("3 * sizeof(int32_t)", reads="mAxis = read<int32_t>(d); "
+                                                    "mScale = read<float>(d); mAxis = read<int32_t>(d)")},
+            "expect": [("plugins/bar.cpp", 23, "the engine stores 3 bytes serialize() never writes (uninitialised), which "
+                                               "the deserializing constructor reads back as data (it reads 12 bytes)"),
+                       ("plugins/bar.cpp", 36, "reads item 3 as int (4 bytes), but serialize() writes `mFlag` as bool")],
+        },
+        {
+            # what the constructor reads is not known (a read under a condition): both effects are named
+            "files": {"plugins/bar.cpp": _with_size("3 * sizeof(int32_t)", reads="mAxis = read<int32_t>(d); "
+                                                    "mScale = read<float>(d); if (mAxis > 0) { mFlag = read<bool>(d); }")},
+            "expect": [("plugins/bar.cpp", 23, "the engine stores 3 bytes serialize() never writes (uninitialised), which "
+                                               "the deserializing constructor reads as data or a length check rejects")],
         },
         {
             # 'beta' is read only when building, 'alpha' in both phases: the runtime branch reads names too, so a
@@ -366,9 +382,9 @@ class SerializationIncomplete(Rule):
                     diag = self._compare(cls.name, s, d, start, creator)
                     if diag is not None:
                         yield diag
-            yield from self._size(index, qn, cls, sers)
+            yield from self._size(index, qn, cls, sers, ctors if not given else [])
 
-    def _size(self, index, qn: str, cls, sers) -> Iterable[Diagnostic]:
+    def _size(self, index, qn: str, cls, sers, ctors=()) -> Iterable[Diagnostic]:
         """getSerializationSize() returns a constant other than the bytes serialize() writes (every write
         straight-line, of a known size)."""
         sizes = [m for m in index.lifecycle_by_cls.get(qn, ()) if m.name == "getSerializationSize"
@@ -383,9 +399,22 @@ class SerializationIncomplete(Rule):
         if total == g.size_value:
             return
         listed = " + ".join(f"`{op.expr}` {op.size}" for op in writes[:6]) + (" + ..." if len(writes) > 6 else "")
-        effect = ("serialize() writes past the buffer TensorRT allocates for it" if total > g.size_value else
-                  f"the engine stores {g.size_value - total} bytes serialize() never writes (uninitialised), which the "
-                  "deserializing constructor reads as data or a length check rejects")
+        # what the deserializing constructor reads, when every read is straight-line and of a known size
+        reads = [[op for op in d.serial if op.op != "write"] for d in ctors]
+        read = (sum(op.size for op in reads[0]) if len(reads) == 1 and reads[0] and all(
+            op.op == "read" and not op.conditional and not op.loop and op.size is not None for op in reads[0]) else None)
+        extra = g.size_value - total
+        if total > g.size_value:
+            effect = "serialize() writes past the buffer TensorRT allocates for it"
+        elif read == total:
+            effect = (f"the engine stores {extra} uninitialised bytes that the deserializing constructor never reads "
+                      f"(it reads the {total} written), so the engine file differs from build to build")
+        elif read == g.size_value:
+            effect = (f"the engine stores {extra} bytes serialize() never writes (uninitialised), which the "
+                      f"deserializing constructor reads back as data (it reads {read} bytes)")
+        else:
+            effect = (f"the engine stores {extra} bytes serialize() never writes (uninitialised), which the "
+                      "deserializing constructor reads as data or a length check rejects")
         yield self.diag(
             g.span,
             f"{cls.name}::getSerializationSize() returns {g.size_value} bytes, but serialize() writes {total} "
