@@ -87,3 +87,26 @@ def test_set_aside_keeps_findings_that_name_a_compiled_file():
 
     kept, aside = set_aside([d("h.h"), d("h.h", ["h.h"]), d("h.h", ["a.cpp"]), d("a.cpp")], ["h.h"])
     assert [x.span.path for x in kept] == ["h.h", "a.cpp"] and aside == {"h.h": 2}
+
+
+def test_editor_session_follows_an_include_added_in_a_buffer(tmp_path):
+    """The editor's session finds the headers no unit includes again when a buffer's #include lines change: the
+    same findings as a full run over the edited files."""
+    from trtlint.editor.session import Session
+
+    from .helpers import full_run_keys
+
+    write_project(tmp_path / "proj", _DEAD_TREE)
+    proj = tmp_path / "proj"
+    s = Session(proj, use_cache=False, jobs=1, overrides={"select": ["TRT004"]})
+    try:
+        s.load()
+        assert [d.span.path for d in s.check()] == []
+        text = '#include "leakyPlugin.h"\n#include "sigmoidPlugin.h"\n' + _DEAD_TREE["plugins/leakyPlugin.cpp"].split("\n", 1)[1]
+        s.set_buffer("plugins/leakyPlugin.cpp", text)
+        got = [d.span.path for d in s.check()]
+        assert got == [DEAD]
+        assert [k[1] for k in full_run_keys(proj, {"plugins/leakyPlugin.cpp": text}, tmp_path / "scratch",
+                                             ["TRT004"])] == got
+    finally:
+        s.close()
