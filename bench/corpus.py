@@ -15,7 +15,7 @@ session's ``fetch`` tool made (``/work/.mirror/<owner>+<name>/repo``), by ``git 
 (``corpus_census.py``) and trtlint on it (``check --format json`` for the findings and the run's own account of
 what it could not analyse, then ``check --dump-index`` for the index), and compares: an item is *indexed* when the
 index holds it, *reported* when the run named it (or its file) as not analysed (TRT004, TRT001, the partly analysed
-units of the summary), else *unindexed*: a silent blind spot. ``--mutate`` adds the seeded one-line defects of
+units and the headers no unit includes of the summary), else *unindexed*: a silent blind spot. ``--mutate`` adds the seeded one-line defects of
 ``corpus_mutate.py``. ``--json`` prints the result; every run also writes it to ``<cache>/results/<tree>.json``,
 which ``report`` turns into the generated tables of docs/real-code.md. ``$TRTLINT_CORPUS_RESULTS`` names another
 results folder (so that runs of two checkouts side by side do not overwrite each other's results), and the seeded
@@ -255,6 +255,8 @@ def not_analysed(report: dict | None, stderr: str) -> tuple[set[str], list[str]]
             files.add(u if isinstance(u, str) else u.get("unit", ""))
             if isinstance(u, dict):  # a missing include names a file of the tree (by its path's tail)
                 names.extend(f"include:{m['name']}" for m in u.get("missing_includes") or [] if m.get("name"))
+        # headers no unit includes, whose findings the run set aside and named (judge-unincluded-headers)
+        files.update(h["path"] for h in an.get("unincluded_headers_not_judged") or [] if isinstance(h, dict))
     return files, names
 
 

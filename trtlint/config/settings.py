@@ -62,6 +62,9 @@ class Settings:
     # report a deprecation (TRT207) whose replacement an older release the build also pins lacks (the project
     # supports that release, so the replacement cannot be adopted yet); false: the summary counts them instead
     report_unadoptable_deprecations: bool = False
+    # judge the headers no C++/CUDA unit of the tree includes (with the build known: code no program compiles);
+    # false: their findings are set aside and the summary names the headers (pipeline.unincluded)
+    judge_unincluded_headers: bool = False
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
     baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
@@ -269,7 +272,8 @@ def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
     elif attr in ("max_call_depth", "max_file_size"):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"{origin}: '{key}' must be a non-negative integer")
-    elif attr in ("respect_gitignore", "judge_deprecated_code", "report_unadoptable_deprecations"):
+    elif attr in ("respect_gitignore", "judge_deprecated_code", "report_unadoptable_deprecations",
+                  "judge_unincluded_headers"):
         if not isinstance(value, bool):
             raise ConfigError(f"{origin}: '{key}' must be true or false")
     elif attr == "fail_level":

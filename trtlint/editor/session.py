@@ -34,7 +34,7 @@ from trtlint.index.project_index import CheckInputs
 from trtlint.pipeline.extract import FRONTENDS
 from trtlint.pipeline.run import run
 from trtlint.pipeline.state import ProjectState
-from trtlint.store.scancache import has_plugin_marker, preview_switches
+from trtlint.store.scancache import has_plugin_marker, include_names, preview_switches
 from trtlint.adoption.suppress import scan_suppressions
 from trtlint.editor import keptheaders
 
@@ -106,6 +106,7 @@ class Session:
     glob_memos = _state_attr("glob_memos", "the run's glob memos (CheckInputs.glob_memos)")
     scopes = _state_attr("scopes", "the independent programs of the project (CheckInputs.scopes)")
     tensorrt = _state_attr("tensorrt", "each program's inferred TensorRT release (CheckInputs.tensorrt)")
+    include_names = _state_attr("include_names", "rel -> its #include names (C++ files; pipeline.unincluded)")
 
     def __init__(
         self,
@@ -286,12 +287,27 @@ class Session:
             self.facts.pop(rel, None)
             self.suppressions.pop(rel, None)
             self.preview_scan.pop(rel, None)
+            self._includes_changed(rel, None)
             UNSAVED.pop(str(p), None)
             self._reextract_includers(rel)
             return
         if not self.in_project(rel):
             return
         self._apply(rel, text, from_disk=True)
+
+    def _includes_changed(self, rel: str, names: Optional[tuple]) -> None:
+        """A C++ file's ``#include`` names are now ``names`` (None: the file is gone): the headers no unit includes
+        are found again when they differ (what the run found: pipeline.unincluded)."""
+        if self.include_names.get(rel) == names or self.state.build is None:
+            return
+        if names is None:
+            self.include_names.pop(rel, None)
+        else:
+            self.include_names[rel] = names
+        from trtlint.pipeline.unincluded import unincluded_headers
+
+        self.state.unincluded = unincluded_headers({r: s.kind for r, s in self.sources.items()}, self.include_names,
+                                                   self.state.build, self.facts.values())
 
     def _apply(self, rel: str, text: str, from_disk: bool = False) -> None:
         kind = self.sources[rel].kind if rel in self.sources else kind_of(rel.rsplit("/", 1)[-1])
@@ -316,6 +332,8 @@ class Session:
             self.suppressions.pop(rel, None)
         if kind in (*_CPP, "python"):
             self.preview_scan[rel] = preview_switches(text.encode("utf-8", "surrogateescape"))
+        if kind in _CPP:
+            self._includes_changed(rel, include_names(text.encode("utf-8", "surrogateescape")))
         old = self.facts.get(rel)
         if kind not in FRONTENDS:
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)

@@ -207,6 +207,9 @@ class CheckInputs:
     # scope ("" the project, or one of ``scopes``) -> the TensorRT release inferred from the tree for it
     # (pipeline.trtversion.infer); a scope missing: none was found. The tensorrt-version setting wins over it
     tensorrt: dict = field(default_factory=dict)
+    # the project headers no C++/CUDA unit includes, with the build known (pipeline.unincluded): the findings
+    # about code defined only there are set aside after the filter (pipeline.check.check_project)
+    unincluded: tuple = ()
 
 
 @dataclass

@@ -46,6 +46,9 @@ class Checked(NamedTuple):
     diagnostics: list[Diagnostic]
     timings: dict  # seconds: "index" (building it), "check" (rules and filter)
     scoped: dict = {}  # scope -> its own index, when the project holds several programs (scope_indexes)
+    # header no unit includes -> how many findings about code defined only there were set aside (the summary
+    # names them; pipeline.unincluded); {} with judge-unincluded-headers = true
+    aside: dict = {}
 
 
 def check_project(
@@ -66,7 +69,9 @@ def check_project(
     """Build the index of ``facts`` with ``inputs``, then :func:`check_index`. ``progress(phase, done, total)``
     is told of the ``index`` and ``check`` phases. ``memo``: the findings of the rules at the last check and the
     fact kinds changed since (a rule that reads none of them is not run again). ``carry``: the hot-path walks of the
-    last check (:class:`trtlint.checks.hotpath._walk.WalkCarry`), handed to every index built here."""
+    last check (:class:`trtlint.checks.hotpath._walk.WalkCarry`), handed to every index built here. The findings
+    about code defined only in headers no unit includes (``inputs.unincluded``) are set aside (``Checked.aside``),
+    unless the judge-unincluded-headers setting asks to judge them."""
     t0 = time.perf_counter()
     if progress is not None:
         progress("index", 0, 1)
@@ -80,7 +85,12 @@ def check_project(
     if progress is not None:
         progress("check", 0, 1)
     diags = check_index(index, rules, settings, list(skipped), report_only, scoped=scoped, memo=memo)
-    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped)
+    aside: dict = {}
+    if inputs.unincluded and not settings.judge_unincluded_headers:
+        from .unincluded import set_aside
+
+        diags, aside = set_aside(diags, inputs.unincluded)
+    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped, aside)
 
 
 def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Settings, *, root: Path,

@@ -454,7 +454,8 @@ def _extract(st: _RunState) -> None:
 
 def _scan_inputs(st: _RunState) -> None:
     """What the index is handed besides the facts (:meth:`ProjectState.check_inputs`), from the text scans: the
-    suppressions, the preview-feature switches, each program's TensorRT release; and discovery's glob memos."""
+    suppressions, the preview-feature switches, each program's TensorRT release, the headers no unit includes; and
+    discovery's glob memos."""
     from .check import scan_all_suppressions
     from .trtversion import infer as infer_tensorrt
 
@@ -466,6 +467,12 @@ def _scan_inputs(st: _RunState) -> None:
     project.glob_memos = st.glob_memos  # the rules' file patterns are remembered with discovery's
     project.scopes = tuple(scopes)  # the independent programs the build model found (each checked on its own)
     project.tensorrt = infer_tensorrt(st.settings.root, files, tuple(scopes), scans)  # each program's TensorRT release
+    if st.paths is None:  # (loose files: no tree to know the includers from)
+        from .unincluded import include_map, unincluded_headers
+
+        project.include_names = include_map(files, scans)
+        project.unincluded = unincluded_headers({f.rel: f.kind for f in files}, project.include_names, st.build,
+                                                st.facts)  # code no program compiles
 
 
 def _check(st: _RunState) -> None:
@@ -495,7 +502,7 @@ def _check(st: _RunState) -> None:
     st.index, st.diagnostics = checked.index, checked.diagnostics
     from ..report.context import Analysis
 
-    st.analysis = Analysis.of_index(st.index, st.build, checked.scoped).to_dict()
+    st.analysis = Analysis.of_index(st.index, st.build, checked.scoped, checked.aside).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 

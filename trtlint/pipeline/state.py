@@ -45,6 +45,8 @@ class ProjectState:
     glob_memos: Optional[dict] = None  # discovery's and the rules' glob answers
     scopes: tuple = ()  # the independent programs of the build model
     tensorrt: dict = field(default_factory=dict)  # program -> the TensorRT release inferred for it
+    unincluded: tuple = ()  # the headers no unit includes (pipeline.unincluded; CheckInputs.unincluded)
+    include_names: dict = field(default_factory=dict)  # rel -> its #include names (C++ files; pipeline.unincluded)
     build: Optional[BuildModel] = None
     # the findings of each rule at the last check and what changed since (trtlint.checks.reads): a rule whose
     # declared fact kinds did not change is not run again (the editor's session keeps the state across edits)
@@ -69,6 +71,7 @@ class ProjectState:
             glob_memos=self.glob_memos,
             scopes=tuple(self.scopes),
             tensorrt=self.tensorrt,
+            unincluded=tuple(self.unincluded),
         )
 
     def check(self, report_only: Optional[set[str]] = None, progress=None) -> Checked:

@@ -38,13 +38,16 @@ class Analysis:
     # the callees with no body read in the branches of a data-type dispatch a hot method reaches:
     # ((plugin, method, callee, path, line, why), ...) (index.unentered)
     unentered: tuple = ()
+    # the headers no unit includes whose findings were set aside: ((path, findings), ...) (pipeline.unincluded)
+    unincluded: tuple = ()
 
     @classmethod
-    def of_index(cls, index, build=None, scoped=None) -> "Analysis":
+    def of_index(cls, index, build=None, scoped=None, aside=None) -> "Analysis":
         """``build``: the run's build model (``trtlint.pipeline.buildmodel.BuildModel``); its targets count
         when they compile a file that defines an analysed plugin or creator (or its methods). ``scoped``: scope
         -> index of each independent program (pipeline.check.scope_indexes); each program's classes are counted
-        from its own index (the whole one holds one class per name)."""
+        from its own index (the whole one holds one class per name). ``aside``: header -> the findings set aside
+        in it because no unit includes it (pipeline.check.Checked.aside)."""
         from trtlint.index.project_index import scope_of
         from trtlint.index.unentered import unentered
 
@@ -95,7 +98,8 @@ class Analysis:
             found[how] = found.get(how, 0) + 1
         return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
                    tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed,
-                   uncovered=tuple(getattr(build, "uncovered", ()) or ()), unentered=tuple(unentered(index)))
+                   uncovered=tuple(getattr(build, "uncovered", ()) or ()), unentered=tuple(unentered(index)),
+                   unincluded=tuple((aside or {}).items()))
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
@@ -200,6 +204,13 @@ class Analysis:
             more = f", +{len(self.unentered) - shown} more" if len(self.unentered) > shown else ""
             out += (f"; {n(len(self.unentered), 'call')} in data-type branches not followed (no body read: "
                     f"{', '.join(f'{p}::{m} -> {c}' for p, m, c, *_ in self.unentered[:shown])}{more})")
+        if self.unincluded:
+            k = sum(c for _p, c in self.unincluded)
+            more = f", +{len(self.unincluded) - shown} more" if len(self.unincluded) > shown else ""
+            one = len(self.unincluded) == 1
+            out += (f"; {n(len(self.unincluded), 'header')} no unit includes {'was' if one else 'were'} not judged "
+                    f"({n(k, 'finding')} set aside: {', '.join(p for p, _c in self.unincluded[:shown])}{more}; "
+                    f"set judge-unincluded-headers = true to judge {'it' if one else 'them'})")
         if self.guessed:
             dirs = list(dict.fromkeys(d for _u, d, _nm in self.guessed))
             more = f", +{len(dirs) - shown} more" if len(dirs) > shown else ""
@@ -224,6 +235,8 @@ class Analysis:
                                            for p, m, c, path, ln, why in self.unentered]} if self.unentered else {}),
             **({"guessed_include_dirs": [{"unit": u, "dir": d, "include": nm} for u, d, nm in self.guessed]}
                if self.guessed else {}),
+            **({"unincluded_headers_not_judged": [{"path": p, "findings": c} for p, c in self.unincluded]}
+               if self.unincluded else {}),
         }
 
     @classmethod
@@ -240,6 +253,7 @@ class Analysis:
             uncovered=tuple(d.get("units_in_no_program", ())),
             unentered=tuple((u["plugin"], u["method"], u["callee"], u["path"], u["line"], u["why"])
                             for u in d.get("unentered_branch_calls", ())),
+            unincluded=tuple((u["path"], u["findings"]) for u in d.get("unincluded_headers_not_judged", ())),
         )
 
 

@@ -1,7 +1,8 @@
 """Per-file text-scan results, kept by content digest in ``.trtlint_cache/v<N>/scans-<version>.pkl``.
 
 A warm run needs, for every C++ file, whether it can hold a plugin fact (``has_plugin_marker``), its
-googletest cases and the identifiers of its ``#if`` lines (optional-feature macros), for every source file
+googletest cases, the identifiers of its ``#if`` lines (optional-feature macros) and the names its ``#include``
+lines write (which headers no unit includes: :mod:`trtlint.pipeline.unincluded`), for every source file
 whether it holds a ``trtlint:`` comment (or, C++, a clang-tidy ``NOLINT`` marker), and for C++ and Python files the builder preview features they turn on
 (TRT213 asks; reading every source file again for it cost a one-file re-run ~30 ms). These are pure functions of a file's bytes; this module remembers
 them by ``(path, digest)`` so a warm run reads no file it has not changed (discovery already reuses the
@@ -131,6 +132,27 @@ def pp_idents(data: bytes) -> tuple[str, ...]:
     return tuple(out)
 
 
+# an ``#include`` line: the name as written between quotes or angle brackets (a computed ``#include MACRO``: its
+# macro's name, marked with a leading '#': what it names is not known from the text)
+_INCLUDE = re.compile(rb"#[ \t]*include[ \t]*(?:[<\"]([^>\"\n]+)[>\"]|([A-Za-z_]\w*))")
+
+
+def include_names(data: bytes) -> tuple[str, ...]:
+    """The names of the file's ``#include`` lines as written (``tkDNN/foo.h``, ``../common/bar.h``), in order, once
+    each; a computed include (``#include SOME_HEADER``) as ``#SOME_HEADER``. Every branch of an ``#if`` counts
+    (a text scan: what could be included, never less)."""
+    if b"include" not in data:
+        return ()
+    out: dict[str, None] = {}
+    for m in _INCLUDE.finditer(data):
+        at = m.start()
+        if data[data.rfind(b"\n", 0, at) + 1 : at].strip(b" \t"):
+            continue  # not a directive: something other than blanks precedes the '#' on its line
+        name = m.group(1).strip() if m.group(1) is not None else b"#" + m.group(2)
+        out.setdefault(name.decode("utf-8", "replace"), None)
+    return tuple(out)
+
+
 _PREVIEW = re.compile(rb"(?:setPreviewFeature|set_preview_feature)\s*\(\s*(?:[\w:.]*?[:.])?k?([A-Z][A-Z0-9_]+)\s*,"
                       rb"\s*(?:true|True|1)\s*\)")
 
@@ -160,7 +182,7 @@ def _scan_version() -> str:
 
 
 class ScanResult(NamedTuple):
-    """What the text scans found in one file (kept in the scan cache as a plain tuple of these six)."""
+    """What the text scans found in one file (kept in the scan cache as a plain tuple of these seven)."""
 
     marker: bool  # has_plugin_marker (C++ kinds; False for the others)
     has_trtlint_comment: bool  # a `trtlint:` comment (C++ kinds: or a NOLINT marker), in a file of at most MAX_SEARCH_BYTES
@@ -168,6 +190,7 @@ class ScanResult(NamedTuple):
     pp_idents: tuple[str, ...]  # identifiers of the #if lines (C++ kinds)
     preview_switches: tuple  # preview_switches (C++ kinds and Python)
     marker_macros: tuple[str, ...] = ()  # marker_macros (C++ kinds)
+    includes: tuple[str, ...] = ()  # include_names (C++ kinds): which headers the file can pull in
 
 
 class TextScans:
@@ -197,7 +220,7 @@ class TextScans:
         key = f"{f.rel}\0{f.digest}"
         self.used.add(key)
         hit = self.entries.get(key)
-        if isinstance(hit, tuple) and len(hit) == 6:
+        if isinstance(hit, tuple) and len(hit) == 7:
             return ScanResult(*hit)
         data = self.read(f)
         if f.kind in CPP_KINDS:
@@ -208,10 +231,11 @@ class TextScans:
                 pp_idents(data),
                 preview_switches(data),
                 marker_macros(data),
+                include_names(data),
             )
         else:
             entry = (False, b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES, (), (),
-                     preview_switches(data) if f.kind == "python" else (), ())
+                     preview_switches(data) if f.kind == "python" else (), (), ())
         self.entries[key] = entry  # stored as a plain tuple (the cache's unpickler loads no class of ours)
         self.dirty = True
         return ScanResult(*entry)

@@ -56,6 +56,20 @@ REGISTER_TENSORRT_PLUGIN(acme::RoiPluginCreator);
 # registered): trtlint analyses IPluginV2 and later
 _LEGACY_IFACES = frozenset({"IPlugin", "IPluginExt"})
 
+# a project built by CMake whose plugin directory holds a header no unit includes (its .cpp is gone): the header
+# is code no program compiles
+_DEAD_TREE = {
+    "CMakeLists.txt": "project(acme)\nadd_library(acme_plugins SHARED plugins/leakyPlugin.cpp)\n",
+    "plugins/leakyPlugin.h": "#pragma once\n#include <NvInferRuntime.h>\nint leakyForward(float const* in, float* out, int n);\n",
+    "plugins/leakyPlugin.cpp": ('#include "leakyPlugin.h"\n'
+                                "int leakyForward(float const* in, float* out, int n)\n{\n    return n;\n}\n"),
+    "plugins/sigmoidPlugin.h": ("#pragma once\n#include <NvInferRuntime.h>\n"
+                                "class SigmoidPlugin : public nvinfer1::IPlugin\n{\npublic:\n"
+                                "    int getNbOutputs() const { return 1; }\n"
+                                "    int enqueue(int batchSize, void const* const* inputs, void** outputs, void* workspace,\n"
+                                "        cudaStream_t stream);\n};\n"),
+}
+
 
 def _legacy(u) -> bool:
     """Whether the unresolved class ``u`` derives only from the legacy plugin interfaces."""
@@ -85,6 +99,10 @@ class AnalysisIncomplete(Rule):
     whatever the includes: it is reported with that reason. So is plugin code in a preprocessor branch the
     parse did not compile (a registration or a plugin or creator class under `#if NV_TENSORRT_MAJOR <= 7` parsed
     with newer headers, or under `#if 0`), unless the compiled code registers or defines the same.
+
+    Like every rule's, its findings in a header no C++/CUDA unit of the tree includes (with the build known: a
+    CMake target, Makefile, `setup.py` or `compile_commands.json` compiles some unit) are set aside: no program
+    compiles that code. The run's summary names such headers, and `judge-unincluded-headers = true` judges them.
 
     ## Why it matters
     Every rule is silent about a plugin trtlint cannot see: "All checks passed" would hide that nothing in
@@ -176,8 +194,30 @@ class AnalysisIncomplete(Rule):
                     "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\n#endif\n"),
             }
         },
+        {
+            # a header no unit includes in a project whose build is known (CMake compiles the other file of its
+            # directory): no program compiles it, so its class is not reported; the summary names the header
+            "files": _DEAD_TREE,
+        },
     ]
     INVALID = [
+        {
+            # the same with judge-unincluded-headers = true: the header is judged like the rest
+            "files": _DEAD_TREE,
+            "config": {"judge-unincluded-headers": True},
+            "expect": [(
+                "plugins/sigmoidPlugin.h", 3,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
+        {
+            # the same tree with no build file: which files are compiled is not known, so the header is judged
+            "files": {k: v for k, v in _DEAD_TREE.items() if k != "CMakeLists.txt"},
+            "expect": [(
+                "plugins/sigmoidPlugin.h", 3,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
         {
             # a plugin written for TensorRT 7 only, parsed with newer headers: its code is not compiled, so nothing
             # checks it, and the run says so

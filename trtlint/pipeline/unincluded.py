@@ -1,0 +1,110 @@
+"""The headers the build does not compile: a project header that no C++/CUDA unit of the tree includes, directly or
+through other headers, is code no program builds (a plugin left behind when its ``.cpp`` was deleted, a header
+nothing includes any more). Findings about code defined only there are set aside, and the run's summary names
+the headers (:func:`set_aside`; ``judge-unincluded-headers = true`` judges them like the rest).
+
+What counts as including, generously (a header wrongly called unincluded would hide true findings; one wrongly
+called included is only judged as before):
+
+- every C++/CUDA file of the tree is a root, whether a build file names it or not (tests, samples, a Python
+  extension's sources, programs of another build system all include what they use);
+- an ``#include`` name (from the text scan: every branch of an ``#if`` counts) reaches the header at the path
+  relative to the including file, and every header whose path ends with the name (an ``-I`` directory, wherever
+  it is), ``../`` parts dropped; the includes the C++ frontend resolved in the units it parsed count too;
+- it is known only where the build is: with no build file giving a unit its flags (no CMake target, Makefile,
+  ``setup.py`` or ``compile_commands.json`` entry), nothing is set aside;
+- a computed ``#include MACRO`` in a reached file could name any header: nothing is set aside;
+- a header is set aside only when another header of its own directory is reached: a family of headers some
+  file outside discovery includes (an extension-less umbrella header such as Eigen's ``Eigen/Core``) is not
+  mistaken for dead code, and neither is a directory of header-only code shipped for others to include.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Iterable
+
+_UNIT_KINDS = ("cpp", "cuda")
+
+
+_CPP_KINDS = ("cpp", "cuda", "header")
+
+
+def include_map(files, scans) -> dict[str, tuple[str, ...]]:
+    """rel -> the names the ``#include`` lines of each C++ file of ``files`` (SourceFiles) write, from ``scans``
+    (the run's TextScans: remembered by content digest). The project state keeps it (an editor's buffer
+    replaces its file's entry: :func:`trtlint.store.scancache.include_names`)."""
+    return {f.rel: scans.scan(f).includes for f in files if f.kind in _CPP_KINDS}
+
+
+def unincluded_headers(kinds: dict, includes: dict, build, facts: Iterable = ()) -> tuple[str, ...]:
+    """The project headers no C++/CUDA unit includes, by the rules of the module docstring; () when the build is
+    not known. ``kinds``: rel -> discovery's kind of every project file; ``includes``: :func:`include_map`;
+    ``build``: the BuildModel; ``facts``: FileFacts whose resolved ``includes`` count for the units."""
+    if build is None or not getattr(build, "units", None):
+        return ()
+    headers = {rel for rel, k in kinds.items() if k == "header"}
+    if not headers:
+        return ()
+    by_tail: dict[str, list[str]] = {}
+    for h in headers:
+        parts = h.split("/")
+        for i in range(len(parts)):
+            by_tail.setdefault("/".join(parts[i:]), []).append(h)
+    reached: set[str] = set()
+    todo: list[str] = []
+
+    def reach(h: str) -> None:
+        if h in headers and h not in reached:
+            reached.add(h)
+            todo.append(h)
+
+    todo.extend(rel for rel, k in kinds.items() if k in _UNIT_KINDS)
+    for ff in facts:
+        if getattr(ff, "kind", None) in _UNIT_KINDS:
+            for h in getattr(ff, "includes", ()):
+                reach(h)
+    done: set[str] = set()
+    while todo:
+        rel = todo.pop()
+        if rel in done:
+            continue
+        done.add(rel)
+        for name in includes.get(rel, ()):
+            if name.startswith("#"):
+                return ()  # a computed include: what it names is not known
+            for h in _resolve(rel, name, headers, by_tail):
+                reach(h)
+    dead = headers - reached
+    reached_dirs = {posixpath.dirname(h) for h in reached}
+    return tuple(sorted(h for h in dead if posixpath.dirname(h) in reached_dirs))
+
+
+def _resolve(rel: str, name: str, headers: set[str], by_tail: dict[str, list[str]]) -> list[str]:
+    """The headers an ``#include`` of ``name`` in ``rel`` can reach: the one beside ``rel``, else every header whose
+    path ends with the name (``../`` parts dropped)."""
+    here = posixpath.normpath(posixpath.join(posixpath.dirname(rel), name))
+    if here in headers:
+        return [here]
+    n = posixpath.normpath(name.replace("\\", "/"))
+    while n.startswith("../"):
+        n = n[3:]
+    return by_tail.get(n.lstrip("/"), [])
+
+
+def set_aside(diags: list, unincluded: Iterable[str]) -> tuple[list, dict]:
+    """(the findings to report, {header: how many findings set aside}): a finding is set aside when it and every
+    related location lie in headers of ``unincluded`` (it is about code defined only there; one that names a
+    compiled file is kept)."""
+    dead = set(unincluded)
+    if not dead:
+        return diags, {}
+    kept, aside = [], {}
+    for d in diags:
+        paths = {d.span.path, *(r.span.path for r in d.related)}
+        if d.span.path in dead and paths <= dead:
+            aside[d.span.path] = aside.get(d.span.path, 0) + 1
+        else:
+            kept.append(d)
+    return kept, dict(sorted(aside.items()))
+
