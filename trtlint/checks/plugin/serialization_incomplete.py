@@ -382,7 +382,9 @@ class SerializationIncomplete(Rule):
                     diag = self._compare(cls.name, s, d, start, creator)
                     if diag is not None:
                         yield diag
-            yield from self._size(index, qn, cls, sers, ctors if not given else [])
+            # the constructor's reads tell the size mismatch's effect when it is handed the whole blob
+            whole = all(not h.items and not h.bytes for _md, h in given)
+            yield from self._size(index, qn, cls, sers, ctors if whole else [])
 
     def _size(self, index, qn: str, cls, sers, ctors=()) -> Iterable[Diagnostic]:
         """getSerializationSize() returns a constant other than the bytes serialize() writes (every write
