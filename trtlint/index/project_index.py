@@ -187,6 +187,11 @@ class CheckInputs:
     # scope ("" the project, or one of ``scopes``) -> the TensorRT release inferred from the tree for it
     # (pipeline.trtversion.infer); a scope missing: none was found. The tensorrt-version setting wins over it
     tensorrt: dict = field(default_factory=dict)
+    # path -> ((kind, line, text), ...): the files' evidence that their program parses models ("parser") or loads
+    # a plugin library at run time ("loader") (store.scancache.model_io); only files with some
+    model_io: dict = field(default_factory=dict)
+    # the units the tree's own executables hold, sorted (pipeline.buildmodel.executable_units)
+    executable_units: tuple = ()
 
 
 @dataclass
@@ -237,6 +242,8 @@ class ProjectIndex:
     tensorrt_targets: dict = field(default_factory=dict)  # CheckInputs.tensorrt (every scope's)
     tensorrt_inferred: Optional[TensorRTTarget] = None  # this index's scope's, from tensorrt_targets
     tensorrt_scope: str = ""  # this index's scope (the program it is of; "" the project)
+    model_io: dict = field(default_factory=dict)  # CheckInputs.model_io
+    executable_units: frozenset = frozenset()  # CheckInputs.executable_units
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -256,6 +263,8 @@ class ProjectIndex:
             idx.tensorrt_targets = dict(inputs.tensorrt)
             idx.tensorrt_inferred = inputs.tensorrt.get(scope)
             idx.tensorrt_scope = scope
+            idx.model_io = inputs.model_io
+            idx.executable_units = frozenset(inputs.executable_units)
         for ff in facts:
             idx.files[ff.path] = ff
             for c in ff.classes:

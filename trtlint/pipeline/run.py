@@ -456,6 +456,7 @@ def _scan_inputs(st: _RunState) -> None:
     """What the index is handed besides the facts (:meth:`ProjectState.check_inputs`), from the text scans: the
     suppressions, the preview-feature switches, each program's TensorRT release; and discovery's glob memos."""
     from .check import scan_all_suppressions
+    from .buildmodel import executable_units
     from .trtversion import infer as infer_tensorrt
 
     files, scans, project = st.disc.files, st.scans, st.project
@@ -466,6 +467,9 @@ def _scan_inputs(st: _RunState) -> None:
     project.glob_memos = st.glob_memos  # the rules' file patterns are remembered with discovery's
     project.scopes = tuple(scopes)  # the independent programs the build model found (each checked on its own)
     project.tensorrt = infer_tensorrt(st.settings.root, files, tuple(scopes), scans)  # each program's TensorRT release
+    # what says a program takes plugin fields from outside its own code (TRT205's creator checks)
+    project.model_io = {f.rel: m for f in files for m in (scans.scan(f).model_io,) if m}
+    project.executable_units = executable_units(st.build.targets) if st.build is not None else ()
 
 
 def _check(st: _RunState) -> None:

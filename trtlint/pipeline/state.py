@@ -45,6 +45,8 @@ class ProjectState:
     glob_memos: Optional[dict] = None  # discovery's and the rules' glob answers
     scopes: tuple = ()  # the independent programs of the build model
     tensorrt: dict = field(default_factory=dict)  # program -> the TensorRT release inferred for it
+    model_io: dict = field(default_factory=dict)  # rel -> its model-parser / plugin-loader evidence (CheckInputs)
+    executable_units: tuple = ()  # the units the tree's own executables hold (CheckInputs)
     build: Optional[BuildModel] = None
     # the findings of each rule at the last check and what changed since (trtlint.checks.reads): a rule whose
     # declared fact kinds did not change is not run again (the editor's session keeps the state across edits)
@@ -69,6 +71,8 @@ class ProjectState:
             glob_memos=self.glob_memos,
             scopes=tuple(self.scopes),
             tensorrt=self.tensorrt,
+            model_io=self.model_io,
+            executable_units=self.executable_units,
         )
 
     def check(self, report_only: Optional[set[str]] = None, progress=None) -> Checked:
@@ -113,7 +117,7 @@ class ProjectState:
         snap = dataclasses.replace(
             inputs, glob_memos=None, suppressions=dict(inputs.suppressions), config_globs=dict(inputs.config_globs),
             preview_scan=dict(inputs.preview_scan) if inputs.preview_scan is not None else None,
-            tensorrt=dict(inputs.tensorrt))
+            tensorrt=dict(inputs.tensorrt), model_io=dict(inputs.model_io))
         if self.stable_key is not None:  # across processes: a digest (None, unknown: matches nothing)
             from trtlint.pipeline.rulecache import inputs_key
 

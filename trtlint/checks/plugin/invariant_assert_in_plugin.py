@@ -48,7 +48,8 @@ class InvariantAssertInPlugin(Rule):
     """
 
     code = "TRT215"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations",
+                       "emissions", "route_tables", "route_calls", "lookups", "models", "includes"})
     name = "invariant-assert-in-plugin"
     family = "plugin"
     severity = Severity.INFO
@@ -132,4 +133,6 @@ def _what(site: ExitSite) -> str:
     if len(esc.chain) > 1:
         where += " via " + short(esc.chain[-1])
     note = ", a status checked only at build time or teardown" if site.status is not None else ", an invariant"
+    if site.aside is not None:  # a check createPlugin makes on what no model can hand it here (TRT205's otherwise)
+        note += f" ({site.aside})"
     return f"{text} in {where}{note}"

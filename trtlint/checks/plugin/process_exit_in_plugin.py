@@ -106,7 +106,8 @@ class ProcessExitInPlugin(Rule):
     """
 
     code = "TRT205"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations",
+                       "emissions", "route_tables", "route_calls", "lookups", "models", "includes"})
     name = "process-exit-in-plugin"
     family = "plugin"
     severity = Severity.ERROR
