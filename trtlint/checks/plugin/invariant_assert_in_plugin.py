@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import after_switch, exits_plugin
+from ..examples.plugin import after_switch, exits_plugin, own_program
 from ..hotpath._walk import short
 from ._exits import ExitSite, check_macro, exit_sites
 
@@ -49,7 +49,7 @@ class InvariantAssertInPlugin(Rule):
 
     code = "TRT215"
     reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations",
-                       "emissions", "route_tables", "route_calls", "lookups", "models", "includes"})
+                       "emissions", "route_tables", "route_calls", "lookups", "models", "includes", "plugin_specs"})
     name = "invariant-assert-in-plugin"
     family = "plugin"
     severity = Severity.INFO
@@ -101,6 +101,18 @@ class InvariantAssertInPlugin(Rule):
                 "plugins/foo.cpp", 13,
                 "1 check in FooPlugin can end the process (CHECK(cudaGetDevice(&device)) in "
                 "FooPlugin::supportsFormatCombination, a status checked only at build time or teardown)",
+            )],
+        },
+        {
+            # a field's type checked in createPlugin, in a program that parses no model and whose own executable
+            # links the plugin library: its one route passes the field as kINT32, so the check is an invariant here
+            "files": own_program("        PLUGIN_ASSERT(fc->fields[0].type == PluginFieldType::kINT32);", _ASSERT),
+            "expect": [(
+                "plugins/foo.cpp", 30,
+                "1 check in FooPluginCreator can end the process (PLUGIN_ASSERT(fc->fields[0].type == "
+                "PluginFieldType::kINT32) in FooPluginCreator::createPlugin, an invariant (a check on the type of "
+                "`fc->fields[0]` in FooPluginCreator::createPlugin, which only the program's own routes call "
+                "(app/main.cpp:6; no model can), each passing field 0 as kINT32))",
             )],
         },
     ]
