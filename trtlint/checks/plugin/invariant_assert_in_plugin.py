@@ -23,7 +23,9 @@ class InvariantAssertInPlugin(Rule):
     `getOutputDataTypes`, `PLUGIN_ASSERT(inputs != nullptr)`), and checks of a CUDA status reached only from
     build-time or teardown methods. A check on a condition only the run decides (a device property, a shape or
     data type at run time, an `assert(false)` in a dispatch's fall-through on `enqueue`'s path), reached from a
-    method TensorRT calls at run time, is a runtime failure: TRT205's. The finding is at the first such place; every other one is a related
+    method TensorRT calls at run time, is a runtime failure: TRT205's; except a check in a creator's `createPlugin` on a
+    value it is handed where no model can reach the creator and the program's own routes pass that value as checked
+    (or none calls it): that one is here, and says why. The finding is at the first such place; every other one is a related
     location, named with the method that reaches it. Together with TRT205 it covers every process exit in the
     plugin's code. Opt-in: select it with `extend-select = ["TRT215"]`.
 

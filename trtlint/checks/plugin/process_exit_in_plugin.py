@@ -86,6 +86,17 @@ class ProcessExitInPlugin(Rule):
     `enqueue`'s path outside that branch, the fall-through of a dispatch that any unhandled value reaches.
     The sites of one macro (a project's `CHECK`, TensorRT OSS's `PLUGIN_ASSERT`) in one plugin are one finding, at
     the first site, with the others as related locations and counted in the message.
+    A check in a creator's `createPlugin` on a value it is handed (a field's `PluginFieldType`, a shape or data type
+    read from a field, the default of a dispatch on one) is a runtime failure where data from outside the program can
+    reach the creator: an ONNX node the tree emits or a model file holds resolves to it; the program parses models
+    (a file of it names `NvOnnxParser.h`, `nvonnxparser`, `trt.OnnxParser`, the UFF or Caffe parser, onnx-tensorrt or
+    trtexec); it loads libraries at run time (`dlopen`, `ctypes.CDLL`, `load_library`, `trtexec --plugins`); or the
+    creator is in a plugin library for others (its unit is not held by the tree's own executables alone: a library
+    no executable of the tree links, a Makefile's product, no build description). Otherwise only the program's own
+    routes (C++ and Python lookups with their fields) hand it fields: a check on a field's type that every such route
+    passes with an accepted type, and any such check when no route reaches `createPlugin` at all, is an invariant,
+    TRT215's (its finding says why). What cannot be read decides nothing: a route whose fields were not all
+    followed, a field found by name, a check with `&&` or `!=` stay here.
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
