@@ -157,7 +157,11 @@ _MODEL_PARSER = re.compile(
 _PLUGIN_LOADER = re.compile(
     rb"\b(?:dlopen|LoadLibrary\w*|CDLL|cdll|PyDLL|load_library|loadLibrary|load_plugins?|loadPlugins?)\b|"
     rb"--(?:plugins|staticPlugins|dynamicPlugins|setPluginsToSerialize)\b")
-_MODEL_IO_LITERALS = (b"arser", b"nnx", b"trtexec", b"oad", b"DLL", b"dll", b"lugins")
+# a literal each match of the pattern holds, searched first (the regexes alone cost 2.9 s cold over the 57 MB of
+# FasterTransformer's sources; these searches 0.45 s, and leave a regex to one file in four)
+_PARSER_LITERALS = (b"arse", b"nnx", b"trtexec")
+_LOADER_LITERALS = (b"dlopen", b"oadLibrar", b"DLL", b"dll", b"oad_librar", b"oad_plugin", b"oadPlugin", b"Plugins",
+                    b"-plugins")
 _MAX_MODEL_IO = 8  # per file and kind: the evidence a message names, not a census
 
 
@@ -167,10 +171,12 @@ def model_io(data: bytes) -> tuple[tuple[str, int, str], ...]:
     the UFF and Caffe parsers, onnx-tensorrt, trtexec) and ``"loader"`` (it loads a library at run time:
     ``dlopen``, ``ctypes.CDLL``, ``load_library``, ``trtexec --plugins``). A text test (comments count too): it
     errs toward evidence, which keeps a finding."""
-    if len(data) > MAX_SEARCH_BYTES or not any(lit in data for lit in _MODEL_IO_LITERALS):
+    if len(data) > MAX_SEARCH_BYTES:
         return ()  # (larger files are generated data)
     out = []
-    for kind, rx in (("parser", _MODEL_PARSER), ("loader", _PLUGIN_LOADER)):
+    for kind, rx, lits in (("parser", _MODEL_PARSER, _PARSER_LITERALS), ("loader", _PLUGIN_LOADER, _LOADER_LITERALS)):
+        if not any(lit in data for lit in lits):
+            continue
         for i, m in enumerate(rx.finditer(data)):
             if i >= _MAX_MODEL_IO:
                 break
