@@ -60,6 +60,7 @@ INDEX_ATTRIBUTES: dict[str, frozenset] = {
 }
 _INPUTS = frozenset({"root", "profile", "packs", "settings", "suppressions", "config_selectors", "config_globs",
                      "preview_scan", "glob_memos", "tensorrt_targets", "tensorrt_inferred", "tensorrt_scope", "scopes",
+                     "model_io", "executable_units",
                      "suppression_use"})
 
 

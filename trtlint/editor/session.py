@@ -34,7 +34,7 @@ from trtlint.index.project_index import CheckInputs
 from trtlint.pipeline.extract import FRONTENDS
 from trtlint.pipeline.run import run
 from trtlint.pipeline.state import ProjectState
-from trtlint.store.scancache import has_plugin_marker, include_names, preview_switches
+from trtlint.store.scancache import has_plugin_marker, include_names, model_io as scan_model_io, preview_switches
 from trtlint.adoption.suppress import scan_suppressions
 from trtlint.editor import keptheaders
 
@@ -107,6 +107,7 @@ class Session:
     scopes = _state_attr("scopes", "the independent programs of the project (CheckInputs.scopes)")
     tensorrt = _state_attr("tensorrt", "each program's inferred TensorRT release (CheckInputs.tensorrt)")
     include_names = _state_attr("include_names", "rel -> its #include names (C++ files; pipeline.unincluded)")
+    model_io = _state_attr("model_io", "rel -> model-parser / plugin-loader evidence (CheckInputs.model_io)")
 
     def __init__(
         self,
@@ -288,6 +289,7 @@ class Session:
             self.suppressions.pop(rel, None)
             self.preview_scan.pop(rel, None)
             self._includes_changed(rel, None)
+            self.model_io.pop(rel, None)
             UNSAVED.pop(str(p), None)
             self._reextract_includers(rel)
             return
@@ -334,6 +336,11 @@ class Session:
             self.preview_scan[rel] = preview_switches(text.encode("utf-8", "surrogateescape"))
         if kind in _CPP:
             self._includes_changed(rel, include_names(text.encode("utf-8", "surrogateescape")))
+        io = scan_model_io(text.encode("utf-8", "surrogateescape")) if kind != "onnx" else ()
+        if io:
+            self.model_io[rel] = io
+        else:
+            self.model_io.pop(rel, None)
         old = self.facts.get(rel)
         if kind not in FRONTENDS:
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)

@@ -210,6 +210,11 @@ class CheckInputs:
     # the project headers no C++/CUDA unit includes, with the build known (pipeline.unincluded): the findings
     # about code defined only there are set aside after the filter (pipeline.check.check_project)
     unincluded: tuple = ()
+    # path -> ((kind, line, text), ...): the files' evidence that their program parses models ("parser") or loads
+    # a plugin library at run time ("loader") (store.scancache.model_io); only files with some
+    model_io: dict = field(default_factory=dict)
+    # the units the tree's own executables hold, sorted (pipeline.buildmodel.executable_units)
+    executable_units: tuple = ()
 
 
 @dataclass
@@ -260,6 +265,8 @@ class ProjectIndex:
     tensorrt_targets: dict = field(default_factory=dict)  # CheckInputs.tensorrt (every scope's)
     tensorrt_inferred: Optional[TensorRTTarget] = None  # this index's scope's, from tensorrt_targets
     tensorrt_scope: str = ""  # this index's scope (the program it is of; "" the project)
+    model_io: dict = field(default_factory=dict)  # CheckInputs.model_io
+    executable_units: frozenset = frozenset()  # CheckInputs.executable_units
 
     # ------------------------------------------------------------------------------------------------
     @classmethod
@@ -279,6 +286,8 @@ class ProjectIndex:
             idx.tensorrt_targets = dict(inputs.tensorrt)
             idx.tensorrt_inferred = inputs.tensorrt.get(scope)
             idx.tensorrt_scope = scope
+            idx.model_io = inputs.model_io
+            idx.executable_units = frozenset(inputs.executable_units)
         for ff in facts:
             idx.files[ff.path] = ff
             for c in ff.classes:

@@ -457,6 +457,7 @@ def _scan_inputs(st: _RunState) -> None:
     suppressions, the preview-feature switches, each program's TensorRT release, the headers no unit includes; and
     discovery's glob memos."""
     from .check import scan_all_suppressions
+    from .buildmodel import executable_units
     from .trtversion import infer as infer_tensorrt
 
     files, scans, project = st.disc.files, st.scans, st.project
@@ -473,6 +474,9 @@ def _scan_inputs(st: _RunState) -> None:
         project.include_names = include_map(files, scans)
         project.unincluded = unincluded_headers({f.rel: f.kind for f in files}, project.include_names, st.build,
                                                 st.facts)  # code no program compiles
+    # what says a program takes plugin fields from outside its own code (TRT205's creator checks)
+    project.model_io = {f.rel: m for f in files for m in (scans.scan(f).model_io,) if m}
+    project.executable_units = executable_units(st.build.targets) if st.build is not None else ()
 
 
 def _check(st: _RunState) -> None:

@@ -47,6 +47,8 @@ class ProjectState:
     tensorrt: dict = field(default_factory=dict)  # program -> the TensorRT release inferred for it
     unincluded: tuple = ()  # the headers no unit includes (pipeline.unincluded; CheckInputs.unincluded)
     include_names: dict = field(default_factory=dict)  # rel -> its #include names (C++ files; pipeline.unincluded)
+    model_io: dict = field(default_factory=dict)  # rel -> its model-parser / plugin-loader evidence (CheckInputs)
+    executable_units: tuple = ()  # the units the tree's own executables hold (CheckInputs)
     build: Optional[BuildModel] = None
     # the findings of each rule at the last check and what changed since (trtlint.checks.reads): a rule whose
     # declared fact kinds did not change is not run again (the editor's session keeps the state across edits)
@@ -72,6 +74,8 @@ class ProjectState:
             scopes=tuple(self.scopes),
             tensorrt=self.tensorrt,
             unincluded=tuple(self.unincluded),
+            model_io=self.model_io,
+            executable_units=self.executable_units,
         )
 
     def check(self, report_only: Optional[set[str]] = None, progress=None) -> Checked:
@@ -116,7 +120,7 @@ class ProjectState:
         snap = dataclasses.replace(
             inputs, glob_memos=None, suppressions=dict(inputs.suppressions), config_globs=dict(inputs.config_globs),
             preview_scan=dict(inputs.preview_scan) if inputs.preview_scan is not None else None,
-            tensorrt=dict(inputs.tensorrt))
+            tensorrt=dict(inputs.tensorrt), model_io=dict(inputs.model_io))
         if self.stable_key is not None:  # across processes: a digest (None, unknown: matches nothing)
             from trtlint.pipeline.rulecache import inputs_key
 

@@ -23,7 +23,7 @@ class Request:
     version_default: bool = False  # the version is the route's default, not written
     logical: Optional[str] = None  # a logical location (an ONNX model node: "graph/node")
     name_span: Optional[Span] = None  # where the name is written: an identifier or a string literal ending in it
-    form: Optional[str] = None  # an ONNX emission's form ("g.op", "gs.Node", ...)
+    form: Optional[str] = None  # an ONNX emission's form ("g.op", "gs.Node", ...); a lookup's (CreatorLookup.form)
 
 
 def external(index, r: "Request") -> bool:
@@ -156,6 +156,7 @@ def all_requests(index) -> Iterator[Request]:
             what=lookup_what(lk),
             name_span=lk.name_span,
             attrs=getattr(lk, "attrs", ()),
+            form=getattr(lk, "form", None),
         )
 
 

@@ -3,6 +3,8 @@ getCapabilityInterface, V3 and V2 serializing plugins."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .hotpath import plugin_cpp
 
 V3_BASES = "public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime"
@@ -326,3 +328,35 @@ static int tile(Tactic t)
     }}
     {fail}
 }}"""
+
+
+_APP_CPP = """#include <NvInferRuntime.h>
+#include <vector>
+using namespace nvinfer1;
+IPluginV3* makeFoo(int32_t n)
+{
+    auto* creator = static_cast<IPluginCreatorV3One*>(getPluginRegistry()->getCreator("FooPlugin", "1", ""));
+    std::vector<PluginField> fields;
+    fields.emplace_back(PluginField("n", &n, PluginFieldType::%s, 1));
+    PluginFieldCollection fc{static_cast<int32_t>(fields.size()), fields.data()};
+    return creator->createPlugin("foo", &fc, TensorRTPhase::kBUILD);
+}
+int main()
+{
+    return makeFoo(4) != nullptr ? 0 : 1;
+}
+"""
+
+
+def own_program(create: str, helpers: str = "", route_type: Optional[str] = "kINT32", linked: bool = True,
+                extra: Optional[dict] = None) -> dict:
+    """A CMake program whose plugin library (``plugins/foo.cpp``, :func:`exits_plugin` with ``create`` in the
+    creator's createPlugin) its own executable links (``linked``; else the library is built for others), and
+    whose ``app/main.cpp`` looks the creator up and hands it one field ``n`` of ``route_type`` (None: the app
+    builds no plugin, so no route reaches the creator); ``extra`` files added (a model parser, an export script)."""
+    cmake = "project(foo)\nadd_library(fooplugin SHARED plugins/foo.cpp)\n"
+    if linked:
+        cmake += "add_executable(app app/main.cpp)\ntarget_link_libraries(app fooplugin)\n"
+    app = _APP_CPP % route_type if route_type else "int main()\n{\n    return 0;\n}\n"
+    return {"CMakeLists.txt": cmake, "plugins/foo.cpp": exits_plugin(create=create, helpers=helpers),
+            "app/main.cpp": app, **(extra or {})}

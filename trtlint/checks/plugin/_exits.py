@@ -44,17 +44,26 @@ is expanded from, as the C++ frontend records it):
 * or it fails by itself (`assert(false)`, `PLUGIN_ASSERT(false && "unsupported")`, `PLUGIN_FAIL(...)`) on
   `enqueue`'s path outside the branch for no accepted type: the fall-through of a dispatch, reached by a value
   nothing before it handles.
+
+A check in a creator's `createPlugin` on a value it is handed (a field's `PluginFieldType`, a shape or data type,
+the default of a dispatch on one) is a runtime failure only where data from outside can reach it
+(:mod:`._model_reach`): a model route resolved to the creator, a program that parses models or loads plugin
+libraries, a plugin library for others. Where only the program's own routes reach it, a check on a field's type
+that every such route passes with an accepted type is an invariant, and so is every such check when no route
+reaches `createPlugin` at all; TRT215 names why (``ExitSite.aside``), provided no other runtime entry reaches the
+site.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from ..hotpath._walk import Entry, is_error_path
 from ._escape import Escape, from_creator, escapes
+from ._model_reach import field_type_check, reach
 
 RUNTIME_METHODS = frozenset({"enqueue", "setTactic", "onShapeChange", "attachToContext", "configurePlugin",
                              "initialize", "clone"})
@@ -80,6 +89,8 @@ class ExitSite:
     runtime: bool  # reached from a runtime entry (esc.entry is then the first runtime entry reaching it)
     checked: Optional[str]  # the expression the check tests; None for a direct exit()/abort(), which tests nothing
     status: Optional[str]  # why the check is on a runtime status ("the result of cudaMalloc"); None: an invariant
+    # a check on a value createPlugin is handed that no model can reach, set aside as an invariant: why
+    aside: Optional[str] = None
 
     @property
     def reported_by_trt205(self) -> bool:
@@ -102,12 +113,49 @@ def exit_sites(index) -> list[ExitSite]:
     at_runtime = {_key(x): x for x in escapes(index, "exit", honour_try=False, noexcept_only=False,
                                               start=lambda e: is_runtime_entry(index, e))}
     out = []
+    aside: dict[tuple, str] = {}
     for esc in escapes(index, "exit", honour_try=False, noexcept_only=False):
         rt = at_runtime.get(_key(esc))
         checked = checked_expression(esc)
-        out.append(ExitSite(rt or esc, rt is not None, checked, runtime_status(index, rt or esc, checked)))
+        status = runtime_status(index, rt or esc, checked)
+        if rt is not None and status is not None:
+            why = unreached_value(index, rt, checked, status)
+            if why is not None:
+                aside[_key(esc)] = why
+        out.append(ExitSite(rt or esc, rt is not None, checked, status))
+    if aside:
+        # only where no other runtime entry reaches the site (a helper createPlugin and enqueue both call)
+        closed = {(x.entry.plugin, x.entry.fn.usr) for x in at_runtime.values() if _key(x) in aside}
+        others = {_key(x) for x in escapes(index, "exit", honour_try=False, noexcept_only=False,
+                                           start=lambda e: is_runtime_entry(index, e) and (e.plugin, e.fn.usr) not in closed)}
+        out = [replace(x, status=None, aside=aside[_key(x.esc)]) if x.runtime and _key(x.esc) in aside
+               and _key(x.esc) not in others else x for x in out]
     index.__dict__["_trtlint_exit_sites"] = out
     return out
+
+
+_CREATE = ("createPlugin", "createPluginV3")
+_VALUE = ("on a data type at run time", "on a shape at run time")
+
+
+def unreached_value(index, esc: Escape, checked: Optional[str], status: str) -> Optional[str]:
+    """Why a runtime check in a creator's ``createPlugin`` on a value it is handed (a field's type, a shape or
+    data type, the default of a dispatch on one) is an invariant in this program (:mod:`._model_reach`); None when
+    data from outside may reach it, or the check is on something else (a CUDA status, the device)."""
+    if esc.entry.fn.name.split("<")[0] not in _CREATE or not from_creator(index, esc.entry):
+        return None
+    dispatch = esc.call.guard in ("error-path:" + UNSUPPORTED_DTYPE, "error-path:" + UNNAMED_ENUMERATOR)
+    if not dispatch and not status.startswith(_VALUE):
+        return None
+    r = reach(index, esc.entry.plugin, esc.entry.fn)
+    ft = field_type_check(checked) if checked is not None and not dispatch else None
+    if ft is not None:
+        why = r.passes(ft[0], ft[1])
+        if why is not None:
+            return f"a check on the type of `{ft[2]}` in {esc.entry.plugin}::{esc.entry.fn.name}, which {why}"
+        return None
+    why = r.unreached()
+    return f"a check on a value {esc.entry.plugin}::{esc.entry.fn.name} is handed, where {why}" if why else None
 
 
 def _key(esc: Escape) -> tuple:

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import after_switch, exits_plugin
+from ..examples.plugin import after_switch, exits_plugin, own_program
 from ..hotpath._walk import short
 from ._exits import ExitSite, check_macro, exit_sites
 
@@ -23,7 +23,9 @@ class InvariantAssertInPlugin(Rule):
     `getOutputDataTypes`, `PLUGIN_ASSERT(inputs != nullptr)`), and checks of a CUDA status reached only from
     build-time or teardown methods. A check on a condition only the run decides (a device property, a shape or
     data type at run time, an `assert(false)` in a dispatch's fall-through on `enqueue`'s path), reached from a
-    method TensorRT calls at run time, is a runtime failure: TRT205's. The finding is at the first such place; every other one is a related
+    method TensorRT calls at run time, is a runtime failure: TRT205's; except a check in a creator's `createPlugin` on a
+    value it is handed where no model can reach the creator and the program's own routes pass that value as checked
+    (or none calls it): that one is here, and says why. The finding is at the first such place; every other one is a related
     location, named with the method that reaches it. Together with TRT205 it covers every process exit in the
     plugin's code. Opt-in: select it with `extend-select = ["TRT215"]`.
 
@@ -48,7 +50,8 @@ class InvariantAssertInPlugin(Rule):
     """
 
     code = "TRT215"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations",
+                       "emissions", "route_tables", "route_calls", "lookups", "models", "includes", "plugin_specs"})
     name = "invariant-assert-in-plugin"
     family = "plugin"
     severity = Severity.INFO
@@ -102,6 +105,18 @@ class InvariantAssertInPlugin(Rule):
                 "FooPlugin::supportsFormatCombination, a status checked only at build time or teardown)",
             )],
         },
+        {
+            # a field's type checked in createPlugin, in a program that parses no model and whose own executable
+            # links the plugin library: its one route passes the field as kINT32, so the check is an invariant here
+            "files": own_program("        PLUGIN_ASSERT(fc->fields[0].type == PluginFieldType::kINT32);", _ASSERT),
+            "expect": [(
+                "plugins/foo.cpp", 30,
+                "1 check in FooPluginCreator can end the process (PLUGIN_ASSERT(fc->fields[0].type == "
+                "PluginFieldType::kINT32) in FooPluginCreator::createPlugin, an invariant (a check on the type of "
+                "`fc->fields[0]` in FooPluginCreator::createPlugin, which only the program's own routes call "
+                "(app/main.cpp:6; no model can), each passing field 0 as kINT32))",
+            )],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:
@@ -132,4 +147,6 @@ def _what(site: ExitSite) -> str:
     if len(esc.chain) > 1:
         where += " via " + short(esc.chain[-1])
     note = ", a status checked only at build time or teardown" if site.status is not None else ", an invariant"
+    if site.aside is not None:  # a check createPlugin makes on what no model can hand it here (TRT205's otherwise)
+        note += f" ({site.aside})"
     return f"{text} in {where}{note}"

@@ -5,7 +5,7 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import after_switch, exits_plugin, fail_helper_files
+from ..examples.plugin import after_switch, exits_plugin, fail_helper_files, own_program
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -17,6 +17,12 @@ static int getSmVersion()
 {
     return 80;
 }"""
+_FIELD_TYPE = "        PLUGIN_ASSERT(fc->fields[0].type == PluginFieldType::kINT32);"
+_HEAD_SIZE = ("        int32_t headSize = *static_cast<int32_t const*>(fc->fields[0].data);\n"
+              "        PLUGIN_ASSERT(headSize == 64 || headSize == 128);")
+_PARSER = {"app/build.cpp": '#include <NvOnnxParser.h>\nint parse(char const* path);\n'}
+_EXPORT = {"export/foo.py": ('from onnx import helper\n\n\ndef foo_node():\n'
+                             '    return helper.make_node("FooPlugin", ["x"], ["y"], n=4)\n')}
 _RANK = _ASSERT + """
 static void checkRank(int n)
 {
@@ -80,6 +86,17 @@ class ProcessExitInPlugin(Rule):
     `enqueue`'s path outside that branch, the fall-through of a dispatch that any unhandled value reaches.
     The sites of one macro (a project's `CHECK`, TensorRT OSS's `PLUGIN_ASSERT`) in one plugin are one finding, at
     the first site, with the others as related locations and counted in the message.
+    A check in a creator's `createPlugin` on a value it is handed (a field's `PluginFieldType`, a shape or data type
+    read from a field, the default of a dispatch on one) is a runtime failure where data from outside the program can
+    reach the creator: an ONNX node the tree emits or a model file holds resolves to it; the program parses models
+    (a file of it names `NvOnnxParser.h`, `nvonnxparser`, `trt.OnnxParser`, the UFF or Caffe parser, onnx-tensorrt or
+    trtexec); it loads libraries at run time (`dlopen`, `ctypes.CDLL`, `load_library`, `trtexec --plugins`); or the
+    creator is in a plugin library for others (its unit is not held by the tree's own executables alone: a library
+    no executable of the tree links, a Makefile's product, no build description). Otherwise only the program's own
+    routes (C++ and Python lookups with their fields) hand it fields: a check on a field's type that every such route
+    passes with an accepted type, and any such check when no route reaches `createPlugin` at all, is an invariant,
+    TRT215's (its finding says why). What cannot be read decides nothing: a route whose fields were not all
+    followed, a field found by name, a check with `&&` or `!=` stay here.
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
@@ -106,7 +123,8 @@ class ProcessExitInPlugin(Rule):
     """
 
     code = "TRT205"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations",
+                       "emissions", "route_tables", "route_calls", "lookups", "models", "includes", "plugin_specs"})
     name = "process-exit-in-plugin"
     family = "plugin"
     severity = Severity.ERROR
@@ -136,6 +154,12 @@ class ProcessExitInPlugin(Rule):
         # a CUDA status checked with an abort, but only in a build-time query
         {"files": {"plugins/foo.cpp": exits_plugin(
             supports="        int32_t device = 0;\n        CHECK(cudaGetDevice(&device));", helpers=_CHECK)}},
+        # a field's type checked in createPlugin of a plugin library the program's own executable links, in a
+        # program that parses no model: its only route (app/main.cpp) passes the field as kINT32, an invariant
+        # (TRT215's)
+        {"files": own_program(_FIELD_TYPE, _ASSERT)},
+        # ... and a shape read from a field, where nothing calls createPlugin at all (no route, no model)
+        {"files": own_program(_HEAD_SIZE, _ASSERT, route_type=None)},
     ]
     INVALID = [
         {
@@ -237,6 +261,26 @@ class ProcessExitInPlugin(Rule):
                 create="        PLUGIN_ASSERT(fc->fields[0].type == PluginFieldType::kINT32);", helpers=_ASSERT)},
             "expect": [("plugins/foo.cpp", 29, "can end the process on a data type at run time (`fc->fields[0].type == "
                                                "PluginFieldType::kINT32`) from FooPluginCreator::createPlugin")],
+        },
+        # ... in a plugin library the program's own executable links, when its route passes another type, ...
+        {
+            "files": own_program(_FIELD_TYPE, _ASSERT, route_type="kFLOAT32"),
+            "expect": [("plugins/foo.cpp", 29, "can end the process on a data type at run time")],
+        },
+        # ... when the program parses models (a parser hands a model's attributes to the creator) ...
+        {
+            "files": own_program(_FIELD_TYPE, _ASSERT, extra=_PARSER),
+            "expect": [("plugins/foo.cpp", 29, "can end the process on a data type at run time")],
+        },
+        # ... when an ONNX node the tree emits resolves to the creator ...
+        {
+            "files": own_program(_HEAD_SIZE, _ASSERT, route_type=None, extra=_EXPORT),
+            "expect": [("plugins/foo.cpp", 30, "can end the process on a shape at run time")],
+        },
+        # ... and when the library is built for others to load (no executable of the tree links it)
+        {
+            "files": own_program(_HEAD_SIZE, _ASSERT, route_type=None, linked=False),
+            "expect": [("plugins/foo.cpp", 30, "can end the process on a shape at run time")],
         },
         # a project's check macro (named CUDA_CHECK, which the packs say throws) expands to a helper defined in another
         # file that calls exit: the exit is the site (and no throw, TRT204's, is claimed)

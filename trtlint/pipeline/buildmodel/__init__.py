@@ -52,12 +52,13 @@ from trtlint.pipeline.buildmodel.cmake import (  # noqa: F401 - the limits, re-e
     ListReader,
 )
 from trtlint.pipeline.buildmodel.compile_commands import MAX_SPLIT, read_compile_commands  # noqa: F401
-from trtlint.pipeline.buildmodel.model import BuildModel, Target, UnitFlags, header_include_dirs, with_unit_flags
+from trtlint.pipeline.buildmodel.model import (BuildModel, Target, UnitFlags, executable_units, header_include_dirs,
+                                              with_unit_flags)
 from trtlint.pipeline.buildmodel import makeprog
 from trtlint.pipeline.buildmodel.makeprog import UNIT_EXT
 from trtlint.pipeline.buildmodel.walk import find_programs, walk_tree
 
-__all__ = ["BuildModel", "Target", "UnitFlags", "build_model", "header_include_dirs", "with_unit_flags"]
+__all__ = ["BuildModel", "Target", "UnitFlags", "build_model", "executable_units", "header_include_dirs", "with_unit_flags"]
 
 
 def build_model(
@@ -95,7 +96,7 @@ def build_model(
     made, make_problems = makeprog.programs_flags(root_s, rels, dict(programs, **({"": root_how} if root_how else {})),
                                                   owner, max_file_size)
     for mk, d, srcs, incs, defs, owned in made:  # a program built by its Makefile or setup.py: a target, its units' flags
-        targets += (Target(name=mk, dir=d, scope=d, sources=srcs, include_dirs=incs, defines=defs),)
+        targets += (Target(name=mk, dir=d, scope=d, sources=srcs, include_dirs=incs, defines=defs, kind="makefile"),)
         for rel in owned:
             units.setdefault(rel, UnitFlags(include_dirs=incs, defines=defs, origin=(mk,)))
     problems += tuple(make_problems)

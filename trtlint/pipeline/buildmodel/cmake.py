@@ -87,6 +87,7 @@ class _T:
     defs: list = field(default_factory=list)
     iface_defs: list = field(default_factory=list)
     links: list = field(default_factory=list)  # (name, propagates)
+    kind: str = "library"  # Target.kind
     source_set: set = field(default_factory=set)  # (sources, for a linear membership test)
 
 
@@ -426,6 +427,8 @@ class Evaluator:
                 t = self.targets[(top, tn[0])] = _T(tn[0], d, top, incs=list(incs), defs=list(defs) + _ndebug(vars))
             if "IMPORTED" in vals:
                 return
+            t.kind = "executable" if name.endswith("executable") else next(
+                (v.lower() for v in vals if v in ("SHARED", "MODULE", "STATIC", "OBJECT", "INTERFACE")), t.kind)
             self._add_sources(t, vals, cur)
         elif name in ("target_sources", "target_include_directories", "target_compile_definitions",
                       "target_link_libraries") and args:
@@ -555,7 +558,7 @@ class Evaluator:
             incs = [i for i in dict.fromkeys(incs) if (isdir[i] if i in isdir else isdir.setdefault(i, os.path.isdir(i)))]
             defs = list(dict.fromkeys(defs))
             targets.append(Target(name=name, dir=t.dir, scope=top, sources=tuple(t.sources), include_dirs=tuple(incs),
-                                  defines=tuple(defs), links=tuple(ln for ln, _ in t.links)))
+                                  defines=tuple(defs), links=tuple(ln for ln, _ in t.links), kind=t.kind))
             for s in t.sources:
                 if not s.lower().endswith(_UNIT_EXT):
                     continue

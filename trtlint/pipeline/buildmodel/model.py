@@ -17,7 +17,9 @@ _METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once
 class Target:
     """A CMake target: ``dir`` the (root-relative) directory of the list file defining it, ``scope`` the
     directory of the project it belongs to, ``sources`` root-relative, ``include_dirs`` absolute (its own and
-    those its links propagate), ``defines`` (``NAME`` or ``NAME=VALUE``), ``links`` the names it links."""
+    those its links propagate), ``defines`` (``NAME`` or ``NAME=VALUE``), ``links`` the names it links; ``kind``
+    "executable", or the library kind written ("shared", "module", "static", "object", "interface"; "library" when
+    none is written: CMake's ``BUILD_SHARED_LIBS`` decides)."""
 
     name: str
     dir: str
@@ -26,6 +28,7 @@ class Target:
     include_dirs: tuple[str, ...] = ()
     defines: tuple[str, ...] = ()
     links: tuple[str, ...] = ()
+    kind: str = "library"
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,35 @@ class BuildModel:
 
 
 methodcache.end(_METHODS)
+
+
+def executable_units(targets: Iterable[Target]) -> tuple[str, ...]:
+    """The units (root-relative, sorted) that the tree's own executables hold: every target compiling the unit is an
+    executable, or a library that an executable of the tree links (directly or through other libraries of the
+    tree). A unit of a library no executable of the tree links (a plugin library for others to load), of a
+    Makefile's program (its product is not known) or of no target at all is not one: nothing shows that only the
+    tree's own programs run its code."""
+    targets = list(targets)
+    by_name: dict[tuple[str, str], Target] = {(t.scope, t.name): t for t in targets}
+    by_bare: dict[str, list[Target]] = {}
+    for t in targets:
+        by_bare.setdefault(t.name, []).append(t)
+    reached: set[int] = set()
+    todo = [t for t in targets if t.kind == "executable"]
+    while todo:
+        t = todo.pop()
+        if id(t) in reached:
+            continue
+        reached.add(id(t))
+        for ln in t.links:
+            hit = by_name.get((t.scope, ln))
+            todo.extend([hit] if hit is not None else by_bare.get(ln, ()))
+    holders: dict[str, list[bool]] = {}
+    for t in targets:
+        ok = id(t) in reached and t.kind != "makefile"
+        for s in t.sources:
+            holders.setdefault(s, []).append(ok)
+    return tuple(sorted(s for s, oks in holders.items() if all(oks)))
 
 
 def with_unit_flags(files: list, model: BuildModel) -> list:
