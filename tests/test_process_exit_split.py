@@ -68,3 +68,23 @@ def test_trt215_one_finding_per_plugin_with_every_other_site(tmp_path):
               if "can end the process" in r.message]
     sites += [(d.span.path, d.span.line)] + [(r.span.path, r.span.line) for r in d.related]
     assert sorted(sites) == every and len(every) == 10
+
+
+def test_the_other_sites_of_a_compiled_out_macro_are_named_compiled_out_too(tmp_path):
+    """`assert` at two sites of a plugin built with NDEBUG: one finding says the check is compiled out, and the
+    related other site says so too (not that it "can end the process")."""
+    from trtlint.checks.examples.plugin import exits_plugin
+
+    proj = tmp_path / "p"
+    (proj / "plugins").mkdir(parents=True)
+    (proj / "CMakeLists.txt").write_text("project(foo)\nset(CMAKE_BUILD_TYPE Release)\nadd_library(foo SHARED plugins/foo.cpp)\n")
+    (proj / "plugins/foo.cpp").write_text(exits_plugin(
+        enqueue="        cudaError_t s = cudaMemsetAsync(outputs[0], 0, 16, stream);\n        assert(s == cudaSuccess);\n"
+                "        s = cudaMemsetAsync(outputs[1], 0, 16, stream);\n        assert(s == cudaSuccess);",
+        helpers="#include <cassert>"))
+    res = check_project(proj, select=["TRT205"])
+    (d,) = [d for d in res.diagnostics if d.code == "TRT205"]
+    assert d.message.startswith("assert is compiled out in this program"), d.message
+    others = [r.message for r in d.related if r.span.line != d.span.line and "compiled out" in r.message]
+    assert others == ["assert is compiled out here too: its check on a status (compared with cudaSuccess) from "
+                      "FooPlugin::enqueue does nothing"], [r.message for r in d.related]

@@ -374,8 +374,11 @@ class ProcessExitInPlugin(Rule):
             f"{head}: {chain_text(esc, call.callee)}{also}",
             related=[Related(esc.entry.fn.span, f"{method} is defined here")]
             + [Related(f.span, f"via {short(f)}") for f in esc.chain[1:]]
-            + [Related(x.esc.call.span, f"{macro} can end the process {x.status} from "
-                                        f"{x.esc.entry.plugin}::{x.esc.entry.fn.name}") for x in more],
+            + [Related(x.esc.call.span, (f"{macro} is compiled out here too: its check {x.status} from "
+                                         f"{x.esc.entry.plugin}::{x.esc.entry.fn.name} does nothing")
+                       if x.esc.call.compiled_out else
+                       f"{macro} can end the process {x.status} from {x.esc.entry.plugin}::{x.esc.entry.fn.name}")
+               for x in more],
             symbol=f"{plugin}:{macro}:sites" if more else f"{esc.entry.plugin}:{call.callee}:{short(esc.chain[-1])}",
             severity=sev,
         )
