@@ -240,6 +240,23 @@ class ProcessExitInPlugin(Rule):
         },
     ]
 
+    # a data-type dispatch whose last `else` only asserts and returns the status variable (still its initial
+    # failure value): that branch is for no accepted type and does not run, so its assert is no runtime site
+    _DISPATCH = ("        int status = -1;\n"
+                 "        if (inputDesc[0].type == DataType::kHALF)\n        {\n            status = launchHalf(stream);\n"
+                 "            assert(status == 0);\n            return status;\n        }\n"
+                 "        else if (inputDesc[0].type == DataType::kFLOAT)\n        {\n"
+                 "            status = launchFloat(stream);\n            assert(status == 0);\n            return status;\n"
+                 "        }\n        else\n        {\n            assert(status == 0);\n            return status;\n        }")
+    INVALID += [
+        {
+            "files": {"plugins/foo.cpp": exits_plugin(enqueue=_DISPATCH, helpers="#include <cassert>\n"
+                                                      "int launchHalf(cudaStream_t s);\nint launchFloat(cudaStream_t s);")},
+            "expect": [("plugins/foo.cpp", 24, "can end the process on the status in `status` from FooPlugin::enqueue: "
+                                               "FooPlugin::enqueue -> assert; and at 1 more site of assert in FooPlugin")],
+        },
+    ]
+
     INVALID += [
         # checks on conditions only the run decides are runtime failures, not invariants: the GPU it runs on ...
         {

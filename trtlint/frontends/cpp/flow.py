@@ -22,7 +22,7 @@ from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from . import streamfields
-from .base import Cursor, Unit, children, look_through, short
+from .base import Cursor, Unit, children, look_through, preorder, short
 
 _FAILURE_RETURN = re.compile(
     r"-\s*\d+|[1-9]\d*|false|nullptr|NULL|[\w:]*(?:FAIL|ERR|Err|INVALID|Invalid|BAD_PARAM)[\w:]*"
@@ -160,8 +160,35 @@ def _fails(w: FlowWalker, branch: Cursor) -> bool:
         val = children(last)
         if not val:
             return branch.kind != K.COMPOUND_STMT or len(children(branch)) == 1
-        return bool(_FAILURE_CONSTANT.fullmatch(" ".join(w.ex.text_of(val[0]).split())))
+        if _FAILURE_CONSTANT.fullmatch(" ".join(w.ex.text_of(val[0]).split())):
+            return True
+        # a branch that only checks or logs and returns what a variable holds (`else { assert(status == 0); return
+        # status; }`, status still its initial failure value) does the work for no type: the failure branch
+        return _only_checks(K, branch, last)
     return last.kind == K.CALL_EXPR and (last.spelling or "") in _EXITS
+
+
+# what a branch that does no work may call: an assertion's expansion, printing and stream output
+_CHECK_ONLY = frozenset({"__assert_fail", "__assert_rtn", "_assert", "__assert", "_wassert", "__assert_perror_fail",
+                         "printf", "fprintf", "puts", "fputs", "perror", "operator<<"})
+
+
+def _only_checks(K, branch: Cursor, ret: Cursor) -> bool:
+    """Whether ``branch`` calls nothing but :data:`_CHECK_ONLY` functions (no launch, no other call) and ``ret``
+    returns a plain variable."""
+    val = children(ret)
+    v = val[0] if val else None
+    while v is not None and v.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+        sub = children(v)
+        v = sub[0] if len(sub) == 1 else None
+    if v is None or v.kind != K.DECL_REF_EXPR:
+        return False
+    for c in preorder(branch):
+        if c.kind == K.CALL_EXPR and (c.spelling or "") not in _CHECK_ONLY:
+            return False
+        if c.kind.name == "CUDA_KERNEL_CALL_EXPR" or c.kind == K.CXX_NEW_EXPR:
+            return False
+    return True
 
 
 _EXIT_OK = re.compile(r"\(\s*(?:0|EXIT_SUCCESS)\s*\)")
