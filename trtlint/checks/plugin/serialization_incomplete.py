@@ -83,7 +83,9 @@ class SerializationIncomplete(Rule):
     known, or two creators disagree, the pair is not judged. A store through an element of the buffer
     (`d[0] = x`) is an item whose type is not read: the comparison stops there. `getSerializationSize()` returning a constant expression (`3 * sizeof(size_t)`,
     `sizeof(mA) + sizeof(mB)`) must equal the bytes `serialize()` writes, when every write is straight-line and
-    of a known size. A counting loop (`for (int i = 0; i < n; ++i)`, no branch around it) is one item on each
+    of a known size; the message's effect follows the deserializing constructor's reads, when it is handed the
+    whole blob and reads straight-line: reading what serialize() writes leaves the extra bytes unread
+    (uninitialised bytes in the engine file), reading what the size promises reads them back as data. A counting loop (`for (int i = 0; i < n; ++i)`, no branch around it) is one item on each
     side: loops with the same bound are compared iteration by iteration, and the comparison goes on after them
     (counts are not compared once a loop is involved).
 
