@@ -15,7 +15,7 @@ from typing import Any, Optional
 from trtlint.base import safeio
 from trtlint.base.facts import CppClass, CppFunction, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
-from . import lifecycle
+from . import fnmemo, lifecycle
 from .base import PRELUDE_DIR, Cursor, children, libclang, split_top_level
 from .body import BodyWalker
 from .macros import FnBuild, MacroUses
@@ -112,6 +112,10 @@ class Extractor(MacroUses, Registrations):
         # project headers another unit of the run walks (SourceFile.skip): their declarations are not visited here
         self.skip = frozenset(src.skip)
         self.skipped_defs: set[tuple[str, str]] = set()  # (header, usr) of definitions seen in skipped headers
+        # the per-function memo of the body walk (fnmemo.Active, set by unit._extract) and this walk's slots for the
+        # next one (fnmemo.UnitMemo.slots)
+        self.memo: Any = None
+        self.memo_slots: list[tuple] = []
 
     # -- files and locations ------------------------------------------------------------------------------
 
@@ -549,12 +553,20 @@ class Extractor(MacroUses, Registrations):
         # allocate with the host API or touch a stream, so no rule reads its body; the function is still
         # recorded (a launch resolves to it). Template kernels are often most of a .cu unit's walk.
         gpu = "global" in cuda_attrs or ("device" in cuda_attrs and "host" not in cuda_attrs)
-        # one walk of the body: the lifecycle walk (returns, serialization) rides on it as a hook, as flow does
-        lw = lifecycle.plan(self, fn, name, cls)
-        w = BodyWalker(self, fn, name, fc_params, hook=None if gpu else lw)
-        if not gpu:
-            w.walk()
-        md = lifecycle.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w, None if gpu else lw)
+        got = self.memo.reuse(f, o1, o2) if self.memo is not None and not gpu else None
+        n_regs, n_lks = len(self.registrations), len(self.lookups)
+        w = None
+        if got is not None:  # its facts from the unit's last extraction (fnmemo): not walked again
+            md = got[1]
+            self.registrations.extend(got[2])
+            self.lookups.extend(got[3])
+        else:
+            # one walk of the body: the lifecycle walk (returns, serialization) rides on it as a hook, as flow does
+            lw = lifecycle.plan(self, fn, name, cls)
+            w = BodyWalker(self, fn, name, fc_params, hook=None if gpu else lw)
+            if not gpu:
+                w.walk()
+            md = lifecycle.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w, None if gpu else lw)
         if md is not None:
             self.lifecycle.append(md)
         body_start = o1
@@ -566,6 +578,15 @@ class Extractor(MacroUses, Registrations):
                     if not gpu and bo in self._blanked_offsets and bo in self.blanked.get(os.path.realpath(f), ()):
                         self.blank_violation = True
                 break
+        if not gpu:
+            self.memo_slots.append((f, o1, o2, body_start, name, fnmemo.called_unnamed(fn, K, name), len(self.functions),
+                                    len(self.lifecycle) - 1 if md is not None else -1, n_regs, len(self.registrations),
+                                    n_lks, len(self.lookups)))
+        if got is not None:
+            fnmemo.STATS["reused"] += 1
+            self.functions.append(got[0])
+            return
+        fnmemo.STATS["walked"] += 1
         self.functions.append(
             FnBuild(
                 usr=fn.get_usr() or "",
