@@ -125,12 +125,17 @@ int Runner::other(float* p, int n)
 """
 
 
-def test_a_function_whose_walk_reads_the_edited_body_is_walked_again(tmp_path):
-    # enqueue's call records the stream field the getter returns (the walk reads the getter's body)
-    (tmp_path / "runner.cpp").write_text(GETTER, encoding="utf-8")
+@pytest.mark.parametrize("through_macro", [False, True])
+def test_a_function_whose_walk_reads_the_edited_body_is_walked_again(tmp_path, through_macro):
+    # enqueue's call records the stream field the getter returns (the walk reads the getter's body); enqueue may
+    # also call the getter through a macro it names instead
+    text = GETTER
+    if through_macro:
+        text = "#define RUNNER_STREAM() getStream()\n" + text.replace("launch(p, n, getStream());", "launch(p, n, RUNNER_STREAM());")
+    (tmp_path / "runner.cpp").write_text(text, encoding="utf-8")
     ctx = ExtractContext(root=tmp_path)
-    after = GETTER.replace("    return mStream;\n", "    return mOther;\n")
-    got, fresh, stats = _again(tmp_path, "runner.cpp", GETTER, after, ctx)
+    after = text.replace("    return mStream;\n", "    return mOther;\n")
+    got, fresh, stats = _again(tmp_path, "runner.cpp", text, after, ctx)
     fields = [c.stream_field for f in fresh.functions if f.name == "enqueue" for c in f.calls if c.callee == "launch"]
     assert fields == ["Runner::mOther"]
     assert got == fresh, _differences(got, fresh)

@@ -12,7 +12,8 @@ its brackets balanced, and either nothing but whitespace and ``//`` comments, or
 ``G`` (after its opening brace, before its closing one). Then a function ``F`` whose text is unchanged gets its last
 facts back unless ``G`` is ``F``, or ``F`` may read ``G``'s body: ``G``'s name is among the identifiers of ``F`` or of
 the unit's functions those identifiers name, transitively (a constructor, destructor or operator ``G``, which
-can be called without being named, makes every function walk again).
+can be called without being named, makes every function walk again); a macro a function uses counts with the
+identifiers of its definition.
 
 Lines inserted or removed above a function move it: its facts are kept relative to nothing but rebased: every
 :class:`Span` in the unit after the edited lines moves by the lines' difference, a ``SerialOp.loop_at`` offset by
@@ -216,7 +217,10 @@ class Active:
         self._names: Optional[dict[str, list]] = None
         self._ids: dict[tuple, set] = {}
         self._fields: dict[type, tuple[str, ...]] = {}
+        self._mids: dict[str, set] = {}
         self.file_bytes: Any = None
+        self.text_of: Any = None
+        self.macros: Optional[dict] = None  # the unit's macro definitions so far (name -> cursor)
 
     # -- which functions may read G's body --
 
@@ -241,18 +245,32 @@ class Active:
             for x in self.memo.slots:
                 self._names.setdefault(x[4], []).append(x)
         gname = g[4]
+        macros = self.macros
         seen: set[str] = set()
-        todo = [s]
+        todo: list = [s]
         while todo:
             x = todo.pop()
-            ids = self._idents(x)
+            ids = self._idents(x) if isinstance(x, tuple) else self._macro_idents(x)
             if gname in ids:
                 return True
             for w in ids:
-                if w not in seen and w in self._names:
+                if w in seen:
+                    continue
+                if w in self._names:
                     seen.add(w)
                     todo.extend(self._names[w])
+                if macros is not None and w in macros:  # a macro the function uses: what its body names
+                    seen.add(w)
+                    todo.append(w)
         return False
+
+    def _macro_idents(self, name: str) -> set:
+        got = self._mids.get(name)
+        if got is None:
+            d = self.macros.get(name) if self.macros is not None else None
+            text = self.text_of(d).encode("utf-8", "surrogateescape") if d is not None and self.text_of else b""
+            got = self._mids[name] = {w.decode() for w in _WORD.findall(text)} - {name}
+        return got
 
     # -- reuse --
 
@@ -368,6 +386,8 @@ def begin(ex: Any, key: str) -> Optional[Active]:
     act = Active(memo, diff, ex.main, ex.src.rel, g)
     act.new_text = new
     act.file_bytes = ex.file_bytes
+    act.text_of = ex.text_of
+    act.macros = ex._macro_defs
     return act
 
 
