@@ -163,3 +163,8 @@ def test_the_memo_kept_in_the_cache_entry_is_used_by_a_fresh_process(tmp_path, m
     # another frontend version: the pointer is not followed
     other = EntryWriter(tmp_path / "v1", ("cppctx", "pyctx"), {"cpp": "w"}, {})
     assert writer.load_memo(FOO, "cpp") is not None and other.load_memo(FOO, "cpp") is None
+    # a planted memo (slots of the wrong form) is a miss, not an error
+    ff, memo = writer.load_memo(FOO, "cpp")
+    assert fnmemo.UnitMemo.from_dict({**memo, "slots": (("x",) * 12,)}, ff) is None
+    assert fnmemo.UnitMemo.from_dict({**memo, "slots": "nope"}, ff) is None
+    assert fnmemo.UnitMemo.from_dict(memo, ff) is not None

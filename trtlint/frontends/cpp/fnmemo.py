@@ -112,10 +112,14 @@ class UnitMemo:
             m = cls(d["key"], d["text"], d["heads"], ff, d["slots"])
             if not (isinstance(m.key, str) and isinstance(m.text, bytes) and isinstance(m.slots, tuple)):
                 return None
-            n = len(ff.functions)
-            for s in m.slots:
-                if len(s) != 12 or not (0 <= s[6] < n):
+            n, nl = len(ff.functions), len(ff.lifecycle)
+            for s in m.slots:  # (a cache a pull request can plant: anything else is a miss)
+                if (type(s) is not tuple or len(s) != 12 or type(s[0]) is not str or type(s[4]) is not str
+                        or type(s[5]) is not bool or any(type(s[i]) is not int for i in (1, 2, 3, 6, 7, 8, 9, 10, 11))
+                        or not (0 <= s[6] < n) or not (-1 <= s[7] < nl)):
                     return None
+            if not isinstance(m.heads, tuple):
+                return None
             return m
         except Exception:  # noqa: BLE001 - a corrupt memo is a miss
             return None
