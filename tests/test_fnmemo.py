@@ -168,3 +168,19 @@ def test_the_memo_kept_in_the_cache_entry_is_used_by_a_fresh_process(tmp_path, m
     assert fnmemo.UnitMemo.from_dict({**memo, "slots": (("x",) * 12,)}, ff) is None
     assert fnmemo.UnitMemo.from_dict({**memo, "slots": "nope"}, ff) is None
     assert fnmemo.UnitMemo.from_dict(memo, ff) is not None
+
+
+def test_a_header_rewritten_invalidates_the_memo(tmp_path):
+    # the unit's text is unchanged; the header it reads its constant from is rewritten at once, same size and all
+    (tmp_path / "names.h").write_text('constexpr char const* kNAME = "AAAA";\n', encoding="utf-8")
+    unit_text = '#include "names.h"\nchar const* getPluginName()\n{\n    return kNAME;\n}\n'
+    (tmp_path / "named.cpp").write_text(unit_text, encoding="utf-8")
+    ctx = ExtractContext(root=tmp_path)
+    fnmemo.forget()
+    first = unit.extract(_src(tmp_path, "named.cpp", unit_text), ctx)
+    assert [r.value for f in first.functions for r in f.returns] == ["AAAA"]
+    (tmp_path / "names.h").write_text('constexpr char const* kNAME = "BBBB";\n', encoding="utf-8")
+    fnmemo.STATS.update(reused=0, walked=0)
+    again = unit.extract(_src(tmp_path, "named.cpp", unit_text), ctx)
+    assert [r.value for f in again.functions for r in f.returns] == ["BBBB"]
+    assert fnmemo.STATS["reused"] == 0

@@ -6,7 +6,7 @@ variables, types, macros: the unit's text outside function bodies and its header
 follows (variables' initialisers, the same), and the *bodies* of the functions it calls (serialization helpers,
 delegated constructors, one-time flags set by a callee, a getter returning a stream member: depth two at most).
 So the memo is used only when the last extraction had the same compile arguments, skip set and context, every
-project header it included is unchanged (by ``stat``, or the open buffer's text), and the unit's text changed in
+project header it included has the same text (the file's, or the open buffer's), and the unit's text changed in
 one run of whole lines that is *neutral*: no preprocessor line, quote, block comment or line continuation in it,
 its brackets balanced, and either nothing but whitespace and ``//`` comments, or inside the body of one function
 ``G`` (after its opening brace, before its closing one). Then a function ``F`` whose text is unchanged gets its last
@@ -69,15 +69,12 @@ def context_key(args: list, src: Any, ctx: Any, kind: str) -> str:
     return hashlib.sha1(repr((tuple(args), src.rel, tuple(src.skip), tuple(src.flags), kind, ctx)).encode()).hexdigest()
 
 
-def _stamp(path: str, unsaved: dict[str, str]) -> tuple:
+def _stamp(path: str, unsaved: dict[str, str], read: Any) -> str:
+    """A digest of the header's text as libclang read it: the open buffer's, else the file's (a ``stat`` could miss a
+    rewrite of the same size within the file system's timestamp granularity)."""
     t = unsaved.get(path)
-    if t is not None:
-        return ("text", hashlib.sha1(t.encode("utf-8", "surrogateescape")).hexdigest())
-    try:
-        st = os.stat(path)
-    except OSError:
-        return ("missing",)
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    data = t.encode("utf-8", "surrogateescape") if t is not None else read(path)
+    return hashlib.sha1(data).hexdigest()
 
 
 def _unsaved() -> dict[str, str]:
@@ -90,9 +87,9 @@ def _unsaved() -> dict[str, str]:
     return out
 
 
-def head_stamps(root: str, includes: Any) -> tuple:
+def head_stamps(ex: Any, includes: Any) -> tuple:
     unsaved = _unsaved()
-    return tuple((rel, _stamp(os.path.join(root, rel), unsaved)) for rel in sorted(includes))
+    return tuple((rel, _stamp(os.path.join(ex.root, rel), unsaved, ex.file_bytes)) for rel in sorted(includes))
 
 
 class UnitMemo:
@@ -367,7 +364,7 @@ def begin(ex: Any, key: str) -> Optional[Active]:
     memo = _find(ex.src.rel, ex.src.kind)
     if memo is None or memo.key != key:
         return None
-    if head_stamps(ex.root, [h for h, _s in memo.heads]) != memo.heads:
+    if head_stamps(ex, [h for h, _s in memo.heads]) != memo.heads:
         return None
     new = ex.main_bytes
     g = None
@@ -404,7 +401,7 @@ def called_unnamed(fn: Any, K: Any, name: str) -> bool:
 def finish(ex: Any, key: str, ff: Any) -> None:
     """Keep this extraction's facts as the unit's memo (in this process; and for the cache's entry)."""
     slots = tuple(ex.memo_slots)
-    memo = UnitMemo(key, ex.main_bytes, head_stamps(ex.root, ff.includes), ff, slots)
+    memo = UnitMemo(key, ex.main_bytes, head_stamps(ex, ff.includes), ff, slots)
     from .. import MEMO_OUT
 
     if MEMO_OUT is not None:  # a pool worker of a run: the memo goes in the unit's cache entry (each unit once a run)
