@@ -148,6 +148,12 @@ def need(module: str) -> None:
         ON_LOAD(module, time.perf_counter() - t)
 
 
+# The C++ frontend's per-function memo of the body walk kept in a run's cache (frontends/cpp/fnmemo.py), set by a
+# pool worker that stores facts: ``MEMO_LOAD(rel)`` -> (the unit's last facts, their memo) or None, and
+# ``MEMO_OUT`` (rel -> memo) where the frontend leaves the memo of a unit it extracted, for the entry it goes in.
+MEMO_LOAD = None
+MEMO_OUT: Optional[dict] = None
+
 # Absolute path -> unsaved editor text of C++ files, set by the LSP session in its own process: the C++
 # frontend hands them to libclang, so a translation unit sees the edited (unsaved) header it includes.
 UNSAVED: dict[str, str] = {}

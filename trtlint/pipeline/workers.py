@@ -95,6 +95,9 @@ def _serve(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -
         conn.send(("load", (module, seconds)))
 
     frontends.ON_LOAD = on_load
+    if writer is not None:  # the C++ frontend's per-function memo lives in the cache entries (frontends/cpp/fnmemo.py)
+        frontends.MEMO_LOAD = writer.load_memo
+        frontends.MEMO_OUT = {}
     while True:
         try:
             msg = conn.recv()
@@ -131,7 +134,8 @@ def _serve(conn: Any, ctx: ExtractContext, timeout: float, writer: Any = None) -
         except MemoryError:
             ff = problem_facts(src, "out of memory while analysing this file; not analysed")
         if ff is not None:  # the worker stores the facts in the cache itself (in parallel, not in the parent)
-            reply = (tid, (ff, writer is not None and cacheable(ff) and writer.put(src, ff)))
+            memo = frontends.MEMO_OUT.pop(src.rel, None) if frontends.MEMO_OUT else None
+            reply = (tid, (ff, writer is not None and cacheable(ff) and writer.put(src, ff, memo)))
         try:
             conn.send(reply)
         except (OSError, ValueError):

@@ -221,11 +221,16 @@ class EntryWriter:
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_made": set()}
 
-    def put(self, src: SourceFile, facts: FileFacts) -> bool:
-        """Store the facts; False when the cache directory cannot be written."""
+    def put(self, src: SourceFile, facts: FileFacts, memo: Optional[dict] = None) -> bool:
+        """Store the facts (and the C++ frontend's per-function memo of the unit: frontends/cpp/fnmemo.py, with a
+        pointer from the unit's path to this entry); False when the cache directory cannot be written."""
         deps = {rel: self.digests.get(rel) for rel in facts.includes}
-        payload = pickle.dumps({"deps": deps, "facts": facts}, protocol=pickle.HIGHEST_PROTOCOL)
-        p = _entry_path(self.dir, _key(src, self.versions, self.ctx_keys))
+        data = {"deps": deps, "facts": facts}
+        if memo is not None:
+            data["fnmemo"] = memo
+        payload = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        key = _key(src, self.versions, self.ctx_keys)
+        p = _entry_path(self.dir, key)
         try:
             if p.parent not in self._made:  # each shard directory is made once per process, not once per entry
                 p.parent.mkdir(parents=True, exist_ok=True)
@@ -236,9 +241,44 @@ class EntryWriter:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(payload)
             os.replace(tmp, p)
+            if memo is not None:
+                self._point(src, key)
         except OSError:
             return False
         return True
+
+    def _memo_pointer(self, rel: str) -> Path:
+        return self.dir / "fnmemo" / (hashlib.sha256(rel.encode("utf-8", "surrogateescape")).hexdigest()[:40] + ".json")
+
+    def _point(self, src: SourceFile, key: str) -> None:
+        """The unit's last entry with a memo (one small file per unit path: the memo's store is bounded by the units)."""
+        p = self._memo_pointer(src.rel)
+        if p.parent not in self._made:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(p.parent)
+        tmp = p.parent / f".tmp-{os.getpid()}-{p.name}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"entry": key, "version": self.versions.get(src.kind, "0"), "ctx": self.ctx_keys[0]}, fh)
+        os.replace(tmp, p)
+
+    def load_memo(self, rel: str, kind: str) -> Optional[tuple]:
+        """(the facts, the per-function memo) of the unit's last entry that holds one, made by this frontend version in
+        this C++ context; None otherwise (the frontend checks the rest: fnmemo.begin)."""
+        try:
+            ptr = json.loads(safeio.read_bytes(self._memo_pointer(rel), limit=4096))
+            if (not isinstance(ptr, dict) or ptr.get("version") != self.versions.get(kind, "0")
+                    or ptr.get("ctx") != self.ctx_keys[0] or not re.fullmatch(r"[0-9a-f]{64}", str(ptr.get("entry")))):
+                return None
+            data = safe_loads(safeio.read_bytes(_entry_path(self.dir, ptr["entry"]), limit=safeio.CACHE_LIMIT))
+            from trtlint.base.facts import FileFacts
+
+            if not isinstance(data, dict) or not isinstance(data.get("facts"), FileFacts) or data["facts"].path != rel \
+                    or not isinstance(data.get("fnmemo"), dict):
+                return None
+            return data["facts"], data["fnmemo"]
+        except Exception:  # noqa: BLE001 - missing, corrupt or planted: no memo
+            return None
 
 
 # `trtlint clean` -------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any, Optional
 from trtlint.base import safeio
 from trtlint.base.facts import CppClass, CppFunction, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
-from . import lifecycle
+from . import fnmemo, lifecycle
 from .base import PRELUDE_DIR, Cursor, children, libclang, split_top_level
 from .body import BodyWalker
 from .macros import FnBuild, MacroUses
@@ -112,6 +112,10 @@ class Extractor(MacroUses, Registrations):
         # project headers another unit of the run walks (SourceFile.skip): their declarations are not visited here
         self.skip = frozenset(src.skip)
         self.skipped_defs: set[tuple[str, str]] = set()  # (header, usr) of definitions seen in skipped headers
+        # the per-function memo of the body walk (fnmemo.Active, set by unit._extract) and this walk's slots for the
+        # next one (fnmemo.UnitMemo.slots)
+        self.memo: Any = None
+        self.memo_slots: list[tuple] = []
 
     # -- files and locations ------------------------------------------------------------------------------
 
@@ -521,6 +525,10 @@ class Extractor(MacroUses, Registrations):
         rel = self.rel_of(f)
         if rel is None:
             return
+        got = self.memo.reuse(f, o1, o2) if self.memo is not None else None
+        if got is not None:  # its facts from the unit's last extraction (fnmemo): not walked again
+            self._reused(fn, f, o1, o2, got)
+            return
         name = fn.spelling or ""
         parent = fn.semantic_parent
         cls = None
@@ -549,6 +557,7 @@ class Extractor(MacroUses, Registrations):
         # allocate with the host API or touch a stream, so no rule reads its body; the function is still
         # recorded (a launch resolves to it). Template kernels are often most of a .cu unit's walk.
         gpu = "global" in cuda_attrs or ("device" in cuda_attrs and "host" not in cuda_attrs)
+        n_regs, n_lks = len(self.registrations), len(self.lookups)
         # one walk of the body: the lifecycle walk (returns, serialization) rides on it as a hook, as flow does
         lw = lifecycle.plan(self, fn, name, cls)
         w = BodyWalker(self, fn, name, fc_params, hook=None if gpu else lw)
@@ -557,15 +566,12 @@ class Extractor(MacroUses, Registrations):
         md = lifecycle.detail(self, fn, name, cls, rel, Span(rel, l1, c1, l2, c2), w, None if gpu else lw)
         if md is not None:
             self.lifecycle.append(md)
-        body_start = o1
-        for ch in children(fn):
-            if ch.kind in (K.COMPOUND_STMT, K.MEMBER_REF, K.CXX_TRY_STMT):
-                bf, _a, _b, bo, _d, _e, _g = self.extent_info(ch)
-                if bf == f:
-                    body_start = bo
-                    if not gpu and bo in self._blanked_offsets and bo in self.blanked.get(os.path.realpath(f), ()):
-                        self.blank_violation = True
-                break
+        body_start = self._body_start(fn, f, o1, gpu)
+        if not gpu:
+            self.memo_slots.append((f, o1, o2, body_start, name, fnmemo.called_unnamed(fn, K, name), len(self.functions),
+                                    len(self.lifecycle) - 1 if md is not None else -1, n_regs, len(self.registrations),
+                                    n_lks, len(self.lookups)))
+            fnmemo.STATS["walked"] += 1
         self.functions.append(
             FnBuild(
                 usr=fn.get_usr() or "",
@@ -581,3 +587,33 @@ class Extractor(MacroUses, Registrations):
                 gpu=gpu,
             )  # type: ignore[arg-type]
         )
+
+    def _body_start(self, fn: Cursor, f: Optional[str], o1: int, gpu: bool) -> int:
+        """Where the function's body (or a constructor's initialiser list) starts; notes a blanked body of a function
+        libclang does not see as GPU-only (``blank_violation``)."""
+        K = self.K
+        for ch in children(fn):
+            if ch.kind in (K.COMPOUND_STMT, K.MEMBER_REF, K.CXX_TRY_STMT):
+                bf, _a, _b, bo, _d, _e, _g = self.extent_info(ch)
+                if bf == f:
+                    if not gpu and bo in self._blanked_offsets and bo in self.blanked.get(os.path.realpath(f), ()):
+                        self.blank_violation = True
+                    return bo
+                break
+        return o1
+
+    def _reused(self, fn: Cursor, f: str, o1: int, o2: int, got: tuple) -> None:
+        """A function whose facts the memo gave (``fnmemo.Active.reuse``: function, lifecycle detail, registrations,
+        lookups): recorded as its walk would have, with its slot for the next memo."""
+        fact, md, regs, lks = got
+        n_regs, n_lks = len(self.registrations), len(self.lookups)
+        self.registrations.extend(regs)
+        self.lookups.extend(lks)
+        if md is not None:
+            self.lifecycle.append(md)
+        name = fn.spelling or ""
+        self.memo_slots.append((f, o1, o2, self._body_start(fn, f, o1, False), name, fnmemo.called_unnamed(fn, self.K, name),
+                                len(self.functions), len(self.lifecycle) - 1 if md is not None else -1, n_regs,
+                                len(self.registrations), n_lks, len(self.lookups)))
+        fnmemo.STATS["reused"] += 1
+        self.functions.append(fact)

@@ -26,8 +26,11 @@ _STATS = {"files": 0, "missing_includes": 0, "errors": 0, "blanked_bodies": 0, "
 
 
 def stats() -> dict[str, int]:
-    """Counters for this process (files parsed, missing includes seen, libclang errors, PCH use)."""
-    return {**_STATS, **PCH_STATS}
+    """Counters for this process (files parsed, missing includes seen, libclang errors, PCH use, functions walked and
+    taken from the per-function memo)."""
+    from .fnmemo import STATS as MEMO_STATS
+
+    return {**_STATS, **PCH_STATS, **{f"fn_{k}": v for k, v in MEMO_STATS.items()}}
 
 
 _TRT_ARTIFACT = re.compile(r"nvinfer1|abstract class")
@@ -200,6 +203,7 @@ def _with_version_floors(classes, root_dir: str, rel: str, text: str) -> tuple:
 
 
 def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True) -> FileFacts:
+    first = blank  # (a retry without blanking uses no memo: fnmemo)
     text, problem = read_text(src, legacy=True)  # a GBK comment is bytes to the compiler: read, offsets kept
     if text is None:
         return _facts(src, kind, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),))
@@ -332,6 +336,14 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     if blanked:
         ex.blanked = blanked
         ex._blanked_offsets = frozenset().union(*blanked.values())
+    # the per-function memo of the body walk: not after a syntax error in the unit (clang's recovery is not local)
+    memo_key = None
+    if first and not any(d.severity >= 3 and (d.category_name or "") == "Parse Issue" and d.location.file is not None
+                         and d.location.file.name == path for d in tu.diagnostics):
+        from . import fnmemo
+
+        memo_key = fnmemo.context_key(args, src, ctx, kind)
+        ex.memo = fnmemo.begin(ex, memo_key)
     ex.run(tu)
     missing_includes = []
     for fname, line, col, name in not_found:
@@ -354,7 +366,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     except Exception as e:  # noqa: BLE001 - the contract: never raise
         contracts = ()
         problems.append(ParseProblem(f"internal error in C++ contract scan: {type(e).__name__}: {e}", Span(src.rel, 1), partial=True))
-    return _facts(
+    ff = _facts(
         src,
         kind,
         tuple(problems),
@@ -371,3 +383,6 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         inactive=inactive_plugin_code(ci, tu, path, src.rel, text) if kind != "header" else (),
         guessed_includes=tuple(GuessedInclude(name, shown_dir(d, root_dir), Span(src.rel, line)) for d, name, line in guessed),
     )
+    if memo_key is not None:
+        fnmemo.finish(ex, memo_key, ff)
+    return ff
