@@ -32,3 +32,30 @@ def test_a_small_file_is_searched_whole():
     data = b"void f() { g(1); }\n"
     assert ce._with_parens(data) is data
     assert ce._callish_names(data) == frozenset({"f", "g"})
+
+
+def test_the_text_scans_skip_arrays_of_constants_and_find_the_same():
+    """store.scancache: a large file's parts written only with the characters of an array of integer constants
+    (a generated cubin source) are left out of the scans that report no line number, and of model_io's search
+    (which reports the line in the whole file): the answers are the ones a scan of the whole text gives."""
+    from trtlint.store import scancache as sc
+
+    rows8 = b"".join(b"  " + b", ".join(b"0x%02x" % ((i * 13 + k) & 0xFF) for k in range(12)) + b",\n"
+                     for i in range(3000))
+    rows64 = b"".join(b"0x%016xULL, 0x%016xULL,\n" % (i * 7919, i * 104729) for i in range(2000))
+    data = (b'#include "plugin.h"\n#include <NvInferRuntime.h>\n// loads its plugins with dlopen at run time\n'
+            b"static const unsigned char kCubin[] = {\n" + rows8 + b"};\n"
+            b"#if NV_TENSORRT_MAJOR >= 10\n#define MAKE_CREATOR(N) REGISTER_TENSORRT_PLUGIN(N)\n#endif\n"
+            b"static const unsigned long long kTable[] = {\n" + rows64 + b"};\n"
+            b"class FooCreator : public nvinfer1::IPluginCreator {};\n// trtexec --plugins=libfoo.so\n")
+    code = sc.code_text(data)
+    assert len(code) < len(data) // 10  # the arrays are left out
+    for scan in (sc.has_plugin_marker, sc.has_our_nolint, sc.pp_idents, sc.marker_macros, sc.include_names):
+        assert scan(code) == scan(data), scan.__name__
+    assert sc.include_names(code) == ("plugin.h", "NvInferRuntime.h")
+    assert sc.marker_macros(code) == ("MAKE_CREATOR",)
+    io = sc.model_io(data)
+    lines = data.split(b"\n")
+    for kind, line, text in io:  # each at the line of the whole file that holds it
+        assert text.encode() in lines[line - 1], (kind, line, text)
+    assert {t for _k, _l, t in io} == {"dlopen", "trtexec", "--plugins"}
