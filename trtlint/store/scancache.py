@@ -187,18 +187,18 @@ _LOADER_LITERALS = (b"dlopen", b"oadLibrar", b"DLL", b"dll", b"oad_librar", b"oa
 _MAX_MODEL_IO = 8  # per file and kind: the evidence a message names, not a census
 
 
-def model_io(data: bytes) -> tuple[tuple[str, int, str], ...]:
+def model_io(data: bytes, parts=None) -> tuple[tuple[str, int, str], ...]:
     """``(kind, line, text)`` of what in a file says its program takes plugin fields from outside the tree's own
     code: ``"parser"`` (the file uses a model parser: ``NvOnnxParser.h``, ``nvonnxparser``, ``trt.OnnxParser``,
     the UFF and Caffe parsers, onnx-tensorrt, trtexec) and ``"loader"`` (it loads a library at run time:
     ``dlopen``, ``ctypes.CDLL``, ``load_library``, ``trtexec --plugins``). A text test (comments count too): it
-    errs toward evidence, which keeps a finding."""
+    errs toward evidence, which keeps a finding. ``parts``: :func:`_text_parts` of ``data``, when known."""
     if len(data) > MAX_SEARCH_BYTES:
         return ()  # (larger files are generated data)
     out = []
     for kind, rx, lits in (("parser", _MODEL_PARSER, _PARSER_LITERALS), ("loader", _PLUGIN_LOADER, _LOADER_LITERALS)):
         n = 0
-        for start, part in _text_parts(data):
+        for start, part in (parts if parts is not None else _text_parts(data)):
             if n >= _MAX_MODEL_IO or not any(lit in part for lit in lits):
                 continue
             for m in rx.finditer(part):
@@ -298,16 +298,19 @@ class TextScans:
             return ScanResult(*hit)
         data = self.read(f)
         if f.kind in CPP_KINDS:
-            code = code_text(data)  # (the scans whose answers carry no line number skip generated constants)
+            # the scans whose answers carry no line number read the file without its arrays of constants; those
+            # that report lines read the whole file only when what they look for is there at all
+            parts = list(_text_parts(data))
+            code = parts[0][1] if len(parts) == 1 and parts[0][0] == 0 else b"".join(p for _o, p in parts)
             entry = (
                 bool(self.marker(code)),
                 (b"trtlint:" in code or has_our_nolint(code)) and len(data) <= MAX_SEARCH_BYTES,
-                tuple(self.gtests(f.rel, data)) if f.kind != "header" else (),
+                tuple(self.gtests(f.rel, data)) if f.kind != "header" and b"TEST" in code else (),
                 pp_idents(code),
-                preview_switches(data),
+                preview_switches(data) if b"review" in code else (),
                 marker_macros(code),
                 include_names(code),
-                model_io(data),
+                model_io(data, parts),
             )
         else:
             entry = (False, b"trtlint:" in data and len(data) <= MAX_SEARCH_BYTES, (), (),
