@@ -84,7 +84,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         ("TRT301",), "trtlint/frontends/cpp/flow.py",
-        'return bool(_FAILURE_CONSTANT.fullmatch(" ".join(w.ex.text_of(val[0]).split())))',
+        "return _only_checks(K, branch, last)",
         "return True",
         "the last else of a data-type if-chain that returns a success is taken for the branch for no accepted type",
     ),
