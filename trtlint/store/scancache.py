@@ -215,11 +215,12 @@ _PART = 8192
 _CONSTANTS = b"0123456789abcdefABCDEFxXuUlL,;{} \t\r\n"
 
 
-def code_text(data: bytes) -> bytes:
+def code_text(data: bytes, parts=None) -> bytes:
     """The file's text without its parts that are arrays of hex constants (:func:`_text_parts`), the kept parts
     joined as they were (each ends a line): a scan for names, markers or directives finds what it finds in the
-    whole file, since no name or directive is written inside such an array; line numbers are not kept."""
-    parts = list(_text_parts(data))
+    whole file, since no name or directive is written inside such an array; line numbers are not kept.
+    ``parts``: :func:`_text_parts` of ``data``, when known."""
+    parts = list(_text_parts(data)) if parts is None else parts
     if len(parts) == 1 and parts[0][0] == 0:
         return parts[0][1]
     return b"".join(p for _o, p in parts)
@@ -301,7 +302,7 @@ class TextScans:
             # the scans whose answers carry no line number read the file without its arrays of constants; those
             # that report lines read the whole file only when what they look for is there at all
             parts = list(_text_parts(data))
-            code = parts[0][1] if len(parts) == 1 and parts[0][0] == 0 else b"".join(p for _o, p in parts)
+            code = code_text(data, parts)
             entry = (
                 bool(self.marker(code)),
                 (b"trtlint:" in code or has_our_nolint(code)) and len(data) <= MAX_SEARCH_BYTES,
