@@ -426,7 +426,8 @@ def cmd_sample(args) -> int:
         raise SystemExit("corpus: sample needs a tree")
     root, tree = resolve_tree(args.tree_arg, args.cache)
     check_root = root / tree["subdir"] if tree and tree.get("subdir") else root
-    report, stderr, _dt = check_run(check_root, args.jobs)
+    # (no cache: a triage reads a fresh run, and writes nothing into the tree it judges)
+    report, stderr, _dt = trtlint(check_root, "--format", "json", "--exit-zero", "--no-cache", jobs=args.jobs)
     if report is None:
         print(f"corpus: the check gave no report: {stderr.strip()[-500:]}", file=sys.stderr)
         return 1
