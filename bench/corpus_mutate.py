@@ -745,6 +745,16 @@ ROUTE_CLASSES = ("route-name-drift", "route-version-drift", "route-field-rename"
 WHY_UNKNOWN = "unknown-plugin"
 WHY_TEST = "test-file"
 WHY_FIELDLESS = "creator-declares-no-fields"
+WHY_ASIDE = "code-not-built"
+
+
+def set_aside_files(report: dict | None) -> set:
+    """The files whose findings the run set aside and named in its summary, as code no build compiles: headers no
+    unit includes, and the files of a program whose Makefile cannot run."""
+    an = ((report or {}).get("summary") or {}).get("analysis") or {}
+    got = {h["path"] for h in an.get("unincluded_headers_not_judged") or [] if isinstance(h, dict)}
+    got.update(f for b in an.get("unrunnable_builds_not_judged") or [] if isinstance(b, dict) for f in b.get("files") or [])
+    return got
 
 
 def _is_test_path(path: str) -> bool:
@@ -804,6 +814,11 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
     link_copy(root, scratch)
     base, _e, _t = check(scratch)
     base_diags = (base or {}).get("diagnostics", [])
+    aside = set_aside_files(base)
+    if aside:  # code the run names as not judged (no build compiles it): an edit there is not judgeable
+        gone = [m for m in muts if m.file in aside and not m.negative]
+        muts = [m for m in muts if m not in gone]
+        not_judgeable += [{"class": m.cls, "file": m.file, "subject": m.subject, "why": WHY_ASIDE} for m in gone]
     results, negs = [], []
     try:
         for group in batches(muts):

@@ -112,7 +112,7 @@ def render(results: list[dict], n_pinned: int) -> str:
         L.append("")
     dropped = [(r["tree"], d) for r in results for d in r.get("route_edits_not_judgeable") or []]
     if dropped:
-        L.append(f"Route edits not generated as seeded defects (no rule can judge them): {len(dropped)}.")
+        L.append(f"Edits not generated as seeded defects (no rule can judge them): {len(dropped)}.")
         L.append("")
         for why, text in DROP_REASONS:
             per = Counter(t for t, d in dropped if d.get("why", "unknown-plugin") == why)
@@ -138,6 +138,8 @@ DROP_REASONS = (
      "route)"),
     ("creator-declares-no-fields", "renaming an ONNX node's attribute where no creator of its plugin declares a field "
      "(the parser passes only declared fields, so the attribute never arrives, renamed or not)"),
+    ("code-not-built", "in code the run names as built by no program and sets aside (a header no unit includes, a "
+     "program whose Makefile cannot run)"),
 )
 
 

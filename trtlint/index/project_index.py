@@ -210,6 +210,9 @@ class CheckInputs:
     # the project headers no C++/CUDA unit includes, with the build known (pipeline.unincluded): the findings
     # about code defined only there are set aside after the filter (pipeline.check.check_project)
     unincluded: tuple = ()
+    # the programs whose Makefile make cannot run, with the files only they compile (pipeline.unincluded.
+    # unrunnable_programs): ((makefile, line, include as written, files), ...); their findings are set aside too
+    unrunnable: tuple = ()
     # path -> ((kind, line, text), ...): the files' evidence that their program parses models ("parser") or loads
     # a plugin library at run time ("loader") (store.scancache.model_io); only files with some
     model_io: dict = field(default_factory=dict)

@@ -49,6 +49,9 @@ class Checked(NamedTuple):
     # header no unit includes -> how many findings about code defined only there were set aside (the summary
     # names them; pipeline.unincluded); {} with judge-unincluded-headers = true
     aside: dict = {}
+    # Makefile whose make cannot run -> (line, include as written, findings set aside, the files only it compiles)
+    # (pipeline.unincluded.unrunnable_programs); {} with judge-unrunnable-builds = true
+    aside_builds: dict = {}
 
 
 def check_project(
@@ -71,7 +74,8 @@ def check_project(
     fact kinds changed since (a rule that reads none of them is not run again). ``carry``: the hot-path walks of the
     last check (:class:`trtlint.checks.hotpath._walk.WalkCarry`), handed to every index built here. The findings
     about code defined only in headers no unit includes (``inputs.unincluded``) are set aside (``Checked.aside``),
-    unless the judge-unincluded-headers setting asks to judge them."""
+    unless the judge-unincluded-headers setting asks to judge them; so are those about code only a program whose
+    Makefile cannot run compiles (``inputs.unrunnable``, ``Checked.aside_builds``; judge-unrunnable-builds)."""
     t0 = time.perf_counter()
     if progress is not None:
         progress("index", 0, 1)
@@ -90,7 +94,14 @@ def check_project(
         from .unincluded import set_aside
 
         diags, aside = set_aside(diags, inputs.unincluded)
-    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped, aside)
+    aside_builds: dict = {}
+    if inputs.unrunnable and not settings.judge_unrunnable_builds:
+        from .unincluded import set_aside
+
+        for mk, line, inc, files in inputs.unrunnable:
+            diags, got = set_aside(diags, files)
+            aside_builds[mk] = (line, inc, sum(got.values()), tuple(files))
+    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped, aside, aside_builds)
 
 
 def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Settings, *, root: Path,

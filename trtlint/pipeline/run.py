@@ -469,11 +469,12 @@ def _scan_inputs(st: _RunState) -> None:
     project.scopes = tuple(scopes)  # the independent programs the build model found (each checked on its own)
     project.tensorrt = infer_tensorrt(st.settings.root, files, tuple(scopes), scans)  # each program's TensorRT release
     if st.paths is None:  # (loose files: no tree to know the includers from)
-        from .unincluded import include_map, unincluded_headers
+        from .unincluded import include_map, unincluded_headers, unrunnable_programs
 
         project.include_names = include_map(files, scans)
         project.unincluded = unincluded_headers({f.rel: f.kind for f in files}, project.include_names, st.build,
                                                 st.facts)  # code no program compiles
+        project.unrunnable = unrunnable_programs({f.rel: f.kind for f in files}, project.include_names, st.build)
     # what says a program takes plugin fields from outside its own code (TRT205's creator checks)
     project.model_io = {f.rel: m for f in files for m in (scans.scan(f).model_io,) if m}
     project.executable_units = executable_units(st.build.targets) if st.build is not None else ()
@@ -506,7 +507,7 @@ def _check(st: _RunState) -> None:
     st.index, st.diagnostics = checked.index, checked.diagnostics
     from ..report.context import Analysis
 
-    st.analysis = Analysis.of_index(st.index, st.build, checked.scoped, checked.aside).to_dict()
+    st.analysis = Analysis.of_index(st.index, st.build, checked.scoped, checked.aside, checked.aside_builds).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 

@@ -80,6 +80,47 @@ def unincluded_headers(kinds: dict, includes: dict, build, facts: Iterable = ())
     return tuple(sorted(h for h in dead if posixpath.dirname(h) in reached_dirs))
 
 
+def unrunnable_programs(kinds: dict, includes: dict, build) -> tuple:
+    """The programs whose Makefile make cannot run (``BuildModel.unrunnable``: an ``include`` of a file the tree
+    does not have), each with the files only it compiles: ``((makefile, line, include as written, files), ...)``.
+    Its files are its units and the project headers those units reach through their ``#include`` lines that no
+    other C++/CUDA file of the tree reaches (every other unit is a root, built or not, as for
+    :func:`unincluded_headers`). A computed ``#include MACRO`` anywhere leaves the headers out (only the units
+    count)."""
+    progs = tuple(getattr(build, "unrunnable", ()) or ()) if build is not None else ()
+    if not progs:
+        return ()
+    dead_units = {u for *_x, units in progs for u in units}
+    headers = {rel for rel, k in kinds.items() if k == "header"}
+    by_tail: dict[str, list[str]] = {}
+    for h in headers:
+        parts = h.split("/")
+        for i in range(len(parts)):
+            by_tail.setdefault("/".join(parts[i:]), []).append(h)
+
+    def reached(roots) -> "set[str] | None":
+        seen: set[str] = set()
+        todo = list(roots)
+        while todo:
+            rel = todo.pop()
+            for name in includes.get(rel, ()):
+                if name.startswith("#"):
+                    return None
+                for h in _resolve(rel, name, headers, by_tail):
+                    if h not in seen:
+                        seen.add(h)
+                        todo.append(h)
+        return seen
+
+    live = reached(rel for rel, k in kinds.items() if k in _UNIT_KINDS and rel not in dead_units)
+    out = []
+    for mk, line, inc, units in progs:
+        mine = reached(units) if live is not None else None
+        extra = sorted(mine - live) if mine is not None and live is not None else []
+        out.append((mk, line, inc, tuple(sorted(set(units) | set(extra)))))
+    return tuple(out)
+
+
 def _resolve(rel: str, name: str, headers: set[str], by_tail: dict[str, list[str]]) -> list[str]:
     """The headers an ``#include`` of ``name`` in ``rel`` can reach: the one beside ``rel``, else every header whose
     path ends with the name (``../`` parts dropped)."""

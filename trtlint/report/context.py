@@ -40,14 +40,18 @@ class Analysis:
     unentered: tuple = ()
     # the headers no unit includes whose findings were set aside: ((path, findings), ...) (pipeline.unincluded)
     unincluded: tuple = ()
+    # the programs whose Makefile make cannot run, their findings set aside: ((makefile, line, include as written,
+    # findings, the files only it compiles), ...) (pipeline.unincluded.unrunnable_programs)
+    unrunnable: tuple = ()
 
     @classmethod
-    def of_index(cls, index, build=None, scoped=None, aside=None) -> "Analysis":
+    def of_index(cls, index, build=None, scoped=None, aside=None, aside_builds=None) -> "Analysis":
         """``build``: the run's build model (``trtlint.pipeline.buildmodel.BuildModel``); its targets count
         when they compile a file that defines an analysed plugin or creator (or its methods). ``scoped``: scope
         -> index of each independent program (pipeline.check.scope_indexes); each program's classes are counted
         from its own index (the whole one holds one class per name). ``aside``: header -> the findings set aside
-        in it because no unit includes it (pipeline.check.Checked.aside)."""
+        in it because no unit includes it (pipeline.check.Checked.aside). ``aside_builds``: Makefile -> (line,
+        include, findings set aside, its files) of each program whose Makefile cannot run (``Checked.aside_builds``)."""
         from trtlint.index.project_index import scope_of
         from trtlint.index.unentered import unentered
 
@@ -99,7 +103,8 @@ class Analysis:
         return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
                    tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed,
                    uncovered=tuple(getattr(build, "uncovered", ()) or ()), unentered=tuple(unentered(index)),
-                   unincluded=tuple((aside or {}).items()))
+                   unincluded=tuple((aside or {}).items()),
+                   unrunnable=tuple((mk, ln, inc, k, tuple(fs)) for mk, (ln, inc, k, fs) in sorted((aside_builds or {}).items())))
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
@@ -211,6 +216,14 @@ class Analysis:
             out += (f"; {n(len(self.unincluded), 'header')} no unit includes {'was' if one else 'were'} not judged "
                     f"({n(k, 'finding')} set aside: {', '.join(p for p, _c in self.unincluded[:shown])}{more}; "
                     f"set judge-unincluded-headers = true to judge {'it' if one else 'them'})")
+        if self.unrunnable:
+            k = sum(c for _m, _ln, _i, c, _f in self.unrunnable)
+            more = f", +{len(self.unrunnable) - shown} more" if len(self.unrunnable) > shown else ""
+            one = len(self.unrunnable) == 1
+            where = ", ".join(f"{mk}:{ln} `include {inc}`" for mk, ln, inc, _c, _f in self.unrunnable[:shown])
+            out += (f"; {n(len(self.unrunnable), 'program')} whose Makefile cannot run {'was' if one else 'were'} "
+                    f"not judged ({'it includes' if one else 'each includes'} a file the tree does not have: {where}{more}; {n(k, 'finding')} set "
+                    f"aside; set judge-unrunnable-builds = true to judge {'it' if one else 'them'})")
         if self.guessed:
             dirs = list(dict.fromkeys(d for _u, d, _nm in self.guessed))
             more = f", +{len(dirs) - shown} more" if len(dirs) > shown else ""
@@ -237,6 +250,9 @@ class Analysis:
                if self.guessed else {}),
             **({"unincluded_headers_not_judged": [{"path": p, "findings": c} for p, c in self.unincluded]}
                if self.unincluded else {}),
+            **({"unrunnable_builds_not_judged": [{"makefile": mk, "line": ln, "include": inc, "findings": c,
+                                                  "files": list(fs)}
+                                                 for mk, ln, inc, c, fs in self.unrunnable]} if self.unrunnable else {}),
         }
 
     @classmethod
@@ -254,6 +270,8 @@ class Analysis:
             unentered=tuple((u["plugin"], u["method"], u["callee"], u["path"], u["line"], u["why"])
                             for u in d.get("unentered_branch_calls", ())),
             unincluded=tuple((u["path"], u["findings"]) for u in d.get("unincluded_headers_not_judged", ())),
+            unrunnable=tuple((u["makefile"], u["line"], u["include"], u["findings"], tuple(u.get("files", ())))
+                             for u in d.get("unrunnable_builds_not_judged", ())),
         )
 
 

@@ -70,6 +70,16 @@ _DEAD_TREE = {
                                 "        cudaStream_t stream);\n};\n"),
 }
 
+# two samples each built by its own Makefile; the old one includes a shared Makefile.inc from a folder the tree no
+# longer has (make stops at that include), and its unit holds a TensorRT 5-7 plugin
+_UNRUNNABLE_TREE = {
+    "samples/common/Makefile.inc": "NVCC = nvcc\n",
+    "samples/live/Makefile": "include ../common/Makefile.inc\nall:\n\t$(NVCC) -c leaky.cu\n",
+    "samples/live/leaky.cu": "int leakyForward(int n)\n{\n    return n;\n}\n",
+    "samples/old/Makefile": "include ../../include/Makefile.inc\nall:\n\t$(NVCC) -c sigmoid.cu\n",
+    "samples/old/sigmoid.cu": _DEAD_TREE["plugins/sigmoidPlugin.h"].replace("#pragma once\n", "", 1),
+}
+
 
 def _legacy(u) -> bool:
     """Whether the unresolved class ``u`` derives only from the legacy plugin interfaces."""
@@ -103,6 +113,9 @@ class AnalysisIncomplete(Rule):
     Like every rule's, its findings in a header no C++/CUDA unit of the tree includes (with the build known: a
     CMake target, Makefile, `setup.py` or `compile_commands.json` compiles some unit) are set aside: no program
     compiles that code. The run's summary names such headers, and `judge-unincluded-headers = true` judges them.
+    So are its findings in code only a program whose Makefile cannot run compiles (a plain `include` of a file
+    the tree does not have, in a folder it does not have either, reached with `../`: make stops there); the
+    summary names the Makefile, and `judge-unrunnable-builds = true` judges it.
 
     ## Why it matters
     Every rule is silent about a plugin trtlint cannot see: "All checks passed" would hide that nothing in
@@ -199,8 +212,39 @@ class AnalysisIncomplete(Rule):
             # directory): no program compiles it, so its class is not reported; the summary names the header
             "files": _DEAD_TREE,
         },
+        {
+            # a sample whose Makefile includes a file from a folder the tree does not have: make cannot run it, so
+            # no build compiles its plugin; the summary names the Makefile
+            "files": _UNRUNNABLE_TREE,
+        },
     ]
     INVALID = [
+        {
+            # the same with judge-unrunnable-builds = true: the sample is judged like the rest
+            "files": _UNRUNNABLE_TREE,
+            "config": {"judge-unrunnable-builds": True},
+            "expect": [(
+                "samples/old/sigmoid.cu", 2,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
+        {
+            # `-include` of the missing file: make goes on without it, the sample builds and is judged
+            "files": dict(_UNRUNNABLE_TREE, **{"samples/old/Makefile": "-include ../../include/Makefile.inc\nall:\n"
+                                               "\t$(NVCC) -c sigmoid.cu\n"}),
+            "expect": [(
+                "samples/old/sigmoid.cu", 2,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
+        {
+            # the missing file's folder is in the tree (a file a configure step writes there): judged
+            "files": dict(_UNRUNNABLE_TREE, **{"include/version.h": "#define ACME 1\n"}),
+            "expect": [(
+                "samples/old/sigmoid.cu", 2,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
         {
             # the same with judge-unincluded-headers = true: the header is judged like the rest
             "files": _DEAD_TREE,

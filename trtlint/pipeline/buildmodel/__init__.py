@@ -93,7 +93,7 @@ def build_model(
     owner: dict[str, str] = {}
     programs = find_programs(root_s, rels, ev, targets, cc_units, owner)
     root_how = makeprog.build_file_kind(root_s, "", set(rels)) if "" in owner.values() else None
-    made, make_problems = makeprog.programs_flags(root_s, rels, dict(programs, **({"": root_how} if root_how else {})),
+    made, make_problems, unrunnable = makeprog.programs_flags(root_s, rels, dict(programs, **({"": root_how} if root_how else {})),
                                                   owner, max_file_size)
     for mk, d, srcs, incs, defs, owned in made:  # a program built by its Makefile or setup.py: a target, its units' flags
         targets += (Target(name=mk, dir=d, scope=d, sources=srcs, include_dirs=incs, defines=defs, kind="makefile"),)
@@ -108,6 +108,6 @@ def build_model(
         uncovered = tuple(r for r in rels if r.endswith(UNIT_EXT) and r not in built
                           and not any(d == "" or r.startswith(d + "/") for d in in_cmake))
     return BuildModel(root=root_s, targets=targets, units=units, scopes=tuple(sorted(programs)), programs=programs,
-                      uncovered=uncovered,
+                      uncovered=uncovered, unrunnable=tuple(unrunnable),
                       compile_commands=str(compile_commands) if compile_commands else None,
                       from_compile_commands=frozenset(cc_units), problems=tuple(dict.fromkeys(problems)))

@@ -86,6 +86,39 @@ def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0) -
     return out[:MAX_TEXT]
 
 
+_RULE_TARGETS = re.compile(r"^([^\s:=#][^:=#\n]*?)[ \t]*::?(?!=)", re.M)
+
+
+def missing_include(root: str, makefile: str, text: str, present: set) -> Optional[tuple[int, str]]:
+    """(line, the name as written) of the first ``include FILE`` line of the Makefile's own ``text`` that make
+    stops at: a plain ``include`` (not ``-include``/``sinclude``) of a literal path inside the project, reached
+    by climbing out of the Makefile's directory (``../``), into a directory the tree does not have, which no rule
+    of the Makefile makes. Make reads every ``include`` before it builds anything and fails on a file that is
+    neither there nor made by a rule ("No such file or directory"), so nothing of this program builds as the
+    tree stands: a Makefile moved away from the shared file it includes. A file a configure step would write
+    beside it (``include config.mk``, ``include ../config.mk`` into a directory the tree has) is not this: the
+    directory must be absent too. None when every include can be read or made."""
+    base = posixpath.dirname(makefile)
+    targets = {w for m in _RULE_TARGETS.finditer(text) for w in m.group(1).split()}
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _INCLUDE_LINE.match(line.strip())
+        if m is None or m.group(1):
+            continue
+        for w in m.group(2).split("#", 1)[0].split():
+            if "$" in w or "*" in w or "?" in w or "[" in w or not w.startswith("../") or w in targets:
+                continue
+            inc = posixpath.normpath(posixpath.join(base, w))
+            if inc.startswith("../") or inc == ".." or posixpath.isabs(inc):
+                continue  # outside the project: the tree may sit in a larger checkout
+            parent = posixpath.dirname(inc)
+            if inc in present or os.path.exists(os.path.join(root, inc)):
+                continue
+            if not parent or os.path.isdir(os.path.join(root, parent)) or any(p.startswith(parent + "/") for p in present):
+                continue
+            return n, w
+    return None
+
+
 def read_program(root: str, d: str, makefile: str, rels: list[str], limit: int) -> Optional[tuple[MakeFacts, list[str], list[str]]]:
     """The Makefile's facts, the units it compiles (root-relative) and its include dirs (absolute); None when
     the Makefile cannot be read."""
@@ -121,9 +154,10 @@ def read_program(root: str, d: str, makefile: str, rels: list[str], limit: int) 
 
 def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limit: int):
     """For each program found by its Makefile: ``(makefile, dir, sources, include dirs, defines, owned units)``
-    (a source list make computes, ``$(shell find ...)``: the owned units are its sources); and the problems (a
-    Makefile that could not be read: path, line, message)."""
-    found, problems = [], []
+    (a source list make computes, ``$(shell find ...)``: the owned units are its sources); the problems (a
+    Makefile that could not be read: path, line, message); and the programs whose Makefile make cannot run
+    (:func:`missing_include`): ``(makefile, line, include as written, its units)``."""
+    found, problems, unrunnable = [], [], []
     present = set(rels)
     by_dir: dict[str, list[str]] = {}
     for rel, d in owner.items():
@@ -162,7 +196,11 @@ def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limi
         owned = sorted(by_dir.get(d, []))
         srcs = srcs if facts.sources_known else list(dict.fromkeys(srcs + owned))
         found.append((mk, d, tuple(srcs), tuple(incs), tuple(facts.defines), tuple(owned)))
-    return found, problems
+        own_text = _read(root, mk, limit)
+        gone = missing_include(root, mk, own_text, present) if own_text is not None else None
+        if gone is not None:
+            unrunnable.append((mk, gone[0], gone[1], tuple(dict.fromkeys(list(srcs) + owned))))
+    return found, problems, unrunnable
 
 
 def _setup_program(root: str, d: str, present: set, owned: list[str], limit: int):

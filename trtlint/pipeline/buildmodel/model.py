@@ -56,6 +56,9 @@ class BuildModel:
     programs: dict = field(default_factory=dict, compare=False)
     # with programs: the C++/CUDA units no program, target or compile_commands.json entry builds (said in the summary)
     uncovered: tuple = ()
+    # the programs whose Makefile make cannot run (an ``include`` of a file the tree does not have:
+    # makeprog.missing_include): ((makefile, line, include as written, its units), ...)
+    unrunnable: tuple = ()
     compile_commands: Optional[str] = None
     from_compile_commands: frozenset = frozenset()  # the units whose flags come from compile_commands.json
     # what could not be read or evaluated within the limits: (path, line, message), reported as TRT001
