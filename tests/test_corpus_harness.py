@@ -418,3 +418,20 @@ def test_a_python_route_beside_its_plugin_is_seeded():
         tx.code[rel.replace("python/", "plugin/")] = tx.code[rel]
     got = [(m.file, m.subject) for m in corpus_mutate.route_mutations(tx, items) if m.cls == "route-field-rename"]
     assert ("plugin/build.py", "scale") in got
+
+
+def test_edits_in_code_the_run_sets_aside_or_does_not_analyse_are_not_seeded(tmp_path):
+    """A real run over a tree with a sample whose Makefile cannot run and a TensorRT 5-7 plugin: the harness reads
+    both from the run's report (the summary's set-aside files, TRT004's class) and does not seed edits there."""
+    from trtlint.checks.core.analysis_incomplete import _UNRUNNABLE_TREE
+
+    root = tmp_path / "t"
+    files = dict(_UNRUNNABLE_TREE)
+    files["samples/live/sigmoid.cu"] = files["samples/old/sigmoid.cu"]
+    files["samples/live/Makefile"] = files["samples/live/Makefile"].replace("leaky.cu", "leaky.cu sigmoid.cu")
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    rep, _err, _dt = corpus.check_run(root, 1)
+    assert corpus_mutate.set_aside_files(rep) == {"samples/old/sigmoid.cu"}
+    assert corpus_mutate.unanalysed_classes(rep) == {("samples/live/sigmoid.cu", "SigmoidPlugin")}
