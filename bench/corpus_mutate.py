@@ -102,7 +102,8 @@ class Texts:
                 continue
             rel = p.relative_to(root).as_posix()
             self.raw[rel] = t
-            self.code[rel] = cc.strip_cpp_comments(t) if ext in cc.CPP_EXT else cc.strip_py_comments(t)
+            self.code[rel] = (_one_signature(cc.strip_cpp_comments(t)) if ext in cc.CPP_EXT
+                              else cc.strip_py_comments(t))
 
     def line_text(self, rel: str, line: int) -> str:
         return self.raw[rel].split("\n")[line - 1]
@@ -168,7 +169,43 @@ def insert_after_brace(tx: Texts, b: Body, stmt: str) -> tuple | None:
     col = b.open - line_start
     if col < 0 or col >= len(raw_line) or raw_line[col] != "{":
         return None
+    after = _after_alternative_signature(tx.raw[b.file].split("\n"), ln)
+    if after is not None:  # `#ifdef OLD sig {` `#else sig {` `#endif`: the body starts after the #endif
+        return (b.file, after, stmt + " " + tx.line_text(b.file, after))
     return (b.file, ln, raw_line[: col + 1] + " " + stmt + raw_line[col + 1 :])
+
+
+_ALT = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef)\b[^\n]*\n([^#]*\{[ \t]*\n)([ \t]*#[ \t]*else\b[^\n]*\n)"
+                  r"([^#]*\{[ \t]*\n)([ \t]*#[ \t]*endif\b)", re.M)
+
+
+def _one_signature(code: str) -> str:
+    """``code`` with the ``#else`` side of each pair of alternative signatures that open one body (``#ifdef OLD``
+    ``int enqueue(...) {`` ``#else`` ``int32_t enqueue(...) noexcept {`` ``#endif``) blanked, newlines kept: the
+    braces then balance as they do in either build."""
+    return _ALT.sub(lambda m: m.group(0)[: m.start(3) - m.start(0)] + re.sub(r"[^\n]", " ", m.group(3))
+                    + m.group(4), code)
+
+
+def _after_alternative_signature(lines: list[str], ln: int) -> int | None:
+    """When the brace on line ``ln`` (1-based) ends one branch of an ``#if``/``#else`` pair of signatures (each
+    branch opens the same body, as code written for two TensorRT releases does), the line after the ``#endif``
+    that closes it, where the one body starts whatever branch the build takes; None otherwise."""
+    i = ln  # index of the line after ``ln``
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i >= len(lines) or not re.match(r"\s*#\s*(else|elif)\b", lines[i]):
+        return None
+    depth = 0
+    for j in range(i + 1, len(lines)):
+        s = lines[j].strip()
+        if re.match(r"#\s*if", s):
+            depth += 1
+        elif re.match(r"#\s*endif\b", s):
+            if depth == 0:
+                return j + 2 if j + 1 < len(lines) else None
+            depth -= 1
+    return None
 
 
 def replace_return(tx: Texts, b: Body, new_expr: str) -> tuple | None:

@@ -435,3 +435,23 @@ def test_edits_in_code_the_run_sets_aside_or_does_not_analyse_are_not_seeded(tmp
     rep, _err, _dt = corpus.check_run(root, 1)
     assert corpus_mutate.set_aside_files(rep) == {"samples/old/sigmoid.cu"}
     assert corpus_mutate.unanalysed_classes(rep) == {("samples/live/sigmoid.cu", "SigmoidPlugin")}
+
+
+def test_an_edit_at_the_top_of_a_body_opened_in_two_version_branches_goes_after_the_endif(tmp_path):
+    """`#ifdef OLD` / `#else` signatures that open one body: the seeded allocation goes on the body's first line after
+    the `#endif`, compiled whatever branch the build takes, not into the branch the build leaves out."""
+    root = tmp_path / "t"
+    (root / "plugin").mkdir(parents=True)
+    (root / "plugin" / "foo.cpp").write_text(
+        "#include <NvInfer.h>\nusing namespace nvinfer1;\n"
+        "class FooPlugin : public IPluginV2Ext\n{\npublic:\n"
+        "#ifdef PRE_TRT8\n"
+        "    int enqueue(int b, const void* const* in, void** out, void* ws, cudaStream_t s) override {\n"
+        "#else\n"
+        "    int32_t enqueue(int32_t b, void const* const* in, void* const* out, void* ws, cudaStream_t s) noexcept override {\n"
+        "#endif\n"
+        "        return 0;\n    }\n};\n")
+    muts = [m for m in corpus_mutate.generate(root, corpus_census.census(root)) if m.cls == "alloc-in-enqueue"]
+    assert len(muts) == 1
+    (f, line, text), = muts[0].edits
+    assert (f, line) == ("plugin/foo.cpp", 11) and text.endswith(" return 0;") and "cudaMalloc" in text
