@@ -87,3 +87,36 @@ def test_set_aside_named_in_the_summary_and_the_json(tmp_path):
     finally:
         sys.path.remove(str(REPO / "bench"))
     assert "samples/old/sigmoid.cu" in not_analysed(rep, "")[0]
+
+
+def test_the_editor_finds_them_again_when_includes_change(tmp_path):
+    """The session's findings equal a full run's after edits that move a header in and out of what only the
+    unrunnable program includes (pipeline.unincluded.unrunnable_programs in editor/session.py)."""
+    from trtlint.editor.session import Session
+
+    from .helpers import diag_keys, full_run_keys
+
+    proj = tmp_path / "proj"
+    files = dict(_UNRUNNABLE_TREE)
+    files["samples/old/sigmoid.cu"] = "int sigmoidForward(int n)\n{\n    return n;\n}\n"
+    files["samples/common/old.h"] = _UNRUNNABLE_TREE["samples/old/sigmoid.cu"]  # the TensorRT 5-7 plugin
+    write_project(proj, files)
+    s = Session(proj, use_cache=False, jobs=1, isolate=True)
+    try:
+        s.load()
+        s.check()
+        texts: dict = {}
+        edits = [("the old unit includes the header: only it does", "samples/old/sigmoid.cu",
+                  '#include "../common/old.h"\n' + files["samples/old/sigmoid.cu"]),
+                 ("the live unit includes it too", "samples/live/leaky.cu",
+                  '#include "../common/old.h"\n' + files["samples/live/leaky.cu"])]
+        seen = []
+        for i, (label, rel, text) in enumerate(edits):
+            texts[rel] = text
+            s.set_buffer(rel, text)
+            got = diag_keys(s.check())
+            assert got == full_run_keys(proj, texts, tmp_path / f"scratch{i}"), label
+            seen.append([k[1] for k in got if k[0] == "TRT004"])
+        assert seen == [[], ["samples/common/old.h"]]
+    finally:
+        s.close()

@@ -298,18 +298,20 @@ class Session:
         self._apply(rel, text, from_disk=True)
 
     def _includes_changed(self, rel: str, names: Optional[tuple]) -> None:
-        """A C++ file's ``#include`` names are now ``names`` (None: the file is gone): the headers no unit includes
-        are found again when they differ (what the run found: pipeline.unincluded)."""
+        """A C++ file's ``#include`` names are now ``names`` (None: the file is gone): the headers no unit includes,
+        and those only a program whose Makefile cannot run includes, are found again when they differ (what the run
+        found: pipeline.unincluded)."""
         if self.include_names.get(rel) == names or self.state.build is None:
             return
         if names is None:
             self.include_names.pop(rel, None)
         else:
             self.include_names[rel] = names
-        from trtlint.pipeline.unincluded import unincluded_headers
+        from trtlint.pipeline.unincluded import unincluded_headers, unrunnable_programs
 
-        self.state.unincluded = unincluded_headers({r: s.kind for r, s in self.sources.items()}, self.include_names,
-                                                   self.state.build, self.facts.values())
+        kinds = {r: s.kind for r, s in self.sources.items()}
+        self.state.unincluded = unincluded_headers(kinds, self.include_names, self.state.build, self.facts.values())
+        self.state.unrunnable = unrunnable_programs(kinds, self.include_names, self.state.build)
 
     def _apply(self, rel: str, text: str, from_disk: bool = False) -> None:
         kind = self.sources[rel].kind if rel in self.sources else kind_of(rel.rsplit("/", 1)[-1])
