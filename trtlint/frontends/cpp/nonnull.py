@@ -75,6 +75,7 @@ class Derive:
         self._text: Optional[str] = None
         self._writes: Optional[dict] = None
         self._stable: dict[int, bool] = {}
+        self._named: dict[str, bool] = {}  # name -> whether the body's text may write it
 
     # -- writes --
 
@@ -85,9 +86,13 @@ class Derive:
             self._text = self.ex.text_of(body) if body is not None else ""
         if not name or name not in self._text:
             return False
-        n = re.escape(name)
-        return bool(re.search(r"(?<![\w.>])" + n + r"\s*(?:[-+*/%|&^]?=(?!=)|<<=|>>=|\+\+|--)", self._text)
-                    or re.search(r"(?:\+\+|--|&)\s*" + n + r"\b", self._text))
+        got = self._named.get(name)
+        if got is None:
+            n = re.escape(name)
+            got = self._named[name] = bool(
+                re.search(r"(?<![\w.>])" + n + r"\s*(?:[-+*/%|&^]?=(?!=)|<<=|>>=|\+\+|--)", self._text)
+                or re.search(r"(?:\+\+|--|&)\s*" + n + r"\b", self._text))
+        return got
 
     def writes(self, d: Cursor) -> list[tuple[str, Optional[Cursor]]]:
         """The writes of variable ``d`` in the body: ``("=", value)``, ``("step", None)`` (``+=``, ``-=``, ``++``,
