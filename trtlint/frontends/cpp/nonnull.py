@@ -91,12 +91,14 @@ class Derive:
             n = re.escape(name)
             got = self._named[name] = bool(
                 re.search(r"(?<![\w.>])" + n + r"\s*(?:[-+*/%|&^]?=(?!=)|<<=|>>=|\+\+|--)", self._text)
-                or re.search(r"(?:\+\+|--|&)\s*" + n + r"\b", self._text))
+                or re.search(r"(?:\+\+|--|&)\s*" + n + r"\b", self._text)
+                or re.search(r"[(,]\s*" + n + r"\s*[,)]", self._text))  # (an argument: maybe a reference parameter)
         return got
 
     def writes(self, d: Cursor) -> list[tuple[str, Optional[Cursor]]]:
         """The writes of variable ``d`` in the body: ``("=", value)``, ``("step", None)`` (``+=``, ``-=``, ``++``,
-        ``--``), ``("opaque", None)`` (another compound assignment, its address taken)."""
+        ``--``, handed to a helper's ``T*&`` parameter that only advances it), ``("opaque", None)`` (another compound
+        assignment, its address taken, handed to any other reference parameter)."""
         if not self._maybe_written(d.spelling or ""):
             return []
         if self._writes is None:
@@ -126,6 +128,8 @@ class Derive:
                 elif k == K.COMPOUND_ASSIGNMENT_OPERATOR or op is None and k == K.BINARY_OPERATOR and \
                         re.match(r"\s*[-+*/%|&^<>]*=(?!=)", self._between(kids)):
                     out.setdefault(lhs.referenced.hash, []).append(("opaque", None))
+            elif k == K.CALL_EXPR:
+                self._by_reference(c, out)
             elif k == K.UNARY_OPERATOR:
                 kids = children(c)
                 if len(kids) != 1:
@@ -139,6 +143,57 @@ class Derive:
                 elif text.startswith("&") and not text.startswith("&&"):
                     out.setdefault(sub.referenced.hash, []).append(("opaque", None))
         return out
+
+    def _by_reference(self, c: Cursor, out: dict) -> None:
+        """A variable handed to a reference parameter of the callee (``carve(ws, n)`` with ``char*& ws``): a step when
+        the callee's definition only advances that parameter, else opaque; handed to a call whose callee is not
+        known at all (undeclared): opaque."""
+        K = self.K
+        args = list(c.get_arguments())
+        if not args:
+            return
+        decls = self._callees(c)
+        for i, a in enumerate(args):
+            e = look_through(K, a)
+            if e.kind != K.DECL_REF_EXPR or e.referenced is None or not _pointer(self.ex, e):
+                continue
+            kind = "opaque" if decls is None else None
+            for d in decls or ():
+                ps = [ch for ch in children(d) if ch.kind == K.PARM_DECL]
+                try:
+                    t = ps[i].type if i < len(ps) else None
+                    if t is None or t.kind != self.ex.ci.TypeKind.LVALUEREFERENCE or t.get_pointee().is_const_qualified():
+                        continue
+                except Exception:  # noqa: BLE001 - an unresolved type
+                    continue
+                if not advances(self.ex, d, i):
+                    kind = "opaque"
+                    break
+                kind = "step"
+            if kind is not None:
+                out.setdefault(e.referenced.hash, []).append((kind, None))
+
+    def _callees(self, c: Cursor) -> Optional[list]:
+        """The function declarations a call may name: the one it resolves to, or a dependent call's overload set; None
+        when none is known."""
+        K = self.K
+        ref = c.referenced
+        fns = (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE, K.CONSTRUCTOR)
+        if ref is not None and ref.kind in fns:
+            return [ref]
+        if ref is not None and ref.kind != K.NO_DECL_FOUND:
+            return []  # (a lambda's or a functor's call operator, a function pointer: by value as written)
+        for sub in preorder(children(c)[0]) if children(c) else ():
+            r = sub.referenced if sub.kind in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF, K.MEMBER_REF_EXPR) else None
+            if sub.kind == K.OVERLOADED_DECL_REF:
+                try:
+                    lib = self.ex.ci.conf.lib  # (the Python bindings wrap no overload-set accessors)
+                    return [lib.clang_getOverloadedDecl(sub, i) for i in range(lib.clang_getNumOverloadedDecls(sub))]
+                except Exception:  # noqa: BLE001
+                    return None
+            if r is not None and r.kind in fns:
+                return [r]
+        return None
 
     def _between(self, kids: list) -> str:
         a, b = self.ex.extent_info(kids[0]), self.ex.extent_info(kids[1])
@@ -303,6 +358,29 @@ def helper_param(ex: Any, ref: Cursor) -> Optional[int]:
             continue
         stack.extend(children(c))
     cache[key] = got if n else None
+    return cache[key]
+
+
+def advances(ex: Any, ref: Cursor, i: int) -> bool:
+    """Whether the definition of function ``ref`` (in the unit) only advances its reference parameter ``i`` (``ws +=
+    n;``, ``ws = ws + n;``): what it is handed stays non-null when it was."""
+    K = ex.K
+    cache = ex.derive_returns
+    key = (ref.get_usr() or ref.hash, i)
+    if key in cache:
+        return cache[key]
+    cache[key] = False  # (a helper calling itself)
+    try:
+        d = ref.get_definition()
+    except Exception:  # noqa: BLE001 - a declaration libclang cannot follow
+        d = None
+    if d is None or _body(K, d) is None:
+        return False
+    params = [ch for ch in children(d) if ch.kind == K.PARM_DECL]
+    if i >= len(params):
+        return False
+    der = Derive(ex, d, {p.hash: j for j, p in enumerate(params)})
+    cache[key] = der.stable(params[i], i)
     return cache[key]
 
 
