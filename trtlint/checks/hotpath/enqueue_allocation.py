@@ -96,7 +96,8 @@ class EnqueueAllocation(Rule):
     only when a pointer parameter is null (`if (!ws)`, `if (ws == nullptr)`, a conjunct of `&&`, the `else` of
     `if (ws)`, after `if (ws) return ...;`) is not reported when every way to it passes that parameter a pointer
     from the workspace: `workspace` itself, cast (`static_cast<T*>(workspace)`), advanced (`(char*)workspace +
-    off`, `&ws[off]`, `ws = (char*)ws + n;`, a helper every return of which does so), or a local carved from it.
+    off`, `&ws[off]`, `ws = (char*)ws + n;`, a helper every return of which does so, a `T*&` helper that only
+    advances it), or a local carved from it.
     Anything else (a null, a member, a pointer not traced, a plugin that may ask for 0 bytes) keeps the finding.
     When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
     "also TRT304": moving the allocation out of `enqueue` removes both.
