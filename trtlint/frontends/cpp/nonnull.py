@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from .base import Cursor, children, look_through, preorder
+from .base import Cursor, children, libclang, look_through, preorder
 
 # clang_getCursorBinaryOperatorKind codes (CXBinaryOperatorKind)
 _BO = {6: "+", 7: "-", 15: "==", 16: "!=", 20: "&&", 21: "||", 22: "=", 26: "+=", 27: "-="}
@@ -37,8 +37,6 @@ _DEPTH = 8
 def binop(ex: Any, c: Cursor, kids: list) -> Optional[str]:
     """The operator of a binary (or compound assignment) operator node: its code when libclang tells it, else the
     text between its operands."""
-    from .base import libclang
-
     if libclang.binary_operator is not None:
         try:
             op = _BO.get(libclang.binary_operator(c))
