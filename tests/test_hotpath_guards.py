@@ -5,7 +5,7 @@ none of the work after that return on that call."""
 
 from __future__ import annotations
 
-from trtlint.checks.examples.hotpath import plugin_cpp
+from trtlint.checks.examples.hotpath import WS_HELPERS, plugin_cpp, plugin_ws_cpp, ws_call
 
 from .helpers import check_project, write_project
 
@@ -115,3 +115,33 @@ def test_size_query_helper_also_called_with_the_workspace_does_the_work(tmp_path
             "    scan(nullptr, bytes, stream);")
     got = _findings(tmp_path, {"plugins/foo.cpp": plugin_cpp(body, _TOPK)}, ["TRT301", "TRT304", "TRT306"])
     assert sorted((c, line, sev) for c, line, sev, _m in got) == [("TRT304", 17, "warning"), ("TRT306", 16, "warning")], got
+
+
+# issue 31: a helper's branch taken only when its workspace parameter is null does not run on a way that hands it a
+# pointer from enqueue's workspace, when the plugin asks for one (WS_HELPERS: meanVar's cudaMalloc on line 18 and
+# cudaFree on line 22 of plugin_ws_cpp's file)
+def _lines(tmp_path, files, select):
+    return [(c, line) for c, line, _sev, _msg in _findings(tmp_path, files, select)]
+
+
+def test_workspace_from_every_caller(tmp_path):
+    # groupNorm is reached with enqueue's workspace and, from a second helper, with a null one: the null branch of
+    # meanVar runs on that way
+    helpers = WS_HELPERS + "\nstatic void twice(float* out, cudaStream_t stream)\n{\n    groupNorm(out, 64, nullptr, stream);\n}"
+    body = ws_call() + "\n    twice(static_cast<float*>(outputs[0]), stream);"
+    assert _lines(tmp_path, {"plugins/foo.cpp": plugin_ws_cpp(body, helpers)}, ["TRT301", "TRT302"]) == [
+        ("TRT301", 18), ("TRT302", 22)]
+
+
+def test_workspace_of_every_class_sharing_an_enqueue(tmp_path):
+    # a base class's enqueue: one derived plugin asks for a workspace, the other inherits the base's 0
+    text = plugin_ws_cpp(ws_call(), WS_HELPERS, "return 0;").replace(
+        "int32_t FooPlugin::enqueue(", "class BigPlugin : public FooPlugin\n{\npublic:\n"
+        "    size_t getWorkspaceSize(DynamicPluginTensorDesc const* inputs, int32_t nbInputs,\n"
+        "        DynamicPluginTensorDesc const* outputs, int32_t nbOutputs) const noexcept override\n    {\n"
+        "        return 4096;\n    }\n};\nclass SmallPlugin : public FooPlugin\n{\n};\nint32_t FooPlugin::enqueue(", 1)
+    assert _lines(tmp_path, {"plugins/foo.cpp": text}, ["TRT301", "TRT302"]) == [("TRT301", 18), ("TRT302", 22)]
+    # both ask for one: the null branches never run
+    alone = tmp_path / "alone"
+    text2 = text.replace("        return 0;\n", "        return 1024;\n", 1)
+    assert _lines(alone, {"plugins/foo.cpp": text2}, ["TRT301", "TRT302"]) == []

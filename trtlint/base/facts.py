@@ -135,19 +135,18 @@ class Call:
     # each ``name(`` spelled in the body of exactly one of those nested macros (``CHECK(x)`` expanding
     # ``DIE(msg)``, whose body spells ``cudaDeviceReset()``: ``("cudaDeviceReset", "DIE", <DIE's #define>)``)
     spelled_by: tuple[tuple[str, str, Span], ...] = ()
-    # an `assert` use in a unit compiled with NDEBUG: it expands to nothing (the check does not run)
-    compiled_out: bool = False
-    # size-query mode: the indexes of the pointer parameters of its function that the call runs only with set
-    # (it follows `if (!p) { ...; return ...; }` / `if (p == nullptr) return ...;` on a parameter p)
-    needs_args: tuple[int, ...] = ()
+    compiled_out: bool = False  # an `assert` use in a unit compiled with NDEBUG: it expands to nothing (no check)
+    needs_args: tuple[int, ...] = ()  # size query: its pointer parameters set whenever it runs (after `if (!p) return`)
     # for a call of a function (not a virtual method) the project declares: the project file of the declaration
     # the call names; a function whose body no analysed unit holds is then known to be the project's own
     declared_in: Optional[str] = None
     # per argument (resolved calls): "null" (a null pointer: a literal, or a local initialised to null and never
-    # written again), "p<j>" (the caller's own pointer parameter j passed on), "" otherwise; trailing "" dropped
+    # written again), "p<j>" (the caller's own pointer parameter j passed on, never written), "d<j>" (a pointer
+    # derived from it, non-null whenever it is: frontends.cpp.nonnull), "" otherwise; trailing "" dropped
     arg_null: tuple[str, ...] = ()
     stream_field: Optional[str] = None  # the class field a stream argument reads (`mCtx.s`, `mCtx.stream()`)
     dispatch: bool = False  # in a branch of a data-type dispatch (frontends.cpp.flow._dispatch; index.unentered)
+    null_args: tuple[int, ...] = ()  # its function's pointer parameters null whenever it runs (`if (!p)`: nonnull.py)
 
 
 @dataclass(frozen=True)
@@ -270,6 +269,7 @@ class MethodDetail:
     size_value: Optional[int] = None
     # a V2 plugin's serialize(): its body never names the buffer (it writes nothing; ``serial`` is empty)
     writes_nothing: bool = False
+    workspace_param: Optional[int] = None  # a plugin's enqueue: the index of its workspace parameter (`void*`)
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ class HotPathUnread(Rule):
     """
 
     code = "TRT005"
-    reads = frozenset({"classes", "files", "functions", "py_creators", "registrations"})
+    reads = frozenset({"classes", "files", "functions", "lifecycle", "py_creators", "registrations"})
     name = "hot-path-unread"
     family = "core"
     severity = Severity.INFO

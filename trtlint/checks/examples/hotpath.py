@@ -51,3 +51,49 @@ void runScale(T* x, cudaStream_t stream)
 
 
 RUN_SCALE = "    ops::runScale(static_cast<float*>(outputs[0]), stream);"
+
+
+def plugin_ws_cpp(enqueue_body: str, helpers: str = "", workspace: str = "return 2 * 1024 + 128;") -> str:
+    """:func:`plugin_cpp` with a ``getWorkspaceSize`` whose body is ``workspace`` (the plugin asks for a workspace,
+    so TensorRT hands ``enqueue`` a non-null one)."""
+    return plugin_cpp(enqueue_body, helpers).replace(
+        "public:\n", "public:\n    size_t getWorkspaceSize(DynamicPluginTensorDesc const* inputs, int32_t nbInputs,\n"
+        "        DynamicPluginTensorDesc const* outputs, int32_t nbOutputs) const noexcept override\n    {\n"
+        f"        {workspace}\n    }}\n", 1)
+
+
+# a helper that allocates its own buffer when it is given no workspace (`if (workspace) ... else cudaMalloc`, and
+# frees it after under `workspace == nullptr`), reached through one that carves enqueue's workspace and advances it
+# with an offset helper: with a workspace from enqueue the allocation and the free never run
+WS_HELPERS = """static void* nextWorkspace(void* ptr, size_t bytes)
+{
+    return static_cast<char*>(ptr) + (bytes + 255) / 256 * 256;
+}
+static void meanVar(float* dst, int n, void* workspace, cudaStream_t stream)
+{
+    float* tmp = nullptr;
+    if (workspace)
+    {
+        tmp = static_cast<float*>(workspace);
+    }
+    else
+    {
+        cudaMalloc(&tmp, n * sizeof(float));
+    }
+    if (n > 1 && workspace == nullptr)
+    {
+        cudaFree(tmp);
+    }
+}
+static void groupNorm(float* out, int n, void* workspace, cudaStream_t stream)
+{
+    float* mean = static_cast<float*>(workspace);
+    workspace = nextWorkspace(workspace, n * sizeof(float));
+    meanVar(mean, n, workspace, stream);
+}
+static void* gScratch = nullptr;"""
+
+
+def ws_call(arg: str = "workspace") -> str:
+    """The enqueue body handing ``arg`` to :data:`WS_HELPERS`' ``groupNorm`` as its workspace."""
+    return f"    groupNorm(static_cast<float*>(outputs[0]), 64, {arg}, stream);"

@@ -9,6 +9,7 @@ or teardown. A finding's severity follows the hottest method that reaches it (`t
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
@@ -31,6 +32,7 @@ class Entry:
     plugin: str  # the class's short name
     fn: CppFunction
     temperature: str
+    qualname: str = ""  # the class's qualified name
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def entries(index, temperatures=("hot", "warm"), creators: bool = False) -> list
                 names_here.add(fn.name)
                 temp = "cold" if info.cls.kind == "creator" else index.packs.temperature(fn.name, fam)
                 if temp in temperatures:
-                    out.append(Entry(info.cls.name, fn, temp))
+                    out.append(Entry(info.cls.name, fn, temp, info.qualname))
             seen_names |= names_here
     out.sort(key=lambda e: _ORDER[e.temperature])
     memo[key] = out
@@ -167,11 +169,13 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
         here = ctx.get(fn.usr)
         if here is None:
             continue  # reached only through calls that never run (a size query's)
-        guard, nulls = here
+        guard, nulls, given = here
         out = edges.setdefault(fn.usr, set())
         for call, target in zip(fn.calls, targets):
-            if nulls.intersection(call.needs_args):
-                continue  # after `if (!p) return size;` with p null on every way here: never runs
+            if nulls.intersection(call.needs_args) or given.intersection(call.null_args):
+                # after `if (!p) return size;` with p null on every way here, or under `if (!p)` with p a pointer
+                # into enqueue's workspace on every way here: never runs
+                continue
             # (the launches one macro use expands to share its span: each is told apart by where its body writes it)
             key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind, call.defined_at)
             if key not in seen:
@@ -181,23 +185,53 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
                 out.add(target.usr)
 
 
-def _roots(index, starts: list[Entry], walked) -> list[str]:
+def _roots(index, starts: list[Entry], walked) -> dict[str, frozenset]:
     """The entries TensorRT itself calls, the roots of the contexts: a method the TensorRT interfaces declare, a
     constructor or destructor, or a method nothing walked calls. A helper method of the plugin class that one of
     its methods calls (an autotuner `configurePlugin` runs under `if (!mTuned)`) is reached in its callers'
-    context, not as a root of its own."""
+    context, not as a root of its own. Each with the indexes of its pointer parameters TensorRT never passes null:
+    ``enqueue``'s workspace when every plugin class it is the ``enqueue`` of asks for some (:func:`workspace_given`)."""
     names = index.__dict__.get("_trtlint_iface_names")
     if names is None:
         names = index.__dict__["_trtlint_iface_names"] = frozenset(
             m.name for it in index.packs.trt_interfaces.values() for m in it.methods)
     called = {t.usr for _e, _fn, _chain, targets in walked for t in targets if t is not None}
-    out = []
+    out: dict[str, frozenset] = {}
     for x in starts:
         fn = x.fn
         cls = (fn.cls or "").split("::")[-1].split("<")[0]
         if fn.name in names or fn.name == cls or fn.name.startswith("~") or fn.usr not in called:
-            out.append(fn.usr)
+            given = frozenset()
+            if fn.name == "enqueue":
+                md = index.lifecycle.get(fn.usr)
+                ws = md.workspace_param if md is not None else None
+                if ws is not None and workspace_given(index, x.qualname):
+                    given = frozenset({ws})
+            out[fn.usr] = out[fn.usr] & given if fn.usr in out else given
     return out
+
+
+# a returned size that may be zero: a literal 0, or a conditional with a 0 arm (`return n ? bytes : 0;`)
+_ZERO = re.compile(r"0[uUlLzZ]*|\(\s*(?:size_t|std::size_t|int\w*)\s*\)\s*0[uUlL]*|(?:static_cast\s*<[^>]*>|size_t|std::size_t)\s*\(\s*0[uUlL]*\s*\)|\{\s*\}")
+_ZERO_ARM = re.compile(r"[?:]\s*\(?\s*0[uUlLzZ]*\s*\)?\s*(?=:|$)")
+
+
+def workspace_given(index, qualname: str) -> bool:
+    """Whether TensorRT hands the plugin class's ``enqueue`` a non-null workspace: its ``getWorkspaceSize`` (of the
+    class or its nearest project base; every overload) has returns and none of them may be zero (a literal 0, a
+    conditional with a 0 arm, a return clang could not analyse). A class that does not define it asks for none."""
+    if not qualname:
+        return False
+    memo = index.__dict__.setdefault("_trtlint_workspace_given", {})
+    got = memo.get(qualname)
+    if got is None:
+        mds = index.method_details(qualname, "getWorkspaceSize")
+        got = bool(mds) and all(
+            md.returns and all(r.kind not in ("unknown", "nullptr", "bool") and not _ZERO.fullmatch(r.expr.strip())
+                               and not _ZERO_ARM.search(r.expr) for r in md.returns)
+            for md in mds)
+        memo[qualname] = got
+    return got
 
 
 def _guard_rank(guard: Optional[str]) -> int:
@@ -205,39 +239,45 @@ def _guard_rank(guard: Optional[str]) -> int:
     return 2 if guard is None else 0 if guard.startswith("error-path:") else 1
 
 
-def _contexts(walked, roots: list[str]) -> dict[str, tuple[Optional[str], frozenset]]:
+def _contexts(walked, roots: dict[str, frozenset]) -> dict[str, tuple[Optional[str], frozenset, frozenset]]:
     """The context each walked body is reached in, over every way the walk reaches it (a fixpoint from the
-    entries): ``(guard, nulls)``, where ``guard`` is None when some way reaches it unguarded, else the one-time
-    (or, failing that, error-path) guard of a call on the way (a guard in a caller is carried into its callees),
-    and ``nulls`` the indexes of its pointer parameters that are null on every way (a caller's null argument, or
-    its own null parameter passed on: size-query mode). A body absent from the result is reached only through
-    calls that never run. ``roots``: the entries' bodies."""
+    entries): ``(guard, nulls, given)``, where ``guard`` is None when some way reaches it unguarded, else the
+    one-time (or, failing that, error-path) guard of a call on the way (a guard in a caller is carried into its
+    callees), ``nulls`` the indexes of its pointer parameters that are null on every way (a caller's null argument,
+    or its own null parameter passed on: size-query mode), and ``given`` those that are non-null on every way (a
+    pointer into ``enqueue``'s workspace: the caller's non-null parameter passed on, cast, advanced or carved, the
+    ``arg_null`` ``"p<j>"`` and ``"d<j>"``). A body absent from the result is reached only through calls that never
+    run. ``roots``: the entries' bodies, with their non-null parameters."""
     body: dict[str, tuple[CppFunction, list]] = {}
     for e, fn, _chain, targets in walked:
         body.setdefault(fn.usr, (fn, targets))
-    ctx: dict[str, tuple[Optional[str], frozenset]] = {}
+    ctx: dict[str, tuple[Optional[str], frozenset, frozenset]] = {}
     todo: list[str] = []
-    for u in roots:  # the entries: reached by TensorRT, unguarded
+    for u, given in roots.items():  # the entries: reached by TensorRT, unguarded
         if u in body and u not in ctx:
-            ctx[u] = (None, frozenset())
+            ctx[u] = (None, frozenset(), given)
             todo.append(u)
     while todo:
         u = todo.pop()
         fn, targets = body[u]
-        guard, nulls = ctx[u]
+        guard, nulls, given = ctx[u]
         for call, target in zip(fn.calls, targets):
-            if target is None or target.usr not in body or nulls.intersection(call.needs_args):
+            if target is None or target.usr not in body or nulls.intersection(call.needs_args) or \
+                    given.intersection(call.null_args):
                 continue
             g = call.guard if call.guard is not None else guard
             n = frozenset(i for i, a in enumerate(call.arg_null)
                           if a == "null" or (a.startswith("p") and a[1:].isdigit() and int(a[1:]) in nulls))
+            s = frozenset(i for i, a in enumerate(call.arg_null)
+                          if a[:1] in ("p", "d") and a[1:].isdigit() and int(a[1:]) in given) if given else frozenset()
             old = ctx.get(target.usr)
             if old is not None:
                 g = old[0] if _guard_rank(old[0]) >= _guard_rank(g) else g
                 n = old[1] & n
-                if (g, n) == old:
+                s = old[2] & s
+                if (g, n, s) == old:
                     continue
-            ctx[target.usr] = (g, n)
+            ctx[target.usr] = (g, n, s)
             todo.append(target.usr)
     return ctx
 

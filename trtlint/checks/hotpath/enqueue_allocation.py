@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
-from ..examples.hotpath import RUN_SCALE, ns_template_helpers, plugin_cpp
+from ..examples.hotpath import RUN_SCALE, WS_HELPERS, ns_template_helpers, plugin_cpp, plugin_ws_cpp, ws_call
 from ._walk import hot_diag, hot_hits, once_note
 
 _TRT7_PLUGIN = """#include <NvInfer.h>
@@ -91,6 +91,14 @@ class EnqueueAllocation(Rule):
     size = ...; return; }`) and is called with a null pointer there (a literal, a local initialised to null, or
     the caller's own parameter passed on from such a call) does none of the work after that return on that
     call: it is not reported, unless some other way calls it with a real buffer.
+    Given workspace: TensorRT hands `enqueue` a non-null workspace when the plugin's `getWorkspaceSize` asks for
+    one (none of its returns may be 0: not a literal 0, no conditional with a 0 arm). A call in a branch taken
+    only when a pointer parameter is null (`if (!ws)`, `if (ws == nullptr)`, a conjunct of `&&`, the `else` of
+    `if (ws)`, after `if (ws) return ...;`) is not reported when every way to it passes that parameter a pointer
+    from the workspace: `workspace` itself, cast (`static_cast<T*>(workspace)`), advanced (`(char*)workspace +
+    off`, `&ws[off]`, `ws = (char*)ws + n;`, a helper every return of which does so, a `T*&` helper that only
+    advances it), or a local carved from it.
+    Anything else (a null, a member, a pointer not traced, a plugin that may ask for 0 bytes) keeps the finding.
     When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
     "also TRT304": moving the allocation out of `enqueue` removes both.
 
@@ -226,6 +234,31 @@ class EnqueueAllocation(Rule):
                 ("plugins/foo.cpp", 32, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
                                         "FooPlugin::enqueue -> cudaMalloc"),
             ],
+        },
+    ]
+
+    VALID += [
+        # the helper allocates only when it is given no workspace (the else of `if (workspace)`); it is given
+        # enqueue's, carved and advanced by an offset helper, and the plugin asks for one: never null there
+        {"files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call(), WS_HELPERS)}},
+    ]
+    INVALID += [
+        {
+            # the same helper handed a null workspace: it allocates on every call
+            "files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call("nullptr"), WS_HELPERS)},
+            "expect": [("plugins/foo.cpp", 18, "cudaMalloc (device allocation) allocates on the hot path of FooPlugin::enqueue: "
+                                               "FooPlugin::enqueue -> groupNorm -> meanVar -> cudaMalloc")],
+        },
+        {
+            # ... or a pointer that does not come from enqueue's workspace (a global, null here)
+            "files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call("gScratch"), WS_HELPERS)},
+            "expect": [("plugins/foo.cpp", 18, "FooPlugin::enqueue -> groupNorm -> meanVar -> cudaMalloc")],
+        },
+        {
+            # ... or enqueue's workspace, but the plugin asks for none (getWorkspaceSize returns 0): TensorRT may
+            # hand it a null one
+            "files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call(), WS_HELPERS, "return 0;")},
+            "expect": [("plugins/foo.cpp", 18, "FooPlugin::enqueue -> groupNorm -> meanVar -> cudaMalloc")],
         },
     ]
 

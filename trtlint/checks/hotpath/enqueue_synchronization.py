@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
-from ..examples.hotpath import RUN_SCALE, ns_template_helpers, plugin_cpp
+from ..examples.hotpath import RUN_SCALE, WS_HELPERS, ns_template_helpers, plugin_cpp, plugin_ws_cpp, ws_call
 from ._walk import hot_diag, hot_hits, once_note
 
 
@@ -34,7 +34,9 @@ class EnqueueSynchronization(Rule):
     stream either way), and calls that synchronize implicitly (`cudaFree`). The message shows the chain. A call reached only through a destructor or an assignment operator (releasing what an
     object owns, e.g. a tensor view being reassigned) is not reported: whether the object owns anything on
     that path is not known statically, and a view owns nothing. Nor is one-time initialisation under a guard
-    (as for TRT301): it runs once, not per inference.
+    (as for TRT301): it runs once, not per inference. Nor is a call in a branch taken only when a pointer
+    parameter is null (`if (!ws)`, `if (n > 1 && ws == nullptr)`, the `else` of `if (ws)`) where every way to
+    it passes a pointer from `enqueue`'s workspace and the plugin asks for one (as for TRT301: given workspace).
     When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
     "also TRT304": removing the synchronization removes both.
 
@@ -109,6 +111,25 @@ class EnqueueSynchronization(Rule):
             # unqualified, as does a call whose declaration did not resolve), and explicitly instantiated
             "files": {"plugins/foo.cu": plugin_cpp(RUN_SCALE, ns_template_helpers("    cudaDeviceSynchronize();"))},
             "expect": [("plugins/foo.cu", 14, "FooPlugin::enqueue -> runScale -> launchScale -> cudaDeviceSynchronize")],
+        },
+    ]
+
+    VALID += [
+        # the helper frees its own buffer only when it was given no workspace (`if (n > 1 && workspace == nullptr)`);
+        # it is given enqueue's, carved and advanced by an offset helper, and the plugin asks for one
+        {"files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call(), WS_HELPERS)}},
+    ]
+    INVALID += [
+        {
+            # the same helper handed a null workspace: the free runs on every call
+            "files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call("nullptr"), WS_HELPERS)},
+            "expect": [("plugins/foo.cpp", 22, "cudaFree (implicit device synchronization (cudaFree)) synchronizes on the hot path "
+                                               "of FooPlugin::enqueue: FooPlugin::enqueue -> groupNorm -> meanVar -> cudaFree")],
+        },
+        {
+            # ... or enqueue's workspace, but the plugin may ask for none (a conditional with a 0 arm)
+            "files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call(), WS_HELPERS, "return nbInputs > 1 ? 4096 : 0;")},
+            "expect": [("plugins/foo.cpp", 22, "FooPlugin::enqueue -> groupNorm -> meanVar -> cudaFree")],
         },
     ]
 

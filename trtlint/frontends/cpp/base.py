@@ -45,6 +45,7 @@ class Unit(Protocol):
     class_by_name: dict[str, str]  # class name -> qualified name (plugin and creator classes)
     families: dict[str, str]  # plugin / creator class qualname -> family ("v3", "creator_v2"...)
     stream_params: dict  # callee usr (or cursor hash) -> index of its stream parameter (flow)
+    derive_returns: dict  # helper usr (or cursor hash) -> the parameter every return derives from, or None (nonnull)
 
     def extent_info(self, c: Cursor) -> Extent: ...
 

@@ -59,6 +59,7 @@ class BodyWalker(Guards):
             if ch.kind == ex.K.PARM_DECL:
                 self.params[ch.hash] = len(self.params)
         self._written: Optional[str] = None  # the body's text, for flow.arg_null (read on first need)
+        self.derive = None  # the derivations of its pointer parameters (flow.derive, made on first need)
         self.calls: list[tuple[int, Call]] = []
         self.returns: list[ResolvedString] = []
         self.field_decls: list[PluginFieldDecl] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from . import flow, onetime
+from . import flow, nonnull, onetime
 from .base import Cursor, children, func_kinds, preorder, short
 
 
@@ -169,6 +169,8 @@ class Guards:
             if p is not None:
                 self.size_query_return(ch, c, parents, p)
                 continue
+            if self.params:
+                self.set_param_return(ch, c, parents, cond)
             flags = self.unset_flags(cond, negate=True)
             if not flags:
                 continue
@@ -219,11 +221,29 @@ class Guards:
     def size_query_return(self, if_stmt: Cursor, block: Cursor, parents: tuple[Cursor, ...], p: int) -> None:
         """Everything after ``if (!p) return ...;`` in its block runs only when parameter ``p`` is set, and so does
         the rest of each enclosing block the block is a plain statement of (``{ ...; if (!buf) return; }``)."""
+        got = self._after(if_stmt, block, parents)
+        if got is not None:
+            self.flow.needs_ranges.append((got[0], got[1], p))
+
+    def set_param_return(self, if_stmt: Cursor, block: Cursor, parents: tuple[Cursor, ...], cond: Cursor) -> None:
+        """Everything after ``if (p) return ...;`` (``if (p != nullptr) { ...; return; }``) runs only while pointer
+        parameter ``p`` is null (``flow.null_ranges``)."""
+        try:
+            params = nonnull.null_when(flow.derive(self), cond, False)
+        except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for: nothing known
+            return
+        got = self._after(if_stmt, block, parents) if params else None
+        if got is not None:
+            self.flow.null_ranges.extend((got[0], got[1], p) for p in sorted(params))
+
+    def _after(self, if_stmt: Cursor, block: Cursor, parents: tuple[Cursor, ...]) -> Optional[tuple[int, int]]:
+        """The offsets from the end of ``if_stmt`` to the end of its block, and of each enclosing block the block is
+        a plain statement of."""
         K = self.K
         f, *_a, start = self.ex.extent_info(if_stmt)
         bf, *_b, end = self.ex.extent_info(block)
         if f is None or f != bf:
-            return
+            return None
         for anc in reversed(parents):
             if anc.kind != K.COMPOUND_STMT:
                 break
@@ -231,7 +251,7 @@ class Guards:
             if af != f:
                 break
             end = max(end, aend)
-        self.flow.needs_ranges.append((start, end, p))
+        return start, end
 
     def guard_at(self, f: str, start: int, end: int) -> Optional[str]:
         """The innermost recorded guard range holding [start, end) of file ``f``."""

@@ -105,6 +105,7 @@ class Extractor(MacroUses, Registrations):
         self._assert_out: dict[int, bool] = {}  # the C library's assert definition -> compiled out (NDEBUG)
         self.families: dict[str, str] = {}  # plugin/creator class -> family
         self.stream_params: dict = {}  # callee -> index of its stream parameter (flow)
+        self.derive_returns: dict = {}  # helper -> the parameter every return derives from, or None (nonnull)
         # GPU-only bodies handed to libclang blanked (device.py): real path -> opening-brace offsets
         self.blanked: dict[str, frozenset[int]] = {}
         self._blanked_offsets: frozenset[int] = frozenset()

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
-from . import streamfields
+from . import nonnull, streamfields
 from .base import Cursor, Unit, children, look_through, preorder, short
 
 _FAILURE_RETURN = re.compile(
@@ -44,6 +44,7 @@ class FlowWalker(Protocol):
     fn: Cursor  # the function walked
     params: dict  # its parameters: cursor hash -> index
     _written: Optional[str]
+    derive: Optional[nonnull.Derive]  # (made on first need: :func:`derive`)
 
     def if_parts(self, c: Cursor, kids: list) -> tuple[Optional[int], Optional[int], Optional[int]]: ...
 
@@ -55,7 +56,7 @@ class FlowWalker(Protocol):
 class FlowState:
     """What the walk of one function body records for this module."""
 
-    __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges")
+    __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges", "null_ranges")
 
     def __init__(self) -> None:
         self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
@@ -63,6 +64,8 @@ class FlowState:
         self.error_ranges: list[tuple[int, int, str]] = []  # then-branches ending in a failure return
         self.needs_ranges: list[tuple[int, int, int]] = []  # after `if (!p) return`: (start, end, parameter index)
         self.dispatch_ranges: list[tuple[int, int]] = []  # the branches of a data-type dispatch (Call.dispatch)
+        # where a pointer parameter is null (Call.null_args): (start, end, parameter index)
+        self.null_ranges: list[tuple[int, int, int]] = []
 
 
 @lru_cache(maxsize=4)
@@ -115,6 +118,8 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             st.error_ranges.append((o1, o2, UNSUPPORTED_DTYPE))
         if ci is not None and _dtype_test(w.ex.text_of(kids[ci])):
             _dispatch(w, [kids[i] for i in (ti, ei) if i is not None and kids[i].kind != K.IF_STMT])
+        if ci is not None and ti is not None and w.params:
+            _null_branches(w, kids[ci], kids[ti], kids[ei] if ei is not None else None)
         return
     if k == K.CONDITIONAL_OPERATOR.value:
         # `t == DataType::kHALF ? launch<half>(...) : launch<float>(...)`
@@ -133,6 +138,21 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
         _mark_statement(w, body)
+
+
+def _null_branches(w: FlowWalker, cond: Cursor, then: Cursor, other: Optional[Cursor]) -> None:
+    """The branches of an ``if`` that run only while a pointer parameter is null (``if (!ws)``, the ``else`` of ``if
+    (ws)``): ``FlowState.null_ranges``."""
+    for branch, outcome in ((then, True), (other, False)):
+        if branch is None:
+            continue
+        try:
+            params = nonnull.null_when(derive(w), cond, outcome)
+        except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for: nothing known
+            params = frozenset()
+        if params:
+            _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(branch)
+            w.flow.null_ranges.extend((o1, o2, p) for p in sorted(params))
 
 
 # a data-type dispatch's branch for no accepted type is an error path that does not run (facts.UNSUPPORTED_DTYPE)
@@ -638,37 +658,59 @@ def _declared_void(w: FlowWalker, c: Cursor, ref: Optional[Cursor]) -> bool:
 _NULL_INIT = re.compile(r"(?:=\s*(?:nullptr|NULL|0|__null)|\{\s*(?:nullptr|NULL|0)?\s*\})\s*\Z")
 
 
+def derive(w: FlowWalker) -> nonnull.Derive:
+    """The derivations of the walked function's pointer parameters (made on first need)."""
+    if w.derive is None:
+        w.derive = nonnull.Derive(w.ex, w.fn, w.params)
+    return w.derive
+
+
 def _arg_null(w: FlowWalker, a: Cursor) -> str:
     """"null" for a null pointer argument (a literal, or a local pointer initialised to null and never assigned or
-    taken the address of again in the function), "p<j>" for the caller's own pointer parameter j, else ""."""
+    taken the address of again in the function), "p<j>" for the caller's own pointer parameter j (never written in
+    the body), "d<j>" for a pointer derived from it (:func:`.nonnull.source`), else ""."""
     K = w.K
     cur = look_through(w.K, a, casts=True, functional=True)
     k = cur.kind
     if k in (K.CXX_NULL_PTR_LITERAL_EXPR, K.GNU_NULL_EXPR):
         return "null"
-    if k != K.DECL_REF_EXPR:
-        return ""
-    d = cur.referenced
-    if d is None:
+    if k == K.DECL_REF_EXPR:
+        d = cur.referenced
+        if d is None:
+            return ""
+        try:
+            if d.type.get_canonical().kind != w.ex.ci.TypeKind.POINTER:
+                return ""
+        except Exception:  # noqa: BLE001
+            return ""
+        if d.kind != K.PARM_DECL and _null_local(w, d):
+            return "null"
+    elif cur._kind_id not in _derived_ids(K):
         return ""
     try:
-        if d.type.get_canonical().kind != w.ex.ci.TypeKind.POINTER:
-            return ""
-    except Exception:  # noqa: BLE001
+        return nonnull.source(derive(w), cur)
+    except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for: nothing known
         return ""
-    if d.kind == K.PARM_DECL:
-        j = w.params.get(d.hash)
-        return f"p{j}" if j is not None else ""
+
+
+def _null_local(w: FlowWalker, d: Cursor) -> bool:
+    """A local pointer initialised to null and never assigned or taken the address of again in the function."""
     if not _local(w, d) or not _NULL_INIT.search(w.ex.text_of(d)):
-        return ""
+        return False
     if w._written is None:
         w._written = w.ex.text_of(w.fn)
     name = re.escape(d.spelling or "")
     # one `name = ...` (its declaration), no other assignment, no `&name` (an out-parameter)
     writes = re.findall(r"(?<![\w.>])" + name + r"\s*(?:[-+*/|&]?=(?!=)|\+\+|--)", w._written)
-    if not name or len(writes) > 1 or re.search(r"&\s*" + name + r"\b", w._written):
-        return ""
-    return "null"
+    return bool(name) and len(writes) <= 1 and not re.search(r"&\s*" + name + r"\b", w._written)
+
+
+@lru_cache(maxsize=4)
+def _derived_ids(K: Any) -> frozenset:
+    """Kind ids of the expressions besides a name that a derived pointer can be written as (``(char*)ws + n``,
+    ``&ws[n]``, a helper's call, a conditional)."""
+    return frozenset(k.value for k in (K.BINARY_OPERATOR, K.UNARY_OPERATOR, K.CALL_EXPR, K.CONDITIONAL_OPERATOR,
+                                       K.PAREN_EXPR))
 
 
 def launch_extras(text: str, cfg: list, call: Call) -> Call:
@@ -804,7 +846,8 @@ def _lvalue_home(w: FlowWalker, e: Cursor) -> str:
 def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
     """Set ``in_try``, ``dispatch`` and the error-path guard of each call from the ranges the walk recorded."""
     st: FlowState = w.flow
-    if not st.try_ranges and not st.error_ranges and not st.needs_ranges and not st.dispatch_ranges:
+    if not st.try_ranges and not st.error_ranges and not st.needs_ranges and not st.dispatch_ranges and \
+            not st.null_ranges:
         return calls
     out = []
     for off, call in calls:
@@ -816,6 +859,9 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
         needs = tuple(sorted({p for s, e, p in st.needs_ranges if s <= off < e}))
         if needs:
             changes["needs_args"] = needs
+        nulls = tuple(sorted({p for s, e, p in st.null_ranges if s <= off < e}))
+        if nulls:
+            changes["null_args"] = nulls
         best = None
         for s, e, cond in st.error_ranges:
             if s <= off < e and (best is None or e - s < best[0]):

@@ -15,7 +15,9 @@ For the methods of plugin and creator classes whose bodies matter to the interfa
 * ``refs``: builder precision state named in ``getOutputDataType(s)`` (``BuilderFlag::kFP16``,
   ``getFlag(...)``, ``platformHasFast*``);
 * ``handoffs``: for a V2 creator's ``deserializePlugin``, the plugin constructors it hands its blob to and how
-  far into the blob the pointer it passes points (:mod:`.handoff`).
+  far into the blob the pointer it passes points (:mod:`.handoff`);
+* ``workspace_param``: for ``enqueue``, the index of its workspace parameter; the returns of ``getWorkspaceSize``
+  are recorded too (whether TensorRT hands ``enqueue`` a non-null workspace: ``checks/hotpath/_walk.py``).
 
 Only the modules of this package touch libclang cursors; what leaves is plain facts.
 """
@@ -40,7 +42,8 @@ STATUS_METHODS = frozenset({
     "enqueue", "configurePlugin", "getOutputDataTypes", "getOutputShapes", "onShapeChange", "setTactic",
     "initialize", "getValidTactics",
 })
-_DETAIL_METHODS = STATUS_METHODS | {"getCapabilityInterface", "getAliasedInput", "serialize", "getOutputDataType"}
+_DETAIL_METHODS = STATUS_METHODS | {"getCapabilityInterface", "getAliasedInput", "serialize", "getOutputDataType",
+                                    "getWorkspaceSize"}
 _CAP_RE = re.compile(r"\bk(CORE|BUILD|RUNTIME)\b")
 _RETURN_KW = re.compile(rb"\breturn\b")
 _NOT_CODE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#[^\n]*', re.S | re.M)
@@ -435,6 +438,23 @@ def _is_deserializing_ctor(ex: Unit, fn: Cursor) -> bool:
 
 
 
+def _workspace_param(ex: Unit, fn: Cursor) -> Optional[int]:
+    """The index of ``enqueue``'s workspace: the ``void*`` parameter just before its last, the stream."""
+    K = ex.K
+    params = [ch for ch in children(fn) if ch.kind == K.PARM_DECL]
+    if len(params) < 2:
+        return None
+    try:
+        ws, stream = params[-2].type.get_canonical(), params[-1].type.get_canonical()
+        if ws.kind != ex.ci.TypeKind.POINTER or ws.get_pointee().kind != ex.ci.TypeKind.VOID:
+            return None
+        if stream.kind != ex.ci.TypeKind.POINTER or "CUstream" not in (stream.spelling or ""):
+            return None
+    except Exception:  # noqa: BLE001 - an unresolved type
+        return None
+    return len(params) - 2
+
+
 # -- the per-method detail ---------------------------------------------------------------------------------
 
 
@@ -507,6 +527,7 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
     except Exception:  # noqa: BLE001
         rtype = ""
     return MethodDetail(
+        workspace_param=_workspace_param(ex, fn) if name == "enqueue" and plugin_family is not None else None,
         usr=fn.get_usr() or "",
         qualname=ex.qualname(fn),
         cls=cls,
