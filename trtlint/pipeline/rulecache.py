@@ -74,9 +74,22 @@ def _old_facts(rel: str, token: Optional[tuple], cache) -> Optional[FileFacts]:
     return None
 
 
-def changes(old: list, new: list, facts: dict[str, FileFacts], cache) -> Optional[set[str]]:
+def last_facts(old: list, rels: Any, cache) -> dict[str, tuple]:
+    """rel -> (token, facts or None) of the files ``rels`` from the ``old`` tokens (:func:`changes` takes them instead
+    of loading them again): loaded while the workers parse."""
+    return {rel: (tok, _old_facts(rel, tok, cache)) for rel, tok in old if rel in rels}
+
+
+def changes(old: list, new: list, facts: dict[str, FileFacts], cache,
+            loaded: Optional[dict[str, tuple]] = None) -> Optional[set[str]]:
     """The fact kinds that differ between the files of the ``old`` tokens and ``facts`` (``new``: their tokens);
-    None when that cannot be known."""
+    None when that cannot be known. ``loaded``: :func:`last_facts` of some files."""
+    loaded = loaded or {}
+
+    def prev_of(rel: str, tok: Optional[tuple]) -> Optional[FileFacts]:
+        got = loaded.get(rel)
+        return got[1] if got is not None and got[0] == tok else _old_facts(rel, tok, cache)
+
     # a file added or removed, or the same files in another order (the index takes them in that order)
     kinds = {FILES} if [r for r, _ in old] != [r for r, _ in new] else set()
     before = dict(old)
@@ -86,13 +99,13 @@ def changes(old: list, new: list, facts: dict[str, FileFacts], cache) -> Optiona
         if rel not in before:
             kinds |= changed_kinds(None, facts[rel])
             continue
-        prev = _old_facts(rel, before[rel], cache)
+        prev = prev_of(rel, before[rel])
         if prev is None:
             return None
         kinds |= changed_kinds(prev, facts[rel])
     for rel, tok in old:
         if rel not in facts:
-            prev = _old_facts(rel, tok, cache)
+            prev = prev_of(rel, tok)
             if prev is None:
                 return None
             kinds |= changed_kinds(prev, None)

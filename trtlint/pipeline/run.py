@@ -109,6 +109,9 @@ class _RunState:
     extraction: Any = None
     done: list = field(default_factory=lambda: [0, 0])  # files parsed, files planned (the extraction's progress)
     lazy_rules: bool = False  # the rules are RuleStubs (a restored rule memo): RunResult.rules is None
+    inputs_scanned: bool = False  # the check's inputs that need no fact are made (_fact_free_inputs)
+    # the rule memo's stable key, the stored memo and the last facts of the changed files (_preload_rule_memo)
+    rule_memo_pre: Optional[tuple] = None
 
 
 def run(*args, **kwargs) -> RunResult:
@@ -232,23 +235,31 @@ def _discover(st: _RunState) -> None:
 
 
 def _model(st: _RunState) -> None:
-    """The text scans, the build model (each C++/CUDA unit gets the include dirs and defines of the CMake target
-    compiling it; a run over some paths reads the whole tree's list files: discovery has only the paths) and the
-    project state. After the run memo: a warm run it answers reads no build file and loads no text scan."""
+    """The text scans and the build model (each C++/CUDA unit gets the include dirs and defines of the CMake target
+    compiling it; a run over some paths reads the whole tree's list files: discovery has only the paths); the
+    project state follows in :func:`_extract` (:func:`_project`). After the run memo: a warm run it answers reads no build file and loads no text scan."""
     from trtlint.pipeline.state import ProjectState
     from .buildmodel import build_model, with_unit_flags
 
     st.scans = TextScans(st.scans_dir)
-    if st.packs is None:
-        st.packs = load_packs(root=st.root)
     t = time.perf_counter()
     settings, disc = st.settings, st.disc
     st.build = build_model(st.root, [f.rel for f in disc.files] if st.paths is None else None, st.ctx.compile_commands,
                            max_file_size=settings.max_file_size)
     disc.files = with_unit_flags(disc.files, st.build)
     st.timings["build model"] = time.perf_counter() - t
-    st.project = ProjectState(root=st.root, settings=settings, profile=st.profile, packs=st.packs, ctx=st.ctx,
-                              skipped=_skipped(st), sources={f.rel: f for f in disc.files}, build=st.build)
+
+
+def _project(st: _RunState) -> None:
+    """The merged rule packs and the project state: made once the C++ units with plugin facts are on their way to the
+    workers (:func:`_extract`), since nothing the extraction is handed needs them (after an edit the worker waited
+    for the parent's import of the project state and the packs' load before its parse, ~10 ms on Edge-LLM)."""
+    from trtlint.pipeline.state import ProjectState
+
+    if st.packs is None:
+        st.packs = load_packs(root=st.root)
+    st.project = ProjectState(root=st.root, settings=st.settings, profile=st.profile, packs=st.packs, ctx=st.ctx,
+                              skipped=_skipped(st), sources={f.rel: f for f in st.disc.files}, build=st.build)
 
 
 def _with_feature_macros(st: _RunState, ctx: ExtractContext, service=None) -> ExtractContext:
@@ -390,6 +401,7 @@ def _extract(st: _RunState) -> None:
         if share:
             eager = shared_header_plan(eager, ctx, shareable, reached_headers=reach)
         h_eager = extraction.submit(eager, 0)
+        _project(st)
         extraction.load(h_others)
         if cache is not None and extraction.pool is not None:
             # while a worker parses what changed, load the units the last call-graph expansion parsed: an
@@ -403,6 +415,9 @@ def _extract(st: _RunState) -> None:
             from ..checks.registry import all_rules
 
             all_rules()
+        # what the check reads besides the facts, made while the workers parse (the parent waits for them otherwise)
+        _fact_free_inputs(st, extraction.service)
+        _preload_rule_memo(st)
         eager, cfacts = walk_unwalked(eager, extraction.collect(h_eager), extract_cached)
         eager, cfacts = walk_missing(eager, cfacts, extract_cached, set())
         lazy_facts = {f.rel: f for f in lazy}
@@ -456,11 +471,29 @@ def _scan_inputs(st: _RunState) -> None:
     """What the index is handed besides the facts (:meth:`ProjectState.check_inputs`), from the text scans: the
     suppressions, the preview-feature switches, each program's TensorRT release, the headers no unit includes; and
     discovery's glob memos."""
+    _fact_free_inputs(st)
+    if st.paths is None:  # (loose files: no tree to know the includers from)
+        from .unincluded import unincluded_headers
+
+        files, project = st.disc.files, st.project
+        project.unincluded = unincluded_headers({f.rel: f.kind for f in files}, project.include_names, st.build,
+                                                st.facts)  # code no program compiles
+
+
+def _fact_free_inputs(st: _RunState, service=None) -> None:
+    """The part of :func:`_scan_inputs` that needs no fact, once per run: :func:`_extract` makes it while the workers
+    parse (``service``: the pool's, called between the files' text scans so the workers are never left waiting)."""
+    if st.inputs_scanned:
+        return
     from .check import scan_all_suppressions
     from .buildmodel import executable_units
     from .trtversion import infer as infer_tensorrt
 
     files, scans, project = st.disc.files, st.scans, st.project
+    if service is not None:  # (each file's scan is remembered: what follows reads them without scanning again)
+        for f in files:
+            scans.scan(f)
+            service()
     scopes = st.build.scopes if st.build is not None else ()
     project.suppressions = scan_all_suppressions(files, scans)
     project.preview_scan = {f.rel: scans.scan(f).preview_switches for f in files
@@ -469,15 +502,14 @@ def _scan_inputs(st: _RunState) -> None:
     project.scopes = tuple(scopes)  # the independent programs the build model found (each checked on its own)
     project.tensorrt = infer_tensorrt(st.settings.root, files, tuple(scopes), scans)  # each program's TensorRT release
     if st.paths is None:  # (loose files: no tree to know the includers from)
-        from .unincluded import include_map, unincluded_headers, unrunnable_programs
+        from .unincluded import include_map, unrunnable_programs
 
         project.include_names = include_map(files, scans)
-        project.unincluded = unincluded_headers({f.rel: f.kind for f in files}, project.include_names, st.build,
-                                                st.facts)  # code no program compiles
         project.unrunnable = unrunnable_programs({f.rel: f.kind for f in files}, project.include_names, st.build)
     # what says a program takes plugin fields from outside its own code (TRT205's creator checks)
     project.model_io = {f.rel: m for f in files for m in (scans.scan(f).model_io,) if m}
     project.executable_units = executable_units(st.build.targets) if st.build is not None else ()
+    st.inputs_scanned = True
 
 
 def _check(st: _RunState) -> None:
@@ -537,16 +569,36 @@ def _restore_rule_memo(st: _RunState) -> Optional[list]:
     from .rulecache import changes, load, tokens
 
     project = st.project
-    project.stable_key = runmemo.key(st.settings, st.disc, st.paths, st.profile, context_key(st.ctx),
-                                     st.ctx.compile_commands, files=False)
+    _preload_rule_memo(st)
+    stable_key, data, old = st.rule_memo_pre
+    project.stable_key = stable_key
     toks = tokens(project.facts, st.cache.origin if st.cache is not None else {})
-    data = load(st.scans_dir)
     if data is not None and data["inputs"][:1] == (project.stable_key,):
-        kinds = changes(data["tokens"], toks, project.facts, st.cache)
+        kinds = changes(data["tokens"], toks, project.facts, st.cache, old)
         if kinds is not None:
             project.rule_memo.restore(data["results"], data["inputs"], kinds)
             project.restored = True
     return toks
+
+
+def _preload_rule_memo(st: _RunState) -> None:
+    """The rule memo's side of :func:`_restore_rule_memo` that needs no fact of this run, once per run (:func:`_extract`
+    makes it while the workers parse): the key of its other inputs, the stored memo, and the last facts of the files
+    whose digest changed since the last run (their last tokens name fact-cache entries this run never writes: an
+    entry's key holds the file's digest)."""
+    if st.rule_memo_pre is not None or not _memo_run(st):
+        return
+    from trtlint.store import runmemo
+
+    from .rulecache import last_facts, load
+
+    stable_key = runmemo.key(st.settings, st.disc, st.paths, st.profile, context_key(st.ctx), st.ctx.compile_commands,
+                             files=False)
+    data = load(st.scans_dir)  # type: ignore[arg-type]
+    old = {}
+    if data is not None and data["inputs"][:1] == (stable_key,) and st.changed:
+        old = last_facts(data["tokens"], st.changed, st.cache)
+    st.rule_memo_pre = (stable_key, data, old)
 
 
 def _skipped(st: _RunState) -> list[tuple]:
