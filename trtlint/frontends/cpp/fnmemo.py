@@ -313,9 +313,13 @@ class Active:
         d = self.diff
         rel = self.rel
         fields = self._fields
+        # values that are returned as they are (str only when the function did not move: its names are then kept)
+        plain = (int, bool, float, type(None)) if fragile else (str, int, bool, float, type(None))
 
         def walk(o: Any) -> Any:
             t = type(o)
+            if t in plain:
+                return o
             if t is Span:
                 if o.path != rel:
                     return o
@@ -325,14 +329,17 @@ class Active:
                 if (l1 - o.line) != (l2 - o.end_line):
                     raise _Unusable  # it spans the edited lines
                 return Span(o.path, l1, o.col, l2, o.end_col)
-            if t is tuple:
-                new = [walk(x) for x in o]
-                return o if all(a is b for a, b in zip(new, o)) else tuple(new)
-            if t is str:
-                if fragile and _FRAGILE.search(o):
-                    raise _Unusable
+            if t is tuple:  # (a new tuple only from the first element that changed)
+                for i, x in enumerate(o):
+                    if type(x) in plain:
+                        continue
+                    nx = walk(x)
+                    if nx is not x:
+                        return tuple([*o[:i], nx, *(walk(y) for y in o[i + 1:])])
                 return o
-            if o is None or t in (int, bool, float):
+            if t is str:
+                if ("(" in o or "@" in o) and _FRAGILE.search(o):  # (fragile: strings are plain otherwise)
+                    raise _Unusable
                 return o
             names = fields.get(t)
             if names is None:
