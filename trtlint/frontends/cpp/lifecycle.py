@@ -72,7 +72,11 @@ class _Walk:
         self.serial: list[tuple[int, Any, str, bool, Any]] = []  # (offset, cursor, op, conditional, callee)
         self._loop: Optional[tuple[int, str]] = None  # the counting loop being walked: (its offset, its bound)
         self.loop_of: dict[tuple, tuple[int, str]] = {}  # a serial op's (path, line, col) -> the counting loop around it
-        self._near: Optional[Cursor] = None  # the last located cursor walked (where a dropped statement is shown)
+        # the last located cursor walked (where a dropped statement is shown): found when needed (_nearest) among the
+        # cursors entered, not by reading every cursor's extent as it is entered
+        self._near: Optional[Cursor] = None
+        self._entered: list = []
+        self._scanned = 0  # _entered[:_scanned] were looked at for _near
         self.roles: dict[int, tuple[str, int, int]] = {}  # a project helper's call offset -> its role (serialhelpers)
         # the buffer parameter and the locals pointing into it (serialize(void* buffer) / Plugin(void const* d, n))
         self.names: set[str] = buffer_names(ex, fn, OUT_T if name == "serialize" else BLOB_T,
@@ -123,12 +127,12 @@ class _Walk:
         cap, cond, catch, loop = state
         self._loop = loop
         if self.want_returns:
-            if self.ex.extent_info(c)[0] is not None:
-                self._near = c
-            elif k == K.NULL_STMT:
+            if k == K.NULL_STMT and self.ex.extent_info(c)[0] is None:
                 # a statement clang dropped in error recovery (a `return static_cast<Base*>(this);` whose class
                 # clang found invalid leaves a NullStmt with no location): it may return anything
                 self.on_unknown(cap, catch)
+            else:
+                self._entered.append(c)
         if k == K.RETURN_STMT and self.want_returns:
             self.on_return(c, kids, cap, catch)
         elif k == K.COMPOUND_STMT and self.want_returns:
@@ -196,9 +200,20 @@ class _Walk:
 
     def on_unknown(self, cap: Optional[str], catch: bool) -> None:
         """A statement (or a return's value) clang lost to an error: an ``unknown`` return, never "no value"."""
-        near = self._near if self._near is not None else self.fn
+        near = self._nearest()
+        near = near if near is not None else self.fn
         self.returns.append(ReturnInfo(span=self.span(near), expr="(a statement clang could not analyse)",
                                        kind="unknown", cap=cap, in_catch=catch))
+
+    def _nearest(self) -> Optional[Cursor]:
+        """The last cursor entered so far whose extent lies in a file."""
+        ents = self._entered
+        for i in range(len(ents) - 1, self._scanned - 1, -1):
+            if self.ex.extent_info(ents[i])[0] is not None:
+                self._near = ents[i]
+                break
+        self._scanned = len(ents)
+        return self._near
 
     def dropped_returns(self, c: Cursor, kids: list, cap: Optional[str], catch: bool) -> None:
         """A ``return`` in the source of a block that no statement of the block covers: clang dropped it after an
