@@ -41,8 +41,30 @@ _NAME = "rules.pkl"
 _VERSION = 1
 
 
+def _rest() -> tuple:
+    """(name, default) of the compared fields of FileFacts besides its path, kind, digest and test cases."""
+    import dataclasses
+
+    out = []
+    for f in dataclasses.fields(FileFacts):
+        if f.compare and f.name not in ("path", "kind", "digest", "test_cases"):
+            out.append((f.name, f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default))
+    return tuple(out)
+
+
+_REST = _rest()
+
+
 def _plain(ff: FileFacts) -> bool:
-    return ff == FileFacts(path=ff.path, kind=ff.kind, digest=ff.digest, test_cases=ff.test_cases)
+    """Whether ``ff`` holds nothing but its path, kind, digest and test cases: what ``ff == FileFacts(path=ff.path,
+    kind=ff.kind, digest=ff.digest, test_cases=ff.test_cases)`` says, field by field without making that object
+    (~600 files a run on Edge-LLM)."""
+    if type(ff) is not FileFacts:
+        return False
+    for name, default in _REST:
+        if getattr(ff, name) != default:
+            return False
+    return True
 
 
 def tokens(facts: dict[str, FileFacts], origin: dict[int, tuple]) -> list[tuple[str, Optional[tuple]]]:
