@@ -77,6 +77,29 @@ def test_unincluded_headers_rules():
     assert unincluded_headers(kinds, dict(inc, **{"src/b.cu": ("#SOME_HEADER",)}), _Build()) == ()  # computed
 
 
+def test_unincluded_headers_in_two_steps_equal_one_walk():
+    """A run walks the #include lines while its workers parse (``Reach``) and adds the units' facts after: a header
+    only the facts reach, and what it includes, count; a computed include in a header only the facts reach still
+    says nothing is known."""
+    from trtlint.base.facts import FileFacts
+    from trtlint.pipeline.unincluded import Reach
+
+    kinds = {"src/a.cpp": "cpp", "src/a.h": "header", "src/gen.h": "header", "src/more.h": "header",
+             "src/dead.h": "header"}
+    inc = {"src/a.cpp": ("a.h",), "src/gen.h": ("more.h",)}
+    facts = [FileFacts(path="src/a.cpp", kind="cpp", digest="1", includes=("src/gen.h",))]
+    assert unincluded_headers(kinds, inc, _Build()) == ("src/dead.h", "src/gen.h", "src/more.h")
+    r = Reach(kinds, inc, _Build())
+    assert r.unincluded() == ("src/dead.h", "src/gen.h", "src/more.h")
+    r.add_facts(facts)
+    assert r.unincluded() == ("src/dead.h",) == unincluded_headers(kinds, inc, _Build(), facts)
+    computed = dict(inc, **{"src/gen.h": ("#GENERATED",)})
+    r = Reach(kinds, computed, _Build())
+    assert r.unincluded() == ("src/dead.h", "src/gen.h", "src/more.h")
+    r.add_facts(facts)
+    assert r.unincluded() == () == unincluded_headers(kinds, computed, _Build(), facts)
+
+
 def test_set_aside_keeps_findings_that_name_a_compiled_file():
     from trtlint.base.diagnostics import Diagnostic, Related, Severity
     from trtlint.base.facts import Span

@@ -110,6 +110,7 @@ class _RunState:
     done: list = field(default_factory=lambda: [0, 0])  # files parsed, files planned (the extraction's progress)
     lazy_rules: bool = False  # the rules are RuleStubs (a restored rule memo): RunResult.rules is None
     inputs_scanned: bool = False  # the check's inputs that need no fact are made (_fact_free_inputs)
+    reach: Any = None  # what the units' #include lines reach (pipeline.unincluded.Reach; the facts are added after)
     # the rule memo's stable key, the stored memo and the last facts of the changed files (_preload_rule_memo)
     rule_memo_pre: Optional[tuple] = None
 
@@ -472,12 +473,9 @@ def _scan_inputs(st: _RunState) -> None:
     suppressions, the preview-feature switches, each program's TensorRT release, the headers no unit includes; and
     discovery's glob memos."""
     _fact_free_inputs(st)
-    if st.paths is None:  # (loose files: no tree to know the includers from)
-        from .unincluded import unincluded_headers
-
-        files, project = st.disc.files, st.project
-        project.unincluded = unincluded_headers({f.rel: f.kind for f in files}, project.include_names, st.build,
-                                                st.facts)  # code no program compiles
+    if st.reach is not None:  # code no program compiles (what the units' facts reach besides their #include lines)
+        st.reach.add_facts(st.facts)
+        st.project.unincluded = st.reach.unincluded()
 
 
 def _fact_free_inputs(st: _RunState, service=None) -> None:
@@ -502,10 +500,12 @@ def _fact_free_inputs(st: _RunState, service=None) -> None:
     project.scopes = tuple(scopes)  # the independent programs the build model found (each checked on its own)
     project.tensorrt = infer_tensorrt(st.settings.root, files, tuple(scopes), scans)  # each program's TensorRT release
     if st.paths is None:  # (loose files: no tree to know the includers from)
-        from .unincluded import include_map, unrunnable_programs
+        from .unincluded import Reach, include_map, unrunnable_programs
 
         project.include_names = include_map(files, scans)
-        project.unrunnable = unrunnable_programs({f.rel: f.kind for f in files}, project.include_names, st.build)
+        kinds = {f.rel: f.kind for f in files}
+        st.reach = Reach(kinds, project.include_names, st.build)  # (facts: _scan_inputs)
+        project.unrunnable = unrunnable_programs(kinds, project.include_names, st.build)
     # what says a program takes plugin fields from outside its own code (TRT205's creator checks)
     project.model_io = {f.rel: m for f in files for m in (scans.scan(f).model_io,) if m}
     project.executable_units = executable_units(st.build.targets) if st.build is not None else ()

@@ -41,43 +41,66 @@ def unincluded_headers(kinds: dict, includes: dict, build, facts: Iterable = ())
     """The project headers no C++/CUDA unit includes, by the rules of the module docstring; () when the build is
     not known. ``kinds``: rel -> discovery's kind of every project file; ``includes``: :func:`include_map`;
     ``build``: the BuildModel; ``facts``: FileFacts whose resolved ``includes`` count for the units."""
-    if build is None or not getattr(build, "units", None):
-        return ()
-    headers = {rel for rel, k in kinds.items() if k == "header"}
-    if not headers:
-        return ()
-    by_tail: dict[str, list[str]] = {}
-    for h in headers:
-        parts = h.split("/")
-        for i in range(len(parts)):
-            by_tail.setdefault("/".join(parts[i:]), []).append(h)
-    reached: set[str] = set()
-    todo: list[str] = []
+    r = Reach(kinds, includes, build)
+    r.add_facts(facts)
+    return r.unincluded()
 
-    def reach(h: str) -> None:
-        if h in headers and h not in reached:
-            reached.add(h)
-            todo.append(h)
 
-    todo.extend(rel for rel, k in kinds.items() if k in _UNIT_KINDS)
-    for ff in facts:
-        if getattr(ff, "kind", None) in _UNIT_KINDS:
-            for h in getattr(ff, "includes", ()):
-                reach(h)
-    done: set[str] = set()
-    while todo:
-        rel = todo.pop()
-        if rel in done:
-            continue
-        done.add(rel)
-        for name in includes.get(rel, ()):
-            if name.startswith("#"):
-                return ()  # a computed include: what it names is not known
-            for h in _resolve(rel, name, headers, by_tail):
-                reach(h)
-    dead = headers - reached
-    reached_dirs = {posixpath.dirname(h) for h in reached}
-    return tuple(sorted(h for h in dead if posixpath.dirname(h) in reached_dirs))
+class Reach:
+    """:func:`unincluded_headers` in two steps: what the ``#include`` names reach from every unit (made with the
+    object: it needs no fact, so a run makes it while its workers parse), then :meth:`add_facts` (the includes the
+    C++ frontend resolved reach more). What is reached from both is what is reached from the two kinds of roots
+    together, and a computed include in any file reached says nothing is known, as in one walk from all of them."""
+
+    def __init__(self, kinds: dict, includes: dict, build) -> None:
+        self.includes = includes
+        self.known = build is not None and bool(getattr(build, "units", None))
+        self.headers = {rel for rel, k in kinds.items() if k == "header"} if self.known else set()
+        self.by_tail: dict[str, list[str]] = {}
+        for h in self.headers:
+            parts = h.split("/")
+            for i in range(len(parts)):
+                self.by_tail.setdefault("/".join(parts[i:]), []).append(h)
+        self.reached: set[str] = set()
+        self.done: set[str] = set()
+        self.computed = False  # a reached file has a computed include
+        self.todo: list[str] = [rel for rel, k in kinds.items() if k in _UNIT_KINDS] if self.headers else []
+        self._walk()
+
+    def _reach(self, h: str) -> None:
+        if h in self.headers and h not in self.reached:
+            self.reached.add(h)
+            self.todo.append(h)
+
+    def _walk(self) -> None:
+        todo, done = self.todo, self.done
+        while todo and not self.computed:
+            rel = todo.pop()
+            if rel in done:
+                continue
+            done.add(rel)
+            for name in self.includes.get(rel, ()):
+                if name.startswith("#"):
+                    self.computed = True  # a computed include: what it names is not known
+                    return
+                for h in _resolve(rel, name, self.headers, self.by_tail):
+                    self._reach(h)
+
+    def add_facts(self, facts: Iterable) -> None:
+        if not self.headers:
+            return
+        for ff in facts:
+            if getattr(ff, "kind", None) in _UNIT_KINDS:
+                for h in getattr(ff, "includes", ()):
+                    self._reach(h)
+        self._walk()
+
+    def unincluded(self) -> tuple[str, ...]:
+        if not self.headers or self.computed:
+            return ()
+        dead = self.headers - self.reached
+        reached_dirs = {posixpath.dirname(h) for h in self.reached}
+        return tuple(sorted(h for h in dead if posixpath.dirname(h) in reached_dirs))
 
 
 def unrunnable_programs(kinds: dict, includes: dict, build) -> tuple:
