@@ -111,6 +111,7 @@ class _RunState:
     lazy_rules: bool = False  # the rules are RuleStubs (a restored rule memo): RunResult.rules is None
     inputs_scanned: bool = False  # the check's inputs that need no fact are made (_fact_free_inputs)
     reach: Any = None  # what the units' #include lines reach (pipeline.unincluded.Reach; the facts are added after)
+    memo_extras: Optional[tuple] = None  # the run memo's TensorRT evidence directories and their key (_store)
     # the rule memo's stable key, the stored memo and the last facts of the changed files (_preload_rule_memo)
     rule_memo_pre: Optional[tuple] = None
 
@@ -509,6 +510,12 @@ def _fact_free_inputs(st: _RunState, service=None) -> None:
     # what says a program takes plugin fields from outside its own code (TRT205's creator checks)
     project.model_io = {f.rel: m for f in files for m in (scans.scan(f).model_io,) if m}
     project.executable_units = executable_units(st.build.targets) if st.build is not None else ()
+    if st.memo_key is not None:  # what the run memo keeps (_store): the directories a warm run looks for TensorRT
+        # evidence outside discovery in (it builds no model), and the key of those files now
+        from .trtversion import evidence_dirs, extras_key
+
+        dirs = evidence_dirs(files, tuple(scopes))
+        st.memo_extras = (dirs, extras_key(st.root, dirs))
     st.inputs_scanned = True
 
 
@@ -613,9 +620,6 @@ def _store(st: _RunState) -> None:
     if st.memo_key is not None:
         from trtlint.store import runmemo
 
-        from .trtversion import evidence_dirs, extras_key
-
-        # the directories a warm run looks for TensorRT evidence outside discovery in (it builds no model)
-        dirs = evidence_dirs(st.disc.files, tuple(st.build.scopes) if st.build is not None else ())
+        _fact_free_inputs(st)
         runmemo.store(st.scans_dir, st.memo_key, {"diagnostics": st.diagnostics, "analysis": st.analysis,
-                                                  "extras": (dirs, extras_key(st.root, dirs))})
+                                                  "extras": st.memo_extras})
