@@ -629,11 +629,11 @@ class GuessedInclude:
 @dataclass(frozen=True)
 class InactiveCode:
     """Plugin code in a preprocessor branch the parse did not compile (``#if NV_TENSORRT_MAJOR <= 7`` with another
-    release's headers, ``#if 0``): a registration or a class deriving a plugin or creator interface, by name,
-    and the directive that opens the branch (frontends/cpp/skipped.py)."""
+    release's headers, ``#if 0``): a registration or a class deriving a plugin or creator interface, by name, or the
+    construction of a class (``new X(...)``: pipeline.oldrelease), and the directive that opens the branch (frontends/cpp/skipped.py)."""
 
-    what: str  # "registration" | "class"
-    name: str  # the creator registered, or the class
+    what: str  # "registration" | "class" | "construction" (``new X``, ``make_unique<X>``)
+    name: str  # the creator registered, or the class (declared, or constructed: its name without qualifiers)
     span: Span
     directive: str  # the branch's first line as written ("#if NV_TENSORRT_MAJOR <= 7")
     directive_line: int

@@ -68,6 +68,9 @@ class Settings:
     # judge the programs whose Makefile make cannot run (an ``include`` of a file the tree does not have);
     # false: their findings are set aside and the summary names the Makefiles (pipeline.unincluded)
     judge_unrunnable_builds: bool = False
+    # judge the plugin classes only code for older TensorRT releases than the program's creates; false: their
+    # findings are set aside and the summary names the classes (pipeline.oldrelease)
+    judge_old_release_plugins: bool = False
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
     baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
@@ -276,7 +279,7 @@ def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"{origin}: '{key}' must be a non-negative integer")
     elif attr in ("respect_gitignore", "judge_deprecated_code", "report_unadoptable_deprecations",
-                  "judge_unincluded_headers", "judge_unrunnable_builds"):
+                  "judge_unincluded_headers", "judge_unrunnable_builds", "judge_old_release_plugins"):
         if not isinstance(value, bool):
             raise ConfigError(f"{origin}: '{key}' must be true or false")
     elif attr == "fail_level":

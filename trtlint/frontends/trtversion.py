@@ -40,7 +40,7 @@ import fnmatch
 import re
 from typing import NamedTuple
 
-__all__ = ["DEPRECATED_WORDS", "EXTRA_NAMES", "Evidence", "evidence", "is_extra_name", "marked_deprecated",
+__all__ = ["DEPRECATED_WORDS", "branch_chains", "chain_at", "chain_truth", "EXTRA_NAMES", "Evidence", "evidence", "is_extra_name", "marked_deprecated",
            "may_hold_evidence", "release_named"]
 
 
@@ -369,6 +369,66 @@ def branch_floors(data: bytes) -> list[tuple[int, int, str]]:
             if top[0]:
                 out.append((top[1], line_no - 1, top[0]))
     return sorted(out)
+
+
+def branch_chains(data: bytes) -> list[tuple[int, tuple]]:
+    """The preprocessor conditions around each stretch of lines: ``(first line, chain)`` in line order, a stretch
+    running to the next one's first line; ``chain`` holds, innermost last, one ``(earlier, own)`` per enclosing
+    branch: the conditions of the branches before it in its ``#if`` chain and its own (``#else``: None), each the
+    test as written without comments, or None for an ``#ifdef``/``#ifndef`` (:func:`chain_truth` evaluates them)."""
+    out: list[tuple[int, tuple]] = [(1, ())]
+    stack: list[tuple[tuple, object]] = []
+    lines = data.split(b"\n")
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        while raw.endswith(b"\\") and i + 1 < len(lines):
+            i += 1
+            raw = raw[:-1] + b" " + lines[i]
+        i += 1
+        m = _DIRECTIVE.match(raw)
+        if m is None:
+            continue
+        kind, rest = m.group(1), _COMMENT.sub(b" ", m.group(2)).strip()
+        if kind in (b"if", b"ifdef", b"ifndef"):
+            stack.append(((), rest if kind == b"if" else _UNKNOWN))
+        elif kind in (b"elif", b"else") and stack:
+            earlier, own = stack[-1]
+            stack[-1] = (earlier + (own,), rest if kind == b"elif" else None)
+        elif kind == b"endif" and stack:
+            stack.pop()
+        else:
+            continue
+        out.append((i + 1, tuple(stack)))
+    return out
+
+
+_UNKNOWN = b"\x00"  # the condition of an #ifdef / #ifndef: not a version test
+
+
+def chain_truth(chain: tuple, major: int, minor: int) -> Optional[bool]:
+    """Whether code under ``chain`` (:func:`branch_chains`) is compiled at TensorRT ``major.minor``: False when a
+    branch around it is not (its version test fails, or one of an earlier branch of its chain holds), True when
+    every test around it is a version test that holds, None when one tests anything else (a define, a macro)."""
+    known = True
+    for earlier, own in chain:
+        before = [_truth(c, major, minor) if c != _UNKNOWN else None for c in earlier]
+        if any(b is True for b in before):
+            return False
+        this = True if own is None else (_truth(own, major, minor) if own != _UNKNOWN else None)
+        if this is False:
+            return False
+        if this is None or any(b is None for b in before):
+            known = False
+    return True if known else None
+
+
+def chain_at(chains: list[tuple[int, tuple]], line: int) -> tuple:
+    """The chain of conditions around ``line`` (:func:`branch_chains`)."""
+    import bisect
+
+    k = bisect.bisect_right([a for a, _c in chains], line) - 1
+    return chains[k][1] if k >= 0 else ()
 
 
 def floor_at(branches: list[tuple[int, int, str]], line: int) -> Optional[str]:

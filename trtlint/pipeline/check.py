@@ -52,6 +52,9 @@ class Checked(NamedTuple):
     # Makefile whose make cannot run -> (line, include as written, findings set aside, the files only it compiles)
     # (pipeline.unincluded.unrunnable_programs); {} with judge-unrunnable-builds = true
     aside_builds: dict = {}
+    # plugin class only code for older TensorRT releases creates -> (OldPlugin, findings set aside)
+    # (pipeline.oldrelease); {} with judge-old-release-plugins = true
+    aside_old: dict = {}
 
 
 def check_project(
@@ -75,7 +78,9 @@ def check_project(
     last check (:class:`trtlint.checks.hotpath._walk.WalkCarry`), handed to every index built here. The findings
     about code defined only in headers no unit includes (``inputs.unincluded``) are set aside (``Checked.aside``),
     unless the judge-unincluded-headers setting asks to judge them; so are those about code only a program whose
-    Makefile cannot run compiles (``inputs.unrunnable``, ``Checked.aside_builds``; judge-unrunnable-builds)."""
+    Makefile cannot run compiles (``inputs.unrunnable``, ``Checked.aside_builds``; judge-unrunnable-builds), and those
+    about a plugin class only code for older TensorRT releases creates (pipeline.oldrelease, ``Checked.aside_old``;
+    judge-old-release-plugins)."""
     t0 = time.perf_counter()
     if progress is not None:
         progress("index", 0, 1)
@@ -101,7 +106,15 @@ def check_project(
         for mk, line, inc, files in inputs.unrunnable:
             diags, got = set_aside(diags, files)
             aside_builds[mk] = (line, inc, sum(got.values()), tuple(files))
-    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped, aside, aside_builds)
+    aside_old: dict = {}
+    if not settings.judge_old_release_plugins:
+        from .oldrelease import old_release_plugins, set_aside as set_aside_old
+
+        olds = old_release_plugins(index, scoped, root)
+        diags, got = set_aside_old(diags, olds)
+        aside_old = {p.qualname: (p, got.get(p.qualname, 0)) for p in olds}
+    return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped, aside, aside_builds,
+                   aside_old)
 
 
 def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Settings, *, root: Path,

@@ -546,7 +546,8 @@ def _check(st: _RunState) -> None:
     st.index, st.diagnostics = checked.index, checked.diagnostics
     from ..report.context import Analysis
 
-    st.analysis = Analysis.of_index(st.index, st.build, checked.scoped, checked.aside, checked.aside_builds).to_dict()
+    st.analysis = Analysis.of_index(st.index, st.build, checked.scoped, checked.aside, checked.aside_builds,
+                                  checked.aside_old).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 

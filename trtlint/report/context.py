@@ -43,15 +43,19 @@ class Analysis:
     # the programs whose Makefile make cannot run, their findings set aside: ((makefile, line, include as written,
     # findings, the files only it compiles), ...) (pipeline.unincluded.unrunnable_programs)
     unrunnable: tuple = ()
+    # the plugin classes only code for older TensorRT releases creates, their findings set aside: ((class, path,
+    # line, directive, newest release compiling it, target, findings, files of its code), ...) (pipeline.oldrelease)
+    old_release: tuple = ()
 
     @classmethod
-    def of_index(cls, index, build=None, scoped=None, aside=None, aside_builds=None) -> "Analysis":
+    def of_index(cls, index, build=None, scoped=None, aside=None, aside_builds=None, aside_old=None) -> "Analysis":
         """``build``: the run's build model (``trtlint.pipeline.buildmodel.BuildModel``); its targets count
         when they compile a file that defines an analysed plugin or creator (or its methods). ``scoped``: scope
         -> index of each independent program (pipeline.check.scope_indexes); each program's classes are counted
         from its own index (the whole one holds one class per name). ``aside``: header -> the findings set aside
         in it because no unit includes it (pipeline.check.Checked.aside). ``aside_builds``: Makefile -> (line,
-        include, findings set aside, its files) of each program whose Makefile cannot run (``Checked.aside_builds``)."""
+        include, findings set aside, its files) of each program whose Makefile cannot run (``Checked.aside_builds``).
+        ``aside_old``: plugin class -> (OldPlugin, findings set aside) (``Checked.aside_old``)."""
         from trtlint.index.project_index import scope_of
         from trtlint.index.unentered import unentered
 
@@ -104,7 +108,10 @@ class Analysis:
                    tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed,
                    uncovered=tuple(getattr(build, "uncovered", ()) or ()), unentered=tuple(unentered(index)),
                    unincluded=tuple((aside or {}).items()),
-                   unrunnable=tuple((mk, ln, inc, k, tuple(fs)) for mk, (ln, inc, k, fs) in sorted((aside_builds or {}).items())))
+                   unrunnable=tuple((mk, ln, inc, k, tuple(fs)) for mk, (ln, inc, k, fs) in sorted((aside_builds or {}).items())),
+                   old_release=tuple((p.name, p.path, p.line, p.directive, p.compiled_by, p.target, k,
+                                      tuple(dict.fromkeys(r[0] for r in p.regions)))
+                                     for _q, (p, k) in sorted((aside_old or {}).items())))
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
@@ -224,6 +231,16 @@ class Analysis:
             out += (f"; {n(len(self.unrunnable), 'program')} whose Makefile cannot run {'was' if one else 'were'} "
                     f"not judged ({'it includes' if one else 'each includes'} a file the tree does not have: {where}{more}; {n(k, 'finding')} set "
                     f"aside; set judge-unrunnable-builds = true to judge {'it' if one else 'them'})")
+        if self.old_release:
+            k = sum(o[6] for o in self.old_release)
+            more = f", +{len(self.old_release) - shown} more" if len(self.old_release) > shown else ""
+            one = len(self.old_release) == 1
+            where = ", ".join(f"{c} (made only at {p}:{ln} under `{d}`: TensorRT {rel} and older, not {t})"
+                              for c, p, ln, d, rel, t, _k, _f in self.old_release[:shown])
+            out += (f"; {len(self.old_release)} plugin class{'' if one else 'es'} only code for older TensorRT releases creates "
+                    f"{'was' if one else 'were'} not judged ({where}{more}; no model or route reaches "
+                    f"{'its creator' if one else 'their creators'}; {n(k, 'finding')} set aside; set "
+                    f"judge-old-release-plugins = true to judge {'it' if one else 'them'})")
         if self.guessed:
             dirs = list(dict.fromkeys(d for _u, d, _nm in self.guessed))
             more = f", +{len(dirs) - shown} more" if len(dirs) > shown else ""
@@ -253,6 +270,10 @@ class Analysis:
             **({"unrunnable_builds_not_judged": [{"makefile": mk, "line": ln, "include": inc, "findings": c,
                                                   "files": list(fs)}
                                                  for mk, ln, inc, c, fs in self.unrunnable]} if self.unrunnable else {}),
+            **({"old_release_plugins_not_judged": [{"plugin": c, "path": p, "line": ln, "directive": d,
+                                                    "compiled_by": rel, "target": t, "findings": k, "files": list(fs)}
+                                                   for c, p, ln, d, rel, t, k, fs in self.old_release]}
+               if self.old_release else {}),
         }
 
     @classmethod
@@ -272,6 +293,9 @@ class Analysis:
             unincluded=tuple((u["path"], u["findings"]) for u in d.get("unincluded_headers_not_judged", ())),
             unrunnable=tuple((u["makefile"], u["line"], u["include"], u["findings"], tuple(u.get("files", ())))
                              for u in d.get("unrunnable_builds_not_judged", ())),
+            old_release=tuple((u["plugin"], u["path"], u["line"], u["directive"], u["compiled_by"], u["target"],
+                               u["findings"], tuple(u.get("files", ())))
+                              for u in d.get("old_release_plugins_not_judged", ())),
         )
 
 

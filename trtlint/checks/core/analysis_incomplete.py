@@ -462,7 +462,8 @@ class AnalysisIncomplete(Rule):
         registered = {r.creator.split("::")[-1].strip() for r in index.registrations}
         names = {q.split("::")[-1] for q in index.classes}
         for path, ff in sorted(index.files.items()):
-            items = [i for i in getattr(ff, "inactive", ()) if i.name not in (registered if i.what == "registration" else names)]
+            items = [i for i in getattr(ff, "inactive", ()) if i.what != "construction"
+                     and i.name not in (registered if i.what == "registration" else names)]
             if not items:
                 continue
             what = [f"REGISTER_TENSORRT_PLUGIN({i.name})" if i.what == "registration" else f"class {i.name}" for i in items]

@@ -3,8 +3,11 @@ TensorRT release (``#if NV_TENSORRT_MAJOR <= 7`` around the whole file, parsed w
 ``#if 0`` yields no facts for it: no rule sees that plugin, and the run must say so (TRT004). The branches are
 libclang's skipped ranges of the unit's own file (``clang_getSkippedRanges``, not wrapped by the Python bindings:
 bound here with ctypes); in each, the text is searched for a registration (``REGISTER_TENSORRT_PLUGIN(X)``,
-``registerCreator(X...)``) and for a class deriving a plugin or creator interface (``class X : public
-IPluginV2DynamicExt``). Never raises: a libclang without the entry point gives nothing."""
+``registerCreator(X...)``), for a class deriving a plugin or creator interface (``class X : public
+IPluginV2DynamicExt``), and for the constructions of a class (``new X(...)``, ``new ns::X``,
+``std::make_unique<X>(...)``, ``std::make_shared<X>``: what ``kind="new"`` calls are in live code), which tell of a
+plugin class only code for another release creates (:mod:`trtlint.pipeline.oldrelease`). Never raises: a libclang
+without the entry point gives nothing."""
 
 from __future__ import annotations
 
@@ -18,6 +21,12 @@ _REGISTRATION = re.compile(r"\bREGISTER_TENSORRT_PLUGIN\s*\(\s*([\w:]+)\s*\)|\br
 _CLASS = re.compile(r"\b(?:class|struct)\s+(\w+)\s*(?:final\s*)?:\s*(?:(?:public|protected|private|virtual)\s+)*"
                     r"(?:nvinfer1\s*::\s*)?I\w*Plugin\w*\b")
 _HINT = re.compile(r"Plugin|PLUGIN|registerCreator")
+# a construction of a class by name: `new X`, `new ns::X(...)`, `make_unique<X>`, `std::make_shared<ns::X>`
+CONSTRUCTION = re.compile(r"\bnew\s+(?:::\s*)?(?:\w+\s*::\s*)*([A-Za-z_]\w*)\b"
+                          r"|\bmake_(?:unique|shared)\s*<\s*(?:::\s*)?(?:\w+\s*::\s*)*([A-Za-z_]\w*)\s*>")
+_NOT_CLASS = frozenset({"char", "int", "float", "double", "bool", "short", "long", "unsigned", "signed", "void",
+                        "auto", "const", "volatile", "uint8_t", "int8_t", "int32_t", "uint32_t", "int64_t",
+                        "uint64_t", "size_t", "half", "nothrow"})
 _BOUND: dict[str, Any] = {}
 
 
@@ -47,8 +56,10 @@ def _skipped_ranges(ci, tu, path: str) -> list[tuple[int, int]]:
 
 def inactive_plugin_code(ci, tu, path: str, rel: str, text: str) -> tuple[InactiveCode, ...]:
     """The registrations and plugin/creator class heads in the branches of ``path`` (the unit's own file, text
-    ``text``) that ``tu`` did not compile."""
-    if not _HINT.search(text):
+    ``text``) that ``tu`` did not compile, and the constructions of classes there (what ``new``/``make_unique``
+    names)."""
+    hinted = _HINT.search(text) is not None
+    if not hinted and "new" not in text and "make_" not in text:
         return ()
     try:
         ranges = _skipped_ranges(ci, tu, path)
@@ -64,7 +75,11 @@ def inactive_plugin_code(ci, tu, path: str, rel: str, text: str) -> tuple[Inacti
         directive = " ".join(lines[first - 1].split())
         for n in range(first + 1, min(last, len(lines)) + 1):
             line = lines[n - 1]
-            if not _HINT.search(line):
+            for m in CONSTRUCTION.finditer(line):
+                name = m.group(1) or m.group(2)
+                if name not in _NOT_CLASS and "//" not in line[: m.start()]:
+                    out.append(InactiveCode("construction", name, Span(rel, n, m.start() + 1), directive, first))
+            if not hinted or not _HINT.search(line):
                 continue
             for m in _REGISTRATION.finditer(line):
                 name = (m.group(1) or m.group(2)).split("::")[-1]
