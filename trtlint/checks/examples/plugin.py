@@ -360,3 +360,51 @@ def own_program(create: str, helpers: str = "", route_type: Optional[str] = "kIN
     app = _APP_CPP % route_type if route_type else "int main()\n{\n    return 0;\n}\n"
     return {"CMakeLists.txt": cmake, "plugins/foo.cpp": exits_plugin(create=create, helpers=helpers),
             "app/main.cpp": app, **(extra or {})}
+
+
+_OLD_CREATOR = """class BarCreator : public IPluginCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return "BarPlugin"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    IPluginV2* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override
+    {
+        return new BarPlugin(nullptr, 0);
+    }
+    IPluginV2* deserializePlugin(char const* name, void const* data, size_t length) noexcept override
+    {
+        return new BarPlugin(data, length);
+    }
+};
+REGISTER_TENSORRT_PLUGIN(BarCreator);
+"""
+
+_OLD_NETWORK = """#include <NvInfer.h>
+using namespace nvinfer1;
+class BarPlugin;
+void addBar(INetworkDefinition* network, ITensor* input)
+{
+#if NV_TENSORRT_MAJOR < 6
+    IPlugin* plugin = new BarPlugin(nullptr, 0);
+    network->addPlugin(&input, 1, *plugin);
+#else
+    IPluginCreator* creator = getPluginRegistry()->getPluginCreator("LReLU_TRT", "1");
+    (void) creator;
+    network->addActivation(*input, ActivationType::kLEAKY_RELU);
+#endif
+}
+"""
+
+
+def old_release_program(plugin: str, condition: str = "NV_TENSORRT_MAJOR < 6", target: str = "8.6",
+                        live: bool = False, extra: Optional[dict] = None) -> dict:
+    """A CMake program targeting TensorRT ``target`` whose network code creates the plugin of ``plugin`` (a
+    ``BarPlugin`` source: :func:`serialization_v2`; a creator that makes it is added) only under ``#if
+    {condition}`` (and, with ``live``, in code every release compiles too); ``extra`` files added."""
+    network = _OLD_NETWORK.replace("NV_TENSORRT_MAJOR < 6", condition)
+    if live:  # a helper beside the plugin makes it in code every release compiles
+        plugin += "IPluginV2* makeBar()\n{\n    return new BarPlugin(nullptr, 0);\n}\n"
+    cmake = (f"cmake_minimum_required(VERSION 3.18)\nproject(app LANGUAGES CXX)\nfind_package(TensorRT {target} REQUIRED)\n"
+             "add_executable(app src/network.cpp plugins/bar.cpp)\n")
+    return {"CMakeLists.txt": cmake, "plugins/bar.cpp": plugin + _OLD_CREATOR, "src/network.cpp": network,
+            **(extra or {})}

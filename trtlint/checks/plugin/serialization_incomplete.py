@@ -4,7 +4,8 @@ from typing import Iterable, Optional
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import TAG_BY_COPY, TAG_BY_READ, serialization_v2, serialization_v2_tagged, serialization_v3
+from ..examples.plugin import (TAG_BY_COPY, TAG_BY_READ, old_release_program, serialization_v2, serialization_v2_tagged,
+                               serialization_v3)
 
 
 _W3 = "write(d, mAxis); write(d, mScale); write(d, mFlag)"
@@ -163,6 +164,25 @@ class SerializationIncomplete(Rule):
                                                                  TAG_BY_COPY).replace("Baz", "Qux")},
             "expect": [("plugins/baz.cpp", 36, "BazPlugin's deserializing constructor reads item 2 as float (4 bytes), but serialize() writes `mAxis` as int (4 bytes)")],
         },
+    ]
+
+    # a plugin only code for older TensorRT releases creates (pipeline.oldrelease): the program targets 8.6, its
+    # network code makes BarPlugin only under `#if NV_TENSORRT_MAJOR < 6`, and nothing reaches its creator
+    _OLD = serialization_v2(_W3, "mAxis = read<int32_t>(d); mScale = read<int32_t>(d); mFlag = read<bool>(d)")
+    _OLD_FINDING = [("plugins/bar.cpp", 31, "BarPlugin's deserializing constructor reads item 2 as int (4 bytes), but "
+                     "serialize() writes `mScale` as float (4 bytes)")]
+    VALID += [{"files": old_release_program(_OLD)}]
+    INVALID += [
+        # also made in code every release compiles: judged
+        {"files": old_release_program(_OLD, live=True), "expect": _OLD_FINDING},
+        # made under `< 10`: TensorRT 8.6, the program's release, compiles that branch
+        {"files": old_release_program(_OLD, "NV_TENSORRT_MAJOR < 10"), "expect": _OLD_FINDING},
+        # an ONNX model's node resolves to its creator: a model may create it at any release
+        {"files": old_release_program(_OLD, extra={"export/make_model.py": (
+            'from onnx import helper\nnode = helper.make_node("BarPlugin", ["x"], ["y"], plugin_version="1")\n')}),
+         "expect": _OLD_FINDING},
+        # judge-old-release-plugins = true: judged like the rest
+        {"files": old_release_program(_OLD), "config": {"judge-old-release-plugins": True}, "expect": _OLD_FINDING},
     ]
 
     VALID += [
