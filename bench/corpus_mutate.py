@@ -783,6 +783,16 @@ WHY_UNKNOWN = "unknown-plugin"
 WHY_TEST = "test-file"
 WHY_FIELDLESS = "creator-declares-no-fields"
 WHY_ASIDE = "code-not-built"
+WHY_OLD = "old-release-only"
+
+
+def old_release_classes(report: dict | None) -> set:
+    """(file, class) of the plugin classes (and the creators that make only them) the run set aside and named in
+    its summary as code only older TensorRT releases create (``old_release_plugins_not_judged``): an edit of them
+    is not judgeable."""
+    an = ((report or {}).get("summary") or {}).get("analysis") or {}
+    return {(f, c) for o in an.get("old_release_plugins_not_judged") or [] if isinstance(o, dict)
+            for f in o.get("files") or [] for c in [o.get("plugin"), *(o.get("creators") or [])] if c}
 WHY_UNANALYSED = "class-not-analysed"
 
 
@@ -866,7 +876,9 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
     base_diags = (base or {}).get("diagnostics", [])
     aside = set_aside_files(base)
     unseen = unanalysed_classes(base)
+    old = old_release_classes(base)
     for why, gone in ((WHY_ASIDE, [m for m in muts if m.file in aside and not m.negative]),
+                      (WHY_OLD, [m for m in muts if (m.file, m.subject) in old and not m.negative]),
                       (WHY_UNANALYSED, [m for m in muts if (m.file, m.subject) in unseen and not m.negative])):
         # code the run names as not judged (no build compiles it) or a class it says it does not analyse (TRT004):
         # an edit there is not judgeable

@@ -43,7 +43,7 @@ def test_set_aside_and_named_in_the_summary_and_the_json(tmp_path):
     assert got == []
     an = Analysis.from_dict(res.analysis)
     assert an.old_release == (("BarPlugin", "src/network.cpp", 7, "#if NV_TENSORRT_MAJOR < 6", "5.x", "8.6", 1,
-                               ("plugins/bar.cpp",)),)
+                               ("plugins/bar.cpp",), ("BarCreator",)),)
     assert ("1 plugin class only code for older TensorRT releases creates was not judged (BarPlugin (made only at "
             "src/network.cpp:7 under `#if NV_TENSORRT_MAJOR < 6`: TensorRT 5.x and older, not 8.6); no model or route "
             "reaches its creator; 1 finding set aside; set judge-old-release-plugins = true to judge it)") in an.line()
@@ -53,7 +53,8 @@ def test_set_aside_and_named_in_the_summary_and_the_json(tmp_path):
     rep = json.loads(out.stdout)
     assert rep["summary"]["analysis"]["old_release_plugins_not_judged"] == [
         {"plugin": "BarPlugin", "path": "src/network.cpp", "line": 7, "directive": "#if NV_TENSORRT_MAJOR < 6",
-         "compiled_by": "5.x", "target": "8.6", "findings": 1, "files": ["plugins/bar.cpp"]}]
+         "compiled_by": "5.x", "target": "8.6", "findings": 1, "files": ["plugins/bar.cpp"],
+         "creators": ["BarCreator"]}]
     assert rep["diagnostics"] == []
 
 

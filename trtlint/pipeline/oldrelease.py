@@ -45,6 +45,7 @@ class OldPlugin:
     compiled_by: str  # the newest release that compiles it ("5.x", "8.4")
     target: str  # the release the program targets
     regions: tuple  # ((path, first line, last line), ...): the class's and its creators' code
+    creators: tuple = ()  # the creators whose code is set aside with it (they make only this class)
 
     def holds(self, span) -> bool:
         return any(p == span.path and a <= span.line <= b for p, a, b in self.regions)
@@ -147,6 +148,7 @@ def _judge(index, texts: _Texts, info, inactive: dict) -> Optional[OldPlugin]:
     regions = _code_of(index, texts, info)
     own_files = {p for p, _a, _b in regions}
     allowed = list(regions)  # where the name may appear: the class's code and every creator's that makes it
+    mine: list = []
     for c in creators_of(index, info):
         fn = next(iter(index.find_method(c.qualname, "createPlugin")), None) or c.cls
         if reach(index, c.cls.name, fn).unreached() is None:
@@ -155,6 +157,7 @@ def _judge(index, texts: _Texts, info, inactive: dict) -> Optional[OldPlugin]:
         allowed += code
         if all(x.plugin.qualname == info.qualname for x in created_plugins(index, c)):
             regions += code  # (a creator that makes other plugins too is judged with them)
+            mine.append(c.cls.name)
     # a construction in live code: a new-expression or a created object of a function outside that code
     for ff in index.files.values():
         for fn in getattr(ff, "functions", ()):
@@ -203,7 +206,8 @@ def _judge(index, texts: _Texts, info, inactive: dict) -> Optional[OldPlugin]:
     if evidence is None:
         return None
     rel, line, _col, directive, older = evidence
-    return OldPlugin(name, info.qualname, rel, line, directive, older, target_v, tuple(dict.fromkeys(regions)))
+    return OldPlugin(name, info.qualname, rel, line, directive, older, target_v, tuple(dict.fromkeys(regions)),
+                     tuple(mine))
 
 
 def _directive(chain: tuple) -> str:

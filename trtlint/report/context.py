@@ -44,7 +44,8 @@ class Analysis:
     # findings, the files only it compiles), ...) (pipeline.unincluded.unrunnable_programs)
     unrunnable: tuple = ()
     # the plugin classes only code for older TensorRT releases creates, their findings set aside: ((class, path,
-    # line, directive, newest release compiling it, target, findings, files of its code), ...) (pipeline.oldrelease)
+    # line, directive, newest release compiling it, target, findings, files of its code, creators set aside with it),
+    # ...) (pipeline.oldrelease)
     old_release: tuple = ()
 
     @classmethod
@@ -110,7 +111,7 @@ class Analysis:
                    unincluded=tuple((aside or {}).items()),
                    unrunnable=tuple((mk, ln, inc, k, tuple(fs)) for mk, (ln, inc, k, fs) in sorted((aside_builds or {}).items())),
                    old_release=tuple((p.name, p.path, p.line, p.directive, p.compiled_by, p.target, k,
-                                      tuple(dict.fromkeys(r[0] for r in p.regions)))
+                                      tuple(dict.fromkeys(r[0] for r in p.regions)), p.creators)
                                      for _q, (p, k) in sorted((aside_old or {}).items())))
 
     def tensorrt_line(self) -> Optional[str]:
@@ -236,7 +237,7 @@ class Analysis:
             more = f", +{len(self.old_release) - shown} more" if len(self.old_release) > shown else ""
             one = len(self.old_release) == 1
             where = ", ".join(f"{c} (made only at {p}:{ln} under `{d}`: TensorRT {rel} and older, not {t})"
-                              for c, p, ln, d, rel, t, _k, _f in self.old_release[:shown])
+                              for c, p, ln, d, rel, t, _k, _f, _cr in self.old_release[:shown])
             out += (f"; {len(self.old_release)} plugin class{'' if one else 'es'} only code for older TensorRT releases creates "
                     f"{'was' if one else 'were'} not judged ({where}{more}; no model or route reaches "
                     f"{'its creator' if one else 'their creators'}; {n(k, 'finding')} set aside; set "
@@ -271,8 +272,9 @@ class Analysis:
                                                   "files": list(fs)}
                                                  for mk, ln, inc, c, fs in self.unrunnable]} if self.unrunnable else {}),
             **({"old_release_plugins_not_judged": [{"plugin": c, "path": p, "line": ln, "directive": d,
-                                                    "compiled_by": rel, "target": t, "findings": k, "files": list(fs)}
-                                                   for c, p, ln, d, rel, t, k, fs in self.old_release]}
+                                                    "compiled_by": rel, "target": t, "findings": k, "files": list(fs),
+                                                    "creators": list(cr)}
+                                                   for c, p, ln, d, rel, t, k, fs, cr in self.old_release]}
                if self.old_release else {}),
         }
 
@@ -294,7 +296,7 @@ class Analysis:
             unrunnable=tuple((u["makefile"], u["line"], u["include"], u["findings"], tuple(u.get("files", ())))
                              for u in d.get("unrunnable_builds_not_judged", ())),
             old_release=tuple((u["plugin"], u["path"], u["line"], u["directive"], u["compiled_by"], u["target"],
-                               u["findings"], tuple(u.get("files", ())))
+                               u["findings"], tuple(u.get("files", ())), tuple(u.get("creators", ())))
                               for u in d.get("old_release_plugins_not_judged", ())),
         )
 
