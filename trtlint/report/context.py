@@ -236,7 +236,7 @@ class Analysis:
             k = sum(o[6] for o in self.old_release)
             more = f", +{len(self.old_release) - shown} more" if len(self.old_release) > shown else ""
             one = len(self.old_release) == 1
-            where = ", ".join(f"{c} (made only at {p}:{ln} under `{d}`: TensorRT {rel} and older, not {t})"
+            where = ", ".join(f"{c} (made only at {p}:{ln} under `{d}`, which TensorRT {rel} compiles, {t} not)"
                               for c, p, ln, d, rel, t, _k, _f, _cr in self.old_release[:shown])
             out += (f"; {len(self.old_release)} plugin class{'' if one else 'es'} only code for older TensorRT releases creates "
                     f"{'was' if one else 'were'} not judged ({where}{more}; no model or route reaches "
