@@ -56,11 +56,7 @@ class Reach:
         self.includes = includes
         self.known = build is not None and bool(getattr(build, "units", None))
         self.headers = {rel for rel, k in kinds.items() if k == "header"} if self.known else set()
-        self.by_tail: dict[str, list[str]] = {}
-        for h in self.headers:
-            parts = h.split("/")
-            for i in range(len(parts)):
-                self.by_tail.setdefault("/".join(parts[i:]), []).append(h)
+        self.by_tail = _tails(self.headers)
         self.reached: set[str] = set()
         self.done: set[str] = set()
         self.computed = False  # a reached file has a computed include
@@ -108,40 +104,49 @@ def unrunnable_programs(kinds: dict, includes: dict, build) -> tuple:
     does not have), each with the files only it compiles: ``((makefile, line, include as written, files), ...)``.
     Its files are its units and the project headers those units reach through their ``#include`` lines that no
     other C++/CUDA file of the tree reaches (every other unit is a root, built or not, as for
-    :func:`unincluded_headers`). A computed ``#include MACRO`` anywhere leaves the headers out (only the units
-    count)."""
+    :func:`unincluded_headers`; the ``#include`` names only: a run finds them while its workers parse, before any
+    fact). A computed ``#include MACRO`` anywhere leaves the headers out (only the units count)."""
     progs = tuple(getattr(build, "unrunnable", ()) or ()) if build is not None else ()
     if not progs:
         return ()
     dead_units = {u for *_x, units in progs for u in units}
     headers = {rel for rel, k in kinds.items() if k == "header"}
+    by_tail = _tails(headers)
+    live = _reached_from([rel for rel, k in kinds.items() if k in _UNIT_KINDS and rel not in dead_units],
+                         includes, headers, by_tail)
+    out = []
+    for mk, line, inc, units in progs:
+        mine = _reached_from(units, includes, headers, by_tail) if live is not None else None
+        extra = sorted(mine - live) if mine is not None and live is not None else []
+        out.append((mk, line, inc, tuple(sorted(set(units) | set(extra)))))
+    return tuple(out)
+
+
+def _tails(headers: set[str]) -> dict[str, list[str]]:
+    """Every tail of each header's path (``a/b/c.h``, ``b/c.h``, ``c.h``) -> the headers ending with it."""
     by_tail: dict[str, list[str]] = {}
     for h in headers:
         parts = h.split("/")
         for i in range(len(parts)):
             by_tail.setdefault("/".join(parts[i:]), []).append(h)
+    return by_tail
 
-    def reached(roots) -> "set[str] | None":
-        seen: set[str] = set()
-        todo = list(roots)
-        while todo:
-            rel = todo.pop()
-            for name in includes.get(rel, ()):
-                if name.startswith("#"):
-                    return None
-                for h in _resolve(rel, name, headers, by_tail):
-                    if h not in seen:
-                        seen.add(h)
-                        todo.append(h)
-        return seen
 
-    live = reached(rel for rel, k in kinds.items() if k in _UNIT_KINDS and rel not in dead_units)
-    out = []
-    for mk, line, inc, units in progs:
-        mine = reached(units) if live is not None else None
-        extra = sorted(mine - live) if mine is not None and live is not None else []
-        out.append((mk, line, inc, tuple(sorted(set(units) | set(extra)))))
-    return tuple(out)
+def _reached_from(roots, includes: dict, headers: set[str], by_tail: dict) -> "set[str] | None":
+    """The headers (and the header roots themselves) ``roots`` reach through their ``#include`` names; None when a
+    file reached has a computed include (what it names is not known)."""
+    seen: set[str] = {r for r in roots if r in headers}
+    todo = list(roots)
+    while todo:
+        rel = todo.pop()
+        for name in includes.get(rel, ()):
+            if name.startswith("#"):
+                return None
+            for h in _resolve(rel, name, headers, by_tail):
+                if h not in seen:
+                    seen.add(h)
+                    todo.append(h)
+    return seen
 
 
 def _resolve(rel: str, name: str, headers: set[str], by_tail: dict[str, list[str]]) -> list[str]:
