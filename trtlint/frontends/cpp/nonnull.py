@@ -320,6 +320,14 @@ class Derive:
         return self.derived(args[k], seen, depth + 1) if k < len(args) else None
 
 
+def _definition(ref: Cursor) -> Optional[Cursor]:
+    """The definition of function ``ref`` in the unit, or None (a declaration libclang cannot follow)."""
+    try:
+        return ref.get_definition()
+    except Exception:  # noqa: BLE001 - a declaration libclang cannot follow
+        return None
+
+
 def helper_param(ex: Any, ref: Cursor) -> Optional[int]:
     """The parameter every return of function ``ref`` (its definition in the unit) derives from, else None."""
     K = ex.K
@@ -328,10 +336,7 @@ def helper_param(ex: Any, ref: Cursor) -> Optional[int]:
     if key in cache:
         return cache[key]
     cache[key] = None  # (a helper calling itself)
-    try:
-        d = ref.get_definition()
-    except Exception:  # noqa: BLE001 - a declaration libclang cannot follow
-        d = None
+    d = _definition(ref)
     body = _body(K, d) if d is not None else None
     if body is None:
         return None
@@ -368,10 +373,7 @@ def advances(ex: Any, ref: Cursor, i: int) -> bool:
     if key in cache:
         return cache[key]
     cache[key] = False  # (a helper calling itself)
-    try:
-        d = ref.get_definition()
-    except Exception:  # noqa: BLE001 - a declaration libclang cannot follow
-        d = None
+    d = _definition(ref)
     if d is None or _body(K, d) is None:
         return False
     params = [ch for ch in children(d) if ch.kind == K.PARM_DECL]
