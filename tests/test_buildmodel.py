@@ -474,8 +474,38 @@ def test_an_include_rooted_at_an_ancestor_is_guessed_and_said(tmp_path):
     a = Analysis.from_dict(res.analysis)
     assert a.guessed == (("source/engine/plugins/loop/loop_plugin.cpp", "source/", "engine/plugins/loop/loop_plugin.h"),)
     assert a.line().startswith("analysed 1 plugin, 0 creators")
-    assert a.line().endswith("; include dirs guessed for 1 unit (source/: their includes are rooted there)")
+    assert a.line().endswith("; include dirs guessed for 1 unit (source/: includes found nowhere else were found there)")
     assert [u for u, _m in a.partly] == ["source/engine/plugins/other/other.cpp"]
+
+
+def test_a_bare_include_in_an_ancestor_folder_is_guessed_and_said(tmp_path):
+    # a setup.py that computes its include dirs in a function (not read): the unit includes its header by a bare
+    # name that lives one folder up; that folder is guessed for the unit and the plugin is analysed. A bare name
+    # found only in a sibling's folder is not guessed (it may be another program's header of the same name)
+    from trtlint.report.context import Analysis
+
+    files = {
+        "setup.py": ("import os\nfrom setuptools import setup\n"
+                     "def exts():\n    inc = os.path.abspath('./ops/tensorrt')\n    return []\n"
+                     "setup(name='p', ext_modules=exts())\n"),
+        "ops/tensorrt/loop_plugin.hpp": _LOOP_HEADER,
+        "ops/tensorrt/plugins/loop_plugin.cpp": _LOOP_UNIT.replace('"engine/plugins/loop/loop_plugin.h"',
+                                                                   '"loop_plugin.hpp"'),
+        "ops/other/only_here.h": "int only;\n",
+        "ops/tensorrt/plugins/user.cpp": "#include \"only_here.h\"\nint getPluginNameOf() { return only; }\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    res, rows = _check(tmp_path)
+    assert ("TRT302", "ops/tensorrt/plugins/loop_plugin.cpp", 5) in rows, rows
+    a = Analysis.from_dict(res.analysis)
+    assert a.guessed == (("ops/tensorrt/plugins/loop_plugin.cpp", "ops/tensorrt/", "loop_plugin.hpp"),)
+    assert a.line().startswith("analysed 1 plugin, 0 creators")
+    assert a.line().endswith("; include dirs guessed for 1 unit (ops/tensorrt/: includes found nowhere else were "
+                             "found there)")
+    assert [u for u, _m in a.partly] == ["ops/tensorrt/plugins/user.cpp"]
 
 
 def test_a_build_script_running_nvcc_is_a_program_with_its_flags(tmp_path):

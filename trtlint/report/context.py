@@ -246,7 +246,7 @@ class Analysis:
             dirs = list(dict.fromkeys(d for _u, d, _nm in self.guessed))
             more = f", +{len(dirs) - shown} more" if len(dirs) > shown else ""
             out += (f"; include dirs guessed for {n(len({u for u, _d, _nm in self.guessed}), 'unit')} "
-                    f"({', '.join(dirs[:shown])}{more}: their includes are rooted there)")
+                    f"({', '.join(dirs[:shown])}{more}: includes found nowhere else were found there)")
         return out
 
     def to_dict(self) -> dict:

@@ -1,10 +1,13 @@
 """Include directories guessed for one unit. A project often includes its own headers by a path rooted at a
 directory of the tree (``#include "engine/plugins/foo/foo.h"`` from ``src/engine/plugins/foo/foo.cpp``, the
-build adding ``src/`` somewhere trtlint does not read: a Makefile variable, a script, a CMake function). When a
-quoted ``#include`` with a directory part is found neither beside the unit nor on its include path, but the
-path exists below one of the unit's own ancestor directories (within the project), the nearest such ancestor
-is added to the unit's include path. The run says so (``FileFacts.guessed_includes``, the summary's "include
-dirs guessed"): a guess is never silent."""
+build adding ``src/`` somewhere trtlint does not read: a Makefile variable, a script, a CMake function), or by a
+bare name that lives in a directory above the unit (``#include "trt_roi_align.hpp"`` from
+``ops/tensorrt/plugins/trt_roi_align.cpp``, the header in ``ops/tensorrt/``: a setup.py computing its include
+dirs in a function, a build script). When a quoted ``#include`` is found neither beside the unit nor on its
+include path, but the path exists below one of the unit's own ancestor directories (within the project), the
+nearest such ancestor is added to the unit's include path. Only ancestors: a header elsewhere in the tree (a
+sibling's folder) may be another program's of the same name. The run says so (``FileFacts.guessed_includes``,
+the summary's "include dirs guessed"): a guess is never silent."""
 
 from __future__ import annotations
 
@@ -12,14 +15,14 @@ import os
 import re
 from pathlib import Path
 
-_QUOTED = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+/[^"\n]+)"', re.M)
+_QUOTED = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 MAX_GUESSES = 16  # include dirs one unit may gain
 
 
 def guess_include_dirs(text: str, unit: str, include_dirs: list[str], root: str) -> list[tuple[str, str, int]]:
     """(absolute dir, include as written, line) for each directory to add: the nearest ancestor of ``unit``
     (within ``root``) below which a quoted include that resolves nowhere else exists."""
-    if "#" not in text or '/' not in text:
+    if "#" not in text:
         return []
     unit_dir = os.path.dirname(unit)
     root = os.path.normpath(root)
