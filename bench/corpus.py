@@ -214,6 +214,8 @@ class Index:
             self.sites.add((path, line))
             self.onnx_ops.add((path, e["op"]))
             self.site_fields[path].update(e.get("attrs") or [])
+        for n in dump.get("model_nodes") or []:
+            self.onnx_ops.add((n["at"], n["op"]))
         for key in ("lookup_sites", "route_call_sites"):
             for s in dump.get(key) or []:
                 path, line = _at(s["at"])

@@ -122,6 +122,11 @@ def first_string(args: str) -> str | None:
 # ---------------------------------------------------------------------------------------------------- walking
 
 
+# TensorRT's API headers (NvInfer.h, NvInferRuntime.h, NvInferPluginBase.h, NvOnnxParser.h, NvUffParser.h ...), which
+# trees vendor: their registration and field declarations (``registerCreator``, ``PluginField``) are TensorRT's API
+TRT_API_HEADER = re.compile(r"Nv(?:Infer\w*|OnnxParser\w*|UffParser|CaffeParser|OnnxConfig)\.h")
+
+
 def tree_files(root: Path):
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
@@ -415,6 +420,8 @@ def census(root: Path) -> list[Item]:
     classes: list[tuple[str, str, int, list[str]]] = []
     for rel, (ext, text) in texts.items():
         if ext in CPP_EXT:
+            if TRT_API_HEADER.fullmatch(PurePosixPath(rel).name):
+                continue  # TensorRT's own API headers shipped in the tree: declarations, not the project's plugins
             classes.extend((rel, n, ln, b) for n, ln, b in cpp_classes(rel, text))
             items.extend(cpp_items(rel, text, reg_macros))
         else:

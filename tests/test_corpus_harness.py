@@ -164,6 +164,26 @@ def test_comparison_calls_an_item_indexed_reported_or_unindexed():
     assert status == ["reported", "indexed", "unindexed", "reported", "unindexed", "reported"]
 
 
+def test_census_skips_tensorrt_api_headers_and_the_comparison_reads_model_nodes(tmp_path):
+    # a vendored NvInferRuntime.h declares registerCreator and PluginField: TensorRT's API, not the project's; a
+    # custom op of an ONNX model is indexed when --dump-index lists it among the model nodes
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "NvInferRuntimeCommon.h").write_text(
+        "class IPluginRegistry {\n public:\n  virtual bool registerCreator(IPluginCreator& creator) = 0;\n};\n"
+        "struct PluginField { PluginField(char const* name = nullptr) {} };\n")
+    (tmp_path / "mine.h").write_text(
+        "class MyRegistry {\n public:\n  bool registerCreator(IPluginCreator& creator);\n};\n")
+    items = corpus_census.census(tmp_path)
+    assert {i.file for i in items} == {"mine.h"}, items
+    it = corpus_census.Item("onnx-node", "models/m.onnx", 0, "MyOp")
+    dump = {"plugins": [], "creators": [], "emissions": [], "lookup_sites": [],
+            "model_nodes": [{"op": "MyOp", "domain": "", "node": "main/n0", "at": "models/m.onnx"}]}
+    report = {"diagnostics": [], "summary": {"analysis": {"plugins": 1, "creators": 0}}}
+    assert corpus.compare([it], dump, report, "")[0] == ["indexed"]
+    dump["model_nodes"] = []
+    assert corpus.compare([it], dump, report, "")[0] == ["unindexed"]
+
+
 def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
     """A finding of the unmutated run that names the plugin (a duplicate registration) names the renamed plugin
     after a consistent rename: the same finding, not a new one. A seeded drift is judged on the raw messages."""

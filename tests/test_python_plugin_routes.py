@@ -126,6 +126,25 @@ def test_graphsurgeon_emissions(tmp_path):
     assert got[("Custom", "my.plugins", "gs.Node")].open_attrs is True  # attrs from a parameter
 
 
+def test_graphsurgeon_node_through_a_submodule_import_or_a_lazy_import(tmp_path):
+    """``Node`` imported from onnx-graphsurgeon's own submodule, and ``gs`` bound by a lazy loader or importlib with
+    the module's name (a version constraint after it dropped), are onnx-graphsurgeon's: their nodes are emissions.
+    A lazy import of another module is not."""
+    files = {
+        "py/sub.py": 'from onnx_graphsurgeon.ir.node import Node\n\n\ndef f():\n    return Node(op="SubPlugin")\n',
+        "py/lazy.py": ('from polygraphy import mod\ngs = mod.lazy_import("onnx_graphsurgeon>=0.5")\n\n\n'
+                       'def f():\n    return gs.Node(op = "LazyPlugin", attrs={"k": 1})\n'),
+        "py/importlib_.py": ('import importlib\ngs = importlib.import_module("onnx_graphsurgeon")\n'
+                             'gs.Node(op="ImportlibPlugin")\n'),
+        "py/other.py": ('from polygraphy import mod\ngs = mod.lazy_import("somewhere_else")\n'
+                        'gs.Node(op="NotGs")\n'),
+    }
+    idx = _index(tmp_path, files)
+    got = sorted((e.op_type, e.span.path, e.span.line, tuple(a.name for a in e.attrs)) for e in idx.emissions)
+    assert got == [("ImportlibPlugin", "py/importlib_.py", 3, ()), ("LazyPlugin", "py/lazy.py", 6, ("k",)),
+                   ("SubPlugin", "py/sub.py", 5, ())]
+
+
 _SURGERY_HELPER = '''import onnx_graphsurgeon as gs
 
 

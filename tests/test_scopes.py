@@ -119,6 +119,29 @@ def test_dump_index_lists_each_program_with_its_own_classes(tmp_path):
     ]
 
 
+def test_dump_index_lists_the_custom_nodes_of_onnx_models(tmp_path):
+    """--dump-index lists each ONNX model node no ONNX schema defines (op, domain, node, the model file), so a reader
+    can count a model's plugin nodes against the tree; standard ops are not listed."""
+    import json
+    import subprocess
+    import sys
+
+    import onnx
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["t"]),
+                           helper.make_node("MyPlugin_TRT", ["t"], ["y"], domain="trt.plugins", name="p0")], "g", [x], [y])
+    (tmp_path / "models").mkdir()
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("trt.plugins", 1)]),
+              str(tmp_path / "models" / "m.onnx"))
+    r = subprocess.run([sys.executable, "-m", "trtlint", "check", str(tmp_path), "--dump-index", "--no-cache"],
+                       capture_output=True, text=True, timeout=300)
+    data = json.loads(r.stdout)
+    assert [(n["op"], n["domain"], n["at"]) for n in data["model_nodes"]] == [("MyPlugin_TRT", "trt.plugins", "models/m.onnx")]
+
+
 def test_a_header_of_an_enclosing_program_is_part_of_the_program_that_includes_it(tmp_path):
     """A sample built by its own Makefile includes a helper header from the directory of the enclosing program
     (a cookbook's `-I$(ROOT)/include`): the helper is compiled into the sample, so the work it does on the sample's

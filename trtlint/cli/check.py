@@ -401,6 +401,11 @@ def _index_summary(index) -> dict:
             {"op": e.op_type, "domain": e.domain, "attrs": [a.name for a in e.attrs], "at": f"{e.span.path}:{e.span.line}"}
             for e in index.emissions
         ],
+        # the nodes of the tree's ONNX models that no ONNX standard schema defines (plugin ops, custom ops)
+        "model_nodes": [
+            {"op": n.op_type, "domain": n.domain, "node": n.logical, "at": m.span.path}
+            for m in index.models for n in m.nodes if not n.standard
+        ],
         "route_tables": [{"name": t.name, "entries": len(t.entries), "version": t.version, "namespace": t.namespace} for t in index.route_tables],
         "route_calls": len(index.route_calls),
         "lookups": len(index.lookups),

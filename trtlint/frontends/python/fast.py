@@ -287,6 +287,14 @@ def libcst_facts_possible(tree: ast.AST, text: str, route_names: tuple[str, ...]
                 if f.id in idents:
                     return True
                 trt_hit = trt_hit or f.id in trt_idents
+            # ``gs = mod.lazy_import("onnx_graphsurgeon")``: a module bound by a call naming it (values.lazy_import_of)
+            last = f.attr if type(f) is Attribute else f.id if type(f) is Name else None
+            if last in pynames.LAZY_IMPORTERS and node.args and type(node.args[0]) is ast.Constant \
+                    and isinstance(node.args[0].value, str):
+                top = re.split(r"[^\w]", node.args[0].value.strip(), maxsplit=1)[0]
+                if top == "onnxscript" or top in idents:
+                    return True
+                trt = trt or top.startswith("tensorrt")
         elif tp is alias:
             for part in node.name.split("."):
                 if part in idents:
@@ -305,6 +313,10 @@ def libcst_facts_possible(tree: ast.AST, text: str, route_names: tuple[str, ...]
             else:
                 top = mod.split(".", 1)[0]
                 if top == "onnxscript":
+                    return True
+                # ``from onnx_graphsurgeon.ir.node import Node``: the module's components count as the imported
+                # name's (its aliases are checked below)
+                if any(part in idents for part in mod.split(".")):
                     return True
                 trt = trt or top.startswith("tensorrt")
         elif tp is FunctionDef or tp is AsyncFunctionDef:

@@ -103,3 +103,9 @@ def api_names() -> tuple[frozenset, frozenset]:
     attrs = frozenset(e["name"] for e in entries if isinstance(e, dict) and e.get("match") == "attr")
     quals = frozenset(e["name"] for e in entries if isinstance(e, dict) and e.get("match") == "qualified")
     return attrs, quals
+
+
+# the callees that return a module named by their literal first argument: importlib's, Python's and lazy loaders'
+# (Polygraphy's ``mod.lazy_import("onnx_graphsurgeon")``): ``gs = mod.lazy_import("onnx_graphsurgeon")`` binds ``gs``
+# as ``import onnx_graphsurgeon as gs`` would (values.lazy_import_of, fast.libcst_facts_possible)
+LAZY_IMPORTERS = frozenset({"import_module", "__import__", "lazy_import"})

@@ -9,6 +9,7 @@ splats). The walk is flow-insensitive but ordered; it never imports or runs the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -16,7 +17,7 @@ import libcst as cst
 
 from trtlint.base.facts import AttrFact, Span
 from . import fast
-from .names import TRT_CLASSES
+from .names import LAZY_IMPORTERS, TRT_CLASSES
 
 _MAX_VALUE_LEN = 120
 _MAX_ALTERNATIVES = 8
@@ -660,9 +661,15 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
 
     def leave_Assign(self, node: cst.Assign) -> None:
         value = node.value
+        lazy = lazy_import_of(value)
         for t in node.targets:
             target = t.target
-            if isinstance(target, cst.Name):
+            if isinstance(target, cst.Name) and lazy is not None:
+                # ``gs = mod.lazy_import("onnx_graphsurgeon")``, ``np = importlib.import_module("numpy")``: the
+                # name is the module, as ``import onnx_graphsurgeon as gs`` binds it
+                self.imports[target.value] = lazy
+                self._shadow_import(target.value)
+            elif isinstance(target, cst.Name):
                 self.bind(target.value, self.binding_for_value(value))
             elif isinstance(target, cst.Subscript):
                 self._subscript_store(target, value, node)
@@ -734,3 +741,21 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
                 st.open = True
             elif key not in st.entries and len(pos) >= 2:
                 st.entries[key] = self.make_entry(key, node, pos[1].value)
+
+
+# a version constraint after the module's name (``lazy_import("onnx>=1.17")``) is dropped
+_MODULE_NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*")
+
+
+def lazy_import_of(value: cst.BaseExpression) -> Optional[str]:
+    """The module a call binding a name to a module imports (``importlib.import_module("numpy")``,
+    ``mod.lazy_import("onnx>=1.17")``), when its first argument is a literal string; None otherwise."""
+    if not isinstance(value, cst.Call) or not value.args or value.args[0].keyword is not None or value.args[0].star:
+        return None
+    f = value.func
+    last = f.value if isinstance(f, cst.Name) else f.attr.value if isinstance(f, cst.Attribute) else None
+    if last not in LAZY_IMPORTERS:
+        return None
+    s = string_value(value.args[0].value)
+    m = _MODULE_NAME.match(s.strip()) if s else None
+    return m.group(0) if m else None
