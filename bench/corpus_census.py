@@ -172,9 +172,36 @@ def cpp_classes(rel: str, text: str) -> list[tuple[str, int, list[str]]]:
     return out
 
 
-def project_reg_macros(defs: list[tuple[str, str]]) -> set[str]:
-    """Project macros whose body registers a creator (``#define REGISTER_X(n) REGISTER_TENSORRT_PLUGIN(n##C)``),
-    to a fixed point (a macro calling such a macro is one too)."""
+# a registrar class template (TensorRT's own ``PluginRegistrar<T>``, a project's copy of it): its constructor registers
+# an instance of its parameter; a macro instantiating it (``static PluginRegistrar<name> r##name{}``) registers
+REGISTRAR_RE = re.compile(r"\btemplate\s*<\s*(?:typename|class)\s+(\w+)\s*>\s*(?:class|struct)\s+(\w+)\s*\{")
+
+
+def registrars(text: str) -> list[tuple[str, int]]:
+    """(name, line of its registerCreator call) of each registrar class template of the text: a class template
+    whose body registers a member of its parameter's type (``T instance{}; ... registerCreator(instance, ...)``)."""
+    out = []
+    for m in REGISTRAR_RE.finditer(text):
+        param, name = m.group(1), m.group(2)
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += text[i] == "{"
+            depth -= text[i] == "}"
+            i += 1
+        body = text[m.end():i]
+        call = REG_CALL_RE.search(body)
+        if call is None:
+            continue
+        arg = re.sub(r"[&*()\s]", "", call.group(1))
+        if re.search(rf"\b{re.escape(param)}\s+{re.escape(arg)}\b", body):
+            out.append((name, line_of(text, m.end() + call.start())))
+    return out
+
+
+def project_reg_macros(defs: list[tuple[str, str]], registrar_names: set[str] = frozenset()) -> set[str]:
+    """Project macros whose body registers a creator (``#define REGISTER_X(n) REGISTER_TENSORRT_PLUGIN(n##C)``, or
+    one instantiating a registrar template: ``static PluginRegistrar<name> r##name{}``), to a fixed point (a macro
+    calling such a macro is one too)."""
     found: set[str] = set()
     changed = True
     while changed:
@@ -182,13 +209,16 @@ def project_reg_macros(defs: list[tuple[str, str]]) -> set[str]:
         for name, body in defs:
             if name in found or name == "REGISTER_TENSORRT_PLUGIN":
                 continue
-            if "REGISTER_TENSORRT_PLUGIN" in body or any(re.search(rf"\b{re.escape(f)}\s*\(", body) for f in found):
+            if "REGISTER_TENSORRT_PLUGIN" in body or any(re.search(rf"\b{re.escape(f)}\s*\(", body) for f in found) \
+                    or any(re.search(rf"\b{re.escape(r)}\s*<", body) for r in registrar_names):
                 found.add(name)
                 changed = True
     return found
 
 
-def cpp_items(rel: str, text: str, reg_macros: set[str]) -> list[Item]:
+def cpp_items(rel: str, text: str, reg_macros: set[str], template_lines: frozenset = frozenset()) -> list[Item]:
+    """``template_lines``: the lines of registrar templates' own registerCreator calls (counted at their macro's
+    uses, not there)."""
     items: list[Item] = []
     define_lines = set()
     for m in DEFINE_RE.finditer(text):
@@ -200,7 +230,7 @@ def cpp_items(rel: str, text: str, reg_macros: set[str]) -> list[Item]:
             items.append(Item("registration", rel, ln, m.group(1).split("::")[-1], {"form": "REGISTER_TENSORRT_PLUGIN"}))
     for m in REG_CALL_RE.finditer(text):
         ln = line_of(text, m.start())
-        if ln in define_lines:
+        if ln in define_lines or ln in template_lines:
             continue
         arg = re.sub(r"[&*()\s]|std::make_unique<|new\s", "", m.group(1))
         items.append(Item("registration", rel, ln, simple_name(arg) or "?", {"form": "registerCreator"}))
@@ -416,14 +446,16 @@ def census(root: Path) -> list[Item]:
         else:
             text = strip_py_comments(text)
         texts[rel] = (ext, text)
-    reg_macros = project_reg_macros(defs)
+    regs = {rel: registrars(text) for rel, (ext, text) in texts.items()
+             if ext in CPP_EXT and "registerCreator" in text and "template" in text}
+    reg_macros = project_reg_macros(defs, {n for rr in regs.values() for n, _ln in rr})
     classes: list[tuple[str, str, int, list[str]]] = []
     for rel, (ext, text) in texts.items():
         if ext in CPP_EXT:
             if TRT_API_HEADER.fullmatch(PurePosixPath(rel).name):
                 continue  # TensorRT's own API headers shipped in the tree: declarations, not the project's plugins
             classes.extend((rel, n, ln, b) for n, ln, b in cpp_classes(rel, text))
-            items.extend(cpp_items(rel, text, reg_macros))
+            items.extend(cpp_items(rel, text, reg_macros, frozenset(ln for _n, ln in regs.get(rel, ()))))
         else:
             items.extend(py_items(rel, text))
     # plugin and creator classes, to a fixed point over the whole tree

@@ -184,6 +184,18 @@ def test_census_skips_tensorrt_api_headers_and_the_comparison_reads_model_nodes(
     assert corpus.compare([it], dump, report, "")[0] == ["unindexed"]
 
 
+def test_census_counts_a_registrar_templates_registrations_at_its_macros_uses(tmp_path):
+    # TensorRT's own REGISTER_TENSORRT_PLUGIN shape in a project's copy: the class template registers an instance of
+    # its parameter; the macro instantiating it is a registration macro; the template's own call is no registration
+    (tmp_path / "plugins.h").write_text(
+        "template <typename T>\nclass MyRegistrar {\n public:\n  MyRegistrar() {\n"
+        "    getPluginRegistry()->registerCreator(instance, \"ns\");\n  }\n private:\n  T instance{};\n};\n"
+        "#define REGISTER_MY_PLUGIN(name) \\\n  static MyRegistrar<name> myRegistrar##name {}\n")
+    (tmp_path / "a.cpp").write_text('#include "plugins.h"\nREGISTER_MY_PLUGIN(FooCreator);\n')
+    regs = [(i.file, i.line, i.name) for i in corpus_census.census(tmp_path) if i.kind == "registration"]
+    assert regs == [("a.cpp", 2, "FooCreator")], regs
+
+
 def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
     """A finding of the unmutated run that names the plugin (a duplicate registration) names the renamed plugin
     after a consistent rename: the same finding, not a new one. A seeded drift is judged on the raw messages."""
