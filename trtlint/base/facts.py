@@ -650,6 +650,12 @@ class UnresolvedClass:
     kind: str  # "plugin" | "creator": what its methods make it look like
     bases: tuple[str, ...]  # the base classes as written in its head ("TRTPluginBase"); () when none
     span: Span
+    # when a base the project defines (its definition seen) derives, itself or through further such bases, a plugin
+    # interface of TensorRT 5-7 (IPlugin, IPluginExt, removed in 8.0, which no stand-in declares): that chain, the
+    # project classes by qualified name and the interface as written ("onnx2trt::Plugin", "nvinfer1::IPluginExt"),
+    # and the head of the project class deriving the interface; () / None otherwise
+    legacy_via: tuple[str, ...] = ()
+    legacy_span: Optional[Span] = None
 
 
 @dataclass(frozen=True)

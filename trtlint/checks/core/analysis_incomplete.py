@@ -56,6 +56,44 @@ REGISTER_TENSORRT_PLUGIN(acme::RoiPluginCreator);
 # registered): trtlint analyses IPluginV2 and later
 _LEGACY_IFACES = frozenset({"IPlugin", "IPluginExt"})
 
+# TensorRT 5-7 plugins reached through a base the project defines (onnx-tensorrt's onnx2trt::Plugin): the base
+# header is found, and it derives IPluginExt
+_LEGACY_BASE_H = """#pragma once
+#include <NvInfer.h>
+namespace acme {
+class Plugin : public nvinfer1::IPluginExt
+{
+public:
+    virtual char const* getPluginType() const = 0;
+    int initialize() override { return 0; }
+};
+class PluginAdapter : public Plugin
+{
+public:
+    int getNbOutputs() const override;
+    int enqueue(int batchSize, void const* const* inputs, void** outputs, void* workspace, cudaStream_t stream) override;
+};
+} // namespace acme
+"""
+
+_LEGACY_LEAKY_H = """#pragma once
+#include "plugin.h"
+class LeakyPlugin final : public acme::Plugin
+{
+public:
+    char const* getPluginType() const override { return "Leaky"; }
+    int getNbOutputs() const override { return 1; }
+    int enqueue(int batchSize, void const* const* inputs, void** outputs, void* workspace, cudaStream_t stream) override;
+};
+"""
+
+_LEGACY_LEAKY_CPP = """#include "leakyPlugin.h"
+int LeakyPlugin::enqueue(int batchSize, void const* const* inputs, void** outputs, void* workspace, cudaStream_t stream)
+{
+    return 0;
+}
+"""
+
 # a project built by CMake whose plugin directory holds a header no unit includes (its .cpp is gone): the header
 # is code no program compiles
 _DEAD_TREE = {
@@ -82,7 +120,10 @@ _UNRUNNABLE_TREE = {
 
 
 def _legacy(u) -> bool:
-    """Whether the unresolved class ``u`` derives only from the legacy plugin interfaces."""
+    """Whether the unresolved class ``u`` derives only from the legacy plugin interfaces, or reaches one through
+    bases the project defines (``legacy_via``)."""
+    if getattr(u, "legacy_via", ()):
+        return True
     return bool(u.bases) and all(b.split("<", 1)[0].split("::")[-1].strip() in _LEGACY_IFACES
                                  and b.split("::")[0] in ("nvinfer1", b) for b in u.bases)
 
@@ -106,7 +147,10 @@ class AnalysisIncomplete(Rule):
     interface from the instantiation. When every base is a TensorRT interface and no TensorRT header is among
     the includes not found, the cause named is the TensorRT headers in use (trtlint's stand-ins lack it). A class
     deriving a plugin interface of TensorRT 5-7 (`IPlugin`, `IPluginExt`, removed in 8.0) is never analysed,
-    whatever the includes: it is reported with that reason. So is plugin code in a preprocessor branch the
+    whatever the includes: it is reported with that reason, and no include is blamed. That holds too when it
+    reaches the interface through bases the project defines (onnx-tensorrt's `onnx2trt::Plugin`, which derives
+    `nvinfer1::IPluginExt`): the message names that chain of bases, and a related location where the last of them
+    derives the interface. So is plugin code in a preprocessor branch the
     parse did not compile (a registration or a plugin or creator class under `#if NV_TENSORRT_MAJOR <= 7` parsed
     with newer headers, or under `#if 0`), unless the compiled code registers or defines the same.
 
@@ -131,7 +175,8 @@ class AnalysisIncomplete(Rule):
     ## Fix
     Add the header's directory to `include-dirs` in the config, or give `compile-commands`
     (a `compile_commands.json` from CMake's `-DCMAKE_EXPORT_COMPILE_COMMANDS=ON`) so each unit is parsed
-    with its real flags.
+    with its real flags. A plugin of TensorRT 5-7 is checked only once ported (its project base included) to
+    `IPluginV2DynamicExt` or `IPluginV3`; no setting changes that.
     """
 
     code = "TRT004"
@@ -326,6 +371,64 @@ class AnalysisIncomplete(Rule):
             )],
         },
         {
+            # a TensorRT 5-7 plugin through a project base: the base's header is found and derives IPluginExt, so
+            # the class is a plugin trtlint does not analyse (no include is missing: it would have gone unsaid)
+            "files": {
+                "plugins/plugin.h": _LEGACY_BASE_H,
+                "plugins/leakyPlugin.h": _LEGACY_LEAKY_H,
+                "plugins/leakyPlugin.cpp": _LEGACY_LEAKY_CPP,
+            },
+            "expect": [(
+                "plugins/leakyPlugin.h", 3,
+                "plugin LeakyPlugin derives from acme::Plugin, which derives from nvinfer1::IPluginExt, a plugin "
+                "interface of TensorRT 5-7 (removed in TensorRT 8.0) that trtlint does not analyse, so no rule checks "
+                "it; port it to IPluginV2DynamicExt or IPluginV3 to have it checked",
+                "plugins/leakyPlugin.h",
+            ), (
+                "plugins/plugin.h", 10,
+                "plugin PluginAdapter derives from acme::Plugin, which derives from nvinfer1::IPluginExt",
+            )],
+        },
+        {
+            # the same with an include that is not found (thrust, for the kernels): that is not why the class goes
+            # unchecked, and no include-dirs setting would change it; a second level of project base is named too
+            "files": {
+                "plugins/plugin.h": _LEGACY_BASE_H,
+                "plugins/leakyPlugin.h": _LEGACY_LEAKY_H.replace(
+                    '#include "plugin.h"\n', '#include "plugin.h"\n#include <thrust/device_vector.h>\n').replace(
+                    "public acme::Plugin", "public acme::PluginAdapter").replace(
+                    "    int getNbOutputs() const override { return 1; }\n", ""),
+                "plugins/leakyPlugin.cpp": _LEGACY_LEAKY_CPP,
+            },
+            "expect": [(
+                "plugins/leakyPlugin.h", 4,
+                "plugin LeakyPlugin derives from acme::PluginAdapter, which derives from acme::Plugin, which derives "
+                "from nvinfer1::IPluginExt, a plugin interface of TensorRT 5-7 (removed in TensorRT 8.0) that trtlint "
+                "does not analyse, so no rule checks it; port it to IPluginV2DynamicExt or IPluginV3 to have it checked",
+            ), (
+                "plugins/plugin.h", 10,
+                "plugin PluginAdapter derives from acme::Plugin, which derives from nvinfer1::IPluginExt",
+            )],
+        },
+        {
+            # two such classes in one file: one finding, each class's chain of project bases named
+            "files": {
+                "plugins/plugin.h": _LEGACY_BASE_H,
+                "plugins/leakyPlugin.h": _LEGACY_LEAKY_H + _LEGACY_LEAKY_H.split("\n", 2)[2].replace(
+                    "Leaky", "Relu").replace("acme::Plugin", "acme::PluginAdapter"),
+                "plugins/leakyPlugin.cpp": _LEGACY_LEAKY_CPP,
+            },
+            "expect": [(
+                "plugins/leakyPlugin.h", 3,
+                "plugin LeakyPlugin and plugin ReluPlugin derive from nvinfer1::IPluginExt (LeakyPlugin through "
+                "acme::Plugin; ReluPlugin through acme::PluginAdapter, acme::Plugin), a plugin interface of TensorRT "
+                "5-7 (removed in TensorRT 8.0) that trtlint does not analyse, so no rule checks them",
+            ), (
+                "plugins/plugin.h", 10,
+                "plugin PluginAdapter derives from acme::Plugin, which derives from nvinfer1::IPluginExt",
+            )],
+        },
+        {
             # the base header is in ../common, which nothing puts on the include path
             "files": {
                 "plugins/common/plugin_base.h": _BASE_H,
@@ -390,17 +493,7 @@ class AnalysisIncomplete(Rule):
         for path in sorted(by_file):
             old = sorted(legacy[path], key=lambda u: (u.span.line, u.span.col))
             if old:
-                names = " and ".join(", ".join(f"{u.kind} {u.name}" for u in old).rsplit(", ", 1))
-                bases = ", ".join(dict.fromkeys(b for u in old for b in u.bases))
-                yield self.diag(
-                    old[0].span,
-                    f"{names} {'derive' if len(old) > 1 else 'derives'} from {bases}, a plugin interface of TensorRT "
-                    f"5-7 (removed in TensorRT 8.0) that trtlint does not analyse, so no rule checks "
-                    f"{'them' if len(old) > 1 else 'it'}; port {'them' if len(old) > 1 else 'it'} to IPluginV2DynamicExt "
-                    "or IPluginV3 to have it checked",
-                    related=[Related(u.span, f"{u.kind} {u.name} is defined here") for u in old[1:]],
-                    symbol=path,
-                )
+                yield self._legacy_diag(path, old)
                 if len(old) == len(by_file[path]) or not missing_of.get(path):
                     continue
                 by_file[path] = {q: u for q, u in by_file[path].items() if u not in old}
@@ -455,6 +548,33 @@ class AnalysisIncomplete(Rule):
                 related=related,
                 symbol=path,
             )
+
+    def _legacy_diag(self, path: str, old: list) -> Diagnostic:
+        """One finding for the classes of ``path`` that derive a plugin interface of TensorRT 5-7, directly or
+        through project bases (each such chain named, and where its last project class derives the interface)."""
+        names = " and ".join(", ".join(f"{u.kind} {u.name}" for u in old).rsplit(", ", 1))
+        many = len(old) > 1
+        related = [Related(u.span, f"{u.kind} {u.name} is defined here") for u in old[1:]]
+        for u in old:
+            if u.legacy_via and u.legacy_span is not None:
+                r = Related(u.legacy_span, f"{u.legacy_via[-2]} derives from {u.legacy_via[-1]} here")
+                if r not in related:
+                    related.append(r)
+        if not many and old[0].legacy_via:
+            # "derives from onnx2trt::Plugin, which derives from nvinfer1::IPluginExt"
+            head = f"{names} derives from {', which derives from '.join(old[0].legacy_via)}"
+        else:
+            bases = ", ".join(dict.fromkeys(b for u in old for b in (u.legacy_via[-1:] or u.bases)))
+            through = "; ".join(f"{u.name} through {', '.join(u.legacy_via[:-1])}" for u in old if u.legacy_via)
+            head = f"{names} {'derive' if many else 'derives'} from {bases}" + (f" ({through})" if through else "")
+        them = "them" if many else "it"
+        return self.diag(
+            old[0].span,
+            f"{head}, a plugin interface of TensorRT 5-7 (removed in TensorRT 8.0) that trtlint does not analyse, so "
+            f"no rule checks {them}; port {them} to IPluginV2DynamicExt or IPluginV3 to have it checked",
+            related=related,
+            symbol=path,
+        )
 
     def _inactive(self, index) -> Iterable[Diagnostic]:
         """Plugin code in a branch its unit's parse did not compile (facts.InactiveCode) that is nowhere else in

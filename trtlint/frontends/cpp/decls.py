@@ -60,6 +60,9 @@ _PLUGIN_METHODS = frozenset({
     "supportsFormatCombination", "getSerializationSize", "getFieldsToSerialize", "getCapabilityInterface",
     "getOutputDataType", "getOutputDataTypes", "enqueue",
 })
+# the plugin interfaces of TensorRT 5-7 (removed in 8.0; trtlint analyses IPluginV2 and later): a class reaching one
+# through project bases is a plugin of those releases (UnresolvedClass.legacy_via)
+_LEGACY_IFACES = frozenset({"IPlugin", "IPluginExt"})
 _BASE_ACCESS = re.compile(r"^(?:(?:public|protected|private|virtual)\s+)*")
 _UNNAMED_AT = re.compile(r"^(\((?:lambda|unnamed \w+|anonymous \w+) at )(.+)(:\d+:\d+\))$")
 
@@ -423,6 +426,18 @@ class Extractor(MacroUses, Registrations):
         span = self.loc_span(c)
         if span is None or self.rel_of(self.cursor_file(c)) is None:
             return
+        bases = self.written_bases(c)
+        params = {ch.spelling for ch in children(c) if ch.kind == K.TEMPLATE_TYPE_PARAMETER}
+        if params.intersection(bases):
+            return  # ``template <class T> class X : public T``: the interface is the instantiation's
+        via, at = self.legacy_chain(c)
+        self.unresolved_classes.append(UnresolvedClass(qualname=self.qualname(c), name=c.spelling, kind=kind,
+                                                       bases=tuple(bases), span=span, legacy_via=via,
+                                                       legacy_span=at))
+
+    def written_bases(self, c: Cursor) -> list[str]:
+        """A class's bases as written in its head (a base whose declaration was not found is in no
+        CXX_BASE_SPECIFIER: libclang drops it), access and ``virtual`` left out."""
         head = self.text_of(c).split("{", 1)[0]
         bases: list[str] = []
         m = re.search(r"\b" + re.escape(c.spelling or "") + r"\b(?:\s+final)?\s*:(?!:)(.*)$", head, re.S)
@@ -431,11 +446,62 @@ class Extractor(MacroUses, Registrations):
                 b = _BASE_ACCESS.sub("", " ".join(part.split())).strip()
                 if b:
                     bases.append(b)
-        params = {ch.spelling for ch in children(c) if ch.kind == K.TEMPLATE_TYPE_PARAMETER}
-        if params.intersection(bases):
-            return  # ``template <class T> class X : public T``: the interface is the instantiation's
-        self.unresolved_classes.append(UnresolvedClass(qualname=self.qualname(c), name=c.spelling, kind=kind,
-                                                       bases=tuple(bases), span=span))
+        return bases
+
+    def legacy_chain(self, c: Cursor, depth: int = 0,
+                     seen: Optional[set] = None) -> tuple[tuple[str, ...], Optional[Span]]:
+        """When a base of ``c`` that the project defines derives a plugin interface of TensorRT 5-7 (``IPlugin``,
+        ``IPluginExt``: no stand-in declares them, so the base specifier is gone and only the head's text names
+        it; real TensorRT 5-7 headers declare them in the SDK's folder), itself or through further project bases: (the project bases by qualified name then the interface as
+        written, the span of the head of the class deriving it). ``((), None)`` otherwise, and for ``c``'s own
+        direct interface (TRT004 reads that from the bases as written)."""
+        K = self.K
+        seen = set() if seen is None else seen
+        key = c.get_usr() or str(c.hash)
+        if key in seen or depth > 16:
+            return (), None
+        seen.add(key)
+        resolved: dict[str, Cursor] = {}  # a base's name -> its definition, for the bases libclang resolved
+        for b in children(c):
+            if b.kind != K.CXX_BASE_SPECIFIER:
+                continue
+            try:
+                decl = b.type.get_declaration()
+            except Exception:  # noqa: BLE001
+                decl = None
+            if decl is None or decl.kind == K.NO_DECL_FOUND:
+                decl = next((ch.referenced for ch in children(b)
+                             if ch.kind in (K.TYPE_REF, K.TEMPLATE_REF) and ch.referenced is not None), None)
+            if decl is not None and decl.kind == K.TYPE_ALIAS_DECL:
+                decl = decl.underlying_typedef_type.get_declaration()
+            if decl is None or decl.kind == K.NO_DECL_FOUND:
+                continue
+            defn = decl.get_definition()
+            if defn is None:
+                continue
+            if defn.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+                defn = self._template_of(defn)
+            if defn.kind not in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE,
+                                 K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+                continue
+            name = re.sub(r"<.*$", "", b.type.spelling or b.spelling or "", flags=re.S)
+            name = name.replace("class ", "").replace("struct ", "").split("::")[-1].strip()
+            resolved.setdefault(name, defn)
+            resolved.setdefault(defn.spelling or "", defn)
+        for w in self.written_bases(c):
+            bare = re.sub(r"<.*$", "", w, flags=re.S).strip()
+            last = bare.split("::")[-1].strip()
+            defn = resolved.get(last)
+            if defn is not None and self.rel_of(self.cursor_file(defn)) is not None \
+                    and not self.qualname(defn).startswith("nvinfer1::"):
+                # a project class (not TensorRT's own: real TensorRT 5-7 headers declare IPluginExt)
+                via, at = self.legacy_chain(defn, depth + 1, seen)
+                if via:
+                    return (self.qualname(defn), *via), at
+                continue
+            if depth and last in _LEGACY_IFACES and bare.split("::")[0].strip() in ("nvinfer1", last):
+                return (w,), self.loc_span(c)
+        return (), None
 
     def class_ifaces(self, c: Cursor, depth: int = 0) -> tuple[tuple[str, ...], frozenset[str]]:
         """(ordered base names: interfaces + intermediates leading to one, set of interfaces reached)."""
