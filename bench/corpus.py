@@ -207,6 +207,8 @@ class Index:
                         self.fields_by_dir[d].add(f.split(":")[0])
                     for f in c.get("serialized") or []:
                         self.fields_by_dir[d].add(f.split(":")[0])
+                    for f in c.get("field_sites") or []:  # the file each field is built in (a class declared in a
+                        self.site_fields[_at(f["at"])[0]].add(f["name"])  # header, its fields in a .cpp elsewhere)
                     for r in c.get("registered") or []:
                         self.registrations.add(_at(r))
         for e in dump.get("emissions") or []:

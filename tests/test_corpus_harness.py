@@ -194,6 +194,43 @@ def test_census_counts_a_registrar_templates_registrations_at_its_macros_uses(tm
     (tmp_path / "a.cpp").write_text('#include "plugins.h"\nREGISTER_MY_PLUGIN(FooCreator);\n')
     regs = [(i.file, i.line, i.name) for i in corpus_census.census(tmp_path) if i.kind == "registration"]
     assert regs == [("a.cpp", 2, "FooCreator")], regs
+def test_a_field_built_in_another_folder_than_its_creators_class_is_indexed_by_the_file_it_is_built_in():
+    """A creator declared in a header of one folder (ops/c.hpp) whose constructor builds its fields in a .cpp of
+    another (ops/plugins/c.cpp, open-mmlab/mmcv's TensorRT plugins): --dump-index says where each field is built,
+    and the comparison finds the census's field there (keyed by the class's folder alone, all 29 of mmcv's fields
+    were 'silently unindexed' though the run held every one)."""
+    it = corpus_census.Item
+    items = [it("field", "ops/plugins/c.cpp", 9, "mode"), it("field", "ops/plugins/c.cpp", 10, "dim"),
+             it("field", "ops/plugins/d.cpp", 9, "mode")]
+    dump = {"plugins": [], "emissions": [], "lookup_sites": [],
+            "creators": [{"class": "C", "at": "ops/c.hpp:5", "fields": ["mode:None", "dim:kINT32"], "serialized": [],
+                          "registered": [], "field_sites": [{"name": "mode", "at": "ops/plugins/c.cpp:9"},
+                                                            {"name": "dim", "at": "ops/plugins/c.cpp:10"}]}]}
+    report = {"diagnostics": [], "summary": {"analysis": {"plugins": 0, "creators": 1, "partly_analysed_units": []}}}
+    status, _ = corpus.compare(items, dump, report, "")
+    assert status == ["indexed", "indexed", "unindexed"]
+
+
+def test_dump_index_says_where_each_declared_field_is_built(tmp_path):
+    """--dump-index lists each creator field's site, a field given by its name only (`PluginField("mode")`: no
+    type, TensorRT's defaults) among them, with its type unknown."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from trtlint.checks.examples.contract import creator_cpp
+
+    src = creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("mode", "kINT32"))).replace(
+        'PluginField("mode", nullptr, PluginFieldType::kINT32, 1)', 'PluginField("mode")')
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "foo.cpp").write_text(src, encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "trtlint", "check", str(tmp_path), "--root", str(tmp_path), "--no-progress",
+                        "--no-cache", "--dump-index"], capture_output=True, text=True, cwd=str(tmp_path),
+                       env=dict(os.environ, PYTHONPATH=str(BENCH.parent)))
+    (c,) = json.loads(p.stdout)["creators"]
+    assert c["fields"] == ["alpha:kFLOAT32", "mode:None"], c
+    assert c["field_sites"] == [{"name": "alpha", "at": "plugins/foo.cpp:15"}, {"name": "mode", "at": "plugins/foo.cpp:16"}], c
 
 
 def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():

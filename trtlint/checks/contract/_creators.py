@@ -66,21 +66,46 @@ def created_plugins(index, creator) -> list[Created]:
     return _memo(index, "created:" + creator.qualname, make)
 
 
+def renaming_subclasses(index, creator) -> list:
+    """The registered project creators that derive from ``creator`` and define ``getPluginName`` themselves, when
+    ``creator`` is registered nowhere (a base creator holding ``createPlugin`` whose subclasses each register a
+    name of their own, the plugin's type chosen by a constructor argument): TensorRT never looks the base up by
+    its name, only the subclasses; empty otherwise."""
+
+    def make() -> list:
+        if creator.registrations:
+            return []
+        out = []
+        for c in index.creators:
+            if c is creator or not c.registrations or creator.qualname not in index.ancestors(c.qualname)[1:]:
+                continue
+            if any(fn.name == "getPluginName" for fn in index.class_methods(c.qualname)):
+                out.append(c)
+        return out
+
+    return _memo(index, "renaming_subclasses:" + creator.qualname, make)
+
+
 def disagreeing_plugins(index, attr: str):
     """(creator, Created) for each plugin class a creator makes whose ``attr`` (``plugin_name`` /
     ``plugin_version``) is known on both sides and differs, once per (plugin, creator) pair: a plugin renamed or
-    re-versioned on one side only (TRT101, TRT102)."""
+    re-versioned on one side only (TRT101, TRT102). A base creator registered nowhere whose registered subclasses
+    name themselves (:func:`renaming_subclasses`) is judged through them for the name: each such subclass that
+    creates the same plugin (through the inherited ``createPlugin``) is a pair of its own, so the base is not."""
     seen: set[tuple[str, str]] = set()
     for c in index.creators:
         want = getattr(c, attr)
         if want is None:
             continue
+        subs = renaming_subclasses(index, c) if attr == "plugin_name" else []
         for x in created_plugins(index, c):
             got = getattr(x.plugin, attr)
             if got is None or got == want or (x.plugin.qualname, c.qualname) in seen:
                 continue
             if attr == "plugin_name" and want in x.plugin.names:
                 continue  # a plugin that names itself by a condition (`use_h2 ? NAME2 : NAME`): one of its names
+            if any(x.plugin is y.plugin for s in subs for y in created_plugins(index, s)):
+                continue  # judged through the registered subclasses that create it (each is a pair below)
             seen.add((x.plugin.qualname, c.qualname))
             yield c, x
 

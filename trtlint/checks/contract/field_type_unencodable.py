@@ -36,6 +36,9 @@ class FieldTypeUnencodable(Rule):
     (`EfficientNMS_TRT`, ...) is judged the same way against the field types its creator declares in the
     plugin library of the release the code targets (`rules/tensorrt_plugin_fields.yaml`).
 
+    A field the creator declares by its name only (`PluginField("mode")`: TensorRT's defaults, no data and
+    `kUNKNOWN`) states no type: it is never compared (its type is unknown, not a mismatch).
+
     ## Why it matters
     The creator reads `fields[i].data` as the type it declared. A field declared `kFLOAT16` or `kINT64`
     that arrives as `kINT32`, or a float that arrives as an int, is read as garbage bits, or rejected at
@@ -73,6 +76,21 @@ class FieldTypeUnencodable(Rule):
                     "def foo(x):\n"
                     '    return operation("foo", [x], alpha=0.5, axis=1)\n'
                 ),
+            }
+        },
+        {
+            # fields declared by their name only (`PluginField("alpha")`: no type, TensorRT's kUNKNOWN): their type
+            # is unknown, never a mismatch, whatever an ONNX node, the direct route or C++ model code passes
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", None), ("axis", None))),
+                "py/translate.py": onnxscript_py("FooPlugin", "alpha=1, axis=2.0"),
+                "builder/backend.py": backend_py(),
+                "builder/functional.py": (
+                    "from .ops import operation\n"
+                    "def foo(x):\n"
+                    '    return operation("foo", [x], alpha=1, axis=0.5)\n'
+                ),
+                "src/model.cpp": cpp_model("FooPlugin", ftype="kFLOAT16"),
             }
         },
     ]

@@ -133,7 +133,8 @@ class PluginAttributeMismatch(Rule):
     branches, the `PluginField`s C++ model code hands to `createPlugin`, and in Python the `trt.PluginField`
     list a `create_plugin(name, trt.PluginFieldCollection(fields))` call hands to the creator a
     `get_plugin_creator`/`get_creator` lookup or a `plugin_creator_list` scan found) with the fields the creator
-    declares in `getFieldNames()` (its `PluginField` list). A route to one of TensorRT's own plugins (no
+    declares in `getFieldNames()` (its `PluginField` list; a field given by its name only, `PluginField("mode")`,
+    is declared too). A route to one of TensorRT's own plugins (no
     creator of that name in the project, e.g. `EfficientNMS_TRT`) is compared with the fields its creator
     declares in TensorRT's plugin library, for the release the code targets (`rules/tensorrt_plugin_fields.yaml`,
     generated from NVIDIA/TensorRT's `plugin/` tree; the newest release there when no version is known); a route
@@ -216,6 +217,9 @@ class PluginAttributeMismatch(Rule):
                 ),
             }
         },
+        # fields declared by their name only (`PluginField("alpha")`, as open-mmlab/mmcv's creators do): declared
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", None), ("mode", None))),
+                   "py/translate.py": onnxscript_py("FooPlugin", 'alpha=1.0, mode=2')}},
         # Python model code creating the plugin through the TensorRT API with the creator's fields, and an
         # onnx-graphsurgeon node setting them
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))),
@@ -281,6 +285,14 @@ class PluginAttributeMismatch(Rule):
                 "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2"),
             },
             "expect": [("py/translate.py", 7, "attribute 'beta' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+        {
+            # the same against fields declared by their name only (`PluginField("alpha")`: no type, no data)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", None), ("mode", None))),
+                "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, mdoe=2"),
+            },
+            "expect": [("py/translate.py", 7, "attribute 'mdoe' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha, mode)")],
         },
         {
             "files": {

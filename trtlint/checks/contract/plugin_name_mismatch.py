@@ -26,6 +26,64 @@ def _one_of(p) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" or {names[-1]}"
 
 
+def _subclass_creators(min_name: str = "CumMin") -> str:
+    """A base creator registered nowhere ("CumMaxMin") holding createPlugin, and two registered subclasses that
+    name themselves and pass the base a kind that picks the plugin's getPluginType ("CumMax" / "CumMin").
+    Lines: the plugin's first name (`return "CumMax";`) 17, CumMinCreator's getPluginName 48."""
+    return f"""#include <NvInferRuntime.h>
+#include <string>
+using namespace nvinfer1;
+enum class Kind
+{{
+    kMAX,
+    kMIN
+}};
+class CumPlugin : public IPluginV2DynamicExt
+{{
+public:
+    explicit CumPlugin(Kind kind) : mKind(kind) {{}}
+    char const* getPluginType() const noexcept override
+    {{
+        switch (mKind)
+        {{
+        case Kind::kMAX: return "CumMax";
+        case Kind::kMIN: return "CumMin";
+        default: return "UnknownCum";
+        }}
+    }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+
+private:
+    Kind mKind;
+}};
+class CumMaxMinCreator : public IPluginCreator
+{{
+public:
+    explicit CumMaxMinCreator(Kind kind) : mKind(kind) {{}}
+    char const* getPluginName() const noexcept override {{ return "CumMaxMin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    IPluginV2* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override {{ return new CumPlugin(mKind); }}
+
+protected:
+    Kind mKind;
+}};
+class CumMaxCreator : public CumMaxMinCreator
+{{
+public:
+    CumMaxCreator() : CumMaxMinCreator(Kind::kMAX) {{}}
+    char const* getPluginName() const noexcept override {{ return "CumMax"; }}
+}};
+class CumMinCreator : public CumMaxMinCreator
+{{
+public:
+    CumMinCreator() : CumMaxMinCreator(Kind::kMIN) {{}}
+    char const* getPluginName() const noexcept override {{ return "{min_name}"; }}
+}};
+REGISTER_TENSORRT_PLUGIN(CumMaxCreator);
+REGISTER_TENSORRT_PLUGIN(CumMinCreator);
+"""
+
+
 class PluginNameMismatch(Rule):
     """A route asks for a plugin name that no creator registers.
 
@@ -60,7 +118,10 @@ class PluginNameMismatch(Rule):
     Between a plugin and its own creator: the plugin class a creator's `createPlugin`/`deserializePlugin`
     makes (`new FooPlugin(...)`) must return from `getPluginName()` (`getPluginType()` for `IPluginV2*`) the
     name the creator returns from its `getPluginName()`: TensorRT writes the plugin's name into the engine
-    and looks the creator up by it when the engine is deserialized.
+    and looks the creator up by it when the engine is deserialized. A base creator that no registration names
+    but whose registered subclasses define their own `getPluginName()` (each passing the inherited
+    `createPlugin` a value that picks the plugin's name) is judged through those subclasses: each is compared
+    with the plugin it creates, the base's own name (never looked up) is not.
 
     ## Why it matters
     Nothing fails at commit time. TensorRT fails at engine build, on a GPU machine: the ONNX parser reports
@@ -102,6 +163,12 @@ class PluginNameMismatch(Rule):
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
                 "py/translate.py": onnxscript_py("FooPlugin"),
             }
+        },
+        {
+            # a base creator registered nowhere ('CumMaxMin') holds createPlugin; its registered subclasses name
+            # themselves 'CumMax' / 'CumMin' and pick the plugin's type by a constructor argument: each registered
+            # creator's name is a type the plugin returns (open-mmlab/mmcv's cummax/cummin creators)
+            "files": {"plugins/cum.cpp": _subclass_creators()},
         },
         {
             # no creators in the tree: names cannot be judged, nothing is reported
@@ -309,6 +376,12 @@ class PluginNameMismatch(Rule):
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 16, "plugin FooPlugin returns 'Foo_TRt' from getPluginName(), but its creator FooPluginCreator (which creates it in createPlugin) registers 'Foo_TRT'", "FooPlugin")],
         },
         {
+            # the same through a registered subclass of a base creator registered nowhere: the subclass's name is
+            # none of the plugin's types (the base's own name is never looked up, so it is not compared)
+            "files": {"plugins/cum.cpp": _subclass_creators(min_name="CumMn")},
+            "expect": [("plugins/cum.cpp", 17, "plugin CumPlugin returns 'CumMax', 'CumMin' or 'UnknownCum' from getPluginType(), but its creator CumMinCreator (which creates it in createPlugin, inherited from CumMaxMinCreator) registers 'CumMn': an engine holding this plugin cannot be deserialized (no creator of that name)", "CumPlugin")],
+        },
+        {
             # a plugin that names itself by a condition: every branch is one of its names, and a creator matching
             # none of them is a drift (a creator of the other branch's name agrees: see VALID)
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(plugin_name='mH2 ? "Foo_TRT2" : "Foo_TRt"',
@@ -435,14 +508,18 @@ class PluginNameMismatch(Rule):
         for c, x in disagreeing_plugins(index, "plugin_name"):
             p = x.plugin
             method = "getPluginName" if index.find_method(p.qualname, "getPluginName") or not index.find_method(p.qualname, "getPluginType") else "getPluginType"
+            # a createPlugin the creator inherits (a base creator's, the subclass registered): say whose it is
+            owner = x.method.qualname.rsplit("::", 1)[0]
+            base = index.classes.get(owner) if owner != c.qualname else None
+            maker = base.name if base is not None else c.cls.name
             yield self.diag(
                 p.name.def_span or p.name.span,
                 f"plugin {p.cls.name} returns {_one_of(p)} from {method}(), but its creator {c.cls.name} "
-                f"(which creates it in {x.method.name}) registers '{c.plugin_name}': an engine holding this plugin "
-                "cannot be deserialized (no creator of that name)",
+                f"(which creates it in {x.method.name}{f', inherited from {maker}' if base is not None else ''}) "
+                f"registers '{c.plugin_name}': an engine holding this plugin cannot be deserialized (no creator of that name)",
                 related=[
                     Related(c.name_span, f"{c.cls.name}::getPluginName() returns '{c.plugin_name}'"),
-                    Related(x.obj.span, f"{c.cls.name}::{x.method.name} creates {p.cls.name} here"),
+                    Related(x.obj.span, f"{maker}::{x.method.name} creates {p.cls.name} here"),
                 ],
                 symbol=p.qualname,
             )

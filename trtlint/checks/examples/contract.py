@@ -3,17 +3,21 @@ onnxscript translation, a direct builder backend, a plugin and creator pair, the
 
 from __future__ import annotations
 
+from typing import Optional
+
 
 def creator_cpp(
     name: str = "FooPlugin",
     version: str = "1",
-    fields: tuple[tuple[str, str], ...] = (("alpha", "kFLOAT32"),),
+    fields: tuple[tuple[str, Optional[str]], ...] = (("alpha", "kFLOAT32"),),
     cls: str = "FooPluginCreator",
     reads: tuple[str, ...] = (),
 ) -> str:
-    """A minimal V3 creator with its name and version in anonymous-namespace constants."""
+    """A minimal V3 creator with its name and version in anonymous-namespace constants; a field whose type is None
+    is declared by its name only (``PluginField("alpha")``: TensorRT's defaults, no data, ``kUNKNOWN``)."""
     decls = "\n".join(
-        f'        mFields.emplace_back(PluginField("{f}", nullptr, PluginFieldType::{t}, 1));' for f, t in fields
+        f'        mFields.emplace_back(PluginField("{f}", nullptr, PluginFieldType::{t}, 1));' if t is not None else
+        f'        mFields.emplace_back(PluginField("{f}"));' for f, t in fields
     )
     read_lines = "\n".join(
         f'            if (std::string("{r}") == fc->fields[i].name) {{ ++seen; }}' for r in reads

@@ -115,7 +115,8 @@ class AttributeNotConvertible(Rule):
                 else:
                     continue
                 decl = next((f for f in fields if f.name == a.name), None)
-                related = [Related(decl.span, f"'{a.name}' is declared here as {decl.type}")] if decl else []
+                as_type = f"as {decl.type}" if decl and decl.type else "by its name only (no PluginFieldType)"
+                related = [Related(decl.span, f"'{a.name}' is declared here {as_type}")] if decl else []
                 found.append((m, n, a.name, why, related))
         for _key, items in group(found, key=lambda it: (it[0].span.path, it[1].op_type, it[1].domain, it[2], it[3])):
             m, n, name, why, related = items[0]
