@@ -278,9 +278,13 @@ def compare(items, dump, report, stderr) -> tuple[list, list]:
         # join holds was not checked, so no class counts as indexed
         idx.classes = {"plugin": set(), "creator": set()}
         idx.class_lines = {"plugin": set(), "creator": set()}
+    # what the profile's exclude patterns kept out, named by the run ("not checked: docs/, ...")
+    excluded = tuple(((report or {}).get("project") or {}).get("excluded_by_profile") or ())
     status = []
     for it in items:
         if any(it.file.endswith(inc) for inc in includes):
+            files.add(it.file)
+        if any(it.file == e or (e.endswith("/") and it.file.startswith(e)) for e in excluded):
             files.add(it.file)
         if it.dynamic and not idx.holds(it):
             st = "dynamic"  # a lookup or emission whose name the code computes: listed, not a blind spot

@@ -176,3 +176,24 @@ def test_config_show_names_each_source(tmp_path):
     assert "profile: generic (detected)" in r.stdout
     assert f"ignore = ['TRT301']    # {tmp_path / 'pyproject.toml'}" in r.stdout
     assert "select = ['DEFAULT']    # default" in r.stdout
+
+
+def test_what_the_profiles_exclude_keeps_out_is_said(tmp_path):
+    """A detected profile's exclude patterns (Torch-TensorRT's: rendered docs with a copy of every example) are not
+    the user's: the run names what they kept out, on the project line and in the JSON report's project, and the
+    files are not checked. The user's own exclude patterns are not repeated back."""
+    write_project(tmp_path, {
+        "py/torch_tensorrt/dynamo/conversion/ops.py": "x = 1\n",
+        "docs/v1/_downloads/plugin.py": "import tensorrt as trt\ntrt.get_plugin_registry().get_plugin_creator('P', '1')\n",
+        "third_party/lib/a.py": "y = 2\n",
+        "build/gen.py": "z = 3\n",
+        "pyproject.toml": '[tool.trtlint]\nexclude = ["build/**"]\n',
+    })
+    r = trtlint("check", str(tmp_path), "--format", "json", "--no-cache", "--exit-zero")
+    data = json.loads(r.stdout)
+    assert data["project"]["profile"] == "torch-tensorrt"
+    assert data["project"]["excluded_by_profile"] == ["docs/", "third_party/"]
+    assert data["summary"]["files_checked"] == 1  # ops.py
+    first = r.stderr.splitlines()[0]
+    assert first.endswith("(profile torch-tensorrt, detected); not checked: docs/, third_party/ "
+                          "(the torch-tensorrt profile's exclude)"), first

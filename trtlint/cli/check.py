@@ -244,6 +244,7 @@ def emit(req: CheckRequest, result, diags: list, selected: Optional[int], adopte
             paths=sorted(req.sel.prefixes) if req.sel is not None else None,
             files_selected=selected,
             analysis=Analysis.from_dict(result.analysis) if getattr(result, "analysis", None) is not None else None,
+            profile_excluded=list(result.discovery.excluded),
         )
 
     stats_shown = False
@@ -336,6 +337,12 @@ def _profile_source(settings, args) -> str:
     return "from --profile" if args.profile else "configured"
 
 
+def excluded_by_profile(excluded: list, profile: str, shown: int = 5) -> str:
+    """What the profile's exclude patterns kept out of the run, said (the user did not write them)."""
+    more = f", +{len(excluded) - shown} more" if len(excluded) > shown else ""
+    return f"not checked: {', '.join(excluded[:shown])}{more} (the {profile} profile's exclude)"
+
+
 def _say_what_was_selected(paths, root, is_project, root_reason, settings, result, sel, from_stdin, args) -> Optional[int]:
     """The summary's first line on stderr: the project root and the profile (and for loose files, that no
     project was found). Then, for a path that selects no file trtlint reads, why. Returns how many project
@@ -345,6 +352,8 @@ def _say_what_was_selected(paths, root, is_project, root_reason, settings, resul
     line = f"trtlint: project {root} (profile {result.profile.name}, {_profile_source(settings, args)})"
     if not is_project:
         line += f"; {root_reason}"
+    if result.discovery.excluded:
+        line += "; " + excluded_by_profile(result.discovery.excluded, result.profile.name)
     print(line, file=sys.stderr)
     if sel is None:
         return None

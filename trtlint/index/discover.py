@@ -60,6 +60,9 @@ class Discovery:
     # rel -> (size, mtime_ns, inode, digest): what the next run may reuse instead of hashing again
     stats: dict[str, tuple[int, int, int, str]] = field(default_factory=dict)
     hashed: int = 0  # files whose content was read and hashed in this run
+    # the directories (with a trailing "/") and source files an ``announce`` exclude pattern (the profile's) kept
+    # out, outermost only, sorted: the run names them, since the user did not write those patterns
+    excluded: list[str] = field(default_factory=list)
 
 
 
@@ -141,6 +144,7 @@ def discover(
     known_stats: Optional[dict] = None,
     trust_before_ns: int = 0,
     glob_memos: Optional[dict] = None,
+    announce: Iterable[str] = (),
 ) -> Discovery:
     """Walk ``root`` (or only ``paths`` below it) and return the source files, sorted by path.
 
@@ -148,10 +152,12 @@ def discover(
     whose size, modification time and inode are unchanged keeps its digest without being read, as ruff and
     git do. Entries modified at or after ``trust_before_ns`` (the last run's start, less a margin) are
     hashed anyway: an edit in the same clock tick as the last run must not go unseen. ``glob_memos`` (pattern
-    set -> path -> matched), when given, remembers include/exclude answers across runs; new ones are added."""
+    set -> path -> matched), when given, remembers include/exclude answers across runs; new ones are added.
+    ``announce``: the exclude patterns (among ``exclude``) whose exclusions ``Discovery.excluded`` lists."""
     root = root.resolve()
     inc = globspec_memo(include, glob_memos)
     exc = globspec_memo(exclude, glob_memos)
+    ann = globspec_memo(announce, glob_memos) if announce else None
     out = Discovery()
     # in a git work tree, git decides: tracked files are never ignored (.gitignore applies to untracked ones)
     tracked = git_files(root) if respect_gitignore else None
@@ -164,6 +170,8 @@ def discover(
     def ignored(rel: str, is_dir: bool) -> bool:
         probe = rel + "/" if is_dir else rel
         if exc and exc.match_file(probe):
+            if ann is not None and ann.match_file(probe) and (is_dir or kind_of(rel.rsplit("/", 1)[-1]) is not None):
+                out.excluded.append(probe)
             return True
         if not respect_gitignore:
             return False
@@ -281,4 +289,5 @@ def discover(
             seen.add(f.rel)
             uniq.append(f)
     out.files = uniq
+    out.excluded = sorted(set(out.excluded))
     return out

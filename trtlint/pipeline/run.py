@@ -214,6 +214,7 @@ def _discover(st: _RunState) -> None:
         known_stats=known_stats,
         trust_before_ns=trust_before,
         glob_memos=st.glob_memos,
+        announce=profile.exclude,
     )
     save_glob_memos(stats_file.parent / "globs.json", st.glob_memos, st.glob_before)
     st.glob_before = _glob_count(st.glob_memos)

@@ -346,6 +346,8 @@ class ReportContext:
     paths: Optional[list] = None
     files_selected: Optional[int] = None
     analysis: Optional[Analysis] = None  # what the run analysed (None: not known, e.g. a run on unsaved text)
+    # the directories ("docs/") and source files the profile's exclude patterns kept out (Discovery.excluded)
+    profile_excluded: list = field(default_factory=list)
 
     def project(self) -> dict:
         """The run's project, as the JSON report and SARIF run properties give it."""
@@ -356,6 +358,7 @@ class ReportContext:
             "profile_source": self.profile_source,
             "paths": self.paths,
             "files_selected": self.files_selected,
+            "excluded_by_profile": list(self.profile_excluded),
         }
 
 
