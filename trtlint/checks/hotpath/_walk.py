@@ -169,12 +169,10 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
         here = ctx.get(fn.usr)
         if here is None:
             continue  # reached only through calls that never run (a size query's)
-        guard, nulls, given = here
+        guard = here[0]
         out = edges.setdefault(fn.usr, set())
         for call, target in zip(fn.calls, targets):
-            if nulls.intersection(call.needs_args) or given.intersection(call.null_args):
-                # after `if (!p) return size;` with p null on every way here, or under `if (!p)` with p a pointer
-                # into enqueue's workspace on every way here: never runs
+            if never_runs(call, here):
                 continue
             # (the launches one macro use expands to share its span: each is told apart by where its body writes it)
             key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind, call.defined_at)
@@ -183,6 +181,22 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
                 yield e, (call if call.guard or guard is None else dataclasses.replace(call, guard=guard)), chain
             if target is not None:
                 out.add(target.usr)
+
+
+def never_runs(call: Call, context: tuple[Optional[str], frozenset, frozenset]) -> bool:
+    """Whether ``call`` never runs in the ``context`` its function is reached in (:func:`body_contexts`): it comes after
+    `if (!p) return size;` with p null on every way there (a size query's call), or under `if (!p)` with p a pointer
+    into enqueue's workspace on every way there."""
+    _guard, nulls, given = context
+    return bool(nulls.intersection(call.needs_args) or given.intersection(call.null_args))
+
+
+def body_contexts(index, starts: list[Entry], walked) -> dict[str, tuple[Optional[str], frozenset, frozenset]]:
+    """The context each walked body is reached in from the entries ``starts`` (:func:`_contexts`, rooted at
+    :func:`_roots`); ``walked``: ``(entry, fn, chain, targets)`` per body, ``targets`` the project function each call
+    of ``fn.calls`` leads to (None where the walk does not follow it). A body absent from the result is reached only
+    through calls that never run there."""
+    return _contexts(walked, _roots(index, starts, walked))
 
 
 def _roots(index, starts: list[Entry], walked) -> dict[str, frozenset]:
@@ -262,8 +276,7 @@ def _contexts(walked, roots: dict[str, frozenset]) -> dict[str, tuple[Optional[s
         fn, targets = body[u]
         guard, nulls, given = ctx[u]
         for call, target in zip(fn.calls, targets):
-            if target is None or target.usr not in body or nulls.intersection(call.needs_args) or \
-                    given.intersection(call.null_args):
+            if target is None or target.usr not in body or never_runs(call, (guard, nulls, given)):
                 continue
             g = call.guard if call.guard is not None else guard
             n = frozenset(i for i, a in enumerate(call.arg_null)

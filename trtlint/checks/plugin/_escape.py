@@ -18,7 +18,7 @@ from typing import Callable, Iterator, Optional
 
 from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
 from trtlint.config.packs import BehaviourEntry
-from ..hotpath._walk import Entry, entries, entry_bodies, short
+from ..hotpath._walk import Entry, body_contexts, entries, entry_bodies, never_runs, short
 
 
 @dataclass(frozen=True)
@@ -257,10 +257,17 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
     ``behaviour`` outside a try (when ``honour_try``), each spelling location once, following the project
     calls whose behaviour the packs do not know. Not sites: a rethrow nothing in its try can feed, a map lookup
     after a membership test of its key, a throw in a data-type dispatch's branch for no accepted type, a throw
-    only an index out of range raises. ``stop(chain, callee)``, when given, hears of every project callee (one
-    called inside a try too) and says whether the walk stays out of it."""
-    seen: set[tuple] = set()
+    only an index out of range raises, and a call that never runs in the context its function is reached in
+    (:func:`~trtlint.checks.hotpath._walk.body_contexts`, as the hot-path walk judges it: a helper called with a
+    null workspace to compute its size returns before it carves the workspace, so what follows the return is not
+    reached from that call). ``stop(chain, callee)``, when given, hears of every project callee (one called inside
+    a try too) and says whether the walk stays out of it."""
+    walked: list[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]] = []
+    sites: list[list[tuple[Call, Optional[BehaviourEntry], Optional[str]]]] = []
     for e, fn, chain, follow in entry_bodies(index, starts):
+        at = {id(c): i for i, c in enumerate(fn.calls)}
+        targets: list[Optional[CppFunction]] = [None] * len(fn.calls)
+        found = []
         for call, beh, unknown in _body(index, fn):
             if honour_try and call.in_try:
                 if stop is not None and call.kind == "call" and beh is None:
@@ -273,16 +280,30 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
                         or (behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
                                                       or _index_check(call, beh)))):
                     continue
-                key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
-                if key not in seen:
-                    seen.add(key)
-                    yield Escape(e, call, chain, beh, unknown)
+                found.append((call, beh, unknown))
                 continue
             if call.kind != "call" or beh is not None:
                 continue
             target = index.resolve_call(call, fn)
             if target is not None and (stop is None or not stop(chain, target)):
                 follow.append(target)
+                if id(call) in at:
+                    targets[at[id(call)]] = target
+        walked.append((e, fn, chain, targets))
+        sites.append(found)
+    ctx = body_contexts(index, starts, walked)
+    seen: set[tuple] = set()
+    for (e, fn, chain, _targets), found in zip(walked, sites):
+        here = ctx.get(fn.usr)
+        if here is None:
+            continue  # reached only through calls that never run (a size query's)
+        for call, beh, unknown in found:
+            if never_runs(call, here):
+                continue
+            key = (call.span.path, call.span.line, call.span.col, call.kind, call.callee)
+            if key not in seen:
+                seen.add(key)
+                yield Escape(e, call, chain, beh, unknown)
 
 
 def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,

@@ -196,6 +196,49 @@ static void viaHelper(int n)
 }"""
 
 
+# a cub-style helper: called with a null workspace it returns the size it needs before it carves (and may throw);
+# getWorkspaceSize calls it so, enqueue with its workspace (line 34)
+_SIZE_QUERY = """#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+#include <stdexcept>
+#include <cstdint>
+using namespace nvinfer1;
+inline void* carve(size_t n, void*& ws, size_t& left)
+{
+    if (n > left)
+    {
+        throw std::runtime_error("workspace too small");
+    }
+    left -= n;
+    void* p = ws;
+    ws = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(ws) + n);
+    return p;
+}
+int run(int n, void* workspace, size_t size, cudaStream_t stream)
+{
+    if (!workspace || !size)
+    {
+        return n * 4;
+    }
+    void* a = carve(n * 4, workspace, size);
+    return a != nullptr ? 0 : 1;
+}
+class FooPlugin : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{
+public:
+    size_t getWorkspaceSize(DynamicPluginTensorDesc const* inputs, int32_t nbInputs,
+        DynamicPluginTensorDesc const* outputs, int32_t nbOutputs) const noexcept override
+    {
+        return run(16, nullptr, 0, nullptr);
+    }
+    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
+        void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override
+    {
+        return run(16, workspace, 64, stream);
+    }
+};
+"""
+
 class ThrowAcrossBoundary(Rule):
     """A throw that can leave a `noexcept` TensorRT interface method.
 
@@ -225,7 +268,11 @@ class ThrowAcrossBoundary(Rule):
     integer parameter of its own). The standard calls that a logic error: a program error, as a failed assert is
     (TRT205 reports no invariant assert either), not a failure a runtime input or status decides. A map's `at(k)`
     and an `out_of_range` thrown on a missing key still count. Nor is a throw after a switch with a `default:` every
-    branch of which returns or throws: no path reaches it.
+    branch of which returns or throws: no path reaches it. Nor is a throw that does not run in the context a method
+    calls it in, judged as the hot-path rules judge it: a cub-style helper that returns the size it needs when its
+    workspace pointer is null (`if (!workspace || !size) return bytes;`) and only then carves the workspace (with a
+    check that throws) throws nothing when `getWorkspaceSize` calls it with `nullptr` to learn the size; it still
+    counts from `enqueue`, which hands it the workspace.
     One finding per root cause: per interface method, at its definition, every throw site below it as a related
     location; but the throw sites of a helper that three or more interface methods reach are one finding of their
     own, at the helper's first site, naming the methods (catch it once in the helper, or in each method). Which macros and functions
@@ -513,6 +560,14 @@ class ThrowAcrossBoundary(Rule):
         {"files": fail_helper_files()},
     ]
     INVALID += [
+        {
+            # getWorkspaceSize calls the helper with a null workspace: it returns the size before the carving that
+            # throws, so only enqueue, which passes its workspace, can throw there
+            "files": {"plugins/foo.cpp": _SIZE_QUERY},
+            "expect": [("plugins/foo.cpp", 34, "noexcept FooPlugin::enqueue can throw at 1 site with no try/catch on the "
+                        "way, and an exception leaving it calls std::terminate: `throw std::runtime_error` via "
+                        "FooPlugin::enqueue -> run -> carve -> throw")],
+        },
         {
             # a pack's entry gives the macro its own severity (here a user's pack: a warning); the finding takes it
             "files": {
