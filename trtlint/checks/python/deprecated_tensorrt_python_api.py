@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
@@ -70,7 +71,9 @@ class DeprecatedTensorrtPythonApi(Rule):
     Use the replacement the message names (`builder.build_serialized_network(network, config)`), or guard
     the call with a version check if old TensorRT versions must keep working. The replacement is one the
     targeted release has: `trt.IPluginV2Ext` in a project targeting 8.6 is told `IPluginV2DynamicExt`, not
-    `IPluginV3` (10.0 on; the pack's `use_before`).
+    `IPluginV3` (10.0 on; the pack's `use_before`); and a replacement the targeted release removed in turn is
+    followed to its own: `BuilderFlag.STRICT_TYPES` in a project targeting 11.1 is told a strongly typed network,
+    since `BuilderFlag.OBEY_PRECISION_CONSTRAINTS`, its replacement in 10.x, was removed in 11.0.
     """
 
     code = "TRT610"
@@ -236,6 +239,15 @@ class DeprecatedTensorrtPythonApi(Rule):
                  "this file: build_engine (related locations). Deprecated in this file too: add_plugin_v2 (since "
                  "TensorRT 10.8) (related locations)"),
             ],
+        },
+        {
+            # at 11.1 the replacement the pack names for STRICT_TYPES (OBEY_PRECISION_CONSTRAINTS) is gone too: the
+            # advice is the one that release has, and says why
+            "files": {"build.py": _HEAD + "def build(config):\n    config.set_flag(trt.BuilderFlag.STRICT_TYPES)\n"},
+            "config": {"tensorrt-version": "11.1"},
+            "expect": [("build.py", 3, "trt.BuilderFlag.STRICT_TYPES was removed in TensorRT 10.0 (deprecated in 8.2; the "
+                        "project targets 11.1); use a strongly typed network (BuilderFlag.OBEY_PRECISION_CONSTRAINTS, the "
+                        "replacement before 11.0, was removed in TensorRT 11.0)")],
         },
         {
             # a file with no removed API: its deprecated ones are a finding of their own
@@ -432,6 +444,7 @@ class DeprecatedTensorrtPythonApi(Rule):
             removed, deprecated = e.get("removed"), e.get("deprecated")
             shown = f"trt.{u.name}" if e["match"] == "qualified" else u.name
             advice = advice_at(e.get("use"), e.get("use_before") or {}, target)  # what the target's release has
+            advice = _advice_still_there(table, advice, target)
             use = f"; use {advice}" if advice else ""
             more = (f" (and {len(rest)} more use{'s' if len(rest) > 1 else ''} in this file)" if rest else "")
             related = [Related(r.span, f"{shown} is also used here") for r in rest]
@@ -503,3 +516,20 @@ class _ProjectMembers:
             ):
                 return True
         return False
+
+
+def _advice_still_there(table: dict, advice, target: str, hops: int = 3):
+    """The advice, unless it names an API of the table that the target release removed too (STRICT_TYPES's
+    replacement OBEY_PRECISION_CONSTRAINTS is gone in 11.0): then that API's own advice at the target, saying why."""
+    while advice and hops:
+        hops -= 1
+        head = re.match(r"(?:trt\.)?([A-Za-z_][\w.]*)", advice)
+        e = table.get(head.group(1)) if head else None
+        removed = e.get("removed") if e else None
+        if not removed or not version_at_least(target, removed):
+            return advice
+        nxt = advice_at(e.get("use"), e.get("use_before") or {}, target)
+        if not nxt:
+            return advice
+        advice = f"{nxt} ({head.group(1)}, the replacement before {removed}, was removed in TensorRT {removed})"
+    return advice
