@@ -64,6 +64,22 @@ def test_planted_cache_entry_cannot_call_anything(tmp_path):
     assert not canary.exists()
 
 
+def test_warm_run_keeps_onnx_runtime_ops(tmp_path):
+    """The ONNX Runtime custom ops a header defines (base/ortfacts.py, re-exported by facts.py) come back from the
+    cache: its restricted unpickler accepts them (else a warm run re-extracts every such unit)."""
+    from trtlint.checks.examples.contract import ort_op_h
+
+    write_project(tmp_path, {"plugins/names.h": HEADER % "FooPlugin", "plugins/foo.cpp": CPP,
+                             "ort/soft_nms.h": ort_op_h("SoftNms", "SoftNmsOp")})
+
+    def ops():
+        res = run(Settings(root=tmp_path), jobs=1, use_cache=True)
+        return [(o.name, o.op_name) for o in res.index.ort_ops], res.files_parsed
+
+    assert ops() == ([("SoftNmsOp", "SoftNms")], 2)  # foo.cpp (with names.h) and the ONNX Runtime header
+    assert ops() == ([("SoftNmsOp", "SoftNms")], 0)
+
+
 def test_fact_json_round_trip_both_readers():
     import json
 

@@ -23,6 +23,7 @@ _METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once
 from trtlint.base.span import FACTS_SCHEMA_VERSION, Span  # noqa: E402,F401
 # re-exported: the Python plugin-helper facts a CreatorLookup carries (their own module: base/helperfacts.py)
 from trtlint.base.helperfacts import DictArg, DictParam  # noqa: E402,F401
+from trtlint.base.ortfacts import OrtCustomOp  # noqa: E402,F401  (another runtime's ops: their own module)
 
 # --------------------------------------------------------------------------------------------------------
 # C++ / CUDA
@@ -716,6 +717,7 @@ class FileFacts:
     # like plugins or creators but reached no TensorRT interface (TRT004)
     missing_includes: tuple[MissingInclude, ...] = ()
     unresolved_classes: tuple[UnresolvedClass, ...] = ()
+    ort_ops: tuple[OrtCustomOp, ...] = ()  # C++: the project's ONNX Runtime custom ops (another runtime's, base/ortfacts.py)
     # C++: plugin code in a branch of the unit's own file that its parse did not compile
     inactive: tuple[InactiveCode, ...] = ()
     # C++: include dirs guessed for the unit (an include rooted at one of its ancestor directories)

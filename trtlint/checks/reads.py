@@ -45,6 +45,7 @@ INDEX_ATTRIBUTES: dict[str, frozenset] = {
     "globs": frozenset({"globs"}),
     "models": frozenset({"models"}),
     "plugin_specs": frozenset({"plugin_specs"}),
+    "ort_ops": frozenset({"ort_ops"}),
     "converters": frozenset({"converters"}),
     "py_signatures": frozenset({"py_signatures"}),
     "unnamed_layers": frozenset({"unnamed_layers"}),

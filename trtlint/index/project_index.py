@@ -246,6 +246,7 @@ class ProjectIndex:
     config_selectors: list = field(default_factory=list)  # (selector, Span) named in the config file
     models: list = field(default_factory=list)  # OnnxModel: ONNX model files
     plugin_specs: list = field(default_factory=list)  # PluginSpec: TensorRT OSS *_PluginConfig.yaml
+    ort_ops: list = field(default_factory=list)  # OrtCustomOp: the ONNX Runtime custom ops the project defines
     # Python converters, plugin generation, Python plugins and QDP (frontends/python/torchtrt.py)
     converters: list = field(default_factory=list)
     py_signatures: list = field(default_factory=list)
@@ -312,6 +313,7 @@ class ProjectIndex:
             idx.globs.extend(ff.globs)
             idx.models.extend(getattr(ff, "models", ()))
             idx.plugin_specs.extend(getattr(ff, "plugin_specs", ()))
+            idx.ort_ops.extend(getattr(ff, "ort_ops", ()))
             for name in _PY_PLUGIN_FACTS:
                 getattr(idx, name).extend(getattr(ff, name, ()))
             for md in getattr(ff, "lifecycle", ()):
@@ -657,6 +659,11 @@ class ProjectIndex:
             return False
         return bool(difflib.get_close_matches(name, own, n=1, cutoff=_NEAR_MISS)
                     or name.lower() in {x.lower() for x in own})
+
+    def ort_op(self, name: str):
+        """The ONNX Runtime custom op of the project (:class:`~trtlint.base.facts.OrtCustomOp`) whose ``GetName()``
+        returns ``name``, or None: a node of that op type is implemented by ONNX Runtime, not by a TensorRT plugin."""
+        return next((op for op in self.ort_ops if op.op_name == name), None)
 
     def unanalysed_creator_names(self) -> frozenset:
         """The names that creator classes trtlint could not analyse (their bases did not resolve: TRT004 names

@@ -48,6 +48,7 @@ MARKER_LITERALS = (
     b"registerCreator",
     b"getPluginCreator",  # C++ model code looking a creator up (a route: issue 23)
     b"getCreator",
+    b"CustomOpBase",  # an ONNX Runtime custom op (Ort::CustomOpBase<...>): its op is another runtime's (OrtCustomOp)
 )
 _ENQUEUE_DEF = re.compile(rb"\w::enqueue\s*\(")
 # a class deriving a plugin interface of TensorRT 5-7 (IPlugin, IPluginExt): never analysed, and TRT004 says so

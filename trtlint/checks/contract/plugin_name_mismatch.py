@@ -4,7 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import cpp_model, creator_cpp, gs_surgery_py, multi_backend_py, onnxscript_py, pair_cpp, py_create_plugin
+from ..examples.contract import (cpp_model, creator_cpp, gs_surgery_py, multi_backend_py, onnxscript_py, ort_op_h, pair_cpp,
+                                 py_create_plugin, symbolic_py)
 from ..examples.onnx import onnx_model, onnx_node
 from ._creators import disagreeing_plugins
 from ._routes import requests
@@ -84,6 +85,16 @@ REGISTER_TENSORRT_PLUGIN(CumMinCreator);
 """
 
 
+def _ort_project(emitted: str, ort_op: str) -> dict:
+    """A TensorRT creator 'MMXNonMaxSuppression', an ONNX Runtime custom op ``ort_op`` (class SoftNmsOp) and autograd
+    functions emitting ``emitted`` (line 5) and ``ort_op`` (line 10) in the domain 'mmx'."""
+    return {
+        "csrc/tensorrt/nms/nmsPlugin.cpp": creator_cpp("MMXNonMaxSuppression", fields=(("iou_threshold", "kFLOAT32"),)),
+        "csrc/onnxruntime/soft_nms.h": ort_op_h(ort_op, "SoftNmsOp"),
+        "mmx/ops/nms.py": symbolic_py(emitted, ort_op),
+    }
+
+
 class PluginNameMismatch(Rule):
     """A route asks for a plugin name that no creator registers.
 
@@ -107,7 +118,12 @@ class PluginNameMismatch(Rule):
     With no domains named, an emitted node whose name is no near miss of a project creator's name (difflib
     ratio 0.85, or a case difference) is not reported either: such a domain counts only because some other node in it resolves, and a multi-backend exporter
     emits its other backends' ops (ncnn, Ascend, ONNX Runtime) and internal markers there too; only a near miss
-    (a typo, a case difference) is evidence that the node is meant for a project creator. Name the domains
+    (a typo, a case difference) is evidence that the node is meant for a project creator. A node whose op type is
+    an ONNX Runtime custom op the project defines (a class deriving `Ort::CustomOpBase<Self, Kernel>` whose `GetName()`
+    returns that op type, as open-mmlab/mmcv ships next to its TensorRT plugins) is no near miss, however close its
+    name is to a creator's: ONNX Runtime runs it. It is judged as a node with no near miss: not reported without the
+    domains named; with them named, or in an ONNX model, reported with the ONNX Runtime op as the related location and
+    no closest name or rename. Name the domains
     (`onnx-plugin-domains`) to have every unknown name in them reported. An onnx-graphsurgeon node is different:
     graph surgery edits a model for TensorRT, so a node whose op is no standard ONNX op is a plugin node whatever
     its domain, and it is reported when some registered name is close to it (the closest names the message lists,
@@ -149,7 +165,7 @@ class PluginNameMismatch(Rule):
 
     code = "TRT101"
     reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lookups", "models",
-                        "plugin_specs", "py_creators", "py_functions", "registrations", "route_calls",
+                        "ort_ops", "plugin_specs", "py_creators", "py_functions", "registrations", "route_calls",
                         "route_tables", "torch_stubs", "translation_entries", "unresolved_classes"})
     name = "plugin-name-mismatch"
     family = "contract"
@@ -307,6 +323,10 @@ class PluginNameMismatch(Rule):
         # script removes later, another library's plugin) is not judged without the plugin domains named
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("TrashNode")}},
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), "py/surgeon.py": gs_surgery_py("FooPlugin", via_param=True)}},
+        # a project with TensorRT plugins and ONNX Runtime custom ops (open-mmlab/mmcv): 'mmx' is a plugin domain (a
+        # node names the TensorRT creator), and the node next to it names an op only the ONNX Runtime side implements
+        # (Ort::CustomOpBase, GetName()): another runtime's op, no misspelling of 'MMXNonMaxSuppression'
+        {"files": _ort_project("MMXNonMaxSuppression", "MMXSoftNonMaxSuppression")},
     ]
     INVALID = [
         {
@@ -455,6 +475,19 @@ class PluginNameMismatch(Rule):
             "expect": [("mmx/ops/nms_match.py", 5, "ONNX node 'mmx::NMSMatch' names plugin 'NMSMatch', but no creator registers it; 1 names are registered")],
         },
         {
+            # an ONNX Runtime custom op in the tree does not hide a typo of a TensorRT creator's name next to it
+            "files": _ort_project("MMXNonMaxSupression", "MMXSoftNonMaxSuppression"),
+            "expect": [("mmx/ops/nms.py", 5, "ONNX node 'mmx::MMXNonMaxSupression' names plugin 'MMXNonMaxSupression', but no creator registers it; closest registered: 'MMXNonMaxSuppression'")],
+            "fixed": {"mmx/ops/nms.py": symbolic_py("MMXNonMaxSuppression", "MMXSoftNonMaxSuppression")},
+        },
+        {
+            # with the plugin domains named, the ONNX Runtime op's node is reported as any node with no near miss:
+            # TensorRT does not run it; no closest name, no rename
+            "files": _ort_project("MMXNonMaxSuppression", "MMXSoftNonMaxSuppression"),
+            "config": {"onnx-plugin-domains": ["mmx"]},
+            "expect": [("mmx/ops/nms.py", 10, "ONNX node 'mmx::MMXSoftNonMaxSuppression' names plugin 'MMXSoftNonMaxSuppression', but no creator registers it; 'MMXSoftNonMaxSuppression' is an ONNX Runtime custom op of the project (SoftNmsOp), which TensorRT does not run; 1 names are registered")],
+        },
+        {
             # C++ model code: a registry lookup (getPluginCreator / getCreator) is a route too
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
@@ -475,15 +508,29 @@ class PluginNameMismatch(Rule):
         for r in requests(index, judged_once=True):
             if r.name in registered or r.name in unanalysed:
                 continue
-            ext = index.external_near_miss(r.name)  # a misspelt or extended name of TensorRT's own plugins
+            # a node of an op the project implements for ONNX Runtime (Ort::CustomOpBase, GetName()) is that
+            # runtime's op, not a misspelt creator name: judged as a node with no near miss, never renamed
+            ort = index.ort_op(r.name) if r.kind in ("onnx", "model") else None
+            ext = index.external_near_miss(r.name) if ort is None else None  # a misspelt or extended name of TensorRT's own plugins
             if not own and ext is None:
                 continue  # without the project's creators only a near miss of TensorRT's plugin library is judged
-            close = index.closest_names(r.name) if own else []
-            if r.kind == "onnx" and not domains_named and not index.near_miss(r.name) and ext is None:
+            close = index.closest_names(r.name) if own and ort is None else []
+            if r.kind == "onnx" and not domains_named and ext is None and (ort is not None or not index.near_miss(r.name)):
                 # zero-config: a node that is no near miss of a project creator may be another backend's op; a
                 # graph-surgery node is for TensorRT, so there any close registered name is evidence enough
-                if r.form not in SURGERY_FORMS or not (close or _extends(r.name, registered)):
+                if ort is not None or r.form not in SURGERY_FORMS or not (close or _extends(r.name, registered)):
                     continue
+            if ort is not None:
+                yield self.diag(
+                    r.span,
+                    f"{r.what} names plugin '{r.name}', but no creator registers it; '{r.name}' is an ONNX Runtime "
+                    f"custom op of the project ({ort.name}), which TensorRT does not run; {len(registered)} names are "
+                    "registered (see `trtlint check --dump-index`)",
+                    related=[Related(ort.name_span, f"{ort.name}::GetName() returns '{r.name}' (ONNX Runtime)")],
+                    symbol=r.name,
+                    logical=r.logical,
+                )
+                continue
             if close:
                 hint = "closest registered: " + ", ".join(f"'{c}'" for c in close)
                 if ext is not None and ext not in close:

@@ -380,3 +380,33 @@ def py_dict_helper(name: str = "FooPlugin", field: str = "alpha") -> dict:
         '    return network.add_plugin_v3([x], [], get_plugin(infos["Layer"]))\n'
     )
     return {"mypkg/__init__.py": "from .plugins import *\n", "mypkg/plugins.py": helper, "samples/foo/main.py": main}
+
+
+def ort_op_h(op: str = "FooSoftNms", cls: str = "FooSoftNmsOp") -> str:
+    """An ONNX Runtime custom op (open-mmlab/mmcv-shaped): a class deriving ``Ort::CustomOpBase<Self, Kernel>``
+    whose ``GetName()`` returns the op type; ONNX Runtime's header is not in the tree."""
+    return f"""#include <onnxruntime_cxx_api.h>
+struct {cls}Kernel
+{{
+    {cls}Kernel(OrtApi api, const OrtKernelInfo* info);
+    void Compute(OrtKernelContext* context);
+}};
+struct {cls} : Ort::CustomOpBase<{cls}, {cls}Kernel>
+{{
+    void* CreateKernel(OrtApi api, const OrtKernelInfo* info) const {{ return new {cls}Kernel(api, info); }}
+    const char* GetName() const {{ return "{op}"; }}
+    size_t GetInputTypeCount() const {{ return 2; }}
+}};
+"""
+
+
+def symbolic_py(*ops: str, domain: str = "mmx") -> str:
+    """Autograd functions whose ``symbolic()`` emits one op each in ``domain`` (no backend named). The op of the
+    i-th is emitted on line 5 + 5 * i."""
+    out = ["import torch"]
+    for i, op in enumerate(ops):
+        out += [f"class Op{i}(torch.autograd.Function):", "    @staticmethod", "    def symbolic(g, boxes, scores):",
+                f'        return g.op("{domain}::{op}", boxes, scores, iou_threshold_f=0.5)']
+        if i < len(ops) - 1:
+            out.append("")
+    return "\n".join(out) + "\n"

@@ -23,6 +23,7 @@ from .. import SourceFile
 PRELUDE_DIR = Path(__file__).resolve().parent.parent / "prelude"
 TRT_PRELUDE = PRELUDE_DIR / "trt"
 CUDA_PRELUDE = PRELUDE_DIR / "cuda"
+ORT_PRELUDE = PRELUDE_DIR / "ort"  # ONNX Runtime's C++ API (a custom op's base): its units are not partly analysed
 
 Cursor = Any  # a clang.cindex.Cursor
 # (file, line, col, offset, end line, end col, end offset) of a cursor's extent (Unit.extent_info)

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, Optional
 
 from trtlint.base import safeio
-from trtlint.base.facts import CppClass, CppFunction, Registration, Span, UnresolvedClass
+from trtlint.base.facts import CppClass, CppFunction, OrtCustomOp, Registration, Span, UnresolvedClass
 from .. import ExtractContext, SourceFile
 from . import fnmemo, lifecycle
-from .base import PRELUDE_DIR, Cursor, children, libclang, split_top_level
+from .base import PRELUDE_DIR, Cursor, children, libclang, preorder, split_top_level
 from .body import BodyWalker
 from .macros import FnBuild, MacroUses
 from .registrations import Registrations
@@ -67,6 +67,10 @@ _BASE_ACCESS = re.compile(r"^(?:(?:public|protected|private|virtual)\s+)*")
 _UNNAMED_AT = re.compile(r"^(\((?:lambda|unnamed \w+|anonymous \w+) at )(.+)(:\d+:\d+\))$")
 
 
+# ONNX Runtime's custom-op base as written in a class head (``Ort::CustomOpBase<Self, Kernel>``, ``::Ort::...``, or
+# unqualified after a using-directive): its header is seldom there, so the base is read from the head's text
+_ORT_OP_BASE = re.compile(r"(?:^|::)\s*CustomOpBase\s*<")
+
 # the spelling libclang gives a type that did not resolve (`const int *` for `PluginFieldCollection const*`)
 _UNRESOLVED_INT = re.compile(r"\bint\b")
 
@@ -94,6 +98,7 @@ class Extractor(MacroUses, Registrations):
         self._floc_refs = tuple(ctypes.byref(x) for x in self._floc_out)
         self.classes: list[CppClass] = []
         self.unresolved_classes: list[UnresolvedClass] = []
+        self.ort_ops: list[OrtCustomOp] = []  # ONNX Runtime custom ops (note_ort_op)
         self.functions: list[CppFunction] = []
         self.registrations: list[Registration] = []
         self.lookups: list = []  # CreatorLookup: registry lookups in C++ model code (BodyWalker.join_lookups)
@@ -398,6 +403,7 @@ class Extractor(MacroUses, Registrations):
                 self.families[q] = family
         else:
             self.note_unresolved(c)
+            self.note_ort_op(c)
         for ch in children(c):
             kk = ch.kind
             if kk in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE,
@@ -434,6 +440,28 @@ class Extractor(MacroUses, Registrations):
         self.unresolved_classes.append(UnresolvedClass(qualname=self.qualname(c), name=c.spelling, kind=kind,
                                                        bases=tuple(bases), span=span, legacy_via=via,
                                                        legacy_span=at))
+
+    def note_ort_op(self, c: Cursor) -> None:
+        """An ONNX Runtime custom op (a class deriving ``Ort::CustomOpBase<...>`` as written, with a ``GetName()``
+        returning a string constant: the op type it implements): noted in ``ort_ops``, its op is another runtime's."""
+        K = self.K
+        decl = next((ch for ch in children(c) if ch.kind == K.CXX_METHOD and ch.spelling == "GetName"), None)
+        if decl is None or not any(_ORT_OP_BASE.search(b) for b in self.written_bases(c)):
+            return
+        defn = decl if decl.is_definition() else decl.get_definition()
+        span = self.loc_span(c)
+        if defn is None or span is None or self.rel_of(self.cursor_file(c)) is None:
+            return
+        for node in preorder(defn):
+            if node.kind != K.RETURN_STMT:
+                continue
+            kids = children(node)
+            r = self.resolve_str(kids[0]) if kids else None
+            at = self.span_of(kids[0]) if kids else None
+            if r is not None and r[0] and at is not None:
+                self.ort_ops.append(OrtCustomOp(qualname=self.qualname(c), name=c.spelling, op_name=r[0], span=span,
+                                                name_span=r[2] or at))
+            return  # the first return names the op
 
     def written_bases(self, c: Cursor) -> list[str]:
         """A class's bases as written in its head (a base whose declaration was not found is in no

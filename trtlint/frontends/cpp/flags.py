@@ -15,7 +15,7 @@ from typing import Optional
 
 from .. import ExtractContext, SourceFile
 from ..compdb import load_entries
-from .base import CUDA_PRELUDE, PRELUDE_DIR, TRT_PRELUDE
+from .base import CUDA_PRELUDE, ORT_PRELUDE, PRELUDE_DIR, TRT_PRELUDE
 from .guard import refuse_special_flags
 
 
@@ -156,7 +156,7 @@ def compile_args(src: SourceFile, ctx: ExtractContext, refused: Optional[list] =
     builtin = builtin_include_dir()
     if builtin:
         args += ["-isystem", builtin]
-    args += ["-idirafter", str(TRT_PRELUDE)]
+    args += ["-idirafter", str(TRT_PRELUDE), "-idirafter", str(ORT_PRELUDE)]
     if not cuda:
         args += ["-idirafter", str(CUDA_PRELUDE)]
     else:

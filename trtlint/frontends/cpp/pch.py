@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from trtlint.base import envvars
-from .base import CUDA_PRELUDE, PRELUDE_DIR, TRT_PRELUDE, libclang, lock
+from .base import CUDA_PRELUDE, ORT_PRELUDE, PRELUDE_DIR, TRT_PRELUDE, libclang, lock
 from .flags import builtin_include_dir, dir_has
 
 #
@@ -245,7 +245,7 @@ def _pch_plan(args: list[str], cuda: bool) -> Optional[tuple[list[str], str, lis
     builtin = builtin_include_dir()
     if builtin:
         pch_args += ["-isystem", builtin]
-    pch_args += ["-idirafter", str(TRT_PRELUDE), "-idirafter", str(CUDA_PRELUDE)]
+    pch_args += ["-idirafter", str(TRT_PRELUDE), "-idirafter", str(ORT_PRELUDE), "-idirafter", str(CUDA_PRELUDE)]
     tu_args = [a for j, a in enumerate(args) if not (a == "-include" or (j > 0 and args[j - 1] == "-include"))]
     return pch_args, "\n".join(lines) + "\n", tu_args, stamps, tops
 

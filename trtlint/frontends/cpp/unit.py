@@ -380,6 +380,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         skipped_defs=tuple(sorted(ex.skipped_defs)),
         missing_includes=tuple(dict.fromkeys(missing_includes)),
         unresolved_classes=tuple(dict.fromkeys(ex.unresolved_classes)),
+        ort_ops=tuple(dict.fromkeys(ex.ort_ops)),
         inactive=inactive_plugin_code(ci, tu, path, src.rel, text) if kind != "header" else (),
         guessed_includes=tuple(GuessedInclude(name, shown_dir(d, root_dir), Span(src.rel, line)) for d, name, line in guessed),
     )
