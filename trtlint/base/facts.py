@@ -24,6 +24,8 @@ from trtlint.base.span import FACTS_SCHEMA_VERSION, Span  # noqa: E402,F401
 # re-exported: the Python plugin-helper facts a CreatorLookup carries (their own module: base/helperfacts.py)
 from trtlint.base.helperfacts import DictArg, DictParam  # noqa: E402,F401
 from trtlint.base.ortfacts import OrtCustomOp  # noqa: E402,F401  (another runtime's ops: their own module)
+# re-exported: what CMake and Makefiles say they build (their own module: base/buildfacts.py)
+from trtlint.base.buildfacts import CMakeGlob, CMakeTarget, MakeSources  # noqa: E402,F401
 
 # --------------------------------------------------------------------------------------------------------
 # C++ / CUDA
@@ -383,50 +385,6 @@ class PluginApiUse:
 
     api: str
     span: Span
-
-
-# --------------------------------------------------------------------------------------------------------
-# CMake
-# --------------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CMakeGlob:
-    """``file(GLOB|GLOB_RECURSE VAR patterns...)``; patterns are project-relative globs."""
-
-    var: str
-    recurse: bool
-    patterns: tuple[str, ...]
-    span: Span
-    targets: tuple[str, ...] = ()  # targets whose sources use ${VAR}
-
-
-@dataclass(frozen=True)
-class MakeSources:
-    """What a Makefile says it compiles (frontends/makefile.py): ``sources`` and ``objects`` (``x.o``, built
-    from a unit ``x.*``) project-relative, ``patterns`` of its ``$(wildcard ...)`` project-relative; ``known``
-    False when make computes the list (``$(shell find ...)``): then no file may be concluded unbuilt. ``span``:
-    the first line naming a source (or the file's first line)."""
-
-    sources: tuple[str, ...]
-    objects: tuple[str, ...]
-    patterns: tuple[str, ...]
-    known: bool
-    span: Span
-    why_unknown: str = ""
-
-
-@dataclass(frozen=True)
-class CMakeTarget:
-    """``add_executable``/``add_library`` (plus ``target_sources``) in one list file: its explicit sources
-    (project-relative) and the variables its sources come from; ``test`` when the same file registers it as
-    a test (``add_test``, ``gtest_discover_tests``/``gtest_add_tests``) or links it with googletest."""
-
-    name: str
-    span: Span
-    sources: tuple[str, ...] = ()
-    vars: tuple[str, ...] = ()
-    test: bool = False
 
 
 # --------------------------------------------------------------------------------------------------------

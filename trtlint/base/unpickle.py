@@ -2,7 +2,8 @@
 
 A cache lives in the project (``.trtlint_cache/``), so a pull request can plant an entry: the unpickler
 refuses every global but the frozen dataclasses of ``trtlint.base.facts`` (and the :class:`~trtlint.base.span.Span`
-they share with the findings, and the facts of ``trtlint.base.helperfacts`` and ``trtlint.base.ortfacts`` it re-exports) and, where asked, the diagnostic types,
+they share with the findings, and the facts of ``trtlint.base.helperfacts``, ``trtlint.base.ortfacts`` and
+``trtlint.base.buildfacts`` it re-exports) and, where asked, the diagnostic types,
 so a planted pickle cannot name a callable to run. A refusal is ``pickle.UnpicklingError``; the callers treat
 it, and every other failure to load, as a cache miss.
 """
@@ -18,7 +19,8 @@ from trtlint.base import span as _span
 _DIAGNOSTIC_TYPES = frozenset({"Diagnostic", "Related", "Edit", "Fix", "Severity"})
 
 
-_FACT_MODULES = ("trtlint.base.facts", "trtlint.base.span", "trtlint.base.helperfacts", "trtlint.base.ortfacts")
+_FACT_MODULES = ("trtlint.base.facts", "trtlint.base.span", "trtlint.base.helperfacts", "trtlint.base.ortfacts",
+                 "trtlint.base.buildfacts")
 
 
 class _Unpickler(pickle.Unpickler):
@@ -30,7 +32,7 @@ class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str):  # noqa: D401 - pickle API
         if module == "trtlint.base.span" and name == "Span":
             return _span.Span
-        if module in ("trtlint.base.facts", "trtlint.base.helperfacts", "trtlint.base.ortfacts"):
+        if module in _FACT_MODULES[:1] + _FACT_MODULES[2:]:
             # imported only when a pickle names a fact: the run memo's findings need none (the warm path)
             from trtlint.base import facts as _facts
 
