@@ -287,7 +287,13 @@ class ThrowAcrossBoundary(Rule):
     packs) and a project's bounds-checked accessor (`if (idx < 0 || idx >= n) throw std::out_of_range(...)` on an
     integer parameter of its own). The standard calls that a logic error: a program error, as a failed assert is
     (TRT205 reports no invariant assert either), not a failure a runtime input or status decides. A map's `at(k)`
-    and an `out_of_range` thrown on a missing key still count. Nor is a throw after a switch with a `default:` every
+    and an `out_of_range` thrown on a missing key still count. Nor is a throw only a null argument TensorRT never
+    passes raises: a check of the interface method's own pointer parameters (`PLUGIN_VALIDATE(inputs != nullptr &&
+    outputs != nullptr)` in `enqueue`, `if (!libNamespace) throw ...;` in `setPluginNamespace`) when every parameter
+    tested is one TensorRT supplies non-null (`nonnull` in rules/tensorrt_interfaces.yaml: enqueue's tensor
+    descriptors and arrays, the namespace string): an argument precondition, a caller's bug. A test of enqueue's
+    workspace (null when the plugin asks for none), of a member, of an element, or of a helper's parameter (the
+    plugin passes it what it has) still counts. Nor is a throw after a switch with a `default:` every
     branch of which returns or throws: no path reaches it. Nor is a throw that does not run in the context a method
     calls it in, judged as the hot-path rules judge it: a cub-style helper that returns the size it needs when its
     workspace pointer is null (`if (!workspace || !size) return bytes;`) and only then carves the workspace (with a
