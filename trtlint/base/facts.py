@@ -101,6 +101,15 @@ UNNAMED_ENUMERATOR = "a value no enumerator names"
 # index out of range is a program error (a std::logic_error, as a failed assert), not a runtime failure
 INDEX_BOUNDS = "index out of range"
 
+# the error-path guard (``Call.guard == "error-path:" + NULL_ARGUMENT``) of a failure that happens only when a pointer
+# parameter of its own function is null: a throw or exit in the branch of a test that is nothing but null tests of
+# such parameters (``if (p == nullptr || !q) throw std::invalid_argument(...);``), or a check macro whose condition is
+# nothing but non-null tests of them (``PLUGIN_VALIDATE(p != nullptr && q != nullptr)``); parameters written in the
+# body before are no such parameters. ``Call.null_tested`` holds the tested parameters' types. When the caller
+# never passes null there (TensorRT calling an interface method: rules/tensorrt_interfaces.yaml ``nonnull``), it is
+# an argument precondition, a program error (a std::logic_error, as a failed assert), not a runtime failure
+NULL_ARGUMENT = "a null argument"
+
 # the error-path guard (``Call.guard == "error-path:" + UNREACHABLE``) of a call after a statement no path leaves
 # normally: a switch with a default where every case returns or throws (`switch (t) { case A: return 4; ...
 # default: return 0; } throw ...;`)
@@ -150,6 +159,9 @@ class Call:
     stream_field: Optional[str] = None  # the class field a stream argument reads (`mCtx.s`, `mCtx.stream()`)
     dispatch: bool = False  # in a branch of a data-type dispatch (frontends.cpp.flow._dispatch; index.unentered)
     null_args: tuple[int, ...] = ()  # its function's pointer parameters null whenever it runs (`if (!p)`: nonnull.py)
+    # with the guard "error-path:" + NULL_ARGUMENT: the canonical types of the parameters whose null test it is
+    # (``"const char *"``), one of which is null whenever the failure happens
+    null_tested: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

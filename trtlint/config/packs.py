@@ -104,6 +104,17 @@ class TrtMethod:
     deprecated: Optional[str] = None
     removed: Optional[str] = None
     replacement: Optional[str] = None
+    # the types of the pointer parameters TensorRT never passes null, as the headers declare them ("char const*")
+    nonnull: tuple[str, ...] = ()
+
+
+def type_key(spelling: str) -> str:
+    """A pointer type as compared with a pack's ``nonnull`` (``TrtMethod``): namespaces dropped, a leading ``const``
+    moved after its type, no spaces (``const nvinfer1::PluginTensorDesc *`` and ``PluginTensorDesc const*`` are
+    ``PluginTensorDescconst*``)."""
+    t = re.sub(r"\b\w+::", "", spelling).strip()
+    t = re.sub(r"^const\s+(\w+)", r"\1 const", t)
+    return re.sub(r"\s+", "", t)
 
 
 @dataclass(frozen=True)
@@ -210,6 +221,16 @@ class Packs:
     trt_interfaces: dict[str, TrtInterface] = field(default_factory=dict)
     trt_apis: list[TrtApi] = field(default_factory=list)
     trt_default_version: str = "11.1"
+
+    def nonnull_arguments(self, method: str) -> frozenset:
+        """The :func:`type_key` of each pointer parameter type TensorRT never passes null to the interface method
+        named ``method``, in any interface that declares it (the types tell the interfaces' signatures apart)."""
+        memo = self.__dict__.setdefault("_nonnull", {})
+        got = memo.get(method)
+        if got is None:
+            got = memo[method] = frozenset(type_key(t) for it in self.trt_interfaces.values() for m in it.methods
+                                           if m.name == method for t in m.nonnull)
+        return got
 
     def trt_method(self, iface: str, name: str) -> Optional[TrtMethod]:
         """A method of an interface or of the interfaces it extends."""
@@ -436,7 +457,7 @@ def _merge(p: Packs, data: dict, path: Path) -> None:
             p.trt_interfaces[iname] = TrtInterface(
                 name=iname,
                 kind=it["kind"],
-                methods=tuple(TrtMethod(**m) for m in it.get("methods", [])),
+                methods=tuple(TrtMethod(**{**m, "nonnull": tuple(m.get("nonnull") or ())}) for m in it.get("methods", [])),
                 capability=it.get("capability"),
                 header=it.get("header", ""),
                 extends=it.get("extends"),

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
-from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
-from trtlint.config.packs import BehaviourEntry
+from trtlint.base.facts import INDEX_BOUNDS, NULL_ARGUMENT, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
+from trtlint.config.packs import BehaviourEntry, type_key
 from ..hotpath._walk import Entry, body_contexts, entries, entry_bodies, never_runs, short
 
 
@@ -152,6 +152,19 @@ def _index_check(call: Call, beh: Optional[BehaviourEntry]) -> bool:
     return (beh is not None and beh.index_check) or call.guard == "error-path:" + INDEX_BOUNDS
 
 
+def null_argument(index, e: Entry, fn: CppFunction, call: Call) -> bool:
+    """A failure only a null pointer argument of the interface method TensorRT calls raises (``facts.NULL_ARGUMENT``:
+    ``PLUGIN_VALIDATE(inputs != nullptr && outputs != nullptr)``, ``if (!libNamespace) throw ...;`` in ``enqueue`` or
+    ``setPluginNamespace`` itself), where every parameter tested is one TensorRT never passes null (the ``nonnull``
+    types of rules/tensorrt_interfaces.yaml): an argument precondition, a caller's bug (std::invalid_argument is a
+    std::logic_error), not a runtime failure. Not so in a helper (the plugin may pass it a null of its own making),
+    nor on a parameter TensorRT may leave null (enqueue's workspace, attachToContext's library handles)."""
+    if call.guard != "error-path:" + NULL_ARGUMENT or not call.null_tested or not e.qualname or fn.usr != e.fn.usr:
+        return False
+    ok = index.packs.nonnull_arguments(e.fn.name.split("<")[0])
+    return bool(ok) and all(type_key(t) in ok for t in call.null_tested)
+
+
 def _unsupported_dtype(call: Call) -> bool:
     """In the branch of a data-type dispatch for no accepted type (``facts.UNSUPPORTED_DTYPE``): TensorRT never
     hands the plugin such a type, so the throw or exit there does not run (on a walk from a plugin method: a
@@ -257,7 +270,8 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
     ``behaviour`` outside a try (when ``honour_try``), each spelling location once, following the project
     calls whose behaviour the packs do not know. Not sites: a rethrow nothing in its try can feed, a map lookup
     after a membership test of its key, a throw in a data-type dispatch's branch for no accepted type, a throw
-    only an index out of range raises, and a call that never runs in the context its function is reached in
+    only an index out of range raises, a throw only a null argument TensorRT never passes raises (:func:`null_argument`),
+    and a call that never runs in the context its function is reached in
     (:func:`~trtlint.checks.hotpath._walk.body_contexts`, as the hot-path walk judges it: a helper called with a
     null workspace to compute its size returns before it carves the workspace, so what follows the return is not
     reached from that call). ``stop(chain, callee)``, when given, hears of every project callee (one called inside
@@ -278,7 +292,7 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
             if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
                 if (call.guard == "error-path:" + UNREACHABLE or _dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
                         or (behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
-                                                      or _index_check(call, beh)))):
+                                                      or _index_check(call, beh) or null_argument(index, e, fn, call)))):
                     continue
                 found.append((call, beh, unknown))
                 continue

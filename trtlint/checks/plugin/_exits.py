@@ -62,7 +62,7 @@ from typing import Optional
 
 from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from ..hotpath._walk import Entry, is_error_path
-from ._escape import Escape, from_creator, escapes
+from ._escape import Escape, from_creator, escapes, null_argument
 from ._model_reach import field_type_check, reach
 
 RUNTIME_METHODS = frozenset({"enqueue", "setTactic", "onShapeChange", "attachToContext", "configurePlugin",
@@ -224,6 +224,8 @@ def runtime_status(index, esc: Escape, checked: Optional[str]) -> Optional[str]:
         # the branch of a data-type dispatch for no accepted type: TensorRT never hands it such a type; the default of
         # a switch naming every enumerator: only a value the plugin made invalid reaches it
         return None
+    if null_argument(index, esc.entry, esc.chain[-1] if esc.chain else esc.entry.fn, esc.call):
+        return None  # only a null argument TensorRT never passes to the interface method fails it: a precondition
     from_enqueue = esc.entry.fn.name.split("<")[0] == "enqueue"
     if checked is None:
         m = check_macro(esc)

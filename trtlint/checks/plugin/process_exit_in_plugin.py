@@ -78,7 +78,10 @@ class ProcessExitInPlugin(Rule):
     `supportsFormatCombination` accepted: TRT215's) and in the `default:` of a switch whose cases name every
     enumerator of its enum (`switch (mTactic)` over the tactics the plugin advertises: only a value the plugin
     itself made invalid, an integer cast to the enum, reaches it; TRT215's too; from a creator's method, where the
-    value may come from the model, it counts); after a switch with no `default:` every case of which returns or
+    value may come from the model, it counts), and in the branch of a null test of the interface method's own
+    pointer parameters that TensorRT never passes null (`if (inputs == nullptr || !outputs) exit(1);` in `enqueue`:
+    `nonnull` in rules/tensorrt_interfaces.yaml; a test of its workspace, a member, or a helper's parameter counts);
+    after a switch with no `default:` every case of which returns or
     throws (no `break` out of it), the code is that switch's default and is judged so. So is a check on a condition only the run decides: a device
     property (`PLUGIN_ASSERT(getSmVersion() >= 80)`), a shape at run time (`dims.d[i]`, a head size, a sequence
     length), a data type at run time (`inputDesc[0].type`, a field's `PluginFieldType` in `createPlugin`); and a
@@ -131,6 +134,9 @@ class ProcessExitInPlugin(Rule):
 
     VALID = [
         {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (!inputs[0])\n        {\n            return -1;\n        }")}},
+        # enqueue's own tensor arrays tested for null: TensorRT never passes them null, an argument precondition
+        {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (inputs == nullptr || !outputs)\n        {\n"
+                                                           "            exit(1);\n        }")}},
         # an invariant TensorRT guarantees, asserted in a build-time query: TRT215's, not this rule's
         {"files": {"plugins/foo.cpp": exits_plugin(supports="        PLUGIN_ASSERT(pos >= 0 && pos < 2);", helpers=_ASSERT)}},
         # an invariant asserted on enqueue's path: nothing outside the plugin makes it fail

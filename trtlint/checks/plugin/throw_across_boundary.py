@@ -113,6 +113,26 @@ static unsigned elementSize(int t)
     throw std::runtime_error("invalid type");
 }"""
 
+# a check of enqueue's own pointer parameters: only a null argument fails it, and TensorRT passes the tensors' descriptors
+# and memory non-null; its workspace may be null (no workspace asked for), and a helper's or a member's null is the
+# plugin's own
+_VALIDATE = """#include <stdexcept>
+#define PLUGIN_VALIDATE(c) do { if (!(c)) { throw std::invalid_argument(#c); } } while (0)"""
+_NULL_ARGS = """    PLUGIN_VALIDATE(inputDesc != nullptr && inputs != nullptr && outputs != nullptr);
+    if (outputDesc == nullptr || !inputs)
+    {
+        throw std::invalid_argument("null tensors");
+    }"""
+_NULL_OWN = _VALIDATE + """
+static float* gBuf = nullptr;
+static void fill(float* p)
+{
+    if (p == nullptr)
+    {
+        throw std::invalid_argument("no buffer");
+    }
+}"""
+
 # a bounds-checked accessor: its throw runs only on an index out of range, a program error as a failed assert
 _ACCESSOR = """#include <stdexcept>
 struct Coords4
@@ -267,7 +287,13 @@ class ThrowAcrossBoundary(Rule):
     packs) and a project's bounds-checked accessor (`if (idx < 0 || idx >= n) throw std::out_of_range(...)` on an
     integer parameter of its own). The standard calls that a logic error: a program error, as a failed assert is
     (TRT205 reports no invariant assert either), not a failure a runtime input or status decides. A map's `at(k)`
-    and an `out_of_range` thrown on a missing key still count. Nor is a throw after a switch with a `default:` every
+    and an `out_of_range` thrown on a missing key still count. Nor is a throw only a null argument TensorRT never
+    passes raises: a check of the interface method's own pointer parameters (`PLUGIN_VALIDATE(inputs != nullptr &&
+    outputs != nullptr)` in `enqueue`, `if (!libNamespace) throw ...;` in `setPluginNamespace`) when every parameter
+    tested is one TensorRT supplies non-null (`nonnull` in rules/tensorrt_interfaces.yaml: enqueue's tensor
+    descriptors and arrays, the namespace string): an argument precondition, a caller's bug. A test of enqueue's
+    workspace (null when the plugin asks for none), of a member, of an element, or of a helper's parameter (the
+    plugin passes it what it has) still counts. Nor is a throw after a switch with a `default:` every
     branch of which returns or throws: no path reaches it. Nor is a throw that does not run in the context a method
     calls it in, judged as the hot-path rules judge it: a cub-style helper that returns the size it needs when its
     workspace pointer is null (`if (!workspace || !size) return bytes;`) and only then carves the workspace (with a
@@ -378,11 +404,26 @@ class ThrowAcrossBoundary(Rule):
         {"files": {"plugins/foo.cpp": plugin_cpp("    std::vector<int> v{1};\n    int x = v.at(0);\n"
                                                  "    Coords4 dims{};\n    long y = dims[1];",
                                                  "#include <vector>\n" + _ACCESSOR)}},
+        # a null test of enqueue's own descriptors and tensor arrays, which TensorRT never passes null: an argument
+        # precondition (std::invalid_argument is a std::logic_error), not a runtime failure
+        {"files": {"plugins/foo.cpp": plugin_cpp(_NULL_ARGS, _VALIDATE)}},
         # enqueue calls a noexcept interface method that throws, whose own finding is silenced where it is: nothing
         # throws out of initialize, so enqueue is clean
         {"files": {"plugins/foo.cpp": _calls_initialize("    // trtlint: ignore[TRT204]\n")}},
     ]
     INVALID = [
+        {
+            # the workspace may be null (a plugin that asks for none), a helper's parameter is whatever the plugin
+            # passes it, a global is the plugin's own: each can be null at run time
+            "files": {"plugins/foo.cpp": plugin_cpp("    PLUGIN_VALIDATE(inputs != nullptr && workspace != nullptr);\n"
+                                                    "    PLUGIN_VALIDATE(gBuf != nullptr);\n    fill(gBuf);", _NULL_OWN)},
+            "expect": [(
+                "plugins/foo.cpp", 21,
+                "noexcept FooPlugin::enqueue can throw at 3 sites with no try/catch on the way, and an exception leaving it "
+                "calls std::terminate: PLUGIN_VALIDATE (throws PluginError when the condition is false) at 2 sites via "
+                "FooPlugin::enqueue -> PLUGIN_VALIDATE; `throw std::invalid_argument` via FooPlugin::enqueue -> fill -> throw",
+            )],
+        },
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    checkShape(1);", _CHECK)},
             "expect": [(

@@ -6,6 +6,8 @@
   callee's stream parameter (``stream_arg``) and, for memory copies, where its pointer arguments point
   (``mem_src``: a local variable or array, a ``std::vector`` / ``std::string`` buffer);
 * a call in the then-branch of an ``if`` that ends in a failure ``return`` gets ``guard="error-path:<cond>"``;
+* a throw or exit that happens only on a null pointer parameter (``if (!p) throw ...;``, a check macro on ``p !=
+  nullptr && q != nullptr``) gets ``guard="error-path:" + NULL_ARGUMENT`` and ``null_tested`` (the parameters' types);
 * size-query mode: a call after ``if (!p) return ...;`` on a pointer parameter ``p`` records ``needs_args``, and
   every resolved call records which of its arguments are null pointers or the caller's own pointer parameters
   (``arg_null``), so the walk can tell a helper called with a null workspace only to compute its size.
@@ -20,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import Any, Optional, Protocol
 
-from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
+from trtlint.base.facts import INDEX_BOUNDS, NULL_ARGUMENT, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from . import nonnull, streamfields
 from .base import Cursor, Unit, children, look_through, preorder, short
 
@@ -56,7 +58,8 @@ class FlowWalker(Protocol):
 class FlowState:
     """What the walk of one function body records for this module."""
 
-    __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges", "null_ranges")
+    __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges", "null_ranges",
+                 "null_arg_ranges")
 
     def __init__(self) -> None:
         self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
@@ -66,6 +69,8 @@ class FlowState:
         self.dispatch_ranges: list[tuple[int, int]] = []  # the branches of a data-type dispatch (Call.dispatch)
         # where a pointer parameter is null (Call.null_args): (start, end, parameter index)
         self.null_ranges: list[tuple[int, int, int]] = []
+        # branches that fail only on a null pointer parameter (facts.NULL_ARGUMENT): (start, end, parameter types)
+        self.null_arg_ranges: list[tuple[int, int, tuple[str, ...]]] = []
 
 
 @lru_cache(maxsize=4)
@@ -107,6 +112,8 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
         if ci is not None and ti is not None:
             last = _last_statement(K, kids[ti])
             if last is not None:
+                if w.params:
+                    _null_argument(w, c, kids[ci], kids[ti], last)  # (first: it names the branch before the others)
                 _error_branch(w, c, kids[ci], kids[ti], last)
                 _index_bounds(w, kids[ci], kids[ti], last)
                 _exit_branch(w, c, kids[ci], kids[ti])
@@ -523,6 +530,81 @@ def _exit_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor) -> 
         w.flow.error_ranges.append((o1, o2, short(w.ex.text_of(cond), 60)))
 
 
+def _param_types(w: FlowWalker, params) -> tuple[str, ...]:
+    """The canonical types of the function's parameters of the given indexes (``"const char *"``), in index order."""
+    out = []
+    for ch in children(w.fn):
+        if ch.kind == w.K.PARM_DECL and w.params.get(ch.hash) in params:
+            try:
+                out.append(ch.type.get_canonical().spelling or "")
+            except Exception:  # noqa: BLE001 - an unresolved type
+                out.append("")
+    return tuple(out)
+
+
+def _null_argument(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor, last: Cursor) -> None:
+    """``if (!p || q == nullptr) { ...; throw ...; }`` (or an exit) on pointer parameters of the function never
+    written before: the failure happens only when the caller passed a null pointer (``facts.NULL_ARGUMENT``)."""
+    K = w.K
+    if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
+        return  # an `if` expanded from a macro body: every part has the whole expansion as its extent
+    end = last
+    if end.kind == K.UNEXPOSED_EXPR:
+        sub = children(end)
+        end = sub[0] if len(sub) == 1 else end
+    if end.kind != K.CXX_THROW_EXPR and ends_process(w, last) is None:
+        return
+    try:
+        params = nonnull.null_only(derive(w), cond)
+    except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for: nothing known
+        return
+    types = _param_types(w, params) if params else ()
+    if types and all(types):
+        _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(then)
+        if o2 > o1:
+            w.flow.null_arg_ranges.append((o1, o2, types))
+            w.flow.error_ranges.append((o1, o2, NULL_ARGUMENT))
+
+
+# a check macro's condition that is nothing but non-null tests (`p != nullptr && q != NULL`): one test, the names
+_NONNULL_TEST = re.compile(r"\(?\s*(?:([A-Za-z_]\w*)\s*!=\s*(?:nullptr|NULL)|(?:nullptr|NULL)\s*!=\s*([A-Za-z_]\w*))\s*\)?")
+
+
+def _macro_null_argument(w: FlowWalker, call: Call) -> Optional[tuple[str, ...]]:
+    """A check macro whose condition (its first argument) is a conjunction of non-null tests of pointer parameters of
+    the function never written in its body (``PLUGIN_VALIDATE(inputs != nullptr && outputs != nullptr)``): the
+    parameters' types; it fails only when the caller passed a null pointer. None for anything else."""
+    if not call.args or not w.params:
+        return None
+    text = " ".join(call.args[0].split())
+    while text.startswith("(") and text.endswith(")") and "(" not in text[1:-1] and ")" not in text[1:-1]:
+        text = text[1:-1].strip()
+    if "||" in text or "?" in text:
+        return None
+    names = []
+    for part in text.split("&&"):
+        m = _NONNULL_TEST.fullmatch(part.strip())
+        if m is None:
+            return None
+        names.append(m.group(1) or m.group(2))
+    params = set()
+    for ch in children(w.fn):
+        if ch.kind != w.K.PARM_DECL or ch.spelling not in names:
+            continue
+        j = w.params.get(ch.hash)
+        try:
+            ok = j is not None and ch.type.get_canonical().kind == w.ex.ci.TypeKind.POINTER and derive(w).stable(ch, j)
+        except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for: nothing known
+            ok = False
+        if not ok:
+            return None
+        params.add(j)
+    if len(params) != len(set(names)):
+        return None  # a name that is no parameter (a local, a member)
+    types = _param_types(w, params)
+    return types if types and all(types) else None
+
+
 # one side of a bounds test: `idx < 0`, `idx >= n`, `n <= idx` (a name, a relational operator, anything)
 _BOUND_LEFT = re.compile(r"\(?\s*(\w+)\s*(?:<=?|>=?)\s*[^<>=|&]+?\)?")
 _BOUND_RIGHT = re.compile(r"\(?\s*[^<>=|&]+?\s*(?:<=?|>=?)\s*(\w+)\s*\)?")
@@ -846,12 +928,14 @@ def _lvalue_home(w: FlowWalker, e: Cursor) -> str:
 def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call]]:
     """Set ``in_try``, ``dispatch`` and the error-path guard of each call from the ranges the walk recorded."""
     st: FlowState = w.flow
+    macros = w.params and any(c.kind == "macro" and c.args for _o, c in calls)
     if not st.try_ranges and not st.error_ranges and not st.needs_ranges and not st.dispatch_ranges and \
-            not st.null_ranges:
+            not st.null_ranges and not macros:
         return calls
     out = []
     for off, call in calls:
         changes: dict[str, Any] = {}
+        tested = _macro_null_argument(w, call) if macros and call.kind == "macro" else None
         if any(s <= off < e for s, e in st.try_ranges):
             changes["in_try"] = True
         if any(s <= off < e for s, e in st.dispatch_ranges):
@@ -868,7 +952,15 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
                 best = (e - s, cond)
         # a branch that never runs (a data type the plugin does not accept, an index out of range) says more than a
         # one-time guard around it
-        if best is not None and (call.guard is None or best[1] in (UNSUPPORTED_DTYPE, UNNAMED_ENUMERATOR, INDEX_BOUNDS)):
+        if best is not None and (call.guard is None or best[1] in (UNSUPPORTED_DTYPE, UNNAMED_ENUMERATOR, INDEX_BOUNDS,
+                                                                   NULL_ARGUMENT)):
             changes["guard"] = "error-path:" + best[1]
+            if best[1] == NULL_ARGUMENT:
+                changes["null_tested"] = min(((e - s, t) for s, e, t in st.null_arg_ranges if s <= off < e))[1]
+        if tested is not None and not (best is not None and best[1] in (UNSUPPORTED_DTYPE, UNNAMED_ENUMERATOR,
+                                                                         INDEX_BOUNDS, UNREACHABLE)):
+            # the macro's own failure happens only on a null argument (a branch it sits in tells less)
+            changes["guard"] = "error-path:" + NULL_ARGUMENT
+            changes["null_tested"] = tested
         out.append((off, dataclasses.replace(call, **changes) if changes else call))
     return out

@@ -438,6 +438,29 @@ def null_when(der: Derive, cond: Cursor, outcome: bool, depth: int = 0) -> froze
     return frozenset()
 
 
+def null_only(der: Derive, cond: Cursor, depth: int = 0) -> frozenset:
+    """The stable pointer parameters one of which is null whenever ``cond`` holds, when ``cond`` is nothing but null
+    tests of them (``!p``, ``p == nullptr``, ``NULL == p``, ``!p || q == nullptr``); empty for anything else (a
+    test of another value, a member, an element ``p[i] == nullptr``, a value read through the pointer)."""
+    K = der.K
+    if depth > _DEPTH:
+        return frozenset()
+    e = look_through(K, cond)
+    while e.kind == K.PAREN_EXPR and len(children(e)) == 1:
+        e = look_through(K, children(e)[0])
+    kids = children(e)
+    if e.kind == K.BINARY_OPERATOR and len(kids) == 2 and binop(der.ex, e, kids) == "||":
+        a, b = (null_only(der, x, depth + 1) for x in kids)
+        return a | b if a and b else frozenset()
+    if e.kind == K.UNARY_OPERATOR and len(kids) == 1 and der.ex.text_of(e).lstrip().startswith("!"):
+        return _stable_param(der, kids[0])
+    if e.kind == K.BINARY_OPERATOR and len(kids) == 2 and binop(der.ex, e, kids) == "==":
+        for x, y in ((kids[0], kids[1]), (kids[1], kids[0])):
+            if _null_literal(K, y, der.ex):
+                return _stable_param(der, x)
+    return frozenset()
+
+
 def _stable_param(der: Derive, e: Cursor) -> frozenset:
     K = der.K
     cur = look_through(K, e, casts=True, functional=True)
