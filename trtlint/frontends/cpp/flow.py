@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import INDEX_BOUNDS, NULL_ARGUMENT, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
-from . import nonnull, streamfields
+from . import nonnull, nullguard, streamfields
 from .base import Cursor, Unit, children, look_through, preorder, short
 
 _FAILURE_RETURN = re.compile(
@@ -113,7 +113,8 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             last = _last_statement(K, kids[ti])
             if last is not None:
                 if w.params:
-                    _null_argument(w, c, kids[ci], kids[ti], last)  # (first: it names the branch before the others)
+                    # (first: it names the branch before the others)
+                    nullguard.null_argument(w, c, kids[ci], kids[ti], last, ends_process(w, last), derive(w))
                 _error_branch(w, c, kids[ci], kids[ti], last)
                 _index_bounds(w, kids[ci], kids[ti], last)
                 _exit_branch(w, c, kids[ci], kids[ti])
@@ -530,81 +531,6 @@ def _exit_branch(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor) -> 
         w.flow.error_ranges.append((o1, o2, short(w.ex.text_of(cond), 60)))
 
 
-def _param_types(w: FlowWalker, params) -> tuple[str, ...]:
-    """The canonical types of the function's parameters of the given indexes (``"const char *"``), in index order."""
-    out = []
-    for ch in children(w.fn):
-        if ch.kind == w.K.PARM_DECL and w.params.get(ch.hash) in params:
-            try:
-                out.append(ch.type.get_canonical().spelling or "")
-            except Exception:  # noqa: BLE001 - an unresolved type
-                out.append("")
-    return tuple(out)
-
-
-def _null_argument(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor, last: Cursor) -> None:
-    """``if (!p || q == nullptr) { ...; throw ...; }`` (or an exit) on pointer parameters of the function never
-    written before: the failure happens only when the caller passed a null pointer (``facts.NULL_ARGUMENT``)."""
-    K = w.K
-    if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
-        return  # an `if` expanded from a macro body: every part has the whole expansion as its extent
-    end = last
-    if end.kind == K.UNEXPOSED_EXPR:
-        sub = children(end)
-        end = sub[0] if len(sub) == 1 else end
-    if end.kind != K.CXX_THROW_EXPR and ends_process(w, last) is None:
-        return
-    try:
-        params = nonnull.null_only(derive(w), cond)
-    except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for: nothing known
-        return
-    types = _param_types(w, params) if params else ()
-    if types and all(types):
-        _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(then)
-        if o2 > o1:
-            w.flow.null_arg_ranges.append((o1, o2, types))
-            w.flow.error_ranges.append((o1, o2, NULL_ARGUMENT))
-
-
-# a check macro's condition that is nothing but non-null tests (`p != nullptr && q != NULL`): one test, the names
-_NONNULL_TEST = re.compile(r"\(?\s*(?:([A-Za-z_]\w*)\s*!=\s*(?:nullptr|NULL)|(?:nullptr|NULL)\s*!=\s*([A-Za-z_]\w*))\s*\)?")
-
-
-def _macro_null_argument(w: FlowWalker, call: Call) -> Optional[tuple[str, ...]]:
-    """A check macro whose condition (its first argument) is a conjunction of non-null tests of pointer parameters of
-    the function never written in its body (``PLUGIN_VALIDATE(inputs != nullptr && outputs != nullptr)``): the
-    parameters' types; it fails only when the caller passed a null pointer. None for anything else."""
-    if not call.args or not w.params:
-        return None
-    text = " ".join(call.args[0].split())
-    while text.startswith("(") and text.endswith(")") and "(" not in text[1:-1] and ")" not in text[1:-1]:
-        text = text[1:-1].strip()
-    if "||" in text or "?" in text:
-        return None
-    names = []
-    for part in text.split("&&"):
-        m = _NONNULL_TEST.fullmatch(part.strip())
-        if m is None:
-            return None
-        names.append(m.group(1) or m.group(2))
-    params = set()
-    for ch in children(w.fn):
-        if ch.kind != w.K.PARM_DECL or ch.spelling not in names:
-            continue
-        j = w.params.get(ch.hash)
-        try:
-            ok = j is not None and ch.type.get_canonical().kind == w.ex.ci.TypeKind.POINTER and derive(w).stable(ch, j)
-        except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for: nothing known
-            ok = False
-        if not ok:
-            return None
-        params.add(j)
-    if len(params) != len(set(names)):
-        return None  # a name that is no parameter (a local, a member)
-    types = _param_types(w, params)
-    return types if types and all(types) else None
-
-
 # one side of a bounds test: `idx < 0`, `idx >= n`, `n <= idx` (a name, a relational operator, anything)
 _BOUND_LEFT = re.compile(r"\(?\s*(\w+)\s*(?:<=?|>=?)\s*[^<>=|&]+?\)?")
 _BOUND_RIGHT = re.compile(r"\(?\s*[^<>=|&]+?\s*(?:<=?|>=?)\s*(\w+)\s*\)?")
@@ -935,7 +861,7 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
     out = []
     for off, call in calls:
         changes: dict[str, Any] = {}
-        tested = _macro_null_argument(w, call) if macros and call.kind == "macro" else None
+        tested = nullguard.macro_null_argument(w, call, derive(w)) if macros and call.kind == "macro" else None
         if any(s <= off < e for s, e in st.try_ranges):
             changes["in_try"] = True
         if any(s <= off < e for s, e in st.dispatch_ranges):
