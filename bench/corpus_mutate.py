@@ -794,17 +794,28 @@ def old_release_classes(report: dict | None) -> set:
     return {(f, c) for o in an.get("old_release_plugins_not_judged") or [] if isinstance(o, dict)
             for f in o.get("files") or [] for c in [o.get("plugin"), *(o.get("creators") or [])] if c}
 WHY_UNANALYSED = "class-not-analysed"
+WHY_EXCLUDED = "excluded-by-profile"
+
+
+def excluded_by_profile(report: dict | None):
+    """A predicate on a file: kept out of the run by the detected profile's exclude patterns, which the run names
+    (``project.excluded_by_profile``: folders with a trailing slash, and files)."""
+    ex = tuple(((report or {}).get("project") or {}).get("excluded_by_profile") or ())
+    return lambda f: any(f == e or (e.endswith("/") and f.startswith(e)) for e in ex)
 
 
 def unanalysed_classes(report: dict | None) -> set:
-    """(file, class) of each class a TRT004 finding of the run says it does not analyse (``plugin X derives from
+    """(folder, class) of each class a TRT004 finding of the run says it does not analyse (``plugin X derives from
     IPluginExt, a plugin interface of TensorRT 5-7``, ``... did not resolve``): no rule checks it, by design."""
     got = set()
     for d in (report or {}).get("diagnostics", []):
         if d["code"] == "TRT004":
-            m = re.match(r"(?:plugin|creator|class) ([\w:]+) ", d["message"])
-            if m:
-                got.add((d["location"]["path"], m.group(1).rsplit("::", 1)[-1]))
+            # every class the message's subject names ("plugin A and plugin B derive from ..."), with its folder:
+            # the class's methods are often defined in a unit beside the header the finding is in
+            head = re.split(r" (?:derives?|did|does|is|are) ", d["message"], maxsplit=1)[0]
+            folder = str(Path(d["location"]["path"]).parent)
+            for m in re.finditer(r"\b(?:plugin|creator|class)e?s? ([\w:]+)", head):
+                got.add((folder, m.group(1).rsplit("::", 1)[-1]))
     return got
 
 
@@ -877,9 +888,12 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
     aside = set_aside_files(base)
     unseen = unanalysed_classes(base)
     old = old_release_classes(base)
-    for why, gone in ((WHY_ASIDE, [m for m in muts if m.file in aside and not m.negative]),
+    excluded = excluded_by_profile(base)
+    for why, gone in ((WHY_EXCLUDED, [m for m in muts if excluded(m.file)]),
+                      (WHY_ASIDE, [m for m in muts if m.file in aside and not m.negative]),
                       (WHY_OLD, [m for m in muts if (m.file, m.subject) in old and not m.negative]),
-                      (WHY_UNANALYSED, [m for m in muts if (m.file, m.subject) in unseen and not m.negative])):
+                      (WHY_UNANALYSED, [m for m in muts if (str(Path(m.file).parent), m.subject) in unseen
+                                        and not m.negative])):
         # code the run names as not judged (no build compiles it) or a class it says it does not analyse (TRT004):
         # an edit there is not judgeable
         muts = [m for m in muts if m not in gone]

@@ -144,6 +144,8 @@ DROP_REASONS = (
      "older TensorRT releases and sets aside"),
     ("class-not-analysed", "in a class a TRT004 finding of the run names as not analysed (a TensorRT 5-7 interface, "
      "a class that did not resolve)"),
+    ("excluded-by-profile", "in a path the detected profile's exclude patterns keep out of the run, which the run "
+     "names (`not checked: docs/, ...`)"),
 )
 
 

@@ -503,7 +503,19 @@ def test_edits_in_code_the_run_sets_aside_or_does_not_analyse_are_not_seeded(tmp
         (root / rel).write_text(text)
     rep, _err, _dt = corpus.check_run(root, 1)
     assert corpus_mutate.set_aside_files(rep) == {"samples/old/sigmoid.cu"}
-    assert corpus_mutate.unanalysed_classes(rep) == {("samples/live/sigmoid.cu", "SigmoidPlugin")}
+    assert corpus_mutate.unanalysed_classes(rep) == {("samples/live", "SigmoidPlugin")}
+
+
+def test_classes_a_trt004_finding_names_are_not_seeded_in_their_folder():
+    # the finding is in the header; the class's methods (where the edits go) are in a unit beside it; a message
+    # naming two classes names both
+    rep = {"diagnostics": [
+        {"code": "TRT004", "location": {"path": "ops/a.hpp", "line": 3},
+         "message": "plugin APlugin derives from ns::Base, which derives from nvinfer1::IPluginExt, a plugin interface"},
+        {"code": "TRT004", "location": {"path": "ops/base.hpp", "line": 9},
+         "message": "plugin Adapter and plugin Typed derive from nvinfer1::IPluginExt (Adapter through ns::Base)"},
+    ]}
+    assert corpus_mutate.unanalysed_classes(rep) == {("ops", "APlugin"), ("ops", "Adapter"), ("ops", "Typed")}
 
 
 def test_an_edit_at_the_top_of_a_body_opened_in_two_version_branches_goes_after_the_endif(tmp_path):
@@ -524,3 +536,12 @@ def test_an_edit_at_the_top_of_a_body_opened_in_two_version_branches_goes_after_
     assert len(muts) == 1
     (f, line, text), = muts[0].edits
     assert (f, line) == ("plugin/foo.cpp", 11) and text.endswith(" return 0;") and "cudaMalloc" in text
+
+
+def test_edits_in_paths_the_profile_excludes_are_not_seeded():
+    # the run names what the detected profile's exclude patterns kept out (project.excluded_by_profile)
+    rep = {"project": {"excluded_by_profile": ["docs/", "notebooks/x.py"]}}
+    excluded = corpus_mutate.excluded_by_profile(rep)
+    assert [excluded(f) for f in ("docs/v2/_downloads/p.py", "notebooks/x.py", "docsrc.py", "py/a.py")] == [
+        True, True, False, False]
+    assert not corpus_mutate.excluded_by_profile({})("docs/a.py")
