@@ -892,8 +892,10 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
     for why, gone in ((WHY_EXCLUDED, [m for m in muts if excluded(m.file)]),
                       (WHY_ASIDE, [m for m in muts if m.file in aside and not m.negative]),
                       (WHY_OLD, [m for m in muts if (m.file, m.subject) in old and not m.negative]),
-                      (WHY_UNANALYSED, [m for m in muts if (str(Path(m.file).parent), m.subject) in unseen
-                                        and not m.negative])):
+                      (WHY_UNANALYSED, [m for m in muts if not m.negative and (
+                          (str(Path(m.file).parent), m.subject) in unseen
+                          # a callee edit lands where the called function is, wherever that is
+                          or (m.cls.endswith("-in-callee") and m.subject in {c for _f, c in unseen}))])):
         # code the run names as not judged (no build compiles it) or a class it says it does not analyse (TRT004):
         # an edit there is not judgeable
         muts = [m for m in muts if m not in gone]
