@@ -146,6 +146,16 @@ class ProcessExitInPlugin(Rule):
             enqueue="        switch (inputDesc[0].type)\n        {\n        case DataType::kFLOAT: break;\n"
                     "        default: PLUGIN_FAIL(\"unsupported type\");\n        }",
             helpers="#define PLUGIN_FAIL(msg) do { abort(); } while (0)")}},
+        # named cases of a data-type switch that only fail (`case kBF16: case kINT64: PLUGIN_FAIL(...)`), in a helper
+        # enqueue calls: the types the dispatch lists as unsupported, a branch for no accepted type as a default is
+        {"files": {"plugins/foo.cpp": exits_plugin(
+            enqueue="        launchFor(inputDesc[0].type);",
+            helpers="#define PLUGIN_FAIL(msg) do { reportAssertion(msg, __FILE__, __LINE__); } while (0)\n"
+                    "void reportAssertion(char const* msg, char const* file, int line);\n"
+                    "int launchFor(DataType t)\n{\n    switch (t)\n    {\n    case DataType::kFLOAT: return 0;\n"
+                    "    case DataType::kHALF: break;\n    case DataType::kBF16:\n"
+                    "    case DataType::kINT64: PLUGIN_FAIL(\"Unsupported data type\");\n    default: break;\n    }\n"
+                    "    return 0;\n}")}},
         # a direct exit in the default of a switch on the data type, inside a one-time guard: no accepted type reaches it
         {"files": {"plugins/foo.cpp": exits_plugin(
             enqueue="        if (!mTuned)\n        {\n            switch (inputDesc[0].type)\n            {\n"

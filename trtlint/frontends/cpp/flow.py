@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import INDEX_BOUNDS, NULL_ARGUMENT, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
-from . import nonnull, nullguard, streamfields
+from . import dtypecases, nonnull, nullguard, streamfields
 from .base import Cursor, Unit, children, look_through, preorder, short
 
 _FAILURE_RETURN = re.compile(
@@ -142,6 +142,9 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             w.flow.error_ranges.append((w.ex.extent_info(default)[3], w.ex.extent_info(kids[-1])[6], what))
         if what == UNSUPPORTED_DTYPE:
             _dispatch(w, kids[-1:])
+            if kids[-1].kind == K.COMPOUND_STMT:  # named cases that only fail: branches for no accepted type too
+                w.flow.error_ranges.extend((o1, o2, UNSUPPORTED_DTYPE)
+                                           for o1, o2 in dtypecases.failing_case_ranges(K, w.ex.extent_info, kids[-1]))
         return
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
