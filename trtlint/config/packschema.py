@@ -52,6 +52,8 @@ _TRT_METHOD = {
         "deprecated": _TRT_VERSION,
         "removed": _TRT_VERSION,
         "replacement": {"type": "string"},
+        # the types of the pointer parameters TensorRT never passes null (TRT204/TRT205: a throw on a null one)
+        "nonnull": {"type": "array", "items": {"type": "string", "minLength": 1}},
     },
     "additionalProperties": False,
 }
