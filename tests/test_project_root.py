@@ -205,6 +205,7 @@ def test_sarif_and_json_name_the_project_and_paths_are_relative_to_its_root(proj
         "profile_source": "detected",
         "paths": ["tensorrt_edgellm/onnx"],
         "files_selected": 4,
+        "excluded_by_profile": [],  # (the edgellm profile excludes 3rdParty/**; the tree has none)
     }
     uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for res in run["results"] for loc in res["locations"]}
     assert f"{TRANSLATIONS}" in uris

@@ -205,6 +205,7 @@ def test_json(project: Path) -> None:
         "profile_source": "",
         "paths": None,
         "files_selected": None,
+        "excluded_by_profile": [],
     }
     assert data["summary"] == {
         "files_checked": 3,
