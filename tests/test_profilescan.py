@@ -46,6 +46,9 @@ def test_what_is_not_read_is_unknown_and_fixes_nothing():
     shapes = _CPP + b"void more(IOptimizationProfile* p) { p->setShapeValues(\"s\", OptProfileSelector::kMIN, v, 2); }\n"
     assert _fixed(shapes) is None
     assert _fixed(b"int main() { return 0; }\n") is None  # no profile: nothing known
+    # the variable declared is another function's: this one's parameter of the same name is not known
+    other = b"void a() { auto lo = Dims4{1, 3, 8, 8}; use(lo); }\n" + _CPP.replace(b"    auto lo = Dims4{1, in.d[1], in.d[2], in.d[3]};\n", b"").replace(b"Dims const& in,", b"Dims lo, Dims const& in,")
+    assert profile_entries(other)[0][2] == "name\t?"
 
 
 def test_python_set_shape():

@@ -11,7 +11,9 @@ Each call found gives one entry ``("profile", line, text)``; ``text`` is ``input
 collapsed), or ``input<TAB>?`` when the dimensions are not known from the text: a ``Dims`` variable written
 again after its declaration, or declared out of sight, an expression with a side effect, a selector not written
 as a constant, shape-tensor values (``setShapeValues``, ``set_shape_input``), a shape range set another way
-(``min_shape=``, ``--minShapes``, polygraphy's ``Profile().add(name, min=...)``). A text test: anything it cannot read is an unknown entry, which keeps a finding.
+(``min_shape=``, ``--minShapes``,
+polygraphy's ``Profile().add(name, min=...)``). A text test: anything it cannot read is an unknown entry, which
+keeps a finding.
 """
 
 from __future__ import annotations
@@ -157,8 +159,9 @@ def _ctor_elems(text: str, at: int) -> Optional[list[str]]:
 
 
 def _cpp_dims(text: str, dims: str, pos: int) -> Optional[list[str]]:
-    """The dimensions of a ``setDimensions`` argument: a ``Dims`` constructor, or a local variable declared once
-    with one before the call and never written again (by assignment, ``++``, its elements, or its address)."""
+    """The dimensions of a ``setDimensions`` argument: a ``Dims`` constructor, or a local variable declared with
+    one before the call in a block still open there, and never written again in the file (by assignment, ``++``,
+    its elements, or its address)."""
     if _DIMS_CTOR.match(dims):
         return _ctor_elems(dims + ";", 0)
     if not _IDENT.fullmatch(dims):
@@ -168,7 +171,7 @@ def _cpp_dims(text: str, dims: str, pos: int) -> Optional[list[str]]:
     for d in re.finditer(rf"\b(?:const\s+)?(?:auto|(?:(?:::)?nvinfer1\s*::\s*)?Dims[2-4]?)\s+{name}\s*"
                          rf"(?:=\s*(?=[:\w])|(?=[({{]))", text[:pos]):
         decl = d
-    if decl is None:
+    if decl is None or _leaves_scope(text, decl.end(), pos):
         return None
     at = decl.end()
     if text[at] in "({":  # `Dims4 x{...}`: the declaration is the constructor
@@ -186,11 +189,24 @@ def _cpp_dims(text: str, dims: str, pos: int) -> Optional[list[str]]:
     return elems
 
 
+def _leaves_scope(text: str, start: int, end: int) -> bool:
+    """Whether the block holding ``start`` closes before ``end`` (a declaration of another function's local)."""
+    depth = 0
+    for ch in text[start:end]:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return True
+    return False
+
+
 def _py_shape(s: str) -> Optional[list[str]]:
     """The dimensions of a tuple or list literal: ``(1, 3, h, w)``, ``[b, 3, 224, 224]``."""
     s = s.strip()
     if len(s) >= 2 and s[0] + s[-1] in ("()", "[]"):
-        elems = [e for e in _split(s[1:-1])]
+        elems = _split(s[1:-1])
         if elems and elems[-1] == "":
             elems = elems[:-1]
         return elems or None
