@@ -26,6 +26,8 @@ from trtlint.base import safeio
 from trtlint.base.unpickle import safe_loads
 from trtlint.frontends import SourceFile
 
+from .profilescan import UNKNOWN, profile_entries
+
 CPP_KINDS = ("cpp", "cuda", "header")
 SUPPRESSIBLE = ("cpp", "cuda", "header", "python", "cmake", "yaml")
 MAX_SEARCH_BYTES = 1 << 20  # larger files are generated data: not scanned for suppressions
@@ -192,10 +194,12 @@ def model_io(data: bytes, parts=None) -> tuple[tuple[str, int, str], ...]:
     """``(kind, line, text)`` of what in a file says its program takes plugin fields from outside the tree's own
     code: ``"parser"`` (the file uses a model parser: ``NvOnnxParser.h``, ``nvonnxparser``, ``trt.OnnxParser``,
     the UFF and Caffe parsers, onnx-tensorrt, trtexec) and ``"loader"`` (it loads a library at run time:
-    ``dlopen``, ``ctypes.CDLL``, ``load_library``, ``trtexec --plugins``). A text test (comments count too): it
+    ``dlopen``, ``ctypes.CDLL``, ``load_library``, ``trtexec --plugins``), and ``"profile"``: the shapes an
+    optimization profile it sets gives an input (:mod:`.profilescan`). A text test (comments count too): it
     errs toward evidence, which keeps a finding. ``parts``: :func:`_text_parts` of ``data``, when known."""
     if len(data) > MAX_SEARCH_BYTES:
-        return ()  # (larger files are generated data)
+        # (larger files are generated data); a profile set there is not read: an unknown one
+        return (("profile", 1, "\t" + UNKNOWN),) if b"setDimensions" in data or b"set_shape" in data else ()
     out = []
     for kind, rx, lits in (("parser", _MODEL_PARSER, _PARSER_LITERALS), ("loader", _PLUGIN_LOADER, _LOADER_LITERALS)):
         n = 0
@@ -207,6 +211,7 @@ def model_io(data: bytes, parts=None) -> tuple[tuple[str, int, str], ...]:
                     break
                 n += 1
                 out.append((kind, data.count(b"\n", 0, start + m.start()) + 1, m.group(0).decode("ascii", "replace")))
+    out.extend(profile_entries(data))
     return tuple(out)
 
 
@@ -247,8 +252,8 @@ def _text_parts(data: bytes):
 
 def _scan_version() -> str:
     here = Path(__file__).parent
-    h = hashlib.sha256(b"scan-3")  # 2: a C++ file's NOLINT marker counts as a suppression comment; 3: model_io
-    for p in (here / "scancache.py", here.parent / "frontends" / "testlists.py"):
+    h = hashlib.sha256(b"scan-4")  # 2: a C++ file's NOLINT marker counts as a suppression comment; 3: model_io; 4: profiles
+    for p in (here / "scancache.py", here / "profilescan.py", here.parent / "frontends" / "testlists.py"):
         try:
             h.update(p.read_bytes())
         except OSError:

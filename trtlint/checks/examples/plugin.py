@@ -408,3 +408,49 @@ def old_release_program(plugin: str, condition: str = "NV_TENSORRT_MAJOR < 6", t
              "add_executable(app src/network.cpp plugins/bar.cpp)\n")
     return {"CMakeLists.txt": cmake, "plugins/bar.cpp": plugin + _OLD_CREATOR, "src/network.cpp": network,
             **(extra or {})}
+
+
+_PROFILE_PLUGIN = """#include <NvInferRuntime.h>
+#include <cassert>
+using namespace nvinfer1;
+class FooPlugin : public IPluginV2DynamicExt
+{
+public:
+    char const* getPluginType() const noexcept override { return "FooPlugin"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    void configurePlugin(DynamicPluginTensorDesc const* in, int32_t nbInputs, DynamicPluginTensorDesc const* out,
+        int32_t nbOutputs) noexcept override
+    {
+%s
+    }
+};
+class FooPluginCreator : public IPluginCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return "FooPlugin"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+"""
+
+_PROFILE_APP = """#include <NvInfer.h>
+using namespace nvinfer1;
+void setProfile(IOptimizationProfile* profile, char const* name, Dims const& dims)
+{
+    auto minDims = Dims4{1, dims.d[1], dims.d[2], dims.d[3]};
+    profile->setDimensions(name, OptProfileSelector::kMIN, minDims);
+    profile->setDimensions(name, OptProfileSelector::kOPT, Dims4{8, dims.d[1], %s, dims.d[3]});
+    profile->setDimensions(name, OptProfileSelector::kMAX, Dims4{16, dims.d[1], %s, dims.d[3]});
+}
+"""
+
+
+def profile_program(check: str, h_opt: str = "dims.d[2]", h_max: str = "dims.d[2]", extra: Optional[dict] = None) -> dict:
+    """A CMake program whose executable builds its engines (``app/build.cpp``) with an optimization profile: kMIN
+    ``{1, C, H, W}`` of the network input's own dims, kOPT ``{8, C, h_opt, W}``, kMAX ``{16, C, h_max, W}``; its
+    plugin library holds ``plugins/foo.cpp``, a V2DynamicExt plugin (and its creator) with ``check`` in its configurePlugin (line 12);
+    ``extra`` files added (an export script)."""
+    cmake = ("project(foo)\nadd_library(fooplugin SHARED plugins/foo.cpp)\n"
+             "add_executable(app app/build.cpp)\ntarget_link_libraries(app fooplugin)\n")
+    return {"CMakeLists.txt": cmake, "plugins/foo.cpp": _PROFILE_PLUGIN % check,
+            "app/build.cpp": _PROFILE_APP % (h_opt, h_max), **(extra or {})}

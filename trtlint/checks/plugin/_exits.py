@@ -63,7 +63,7 @@ from typing import Optional
 from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from ..hotpath._walk import Entry, is_error_path
 from ._escape import Escape, from_creator, escapes, null_argument
-from ._model_reach import field_type_check, reach
+from ._model_reach import builds_only_here, field_type_check, reach
 
 RUNTIME_METHODS = frozenset({"enqueue", "setTactic", "onShapeChange", "attachToContext", "configurePlugin",
                              "initialize", "clone"})
@@ -119,7 +119,7 @@ def exit_sites(index) -> list[ExitSite]:
         checked = checked_expression(esc)
         status = runtime_status(index, rt or esc, checked)
         if rt is not None and status is not None:
-            why = unreached_value(index, rt, checked, status)
+            why = unreached_value(index, rt, checked, status) or static_shape(index, rt, checked, status)
             if why is not None:
                 aside[_key(esc)] = why
         out.append(ExitSite(rt or esc, rt is not None, checked, status))
@@ -156,6 +156,32 @@ def unreached_value(index, esc: Escape, checked: Optional[str], status: str) -> 
         return None
     why = r.unreached()
     return f"a check on a value {esc.entry.plugin}::{esc.entry.fn.name} is handed, where {why}" if why else None
+
+
+# a dimension read with a constant index: `in[0].desc.dims.d[2]`, `dims.d[1]`
+_DIM_READ = re.compile(r"\.\s*d\s*\[\s*([^\]]*?)\s*\]")
+
+
+def static_shape(index, esc: Escape, checked: Optional[str], status: str) -> Optional[str]:
+    """Why a shape check in ``configurePlugin`` is decided when the engine is built: it reads only dimensions
+    other than the first, with constant indices (`scores.d[2] == boxes.d[2]`; not `nbDims`, not `d[0]`, not
+    `d[i]`), and every engine holding the plugin is built by its own program, whose optimization profiles vary
+    no dimension but the first (:func:`._model_reach.builds_only_here`). TensorRT calls ``configurePlugin`` at
+    build with those dimensions already fixed, and rejects a run-time shape outside the profile, so the run
+    sees the values the build checked. None otherwise."""
+    if checked is None or not status.startswith(_VALUE[1]) or esc.entry.fn.name.split("<")[0] != "configurePlugin":
+        return None
+    text = _LITERAL.sub('""', checked)
+    reads = _DIM_READ.findall(text)
+    if not reads or any(not r.isdigit() or int(r) == 0 for r in reads):
+        return None
+    rest = _DIM_READ.sub(" ", text)
+    if re.search(r"\bnbDims\b|\.\s*d\b", rest) or any(rx.search(rest) for rx, _ in _RUNTIME_CONDITIONS):
+        return None
+    why = builds_only_here(index, esc.entry.plugin, esc.entry.fn.span.path)
+    if why is None:
+        return None
+    return f"a check on dimensions other than the first, decided at engine build: {why}"
 
 
 def _key(esc: Escape) -> tuple:

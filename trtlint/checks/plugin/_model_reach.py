@@ -162,6 +162,8 @@ def _program_evidence(index, path: str) -> Optional[str]:
         if s and mine and not (s == mine or s.startswith(mine + "/") or mine.startswith(s + "/")):
             continue
         for kind, line, text in index.model_io[p]:
+            if kind == "profile":
+                continue
             if kind == "parser":
                 return f"its program parses models (`{text}` at {p}:{line})"
             return f"its program loads a library at run time (`{text}` at {p}:{line})"
@@ -178,3 +180,55 @@ def _library(index, path: str) -> Optional[str]:
         return None
     return (f"{path} is in no executable of the tree, or in a library none of them links: a plugin library others "
             "may load")
+
+
+def program_entries(index, path: str, kind: str) -> list[tuple[str, int, str]]:
+    """``(file, line, text)`` of the ``kind`` evidence (store.scancache.model_io) of the files of the program
+    holding ``path`` (and of the files in no program)."""
+    scopes = index.scopes
+    mine = scope_of(path, scopes) if scopes else ""
+    out = []
+    for p in sorted(index.model_io):
+        s = scope_of(p, scopes) if scopes else ""
+        if s and mine and not (s == mine or s.startswith(mine + "/") or mine.startswith(s + "/")):
+            continue
+        out.extend((p, line, text) for k, line, text in index.model_io[p] if k == kind)
+    return out
+
+
+def builds_only_here(index, plugin: str, path: str) -> Optional[str]:
+    """Why every engine holding the plugin class ``plugin`` (its short name; code at ``path``) is built by the code
+    of its program, whose optimization profiles are all in sight; None when one may be built elsewhere or with
+    shapes set out of sight: a model route of the tree names the plugin (its model may be built by any tool), the
+    program loads a library at run time or runs trtexec (shapes from its command line), or no profile is read."""
+    infos = [c for c in index.plugins if c.cls.name == plugin]
+    names = {n for c in infos for n in (c.names or ((c.plugin_name,) if c.plugin_name else ()))}
+    for r in _requests(index):
+        if r.kind in _MODEL_KINDS and (not names or r.name in names):
+            return None
+    if program_entries(index, path, "loader"):
+        return None
+    if any(text == "trtexec" for _, _, text in program_entries(index, path, "parser")):
+        return None
+    return fixed_dims(program_entries(index, path, "profile"))
+
+
+def fixed_dims(entries) -> Optional[str]:
+    """Why every dimension but the first is static in every engine a program builds, given the profile entries of
+    its files (``(path, line, text)``; ``text`` as store.profilescan writes it: ``input<TAB>selector<TAB>e0<TAB>
+    e1...`` or ``input<TAB>?``): each input's kMIN, kOPT and kMAX give the same expression for each dimension but
+    the first. None when one may vary, an entry is unknown, or no profile is set."""
+    if not entries:
+        return None
+    seen: dict[tuple[str, str], tuple[str, ...]] = {}
+    first = None
+    for path, line, body in entries:
+        parts = body.split("\t")
+        if len(parts) < 3:
+            return None
+        key = (path, parts[0])
+        rest = tuple(parts[3:])
+        if seen.setdefault(key, rest) != rest:
+            return None
+        first = first or (path, line)
+    return f"the program's optimization profiles ({first[0]}:{first[1]}) vary only the first dimension of each input"

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import after_switch, exits_plugin, own_program
+from ..examples.plugin import after_switch, exits_plugin, own_program, profile_program
 from ..hotpath._walk import short
 from ._exits import ExitSite, check_macro, exit_sites
 
@@ -25,7 +25,9 @@ class InvariantAssertInPlugin(Rule):
     data type at run time, an `assert(false)` in a dispatch's fall-through on `enqueue`'s path), reached from a
     method TensorRT calls at run time, is a runtime failure: TRT205's; except a check in a creator's `createPlugin` on a
     value it is handed where no model can reach the creator and the program's own routes pass that value as checked
-    (or none calls it): that one is here, and says why. The finding is at the first such place; every other one is a related
+    (or none calls it), and a check in `configurePlugin` on dimensions other than the first where the program's
+    optimization profiles vary only the first dimension of each input (decided at engine build: see TRT205): those
+    are here, and say why. The finding is at the first such place; every other one is a related
     location, named with the method that reaches it. Together with TRT205 it covers every process exit in the
     plugin's code. Opt-in: select it with `extend-select = ["TRT215"]`.
 
@@ -71,6 +73,18 @@ class InvariantAssertInPlugin(Rule):
                                                    helpers=_ASSERT + "\nstatic int getSmVersion()\n{\n    return 80;\n}")}},
     ]
     INVALID = [
+        {
+            # a check in configurePlugin on the inputs' heights, where the program's optimization profile varies only
+            # the first dimension: TensorRT ran it at engine build with the values every run sees
+            "files": profile_program("        assert(in[0].desc.dims.d[2] == in[1].desc.dims.d[2]);"),
+            "expect": [(
+                "plugins/foo.cpp", 12,
+                "1 check in FooPlugin can end the process (assert(in[0].desc.dims.d[2] == in[1].desc.dims.d[2]) in "
+                "FooPlugin::configurePlugin, an invariant (a check on dimensions other than the first, decided at "
+                "engine build: the program's optimization profiles (app/build.cpp:6) vary only the first dimension "
+                "of each input)), where a failure could be an error status TensorRT reports",
+            )],
+        },
         {
             # three invariant asserts in one plugin: one finding, at the first, naming the other two
             "files": {"plugins/foo.cpp": exits_plugin(

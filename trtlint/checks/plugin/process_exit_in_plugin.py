@@ -5,7 +5,7 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import after_switch, exits_plugin, fail_helper_files, own_program
+from ..examples.plugin import after_switch, exits_plugin, fail_helper_files, own_program, profile_program
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -23,6 +23,7 @@ _HEAD_SIZE = ("        int32_t headSize = *static_cast<int32_t const*>(fc->field
 _PARSER = {"app/build.cpp": '#include <NvOnnxParser.h>\nint parse(char const* path);\n'}
 _EXPORT = {"export/foo.py": ('from onnx import helper\n\n\ndef foo_node():\n'
                              '    return helper.make_node("FooPlugin", ["x"], ["y"], n=4)\n')}
+_DIMS_EQ = "        assert(in[0].desc.dims.d[2] == in[1].desc.dims.d[2]);"
 _RANK = _ASSERT + """
 static void checkRank(int n)
 {
@@ -100,6 +101,18 @@ class ProcessExitInPlugin(Rule):
     passes with an accepted type, and any such check when no route reaches `createPlugin` at all, is an invariant,
     TRT215's (its finding says why). What cannot be read decides nothing: a route whose fields were not all
     followed, a field found by name, a check with `&&` or `!=` stay here.
+    A shape check in `configurePlugin` that reads only dimensions other than the first, with constant indices
+    (`assert(in[0].desc.dims.d[2] == in[1].desc.dims.d[2])`; not `d[0]`, `d[i]` or `nbDims`), is decided when the
+    engine is built where every engine holding the plugin is built by its own program with optimization profiles
+    that vary only the first dimension of each input (each input's kMIN, kOPT and kMAX give the same expression for
+    every other dimension: `setDimensions(name, OptProfileSelector::kMIN, Dims4{1, d.d[1], d.d[2], d.d[3]})`, or
+    Python's `set_shape`): TensorRT calls `configurePlugin` at build with those dimensions already fixed and rejects a
+    run-time shape outside the profile, so the run sees the values the build checked. That one is TRT215's (its
+    finding says why). It stays here when the program's profiles are not all read (a `Dims` variable written again,
+    shape-tensor values, `min_shape=`, trtexec's `--minShapes`), when a profile varies another dimension or none is
+    set, when the program loads libraries at run time or runs trtexec, when an ONNX node or model of the tree names
+    the plugin (any tool may build that model), and when another runtime method reaches the check too. It assumes the
+    network keeps the batch first (a reshape that moves the first input dimension into another one is not seen).
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
@@ -134,6 +147,9 @@ class ProcessExitInPlugin(Rule):
 
     VALID = [
         {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (!inputs[0])\n        {\n            return -1;\n        }")}},
+        # a check in configurePlugin on dimensions other than the first, where the program's only optimization
+        # profile varies only the first dimension: decided at engine build, TRT215's
+        {"files": profile_program(_DIMS_EQ)},
         # enqueue's own tensor arrays tested for null: TensorRT never passes them null, an argument precondition
         {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (inputs == nullptr || !outputs)\n        {\n"
                                                            "            exit(1);\n        }")}},
@@ -178,6 +194,36 @@ class ProcessExitInPlugin(Rule):
         {"files": own_program(_HEAD_SIZE, _ASSERT, route_type=None)},
     ]
     INVALID = [
+        {
+            # the same check, where the profile varies the input's height: the run decides it
+            "files": profile_program(_DIMS_EQ, h_max="2 * dims.d[2]"),
+            "expect": [(
+                "plugins/foo.cpp", 12,
+                "assert (aborts the process when the assertion fails (in builds without NDEBUG)) can end the process "
+                "on a shape at run time (`in[0].desc.dims.d[2] == in[1].desc.dims.d[2]`) from FooPlugin::configurePlugin: "
+                "FooPlugin::configurePlugin -> assert",
+            )],
+        },
+        {
+            # the profile fixes every dimension but the first, but the check reads the first (the batch)
+            "files": profile_program("        assert(in[0].desc.dims.d[0] == in[1].desc.dims.d[0]);"),
+            "expect": [(
+                "plugins/foo.cpp", 12,
+                "assert (aborts the process when the assertion fails (in builds without NDEBUG)) can end the process "
+                "on a shape at run time (`in[0].desc.dims.d[0] == in[1].desc.dims.d[0]`) from FooPlugin::configurePlugin: "
+                "FooPlugin::configurePlugin -> assert",
+            )],
+        },
+        {
+            # the profile fixes them, but the tree exports an ONNX node of the plugin: any tool may build that model
+            "files": profile_program(_DIMS_EQ, extra=_EXPORT),
+            "expect": [(
+                "plugins/foo.cpp", 12,
+                "assert (aborts the process when the assertion fails (in builds without NDEBUG)) can end the process "
+                "on a shape at run time (`in[0].desc.dims.d[2] == in[1].desc.dims.d[2]`) from FooPlugin::configurePlugin: "
+                "FooPlugin::configurePlugin -> assert",
+            )],
+        },
         {
             "files": {"plugins/foo.cpp": exits_plugin(
                 enqueue="        void* scratch = nullptr;\n        cudaError_t status = cudaMalloc(&scratch, 16);\n"
