@@ -169,7 +169,8 @@ class DeprecatedPluginInterface(Rule):
     """
 
     code = "TRT207"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "marked_strings", "py_creators",
+                       "registrations"})
     name = "deprecated-plugin-interface"
     family = "plugin"
     severity = Severity.WARNING
