@@ -128,7 +128,8 @@ class Analysis:
         shown = [d + (f" ({n} files)" if n > 1 else "") for d, n in list(marked.items())[:3]]
         more = f", +{len(marked) - 3} more" if len(marked) > 3 else ""
         n = len(marked)
-        names = " (or that names such a path)" if any(" (names " in d for d in marked) else ""
+        names = (f" (or that name{'s' if len(marked) == 1 else ''} such a path)"
+                 if any(" (names " in d for d in marked) else "")
         return (f"{line}; {n} path{'' if n == 1 else 's'} whose name marks {'it' if n == 1 else 'them'} deprecated{names}, "
                 f"kept for an older TensorRT, not judged for API deprecations and removals (TRT207, TRT610): "
                 + ", ".join(shown) + more + "; set judge-deprecated-code = true to judge them")
