@@ -380,3 +380,35 @@ def test_the_older_side_of_the_codes_own_version_test_holds_a_deprecation_back(t
     (tmp_path / "plugins/common.h").write_text("#pragma once\n#if NV_TENSORRT_MAJOR >= 11\n#define X 1\n#endif\n")
     res = run(settings, jobs=1, use_cache=False)
     assert [(d.code, d.span.path) for d in res.diagnostics] == [("TRT207", "plugins/foo.cpp")]
+
+
+def test_unused_abstract_base_and_a_test_of_marked_code_are_named_in_the_summary(tmp_path):
+    """Never silent: TRT207 holds back the deprecation of an abstract base nothing derives, registers or creates
+    (a vendored ``pluginInternal::BasePlugin``), and TRT610 treats a module naming a deprecated-marked folder in a
+    string (a test building that sample) as that folder's code; the summary line and the JSON report name both."""
+    from trtlint.checks.plugin.deprecated_plugin_interface import _BASE
+
+    (tmp_path / "requirements.txt").write_text("tensorrt==10.8.0\n")
+    head = "import tensorrt as trt\n"
+    files = {
+        "plugins/common/plugin.h": _BASE,
+        "samples/Plugin-V2-deprecated/main.py": head + "def add(n, i, p):\n    return n.add_plugin_v2(i, p)\n",
+        "tests/test_v2.py": head + 'from pathlib import Path\nD = Path(__file__).parent.parent / "samples" / '
+                                   '"Plugin-V2-deprecated"\n\n\ndef test_v2(n, i, p):\n    n.add_plugin_v2(i, p)\n',
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    settings = load_settings(tmp_path)
+    settings.select = ["TRT207", "TRT610"]
+    res = run(settings, jobs=1, use_cache=False)
+    assert [d.code for d in res.diagnostics] == []
+    t = res.analysis["tensorrt_version"]
+    assert t["unused_base_deprecations"] == {"count": 1, "classes": ["BasePlugin (plugins/common/plugin.h:4)"]}
+    assert t["deprecated_code"] == {"samples/Plugin-V2-deprecated": 1,
+                                    "tests/test_v2.py (names samples/Plugin-V2-deprecated, line 3)": 1}
+    line = Analysis.from_dict(res.analysis).tensorrt_line()
+    assert ("1 TensorRT interface deprecation not reported (TRT207) in abstract base classes that no project class "
+            "derives and nothing registers or creates: BasePlugin (plugins/common/plugin.h:4)") in line
+    assert "2 paths whose name marks them deprecated (or that name such a path)" in line
+    assert build_json([], _ctx(res))["summary"]["tensorrt_version"]["unused_base_deprecations"] == t["unused_base_deprecations"]

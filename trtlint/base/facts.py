@@ -692,6 +692,8 @@ class FileFacts:
     inactive: tuple[InactiveCode, ...] = ()
     # C++: include dirs guessed for the unit (an include rooted at one of its ancestor directories)
     guessed_includes: tuple[GuessedInclude, ...] = ()
+    # Python: string literals naming a path whose name marks it deprecated, (value, line) (frontends/python/markedpaths.py)
+    marked_strings: tuple[tuple[str, int], ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------

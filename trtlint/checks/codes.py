@@ -83,7 +83,7 @@ DETAILS: dict[str, tuple[str, tuple[str, ...] | None, bool, tuple[str, ...]]] = 
     'TRT204': ('plugin.throw_across_boundary', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
     'TRT205': ('plugin.process_exit_in_plugin', ('classes', 'emissions', 'files', 'fn_contracts', 'functions', 'includes', 'lifecycle', 'lookups', 'models', 'plugin_specs', 'py_creators', 'registrations', 'route_calls', 'route_tables'), False, ()),
     'TRT206': ('plugin.output_dtype_from_builder_flags', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
-    'TRT207': ('plugin.deprecated_plugin_interface', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
+    'TRT207': ('plugin.deprecated_plugin_interface', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'marked_strings', 'py_creators', 'registrations'), False, ()),
     'TRT208': ('plugin.plugin_field_type_width', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
     'TRT209': ('plugin.dangling_plugin_field', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
     'TRT210': ('plugin.enqueue_bool_return', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
@@ -117,5 +117,5 @@ DETAILS: dict[str, tuple[str, tuple[str, ...] | None, bool, tuple[str, ...]]] = 
     'TRT607': ('python.fake_kernel_missing', ('converters', 'files', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
     'TRT608': ('python.python_enqueue_ignores_stream', ('converters', 'files', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
     'TRT609': ('python.pluginfield_numpy_dtype', ('converters', 'files', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
-    'TRT610': ('python.deprecated_tensorrt_python_api', ('converters', 'files', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
+    'TRT610': ('python.deprecated_tensorrt_python_api', ('converters', 'files', 'marked_strings', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
 }

@@ -97,11 +97,14 @@ class Analysis:
         marked = deprecated_code(index, scoped)
         if marked:
             tensorrt["deprecated_code"] = marked  # paths whose names mark them deprecated: not judged
-        from trtlint.checks.plugin.deprecated_plugin_interface import unadoptable_deprecations
+        from trtlint.checks.plugin.deprecated_plugin_interface import unadoptable_deprecations, unused_base_deprecations
 
         held = unadoptable_deprecations(index, scoped)
         if held:
             tensorrt["unadoptable_deprecations"] = held  # TRT207 findings an older pinned release holds back
+        unused = unused_base_deprecations(index, scoped)
+        if unused:
+            tensorrt["unused_base_deprecations"] = unused  # TRT207 findings in abstract bases nobody uses
         found: dict[str, int] = {}
         for how in (getattr(build, "programs", None) or {}).values():
             found[how] = found.get(how, 0) + 1
@@ -125,14 +128,17 @@ class Analysis:
         shown = [d + (f" ({n} files)" if n > 1 else "") for d, n in list(marked.items())[:3]]
         more = f", +{len(marked) - 3} more" if len(marked) > 3 else ""
         n = len(marked)
-        return (f"{line}; {n} path{'' if n == 1 else 's'} whose name marks {'it' if n == 1 else 'them'} deprecated, "
+        names = (f" (or that name{'s' if len(marked) == 1 else ''} such a path)"
+                 if any(" (names " in d for d in marked) else "")
+        return (f"{line}; {n} path{'' if n == 1 else 's'} whose name marks {'it' if n == 1 else 'them'} deprecated{names}, "
                 f"kept for an older TensorRT, not judged for API deprecations and removals (TRT207, TRT610): "
                 + ", ".join(shown) + more + "; set judge-deprecated-code = true to judge them")
 
     def _held_line(self) -> Optional[str]:
         """The release line, then the deprecations not reported because an older release the build also pins
-        lacks their replacement (never silent: the count, the release and the setting that reports them)."""
-        line = self._release_line()
+        lacks their replacement (never silent: the count, the release and the setting that reports them), then
+        those not reported because their class is an abstract base nobody uses."""
+        line = self._unused_line()
         held = (self.tensorrt or {}).get("unadoptable_deprecations") or {}
         if line is None or not held.get("count"):
             return line
@@ -146,6 +152,19 @@ class Analysis:
                 f"TensorRT {', '.join(rels[:2])}, {why}, and can be adopted only when "
                 f"{'that release is' if not tests else 'those releases are'} dropped; set "
                 "report-unadoptable-deprecations = true to report them")
+
+    def _unused_line(self) -> Optional[str]:
+        """The release line, then the TRT207 deprecations in abstract bases nobody uses (never silent: the count
+        and the classes)."""
+        line = self._release_line()
+        unused = (self.tensorrt or {}).get("unused_base_deprecations") or {}
+        if line is None or not unused.get("count"):
+            return line
+        n, names = unused["count"], unused.get("classes") or []
+        more = f", +{len(names) - 3} more" if len(names) > 3 else ""
+        return (f"{line}; {n} TensorRT interface deprecation{'' if n == 1 else 's'} not reported (TRT207) in "
+                f"abstract base classes that no project class derives and nothing registers or creates: "
+                + ", ".join(names[:3]) + more)
 
     def _release_line(self) -> Optional[str]:
         line = self._tensorrt_line()

@@ -76,6 +76,27 @@ public:
 };
 """
 
+# a helper base on IPluginV2 that defines only the namespace methods (TensorRT OSS's pluginInternal::BasePlugin, as
+# samples vendor it): it leaves the interface's pure virtual methods to a derived class
+_BASE = """#include <NvInferRuntime.h>
+#include <string>
+using namespace nvinfer1;
+class BasePlugin : public IPluginV2
+{
+protected:
+    void setPluginNamespace(char const* ns) noexcept override { mNamespace = ns; }
+    char const* getPluginNamespace() const noexcept override { return mNamespace.c_str(); }
+    std::string mNamespace;
+};
+"""
+_ON_BASE = """class FooPlugin : public BasePlugin
+{
+public:
+    char const* getPluginType() const noexcept override { return "Foo"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+};
+"""
+
 
 class DeprecatedPluginInterface(Rule):
     """A plugin or creator built on a TensorRT interface or API that the targeted TensorRT deprecates or removed.
@@ -117,6 +138,14 @@ class DeprecatedPluginInterface(Rule):
     before that one, so the code is written to build there too (a test above the target release says nothing
     older). The run's summary line counts such deprecations and names the replacement and the older pin or
     version test; `report-unadoptable-deprecations = true` reports them. A removal, and a class in a branch the older release does not compile, are always reported.
+    Nor a deprecation in an abstract base that nothing uses: a class that leaves a pure virtual method of its
+    interface (the `pure` entries of the pack's method tables) undefined, defines no plugin's (creator's) name,
+    version or work (`getPluginType`, `getPluginName`, `getPluginVersion`, `enqueue`, `createPlugin`,
+    `deserializePlugin`), and that no project class derives, no registration names and no function creates
+    (`new X`, `make_unique<X>`): vendored helper code such as a copy of TensorRT OSS's `pluginInternal::BasePlugin`
+    cannot be instantiated and no plugin is built on it, so there is nothing to port. The run's summary line counts
+    and names such classes (`summary.tensorrt_version.unused_base_deprecations` in the JSON report). A base that a
+    project class derives is reported where it names the interface.
 
     ## Why it matters
     `IPluginV2`, `IPluginV2Ext`, `IPluginV2IOExt`, `IPluginV2DynamicExt` and `IPluginCreator` are deprecated
@@ -140,7 +169,8 @@ class DeprecatedPluginInterface(Rule):
     """
 
     code = "TRT207"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "marked_strings", "py_creators",
+                       "registrations"})
     name = "deprecated-plugin-interface"
     family = "plugin"
     severity = Severity.WARNING
@@ -193,6 +223,11 @@ class DeprecatedPluginInterface(Rule):
             "config": {"tensorrt-version": "11.1"},
         },
     ]
+    VALID += [
+        # the base is abstract for IPluginV2 and nothing derives, registers or creates it: nothing to port (the
+        # run's summary names it)
+        {"files": {"plugins/common/plugin.h": _BASE}, "config": {"tensorrt-version": "8.6"}},
+    ]
     # the build pins two releases (10.0 and 8.6): IPluginV3 is not in 8.6, so the port cannot be made while the
     # project keeps 8.6 (the summary counts the deprecations not reported)
     _TWO_PINS = {"requirements/requirements_8.txt": "tensorrt==8.6.1\n",
@@ -210,6 +245,12 @@ class DeprecatedPluginInterface(Rule):
             _V2_BODY, bases="public IPluginV2DynamicExt")}},
     ]
     INVALID = [
+        {
+            # the same base with a plugin deriving it: reported where it names the interface
+            "files": {"plugins/common/plugin.h": _BASE + _ON_BASE},
+            "config": {"tensorrt-version": "8.6"},
+            "expect": [("plugins/common/plugin.h", 4, "BasePlugin implements IPluginV2, deprecated since TensorRT 8.5 (targeting 8.6); use IPluginV2DynamicExt or IPluginV2IOExt, as the headers of releases before 10.0 advise (IPluginV3 arrives in TensorRT 10.0)")],
+        },
         {
             # the version test's branch holds the class itself: only 10.0 and newer compile it, so it is judged
             "files": {**_OLD_SIDE, "plugins/foo.cpp": '#include "common.h"\n' + plugin_class(
@@ -326,8 +367,14 @@ class DeprecatedPluginInterface(Rule):
     def check(self, index) -> Iterable[Diagnostic]:
         report_all = getattr(index.settings, "report_unadoptable_deprecations", False)
         for d, held in self._judge(index):
-            if held is None or report_all:
+            if held is None or (report_all and held is not UNUSED_BASE):
                 yield d
+
+    @classmethod
+    def unused_bases(cls, index) -> list[Diagnostic]:
+        """The deprecations :meth:`check` does not report because their class is an abstract base nobody uses
+        (:func:`_unused_abstract_bases`): the run's summary names them (:func:`unused_base_deprecations`)."""
+        return [d for d, held in cls()._judge(index) if held is UNUSED_BASE]
 
     @classmethod
     def held_back(cls, index) -> list[tuple[Diagnostic, str]]:
@@ -337,10 +384,11 @@ class DeprecatedPluginInterface(Rule):
         ``report-unadoptable-deprecations`` setting asks to report them."""
         if getattr(index.settings, "report_unadoptable_deprecations", False):
             return []
-        return [(d, held) for d, held in cls()._judge(index) if held is not None]
+        return [(d, held) for d, held in cls()._judge(index) if isinstance(held, str)]
 
     def _judge(self, index) -> Iterable[tuple[Diagnostic, Optional[str]]]:
-        """Every finding, with the older pinned release that lacks its replacement (None: reported)."""
+        """Every finding, with the older pinned release that lacks its replacement, or :data:`UNUSED_BASE` for a
+        deprecation in an abstract base nobody uses (None: reported)."""
         packs = index.packs
         known = index.tensorrt_target()
         if not known.version:
@@ -381,6 +429,7 @@ class DeprecatedPluginInterface(Rule):
             return None
 
         kept = _kept_on_purpose(index)
+        unused = _unused_abstract_bases(index, ancestors_of)
         for qn, c in sorted(index.classes.items()):
             if _tensorrt_api(c):
                 continue  # TensorRT's own headers shipped in the tree declare the interfaces
@@ -413,6 +462,8 @@ class DeprecatedPluginInterface(Rule):
                 advice = advice_at(it.replacement, it.replacement_before, at)  # what the target's headers have
                 repl = f"; use {advice}" if advice else ""
                 held = lacking(sev, it.replacement, it.replacement_before, at, c.version_floor)
+                if held is None and qn in unused and sev is Severity.WARNING:
+                    held = UNUSED_BASE
                 reported.append((b, sev, f"{c.name} implements {b}, {why} ({c_against}){repl}", [], held))
             # overridden interface methods that are deprecated / removed
             all_ifaces = set(own) | set().union(*(ancestors_of(b) for b in own)) if own else set()
@@ -433,9 +484,12 @@ class DeprecatedPluginInterface(Rule):
                                                     f"(pure virtual in {b}: every implementation overrides it)"))
                             break
                         repl = f"; use {m.replacement}" if m.replacement else ""
+                        held = lacking(sev, m.replacement, (), at, c.version_floor)
+                        if held is None and qn in unused and sev is Severity.WARNING:
+                            held = UNUSED_BASE
                         yield (self.diag(fn.span, f"{c.name}::{fn.name} overrides {b}::{fn.name}, {why} ({c_against}){repl}",
                                          severity=sev, symbol=fn.qualname, related=[Related(c.span, f"{c.name} is declared here")]),
-                               lacking(sev, m.replacement, (), at, c.version_floor))
+                               held)
                     break
             for b, sev, msg, related, held in reported:
                 yield self.diag(c.span, msg, severity=sev, symbol=qn, related=related), held
@@ -500,6 +554,66 @@ def unadoptable_deprecations(index, scoped=None) -> dict:
     advice = [d.message.rsplit("; use ", 1)[1] for d, _ in held.values() if "; use " in d.message]
     return {"count": len(held), "releases": list(dict.fromkeys(rel for _, rel in held.values())),
             "replacements": list(dict.fromkeys(a.split(" (", 1)[0] for a in advice))}
+
+
+UNUSED_BASE = object()  # _judge's mark of a deprecation in an abstract base nobody uses (not a release)
+
+
+def _unused_abstract_bases(index, ancestors_of) -> set[str]:
+    """The classes on a TensorRT interface that are abstract for it and that nothing uses: a pure virtual method of
+    the interface (or of one it extends; the `pure` entries of the pack's method tables) is defined neither in the
+    class nor in a project base of it, nor does either define a plugin's (a creator's) name, version or work
+    (:data:`_PLUGIN_WORK`), no project class derives it, no registration names it and no function
+    creates it (``new X``, ``make_unique<X>``). Such a class cannot be instantiated and is not built on: vendored
+    helper code (TensorRT OSS's ``pluginInternal::BasePlugin`` copied into a sample) that no plugin adopts, so
+    porting it asks for nothing. A class whose interfaces have no method table is not judged abstract (kept)."""
+    ifaces = index.packs.trt_interfaces
+    derived = {q for other_q, other in index.classes.items() for b in other.bases
+               for q in [index._resolve_class_name(b)] if q and q != other_q}
+    named = {r.qualname or index._resolve_class_name(r.creator) for r in index.registrations}
+    made: set = set()
+    for ff in index.files.values():
+        for fc in getattr(ff, "fn_contracts", ()):
+            for o in fc.creates:
+                made.add(o.cls.replace(" ", "").lstrip(":"))
+    made_q = {index._resolve_class_name(w) for w in made} | made
+    out: set[str] = set()
+    for qn, c in index.classes.items():
+        if qn in derived or qn in named or qn in made_q or c.name in made:
+            continue
+        own = [b for b in c.bases if b in ifaces]
+        if not own:
+            continue
+        chain = set(own).union(*(ancestors_of(b) for b in own))
+        pure = {m.name for b in chain for m in ifaces[b].methods if m.pure}
+        if any(index.find_method(qn, m) for m in _PLUGIN_WORK):
+            continue  # it names or runs (creates) a plugin: a plugin (creator) whatever else it lacks
+        if pure and any(not index.find_method(qn, m) for m in sorted(pure)):
+            out.add(qn)
+    return out
+
+
+# the methods that make a class a plugin or a creator rather than a base of one: its name and version, its work
+_PLUGIN_WORK = ("getPluginName", "getPluginType", "getPluginVersion", "enqueue", "createPlugin", "deserializePlugin")
+
+
+def unused_base_deprecations(index, scoped=None) -> dict:
+    """The deprecations TRT207 does not report because their class is an abstract base nobody uses
+    (:meth:`DeprecatedPluginInterface.unused_bases`), over the whole index and each program's (``scoped``), each
+    counted once: ``{"count": n, "classes": ["path:line Name", ...]}``, or {} when there are none."""
+    from trtlint.index.project_index import scope_of
+
+    scopes = tuple(scoped or ())
+    held: dict = {}
+    for s, idx in [("", index), *(scoped or {}).items()]:
+        for d in DeprecatedPluginInterface.unused_bases(idx):
+            if scopes and scope_of(d.span.path, scopes) != s:
+                continue
+            held.setdefault((d.span.path, d.span.line, d.message), d)
+    if not held:
+        return {}
+    names = [f"{d.message.split(' ', 1)[0].split('::', 1)[0]} ({d.span.path}:{d.span.line})" for d in held.values()]
+    return {"count": len(held), "classes": list(dict.fromkeys(names))}
 
 
 def _rank(sev: Severity) -> int:

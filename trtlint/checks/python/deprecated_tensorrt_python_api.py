@@ -55,7 +55,10 @@ class DeprecatedTensorrtPythonApi(Rule):
     tree's release, as compilers do not warn of deprecated uses inside code itself marked deprecated (javac inside
     `@Deprecated`, clang inside `[[deprecated]]`). Never silently: the run's summary line names each such path with
     the number of its files not judged, and `judge-deprecated-code = true` judges them. A pin or a folder named for
-    a release inside the marked folder is judged as that release. `legacy`, `old` and `archive` are no such marks
+    a release inside the marked folder is judged as that release. A Python module whose string literal names such a
+    path of the tree (relative to the module, to the root, or as its tail: `root / "05-Plugin" /
+    "BasicExample-V2-deprecated"` in a test that builds and loads that sample) is code for it and is treated the same
+    (the summary names the module, the path and the line); a string naming no path of the tree marks nothing. `legacy`, `old` and `archive` are no such marks
     (a compatibility layer still shipped, `run_old.py`, a serialization archive): their code is judged.
 
     ## Why it matters
@@ -77,7 +80,7 @@ class DeprecatedTensorrtPythonApi(Rule):
     """
 
     code = "TRT610"
-    reads = frozenset({"converters", "files", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
+    reads = frozenset({"converters", "files", "marked_strings", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
                         "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "deprecated-tensorrt-python-api"
     family = "python"
@@ -221,7 +224,30 @@ class DeprecatedTensorrtPythonApi(Rule):
         # no version set or found: nothing to judge against (the run's summary line says so)
         {"files": {"build.py": _HEAD + "def build(builder, network, config):\n    config.max_workspace_size = 1 << 30\n"}},
     ]
+    # a test of a sample its folder's name marks deprecated: it names the folder to build and load that sample
+    _V2_SAMPLE = {
+        "requirements.txt": "tensorrt==10.8.0\n",
+        "samples/Plugin-V2-deprecated/main.py": _HEAD + "def add(network, inputs, plugin):\n    return network.add_plugin_v2(inputs, plugin)\n",
+    }
+    _V2_TEST = (_HEAD + "from pathlib import Path\nROOT = Path(__file__).parent.parent\n"
+                "PLUGIN_DIR = ROOT / \"samples\" / \"{folder}\"\n\n\n"
+                "def test_v2(network, inputs, plugin):\n    network.add_plugin_v2(inputs, plugin)\n")
+    VALID += [
+        {"files": {**_V2_SAMPLE, "tests/test_pluginv2.py": _V2_TEST.format(folder="Plugin-V2-deprecated")}},
+    ]
     INVALID = [
+        {
+            # the string names no path of the tree: the test is judged
+            "files": {**_V2_SAMPLE, "tests/test_pluginv2.py": _V2_TEST.format(folder="Plugin-V3-deprecated")},
+            "expect": [("tests/test_pluginv2.py", 8, "add_plugin_v2 is deprecated since TensorRT 10.8 (the project targets 10.8")],
+        },
+        {
+            # judge-deprecated-code = true: the test of the deprecated sample is judged like the rest
+            "files": {**_V2_SAMPLE, "tests/test_pluginv2.py": _V2_TEST.format(folder="Plugin-V2-deprecated")},
+            "config": {"judge-deprecated-code": True},
+            "expect": [("samples/Plugin-V2-deprecated/main.py", 3, "add_plugin_v2 is deprecated since TensorRT 10.8"),
+                       ("tests/test_pluginv2.py", 8, "add_plugin_v2 is deprecated since TensorRT 10.8")],
+        },
         {
             "files": {
                 "build.py": _HEAD

@@ -20,7 +20,7 @@ from trtlint.base.facts import FileFacts, ParseProblem, Span
 from .. import ExtractContext, SourceFile, empty_facts, need, read_text, testlists
 from . import fast
 
-VERSION = "8"
+VERSION = "9"
 KIND_NAMES = ("python",)
 
 
@@ -94,7 +94,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
     if text is None:
         return empty_facts(src, (ParseProblem(problem or "cannot read file", Span(src.rel, 1)),), kind="python")
     route_names = tuple(ctx.route_call_names)
-    from . import members
+    from . import markedpaths, members
     from . import stubs as stub_facts
 
     tree = _Tree(text)
@@ -104,6 +104,8 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
     stubs = stub_facts.extract(text, src.rel, tree_of=tree.get)
     # classes declaring a member named like a TensorRT API of the deprecation pack (ast; TRT610)
     stubs.update(members.extract(text, src.rel, tree_of=tree.get))
+    # strings naming a path whose name marks it deprecated (the module builds or tests that code: TRT207, TRT610)
+    stubs.update(markedpaths.extract(text, tree_of=tree.get))
     if not might_have_facts(text, route_names):
         return dataclasses.replace(empty_facts(src, kind="python"), **stubs)
     try:
