@@ -261,6 +261,14 @@ def elsewhere(network, x):
     return network.add_plugin_v2([x], make_plugin("Elsewhere", [f]))
 
 
+def concat(network, xs):
+    # a list of tensors handed to a method: no PluginField collection, nothing to name
+    inputs = []
+    for x in xs:
+        inputs.append(x)
+    return network.add_concatenation(inputs)
+
+
 def _local_helper(fc, name, version="3"):
     creator = trt.get_plugin_registry().get_plugin_creator(name, version)
     return creator.create_plugin(name, fc)
@@ -283,7 +291,8 @@ def test_parameter_helper_of_another_module_completed_at_its_callers(tmp_path):
     PluginFieldCollection) or later in the same module: each call handing it a collection becomes one lookup at the
     call per name it may pass (a name bound to a literal too), with the version and namespace it passes (else the
     parameter's default) and the collection's fields; a collection made by the alias is followed. A call of a
-    function the project does not define is named in the summary, not dropped silently."""
+    function the project does not define is named in the summary, not dropped silently; a list of tensors is no
+    collection."""
     write_project(tmp_path, {"fx/__init__.py": "", "fx/types.py": "import tensorrt as trt\nTRTPluginFieldCollection = trt.PluginFieldCollection\n",
                              "fx/utils.py": _UTILS, "fx/converters.py": _CONVERTERS})
     res = check_project(tmp_path)

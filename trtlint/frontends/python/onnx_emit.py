@@ -447,6 +447,7 @@ class FactCollector(PluginCreationMixin, ParamHelperMixin, DictHelperMixin, Surg
     def leave_Assign(self, node: cst.Assign) -> None:
         super().leave_Assign(node)
         self.plugin_assign(node)
+        self.note_collection_name(node)
         self.note_dict_node(node)
 
     def leave_AugAssign(self, node: cst.AugAssign) -> None:

@@ -202,15 +202,36 @@ class ParamHelperMixin:
                 return None
         return last, (), "a method call"
 
+    def note_collection_name(self, node: cst.Assign) -> None:
+        """``fc = trt.PluginFieldCollection(...)`` (or an alias): the name holds a collection, whatever its fields."""
+        names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
+        if not names:
+            return
+        st = self._pp_chain()[-1]
+        ctor = isinstance(node.value, cst.Call) and (self.is_trt(node.value.func, "PluginFieldCollection")
+                                                     or self.coll_ctor(node.value.func))
+        held = st.__dict__.setdefault("ctor_names", set())
+        for n in names:
+            if ctor:
+                held.add(n)
+            else:
+                held.discard(n)
+
     def _is_collection(self, node, chain, cls=None, final: bool = False) -> bool:
         """An argument that is a ``PluginField`` collection this module builds: a name bound to one, a
         ``PluginFieldCollection(...)`` call, a list or tuple of followed fields. A name bound to what a function
-        returns is one while the walk goes on (``final``: only when that function returns one)."""
+        returns is one while the walk goes on (``final``: only when that function returns one); a name bound to a
+        list holds one only when some ``PluginField`` went into it."""
         if isinstance(node, cst.Name):
-            coll = self._find(chain, "colls", node.value)
-            if coll is None:
+            st = next((st for st in reversed(chain) if node.value in st.colls), None)
+            if st is None:
                 return False
-            if coll.items or not coll.refs or not final:
+            coll = st.colls[node.value]
+            if coll.items or node.value in st.__dict__.get("ctor_names", ()):
+                return True
+            if not coll.refs:
+                return False  # a list with no PluginField in it (a list of tensors, shapes): no evidence
+            if not final:
                 return True
             got, _missed = self._resolve(coll)
             return bool(got.items)
