@@ -223,3 +223,95 @@ def test_dict_helper_of_another_program(tmp_path):
     assert set(res.build.scopes) >= {"lib", "samples/foo"}
     assert [(d.span.path, d.span.line, d.message.split(" is ")[0]) for d in res.diagnostics] == [
         ("samples/foo/main.py", 6, "attribute 'alfa' of get_creator('FooPlugin', '1', '') through get_plugin(...)")]
+
+
+_CONVERTERS = '''import numpy as np
+import tensorrt as trt
+from .types import *
+from .utils import *
+from otherlib import make_plugin
+
+
+def layer_norm(network, x, eps, implicit):
+    g = trt.PluginField("gamma", np.array([1.0], np.float32), trt.PluginFieldType.FLOAT32)
+    e = trt.PluginField("eps", np.array([eps], np.float32), trt.PluginFieldType.FLOAT32)
+    field_collection = trt.PluginFieldCollection([g, e])
+    if implicit:
+        plugin = get_trt_plugin("layer_norm", field_collection, "1", "fx2trt")
+    else:
+        plugin = get_trt_plugin("LayerNormDynamic", field_collection, "1", "fx2trt")
+    return network.add_plugin_v2([x], plugin)
+
+
+def gelu(network, x):
+    plugin_name = "CustomGeluPluginDynamic"
+    type_id = trt.PluginField("type_id", np.array(0, dtype=np.int32), trt.PluginFieldType.INT32)
+    field_collection = TRTPluginFieldCollection([type_id])
+    plugin = get_trt_plugin(plugin_name, field_collection, "1")
+    return network.add_plugin_v2([x], plugin)
+
+
+def local(network, x):
+    f = trt.PluginField("k", np.array([1], np.int32), trt.PluginFieldType.INT32)
+    return network.add_plugin_v2([x], _local_helper(trt.PluginFieldCollection([f]), "Local"))
+
+
+def elsewhere(network, x):
+    f = trt.PluginField("z", np.array([1], np.int32), trt.PluginFieldType.INT32)
+    return network.add_plugin_v2([x], make_plugin("Elsewhere", [f]))
+
+
+def concat(network, xs):
+    # a list of tensors handed to a method: no PluginField collection, nothing to name
+    inputs = []
+    for x in xs:
+        inputs.append(x)
+    return network.add_concatenation(inputs)
+
+
+def _local_helper(fc, name, version="3"):
+    creator = trt.get_plugin_registry().get_plugin_creator(name, version)
+    return creator.create_plugin(name, fc)
+'''
+
+_UTILS = '''import tensorrt as trt
+
+
+def get_trt_plugin(plugin_name, field_collection, version, plugin_namespace=""):
+    plugin_registry = trt.get_plugin_registry()
+    plugin_creator = plugin_registry.get_plugin_creator(plugin_name, version, plugin_namespace)
+    assert plugin_creator, f"Unable to find plugin creator with name {plugin_name}"
+    return plugin_creator.create_plugin(name=plugin_name, field_collection=field_collection)
+'''
+
+
+def test_parameter_helper_of_another_module_completed_at_its_callers(tmp_path):
+    """A helper looking the creator up by its parameters and handing create_plugin the collection parameter, defined
+    in another module brought by a star import (two star imports: the other module holds an alias of
+    PluginFieldCollection) or later in the same module: each call handing it a collection becomes one lookup at the
+    call per name it may pass (a name bound to a literal too), with the version and namespace it passes (else the
+    parameter's default) and the collection's fields; a collection made by the alias is followed. A call of a
+    function the project does not define is named in the summary, not dropped silently; a list of tensors is no
+    collection."""
+    write_project(tmp_path, {"fx/__init__.py": "", "fx/types.py": "import tensorrt as trt\nTRTPluginFieldCollection = trt.PluginFieldCollection\n",
+                             "fx/utils.py": _UTILS, "fx/converters.py": _CONVERTERS})
+    res = check_project(tmp_path)
+    got = sorted((lk.span.path, lk.span.line, lk.name, lk.version, lk.namespace, tuple(a.name for a in lk.attrs), lk.open_attrs)
+                 for lk in res.index.lookups if lk.name is not None)
+    assert got == [
+        ("fx/converters.py", 13, "layer_norm", "1", "fx2trt", ("gamma", "eps"), False),
+        ("fx/converters.py", 15, "LayerNormDynamic", "1", "fx2trt", ("gamma", "eps"), False),
+        ("fx/converters.py", 23, "CustomGeluPluginDynamic", "1", "", ("type_id",), False),
+        ("fx/converters.py", 29, "Local", "3", "", ("k",), False),
+    ]
+    assert not [lk for lk in res.index.lookups if lk.helper_call is not None and lk.name is None]
+    assert res.index.unfollowed_helper_calls == [
+        ("fx/converters.py", 34, "make_plugin",
+         "no module-level function of that name looking a creator up by its parameters in otherlib")]
+    from trtlint.report.context import Analysis
+
+    analysis = res.analysis if isinstance(res.analysis, Analysis) else Analysis.from_dict(res.analysis)
+    assert "1 call handing a function PluginFields not followed" in analysis.line()
+    assert analysis.to_dict()["plugin_helper_calls_not_followed"] == [
+        {"path": "fx/converters.py", "line": 34, "function": "make_plugin",
+         "why": "no module-level function of that name looking a creator up by its parameters in otherlib"}]

@@ -22,7 +22,7 @@ _METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once
 # re-exported: the range every fact carries, and the vocabulary's version (their own module: base/span.py)
 from trtlint.base.span import FACTS_SCHEMA_VERSION, Span  # noqa: E402,F401
 # re-exported: the Python plugin-helper facts a CreatorLookup carries (their own module: base/helperfacts.py)
-from trtlint.base.helperfacts import DictArg, DictParam  # noqa: E402,F401
+from trtlint.base.helperfacts import DictArg, DictParam, HelperCall, ParamArg, ParamHelper  # noqa: E402,F401
 from trtlint.base.ortfacts import OrtCustomOp  # noqa: E402,F401  (another runtime's ops: their own module)
 # re-exported: what CMake and Makefiles say they build (their own module: base/buildfacts.py)
 from trtlint.base.buildfacts import CMakeGlob, CMakeTarget, MakeSources  # noqa: E402,F401
@@ -372,6 +372,10 @@ class CreatorLookup:
     # unless the index completes it)
     dict_param: Optional[DictParam] = None
     dict_arg: Optional[DictArg] = None
+    # Python: a helper whose name, version, namespace and fields are its parameters; a call handing a helper a
+    # PluginField collection (form "helper-call": completed by the index, or named by the run as not followed)
+    param_helper: Optional[ParamHelper] = None
+    helper_call: Optional[HelperCall] = None
 
 
 @dataclass(frozen=True)

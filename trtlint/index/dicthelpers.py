@@ -20,7 +20,7 @@ from trtlint.base.facts import CreatorLookup
 HELPER_FORM = "helper-call"
 
 
-def _shared(a: str, b: str) -> int:
+def shared(a: str, b: str) -> int:
     n = 0
     for x, y in zip(a.split("/")[:-1], b.split("/")[:-1]):
         if x != y:
@@ -29,7 +29,7 @@ def _shared(a: str, b: str) -> int:
     return n
 
 
-def _serves(path: str, module: str) -> bool:
+def serves(path: str, module: str) -> bool:
     """Whether the file ``path`` is the module ``module`` ("package/module") or a module directly in it."""
     stem = path[:-3] if path.endswith(".py") else path
     if stem.endswith("/__init__"):
@@ -53,15 +53,15 @@ def join(lookups: Iterable[CreatorLookup], more: Iterable[CreatorLookup] = ()) -
             continue
         module, _, fn = arg.target.rpartition(".")
         module = module.replace(".", "/")
-        cands = [h for h in helpers if h.dict_param.function == fn and _serves(h.span.path, module)
+        cands = [h for h in helpers if h.dict_param.function == fn and serves(h.span.path, module)
                  and (arg.index == h.dict_param.index if arg.keyword is None else arg.keyword == h.dict_param.param)]
         if not cands:
             continue
-        best = max(_shared(h.span.path, lk.span.path) for h in cands)
+        best = max(shared(h.span.path, lk.span.path) for h in cands)
         done = set()
         for h in cands:
             p = h.dict_param
-            if _shared(h.span.path, lk.span.path) != best or p in done:
+            if shared(h.span.path, lk.span.path) != best or p in done:
                 continue
             done.add(p)
             strings = dict(arg.strings)

@@ -238,6 +238,9 @@ class ProjectIndex:
     route_tables: list[DirectRouteTable] = field(default_factory=list)
     route_calls: list[DirectRouteCall] = field(default_factory=list)
     lookups: list[CreatorLookup] = field(default_factory=list)
+    # Python calls handing a function a PluginField collection that no helper of the project completes:
+    # (path, line, function, why) (:mod:`.paramhelpers`), named by the run's summary
+    unfollowed_helper_calls: list = field(default_factory=list)
     api_uses: list[PluginApiUse] = field(default_factory=list)
     py_creators: list = field(default_factory=list)
     globs: list[CMakeGlob] = field(default_factory=list)
@@ -277,8 +280,8 @@ class ProjectIndex:
     def build(cls, root: Path, profile: Profile, packs: Packs, facts: Iterable[FileFacts], settings=None,
               inputs: Optional[CheckInputs] = None, scope: str = "", helpers: Iterable = ()) -> "ProjectIndex":
         """``scope``: the program (one of ``inputs.scopes``) the facts are of, "" for the whole project. ``helpers``:
-        the Python plugin helpers' lookups of the whole project (``CreatorLookup.dict_param``), for a program's calls
-        of a helper outside it (:mod:`.dicthelpers`)."""
+        the Python plugin helpers' lookups of the whole project (``CreatorLookup.dict_param``/``param_helper``), for a
+        program's calls of a helper outside it (:mod:`.dicthelpers`, :mod:`.paramhelpers`)."""
         idx = cls(root=root, profile=profile, packs=packs, settings=settings)
         if inputs is not None:
             idx.suppressions = inputs.suppressions
@@ -325,6 +328,11 @@ class ProjectIndex:
             from .dicthelpers import join
 
             idx.lookups = join(idx.lookups, helpers)  # Python helpers of one module completed at their callers in others
+        if any(lk.helper_call is not None for lk in idx.lookups):
+            from .paramhelpers import join as join_params
+
+            # helpers handed a plugin's name and fields as parameters, completed at their callers (or named)
+            idx.lookups, idx.unfollowed_helper_calls = join_params(idx.lookups, helpers)
         idx._join_classes()
         return idx
 

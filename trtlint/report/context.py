@@ -47,6 +47,9 @@ class Analysis:
     # line, directive, newest release compiling it, target, findings, files of its code, creators set aside with it),
     # ...) (pipeline.oldrelease)
     old_release: tuple = ()
+    # the Python calls handing a function a PluginField collection that no plugin helper of the project completes:
+    # ((path, line, function, why), ...) (index.paramhelpers)
+    unfollowed_helpers: tuple = ()
 
     @classmethod
     def of_index(cls, index, build=None, scoped=None, aside=None, aside_builds=None, aside_old=None) -> "Analysis":
@@ -112,6 +115,7 @@ class Analysis:
                    tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed,
                    uncovered=tuple(getattr(build, "uncovered", ()) or ()), unentered=tuple(unentered(index)),
                    unincluded=tuple((aside or {}).items()),
+                   unfollowed_helpers=tuple(sorted(set(getattr(index, "unfollowed_helper_calls", ()) or ()))),
                    unrunnable=tuple((mk, ln, inc, k, tuple(fs)) for mk, (ln, inc, k, fs) in sorted((aside_builds or {}).items())),
                    old_release=tuple((p.name, p.path, p.line, p.directive, p.compiled_by, p.target, k,
                                       tuple(dict.fromkeys(r[0] for r in p.regions)), p.creators)
@@ -236,6 +240,12 @@ class Analysis:
             more = f", +{len(self.unentered) - shown} more" if len(self.unentered) > shown else ""
             out += (f"; {n(len(self.unentered), 'call')} in data-type branches not followed (no body read: "
                     f"{', '.join(f'{p}::{m} -> {c}' for p, m, c, *_ in self.unentered[:shown])}{more})")
+        if self.unfollowed_helpers:
+            more = f", +{len(self.unfollowed_helpers) - shown} more" if len(self.unfollowed_helpers) > shown else ""
+            out += (f"; {n(len(self.unfollowed_helpers), 'call')} handing a function PluginFields not followed "
+                    f"(its plugin's fields not judged: "
+                    f"{', '.join(f'{fn}(...) at {p}:{ln}: {why}' for p, ln, fn, why in self.unfollowed_helpers[:shown])}"
+                    f"{more})")
         if self.unincluded:
             k = sum(c for _p, c in self.unincluded)
             more = f", +{len(self.unincluded) - shown} more" if len(self.unincluded) > shown else ""
@@ -283,6 +293,9 @@ class Analysis:
             **({"units_in_no_program": list(self.uncovered)} if self.uncovered else {}),
             **({"unentered_branch_calls": [{"plugin": p, "method": m, "callee": c, "path": path, "line": ln, "why": why}
                                            for p, m, c, path, ln, why in self.unentered]} if self.unentered else {}),
+            **({"plugin_helper_calls_not_followed": [{"path": p, "line": ln, "function": fn, "why": why}
+                                                     for p, ln, fn, why in self.unfollowed_helpers]}
+               if self.unfollowed_helpers else {}),
             **({"guessed_include_dirs": [{"unit": u, "dir": d, "include": nm} for u, d, nm in self.guessed]}
                if self.guessed else {}),
             **({"unincluded_headers_not_judged": [{"path": p, "findings": c} for p, c in self.unincluded]}
@@ -312,6 +325,8 @@ class Analysis:
             unentered=tuple((u["plugin"], u["method"], u["callee"], u["path"], u["line"], u["why"])
                             for u in d.get("unentered_branch_calls", ())),
             unincluded=tuple((u["path"], u["findings"]) for u in d.get("unincluded_headers_not_judged", ())),
+            unfollowed_helpers=tuple((u["path"], u["line"], u["function"], u["why"])
+                                     for u in d.get("plugin_helper_calls_not_followed", ())),
             unrunnable=tuple((u["makefile"], u["line"], u["include"], u["findings"], tuple(u.get("files", ())))
                              for u in d.get("unrunnable_builds_not_judged", ())),
             old_release=tuple((u["plugin"], u["path"], u["line"], u["directive"], u["compiled_by"], u["target"],

@@ -165,6 +165,9 @@ def lookup_what(lk) -> str:
     arg = getattr(lk, "dict_arg", None)
     if arg is not None:  # a helper of another module completed from the dict this call hands it
         return f"get_creator({lk.name!r}, {lk.version!r}, {lk.namespace!r}) through {arg.target.rpartition('.')[2]}(...)"
+    call = getattr(lk, "helper_call", None)
+    if call is not None:  # a helper completed from the name and fields this call hands it
+        return f"get_creator({lk.name!r}, {lk.version!r}, {lk.namespace!r}) through {call.function}(...)"
     if form == "get_creator":  # a name not known statically (a helper's parameter) shows as ?
         return f"get_creator({'?' if lk.name is None else repr(lk.name)}, {lk.version!r}, {lk.namespace!r})"
     if form == "plugin_creator_list":  # Python: a scan of the registry's creators for one name

@@ -5,7 +5,8 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
 from ..examples.contract import (backend_py, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py, onnxscript_py,
-                                 py_create_plugin, py_dict_helper, py_loader_class)
+                                 py_create_plugin, py_dict_helper, py_loader_class,
+                                 py_param_helper)
 from ..examples.onnx import onnx_model, onnx_node
 from ._routes import library_routes, requests, route_creators
 
@@ -157,7 +158,12 @@ class PluginAttributeMismatch(Rule):
     does not pass is a near miss of it, is a field renamed on one side too. A plugin made by a helper of another
     module of the project from a dict describing it (`get_plugin(info)` imported from a package, whose
     `get_creator(info["name"], ...)` and `trt.PluginField(key, ...)` per key of `info["argument_dict"]` read the
-    dict) is judged at the call, with the name, version, namespace and fields the caller's dict gives.
+    dict) is judged at the call, with the name, version, namespace and fields the caller's dict gives. So is a plugin
+    made by a helper (in the same module or another, imported by name, as a module, or by a star import) whose
+    lookup takes the name, version and namespace from its parameters and whose `create_plugin` is handed the
+    collection parameter (`get_trt_plugin("LayerNorm", field_collection, "1")`): judged at the call, with the
+    fields of the collection it passes. A call handing a function a `PluginField` collection that no such helper of
+    the project completes is named in the run's summary (`plugin_helper_calls_not_followed`), with the reason.
 
     ## Why it matters
     TensorRT's ONNX parser passes a plugin only the attributes its creator declares. An attribute the
@@ -419,9 +425,25 @@ class PluginAttributeMismatch(Rule):
         },
     ]
 
+    INVALID += [
+        {
+            # a helper of another module (brought by a star import) looks the creator up by its parameters and hands
+            # create_plugin the collection it is given: the converter hands it a field the creator does not declare
+            "files": {"plugins/fooPlugin.cpp": creator_cpp("FooPlugin"), **py_param_helper(field="alfa")},
+            "expect": [("mypkg/converters.py", 7, "attribute 'alfa' of get_creator('FooPlugin', '1', '') through get_trt_plugin(...) is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+        {
+            # the same helper reached through its module imported under another name (u.get_trt_plugin(...))
+            "files": {"plugins/fooPlugin.cpp": creator_cpp("FooPlugin"), **py_param_helper(field="alfa", how="module")},
+            "expect": [("mypkg/converters.py", 7, "attribute 'alfa' of get_creator('FooPlugin', '1', '') through get_trt_plugin(...) is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+    ]
+
     VALID += [
         # the helper handed the creator's own fields
         {"files": {"samples/foo/fooPlugin.cpp": creator_cpp("FooPlugin"), **py_dict_helper()}},
+        # the parameter helper (imported by name) handed the creator's own fields
+        {"files": {"plugins/fooPlugin.cpp": creator_cpp("FooPlugin"), **py_param_helper(how="from")}},
         # each sample's route with its own creator's fields (the other sample's creator declares other ones)
         {"files": {"samples/one/fooPlugin.cpp": creator_cpp("FooPlugin"),
                    "samples/one/main.py": py_create_plugin(fields=("alpha",)),

@@ -410,3 +410,28 @@ def symbolic_py(*ops: str, domain: str = "mmx") -> str:
         if i < len(ops) - 1:
             out.append("")
     return "\n".join(out) + "\n"
+
+
+def py_param_helper(name: str = "FooPlugin", field: str = "alpha", how: str = "star") -> dict:
+    """A plugin helper in a module of the project that looks the creator up by its parameters and hands
+    ``create_plugin`` the collection it is given, and a converter module of the same package calling it with a
+    plugin's name, a collection of fields (the field named at line 7) and a version. ``how``: the converter's import of the helper
+    ("star": ``from .utils import *``; "from": ``from .utils import get_trt_plugin``; "module": ``import
+    mypkg.utils as u``)."""
+    helper = (
+        "import tensorrt as trt\n\n\n"
+        'def get_trt_plugin(plugin_name, field_collection, version, plugin_namespace=""):\n'
+        "    creator = trt.get_plugin_registry().get_plugin_creator(plugin_name, version, plugin_namespace)\n"
+        "    return creator.create_plugin(name=plugin_name, field_collection=field_collection)\n"
+    )
+    imp, call = {"star": ("from .utils import *", "get_trt_plugin"),
+                 "from": ("from .utils import get_trt_plugin", "get_trt_plugin"),
+                 "module": ("import mypkg.utils as u", "u.get_trt_plugin")}[how]
+    conv = (
+        f"import numpy as np\nimport tensorrt as trt\n{imp}\n\n\ndef convert(network, x, eps):\n"
+        f'    f = trt.PluginField("{field}", np.array([eps], np.float32), trt.PluginFieldType.FLOAT32)\n'
+        "    fc = trt.PluginFieldCollection([f])\n"
+        f'    plugin = {call}("{name}", fc, "1")\n'
+        "    return network.add_plugin_v2([x], plugin)\n"
+    )
+    return {"mypkg/__init__.py": "", "mypkg/utils.py": helper, "mypkg/converters.py": conv}

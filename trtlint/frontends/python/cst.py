@@ -318,6 +318,7 @@ def extract_parsed(src: SourceFile, ctx: ExtractContext, text: str, parsed, rout
         _prepass(ex, module)
         fast.visit(module, ex)
         ex.join_plugin_creations()
+        ex.join_helper_calls()
     except RecursionError:
         problems = (ParseProblem("analysis stopped: nesting too deep", Span(src.rel, 1), partial=True),)
     extra: dict = {}

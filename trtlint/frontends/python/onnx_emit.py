@@ -30,6 +30,7 @@ from . import fast
 from .names import API_METHODS, CREATOR_METHODS, TRT_CLASSES
 from .gsurgeon import SurgeryMixin
 from .dicthelper import DictHelperMixin
+from .paramhelper import ParamHelperMixin
 from .pyplugin import PluginCreationMixin
 from .values import LIST_OF, Binding, Scope, ValueTracker, callee_last
 
@@ -77,7 +78,7 @@ class TableCand:
 # --------------------------------------------------------------------------------------------------------
 
 
-class FactCollector(PluginCreationMixin, DictHelperMixin, SurgeryMixin, ValueTracker):
+class FactCollector(PluginCreationMixin, ParamHelperMixin, DictHelperMixin, SurgeryMixin, ValueTracker):
     """The facts of one module, made along the value tracker's walk."""
 
     def __init__(self, rel: str, module: cst.Module, positions, ctx: ExtractContext) -> None:
@@ -161,6 +162,7 @@ class FactCollector(PluginCreationMixin, DictHelperMixin, SurgeryMixin, ValueTra
 
     def function_facts(self, node: cst.FunctionDef) -> None:
         self.backends.append(self.def_backends.get(self.span(node.name).line))
+        self.note_param_defaults(node)
         for dec in node.decorators:
             d = dec.decorator
             if isinstance(d, cst.Call) and self.qualify(d.func) == "tensorrt.plugin.register" and d.args:
@@ -427,8 +429,11 @@ class FactCollector(PluginCreationMixin, DictHelperMixin, SurgeryMixin, ValueTra
         if dp is not None:  # the name is an entry of a dict parameter: the callers of the helper supply it
             self.note_dict_lookup(start)
             version, namespace = dp.version, dp.namespace
+        # the name is a parameter: the callers of the helper supply it (and the fields: paramhelper)
+        ph = self.param_helper_lookup(name_node, ver_node, ns_node) if not names and dp is None else None
         for name in names or (None,):
-            self.lookups.append(CreatorLookup(name, version, namespace, self.span(node), name_span, dict_param=dp))
+            self.lookups.append(CreatorLookup(name, version, namespace, self.span(node), name_span, dict_param=dp,
+                                              param_helper=ph))
         self.lookup_made(node, list(range(start, len(self.lookups))))
 
     # ---- statements the plugin-creation join follows (:mod:`.pyplugin`) -----------------------------
@@ -437,10 +442,12 @@ class FactCollector(PluginCreationMixin, DictHelperMixin, SurgeryMixin, ValueTra
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in ("append", "extend"):
             self.collection_method(node, func.value.value, func.attr.value)
+        self.helper_call_candidate(node)  # a function handed a PluginField collection (paramhelper)
 
     def leave_Assign(self, node: cst.Assign) -> None:
         super().leave_Assign(node)
         self.plugin_assign(node)
+        self.note_collection_name(node)
         self.note_dict_node(node)
 
     def leave_AugAssign(self, node: cst.AugAssign) -> None:

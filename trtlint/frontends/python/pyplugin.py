@@ -83,6 +83,7 @@ class _Create:
     home: PyPluginScope  # the innermost function's (or the module's)
     idx: Optional[list] = None  # the lookups, when resolved at the call
     cls: Optional[PyPluginScope] = None  # the class of the method the call is in (``self.<attr>`` receivers)
+    fn: Optional[Scope] = None  # the innermost function's scope (a helper's parameters: paramhelper)
 
 
 def _pp(sc: Scope) -> PyPluginScope:
@@ -151,6 +152,17 @@ class PluginCreationMixin:
             and self.lookup(func.value.value) is None
         )
 
+    def coll_ctor(self, func: cst.BaseExpression) -> bool:
+        """``<x>.PluginFieldCollection``, or a name ending so that nothing in this module binds (an alias of it
+        another module makes, ``TRTPluginFieldCollection = trt.PluginFieldCollection``, brought by a star import)."""
+        last = callee_last(func)
+        if last == "PluginFieldCollection":
+            return True
+        if isinstance(func, cst.Name) and last.endswith("PluginFieldCollection"):
+            b = self.lookup(last)
+            return b is None or b.kind == "import"
+        return False
+
     def plugin_field_call(self, node: cst.Call) -> None:
         """``trt.PluginField(name, data, type)``: a field with a literal name becomes a fact of this scope."""
         args = [a for a in node.args if not a.star]
@@ -189,7 +201,8 @@ class PluginCreationMixin:
         # a name resolves now (a scan variable holds the creator of the ``if`` it is under); a call later (its
         # lookup is visited after this call) and a name bound further down the module at the end
         idx = self._find(chain, "creators", recv.value) if isinstance(recv, cst.Name) else None
-        self.creates.append(_Create(recv, coll, chain, home, list(idx) if idx else None, cls=self._pp_class()))
+        fn = next((sc for sc in reversed(self.scopes) if sc.kind == "function"), None)
+        self.creates.append(_Create(recv, coll, chain, home, list(idx) if idx else None, cls=self._pp_class(), fn=fn))
 
     def collection_method(self, node: cst.Call, recv: str, method: str) -> None:
         """``fields.append(f)`` / ``fields.extend([...])`` / ``pfc.append(f)`` on a followed collection."""
@@ -230,7 +243,7 @@ class PluginCreationMixin:
                 kind, held = "creators", list(idx)
             elif fact is not None:
                 kind, held = "fields", fact
-            elif self.is_trt(value.func, "PluginFieldCollection"):
+            elif self.is_trt(value.func, "PluginFieldCollection") or self.coll_ctor(value.func):
                 kind, held = "colls", self._fields_of(value, chain) or Fields(open=True)
             else:
                 ref = self._call_ref(value, chain, cls)
@@ -346,7 +359,7 @@ class PluginCreationMixin:
             out.add(left)
             out.add(right)
             return out
-        if isinstance(node, cst.Call) and callee_last(node.func) == "PluginFieldCollection":
+        if isinstance(node, cst.Call) and self.coll_ctor(node.func):
             args = [a for a in node.args if not a.star and a.keyword is None]
             if not node.args:
                 return Fields()
@@ -425,6 +438,7 @@ class PluginCreationMixin:
                 idx = None
             if not idx:
                 continue
+            self.param_helper_fields(idx, c.coll, c.fn)  # a helper handing create_plugin its parameter (paramhelper)
             f = self._fields_of(c.coll, c.chain, c.cls)
             if f is not None and f.refs:
                 f, missed = self._resolve(f)
