@@ -259,6 +259,60 @@ public:
 };
 """
 
+# a workspace carver that throws when what is left is too small, as retinanet-style plugins write it: a cub-style
+# kernel wrapper hands its workspace size parameter on to the carver (by reference: each carve takes its share), and
+# enqueue passes the size the plugin itself asked TensorRT for (``{size}``: its own getWorkspaceSize(...), a member,
+# a literal); ``{test}`` is the carver's test
+_OWN_REQUEST = """#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+#include <stdexcept>
+#include <cstdint>
+using namespace nvinfer1;
+inline void* nextPtr(size_t n, void*& ws, size_t& left)
+{{
+    if ({test})
+    {{
+        throw std::runtime_error("Workspace is too small!");
+    }}
+    left -= n;
+    void* p = ws;
+    ws = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(ws) + n);
+    return p;
+}}
+int decode(int n, void* workspace, size_t workspace_size, cudaStream_t stream)
+{{
+    if (!workspace || !workspace_size)
+    {{
+        workspace_size = n * 4;
+        workspace_size += n * 8;
+        return workspace_size;
+    }}{hop}
+    void* a = nextPtr(n * 4, workspace, workspace_size);
+    void* b = nextPtr(n * 8, workspace, workspace_size);
+    return a != b ? 0 : 1;
+}}
+class FooPlugin : public IPluginV2DynamicExt
+{{
+public:
+    size_t getWorkspaceSize(PluginTensorDesc const* inputs, int32_t nbInputs, PluginTensorDesc const* outputs,
+        int32_t nbOutputs) const noexcept override
+    {{
+        return decode(16, nullptr, 0, nullptr);
+    }}
+    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc, void const* const* inputs,
+        void* const* outputs, void* workspace, cudaStream_t stream) noexcept override
+    {{
+        return decode(16, workspace, {size}, stream);
+    }}
+    size_t mWorkspaceSize{{64}};
+}};
+"""
+
+
+def _own_request(size: str = "getWorkspaceSize(inputDesc, 2, outputDesc, 3)", test: str = "n > left", hop: str = "") -> str:
+    return _OWN_REQUEST.format(size=size, test=test, hop=hop)
+
+
 class ThrowAcrossBoundary(Rule):
     """A throw that can leave a `noexcept` TensorRT interface method.
 
@@ -596,11 +650,43 @@ class ThrowAcrossBoundary(Rule):
     ]
 
     VALID += [
+        # the carver's throw tests its size parameter, which every hop from enqueue passes on unchanged and enqueue
+        # fills with the plugin's own getWorkspaceSize(...): TensorRT hands enqueue at least that much, so the throw
+        # checks the plugin's own size arithmetic (an invariant), not a run-time condition (the wrapper's size-query
+        # branch writes the parameter, but returns before any carve)
+        {"files": {"plugins/foo.cpp": _own_request()}},
+        {"files": {"plugins/foo.cpp": _own_request(test="left < n")}},
         # a project's CUDA_CHECK (a name the packs say throws) expands to a helper in another file that calls exit:
         # what the project's definition does decides, and nothing is thrown (TRT205 reports the exit)
         {"files": fail_helper_files()},
     ]
     INVALID += [
+        {
+            # enqueue passes a member (not the size it asked TensorRT for): the carve may exceed what it got
+            "files": {"plugins/foo.cpp": _own_request(size="mWorkspaceSize")},
+            "expect": [("plugins/foo.cpp", 37, "noexcept FooPlugin::enqueue can throw at 1 site with no try/catch on the "
+                        "way, and an exception leaving it calls std::terminate: `throw std::runtime_error` via "
+                        "FooPlugin::enqueue -> decode -> nextPtr -> throw")],
+        },
+        {
+            # ... or a literal, or a computed value
+            "files": {"plugins/foo.cpp": _own_request(size="64")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
+        {
+            "files": {"plugins/foo.cpp": _own_request(size="getWorkspaceSize(inputDesc, 2, outputDesc, 3) / 2")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
+        {
+            # the carver tests something else than its size parameter
+            "files": {"plugins/foo.cpp": _own_request(test="n > 4096")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
+        {
+            # the wrapper writes the size on the way to the carve: what reaches the test is no longer the request
+            "files": {"plugins/foo.cpp": _own_request(hop="\n    workspace_size -= 16;")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
         {
             # getWorkspaceSize calls the helper with a null workspace: it returns the size before the carving that
             # throws, so only enqueue, which passes its workspace, can throw there
