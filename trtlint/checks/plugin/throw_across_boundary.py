@@ -684,7 +684,7 @@ class ThrowAcrossBoundary(Rule):
         },
         {
             # the wrapper writes the size on the way to the carve: what reaches the test is no longer the request
-            "files": {"plugins/foo.cpp": _own_request(hop="\n    workspace_size -= 16;")},
+            "files": {"plugins/foo.cpp": _own_request(hop=" workspace_size -= 16;")},
             "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
         },
         {
