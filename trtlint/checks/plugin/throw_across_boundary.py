@@ -678,6 +678,17 @@ class ThrowAcrossBoundary(Rule):
             "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
         },
         {
+            # the same throw reached from another method (initialize hands the wrapper a member's size): reported for
+            # that method; enqueue, which passes its own request, is not
+            "files": {"plugins/foo.cpp": _own_request().replace(
+                "    size_t mWorkspaceSize{64};",
+                "    int32_t initialize() noexcept override\n    {\n        return decode(16, mBuf, mWorkspaceSize, nullptr);\n"
+                "    }\n    size_t mWorkspaceSize{64};\n    void* mBuf{nullptr};")},
+            "expect": [("plugins/foo.cpp", 42, "noexcept FooPlugin::initialize can throw at 1 site with no try/catch on "
+                        "the way, and an exception leaving it calls std::terminate: `throw std::runtime_error` via "
+                        "FooPlugin::initialize -> decode -> nextPtr -> throw", "FooPlugin::initialize")],
+        },
+        {
             # the carver tests something else than its size parameter
             "files": {"plugins/foo.cpp": _own_request(test="n > 4096")},
             "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
