@@ -223,16 +223,14 @@ def _callers(index, e: Entry) -> dict[str, list[tuple[CppFunction, Call]]]:
 def own_request(index, e: Entry, fn: CppFunction, call: Call) -> bool:
     """A throw or exit in ``fn`` on a size exceeding ``fn``'s own integer parameter (``Call.over_param``: ``if (size >
     workspace_size) throw ...;``, the parameter untouched before the test) where, on every call below ``enqueue`` that
-    reaches ``fn``, that parameter is, hop by hop, the caller's same parameter passed on as a plain name (written
-    nowhere but in a size query's branch that returns first, and handed to no call but the next hop or the carving
-    function itself) and, at ``enqueue``, a call of the plugin's own ``getWorkspaceSize(...)``. TensorRT hands
+    reaches ``fn``, that parameter is, hop by hop, the caller's same parameter passed on as a plain name (``Call.arg_params``:
+    written nowhere but in a size query's branch that returns first, handed to no other callee before the hop) and, at ``enqueue``, a call of the plugin's own ``getWorkspaceSize(...)``. TensorRT hands
     ``enqueue`` a workspace at least that large: a carve exceeding it is a bug in the plugin's own size arithmetic, an
     invariant, not a run-time failure. False when unsure (another entry, any hop's argument not the plain parameter, a
     member, a literal or a computed size at ``enqueue``, a call this cannot resolve)."""
     if call.over_param is None or e.fn.name.split("<")[0] != "enqueue" or fn.usr == e.fn.usr:
         return False
     callers = _callers(index, e)
-    carver = fn.usr
 
     def ok(target: CppFunction, j: int, path: frozenset, down: list[Call]) -> bool:
         """``down``: the calls in ``target`` that lead on to the carve (the throw itself in the carver)."""
@@ -251,11 +249,6 @@ def own_request(index, e: Entry, fn: CppFunction, call: Call) -> bool:
             k = c.arg_params[j] if j < len(c.arg_params) else -1
             if k < 0:
                 return False
-            for other in caller.calls:  # every call handed the parameter goes on to this hop or to the carver
-                if other.kind == "call" and k in other.arg_params:
-                    t = index.resolve_call(other, caller)
-                    if t is None or t.usr not in (target.usr, carver):
-                        return False
             via = [x for x in caller.calls if x.kind == "call" and (x is c or getattr(index.resolve_call(x, caller), "usr", None) == target.usr)]
             if not ok(caller, k, path | {target.usr}, via):
                 return False

@@ -59,7 +59,7 @@ class FlowState:
     """What the walk of one function body records for this module."""
 
     __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges", "null_ranges",
-                 "null_arg_ranges", "over_ranges", "return_ranges")
+                 "null_arg_ranges", "over_ranges", "return_ranges", "loop_ranges")
 
     def __init__(self) -> None:
         self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
@@ -75,6 +75,7 @@ class FlowState:
         self.over_ranges: list[tuple[int, int, int]] = []
         # then-branches (no else) that end in a return (sizelimit.arg_params): (start, end)
         self.return_ranges: list[tuple[int, int]] = []
+        self.loop_ranges: list[tuple[int, int]] = []  # loop statements (for, while, do, range-for): (start, end)
 
 
 @lru_cache(maxsize=4)
@@ -153,6 +154,9 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
                 w.flow.error_ranges.extend((o1, o2, UNSUPPORTED_DTYPE)
                                            for o1, o2 in dtypecases.failing_case_ranges(K, w.ex.extent_info, kids[-1]))
         return
+    if k in (K.FOR_STMT.value, K.WHILE_STMT.value, K.DO_STMT.value, K.CXX_FOR_RANGE_STMT.value):
+        _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(c)
+        st.loop_ranges.append((o1, o2))
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
         _mark_statement(w, body)
@@ -891,7 +895,7 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
             if over is not None:
                 changes["over_param"] = over[1]
         if call.arg_params:
-            kept = sizelimit.arg_params(w, off, call.arg_params)
+            kept = sizelimit.arg_params(w, off, call, calls)
             if kept != call.arg_params:
                 changes["arg_params"] = kept
         best = None

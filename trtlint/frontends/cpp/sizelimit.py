@@ -9,7 +9,7 @@
   name (under parentheses and implicit conversions), when the body writes that parameter nowhere (``=``, a compound
   assignment, ``++``/``--``, its address taken) except inside an earlier branch that ends in a ``return`` (a
   cub-style wrapper's size query, ``if (!workspace) { workspace_size = ...; return workspace_size; }``), else -1.
-  Handing the parameter to a call is not counted here: the rule sees those calls through their own ``arg_params``.
+  nor handed (as an argument, to a call resolved or not) to a call of another callee before it or in a loop around it.
 
 The rule side (``checks/plugin/_escape.own_request``) joins them hop by hop from ``enqueue``. Everything is read from
 the source text and cursors of one function; anything not understood gives nothing (no fact: the finding stays).
@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Optional
+
+from trtlint.base.facts import Call
 
 from .base import Cursor, children, look_through
 
@@ -106,9 +108,13 @@ def over_param(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor, last:
     bi = w.ex.extent_info(body)
     if bi[0] is None or bi[0] != fi[0] or not bi[3] <= fi[3] <= bi[6]:
         return
-    before = w.ex.file_bytes(bi[0])[bi[3]:fi[3]].decode("utf-8", "replace")
+    data = w.ex.file_bytes(bi[0])
+    before = data[bi[3]:fi[3]].decode("utf-8", "replace")
+    # a loop around the test runs what follows it before the next test: a call handed it there may have changed it
+    # (a write there is the carve itself: `left -= n` after the test)
+    loops = [data[s:e].decode("utf-8", "replace") for s, e in w.flow.loop_ranges if s <= fi[3] < e]
     name = d.spelling or ""
-    if not name or _writes(name).search(before) or _handed(name).search(before):
+    if not name or _writes(name).search(before) or any(_handed(name).search(t) for t in [before, *loops]):
         return
     if ti[6] > ti[3]:
         w.flow.over_ranges.append((ti[3], ti[6], j))
@@ -142,9 +148,18 @@ def candidates(w: FlowWalker, args: list) -> tuple[int, ...]:
     return tuple(out)
 
 
-def arg_params(w: FlowWalker, off: int, cand: tuple[int, ...]) -> tuple[int, ...]:
-    """``cand`` (:func:`candidates`) for the call at offset ``off``, without the parameters the body writes outside
-    the returning branches that end before the call."""
+def _plain(text: str) -> str:
+    t = "".join(text.split())
+    while t.startswith("(") and t.endswith(")"):
+        t = t[1:-1]
+    return t
+
+
+def arg_params(w: FlowWalker, off: int, call: Call, calls: list) -> tuple[int, ...]:
+    """``call.arg_params`` (:func:`candidates`) for the call at offset ``off``, without a parameter the body writes
+    outside the returning branches that end before the call, or hands (as an argument written as its plain name, to
+    a call resolved or not) to a call of another callee before this one or in a loop around it (a reference parameter
+    may change it; the same callee's earlier calls are the carves taking their share)."""
     body = _body(w)
     if body is None:
         return ()
@@ -162,7 +177,21 @@ def arg_params(w: FlowWalker, off: int, cand: tuple[int, ...]) -> tuple[int, ...
             j = w.params.get(ch.hash)
             if j is not None:
                 names[j] = ch.spelling or ""
-    out = [j if j >= 0 and names.get(j) and not _writes(names[j]).search(text) else -1 for j in cand]
+    loops = [(s, e) for s, e in w.flow.loop_ranges if s <= off < e]
+    returned = [(s, e) for s, e in w.flow.return_ranges if e < off]
+
+    def handed(name: str) -> bool:
+        for o, other in calls:
+            if other is call or other.callee == call.callee or not (o < off or any(s <= o < e for s, e in loops)):
+                continue
+            if any(s <= o < e for s, e in returned):
+                continue  # in a branch that returns before this call
+            if any(_plain(a) == name for a in other.args):
+                return True
+        return False
+
+    out = [j if j >= 0 and names.get(j) and not _writes(names[j]).search(text) and not handed(names[j]) else -1
+           for j in call.arg_params]
     while out and out[-1] < 0:
         out.pop()
     return tuple(out)
