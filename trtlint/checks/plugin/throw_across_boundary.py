@@ -699,6 +699,11 @@ class ThrowAcrossBoundary(Rule):
             "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
         },
         {
+            # ... or hands it to another call first (a reference parameter may change it)
+            "files": {"plugins/foo.cpp": _own_request(hop=" extern void shrink(size_t&); shrink(workspace_size);")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
+        {
             # getWorkspaceSize calls the helper with a null workspace: it returns the size before the carving that
             # throws, so only enqueue, which passes its workspace, can throw there
             "files": {"plugins/foo.cpp": _SIZE_QUERY},
