@@ -6,7 +6,7 @@ from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.contract import pair_cpp
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import after_switch, exits_plugin, fail_helper_files
+from ..examples.plugin import after_switch, exits_plugin, fail_helper_files, own_request as _own_request
 from ..hotpath._walk import short
 from ._escape import chain_text, escapes_by_method
 
@@ -259,60 +259,6 @@ public:
 };
 """
 
-# a workspace carver that throws when what is left is too small, as retinanet-style plugins write it: a cub-style
-# kernel wrapper hands its workspace size parameter on to the carver (by reference: each carve takes its share), and
-# enqueue passes the size the plugin itself asked TensorRT for (``{size}``: its own getWorkspaceSize(...), a member,
-# a literal); ``{test}`` is the carver's test
-_OWN_REQUEST = """#include <NvInferRuntime.h>
-#include <cuda_runtime.h>
-#include <stdexcept>
-#include <cstdint>
-using namespace nvinfer1;
-inline void* nextPtr(size_t n, void*& ws, size_t& left)
-{{
-    if ({test})
-    {{
-        throw std::runtime_error("Workspace is too small!");
-    }}
-    left -= n;
-    void* p = ws;
-    ws = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(ws) + n);
-    return p;
-}}
-int decode(int n, void* workspace, size_t workspace_size, cudaStream_t stream)
-{{
-    if (!workspace || !workspace_size)
-    {{
-        workspace_size = n * 4;
-        workspace_size += n * 8;
-        return workspace_size;
-    }}{hop}
-    void* a = nextPtr(n * 4, workspace, workspace_size);
-    void* b = nextPtr(n * 8, workspace, workspace_size);
-    return a != b ? 0 : 1;
-}}
-class FooPlugin : public IPluginV2DynamicExt
-{{
-public:
-    size_t getWorkspaceSize(PluginTensorDesc const* inputs, int32_t nbInputs, PluginTensorDesc const* outputs,
-        int32_t nbOutputs) const noexcept override
-    {{
-        return decode(16, nullptr, 0, nullptr);
-    }}
-    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc, void const* const* inputs,
-        void* const* outputs, void* workspace, cudaStream_t stream) noexcept override
-    {{
-        return decode(16, workspace, {size}, stream);
-    }}
-    size_t mWorkspaceSize{{64}};
-}};
-"""
-
-
-def _own_request(size: str = "getWorkspaceSize(inputDesc, 2, outputDesc, 3)", test: str = "n > left", hop: str = "") -> str:
-    return _OWN_REQUEST.format(size=size, test=test, hop=hop)
-
-
 class ThrowAcrossBoundary(Rule):
     """A throw that can leave a `noexcept` TensorRT interface method.
 
@@ -352,7 +298,15 @@ class ThrowAcrossBoundary(Rule):
     calls it in, judged as the hot-path rules judge it: a cub-style helper that returns the size it needs when its
     workspace pointer is null (`if (!workspace || !size) return bytes;`) and only then carves the workspace (with a
     check that throws) throws nothing when `getWorkspaceSize` calls it with `nullptr` to learn the size; it still
-    counts from `enqueue`, which hands it the workspace.
+    counts from `enqueue`, which hands it the workspace. Nor is a throw that checks the plugin's own workspace
+    request: `if (size > workspace_size) throw ...;` in a carver whose integer parameter `workspace_size` is neither
+    written nor handed to a call before the test, where, on every call below `enqueue` that reaches the carver, that
+    parameter is, hop by hop, the caller's same parameter passed on as its plain name (written nowhere but in a
+    cub-style size query's branch that returns first, handed to no other callee before the hop or in a loop around
+    it) and, at `enqueue`, a call of the plugin's own `getWorkspaceSize(...)`: TensorRT hands `enqueue` a workspace at
+    least that large, so a carve exceeding it is a bug in the plugin's size arithmetic, an invariant, not a run-time
+    failure. A member, a literal or a computed size at `enqueue`, a hop passing anything but the plain parameter, a
+    test on something else, or the same throw reached from another method keeps the finding (for that method).
     One finding per root cause: per interface method, at its definition, every throw site below it as a related
     location; but the throw sites of a helper that three or more interface methods reach are one finding of their
     own, at the helper's first site, naming the methods (catch it once in the helper, or in each method). Which macros and functions
