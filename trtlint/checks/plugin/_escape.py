@@ -223,8 +223,10 @@ def _callers(index, e: Entry) -> dict[str, list[tuple[CppFunction, Call]]]:
 def own_request(index, e: Entry, fn: CppFunction, call: Call) -> bool:
     """A throw or exit in ``fn`` on a size exceeding ``fn``'s own integer parameter (``Call.over_param``: ``if (size >
     workspace_size) throw ...;``, the parameter untouched before the test) where, on every call below ``enqueue`` that
-    reaches ``fn``, that parameter is, hop by hop, the caller's same parameter passed on as a plain name (``Call.arg_params``:
-    written nowhere but in a size query's branch that returns first, handed to no other callee before the hop) and, at ``enqueue``, a call of the plugin's own ``getWorkspaceSize(...)``. TensorRT hands
+    reaches ``fn``, that parameter is, hop by hop, the caller's same parameter passed on as a plain name
+    (``Call.arg_params``: written nowhere but in a size query's branch that returns first, handed to no other callee
+    before the hop) and, at ``enqueue``, a call of the plugin's own ``getWorkspaceSize(...)``; calls with a null
+    workspace that the next hop needs set (a size query) do not count, and at least one other must. TensorRT hands
     ``enqueue`` a workspace at least that large: a carve exceeding it is a bug in the plugin's own size arithmetic, an
     invariant, not a run-time failure. False when unsure (another entry, any hop's argument not the plain parameter, a
     member, a literal or a computed size at ``enqueue``, a call this cannot resolve)."""
@@ -239,9 +241,11 @@ def own_request(index, e: Entry, fn: CppFunction, call: Call) -> bool:
         sites = callers.get(target.usr)
         if not sites:
             return False
+        judged = 0
         for caller, c in sites:
             if any(a == "null" and all(p in d.needs_args for d in down) for p, a in enumerate(c.arg_null)):
                 continue  # a size query (getWorkspaceSize's null workspace): it returns before it carves
+            judged += 1
             if caller.usr == e.fn.usr:
                 if j >= len(c.args) or not _own_size(c.args[j]):
                     return False
@@ -249,10 +253,11 @@ def own_request(index, e: Entry, fn: CppFunction, call: Call) -> bool:
             k = c.arg_params[j] if j < len(c.arg_params) else -1
             if k < 0:
                 return False
-            via = [x for x in caller.calls if x.kind == "call" and (x is c or getattr(index.resolve_call(x, caller), "usr", None) == target.usr)]
+            via = [x for x in caller.calls
+                   if x.kind == "call" and (x is c or getattr(index.resolve_call(x, caller), "usr", None) == target.usr)]
             if not ok(caller, k, path | {target.usr}, via):
                 return False
-        return True
+        return judged > 0  # (reached only through size queries: nothing here says what reaches it otherwise)
 
     return ok(fn, call.over_param, frozenset(), [call])
 
