@@ -162,6 +162,13 @@ class Call:
     # with the guard "error-path:" + NULL_ARGUMENT: the canonical types of the parameters whose null test it is
     # (``"const char *"``), one of which is null whenever the failure happens
     null_tested: tuple[str, ...] = ()
+    # for a throw or exit ending the branch of `if (size > limit)` (``>=``, ``limit < size``, ``<=``) on an integer
+    # parameter ``limit`` of its function neither written nor handed to a call before the test: that parameter's
+    # index (frontends.cpp.sizelimit); a check of a size against what the caller says is available
+    over_param: Optional[int] = None
+    # per argument: the index of the caller's own parameter passed as a plain name, which its body writes nowhere
+    # but in a branch that returns before the call (a size query's), else -1; trailing -1 dropped
+    arg_params: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

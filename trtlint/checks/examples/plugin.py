@@ -454,3 +454,60 @@ def profile_program(check: str, h_opt: str = "dims.d[2]", h_max: str = "dims.d[2
              "add_executable(app app/build.cpp)\ntarget_link_libraries(app fooplugin)\n")
     return {"CMakeLists.txt": cmake, "plugins/foo.cpp": _PROFILE_PLUGIN % check,
             "app/build.cpp": _PROFILE_APP % (h_opt, h_max), **(extra or {})}
+
+
+_OWN_REQUEST = """#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+#include <{header}>
+#include <cstdint>
+using namespace nvinfer1;
+inline void* nextPtr(size_t n, void*& ws, size_t& left)
+{{
+    if ({test})
+    {{
+        {fail}
+    }}
+    left -= n;
+    void* p = ws;
+    ws = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(ws) + n);
+    return p;
+}}
+int decode(int n, void* workspace, size_t workspace_size, cudaStream_t stream)
+{{
+    if (!workspace || !workspace_size)
+    {{
+        workspace_size = n * 4;
+        workspace_size += n * 8;
+        return workspace_size;
+    }}{hop}
+    void* a = nextPtr(n * 4, workspace, workspace_size);
+    void* b = nextPtr(n * 8, workspace, workspace_size);
+    return a != b ? 0 : 1;
+}}
+class FooPlugin : public IPluginV2DynamicExt
+{{
+public:
+    size_t getWorkspaceSize(PluginTensorDesc const* inputs, int32_t nbInputs, PluginTensorDesc const* outputs,
+        int32_t nbOutputs) const noexcept override
+    {{
+        return decode(16, nullptr, 0, nullptr);
+    }}
+    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc, void const* const* inputs,
+        void* const* outputs, void* workspace, cudaStream_t stream) noexcept override
+    {{
+        return decode(16, workspace, {size}, stream);
+    }}
+    size_t mWorkspaceSize{{64}};
+}};
+"""
+
+
+def own_request(size: str = "getWorkspaceSize(inputDesc, 2, outputDesc, 3)", test: str = "n > left", hop: str = "",
+                exits: bool = False) -> str:
+    """A V2DynamicExt plugin whose enqueue calls a cub-style kernel wrapper (``decode``), which hands its workspace size
+    parameter on to a carver (``nextPtr``, by reference: each carve takes its share) that throws (``exits``: calls
+    ``exit(1)``) at line 10 when ``test`` holds (``n > left``: more than is left); enqueue (line 37) passes ``size``
+    (its own ``getWorkspaceSize(...)``, a member ``mWorkspaceSize``, a literal); ``hop``: code after the wrapper's
+    size-query branch (line 24), before its carves."""
+    fail = "exit(1);" if exits else 'throw std::runtime_error("Workspace is too small!");'
+    return _OWN_REQUEST.format(size=size, test=test, hop=hop, fail=fail, header="cstdlib" if exits else "stdexcept")

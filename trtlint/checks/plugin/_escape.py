@@ -173,6 +173,95 @@ def _unsupported_dtype(call: Call) -> bool:
     return call.guard in ("error-path:" + UNSUPPORTED_DTYPE, "error-path:" + UNNAMED_ENUMERATOR)
 
 
+# the size the plugin asked TensorRT for, as enqueue passes it on: a call of its own getWorkspaceSize, nothing else
+_OWN_SIZE = re.compile(r"(?:this\s*->\s*)?getWorkspaceSize\s*\(")
+
+
+def _own_size(text: str) -> bool:
+    """``text`` is one call of ``getWorkspaceSize(...)`` (not a member, a literal, or a value computed from one)."""
+    t = " ".join(text.split())
+    m = _OWN_SIZE.match(t)
+    if m is None:
+        return False
+    depth = 1
+    for i in range(m.end(), len(t)):
+        depth += {"(": 1, ")": -1}.get(t[i], 0)
+        if depth == 0:
+            return i == len(t) - 1
+    return False
+
+
+def _callers(index, e: Entry) -> dict[str, list[tuple[CppFunction, Call]]]:
+    """Every project call below ``e``'s method (in a try or not, whatever the walk would stop at; the call depth
+    limit plus one), by callee: the callers a hop may have, more than the walk follows."""
+    memo = index.__dict__.setdefault("_trtlint_escape_callers", {})
+    got = memo.get(e.fn.usr)
+    if got is not None:
+        return got
+    out: dict[str, list[tuple[CppFunction, Call]]] = {}
+    limit = getattr(index.settings, "max_call_depth", 8) + 1
+    seen = {e.fn.usr}
+    frontier = [e.fn]
+    for _depth in range(limit):
+        nxt = []
+        for fn in frontier:
+            for c in fn.calls:
+                if c.kind != "call":
+                    continue
+                t = index.resolve_call(c, fn)
+                if t is None:
+                    continue
+                out.setdefault(t.usr, []).append((fn, c))
+                if t.usr not in seen:
+                    seen.add(t.usr)
+                    nxt.append(t)
+        frontier = nxt
+    memo[e.fn.usr] = out
+    return out
+
+
+def own_request(index, e: Entry, fn: CppFunction, call: Call) -> bool:
+    """A throw or exit in ``fn`` on a size exceeding ``fn``'s own integer parameter (``Call.over_param``: ``if (size >
+    workspace_size) throw ...;``, the parameter untouched before the test) where, on every call below ``enqueue`` that
+    reaches ``fn``, that parameter is, hop by hop, the caller's same parameter passed on as a plain name
+    (``Call.arg_params``: written nowhere but in a size query's branch that returns first, handed to no other callee
+    before the hop) and, at ``enqueue``, a call of the plugin's own ``getWorkspaceSize(...)``; calls with a null
+    workspace that the next hop needs set (a size query) do not count, and at least one other must. TensorRT hands
+    ``enqueue`` a workspace at least that large: a carve exceeding it is a bug in the plugin's own size arithmetic, an
+    invariant, not a run-time failure. False when unsure (another entry, any hop's argument not the plain parameter, a
+    member, a literal or a computed size at ``enqueue``, a call this cannot resolve)."""
+    if call.over_param is None or e.fn.name.split("<")[0] != "enqueue" or fn.usr == e.fn.usr:
+        return False
+    callers = _callers(index, e)
+
+    def ok(target: CppFunction, j: int, path: frozenset, down: list[Call]) -> bool:
+        """``down``: the calls in ``target`` that lead on to the carve (the throw itself in the carver)."""
+        if target.usr == e.fn.usr or target.usr in path:
+            return False  # the entry's own parameter, or a cycle: not known
+        sites = callers.get(target.usr)
+        if not sites:
+            return False
+        judged = 0
+        for caller, c in sites:
+            if any(a == "null" and all(p in d.needs_args for d in down) for p, a in enumerate(c.arg_null)):
+                continue  # a size query (getWorkspaceSize's null workspace): it returns before it carves
+            judged += 1
+            if caller.usr == e.fn.usr:
+                if j >= len(c.args) or not _own_size(c.args[j]):
+                    return False
+                continue
+            k = c.arg_params[j] if j < len(c.arg_params) else -1
+            if k < 0:
+                return False
+            via = [x for x in caller.calls
+                   if x.kind == "call" and (x is c or getattr(index.resolve_call(x, caller), "usr", None) == target.usr)]
+            if not ok(caller, k, path | {target.usr}, via):
+                return False
+        return judged > 0  # (reached only through size queries: nothing here says what reaches it otherwise)
+
+    return ok(fn, call.over_param, frozenset(), [call])
+
+
 def from_creator(index, e: Entry) -> bool:
     """The walk starts at a creator method: a data type there comes from the fields or the serialized blob (a
     model's input), not from TensorRT's format negotiation, so no dispatch branch is ruled out."""
@@ -292,7 +381,8 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
             if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
                 if (call.guard == "error-path:" + UNREACHABLE or _dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
                         or (behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
-                                                      or _index_check(call, beh) or null_argument(index, e, fn, call)))):
+                                                      or _index_check(call, beh) or null_argument(index, e, fn, call)
+                                                      or own_request(index, e, fn, call)))):
                     continue
                 found.append((call, beh, unknown))
                 continue

@@ -51,7 +51,10 @@ the default of a dispatch on one) is a runtime failure only where data from outs
 libraries, a plugin library for others. Where only the program's own routes reach it, a check on a field's type
 that every such route passes with an accepted type is an invariant, and so is every such check when no route
 reaches `createPlugin` at all; TRT215 names why (``ExitSite.aside``), provided no other runtime entry reaches the
-site.
+site. So is an exit in a workspace carver on a size exceeding the size it was told is left (``if (size >
+workspace_size) exit(1);``) when every hop from `enqueue` passes on, unchanged, the plugin's own
+`getWorkspaceSize(...)` that `enqueue` hands it (:func:`._escape.own_request`): TensorRT hands `enqueue` a workspace
+at least that large, so only the plugin's own size arithmetic can fail it.
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ from typing import Optional
 
 from trtlint.base.facts import INDEX_BOUNDS, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
 from ..hotpath._walk import Entry, is_error_path
-from ._escape import Escape, from_creator, escapes, null_argument
+from ._escape import Escape, from_creator, escapes, null_argument, own_request
 from ._model_reach import builds_only_here, field_type_check, reach
 
 RUNTIME_METHODS = frozenset({"enqueue", "setTactic", "onShapeChange", "attachToContext", "configurePlugin",
@@ -119,7 +122,8 @@ def exit_sites(index) -> list[ExitSite]:
         checked = checked_expression(esc)
         status = runtime_status(index, rt or esc, checked)
         if rt is not None and status is not None:
-            why = unreached_value(index, rt, checked, status) or static_shape(index, rt, checked, status)
+            why = (unreached_value(index, rt, checked, status) or static_shape(index, rt, checked, status)
+                   or own_workspace(index, rt))
             if why is not None:
                 aside[_key(esc)] = why
         out.append(ExitSite(rt or esc, rt is not None, checked, status))
@@ -182,6 +186,22 @@ def static_shape(index, esc: Escape, checked: Optional[str], status: str) -> Opt
     if why is None:
         return None
     return f"a check on dimensions other than the first, decided at engine build: {why}"
+
+
+def own_workspace(index, esc: Escape) -> Optional[str]:
+    """Why an exit on a size exceeding what the carver was told is left (``if (size > workspace_size) exit(1);``) is
+    an invariant: every hop from ``enqueue`` passes on the size ``enqueue`` got from the plugin's own
+    ``getWorkspaceSize(...)`` (:func:`._escape.own_request`), and TensorRT hands ``enqueue`` a workspace at least that
+    large. None otherwise."""
+    fn = esc.chain[-1] if esc.chain else esc.entry.fn
+    if not own_request(index, esc.entry, fn, esc.call):
+        return None
+    return (f"a check of the plugin's own workspace arithmetic: {esc.entry.plugin}::{esc.entry.fn.name} passes its "
+            f"getWorkspaceSize(...) on to {short_name(fn)} unchanged, and TensorRT hands it at least that much")
+
+
+def short_name(fn) -> str:
+    return fn.name.split("<")[0]
 
 
 def _key(esc: Escape) -> tuple:

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import after_switch, exits_plugin, own_program, profile_program
+from ..examples.plugin import after_switch, exits_plugin, own_program, own_request, profile_program
 from ..hotpath._walk import short
 from ._exits import ExitSite, check_macro, exit_sites
 
@@ -26,7 +26,9 @@ class InvariantAssertInPlugin(Rule):
     method TensorRT calls at run time, is a runtime failure: TRT205's; except a check in a creator's `createPlugin` on a
     value it is handed where no model can reach the creator and the program's own routes pass that value as checked
     (or none calls it), and a check in `configurePlugin` on dimensions other than the first where the program's
-    optimization profiles vary only the first dimension of each input (decided at engine build: see TRT205): those
+    optimization profiles vary only the first dimension of each input (decided at engine build: see TRT205), and an
+    exit in a workspace carver on more than is left of the plugin's own `getWorkspaceSize(...)`, which `enqueue`
+    passes on unchanged (see TRT205): those
     are here, and say why. The finding is at the first such place; every other one is a related
     location, named with the method that reaches it. Together with TRT205 it covers every process exit in the
     plugin's code. Opt-in: select it with `extend-select = ["TRT215"]`.
@@ -129,6 +131,20 @@ class InvariantAssertInPlugin(Rule):
                 "PluginFieldType::kINT32) in FooPluginCreator::createPlugin, an invariant (a check on the type of "
                 "`fc->fields[0]` in FooPluginCreator::createPlugin, which only the program's own routes call "
                 "(app/main.cpp:6; no model can), each passing field 0 as kINT32))",
+            )],
+        },
+    ]
+
+    INVALID += [
+        {
+            # a workspace carver's exit on more than is left of the size enqueue passes on from the plugin's own
+            # getWorkspaceSize(...): an invariant of the plugin's own size arithmetic
+            "files": {"plugins/foo.cpp": own_request(exits=True)},
+            "expect": [(
+                "plugins/foo.cpp", 10,
+                "1 check in FooPlugin can end the process (exit in FooPlugin::enqueue via nextPtr, an invariant (a "
+                "check of the plugin's own workspace arithmetic: FooPlugin::enqueue passes its getWorkspaceSize(...) on "
+                "to nextPtr unchanged, and TensorRT hands it at least that much))",
             )],
         },
     ]

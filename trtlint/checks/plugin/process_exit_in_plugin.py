@@ -5,7 +5,7 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import after_switch, exits_plugin, fail_helper_files, own_program, profile_program
+from ..examples.plugin import after_switch, exits_plugin, fail_helper_files, own_program, own_request, profile_program
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -113,6 +113,11 @@ class ProcessExitInPlugin(Rule):
     set, when the program loads libraries at run time or runs trtexec, when an ONNX node or model of the tree names
     the plugin (any tool may build that model), and when another runtime method reaches the check too. It assumes the
     network keeps the batch first (a reshape that moves the first input dimension into another one is not seen).
+    An exit in a workspace carver on a size exceeding what it was told is left (`if (size > workspace_size)
+    exit(1);`, the parameter untouched before the test) is TRT215's when every hop from `enqueue` passes that size on
+    unchanged as its plain parameter and `enqueue` passes the plugin's own `getWorkspaceSize(...)`: TensorRT hands
+    `enqueue` at least that much, so only the plugin's size arithmetic can fail it (TRT204 judges a throw there the
+    same way). A member, a literal or a computed size, or another runtime method reaching it, keeps it here.
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
@@ -192,8 +197,16 @@ class ProcessExitInPlugin(Rule):
         {"files": own_program(_FIELD_TYPE, _ASSERT)},
         # ... and a shape read from a field, where nothing calls createPlugin at all (no route, no model)
         {"files": own_program(_HEAD_SIZE, _ASSERT, route_type=None)},
+        # a workspace carver's exit on more than is left of the size enqueue passes on from the plugin's own
+        # getWorkspaceSize(...): a check of the plugin's own size arithmetic, TRT215's
+        {"files": {"plugins/foo.cpp": own_request(exits=True)}},
     ]
     INVALID = [
+        {
+            # ... where enqueue passes a member instead: the run may hand the carver less than it carves
+            "files": {"plugins/foo.cpp": own_request(size="mWorkspaceSize", exits=True)},
+            "expect": [("plugins/foo.cpp", 10, "from FooPlugin::enqueue: FooPlugin::enqueue -> decode -> nextPtr -> exit")],
+        },
         {
             # the same check, where the profile varies the input's height: the run decides it
             "files": profile_program(_DIMS_EQ, h_max="2 * dims.d[2]"),

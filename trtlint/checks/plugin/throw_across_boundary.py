@@ -6,7 +6,7 @@ from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.contract import pair_cpp
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import after_switch, exits_plugin, fail_helper_files
+from ..examples.plugin import after_switch, exits_plugin, fail_helper_files, own_request as _own_request
 from ..hotpath._walk import short
 from ._escape import chain_text, escapes_by_method
 
@@ -298,7 +298,15 @@ class ThrowAcrossBoundary(Rule):
     calls it in, judged as the hot-path rules judge it: a cub-style helper that returns the size it needs when its
     workspace pointer is null (`if (!workspace || !size) return bytes;`) and only then carves the workspace (with a
     check that throws) throws nothing when `getWorkspaceSize` calls it with `nullptr` to learn the size; it still
-    counts from `enqueue`, which hands it the workspace.
+    counts from `enqueue`, which hands it the workspace. Nor is a throw that checks the plugin's own workspace
+    request: `if (size > workspace_size) throw ...;` in a carver whose integer parameter `workspace_size` is neither
+    written nor handed to a call before the test, where, on every call below `enqueue` that reaches the carver, that
+    parameter is, hop by hop, the caller's same parameter passed on as its plain name (written nowhere but in a
+    cub-style size query's branch that returns first, handed to no other callee before the hop or in a loop around
+    it) and, at `enqueue`, a call of the plugin's own `getWorkspaceSize(...)`: TensorRT hands `enqueue` a workspace at
+    least that large, so a carve exceeding it is a bug in the plugin's size arithmetic, an invariant, not a run-time
+    failure. A member, a literal or a computed size at `enqueue`, a hop passing anything but the plain parameter, a
+    test on something else, or the same throw reached from another method keeps the finding (for that method).
     One finding per root cause: per interface method, at its definition, every throw site below it as a related
     location; but the throw sites of a helper that three or more interface methods reach are one finding of their
     own, at the helper's first site, naming the methods (catch it once in the helper, or in each method). Which macros and functions
@@ -596,11 +604,59 @@ class ThrowAcrossBoundary(Rule):
     ]
 
     VALID += [
+        # the carver's throw tests its size parameter, which every hop from enqueue passes on unchanged and enqueue
+        # fills with the plugin's own getWorkspaceSize(...): TensorRT hands enqueue at least that much, so the throw
+        # checks the plugin's own size arithmetic (an invariant), not a run-time condition (the wrapper's size-query
+        # branch writes the parameter, but returns before any carve)
+        {"files": {"plugins/foo.cpp": _own_request()}},
+        {"files": {"plugins/foo.cpp": _own_request(test="left < n")}},
         # a project's CUDA_CHECK (a name the packs say throws) expands to a helper in another file that calls exit:
         # what the project's definition does decides, and nothing is thrown (TRT205 reports the exit)
         {"files": fail_helper_files()},
     ]
     INVALID += [
+        {
+            # enqueue passes a member (not the size it asked TensorRT for): the carve may exceed what it got
+            "files": {"plugins/foo.cpp": _own_request(size="mWorkspaceSize")},
+            "expect": [("plugins/foo.cpp", 37, "noexcept FooPlugin::enqueue can throw at 1 site with no try/catch on the "
+                        "way, and an exception leaving it calls std::terminate: `throw std::runtime_error` via "
+                        "FooPlugin::enqueue -> decode -> nextPtr -> throw")],
+        },
+        {
+            # ... or a literal, or a computed value
+            "files": {"plugins/foo.cpp": _own_request(size="64")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
+        {
+            "files": {"plugins/foo.cpp": _own_request(size="getWorkspaceSize(inputDesc, 2, outputDesc, 3) / 2")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
+        {
+            # the same throw reached from another method (initialize hands the wrapper a member's size): reported for
+            # that method; enqueue, which passes its own request, is not
+            "files": {"plugins/foo.cpp": _own_request().replace(
+                "    size_t mWorkspaceSize{64};",
+                "    int32_t initialize() noexcept override\n    {\n        return decode(16, mBuf, mWorkspaceSize, nullptr);\n"
+                "    }\n    size_t mWorkspaceSize{64};\n    void* mBuf{nullptr};")},
+            "expect": [("plugins/foo.cpp", 42, "noexcept FooPlugin::initialize can throw at 1 site with no try/catch on "
+                        "the way, and an exception leaving it calls std::terminate: `throw std::runtime_error` via "
+                        "FooPlugin::initialize -> decode -> nextPtr -> throw", "FooPlugin::initialize")],
+        },
+        {
+            # the carver tests something else than its size parameter
+            "files": {"plugins/foo.cpp": _own_request(test="n > 4096")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
+        {
+            # the wrapper writes the size on the way to the carve: what reaches the test is no longer the request
+            "files": {"plugins/foo.cpp": _own_request(hop=" workspace_size -= 16;")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
+        {
+            # ... or hands it to another call first (a reference parameter may change it)
+            "files": {"plugins/foo.cpp": _own_request(hop=" extern void shrink(size_t&); shrink(workspace_size);")},
+            "expect": [("plugins/foo.cpp", 37, "`throw std::runtime_error` via FooPlugin::enqueue -> decode -> nextPtr")],
+        },
         {
             # getWorkspaceSize calls the helper with a null workspace: it returns the size before the carving that
             # throws, so only enqueue, which passes its workspace, can throw there

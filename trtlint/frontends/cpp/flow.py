@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import INDEX_BOUNDS, NULL_ARGUMENT, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
-from . import dtypecases, nonnull, nullguard, streamfields
+from . import dtypecases, nonnull, nullguard, sizelimit, streamfields
 from .base import Cursor, Unit, children, look_through, preorder, short
 
 _FAILURE_RETURN = re.compile(
@@ -59,7 +59,7 @@ class FlowState:
     """What the walk of one function body records for this module."""
 
     __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges", "null_ranges",
-                 "null_arg_ranges")
+                 "null_arg_ranges", "over_ranges", "return_ranges", "loop_ranges")
 
     def __init__(self) -> None:
         self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
@@ -71,6 +71,11 @@ class FlowState:
         self.null_ranges: list[tuple[int, int, int]] = []
         # branches that fail only on a null pointer parameter (facts.NULL_ARGUMENT): (start, end, parameter types)
         self.null_arg_ranges: list[tuple[int, int, tuple[str, ...]]] = []
+        # branches failing when a size exceeds an integer parameter (Call.over_param): (start, end, parameter index)
+        self.over_ranges: list[tuple[int, int, int]] = []
+        # then-branches (no else) that end in a return (sizelimit.arg_params): (start, end)
+        self.return_ranges: list[tuple[int, int]] = []
+        self.loop_ranges: list[tuple[int, int]] = []  # loop statements (for, while, do, range-for): (start, end)
 
 
 @lru_cache(maxsize=4)
@@ -114,7 +119,10 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             if last is not None:
                 if w.params:
                     # (first: it names the branch before the others)
-                    nullguard.null_argument(w, c, kids[ci], kids[ti], last, ends_process(w, last), derive(w))
+                    ends = ends_process(w, last)
+                    nullguard.null_argument(w, c, kids[ci], kids[ti], last, ends, derive(w))
+                    sizelimit.over_param(w, c, kids[ci], kids[ti], last, ends)
+                    sizelimit.returning_branch(w, kids[ti], kids[ei] if ei is not None else None, last)
                 _error_branch(w, c, kids[ci], kids[ti], last)
                 _index_bounds(w, kids[ci], kids[ti], last)
                 _exit_branch(w, c, kids[ci], kids[ti])
@@ -146,6 +154,9 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
                 w.flow.error_ranges.extend((o1, o2, UNSUPPORTED_DTYPE)
                                            for o1, o2 in dtypecases.failing_case_ranges(K, w.ex.extent_info, kids[-1]))
         return
+    if k in (K.FOR_STMT.value, K.WHILE_STMT.value, K.DO_STMT.value, K.CXX_FOR_RANGE_STMT.value):
+        _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(c)
+        st.loop_ranges.append((o1, o2))
     if kids:
         body = kids[0] if k == K.DO_STMT.value else kids[-1]
         _mark_statement(w, body)
@@ -641,6 +652,10 @@ def call_extras(w: FlowWalker, c: Cursor, ref: Cursor, name: str, args: list, ar
             src = src[:-1]
         if src:
             changes["mem_src"] = src
+    if args and w.params:
+        cand = sizelimit.candidates(w, args)  # (sizelimit.arg_params drops the written ones when the walk ends)
+        if cand:
+            changes["arg_params"] = cand
     if args:
         nulls = tuple(_arg_null(w, a) for a in args)
         while nulls and not nulls[-1]:
@@ -859,7 +874,7 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
     st: FlowState = w.flow
     macros = w.params and any(c.kind == "macro" and c.args for _o, c in calls)
     if not st.try_ranges and not st.error_ranges and not st.needs_ranges and not st.dispatch_ranges and \
-            not st.null_ranges and not macros:
+            not st.null_ranges and not st.over_ranges and not macros and not any(c.arg_params for _o, c in calls):
         return calls
     out = []
     for off, call in calls:
@@ -875,6 +890,14 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
         nulls = tuple(sorted({p for s, e, p in st.null_ranges if s <= off < e}))
         if nulls:
             changes["null_args"] = nulls
+        if call.kind in ("throw", "call"):
+            over = min(((e - s, p) for s, e, p in st.over_ranges if s <= off < e), default=None)
+            if over is not None:
+                changes["over_param"] = over[1]
+        if call.arg_params:
+            kept = sizelimit.arg_params(w, off, call, calls)
+            if kept != call.arg_params:
+                changes["arg_params"] = kept
         best = None
         for s, e, cond in st.error_ranges:
             if s <= off < e and (best is None or e - s < best[0]):
