@@ -103,11 +103,14 @@ def marker_macros(data: bytes) -> tuple[str, ...]:
     return tuple(out)
 
 
-# the head of a class definition: `class|struct` up to its `{` (a `;` first: a declaration, no definition). A text
-# scan: a `class` keyword in a template parameter list starts a head too (`template <class T> struct X : Y {`: the
-# split below finds `X`), and a head that is no class's (`template <class T> A<T>::A() : m(0) {`) is dropped for
-# the parenthesis left in its name part
-_CLASS_HEAD = re.compile(rb"\b(?:class|struct)\s+([^;{}]{1,600})\{")
+# the head of a class definition with a base clause: `class|struct` up to its `{` (a `;` first: a declaration, no
+# definition). A text scan: a `class` keyword in a template parameter list starts a head too (`template <class T>
+# struct X : Y {`: the split below finds `X`), and a head that is no class's (`template <class T> A<T>::A() : m(0)
+# {`) is dropped for the parenthesis left in its name part. Two patterns that start with their literal (the regex
+# engine searches for it fast), the word boundary tested after: one `\b(?:class|struct)` pattern took 0.32 s over
+# Tencent/Forward's 27 MB of C++, these 0.05 s
+_CLASS_HEADS = (re.compile(rb"class\s+([^;{}:]{1,300}:[^;{}]{0,600})\{"),
+                re.compile(rb"struct\s+([^;{}:]{1,300}:[^;{}]{0,600})\{"))
 _HEAD_ATTRS = re.compile(rb"\b(?:__attribute__\s*\(\(.*?\)\)|alignas\s*\([^()]*\)|__declspec\s*\([^()]*\))|\[\[.*?\]\]")
 _HEAD_SPLIT = re.compile(rb"(?<!:):(?!:)")
 _ANGLES = re.compile(rb"<[^<>]*>")
@@ -134,10 +137,9 @@ def class_bases(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if b"class" not in data and b"struct" not in data:
         return ()
     out: dict[str, tuple[str, ...]] = {}
-    for m in _CLASS_HEAD.finditer(data):
-        head = m.group(1)
-        if b":" not in head:
-            continue
+    heads = sorted((m.start(), m.group(1)) for rx in _CLASS_HEADS for m in rx.finditer(data)
+                   if m.start() == 0 or not (data[m.start() - 1:m.start()].isalnum() or data[m.start() - 1] == 95))
+    for _at, head in heads:
         parts = _HEAD_SPLIT.split(_HEAD_ATTRS.sub(b" ", head), 1)
         if len(parts) != 2:
             continue
