@@ -2,7 +2,8 @@
 
 A warm run needs, for every C++ file, whether it can hold a plugin fact (``has_plugin_marker``), its
 googletest cases, the identifiers of its ``#if`` lines (optional-feature macros) and the names its ``#include``
-lines write (which headers no unit includes: :mod:`trtlint.pipeline.unincluded`), for every source file
+lines write (which headers no unit includes: :mod:`trtlint.pipeline.unincluded`), the classes it defines with
+their bases (a file deriving a project plugin base is parsed: :func:`project_plugin_classes`), for every source file
 whether it holds a ``trtlint:`` comment (or, C++, a clang-tidy ``NOLINT`` marker), and for C++ and Python files the builder preview features they turn on
 (TRT213 asks; reading every source file again for it cost a one-file re-run ~30 ms). These are pure functions of a file's bytes; this module remembers
 them by ``(path, digest)`` so a warm run reads no file it has not changed (discovery already reuses the
