@@ -54,8 +54,10 @@ def test_the_text_scans_skip_arrays_of_constants_and_find_the_same():
             b"class FooCreator : public nvinfer1::IPluginCreator {};\n// trtexec --plugins=libfoo.so\n")
     code = sc.code_text(data)
     assert len(code) < len(data) // 10  # the arrays are left out
-    for scan in (sc.has_plugin_marker, sc.has_our_nolint, sc.pp_idents, sc.marker_macros, sc.include_names):
+    for scan in (sc.has_plugin_marker, sc.has_our_nolint, sc.pp_idents, sc.marker_macros, sc.include_names,
+                 sc.class_bases):
         assert scan(code) == scan(data), scan.__name__
+    assert sc.class_bases(code) == (("FooCreator", ("IPluginCreator",)),)
     assert sc.include_names(code) == ("plugin.h", "NvInferRuntime.h")
     assert sc.marker_macros(code) == ("MAKE_CREATOR",)
     io = sc.model_io(data)

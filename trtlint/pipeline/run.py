@@ -383,12 +383,19 @@ def _extract(st: _RunState) -> None:
         # a unit that only calls a project macro whose replacement holds a marker (one that writes a creator
         # class and its REGISTER_TENSORRT_PLUGIN) holds plugin facts too
         macros = scans.project_marker_macros(disc.files, extraction.service)
+        # ...and so does a file whose class derives a project class on a plugin or creator interface (a plugin
+        # written on the project's own BasePlugin, its methods in the class: no marker of its own)
+        bases = scans.project_plugin_classes(disc.files, extraction.service)
+
+        def plugin_file(f: SourceFile) -> bool:
+            return scans.scan(f).marker or scans.uses_any(f, macros) or scans.derives_any(f, bases)
+
         for f in tus:
             extraction.service()  # the scans below can take seconds (TensorRT OSS): the workers go on meanwhile
             scan = scans.scan(f)  # googletest cases (TRT404): a text scan, every unit
             if scan.gtest_cases:
                 st.gtests[f.rel] = scan.gtest_cases
-            if scan.marker or scans.uses_any(f, macros):
+            if plugin_file(f):
                 eager.append(f)
             else:
                 lazy.append(f)
@@ -396,7 +403,7 @@ def _extract(st: _RunState) -> None:
         headers = {f.rel: f for f in disc.files if f.kind == "header"}
 
         def shareable(rel: str) -> bool:
-            return rel in headers and not scans.scan(headers[rel]).marker
+            return rel in headers and not scans.scan(headers[rel]).marker and not scans.derives_any(headers[rel], bases)
 
         # (the units' CMake flags decide which headers they reach too)
         reach = ReachMemo(cache.dir / "reach.json" if cache is not None else None,
@@ -433,7 +440,7 @@ def _extract(st: _RunState) -> None:
         for f in disc.files:
             if f.kind == "header" and f.rel not in included:
                 extraction.service()
-                if scans.scan(f).marker or scans.uses_any(f, macros):
+                if plugin_file(f):
                     lone_headers.append(f)
         lone = extract_cached(lone_headers)
         extract_lazy, lazy_skips = extract_cached, {}

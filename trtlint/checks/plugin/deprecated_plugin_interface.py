@@ -145,7 +145,8 @@ class DeprecatedPluginInterface(Rule):
     (`new X`, `make_unique<X>`): vendored helper code such as a copy of TensorRT OSS's `pluginInternal::BasePlugin`
     cannot be instantiated and no plugin is built on it, so there is nothing to port. The run's summary line counts
     and names such classes (`summary.tensorrt_version.unused_base_deprecations` in the JSON report). A base that a
-    project class derives is reported where it names the interface.
+    project class derives is reported where it names the interface (a file whose class derives it is parsed even
+    when it holds no plugin marker of its own: a plugin written on the base with its methods in the class).
 
     ## Why it matters
     `IPluginV2`, `IPluginV2Ext`, `IPluginV2IOExt`, `IPluginV2DynamicExt` and `IPluginCreator` are deprecated
