@@ -177,9 +177,20 @@ class PluginCreationMixin:
             return
         data = args[1].value if len(args) > 1 and args[1].keyword is None else None
         fact = AttrFact(name, self.span(name_arg.value), self.text(data) if data is not None else None,
-                        name_span=self.span(name_arg.value))
+                        type=self.plugin_field_type(args), name_span=self.span(name_arg.value))
         self.pf_facts[id(node)] = fact
         home.made.append(fact)
+
+    def plugin_field_type(self, args: list) -> Optional[str]:
+        """The ``PluginFieldType`` a ``trt.PluginField(name, data, type)`` call writes (third positional argument or
+        ``type=``), as the C++ spelling (``trt.PluginFieldType.INT32`` -> ``kINT32``); None when not written as a
+        member of tensorrt's ``PluginFieldType`` (a variable, a default)."""
+        t = next((a.value for a in args if a.keyword is not None and a.keyword.value == "type"), None)
+        if t is None and len(args) > 2 and all(a.keyword is None for a in args[:3]):
+            t = args[2].value
+        if not isinstance(t, cst.Attribute) or not self.is_trt(t.value, "PluginFieldType"):
+            return None
+        return "k" + t.attr.value
 
     def lookup_made(self, node: cst.Call, indices: list[int]) -> None:
         self.lookup_at[id(node)] = indices
