@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
-from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, gs_var_py, onnxscript_py, py_lookup
+from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, gs_var_py, onnxscript_py, py_lookup, py_script
 from ._routes import library_routes, requests, route_creators
 
 # TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type
@@ -193,6 +193,19 @@ class FieldTypeUnencodable(Rule):
             "expect": [
                 ("py/surgeon.py", 6, "attribute 'pads' of ONNX node 'FooPlugin' is an INTS, which TensorRT's ONNX parser "
                  "passes as kINT32, but creator FooPluginCreator declares 'pads' as kFLOAT32"),
+            ],
+        },
+        {
+            # self-contained scripts side by side, each with its own creator of one name: a route is judged against
+            # the creator of its own file
+            "files": {
+                "samples/a_cupy.py": py_script("FooPlugin", "INT32"),
+                "samples/b_torch.py": py_script("FooPlugin", "FLOAT32"),
+                "samples/c_numba.py": py_script("FooPlugin", "INT32"),
+            },
+            "expect": [
+                ("samples/b_torch.py", 17, "attribute 'pads' of ONNX node 'FooPlugin' is an INTS, which TensorRT's ONNX "
+                 "parser passes as kINT32, but creator FooCreator declares 'pads' as kFLOAT32"),
             ],
         },
         {

@@ -359,6 +359,21 @@ def gs_var_py(op: str = "FooPlugin", value: str = "(1, 1, 1, 1)", extra: str = "
     )
 
 
+def py_script(op: str = "FooPlugin", ftype: str = "INT32") -> str:
+    """A self-contained Python script: its own creator class of ``op`` declaring ``pads`` as ``ftype`` (line 11), and
+    an onnx-graphsurgeon node asking for ``op`` with ``pads`` a tuple of ints (line 17)."""
+    return (
+        "import numpy as np\nimport onnx_graphsurgeon as gs\nimport tensorrt as trt\n\n\n"
+        "class FooCreator(trt.IPluginCreatorV3One):\n    def __init__(self):\n        super().__init__()\n"
+        f'        self.name = "{op}"\n'
+        "        self.field_names = trt.PluginFieldCollection(\n"
+        f'            [trt.PluginField("pads", np.array([]), trt.PluginFieldType.{ftype})]\n'
+        "        )\n\n\n"
+        "def insert(graph, x, y):\n    pads = (1, 1)\n"
+        f'    graph.nodes.append(gs.Node("{op}", "foo_0", attrs={{"pads": pads}}, inputs=[x], outputs=[y]))\n'
+    )
+
+
 def py_loader_class(name: str = "FooPlugin", fields: tuple[str, ...] = ("alpha",)) -> str:
     """Python model code as a loader class: the creator looked up once and kept on ``self``, the field collection
     built and returned by a method of its own, the plugin created in a third method."""
