@@ -8,7 +8,8 @@ The three pieces of a Python plugin creation are written apart::
     plugin = creator.create_plugin("foo", trt.PluginFieldCollection(fields))
 
 :class:`PluginCreationMixin` (a part of :class:`~.onnx_emit.FactCollector`) records, along the walk, each
-``trt.PluginField`` with a literal name (an :class:`~trtlint.base.facts.AttrFact` at the name), what names hold a
+``trt.PluginField`` with a literal name (an :class:`~trtlint.base.facts.AttrFact` at the name, its type the
+``PluginFieldType`` written, as ``kINT32``..., when it is a member of tensorrt's), what names hold a
 creator (a lookup's result, a scan's loop variable under ``if c.name == "Foo"``, an alias of either), a field
 or a collection of fields (a list or ``PluginFieldCollection`` literal, ``append``/``extend``/``+=``), and each
 ``create_plugin`` call. When the module's walk is done (:meth:`PluginCreationMixin.join_plugin_creations`, so
