@@ -11,7 +11,7 @@ Classes, per plugin and creator class the census found and per route:
 ``sync-in-enqueue``, ``memcpy-in-enqueue``, ``sync-in-callee``, ``memcpy-in-callee`` (TRT302), ``alloc-in-callee``
 (TRT301), ``default-stream`` (TRT303),
 ``throw-in-noexcept`` (TRT204), ``serialize-drop`` (TRT202), ``route-name-drift`` (TRT101),
-``route-version-drift`` (TRT102), ``route-field-rename`` (TRT103), ``field-type-change`` (TRT103/TRT208/TRT609);
+``route-version-drift`` (TRT102), ``route-field-rename`` (TRT103), ``field-type-change`` (TRT103/TRT105/TRT208/TRT609);
 negatives: ``consistent-rename`` (a plugin's name renamed at its one definition, or on both sides together).
 """
 
@@ -554,7 +554,10 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
             raw_line = tx.line_text(it.file, it.line)
             swap = _type_swap(raw_line)
             if swap and first("field-type-change", it.file):
-                out.append(Mutation("field-type-change", [(it.file, it.line, swap)], ("TRT103", "TRT208", "TRT609"), it.name, {it.file}, near=ROUTE_NEAR))
+                # the route of the file it is for: never batched with another edit of that route (a lookup's name
+                # drifted, or its field renamed, hides the field's type)
+                out.append(Mutation("field-type-change", [(it.file, it.line, swap)], ("TRT103", "TRT105", "TRT208", "TRT609"), it.name, {it.file},
+                                    near=ROUTE_NEAR, route=_lookup_of(it, items)))
     return out
 
 

@@ -52,8 +52,9 @@ def nearest(creators: list, path: str) -> list:
     longest directory path shared with it. Independent samples of one tree, each with its own creator of the same
     name, in a tree whose build descriptions do not split them into programs (each program is checked over its own
     index already): a route is judged against its own sample's creator, so a field renamed, or a version changed,
-    in one of them is not masked by the others. Creators equally near (a plugin's versions side by side, a route
-    far from all of them) are all kept."""
+    in one of them is not masked by the others. A creator declared in the route's own file is nearer still (one
+    directory holding several self-contained scripts, each defining its creator and the route to it). Creators
+    equally near (a plugin's versions side by side, a route far from all of them) are all kept."""
     if len(creators) < 2:
         return creators
     here = path.split("/")[:-1]
@@ -64,7 +65,7 @@ def nearest(creators: list, path: str) -> list:
             if a != b:
                 break
             n += 1
-        return n
+        return n + (c.cls.span.path == path)
 
     depth = {id(c): shared(c) for c in creators}
     best = max(depth.values())

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related
 from ..base import Rule
-from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, onnxscript_py
+from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, gs_var_py, onnxscript_py, py_lookup, py_script
 from ._routes import library_routes, requests, route_creators
 
 # TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type
@@ -26,11 +26,16 @@ class FieldTypeUnencodable(Rule):
     declares for it (`getFieldNames()`) with the type the route can produce:
     - an ONNX node: TensorRT's ONNX parser converts each attribute to a fixed type (INT and INTS to
       `kINT32`, FLOAT and FLOATS to `kFLOAT32`, STRING to `kCHAR`), judged where trtlint knows the
-      attribute's type (a literal, an annotated parameter, a `g.op` `_i`/`_f`/`_s` suffix);
+      attribute's type (a literal, a name bound once to a literal or to a tuple or list of literals of one kind
+      in its function or module and never rebound or changed in place, an annotated parameter, a `g.op`
+      `_i`/`_f`/`_s` suffix);
     - a direct route: encodes only the profile's `encodable` types (TensorRT Edge-LLM: `kINT32` and
       `kFLOAT32`, chosen by the value's numpy kind);
     - C++ model code (`getPluginRegistry()->getPluginCreator(...)` and the `PluginField`s it builds for
-      `createPlugin`, constructed or filled field by field): the `PluginFieldType` written for each field.
+      `createPlugin`, constructed or filled field by field): the `PluginFieldType` written for each field;
+      Python model code the same (`get_plugin_registry().get_creator(...)` and the
+      `trt.PluginField(name, data, trt.PluginFieldType.X)` it hands to `create_plugin`, the type positional or
+      `type=`; a type held in a variable is not judged).
 
     An ONNX node (a model, onnx-graphsurgeon, an exporter) that asks for one of TensorRT's own plugins
     (`EfficientNMS_TRT`, ...) is judged the same way against the field types its creator declares in the
@@ -91,6 +96,27 @@ class FieldTypeUnencodable(Rule):
                     '    return operation("foo", [x], alpha=1, axis=0.5)\n'
                 ),
                 "src/model.cpp": cpp_model("FooPlugin", ftype="kFLOAT16"),
+                "py/build.py": py_lookup("FooPlugin", fields=(("alpha", "INT32"), ("axis", "FLOAT16"))),
+            }
+        },
+        {
+            # Python model code writing the declared types (`type=` or positional), an attribute bound once to a tuple
+            # of ints where the creator declares kINT32
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("pads", "kINT32"))),
+                "py/build.py": py_lookup("FooPlugin", fields=(("alpha", "FLOAT32"),), keyword=True),
+                "py/build2.py": py_lookup("FooPlugin", fields=(("alpha", "FLOAT32"), ("pads", "INT32"))),
+                "py/surgeon.py": gs_var_py("FooPlugin", "(1, 1, 1, 1)"),
+            }
+        },
+        {
+            # a variable rebound, changed in place, or of mixed kinds: its type is not known, never a mismatch
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("pads", "kFLOAT32"),)),
+                "py/a.py": gs_var_py("FooPlugin", "(1, 1)", extra="pads = (0.5, 0.5)"),
+                "py/b.py": gs_var_py("FooPlugin", "[1, 1]", extra="pads.append(2)"),
+                "py/c.py": gs_var_py("FooPlugin", "(1, 0.5)"),
+                "py/d.py": gs_var_py("FooPlugin", "(1, 1)", extra="if x:\n        pads = (0.5, 0.5)"),
             }
         },
     ]
@@ -144,6 +170,44 @@ class FieldTypeUnencodable(Rule):
         {"files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "iou_threshold": 0.45, "max_output_boxes": 100, "background_class": -1, "score_activation": False, "box_coding": 0}')}},
     ]
     INVALID += [
+        {
+            # Python model code: the PluginFieldType written in trt.PluginField(name, data, type), positional or `type=`
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("axis", "kINT32"))),
+                "py/build.py": py_lookup("FooPlugin", fields=(("alpha", "INT32"), ("axis", "INT32"))),
+                "py/build2.py": py_lookup("FooPlugin", fields=(("axis", "FLOAT32"),), keyword=True),
+            },
+            "expect": [
+                ("py/build.py", 8, "field 'alpha' passed to get_creator('FooPlugin', '1', '') is built as kINT32, but "
+                 "creator FooPluginCreator declares 'alpha' as kFLOAT32 in getFieldNames()"),
+                ("py/build2.py", 8, "field 'axis' passed to get_creator('FooPlugin', '1', '') is built as kFLOAT32, but "
+                 "creator FooPluginCreator declares 'axis' as kINT32 in getFieldNames()"),
+            ],
+        },
+        {
+            # an ONNX attribute whose value is a local variable bound once to a tuple of int literals: INTS (kINT32)
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("pads", "kFLOAT32"),)),
+                "py/surgeon.py": gs_var_py("FooPlugin", "(1, 1, 1, 1)"),
+            },
+            "expect": [
+                ("py/surgeon.py", 6, "attribute 'pads' of ONNX node 'FooPlugin' is an INTS, which TensorRT's ONNX parser "
+                 "passes as kINT32, but creator FooPluginCreator declares 'pads' as kFLOAT32"),
+            ],
+        },
+        {
+            # self-contained scripts side by side, each with its own creator of one name: a route is judged against
+            # the creator of its own file
+            "files": {
+                "samples/a_cupy.py": py_script("FooPlugin", "INT32"),
+                "samples/b_torch.py": py_script("FooPlugin", "FLOAT32"),
+                "samples/c_numba.py": py_script("FooPlugin", "INT32"),
+            },
+            "expect": [
+                ("samples/b_torch.py", 17, "attribute 'pads' of ONNX node 'FooPlugin' is an INTS, which TensorRT's ONNX "
+                 "parser passes as kINT32, but creator FooCreator declares 'pads' as kFLOAT32"),
+            ],
+        },
         {
             # TensorRT's own plugin (no creator in the project): a FLOAT where libnvinfer_plugin's creator declares
             # kINT32 is read as the bits of a float

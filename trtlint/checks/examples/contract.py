@@ -331,6 +331,49 @@ def gs_surgery_py(op: str = "FooPlugin", attrs: str = '{"alpha": 1.0}', helper: 
     )
 
 
+def py_lookup(name: str = "FooPlugin", fields: tuple[tuple[str, str], ...] = (("alpha", "FLOAT32"),),
+              keyword: bool = False) -> str:
+    """Python model code: ``get_creator(name, "1", "")``, then one ``trt.PluginField(f, data, trt.PluginFieldType.T)``
+    per field (``type=...`` when ``keyword``; fields from line 8 on, one a line) handed to ``create_plugin``."""
+    made = "\n".join(
+        f'        trt.PluginField("{f}", np.array([1], np.int32), {"type=" if keyword else ""}trt.PluginFieldType.{t}),'
+        for f, t in fields
+    )
+    return (
+        "import numpy as np\nimport tensorrt as trt\n\n\ndef make_foo():\n"
+        f'    creator = trt.get_plugin_registry().get_creator("{name}", "1", "")\n'
+        f"    fields = [\n{made}\n    ]\n"
+        '    return creator.create_plugin("foo", trt.PluginFieldCollection(fields))\n'
+    )
+
+
+def gs_var_py(op: str = "FooPlugin", value: str = "(1, 1, 1, 1)", extra: str = "") -> str:
+    """onnx-graphsurgeon code whose attribute ``pads`` is a local variable bound to ``value`` (line 5; ``extra``:
+    statements after it, one a line) and passed as ``attrs={"pads": pads}`` (the dict on the ``gs.Node`` line,
+    line 6 plus the lines of ``extra``)."""
+    more = "".join(f"    {x}\n" for x in extra.split("\n") if x) if extra else ""
+    return (
+        "import onnx_graphsurgeon as gs\n\n\ndef insert(graph, x, y):\n"
+        f"    pads = {value}\n{more}"
+        f'    graph.nodes.append(gs.Node("{op}", "foo_0", attrs={{"pads": pads}}, inputs=[x], outputs=[y]))\n'
+    )
+
+
+def py_script(op: str = "FooPlugin", ftype: str = "INT32") -> str:
+    """A self-contained Python script: its own creator class of ``op`` declaring ``pads`` as ``ftype`` (line 11), and
+    an onnx-graphsurgeon node asking for ``op`` with ``pads`` a tuple of ints (line 17)."""
+    return (
+        "import numpy as np\nimport onnx_graphsurgeon as gs\nimport tensorrt as trt\n\n\n"
+        "class FooCreator(trt.IPluginCreatorV3One):\n    def __init__(self):\n        super().__init__()\n"
+        f'        self.name = "{op}"\n'
+        "        self.field_names = trt.PluginFieldCollection(\n"
+        f'            [trt.PluginField("pads", np.array([]), trt.PluginFieldType.{ftype})]\n'
+        "        )\n\n\n"
+        "def insert(graph, x, y):\n    pads = (1, 1)\n"
+        f'    graph.nodes.append(gs.Node("{op}", "foo_0", attrs={{"pads": pads}}, inputs=[x], outputs=[y]))\n'
+    )
+
+
 def py_loader_class(name: str = "FooPlugin", fields: tuple[str, ...] = ("alpha",)) -> str:
     """Python model code as a loader class: the creator looked up once and kept on ``self``, the field collection
     built and returned by a method of its own, the plugin created in a third method."""

@@ -22,7 +22,7 @@ from trtlint.base.facts import FileFacts, ParseProblem, Span
 from .. import ExtractContext, SourceFile, empty_facts
 from . import fast, torchtrt
 from .onnx_emit import FactCollector, TableCand
-from .values import Binding, ValueTracker, string_value
+from .values import Binding, ValueTracker, store_counts, string_value
 
 # --------------------------------------------------------------------------------------------------------
 # Module pre-pass: imports and module-level constants, dicts and opsets (visible from every function)
@@ -75,13 +75,20 @@ def _prepass(ex: FactCollector, module: cst.Module) -> None:
             assigns.append((s.target.value, s.value, s))
         elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name):
             counts[s.target.value] = counts.get(s.target.value, 0) + 2
-    # two rounds so constants defined from other constants resolve
+    # two rounds so constants defined from other constants resolve; a sequence of literals also must not be
+    # changed in place anywhere in the module (``pads.append(...)``, ``pads[0] = ...``, in a function too)
+    stores = None
     for _ in range(2):
         for name, value, stmt in assigns:
             if counts.get(name, 0) != 1:
                 ms.bindings[name] = Binding("unknown")
                 continue
-            ms.bindings[name] = ex.binding_for_value(value)
+            b = ex.binding_for_value(value)
+            if b.kind == "seq":
+                stores = store_counts(module) if stores is None else stores
+                if stores.get(name, 0) != 1:
+                    b = Binding("unknown")
+            ms.bindings[name] = b
     # direct-route table candidates: dicts of str -> str
     for name, value, stmt in assigns:
         if counts.get(name, 0) != 1 or not isinstance(value, cst.Dict) or not value.elements:
@@ -118,7 +125,7 @@ class MainVisitor(FactCollector):
     def bind(self, name: str, b: Binding) -> None:
         if len(self.scopes) == 1 and b.kind != "dict":
             existing = self.scope.bindings.get(name)
-            if existing is not None and existing.kind in ("str", "num", "opset", "unknown"):
+            if existing is not None and existing.kind in ("str", "num", "seq", "opset", "unknown"):
                 return
         super().bind(name, b)
 

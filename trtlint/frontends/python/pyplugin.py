@@ -8,7 +8,8 @@ The three pieces of a Python plugin creation are written apart::
     plugin = creator.create_plugin("foo", trt.PluginFieldCollection(fields))
 
 :class:`PluginCreationMixin` (a part of :class:`~.onnx_emit.FactCollector`) records, along the walk, each
-``trt.PluginField`` with a literal name (an :class:`~trtlint.base.facts.AttrFact` at the name), what names hold a
+``trt.PluginField`` with a literal name (an :class:`~trtlint.base.facts.AttrFact` at the name, its type the
+``PluginFieldType`` written, as ``kINT32``..., when it is a member of tensorrt's), what names hold a
 creator (a lookup's result, a scan's loop variable under ``if c.name == "Foo"``, an alias of either), a field
 or a collection of fields (a list or ``PluginFieldCollection`` literal, ``append``/``extend``/``+=``), and each
 ``create_plugin`` call. When the module's walk is done (:meth:`PluginCreationMixin.join_plugin_creations`, so
@@ -177,9 +178,20 @@ class PluginCreationMixin:
             return
         data = args[1].value if len(args) > 1 and args[1].keyword is None else None
         fact = AttrFact(name, self.span(name_arg.value), self.text(data) if data is not None else None,
-                        name_span=self.span(name_arg.value))
+                        type=self.plugin_field_type(args), name_span=self.span(name_arg.value))
         self.pf_facts[id(node)] = fact
         home.made.append(fact)
+
+    def plugin_field_type(self, args: list) -> Optional[str]:
+        """The ``PluginFieldType`` a ``trt.PluginField(name, data, type)`` call writes (third positional argument or
+        ``type=``), as the C++ spelling (``trt.PluginFieldType.INT32`` -> ``kINT32``); None when not written as a
+        member of tensorrt's ``PluginFieldType`` (a variable, a default)."""
+        t = next((a.value for a in args if a.keyword is not None and a.keyword.value == "type"), None)
+        if t is None and len(args) > 2 and all(a.keyword is None for a in args[:3]):
+            t = args[2].value
+        if not isinstance(t, cst.Attribute) or not self.is_trt(t.value, "PluginFieldType"):
+            return None
+        return "k" + t.attr.value
 
     def lookup_made(self, node: cst.Call, indices: list[int]) -> None:
         self.lookup_at[id(node)] = indices

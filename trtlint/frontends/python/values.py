@@ -101,9 +101,9 @@ class DictState:
 
 @dataclass
 class Binding:
-    kind: str  # "str" | "num" | "dict" | "opset" | "param" | "unknown"
+    kind: str  # "str" | "num" | "seq" | "dict" | "opset" | "param" | "unknown"
     values: tuple = ()  # "str": possible strings
-    type: Optional[str] = None  # "num"/"param": attribute type
+    type: Optional[str] = None  # "num"/"seq"/"param": attribute type ("seq": INTS, FLOATS or STRINGS)
     dict: Optional[DictState] = None
     domain: Optional[str] = None  # "opset"
     branch: tuple = ()
@@ -118,6 +118,8 @@ class Scope:
     params: tuple = ()  # a function's parameter names, in order (positional, then keyword-only)
     creator_calls: list = field(default_factory=list)  # (version, namespace)
     table_lookups: list = field(default_factory=list)  # (table name, fallback_identity)
+    node: Optional[cst.CSTNode] = None  # a function's def (for :func:`store_counts`)
+    stores: Optional[dict] = None  # store_counts(node), computed on first need
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -301,7 +303,7 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
                 return None
             if b.kind == "str":
                 return "STRING"
-            if b.kind in ("num", "param"):
+            if b.kind in ("num", "seq", "param"):
                 return b.type
             return None
         if isinstance(node, cst.UnaryOperation):
@@ -571,7 +573,7 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.function_facts(node)
         self.scope.bindings[node.name.value] = Binding("unknown")
-        sc = Scope("function", node.name.value)
+        sc = Scope("function", node.name.value, node=node)
         params = node.params
         allp = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
         for p in allp:
@@ -647,7 +649,23 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
         t = self.infer_type(value)
         if t in ("INT", "FLOAT") and isinstance(value, (cst.Integer, cst.Float, cst.UnaryOperation)):
             return Binding("num", type=t)
+        t = literal_seq_type(value)
+        if t is not None:
+            return Binding("seq", type=t)
         return Binding("unknown")
+
+    def bind_stored(self, name: str, value: cst.BaseExpression) -> None:
+        """``name = value`` in the current scope. A sequence of literals (``pads = (1, 1)``) keeps its type only
+        when the function stores to the name nowhere else (no other assignment, ``+=``, item store, ``del``,
+        method call such as ``append``: :func:`store_counts`); at module level the pre-pass counts the same."""
+        b = self.binding_for_value(value)
+        sc = self.scope
+        if b.kind == "seq" and sc.kind == "function":
+            if sc.stores is None:
+                sc.stores = store_counts(sc.node) if sc.node is not None else {}
+            if sc.stores.get(name, 0) != 1:
+                b = Binding("unknown")
+        self.bind(name, b)
 
     def _opset_domain(self, call: cst.Call) -> Optional[str]:
         dom = None
@@ -670,7 +688,7 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
                 self.imports[target.value] = lazy
                 self._shadow_import(target.value)
             elif isinstance(target, cst.Name):
-                self.bind(target.value, self.binding_for_value(value))
+                self.bind_stored(target.value, value)
             elif isinstance(target, cst.Subscript):
                 self._subscript_store(target, value, node)
             else:
@@ -681,7 +699,7 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
         if node.value is None:
             return
         if isinstance(target, cst.Name):
-            self.bind(target.value, self.binding_for_value(node.value))
+            self.bind_stored(target.value, node.value)
         elif isinstance(target, cst.Subscript):
             self._subscript_store(target, node.value, node)
 
@@ -741,6 +759,110 @@ class ValueTracker(fast.FastVisitMixin, cst.CSTVisitor):
                 st.open = True
             elif key not in st.entries and len(pos) >= 2:
                 st.entries[key] = self.make_entry(key, node, pos[1].value)
+
+
+_LITERAL_SEQ = {cst.Integer: "INTS", cst.Float: "FLOATS", cst.SimpleString: "STRINGS"}
+
+
+def literal_seq_type(value: cst.BaseExpression) -> Optional[str]:
+    """INTS, FLOATS or STRINGS for a non-empty tuple or list whose elements are all literals of one kind (``(1, 1)``,
+    ``[0.5, -1.0]``, ``("a", "b")``); None otherwise (a name, a call, mixed kinds, bytes, a starred element)."""
+    if not isinstance(value, (cst.Tuple, cst.List)) or not value.elements:
+        return None
+    kinds = set()
+    for el in value.elements:
+        if not isinstance(el, cst.Element):
+            return None
+        v = el.value
+        if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, (cst.Minus, cst.Plus)):
+            v = v.expression
+            if not isinstance(v, (cst.Integer, cst.Float)):
+                return None
+        if isinstance(v, cst.SimpleString) and v.prefix.lower().startswith("b"):
+            return None
+        k = _LITERAL_SEQ.get(type(v))
+        if k is None:
+            return None
+        kinds.add(k)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def store_counts(node: cst.CSTNode) -> dict:
+    """How often the code under ``node`` (nested functions included) stores to each plain name: an assignment
+    counts 1; anything else that may change what the name holds counts 2 (an assignment to several targets at
+    once, ``+=``, a ``for``/``with``/walrus/``except`` target, ``global``/``nonlocal``, ``del``, an item or
+    attribute store ``name[i] = ...``, any method call ``name.append(...)``). A name counted 1 is bound once."""
+    counts: dict = {}
+
+    def add(n: str, k: int) -> None:
+        counts[n] = counts.get(n, 0) + k
+
+    def names(t) -> Iterable[str]:
+        if isinstance(t, cst.Name):
+            yield t.value
+        elif isinstance(t, (cst.Tuple, cst.List)):
+            for el in t.elements:
+                yield from names(el.value)
+        elif isinstance(t, cst.StarredElement):
+            yield from names(t.value)
+        elif isinstance(t, (cst.Subscript, cst.Attribute)) and isinstance(t.value, cst.Name):
+            yield t.value.value
+
+    class _V(cst.CSTVisitor):
+        def visit_Assign(self, n: cst.Assign) -> None:
+            for t in n.targets:
+                if isinstance(t.target, cst.Name):
+                    add(t.target.value, 1)
+                else:
+                    for x in names(t.target):
+                        add(x, 2)
+
+        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
+            if n.value is not None:
+                for x in names(n.target):
+                    add(x, 1 if isinstance(n.target, cst.Name) else 2)
+
+        def visit_AugAssign(self, n: cst.AugAssign) -> None:
+            for x in names(n.target):
+                add(x, 2)
+
+        def visit_For(self, n: cst.For) -> None:
+            for x in names(n.target):
+                add(x, 2)
+
+        def visit_WithItem(self, n: cst.WithItem) -> None:
+            if n.asname is not None:
+                for x in names(n.asname.name):
+                    add(x, 2)
+
+        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
+            for x in names(n.target):
+                add(x, 2)
+
+        def visit_ExceptHandler(self, n: cst.ExceptHandler) -> None:
+            if n.name is not None:
+                for x in names(n.name.name):
+                    add(x, 2)
+
+        def visit_Global(self, n: cst.Global) -> None:
+            for it in n.names:
+                add(it.name.value, 2)
+
+        def visit_Nonlocal(self, n: cst.Nonlocal) -> None:
+            for it in n.names:
+                add(it.name.value, 2)
+
+        def visit_Del(self, n: cst.Del) -> None:
+            for x in names(n.target):
+                add(x, 2)
+
+        def visit_Call(self, n: cst.Call) -> None:
+            f = n.func
+            if isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
+                add(f.value.value, 2)
+
+    node.visit(_V())
+    return counts
 
 
 # a version constraint after the module's name (``lazy_import("onnx>=1.17")``) is dropped
