@@ -34,8 +34,8 @@ from trtlint.index.project_index import CheckInputs
 from trtlint.pipeline.extract import FRONTENDS
 from trtlint.pipeline.run import run
 from trtlint.pipeline.state import ProjectState
-from trtlint.store.scancache import (ProjectMarkers, calls_any, class_bases, code_text, has_plugin_marker, include_names,
-                                     marker_macros, model_io as scan_model_io, preview_switches)
+from trtlint.store.scancache import (ProjectMarkers, calls_any, class_bases, code_text, has_plugin_marker,
+                                     include_names, marker_macros, model_io as scan_model_io, preview_switches)
 from trtlint.adoption.suppress import scan_suppressions
 from trtlint.editor import keptheaders
 
