@@ -34,7 +34,8 @@ from trtlint.index.project_index import CheckInputs
 from trtlint.pipeline.extract import FRONTENDS
 from trtlint.pipeline.run import run
 from trtlint.pipeline.state import ProjectState
-from trtlint.store.scancache import has_plugin_marker, include_names, model_io as scan_model_io, preview_switches
+from trtlint.store.scancache import (ProjectMarkers, calls_any, class_bases, code_text, has_plugin_marker,
+                                     include_names, marker_macros, model_io as scan_model_io, preview_switches)
 from trtlint.adoption.suppress import scan_suppressions
 from trtlint.editor import keptheaders
 
@@ -133,7 +134,7 @@ class Session:
         self.diagnostics: list[Diagnostic] = []
         self.timings: dict[str, float] = {}
         self._extract_time = 0.0  # seconds spent re-extracting files since the last check
-        self._shared: dict[tuple[str, str], bool] = {}  # (header, digest) -> no plugin marker in it
+        self._shared: dict[tuple[str, str], bool] = {}  # (header, digest) -> a shared header (_shared_header)
         self.kept_headers = 0  # units re-extracted without their shared headers (keptheaders; for the tests)
         self.loaded = False
         self._stamp: tuple = ()
@@ -289,6 +290,7 @@ class Session:
             self.suppressions.pop(rel, None)
             self.preview_scan.pop(rel, None)
             self._includes_changed(rel, None)
+            self._markers_changed(rel, None)
             self.model_io.pop(rel, None)
             UNSAVED.pop(str(p), None)
             self._reextract_includers(rel)
@@ -336,8 +338,13 @@ class Session:
             self.suppressions.pop(rel, None)
         if kind in (*_CPP, "python"):
             self.preview_scan[rel] = preview_switches(text.encode("utf-8", "surrogateescape"))
+        code, bases = b"", ()
         if kind in _CPP:
-            self._includes_changed(rel, include_names(text.encode("utf-8", "surrogateescape")))
+            data = text.encode("utf-8", "surrogateescape")
+            self._includes_changed(rel, include_names(data))
+            code = code_text(data)  # (what the run's text scans read: the file without its arrays of constants)
+            bases = class_bases(code)
+            self._markers_changed(rel, (marker_macros(code), bases))
         io = scan_model_io(text.encode("utf-8", "surrogateescape")) if kind != "onnx" else ()
         if io:
             self.model_io[rel] = io
@@ -346,8 +353,11 @@ class Session:
         old = self.facts.get(rel)
         if kind not in FRONTENDS:
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
-        elif kind in _CPP and not has_plugin_marker(text.encode("utf-8", "surrogateescape")) and not _has_content(old):
-            # not parsed by a full run either (no plugin fact, no hot path needed it): keep it that way
+        elif kind in _CPP and not self.state.markers.plugin_file(has_plugin_marker(code), bases,
+                                                                  lambda macros: calls_any(code, macros)) \
+                and not _has_content(old):
+            # not parsed by a full run either (no plugin marker, no call of a project marker macro, no class deriving a
+            # project plugin class: the run's decision, ProjectMarkers; no hot path needed it): keep it that way
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
         else:
             kept = self._reextract_kept(src, prev, old, text) if kind in ("cpp", "cuda") else None
@@ -362,8 +372,48 @@ class Session:
         elif old is not None and kind in _CPP:
             self._rewalk_dropped(set(old.includes) - set(self.facts[rel].includes))
 
+    def _markers_changed(self, rel: str, scans: Optional[tuple]) -> None:
+        """A C++ file's marker macros and class bases are now ``scans`` (None: the file is gone): when they differ
+        from what the project's markers were made from, the project's marker macros and plugin classes are made
+        again (:class:`ProjectMarkers`, as the run makes them), for the decisions of this and later edits. The
+        other files already in memory keep their facts until they are edited or the project is loaded again."""
+        known = self.state.marker_scans
+        if scans is not None and not any(scans):
+            scans = None
+        if known.get(rel) == scans:
+            return
+        if scans is None:
+            known.pop(rel, None)
+        else:
+            known[rel] = scans
+        markers = ProjectMarkers.of((d for d, _b in known.values()), (b for _d, b in known.values()))
+        if markers != self.state.markers:
+            before, self.state.markers = self.state.markers, markers
+            self._shared.clear()  # (whether a header is shared depends on the project's plugin classes)
+            if markers.classes != before.classes:
+                self._parse_new_derivers(rel, before)
+
+    def _parse_new_derivers(self, edited: str, before: ProjectMarkers) -> None:
+        """The project's plugin classes changed (a base put on a plugin interface, a class renamed to one a file
+        derives): the files in memory that now derive one, unparsed until now, are parsed as a full run would parse
+        them (a unit, or a header no unit's facts include), from the per-file scans the session keeps (no file is
+        read for it). A file that now calls a new marker macro is not looked for (that would read every C++ file on
+        each keystroke that renames a macro): it is parsed when next opened or changed, or the project loaded again."""
+        markers, scans = self.state.markers, self.state.marker_scans
+        new = [r for r, (_d, bases) in scans.items() if r != edited and r in self.sources
+               and markers.derives(bases) and not before.derives(bases) and not _has_content(self.facts.get(r))]
+        if not new:
+            return
+        included = {h for ff in self.facts.values() for h in ff.includes}
+        for r in new:
+            src = self.sources[r]
+            if src.kind in ("cpp", "cuda") or (src.kind == "header" and r not in included):
+                self.facts[r] = self._extract(src)
+                self.skips.pop(r, None)
+
     def _shared_header(self, rel: str) -> bool:
-        """A project header without a plugin marker (one a full run may leave to another unit to walk)."""
+        """A project header a full run may leave to another unit to walk: no plugin marker, no class deriving a project
+        plugin class (:meth:`ProjectMarkers.shareable`, the run's decision)."""
         src = self.sources.get(rel)
         if src is None or src.kind != "header":
             return False
@@ -372,7 +422,9 @@ class Session:
         if got is None:
             data = src.text.encode("utf-8", "surrogateescape") if src.text is not None else safeio.try_read_bytes(
                 src.path, root=self.root, limit=safeio.SOURCE_LIMIT)
-            got = self._shared[key] = data is not None and not has_plugin_marker(data)
+            code = code_text(data) if data is not None else b""
+            got = self._shared[key] = data is not None and self.state.markers.shareable(has_plugin_marker(code),
+                                                                                         class_bases(code))
         return got
 
     def _old_text(self, prev: Optional[SourceFile]) -> Optional[str]:

@@ -25,7 +25,7 @@ from trtlint.config.packs import Packs, Profile, detect_profile, load_packs, shi
 from trtlint.config.settings import Settings
 from trtlint.index.discover import DIGEST_NAME, Discovery, discover
 from trtlint.store.cache import CACHE_DIR, FactCache, context_key, load_json_dict, load_stats, save_glob_memos, write_json
-from trtlint.store.scancache import TextScans, feature_macros
+from trtlint.store.scancache import CPP_KINDS, TextScans, feature_macros
 from ..frontends import ExtractContext, SourceFile
 from .extract import frontend_versions, make_context
 from .extraction import ExtractLimits
@@ -381,14 +381,13 @@ def _extract(st: _RunState) -> None:
             if first is not None:
                 extraction.warm(first.kind, first)
         # a unit that only calls a project macro whose replacement holds a marker (one that writes a creator
-        # class and its REGISTER_TENSORRT_PLUGIN) holds plugin facts too
-        macros = scans.project_marker_macros(disc.files, extraction.service)
-        # ...and so does a file whose class derives a project class on a plugin or creator interface (a plugin
-        # written on the project's own BasePlugin, its methods in the class: no marker of its own)
-        bases = scans.project_plugin_classes(disc.files, extraction.service)
+        # class and its REGISTER_TENSORRT_PLUGIN) holds plugin facts too, and so does a file whose class derives a
+        # project class on a plugin or creator interface (a plugin written on the project's own BasePlugin, its
+        # methods in the class: no marker of its own). The editor's session keeps them and decides the same way
+        markers = scans.project_markers(disc.files, extraction.service)
 
         def plugin_file(f: SourceFile) -> bool:
-            return scans.scan(f).marker or scans.uses_any(f, macros) or scans.derives_any(f, bases)
+            return scans.plugin_file(f, markers)
 
         for f in tus:
             extraction.service()  # the scans below can take seconds (TensorRT OSS): the workers go on meanwhile
@@ -403,7 +402,7 @@ def _extract(st: _RunState) -> None:
         headers = {f.rel: f for f in disc.files if f.kind == "header"}
 
         def shareable(rel: str) -> bool:
-            return rel in headers and not scans.scan(headers[rel]).marker and not scans.derives_any(headers[rel], bases)
+            return rel in headers and scans.shareable(headers[rel], markers)
 
         # (the units' CMake flags decide which headers they reach too)
         reach = ReachMemo(cache.dir / "reach.json" if cache is not None else None,
@@ -473,6 +472,10 @@ def _extract(st: _RunState) -> None:
     st.facts = facts
     st.project.facts = {ff.path: ff for ff in facts}
     st.project.skips = st.skips
+    st.project.markers = markers
+    st.project.marker_scans = {f.rel: (scan.marker_macros, scan.class_bases) for f in disc.files
+                               if f.kind in CPP_KINDS for scan in (scans.scan(f),)
+                               if scan.marker_macros or scan.class_bases}
     st.project.ctx = st.ctx  # (with the feature macros found)
     st.timings["extract"] = time.perf_counter() - t1
 

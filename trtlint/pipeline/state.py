@@ -23,6 +23,7 @@ from trtlint.config.settings import Settings
 from trtlint.frontends import ExtractContext, SourceFile
 from trtlint.index.project_index import CheckInputs
 from trtlint.pipeline.buildmodel import BuildModel
+from trtlint.store.scancache import ProjectMarkers
 from trtlint.pipeline.check import Checked, check_project, config_globs, config_selectors
 
 
@@ -51,6 +52,11 @@ class ProjectState:
     model_io: dict = field(default_factory=dict)  # rel -> its model-parser / plugin-loader evidence (CheckInputs)
     executable_units: tuple = ()  # the units the tree's own executables hold (CheckInputs)
     build: Optional[BuildModel] = None
+    # what makes a markerless C++ file a plugin file (a call of a project marker macro, a class deriving a project
+    # plugin class: store.scancache.ProjectMarkers), and the per-file scans it is made from (rel -> (the marker
+    # macros it defines, its class_bases); C++ files with some): a session makes it again when an edit changes one
+    markers: ProjectMarkers = field(default_factory=ProjectMarkers)
+    marker_scans: dict = field(default_factory=dict)
     # the findings of each rule at the last check and what changed since (trtlint.checks.reads): a rule whose
     # declared fact kinds did not change is not run again (the editor's session keeps the state across edits)
     rule_memo: RuleMemo = field(default_factory=RuleMemo)

@@ -15,6 +15,8 @@ The file is read with the restricted unpickler of :mod:`trtlint.store.cache` (fa
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import os
 import pickle
@@ -176,6 +178,52 @@ def project_plugin_classes(per_file) -> set[str]:
         out |= new
         grew = bool(new)
     return out
+
+
+def calls_any(data: bytes, macros: tuple[str, ...]) -> bool:
+    """Whether ``data`` calls one of ``macros`` (``NAME(``): the text test of :meth:`TextScans.uses_any`."""
+    if not macros:
+        return False
+    return _calls_rx(tuple(macros)).search(data) is not None
+
+
+@functools.lru_cache(maxsize=8)
+def _calls_rx(macros: tuple[str, ...]):
+    return re.compile(rb"\b(?:" + b"|".join(re.escape(m.encode("ascii")) for m in macros) + rb")\s*\(")
+
+
+@dataclasses.dataclass(frozen=True)
+class ProjectMarkers:
+    """What, besides a plugin marker of its own (:func:`has_plugin_marker`), makes a C++ file one that can hold plugin
+    facts: a call of one of the project's marker macros (:func:`marker_macros`: a macro that writes a creator class
+    and its REGISTER_TENSORRT_PLUGIN), or a class deriving one of the project's plugin classes
+    (:func:`project_plugin_classes`: a plugin written on the project's own BasePlugin, its methods in the class).
+    The one decision a full run (``pipeline/run.py``) and the editor's session (``editor/session.py``) make."""
+
+    macros: tuple[str, ...] = ()  # the project's marker macros, sorted
+    classes: frozenset = frozenset()  # the project's plugin and creator classes (names)
+
+    @classmethod
+    def of(cls, macro_defs, bases_per_file) -> "ProjectMarkers":
+        """From the C++ files' :func:`marker_macros` and :func:`class_bases` (iterables of them)."""
+        macros: set[str] = set()
+        for defs in macro_defs:
+            macros.update(defs)
+        return cls(tuple(sorted(macros)), frozenset(project_plugin_classes(bases_per_file)))
+
+    def derives(self, bases) -> bool:
+        """Whether a class of a file whose :func:`class_bases` are ``bases`` derives a project plugin class."""
+        return bool(self.classes) and any(not self.classes.isdisjoint(b) for _n, b in bases)
+
+    def plugin_file(self, marker: bool, bases, calls: Callable[[tuple[str, ...]], bool]) -> bool:
+        """Whether a C++ file is parsed eagerly: its own marker, a class deriving a project plugin class, or a call
+        of a project marker macro (``calls(macros)``, asked last: it may read the file)."""
+        return marker or self.derives(bases) or (bool(self.macros) and calls(self.macros))
+
+    def shareable(self, marker: bool, bases) -> bool:
+        """Whether a header may be left to one of its includers to walk (a shared header): no marker, and no class
+        deriving a project plugin class (its declarations feed a plugin class)."""
+        return not marker and not self.derives(bases)
 
 
 # callees that are never project functions: no need to look for their definitions
@@ -414,39 +462,34 @@ class TextScans:
         hit = self.entries.get(key)
         if isinstance(hit, bool):
             return hit
-        rx = re.compile(rb"\b(?:" + b"|".join(re.escape(m.encode("ascii")) for m in macros) + rb")\s*\(")
-        found = rx.search(self.read(f)) is not None
+        found = calls_any(self.read(f), macros)
         self.entries[key] = found
         self.dirty = True
         return found
 
-    def project_marker_macros(self, files, service: Optional[Callable[[], None]] = None) -> tuple[str, ...]:
-        """The marker macros (:func:`marker_macros`) the project's C++ files define, sorted (``service`` is
-        called before each file: a cold scan of a large tree takes seconds)."""
-        out: set[str] = set()
+    def project_markers(self, files, service: Optional[Callable[[], None]] = None) -> ProjectMarkers:
+        """The project's marker macros and plugin classes (:class:`ProjectMarkers`), over its C++ files' scans
+        (``service`` is called before each file: a cold scan of a large tree takes seconds)."""
+        defs, bases = [], []
         for f in files:
             if f.kind in CPP_KINDS:
                 if service is not None:
                     service()
-                out.update(self.scan(f).marker_macros)
-        return tuple(sorted(out))
+                scan = self.scan(f)
+                defs.append(scan.marker_macros)
+                bases.append(scan.class_bases)
+        return ProjectMarkers.of(defs, bases)
 
-    def project_plugin_classes(self, files, service: Optional[Callable[[], None]] = None) -> frozenset:
-        """The project's classes on a TensorRT plugin or creator interface, directly or through its own classes
-        (:func:`project_plugin_classes`, over the C++ files' :func:`class_bases`; ``service`` as above)."""
-        per_file = []
-        for f in files:
-            if f.kind in CPP_KINDS:
-                if service is not None:
-                    service()
-                per_file.append(self.scan(f).class_bases)
-        return frozenset(project_plugin_classes(per_file))
+    def plugin_file(self, f: SourceFile, markers: ProjectMarkers) -> bool:
+        """Whether the run parses the C++ file eagerly (:meth:`ProjectMarkers.plugin_file`, from its scan; the
+        macro calls read the file once, then are remembered: :meth:`uses_any`)."""
+        scan = self.scan(f)
+        return markers.plugin_file(scan.marker, scan.class_bases, lambda macros: self.uses_any(f, macros))
 
-    def derives_any(self, f: SourceFile, classes: frozenset) -> bool:
-        """Whether a class the file defines derives one of ``classes`` (:meth:`project_plugin_classes`): a plugin
-        written on a project base (``class FooPlugin : public BasePlugin { ... }``, its methods in the class) holds
-        no marker of its own, yet is a plugin class. From the scan alone: no file is read again."""
-        return bool(classes) and any(not classes.isdisjoint(bases) for _n, bases in self.scan(f).class_bases)
+    def shareable(self, f: SourceFile, markers: ProjectMarkers) -> bool:
+        """Whether a header may be left to one includer to walk (:meth:`ProjectMarkers.shareable`)."""
+        scan = self.scan(f)
+        return markers.shareable(scan.marker, scan.class_bases)
 
     def read(self, f: SourceFile) -> bytes:
         self.reads += 1
