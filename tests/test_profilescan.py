@@ -59,3 +59,16 @@ def test_python_set_shape():
     assert _fixed(b'profile.set_shape("x", lo, opt, hi)\n') is None
     assert _fixed(py + b"inp = torch_tensorrt.Input(min_shape=(1, 3), opt_shape=(2, 3), max_shape=(4, 3))\n") is None
     assert _fixed(py + b'profiles = [Profile().add("x", min=(1, 3), opt=(2, 3), max=(4, 3))]\n') is None
+
+
+def test_each_way_of_setting_shapes_out_of_sight_is_unknown_and_a_large_constant_array_does_not_hide_a_profile():
+    # every alternative of the "set out of sight" pattern gives an unknown entry: the literal gates in front of the
+    # searches (profilescan.LITERALS, scancache.model_io's search of the code parts only) leave none of them out
+    for text in (b"ctx->setShapeValues(0, v);", b"ctx.set_shape_input(0, v)", b"opt_shape = (1, 3)",
+                 b"trtexec --minShapes=x:1x3", b"convert --trt-max-shapes x:1", b"p.add('x', min = (1, 3))"):
+        assert [k for k, _line, body in model_io(text) if body.endswith("?")] == ["profile"], text
+    # a generated source: a profile set after 40 KB of hex constants is still read, at its own line
+    data = b"const unsigned char cubin[] = {\n" + b"0x7f, 0x45, 0x4c, 0x46,\n" * 2000 + b"};\n" + _CPP
+    got = [(line, body) for kind, line, body in model_io(data) if kind == "profile"]
+    assert got == [(2006, "name\tkMIN\t1\tin.d[1]\tin.d[2]\tin.d[3]"), (2007, "name\tkOPT\t8\tin.d[1]\tin.d[2]\tin.d[3]"),
+                   (2008, "name\tkMAX\t16\tin.d[1]\tin.d[2]\tin.d[3]")]

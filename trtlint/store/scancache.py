@@ -29,7 +29,7 @@ from trtlint.base import safeio
 from trtlint.base.unpickle import safe_loads
 from trtlint.frontends import SourceFile
 
-from .profilescan import UNKNOWN, profile_entries
+from .profilescan import LITERALS as PROFILE_LITERALS, UNKNOWN, profile_entries
 
 CPP_KINDS = ("cpp", "cuda", "header")
 SUPPRESSIBLE = ("cpp", "cuda", "header", "python", "cmake", "yaml")
@@ -324,9 +324,10 @@ def model_io(data: bytes, parts=None) -> tuple[tuple[str, int, str], ...]:
         # (larger files are generated data); a profile set there is not read: an unknown one
         return (("profile", 1, "\t" + UNKNOWN),) if b"setDimensions" in data or b"set_shape" in data else ()
     out = []
+    parts = list(parts) if parts is not None else list(_text_parts(data))
     for kind, rx, lits in (("parser", _MODEL_PARSER, _PARSER_LITERALS), ("loader", _PLUGIN_LOADER, _LOADER_LITERALS)):
         n = 0
-        for start, part in (parts if parts is not None else _text_parts(data)):
+        for start, part in parts:
             if n >= _MAX_MODEL_IO or not any(lit in part for lit in lits):
                 continue
             for m in rx.finditer(part):
@@ -334,7 +335,10 @@ def model_io(data: bytes, parts=None) -> tuple[tuple[str, int, str], ...]:
                     break
                 n += 1
                 out.append((kind, data.count(b"\n", 0, start + m.start()) + 1, m.group(0).decode("ascii", "replace")))
-    out.extend(profile_entries(data))
+    # the profile scan reads the whole text (its line numbers), but only where the code parts name a profile: its
+    # literal searches over the arrays of constants cost a cold run of Edge-LLM 0.3 s (no name is written in them)
+    if any(lit in part for _start, part in parts for lit in PROFILE_LITERALS):
+        out.extend(profile_entries(data))
     return tuple(out)
 
 
