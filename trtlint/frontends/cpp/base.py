@@ -338,3 +338,17 @@ def look_through(K: Any, c: Cursor, casts: bool = False, functional: bool = Fals
         c = sub[0]
         n += 1
     return c
+
+
+def branch_fails(w: Any, if_stmt: Cursor, then: Cursor, last: Cursor, ends: Optional[str]) -> bool:
+    """Whether the then-branch ``then`` of ``if_stmt``, whose last statement is ``last``, ends in a throw or a process
+    exit (``ends``: what flow.ends_process said of ``last``), in an ``if`` of the function's own text: an ``if``
+    expanded from a macro body has the whole expansion as the extent of every part, and is not judged."""
+    K = w.K
+    if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
+        return False
+    end = last
+    if end.kind == K.UNEXPOSED_EXPR:  # the statement wraps the throw expression
+        sub = children(end)
+        end = sub[0] if len(sub) == 1 else end
+    return end.kind == K.CXX_THROW_EXPR or ends is not None

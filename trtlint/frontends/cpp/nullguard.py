@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 from trtlint.base.facts import NULL_ARGUMENT, Call
 from . import nonnull
-from .base import Cursor, children
+from .base import Cursor, branch_fails, children
 
 FlowWalker = Any  # flow.FlowWalker (not imported: flow imports this module)
 
@@ -35,14 +35,7 @@ def null_argument(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor, la
     """``if (!p || q == nullptr) { ...; throw ...; }`` (or an exit) on pointer parameters of the function never
     written before: the failure happens only when the caller passed a null pointer (``facts.NULL_ARGUMENT``).
     ``ends``: what the branch's last statement ends the process with (flow.ends_process), ``dv``: flow.derive(w)."""
-    K = w.K
-    if w.ex.extent_info(then)[3] <= w.ex.extent_info(if_stmt)[3]:
-        return  # an `if` expanded from a macro body: every part has the whole expansion as its extent
-    end = last
-    if end.kind == K.UNEXPOSED_EXPR:
-        sub = children(end)
-        end = sub[0] if len(sub) == 1 else end
-    if end.kind != K.CXX_THROW_EXPR and ends is None:
+    if not branch_fails(w, if_stmt, then, last, ends):
         return
     try:
         params = nonnull.null_only(dv, cond)

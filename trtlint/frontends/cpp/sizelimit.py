@@ -22,7 +22,7 @@ from typing import Any, Optional
 
 from trtlint.base.facts import Call
 
-from .base import Cursor, children, look_through
+from .base import Cursor, branch_fails, children, look_through
 
 FlowWalker = Any  # flow.FlowWalker (not imported: flow imports this module)
 
@@ -79,16 +79,10 @@ def _handed(name: str) -> re.Pattern:
 def over_param(w: FlowWalker, if_stmt: Cursor, cond: Cursor, then: Cursor, last: Cursor, ends: Optional[str]) -> None:
     """``if (size > limit) { ...; throw ...; }`` (or an exit; ``ends``: flow.ends_process of ``last``) on an integer
     parameter ``limit`` neither written nor handed to a call before the ``if``: ``FlowState.over_ranges``."""
+    if not branch_fails(w, if_stmt, then, last, ends):
+        return
     K = w.K
     fi, ti = w.ex.extent_info(if_stmt), w.ex.extent_info(then)
-    if ti[3] <= fi[3]:
-        return  # an `if` expanded from a macro body: every part has the whole expansion as its extent
-    end = last
-    if end.kind == K.UNEXPOSED_EXPR:
-        sub = children(end)
-        end = sub[0] if len(sub) == 1 else end
-    if end.kind != K.CXX_THROW_EXPR and ends is None:
-        return
     c = look_through(K, cond)
     if c.kind != K.BINARY_OPERATOR:
         return
