@@ -532,3 +532,20 @@ def test_a_build_script_running_nvcc_is_a_program_with_its_flags(tmp_path):
     assert m.programs == {"samples/a": "script", "samples/b": "script"}
     assert m.flags_for("samples/b/plugin.cu").include_dirs == (str(tmp_path / "samples" / "common"), "/usr/local/cuda/include")
     assert m.flags_for("samples/a/plugin.cu").defines == ("USE_FP16",) and m.flags_for("samples/c/k.cu") is None
+
+
+def test_a_target_compiling_a_header_defined_plugin_through_an_include_is_counted(tmp_path):
+    # the plugin and its creator live in a header; the unit CMake builds only includes it (no marker of its own):
+    # the target holds the plugin's code, so the summary counts it ("in 1 target", not "in 0 targets")
+    from trtlint.checks.examples.contract import pair_cpp
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "fooPlugin.h").write_text("#pragma once\n" + pair_cpp())
+    (tmp_path / "src" / "plugins.cpp").write_text('#include "fooPlugin.h"\nint trtlint_fixture_anchor = 0;\n')
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX)\nadd_library(foo SHARED src/plugins.cpp)\n")
+    from .helpers import check_project
+    from trtlint.report.context import Analysis
+
+    res = check_project(tmp_path)
+    assert Analysis.from_dict(res.analysis).line().startswith("analysed 1 plugin, 1 creator in 1 target"), res.analysis

@@ -558,7 +558,7 @@ def _check(st: _RunState) -> None:
     from ..report.context import Analysis
 
     st.analysis = Analysis.of_index(st.index, st.build, checked.scoped, checked.aside, checked.aside_builds,
-                                  checked.aside_old).to_dict()
+                                  checked.aside_old, st.project.include_names).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 

@@ -52,14 +52,20 @@ class Analysis:
     unfollowed_helpers: tuple = ()
 
     @classmethod
-    def of_index(cls, index, build=None, scoped=None, aside=None, aside_builds=None, aside_old=None) -> "Analysis":
+    def of_index(cls, index, build=None, scoped=None, aside=None, aside_builds=None, aside_old=None,
+                 includes=None) -> "Analysis":
         """``build``: the run's build model (``trtlint.pipeline.buildmodel.BuildModel``); its targets count
         when they compile a file that defines an analysed plugin or creator (or its methods). ``scoped``: scope
         -> index of each independent program (pipeline.check.scope_indexes); each program's classes are counted
         from its own index (the whole one holds one class per name). ``aside``: header -> the findings set aside
         in it because no unit includes it (pipeline.check.Checked.aside). ``aside_builds``: Makefile -> (line,
         include, findings set aside, its files) of each program whose Makefile cannot run (``Checked.aside_builds``).
-        ``aside_old``: plugin class -> (OldPlugin, findings set aside) (``Checked.aside_old``)."""
+        ``aside_old``: plugin class -> (OldPlugin, findings set aside) (``Checked.aside_old``). ``includes``: rel ->
+        the ``#include`` names of each C++ file (``pipeline.unincluded.include_map``): a target also counts when one
+        of its sources includes the header defining a class's methods, directly or through other headers, when no
+        unit defines any of them (a plugin defined in a header, built by a unit with no marker of its own, which the
+        run did not parse; a header declaring a class whose methods a unit defines does not make its includers hold
+        the class)."""
         from trtlint.index.project_index import scope_of
         from trtlint.index.unentered import unentered
 
@@ -70,6 +76,7 @@ class Analysis:
 
         scopes = tuple(scoped or ())
         plugins, creators, files = [], [], set()
+        defined: set = set()  # the headers defining a counted class's methods, when none is defined in a unit
         for s, idx in [("", index), *(scoped or {}).items()]:
             mine = [c for c in idx.plugins if scope_of(c.cls.span.path, scopes) == s
                     and counts(idx, c, ("getPluginName", "getPluginType", "enqueue"))]
@@ -79,10 +86,15 @@ class Analysis:
             creators += made
             for c in mine + made:
                 files.add(c.cls.span.path)
-                files.update(fn.span.path for fn in idx.class_methods(c.qualname))
+                code = {fn.span.path for fn in idx.class_methods(c.qualname)}
+                files.update(code)
+                if code and all(getattr(index.files.get(p), "kind", "header") == "header" for p in code):
+                    defined.update(code)  # defined in headers only: held by the targets whose units include them
         targets = None
         if build is not None and getattr(build, "targets", ()):
-            targets = sum(1 for t in build.targets if files.intersection(t.sources))
+            names = _IncludeNames(includes)
+            targets = sum(1 for t in build.targets if files.intersection(t.sources) or names.reach_any(
+                t.sources, defined, index))
         partly = []
         for path, ff in sorted(index.files.items()):
             if ff.kind not in _PARTLY_KINDS or not getattr(ff, "missing_includes", ()):
@@ -400,3 +412,37 @@ def is_opaque(d: "Diagnostic") -> bool:
     """True when a diagnostic's location is logical only (e.g. a node in a binary ONNX model): its line/column
     carry no meaning, so reporters show ``path [graph/node]`` and no region or code frame."""
     return bool(d.logical) and d.span.line <= 1 and d.span.end_line <= 1 and d.span.col <= 1
+
+
+
+class _IncludeNames:
+    """Whether a unit of a target reaches a file through ``#include``: the includes the C++ frontend resolved (its
+    facts), and the names of the text scan (``includes``: rel -> names; a name resolves beside the including file,
+    else to every C++ file whose path ends with it, as :mod:`trtlint.pipeline.unincluded` resolves them)."""
+
+    def __init__(self, includes) -> None:
+        self.includes = includes or {}
+        self._cpp = set(self.includes)
+        self._tails = None
+
+    def reach_any(self, sources, files: set, index) -> bool:
+        for u in sources:
+            ff = index.files.get(u)
+            if ff is not None and files.intersection(getattr(ff, "includes", ()) or ()):
+                return True
+        roots = [u for u in sources if u in self.includes]
+        if not roots:
+            return False
+        from trtlint.pipeline.unincluded import _reached_from, _tails
+
+        if self._tails is None:
+            self._tails = _tails(self._cpp)
+        got = _reached_from(roots, self.includes, self._cpp, self._tails)
+        if not got:
+            return False
+        # a name matched by its tail may be another program's header of the same name: only the program's own count
+        from trtlint.index.project_index import scope_of
+
+        scopes = tuple(getattr(index, "scopes", ()) or ())
+        mine = {scope_of(u, scopes) for u in roots} if scopes else {""}
+        return any(f in got and (not scopes or scope_of(f, scopes) in mine) for f in files)
