@@ -511,3 +511,43 @@ def own_request(size: str = "getWorkspaceSize(inputDesc, 2, outputDesc, 3)", tes
     size-query branch (line 24), before its carves."""
     fail = "exit(1);" if exits else 'throw std::runtime_error("Workspace is too small!");'
     return _OWN_REQUEST.format(size=size, test=test, hop=hop, fail=fail, header="cstdlib" if exits else "stdexcept")
+
+
+def configure_plugin(base: str, check: str) -> str:
+    """A plugin of the interface ``base`` (``IPluginV2IOExt`` or ``IPluginV2DynamicExt``) whose ``configurePlugin``
+    holds ``check`` (line 12), with the ``PLUGIN_ASSERT`` macro aborting; its creator registered."""
+    if base == "IPluginV2IOExt":
+        sig = ("    void configurePlugin(PluginTensorDesc const* in, int32_t nbInput, PluginTensorDesc const* out,\n"
+               "        int32_t nbOutput) noexcept override")
+        enq = ("    int32_t enqueue(int32_t batchSize, void const* const* inputs, void* const* outputs, void* workspace,\n"
+               "        cudaStream_t stream) noexcept override")
+    else:
+        sig = ("    void configurePlugin(DynamicPluginTensorDesc const* in, int32_t nbInput,\n"
+               "        DynamicPluginTensorDesc const* out, int32_t nbOutput) noexcept override")
+        enq = ("    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,\n"
+               "        void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override")
+    return f"""#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+#include <cstdlib>
+using namespace nvinfer1;
+#define PLUGIN_ASSERT(a) do {{ if (!(a)) {{ abort(); }} }} while (0)
+class FooPlugin : public {base}
+{{
+public:
+{sig}
+    {{
+{check}
+    }}
+{enq}
+    {{
+        return 0;
+    }}
+}};
+class FooPluginCreator : public IPluginCreator
+{{
+public:
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+}};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+"""

@@ -12,7 +12,8 @@ Every site is exactly one of the two, so together the rules report what TRT205 r
 
 Runtime entries (the methods TensorRT calls while it deserializes an engine, creates an execution context or
 runs inference): a plugin's `enqueue` (every generation), `setTactic`, `onShapeChange`, `attachToContext`,
-`configurePlugin` (V2DynamicExt's runs whenever input shapes change), `initialize`, `clone` and its
+`configurePlugin` of an IPluginV2DynamicExt (it runs whenever input shapes change; IPluginV2Ext's, IPluginV2IOExt's and
+IPluginV3OneBuild's are build-time methods, the builder's before `initialize`), `initialize`, `clone` and its
 constructors (a plugin object is built by its creator's `createPlugin` / `deserializePlugin` or by `clone`),
 and a creator's `createPlugin`, `createPluginV3`, `deserializePlugin`. Destructors, `terminate`, `destroy` and
 `detachFromContext` (teardown), and the build-time queries (`supportsFormatCombination`, `getOutput*`,
@@ -105,7 +106,23 @@ def is_runtime_entry(index, e: Entry) -> bool:
     name = e.fn.name.split("<")[0]
     if e.plugin in {c.cls.name for c in index.creators}:
         return name in RUNTIME_CREATOR_METHODS
+    if name == "configurePlugin" and _build_only_configure(index, e):
+        return False
     return name in RUNTIME_METHODS or name == e.plugin.split("<")[0]
+
+
+_PLUGIN_FAMILIES = ("v3", "v2dynext", "v2iox", "v2ext", "v2")
+
+
+def _build_only_configure(index, e: Entry) -> bool:
+    """Whether the plugin's ``configurePlugin`` runs only while an engine is built: its interface is known, and the
+    packs' ``temperatures`` table gives that interface's ``configurePlugin`` no run-time temperature (only
+    IPluginV2DynamicExt's runs again when input shapes change; IPluginV2Ext's, IPluginV2IOExt's and
+    IPluginV3OneBuild's are called by the builder before ``initialize``, never when an engine is deserialized)."""
+    fam = next((c.cls.family for c in index.plugins if c.qualname == e.qualname), None) if e.qualname else None
+    if fam is None:
+        fam = next((c.cls.family for c in index.plugins if c.cls.name == e.plugin), None)
+    return fam in _PLUGIN_FAMILIES and index.packs.temperature("configurePlugin", fam) == "cold"
 
 
 def exit_sites(index) -> list[ExitSite]:

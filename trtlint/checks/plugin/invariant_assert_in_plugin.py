@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import after_switch, exits_plugin, own_program, own_request, profile_program
+from ..examples.plugin import after_switch, configure_plugin, exits_plugin, own_program, own_request, profile_program
 from ..hotpath._walk import short
 from ._exits import ExitSite, check_macro, exit_sites
 
@@ -86,6 +86,14 @@ class InvariantAssertInPlugin(Rule):
                 "engine build: the program's optimization profiles (app/build.cpp:6) vary only the first dimension "
                 "of each input)), where a failure could be an error status TensorRT reports",
             )],
+        },
+        {
+            # a data-type check in an IPluginV2IOExt's configurePlugin, which only the builder calls (before
+            # initialize): an engine is built with a type the plugin accepted, or not at all
+            "files": {"plugins/foo.cpp": configure_plugin("IPluginV2IOExt", "        PLUGIN_ASSERT(in[0].type == DataType::kFLOAT);")},
+            "expect": [("plugins/foo.cpp", 12, "1 check in FooPlugin can end the process (PLUGIN_ASSERT(in[0].type == "
+                                                "DataType::kFLOAT) in FooPlugin::configurePlugin, a check on a data type "
+                                                "made only while the engine is built)")],
         },
         {
             # three invariant asserts in one plugin: one finding, at the first, naming the other two
@@ -176,7 +184,12 @@ def _what(site: ExitSite) -> str:
     where = f"{esc.entry.plugin}::{esc.entry.fn.name}"
     if len(esc.chain) > 1:
         where += " via " + short(esc.chain[-1])
-    note = ", a status checked only at build time or teardown" if site.status is not None else ", an invariant"
+    if site.status is None:
+        note = ", an invariant"
+    elif site.status.startswith(("on a data type", "on a shape")):  # a value of the build: the engine is built or not
+        note = f", a check {site.status.split(' at run time', 1)[0]} made only while the engine is built"
+    else:
+        note = ", a status checked only at build time or teardown"
     if site.aside is not None:  # a check createPlugin makes on what no model can hand it here (TRT205's otherwise)
         note += f" ({site.aside})"
     return f"{text} in {where}{note}"

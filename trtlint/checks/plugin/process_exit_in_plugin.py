@@ -5,7 +5,8 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import after_switch, exits_plugin, fail_helper_files, own_program, own_request, profile_program
+from ..examples.plugin import (after_switch, configure_plugin, exits_plugin, fail_helper_files, own_program, own_request,
+                               profile_program)
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -24,6 +25,7 @@ _PARSER = {"app/build.cpp": '#include <NvOnnxParser.h>\nint parse(char const* pa
 _EXPORT = {"export/foo.py": ('from onnx import helper\n\n\ndef foo_node():\n'
                              '    return helper.make_node("FooPlugin", ["x"], ["y"], n=4)\n')}
 _DIMS_EQ = "        assert(in[0].desc.dims.d[2] == in[1].desc.dims.d[2]);"
+_IN_TYPE = "        PLUGIN_ASSERT(in[0].type == DataType::kFLOAT);"
 _RANK = _ASSERT + """
 static void checkRank(int n)
 {
@@ -63,7 +65,9 @@ class ProcessExitInPlugin(Rule):
     Follows the call graph from the methods TensorRT calls while it deserializes an engine, creates an
     execution context or runs inference, into project functions and macros, and reports the checks there that
     end the process on a *runtime status*. The runtime entries: a plugin's `enqueue` (every plugin
-    generation), `setTactic`, `onShapeChange`, `attachToContext`, `configurePlugin`, `initialize`, `clone`
+    generation), `setTactic`, `onShapeChange`, `attachToContext`, an IPluginV2DynamicExt's `configurePlugin` (it
+    runs whenever the input shapes change; IPluginV2Ext's, IPluginV2IOExt's and IPluginV3OneBuild's run only while the
+    engine is built, before `initialize`: a check there is TRT215's), `initialize`, `clone`
     and its constructors, and a creator's `createPlugin` / `deserializePlugin`. What ends the process:
     `exit`, `abort`, `std::terminate`, `quick_exit`, and macros and functions listed with behaviour `exit`
     in the rules/ packs (`PLUGIN_ASSERT`, `PLUGIN_FAIL`, `PLUGIN_CHECK` of TensorRT OSS; `assert`, at warning
@@ -155,6 +159,9 @@ class ProcessExitInPlugin(Rule):
         # a check in configurePlugin on dimensions other than the first, where the program's only optimization
         # profile varies only the first dimension: decided at engine build, TRT215's
         {"files": profile_program(_DIMS_EQ)},
+        # a data-type check in an IPluginV2IOExt's configurePlugin: the builder calls it before initialize, never
+        # when an engine is deserialized (only IPluginV2DynamicExt's runs again when shapes change): TRT215's
+        {"files": {"plugins/foo.cpp": configure_plugin("IPluginV2IOExt", _IN_TYPE)}},
         # enqueue's own tensor arrays tested for null: TensorRT never passes them null, an argument precondition
         {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (inputs == nullptr || !outputs)\n        {\n"
                                                            "            exit(1);\n        }")}},
@@ -202,6 +209,14 @@ class ProcessExitInPlugin(Rule):
         {"files": {"plugins/foo.cpp": own_request(exits=True)}},
     ]
     INVALID = [
+        {
+            # the same data-type check in an IPluginV2DynamicExt's configurePlugin, which runs whenever the input
+            # shapes change: a value of the run's
+            "files": {"plugins/foo.cpp": configure_plugin("IPluginV2DynamicExt", _IN_TYPE.replace("in[0]", "in[0].desc"))},
+            "expect": [("plugins/foo.cpp", 12, "can end the process on a data type at run time (`in[0].desc.type == "
+                                                "DataType::kFLOAT`) from FooPlugin::configurePlugin: "
+                                                "FooPlugin::configurePlugin -> PLUGIN_ASSERT")],
+        },
         {
             # ... where enqueue passes a member instead: the run may hand the carver less than it carves
             "files": {"plugins/foo.cpp": own_request(size="mWorkspaceSize", exits=True)},
