@@ -556,9 +556,10 @@ def _check(st: _RunState) -> None:
             store(st.scans_dir, memo.inputs, toks, memo.results)  # type: ignore[arg-type]
     st.index, st.diagnostics = checked.index, checked.diagnostics
     from ..report.context import Analysis
+    from .unincluded import IncludeReach
 
     st.analysis = Analysis.of_index(st.index, st.build, checked.scoped, checked.aside, checked.aside_builds,
-                                  checked.aside_old, st.project.include_names).to_dict()
+                                  checked.aside_old, IncludeReach(st.project.include_names)).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 

@@ -122,6 +122,26 @@ def unrunnable_programs(kinds: dict, includes: dict, build) -> tuple:
     return tuple(out)
 
 
+class IncludeReach:
+    """What a set of C++ files reaches through their ``#include`` names (:func:`include_map`), every C++ file a target
+    (an ``#include "x.cpp"`` counts): a name resolves beside the including file, else to every file whose path ends
+    with it. For the summary's count of the targets holding a header-defined plugin (``report.context.Analysis``)."""
+
+    def __init__(self, includes: dict) -> None:
+        self.includes = includes or {}
+        self.files = set(self.includes)
+        self._tails: "dict[str, list[str]] | None" = None
+
+    def reached(self, roots) -> "set[str] | None":
+        """The files ``roots`` reach (the roots among them); None when one reached has a computed include."""
+        roots = [r for r in roots if r in self.files]
+        if not roots:
+            return set()
+        if self._tails is None:
+            self._tails = _tails(self.files)
+        return _reached_from(roots, self.includes, self.files, self._tails)
+
+
 def _tails(headers: set[str]) -> dict[str, list[str]]:
     """Every tail of each header's path (``a/b/c.h``, ``b/c.h``, ``c.h``) -> the headers ending with it."""
     by_tail: dict[str, list[str]] = {}

@@ -60,9 +60,9 @@ class Analysis:
         from its own index (the whole one holds one class per name). ``aside``: header -> the findings set aside
         in it because no unit includes it (pipeline.check.Checked.aside). ``aside_builds``: Makefile -> (line,
         include, findings set aside, its files) of each program whose Makefile cannot run (``Checked.aside_builds``).
-        ``aside_old``: plugin class -> (OldPlugin, findings set aside) (``Checked.aside_old``). ``includes``: rel ->
-        the ``#include`` names of each C++ file (``pipeline.unincluded.include_map``): a target also counts when one
-        of its sources includes the header defining a class's methods, directly or through other headers, when no
+        ``aside_old``: plugin class -> (OldPlugin, findings set aside) (``Checked.aside_old``). ``includes``:
+        what the C++ files' ``#include`` names reach (``pipeline.unincluded.IncludeReach``): a target also counts when
+        one of its sources includes the header defining a class's methods, directly or through other headers, when no
         unit defines any of them (a plugin defined in a header, built by a unit with no marker of its own, which the
         run did not parse; a header declaring a class whose methods a unit defines does not make its includers hold
         the class)."""
@@ -415,34 +415,25 @@ def is_opaque(d: "Diagnostic") -> bool:
 
 
 
+
 class _IncludeNames:
     """Whether a unit of a target reaches a file through ``#include``: the includes the C++ frontend resolved (its
-    facts), and the names of the text scan (``includes``: rel -> names; a name resolves beside the including file,
-    else to every C++ file whose path ends with it, as :mod:`trtlint.pipeline.unincluded` resolves them)."""
+    facts), and the ``#include`` names of the text scan through ``reach`` (``pipeline.unincluded.IncludeReach``: its
+    ``reached(roots)``), within the unit's own program (a name matched by its tail may be another program's file)."""
 
-    def __init__(self, includes) -> None:
-        self.includes = includes or {}
-        self._cpp = set(self.includes)
-        self._tails = None
+    def __init__(self, reach) -> None:
+        self.reach = reach
 
     def reach_any(self, sources, files: set, index) -> bool:
         for u in sources:
             ff = index.files.get(u)
             if ff is not None and files.intersection(getattr(ff, "includes", ()) or ()):
                 return True
-        roots = [u for u in sources if u in self.includes]
-        if not roots:
-            return False
-        from trtlint.pipeline.unincluded import _reached_from, _tails
-
-        if self._tails is None:
-            self._tails = _tails(self._cpp)
-        got = _reached_from(roots, self.includes, self._cpp, self._tails)
+        got = self.reach.reached(sources) if self.reach is not None else None
         if not got:
             return False
-        # a name matched by its tail may be another program's header of the same name: only the program's own count
         from trtlint.index.project_index import scope_of
 
         scopes = tuple(getattr(index, "scopes", ()) or ())
-        mine = {scope_of(u, scopes) for u in roots} if scopes else {""}
+        mine = {scope_of(u, scopes) for u in sources} if scopes else {""}
         return any(f in got and (not scopes or scope_of(f, scopes) in mine) for f in files)
