@@ -12,8 +12,11 @@ the creator:
     model's node attributes to whatever creator the registry holds;
 (c) its code is a plugin library for others to load: the unit defining ``createPlugin`` is not held by the tree's
     own executables alone (a library no executable of the tree links, a Makefile's product, a unit no build
-    description names: :func:`trtlint.pipeline.buildmodel.executable_units`), or a file of the program loads a
-    library at run time (``dlopen``, ``ctypes.CDLL``, ``load_library``, ``trtexec --plugins``).
+    description names: :func:`trtlint.pipeline.buildmodel.executable_units`), or a file of the program hands plugin
+    libraries to a tool that builds engines from models (``trtexec --plugins``, ``--staticPlugins``). A program
+    that only loads a library itself (``dlopen``, ``ctypes.CDLL``, ``load_library``) and parses no model (b) reaches
+    ``createPlugin`` through its own routes alone: loading registers the creators, deserializing an engine calls
+    ``deserializePlugin``, and whatever else calls ``createPlugin`` is a route the index holds.
 
 Otherwise only the program's own routes reach it (C++ and Python lookups with their field lists, direct-route
 tables and calls). A check on a field's type is then an invariant when every such route passes the checked field
@@ -162,7 +165,7 @@ def _program_evidence(index, path: str) -> Optional[str]:
         if s and mine and not (s == mine or s.startswith(mine + "/") or mine.startswith(s + "/")):
             continue
         for kind, line, text in index.model_io[p]:
-            if kind == "profile":
+            if kind == "profile" or (kind == "loader" and not text.startswith("--")):
                 continue
             if kind == "parser":
                 return f"its program parses models (`{text}` at {p}:{line})"

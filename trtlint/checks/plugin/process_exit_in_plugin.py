@@ -5,8 +5,8 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import (after_switch, configure_plugin, exits_plugin, fail_helper_files, own_program, own_request,
-                               profile_program)
+from ..examples.plugin import (after_switch, configure_plugin, exits_plugin, fail_helper_files, own_program,
+                               own_request, profile_program)
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -22,6 +22,10 @@ _FIELD_TYPE = "        PLUGIN_ASSERT(fc->fields[0].type == PluginFieldType::kINT
 _HEAD_SIZE = ("        int32_t headSize = *static_cast<int32_t const*>(fc->fields[0].data);\n"
               "        PLUGIN_ASSERT(headSize == 64 || headSize == 128);")
 _PARSER = {"app/build.cpp": '#include <NvOnnxParser.h>\nint parse(char const* path);\n'}
+_LOADER = {"app/infer.py": ('import ctypes\nimport tensorrt as trt\n\nctypes.CDLL("build/libfooplugin.so")\n\n\n'
+                            'def load(runtime, data):\n    return runtime.deserialize_cuda_engine(data)\n')}
+_TRTEXEC = {"app/build.py": ('import subprocess\n\nsubprocess.run(["trtexec", "--onnx=model.onnx",\n'
+                             '                "--staticPlugins=build/libfooplugin.so"], check=True)\n')}
 _EXPORT = {"export/foo.py": ('from onnx import helper\n\n\ndef foo_node():\n'
                              '    return helper.make_node("FooPlugin", ["x"], ["y"], n=4)\n')}
 _DIMS_EQ = "        assert(in[0].desc.dims.d[2] == in[1].desc.dims.d[2]);"
@@ -98,8 +102,9 @@ class ProcessExitInPlugin(Rule):
     read from a field, the default of a dispatch on one) is a runtime failure where data from outside the program can
     reach the creator: an ONNX node the tree emits or a model file holds resolves to it; the program parses models
     (a file of it names `NvOnnxParser.h`, `nvonnxparser`, `trt.OnnxParser`, the UFF or Caffe parser, onnx-tensorrt or
-    trtexec); it loads libraries at run time (`dlopen`, `ctypes.CDLL`, `load_library`, `trtexec --plugins`); or the
-    creator is in a plugin library for others (its unit is not held by the tree's own executables alone: a library
+    trtexec); it hands plugin libraries to a tool that builds engines from models (`trtexec --plugins`,
+    `--staticPlugins`; a program that only loads a library itself, `dlopen` or `ctypes.CDLL` to deserialize an
+    engine, calls no `createPlugin`); or the creator is in a plugin library for others (its unit is not held by the tree's own executables alone: a library
     no executable of the tree links, a Makefile's product, no build description). Otherwise only the program's own
     routes (C++ and Python lookups with their fields) hand it fields: a check on a field's type that every such route
     passes with an accepted type, and any such check when no route reaches `createPlugin` at all, is an invariant,
@@ -202,6 +207,9 @@ class ProcessExitInPlugin(Rule):
         # program that parses no model: its only route (app/main.cpp) passes the field as kINT32, an invariant
         # (TRT215's)
         {"files": own_program(_FIELD_TYPE, _ASSERT)},
+        # ... also where a script of the program loads the plugin library itself to deserialize an engine (it parses
+        # no model: loading registers the creator, deserializing calls deserializePlugin, never createPlugin)
+        {"files": own_program(_FIELD_TYPE, _ASSERT, extra=_LOADER)},
         # ... and a shape read from a field, where nothing calls createPlugin at all (no route, no model)
         {"files": own_program(_HEAD_SIZE, _ASSERT, route_type=None)},
         # a workspace carver's exit on more than is left of the size enqueue passes on from the plugin's own
@@ -383,6 +391,11 @@ class ProcessExitInPlugin(Rule):
         {
             "files": own_program(_HEAD_SIZE, _ASSERT, route_type=None, extra=_EXPORT),
             "expect": [("plugins/foo.cpp", 30, "can end the process on a shape at run time")],
+        },
+        # ... when a script hands the library to trtexec, which builds engines from models ...
+        {
+            "files": own_program(_FIELD_TYPE, _ASSERT, extra=_TRTEXEC),
+            "expect": [("plugins/foo.cpp", 29, "can end the process on a data type at run time")],
         },
         # ... and when the library is built for others to load (no executable of the tree links it)
         {
