@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
-from trtlint.base.facts import Call, CppFunction
+from trtlint.base.facts import DEBUG_ONLY, Call, CppFunction
 from trtlint.config.packs import ApiEntry
 
 _ORDER = {"hot": 0, "warm": 1, "cold": 2}
@@ -335,6 +335,11 @@ def is_error_path(call: Call) -> bool:
     return bool(call.guard and call.guard.startswith("error-path:"))
 
 
+def is_debug_only(call: Call) -> bool:
+    """In an arm only a debug build compiles (``#ifndef NDEBUG``: :mod:`trtlint.frontends.cpp.debugarms`)."""
+    return bool(call.guard and call.guard.startswith(DEBUG_ONLY))
+
+
 def chain_text(hit: HotHit) -> str:
     return " -> ".join([_short(f) for f in hit.chain] + [hit.call.callee])
 
@@ -359,6 +364,9 @@ def once_note(call: Call, chain: tuple[CppFunction, ...]) -> tuple[Optional[Seve
         # a destructor or assignment operator releases what the object owns; whether it owns anything on
         # this path is not known statically (views over enqueue's buffers own nothing)
         return Severity.INFO, f" only through {_short(cleanup)}, which releases what the object owns"
+    if call.guard and call.guard.startswith(DEBUG_ONLY):
+        # code only a debug build compiles: not the work of every inference of the build users run
+        return Severity.INFO, f" only in a debug build (`{call.guard[len(DEBUG_ONLY):]}`)"
     if call.guard and not is_error_path(call):
         # one-time guarded initialisation: it runs on the hot path once, not on every call
         why = "a function-local static's initializer" if call.guard == "static-init" else (

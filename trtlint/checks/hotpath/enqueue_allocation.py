@@ -85,6 +85,7 @@ class EnqueueAllocation(Rule):
     every call (reported). The guard is carried
     into callees: a helper or constructor reached only under it (`if (!mRunner) mRunner = new Runner();`) is
     one-time too; reached on another way without it, it is not. A test on a local variable is no such guard.
+    Nor is an allocation only a debug build compiles (an arm of `#ifndef NDEBUG` or `#ifdef _DEBUG`, as for TRT302).
     Only `enqueue` (the hot path) is judged: a warm method (`configurePlugin`, `onShapeChange`) is where an
     allocation belongs.
     Size-query mode: a helper that returns early when its pointer parameter is null (`if (!workspace) {

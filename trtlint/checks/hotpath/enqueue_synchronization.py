@@ -23,6 +23,16 @@ _BUF = """struct Buf
 _CSC = "#define CSC(call, err) do { cudaError_t cudaStatus = call; if (cudaStatus != cudaSuccess) { return err; } } while (0)"
 
 
+_DEBUG_SYNC = """inline void syncCheck()
+{
+#if !defined(NDEBUG)
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+#else
+    return;
+#endif
+}"""
+
 class EnqueueSynchronization(Rule):
     """A synchronizing call reachable from `enqueue`.
 
@@ -34,7 +44,9 @@ class EnqueueSynchronization(Rule):
     stream either way), and calls that synchronize implicitly (`cudaFree`). The message shows the chain. A call reached only through a destructor or an assignment operator (releasing what an
     object owns, e.g. a tensor view being reassigned) is not reported: whether the object owns anything on
     that path is not known statically, and a view owns nothing. Nor is one-time initialisation under a guard
-    (as for TRT301): it runs once, not per inference. Nor is a call in a branch taken only when a pointer
+    (as for TRT301): it runs once, not per inference. Nor is a call only a debug build compiles (an arm of
+    `#ifndef NDEBUG`, `#if !defined(NDEBUG)`, `#ifdef _DEBUG`, or the `#else` of `#ifdef NDEBUG`, in its function or
+    a caller on the way): a debug build's extra work, not every inference's. Nor is a call in a branch taken only when a pointer
     parameter is null (`if (!ws)`, `if (n > 1 && ws == nullptr)`, the `else` of `if (ws)`) where every way to
     it passes a pointer from `enqueue`'s workspace and the plugin asks for one (as for TRT301: given workspace).
     When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
@@ -68,11 +80,19 @@ class EnqueueSynchronization(Rule):
             "    if (cudaGetLastError() != cudaSuccess)\n    {\n        cudaDeviceSynchronize();\n        return -1;\n    }")}},
         # only through an assignment operator that releases what the object owns (a view owns nothing)
         {"files": {"plugins/foo.cpp": plugin_cpp("    Buf a;\n    a = Buf();", _BUF)}},
+        # code only a debug build compiles (a sync after each kernel to find the failing one), here and in a helper
+        {"files": {"plugins/foo.cpp": plugin_cpp("#ifndef NDEBUG\n    cudaDeviceSynchronize();\n#endif\n    syncCheck();",
+                                                 _DEBUG_SYNC)}},
     ]
     INVALID = [
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    cudaStreamSynchronize(stream);")},
             "expect": [("plugins/foo.cpp", 15, "cudaStreamSynchronize (stream synchronization)")],
+        },
+        {
+            # an arm of another conditional (a build option, not the debug build): judged as every inference's work
+            "files": {"plugins/foo.cpp": plugin_cpp("#ifndef FAST_PATH\n    cudaDeviceSynchronize();\n#endif")},
+            "expect": [("plugins/foo.cpp", 16, "cudaDeviceSynchronize (device-wide synchronization)")],
         },
         {
             # a status-returning check macro (TensorRT OSS CSC) whose `if ... return err;` comes from the macro

@@ -10,7 +10,7 @@ from trtlint.base.facts import Call, CppFunction
 from trtlint.config.packs import normalize_callee
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ._walk import is_error_path, once_note, reach_diag, reachable, short, where
+from ._walk import is_debug_only, is_error_path, once_note, reach_diag, reachable, short, where
 
 _CHECK = """#define PLUGIN_CHECK_CUDA(call) do { cudaError_t status = call; if (status != cudaSuccess) { return status; } } while (0)"""
 
@@ -127,7 +127,8 @@ class UncheckedCudaStatus(Rule):
     compared or cast to `void` is checked. The severity follows the method's temperature, a warning at most
     (a discarded status is a risk, not itself a broken result): warning in hot methods (`enqueue`) and in warm
     ones (`onShapeChange`, V2DynExt `configurePlugin`, `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` or ends the
-    process (`cudaDeviceReset(); exit(EXIT_FAILURE);`: the exit is TRT205's finding) is not reported. Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
+    process (`cudaDeviceReset(); exit(EXIT_FAILURE);`: the exit is TRT205's finding) is not reported. A call only a debug build compiles (an arm of `#ifndef NDEBUG` or `#ifdef _DEBUG`,
+    as for TRT302) is not reported. Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
     (`cudaGetDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaOccupancy*`,
     `cudaFuncGetAttributes`, `cudaPointerGetAttributes`, ...), which change nothing and fail only when every
     other call would; and releases (`cudaFree`, `cudaStreamDestroy`, `cudaEventDestroy`, `cublasDestroy`,
@@ -170,6 +171,8 @@ class UncheckedCudaStatus(Rule):
 
     VALID = [
         {"files": {"plugins/foo.cpp": plugin_cpp("    PLUGIN_CHECK_CUDA(cudaMemsetAsync(outputs[0], 0, 16, stream));", _CHECK)}},
+        # a call only a debug build compiles (a sync to find the failing kernel): not the release build's hot path
+        {"files": {"plugins/foo.cpp": plugin_cpp("#ifndef NDEBUG\n    cudaStreamSynchronize(stream);\n#endif")}},
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    if (cudaMemsetAsync(outputs[0], 0, 16, stream) != cudaSuccess)\n    {\n        cudaFree(workspace);\n        return -1;\n    }")}},
         # queries: they change nothing, and fail only when every other call would
@@ -315,7 +318,8 @@ class UncheckedCudaStatus(Rule):
         groups: dict[tuple, list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...], str]]] = {}
         once: dict[tuple, list[tuple[Diagnostic, Call]]] = {}  # (plugin, entry, function) -> one-time hits
         for e, call, chain in reachable(index, ("hot", "warm", "cold"), creators=True):
-            if not call.discarded or call.kind != "call" or is_error_path(call) or _OPERATOR.search(call.callee):
+            if (not call.discarded or call.kind != "call" or is_error_path(call) or is_debug_only(call)
+                    or _OPERATOR.search(call.callee)):
                 continue  # (an operator of a library's type, `algo = other` of a cublasLtMatmulAlgo_t: no status)
             api = packs.lookup("status_apis", call.callee)
             if api is None or packs.lookup("status_except", call.callee) or packs.lookup("status_queries", call.callee):

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from trtlint.base.facts import Call, CppFunction, Span
+import dataclasses
+
+from trtlint.base.facts import DEBUG_ONLY, Call, CppFunction, Span
 from . import flow, macrolaunch
+from .debugarms import arm_at, debug_arms
 from .base import PRELUDE_DIR, Cursor, short, split_top_level
 from .body import BodyWalker
 
@@ -149,6 +152,28 @@ class MacroUses:
         self.functions = [fb.build() if isinstance(fb, FnBuild) else fb for fb in self.functions]
 
 
+def _debug_only(w: BodyWalker, file: str, rel: str, calls: list) -> list:
+    """``calls`` ((offset, Call) in the function's file), each one in an arm only a debug build compiles
+    (:mod:`.debugarms`) given the guard ``"debug-only:<directive>"`` unless it has a guard already."""
+    if not calls or not file:
+        return calls
+    memo = w.ex.__dict__.setdefault("_trtlint_debug_arms", {})
+    arms = memo.get(file)
+    if arms is None:
+        data = w.ex.file_bytes(file)
+        arms = memo[file] = debug_arms(data) if b"DEBUG" in data else []
+    if not arms:
+        return calls
+    out = []
+    for off, call in calls:
+        if call.guard is None and call.span.path == rel:
+            d = arm_at(arms, off)
+            if d:
+                call = dataclasses.replace(call, guard=DEBUG_ONLY + d)
+        out.append((off, call))
+    return out
+
+
 class FnBuild:
     """A function being built (calls are added by the macro pass before freezing)."""
 
@@ -161,7 +186,8 @@ class FnBuild:
 
     def build(self) -> CppFunction:
         w = self.walker
-        calls = [c for _o, c in sorted(flow.finish(w, w.calls), key=lambda t: (t[0], t[1].kind != "macro"))]
+        calls = [c for _o, c in sorted(_debug_only(w, self.file, self.span.path, flow.finish(w, w.calls)),
+                                       key=lambda t: (t[0], t[1].kind != "macro"))]
         return CppFunction(
             usr=self.usr,
             qualname=self.qualname,
