@@ -14,7 +14,8 @@ from trtlint.base.facts import from_json, to_json  # noqa: E402
 from trtlint.frontends import ExtractContext, SourceFile  # noqa: E402
 from trtlint.frontends import cpp  # noqa: E402
 
-_ASSERT = "#define PLUGIN_ASSERT(a) do { if (!(a)) { abort(); } } while (0)"
+# (a statement macro holding a static_assert on its condition, as TensorRT OSS's PLUGIN_ASSERT does)
+_ASSERT = "#define PLUGIN_ASSERT(a) do { static_assert(sizeof(a) > 0, \"a condition\"); if (!(a)) { abort(); } } while (0)"
 
 
 def _facts(tmp_path: Path, supports: str = "", enqueue: str = ""):

@@ -103,6 +103,9 @@ class _Tree:
         if k == K.DECL_STMT:
             out = []
             for d in children(c):
+                if d.kind in (K.STATIC_ASSERT, K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL, K.USING_DIRECTIVE,
+                              K.USING_DECLARATION):
+                    continue  # nothing at run time (a statement macro's `static_assert` on its condition)
                 if d.kind != K.VAR_DECL:
                     raise _GiveUp
                 init = [x for x in children(d) if x.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
