@@ -18,10 +18,10 @@ from trtlint.frontends import cpp  # noqa: E402
 _ASSERT = "#define PLUGIN_ASSERT(a) do { static_assert(sizeof(a) > 0, \"a condition\"); if (!(a)) { abort(); } } while (0)"
 
 
-def _facts(tmp_path: Path, supports: str = "", enqueue: str = ""):
+def _facts(tmp_path: Path, supports: str = "", enqueue: str = "", helpers: str = ""):
     p = tmp_path / "plugins/foo.cpp"
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(exits_plugin(supports=supports, enqueue=enqueue, helpers=_ASSERT), encoding="utf-8")
+    p.write_text(exits_plugin(supports=supports, enqueue=enqueue, helpers=_ASSERT + helpers), encoding="utf-8")
     ff = cpp.extract(SourceFile(path=p, rel="plugins/foo.cpp", kind="cpp", digest="d"), ExtractContext(root=tmp_path))
     assert from_json(to_json(ff)) == ff
     assert ff.problems == (), ff.problems
@@ -69,6 +69,14 @@ def test_if_chain_with_alias_and_same_as_first(tmp_path):
 def test_switch_on_pos(tmp_path):
     got = _accepted(tmp_path, _SWITCH)
     assert got[0] == ("kHALF",) and got[1] == ("kHALF",) and got[2] == ("kINT32",) and got[3] == ("kHALF",)
+
+
+def test_switch_on_the_projects_own_position_names(tmp_path):
+    # `case kMask:` names position 2 through an enumerator of the project's own: only that case is taken there
+    named = _SWITCH.replace("case 2:", "case kMask:")
+    md = _facts(tmp_path, named, helpers="\nenum IoPos : int32_t { kIds = 0, kMask = 2 };")["supportsFormatCombination"]
+    got = dict(md.accepted_types)
+    assert got[2] == ("kINT32",) and got[3] == ("kHALF",)
 
 
 def test_unreadable_bodies_give_no_fact(tmp_path):

@@ -178,7 +178,7 @@ class _Tree:
                 parent = ref.semantic_parent
                 if parent is not None and parent.spelling == "DataType":
                     return ("dtype", ref.spelling)
-                return _UNK
+            # an integer constant: a literal's name, an enumerator of the project's own (`case kINPUT:`)
             v = evaluate_int(c)
             return ("int", v) if v is not None else _UNK
         if k == K.ARRAY_SUBSCRIPT_EXPR:
