@@ -295,6 +295,14 @@ class MethodDetail:
     # a V2 plugin's serialize(): its body never names the buffer (it writes nothing; ``serial`` is empty)
     writes_nothing: bool = False
     workspace_param: Optional[int] = None  # a plugin's enqueue: the index of its workspace parameter (`void*`)
+    # a plugin's supportsFormatCombination, read exactly (frontends/cpp/formats.py): (position, the DataType
+    # enumerators it accepts there, e.g. ("kFLOAT", "kHALF")) for each position 0-7 accepting fewer than all; None:
+    # the body could not be read exactly (no fact)
+    accepted_types: Optional[tuple[tuple[int, tuple[str, ...]], ...]] = None
+    # enqueue / configurePlugin / onShapeChange: the name of the input-descriptor parameter (its first), and each
+    # local bound once, never written again, to an input's data type: (local, input index) (`auto t = in[0].type;`)
+    input_desc: Optional[str] = None
+    type_locals: tuple[tuple[str, int], ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -551,3 +551,28 @@ public:
 }};
 REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
 """
+
+
+# supportsFormatCombination accepting kFLOAT or kHALF at position 0, kINT32 at 2, position 0's type elsewhere (read
+# through a local reference to the descriptor, after an early return on the format)
+ACCEPTS_FLOAT_HALF = """        PluginTensorDesc const& desc = inOut[pos].desc;
+        if (desc.format != TensorFormat::kLINEAR)
+        {
+            return false;
+        }
+        if (pos == 0)
+        {
+            return desc.type == DataType::kFLOAT || desc.type == DataType::kHALF;
+        }
+        if (pos == 2)
+        {
+            return desc.type == DataType::kINT32;
+        }
+        return desc.type == inOut[0].desc.type;"""
+
+
+def accepted_type_plugin(check: str, supports: str = ACCEPTS_FLOAT_HALF) -> str:
+    """A V3 plugin (:func:`exits_plugin`) whose supportsFormatCombination is ``supports`` (lines 12-25 by default; the method at line 9) and
+    whose enqueue binds ``auto type = inputDesc[0].type;`` (line 31), then runs ``check`` (line 32)."""
+    return exits_plugin(enqueue="        auto type = inputDesc[0].type;\n" + check, supports=supports,
+                        helpers="#define PLUGIN_ASSERT(a) do { if (!(a)) { abort(); } } while (0)")

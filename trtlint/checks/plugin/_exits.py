@@ -55,7 +55,10 @@ reaches `createPlugin` at all; TRT215 names why (``ExitSite.aside``), provided n
 site. So is an exit in a workspace carver on a size exceeding the size it was told is left (``if (size >
 workspace_size) exit(1);``) when every hop from `enqueue` passes on, unchanged, the plugin's own
 `getWorkspaceSize(...)` that `enqueue` hands it (:func:`._escape.own_request`): TensorRT hands `enqueue` a workspace
-at least that large, so only the plugin's own size arithmetic can fail it.
+at least that large, so only the plugin's own size arithmetic can fail it. So is a check on a data type at run time in
+`enqueue`, `configurePlugin` or `onShapeChange` that only compares one input's type with `DataType` constants joined by
+`||`, naming every type the plugin's `supportsFormatCombination` accepts at that position, as the C++ frontend read it
+exactly (:func:`accepted_type`): TensorRT runs those methods only with a combination it accepted.
 """
 
 from __future__ import annotations
@@ -140,7 +143,7 @@ def exit_sites(index) -> list[ExitSite]:
         status = runtime_status(index, rt or esc, checked)
         if rt is not None and status is not None:
             why = (unreached_value(index, rt, checked, status) or static_shape(index, rt, checked, status)
-                   or own_workspace(index, rt))
+                   or own_workspace(index, rt) or accepted_type(index, rt, checked, status))
             if why is not None:
                 aside[_key(esc)] = why
         out.append(ExitSite(rt or esc, rt is not None, checked, status))
@@ -215,6 +218,96 @@ def own_workspace(index, esc: Escape) -> Optional[str]:
         return None
     return (f"a check of the plugin's own workspace arithmetic: {esc.entry.plugin}::{esc.entry.fn.name} passes its "
             f"getWorkspaceSize(...) on to {short_name(fn)} unchanged, and TensorRT hands it at least that much")
+
+
+# `DataType::kHALF`, `nvinfer1::DataType::kHALF`
+_DTYPE = r"(?:\w+\s*::\s*)*DataType\s*::\s*(k\w+)"
+_TYPE_READERS = ("enqueue", "configurePlugin", "onShapeChange")
+
+
+def accepted_type(index, esc: Escape, checked: Optional[str], status: str) -> Optional[str]:
+    """Why a check on a data type at run time, in a method TensorRT runs only with a combination the plugin's
+    ``supportsFormatCombination`` accepted (``enqueue``, ``configurePlugin``, ``onShapeChange``), is an invariant: it
+    only compares the type of one input with a constant index (``inputDesc[0].type``, ``in[0].desc.type``, a local
+    bound once to one) with ``DataType`` constants joined by ``||``, and those constants name every type
+    ``supportsFormatCombination`` accepts at that position, as the C++ frontend read it exactly
+    (``MethodDetail.accepted_types``). None otherwise: ``&&``, ``!=``, an index that is not a constant, an output, a
+    position whose accepted types are unknown, a check in a helper the method calls."""
+    fn = esc.entry.fn
+    if checked is None or not status.startswith(_VALUE[0]) or fn.name.split("<")[0] not in _TYPE_READERS \
+            or len(esc.chain) != 1:
+        return None
+    md = index.lifecycle.get(fn.usr)
+    if md is None or not md.input_desc:
+        return None
+    read = _type_reads(md.input_desc, dict(md.type_locals))
+    positions, named = set(), set()
+    for part in _disjuncts(_LITERAL.sub('""', checked)):
+        m = re.fullmatch(rf"(.+?)\s*==\s*{_DTYPE}|{_DTYPE}\s*==\s*(.+)", part)
+        if m is None:
+            return None
+        pos = read(m.group(1) if m.group(1) is not None else m.group(4))
+        if pos is None:
+            return None
+        positions.add(pos)
+        named.add(m.group(2) or m.group(3))
+    if len(positions) != 1:
+        return None
+    pos = positions.pop()
+    found = [d for d in index.method_details(esc.entry.qualname, "supportsFormatCombination")
+             if d.accepted_types is not None]
+    if len(found) != 1:
+        return None
+    accepted = dict(found[0].accepted_types).get(pos)
+    if accepted is None or not set(accepted) <= named:
+        return None
+    sp = found[0].span
+    return (f"a check on the data type of input {pos}, which {esc.entry.plugin}::supportsFormatCombination "
+            f"({sp.path}:{sp.line}) accepts only as {', '.join(accepted)}: TensorRT runs {short_name(fn)} only with "
+            f"a combination it accepted")
+
+
+def _type_reads(param: str, local_types: dict):
+    """A reader of one operand: the input index it is the data type of (``param[i].type``, ``param[i].desc.type``,
+    ``param->type``, a local bound once to one), or None."""
+    rx = re.compile(rf"{re.escape(param)}\s*(?:\[\s*(\d+)\s*\]\s*\.|->)\s*(?:desc\s*\.\s*)?type")
+
+    def read(operand: str) -> Optional[int]:
+        e = _parens(operand)
+        if e in local_types:
+            return local_types[e]
+        m = rx.fullmatch(e)
+        if m is None:
+            return None
+        return int(m.group(1)) if m.group(1) is not None else 0
+    return read
+
+
+def _parens(expr: str) -> str:
+    e = expr.strip()
+    while e.startswith("(") and e.endswith(")") and _balanced(e[1:-1]):
+        e = e[1:-1].strip()
+    return e
+
+
+def _disjuncts(expr: str) -> list[str]:
+    """The operands of a top-level ``||`` chain (parentheses around the whole or a part stepped through)."""
+    e = _parens(expr)
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(e):
+        ch = e[i]
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and e.startswith("||", i):
+            parts.append(e[start:i])
+            start = i + 2
+            i += 2
+            continue
+        i += 1
+    parts.append(e[start:])
+    if len(parts) == 1:
+        return [e]
+    return [x for p in parts for x in _disjuncts(p)]
 
 
 def short_name(fn) -> str:

@@ -4,7 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import after_switch, configure_plugin, exits_plugin, own_program, own_request, profile_program
+from ..examples.plugin import (accepted_type_plugin, after_switch, configure_plugin, exits_plugin, own_program,
+                               own_request, profile_program)
 from ..hotpath._walk import short
 from ._exits import ExitSite, check_macro, exit_sites
 
@@ -28,7 +29,10 @@ class InvariantAssertInPlugin(Rule):
     (or none calls it), and a check in `configurePlugin` on dimensions other than the first where the program's
     optimization profiles vary only the first dimension of each input (decided at engine build: see TRT205), and an
     exit in a workspace carver on more than is left of the plugin's own `getWorkspaceSize(...)`, which `enqueue`
-    passes on unchanged (see TRT205): those
+    passes on unchanged (see TRT205), and a check in `enqueue`, `configurePlugin` or `onShapeChange` on an input's data
+    type naming every type `supportsFormatCombination` accepts at that position (`PLUGIN_ASSERT(type ==
+    DataType::kHALF || type == DataType::kFLOAT)` where it accepts only those two; TensorRT runs these methods only
+    with an accepted combination: see TRT205): those
     are here, and say why. The finding is at the first such place; every other one is a related
     location, named with the method that reaches it. Together with TRT205 it covers every process exit in the
     plugin's code. Opt-in: select it with `extend-select = ["TRT215"]`.
@@ -153,6 +157,22 @@ class InvariantAssertInPlugin(Rule):
                 "1 check in FooPlugin can end the process (exit in FooPlugin::enqueue via nextPtr, an invariant (a "
                 "check of the plugin's own workspace arithmetic: FooPlugin::enqueue passes its getWorkspaceSize(...) on "
                 "to nextPtr unchanged, and TensorRT hands it at least that much))",
+            )],
+        },
+    ]
+
+    INVALID += [
+        {
+            # a check in enqueue on input 0's data type naming both types supportsFormatCombination accepts there:
+            # TensorRT runs enqueue only with an accepted combination
+            "files": {"plugins/foo.cpp": accepted_type_plugin(
+                "        PLUGIN_ASSERT(type == DataType::kHALF || type == DataType::kFLOAT);")},
+            "expect": [(
+                "plugins/foo.cpp", 32,
+                "1 check in FooPlugin can end the process (PLUGIN_ASSERT(type == DataType::kHALF || type == "
+                "DataType::kFLOAT) in FooPlugin::enqueue, an invariant (a check on the data type of input 0, which "
+                "FooPlugin::supportsFormatCombination (plugins/foo.cpp:9) accepts only as kFLOAT, kHALF: TensorRT runs "
+                "enqueue only with a combination it accepted))",
             )],
         },
     ]

@@ -5,8 +5,8 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import (after_switch, configure_plugin, exits_plugin, fail_helper_files, own_program,
-                               own_request, profile_program)
+from ..examples.plugin import (ACCEPTS_FLOAT_HALF, accepted_type_plugin, after_switch, configure_plugin, exits_plugin,
+                               fail_helper_files, own_program, own_request, profile_program)
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -122,6 +122,18 @@ class ProcessExitInPlugin(Rule):
     set, when the program loads libraries at run time or runs trtexec, when an ONNX node or model of the tree names
     the plugin (any tool may build that model), and when another runtime method reaches the check too. It assumes the
     network keeps the batch first (a reshape that moves the first input dimension into another one is not seen).
+    A check on a data type at run time in `enqueue`, `configurePlugin` or `onShapeChange`, in the method itself, that
+    only compares the type of one input with a constant index (`inputDesc[0].type`, `in[0].desc.type`, or a local
+    bound once to one: `auto type = inputDesc[0].type;`) with `DataType` constants joined by `||`, is TRT215's when
+    those constants name every type the plugin's `supportsFormatCombination` accepts at that position
+    (`PLUGIN_ASSERT(type == DataType::kHALF || type == DataType::kFLOAT)` where position 0 accepts kFLOAT or kHALF):
+    TensorRT runs these methods only with a combination it accepted (its finding names `supportsFormatCombination`
+    and its line). What it accepts is read only where its body says it exactly: `if (pos == k)` / `switch (pos)`
+    returning tests of `inOut[pos].type` (or `.desc.type`, through a local reference) against `DataType` constants,
+    joined with a test of the format, and "the type of position 0" (`inOut[pos].type == inOut[0].type`); a loop, an
+    assignment, a helper deciding the type leave it unknown. `&&`, `!=`, an index that is not a constant, an output's
+    type, a member holding a type, a check in a helper the method calls, an accepted type the check does not name,
+    or a position whose accepted types are unknown keep it here.
     An exit in a workspace carver on a size exceeding what it was told is left (`if (size > workspace_size)
     exit(1);`, the parameter untouched before the test) is TRT215's when every hop from `enqueue` passes that size on
     unchanged as its plain parameter and `enqueue` passes the plugin's own `getWorkspaceSize(...)`: TensorRT hands
@@ -452,6 +464,37 @@ class ProcessExitInPlugin(Rule):
                 helpers="#include <cstdlib>\n#include <string>\n#define DIE(msg) { (void)(msg); exit(EXIT_FAILURE); }")},
             "expect": [("plugins/foo.cpp", 22, "(expanded from macro DIE) can end the process on a status (compared with "
                                               "cudaSuccess) from FooPlugin::enqueue")],
+        },
+    ]
+
+    # checks on the data type of an input in enqueue against what supportsFormatCombination accepts there (kFLOAT or
+    # kHALF at position 0, the same as position 0 at position 3)
+    VALID += [
+        # every accepted type named: TensorRT runs enqueue only with an accepted combination, an invariant (TRT215's)
+        {"files": {"plugins/foo.cpp": accepted_type_plugin(
+            "        PLUGIN_ASSERT(type == DataType::kHALF || type == DataType::kFLOAT);")}},
+        {"files": {"plugins/foo.cpp": accepted_type_plugin(
+            "        PLUGIN_ASSERT((inputDesc[3].type == DataType::kFLOAT) || DataType::kHALF == inputDesc[3].type);")}},
+    ]
+    INVALID += [
+        # an accepted type the check does not name (kFLOAT): a type TensorRT may hand enqueue fails it
+        {
+            "files": {"plugins/foo.cpp": accepted_type_plugin("        PLUGIN_ASSERT(type == DataType::kHALF);")},
+            "expect": [("plugins/foo.cpp", 32, "can end the process on a data type at run time (`type == DataType::kHALF`) "
+                                               "from FooPlugin::enqueue")],
+        },
+        # `&&` with another test: not a check of one position against what it accepts
+        {
+            "files": {"plugins/foo.cpp": accepted_type_plugin(
+                "        PLUGIN_ASSERT((type == DataType::kHALF || type == DataType::kFLOAT) && inputs[1] != inputs[0]);")},
+            "expect": [("plugins/foo.cpp", 32, "can end the process on a data type at run time")],
+        },
+        # a supportsFormatCombination that cannot be read exactly (a loop): what it accepts is unknown, nothing changes
+        {
+            "files": {"plugins/foo.cpp": accepted_type_plugin(
+                "        PLUGIN_ASSERT(type == DataType::kHALF || type == DataType::kFLOAT);",
+                supports="        for (int32_t i = 0; i < nbInputs; ++i)\n        {\n        }\n" + ACCEPTS_FLOAT_HALF)},
+            "expect": [("plugins/foo.cpp", 35, "can end the process on a data type at run time")],
         },
     ]
 

@@ -9,7 +9,7 @@ resolve and method bodies keep their calls.
 The package: :mod:`.base` (libclang, cursor and literal-text helpers), :mod:`.flags` (compile
 arguments), :mod:`.pch` (the shared precompiled header), :mod:`.unit` (one unit: parse, diagnostics, entry
 points), :mod:`.decls` (the declaration walk), :mod:`.body` (the function-body walk) with :mod:`.flow`,
-:mod:`.lifecycle`, :mod:`.contract`, :mod:`.device` (GPU-only bodies blanked) and :mod:`.guard` (devices and
+:mod:`.lifecycle` (with :mod:`.formats`), :mod:`.contract`, :mod:`.device` (GPU-only bodies blanked) and :mod:`.guard` (devices and
 FIFOs an ``#include`` names are never opened).
 
 ``extract`` never raises: unreadable input, libclang failures and internal errors become ``ParseProblem``s.

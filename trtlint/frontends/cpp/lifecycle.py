@@ -17,7 +17,10 @@ For the methods of plugin and creator classes whose bodies matter to the interfa
 * ``handoffs``: for a V2 creator's ``deserializePlugin``, the plugin constructors it hands its blob to and how
   far into the blob the pointer it passes points (:mod:`.handoff`);
 * ``workspace_param``: for ``enqueue``, the index of its workspace parameter; the returns of ``getWorkspaceSize``
-  are recorded too (whether TensorRT hands ``enqueue`` a non-null workspace: ``checks/hotpath/_walk.py``).
+  are recorded too (whether TensorRT hands ``enqueue`` a non-null workspace: ``checks/hotpath/_walk.py``);
+* ``accepted_types``: for a plugin's ``supportsFormatCombination``, the data types it accepts per position, when its
+  body says them exactly; ``input_desc`` and ``type_locals``: for ``enqueue`` / ``configurePlugin`` /
+  ``onShapeChange``, the input-descriptor parameter and the locals bound once to an input's type (:mod:`.formats`).
 
 Only the modules of this package touch libclang cursors; what leaves is plain facts.
 """
@@ -31,6 +34,7 @@ from typing import Any, Optional
 from trtlint.base.facts import MethodDetail, ReturnInfo, SerialOp, Span
 from .base import Cursor, Unit, children, look_through
 from .fielddata import FieldWalker
+from .formats import TYPE_READERS, accepted_types, input_types
 from .handoff import handoffs_of
 from .serialhelpers import buffer_names, helpers, recovered, typed_access, typed_load_init
 from .serialhelpers import writes_nothing as serial_writes_nothing
@@ -508,8 +512,12 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
     plugin_family, want_returns, want_serial, want_phase, role = _wants(ex, fn, name, cls)
     handoffs = handoffs_of(ex, fn, rel) if name == "deserializePlugin" and plugin_family == "creator_v2" else ()
     size_const = size_value(ex, fn) if name == "getSerializationSize" and (plugin_family or "").startswith("v2") else None
-    if not (want_returns or want_serial or fields or want_phase or handoffs or size_const is not None):
+    is_plugin = plugin_family is not None and not plugin_family.startswith("creator")
+    accepted = accepted_types(ex, fn) if is_plugin and name == "supportsFormatCombination" else None
+    if not (want_returns or want_serial or fields or want_phase or handoffs or size_const is not None
+            or accepted is not None):
         return None
+    desc, type_locals = input_types(ex, fn) if is_plugin and name in TYPE_READERS else (None, ())
     returns: tuple = ()
     serial: tuple = ()
     writes_nothing = False
@@ -558,4 +566,7 @@ def detail(ex: Unit, fn: Cursor, name: str, cls: Optional[str], rel: str, span: 
         handoffs=handoffs,
         size_value=size_const,
         writes_nothing=writes_nothing,
+        accepted_types=accepted,
+        input_desc=desc,
+        type_locals=type_locals,
     )
