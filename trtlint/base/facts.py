@@ -85,9 +85,7 @@ class CppClass:
     version_floor: Optional[str] = None
 
 
-# the guard of a call in an arm of a preprocessor conditional only a debug build compiles (``#ifndef NDEBUG``,
-# ``#ifdef _DEBUG``): ``Call.guard == DEBUG_ONLY + "<directive as written>"`` (frontends.cpp.debugarms)
-DEBUG_ONLY = "debug-only:"
+DEBUG_ONLY = "debug-only:"  # Call.guard prefix: in an arm only a debug build compiles (frontends.cpp.debugarms)
 # the error-path guard (``Call.guard == "error-path:" + UNSUPPORTED_DTYPE``) of a call in the branch of a data-type
 # dispatch that handles no accepted type: the last `else` of an if-chain on `DataType::k...`, the `default:` of a
 # switch on a DataType (or a failure after one with no default whose every case leaves: `return 2; } throw ...;`).
