@@ -313,28 +313,26 @@ class _Run:
             return set(), False, True
         if tag == "if":
             c = _truth(self.value(s[1]))
-            arms = [s[2]] if c is True else [s[3]] if c is False else [s[2], s[3]]
-            outs, cont, brk = set(), False, False
-            for a in arms:
-                o, c2, b = self.run(a)
-                outs |= o
-                cont |= c2
-                brk |= b
-            return outs, cont, brk
+            return self.any_of([s[2]] if c is True else [s[3]] if c is False else [s[2], s[3]])
         if tag == "do":
             o, cont, b = self.run(s[1])
             return o, cont or b, False
         if tag == "try":
-            outs, cont, brk = self.run(s[1])
-            for h in s[2]:
-                o, c2, b = self.run(h)
-                outs |= o
-                cont |= c2
-                brk |= b
-            return outs, cont, brk
+            return self.any_of([s[1], *s[2]])
         if tag == "switch":
             return self.switch(s)
         raise _GiveUp
+
+    def any_of(self, stmts: list) -> tuple[set, bool, bool]:
+        """What running any one of ``stmts`` may do (the arms of an ``if`` not decided, a ``try`` block and its
+        handlers): the union of their outcomes."""
+        outs, cont, brk = set(), False, False
+        for a in stmts:
+            o, c2, b = self.run(a)
+            outs |= o
+            cont |= c2
+            brk |= b
+        return outs, cont, brk
 
     def switch(self, s: tuple) -> tuple[set, bool, bool]:
         v = self.value(s[1])
