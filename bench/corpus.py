@@ -266,6 +266,9 @@ def not_analysed(report: dict | None, stderr: str) -> tuple[set[str], list[str]]
         # programs whose Makefile cannot run, whose findings the run set aside and named (judge-unrunnable-builds)
         files.update(f for b in an.get("unrunnable_builds_not_judged") or [] if isinstance(b, dict)
                      for f in b.get("files") or [])
+        # code only a build option the project marks experimental or deprecated builds (judge-optional-builds)
+        files.update(f for b in an.get("optional_builds_not_judged") or [] if isinstance(b, dict)
+                     for f in b.get("files") or [])
     return files, names
 
 

@@ -787,6 +787,7 @@ WHY_TEST = "test-file"
 WHY_FIELDLESS = "creator-declares-no-fields"
 WHY_ASIDE = "code-not-built"
 WHY_OLD = "old-release-only"
+WHY_OPTIONAL = "marked-optional-build"
 
 
 def old_release_classes(report: dict | None) -> set:
@@ -829,6 +830,13 @@ def set_aside_files(report: dict | None) -> set:
     got = {h["path"] for h in an.get("unincluded_headers_not_judged") or [] if isinstance(h, dict)}
     got.update(f for b in an.get("unrunnable_builds_not_judged") or [] if isinstance(b, dict) for f in b.get("files") or [])
     return got
+
+
+def optional_build_files(report: dict | None) -> set:
+    """The files whose findings the run set aside and named as built only with a build option the project marks
+    experimental or deprecated (``judge-optional-builds``)."""
+    an = ((report or {}).get("summary") or {}).get("analysis") or {}
+    return {f for b in an.get("optional_builds_not_judged") or [] if isinstance(b, dict) for f in b.get("files") or []}
 
 
 def _is_test_path(path: str) -> bool:
@@ -889,11 +897,13 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
     base, _e, _t = check(scratch)
     base_diags = (base or {}).get("diagnostics", [])
     aside = set_aside_files(base)
+    optional = optional_build_files(base)
     unseen = unanalysed_classes(base)
     old = old_release_classes(base)
     excluded = excluded_by_profile(base)
     for why, gone in ((WHY_EXCLUDED, [m for m in muts if excluded(m.file)]),
                       (WHY_ASIDE, [m for m in muts if m.file in aside and not m.negative]),
+                      (WHY_OPTIONAL, [m for m in muts if m.file in optional and not m.negative]),
                       (WHY_OLD, [m for m in muts if (m.file, m.subject) in old and not m.negative]),
                       (WHY_UNANALYSED, [m for m in muts if not m.negative and (
                           (str(Path(m.file).parent), m.subject) in unseen

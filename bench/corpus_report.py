@@ -140,6 +140,8 @@ DROP_REASONS = (
      "(the parser passes only declared fields, so the attribute never arrives, renamed or not)"),
     ("code-not-built", "in code the run names as built by no program and sets aside (a header no unit includes, a "
      "program whose Makefile cannot run)"),
+    ("marked-optional-build", "in code the run names as built only with a build option the project marks "
+     "experimental or deprecated, and sets aside"),
     ("old-release-only", "in a plugin class (or a creator making only it) the run names as created only by code for "
      "older TensorRT releases and sets aside"),
     ("class-not-analysed", "in a class a TRT004 finding of the run names as not analysed (a TensorRT 5-7 interface, "

@@ -71,6 +71,10 @@ class Settings:
     # judge the plugin classes only code for older TensorRT releases than the program's creates; false: their
     # findings are set aside and the summary names the classes (pipeline.oldrelease)
     judge_old_release_plugins: bool = False
+    # judge the code only a build option the project marks experimental or deprecated builds (off by default, its
+    # name or description, or a README line naming a setup.py flag, says so); false: its findings are set aside and
+    # the summary names the option (pipeline.buildmodel.gates)
+    judge_optional_builds: bool = False
     # where each value came from, for `trtlint config --show`
     origins: dict[str, str] = field(default_factory=dict)
     baseline: Optional[str] = None  # a baseline file (relative to the config file that names it): known findings
@@ -279,7 +283,8 @@ def _apply_key(s: Settings, key: str, value: Any, origin: str) -> None:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ConfigError(f"{origin}: '{key}' must be a non-negative integer")
     elif attr in ("respect_gitignore", "judge_deprecated_code", "report_unadoptable_deprecations",
-                  "judge_unincluded_headers", "judge_unrunnable_builds", "judge_old_release_plugins"):
+                  "judge_unincluded_headers", "judge_unrunnable_builds", "judge_old_release_plugins",
+                  "judge_optional_builds"):
         if not isinstance(value, bool):
             raise ConfigError(f"{origin}: '{key}' must be true or false")
     elif attr == "fail_level":

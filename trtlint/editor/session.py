@@ -309,11 +309,12 @@ class Session:
             self.include_names.pop(rel, None)
         else:
             self.include_names[rel] = names
-        from trtlint.pipeline.unincluded import unincluded_headers, unrunnable_programs
+        from trtlint.pipeline.unincluded import optional_builds, unincluded_headers, unrunnable_programs
 
         kinds = {r: s.kind for r, s in self.sources.items()}
         self.state.unincluded = unincluded_headers(kinds, self.include_names, self.state.build, self.facts.values())
         self.state.unrunnable = unrunnable_programs(kinds, self.include_names, self.state.build)
+        self.state.optional = optional_builds(kinds, self.include_names, self.state.build)
 
     def _apply(self, rel: str, text: str, from_disk: bool = False) -> None:
         kind = self.sources[rel].kind if rel in self.sources else kind_of(rel.rsplit("/", 1)[-1])

@@ -5,7 +5,9 @@ once at module level to such a literal, ``os.path.join`` of literals); a value c
 comprehension, a helper function's parameter) is not known, and the extension's source list is then *not known*
 (nothing may conclude that a file is not built). Defines come from ``define_macros=[("NAME", "VALUE")]`` and
 ``-D`` words in ``extra_compile_args`` (a list, or a dict of lists per compiler); ``-I`` words there are include
-dirs too. Never raises on a file's content.
+dirs too. An extension only a command-line flag adds (``if '--plugins' in sys.argv:`` around the ``append`` of the
+extension's name, or around the extension itself) has that flag (``SetupExtension.flag``): the build model's gate
+(:mod:`trtlint.pipeline.buildmodel.gates`). Never raises on a file's content.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class SetupExtension:
     include_dirs: list = field(default_factory=list)
     defines: list = field(default_factory=list)
     sources_known: bool = True
+    flag: str = ""  # the command-line flag only with which setup.py adds it ("--plugins"), and where it tests it
+    flag_line: int = 0
 
 
 class _Unknown(Exception):
@@ -82,6 +86,35 @@ def _module_names(tree: ast.Module) -> dict:
     return {k: v for k, v in seen.items() if count[k] == 1 and v is not None}
 
 
+def _argv_flags(tree: ast.Module) -> tuple[dict, dict]:
+    """({name: (flag, line)}, {id(extension call): (flag, line)}): the module-level names used and the calls made
+    only inside ``if '<flag>' in sys.argv:`` blocks at module level (a name also used elsewhere is left out)."""
+    inside: dict = {}
+    calls: dict = {}
+    gated_ifs = []
+    for stmt in tree.body:
+        t = stmt.test if isinstance(stmt, ast.If) else None
+        if (isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.In)
+                and isinstance(t.left, ast.Constant) and isinstance(t.left.value, str) and t.left.value.startswith("-")
+                and _dotted(t.comparators[0]) in ("sys.argv", "argv")):
+            gated_ifs.append(stmt)
+            for node in (n for b in stmt.body for n in ast.walk(b)):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    inside.setdefault(node.id, (t.left.value, stmt.lineno))
+                elif isinstance(node, ast.Call):
+                    calls[id(node)] = (t.left.value, stmt.lineno)
+    if not gated_ifs:
+        return {}, {}
+    outside = set()
+    for stmt in tree.body:
+        if stmt in gated_ifs:
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                outside.add(node.id)
+    return {k: v for k, v in inside.items() if k not in outside}, calls
+
+
 def read_setup(text: str) -> Optional[list[SetupExtension]]:
     """The extensions of a setup.py's text; None when it does not parse."""
     if len(text) > MAX_SOURCE:
@@ -91,6 +124,8 @@ def read_setup(text: str) -> Optional[list[SetupExtension]]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     names = _module_names(tree)
+    flagged, flagged_calls = _argv_flags(tree)
+    bound = {id(v): k for k, v in names.items()}  # an extension call -> the module-level name bound to it
     out = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -105,6 +140,7 @@ def read_setup(text: str) -> Optional[list[SetupExtension]]:
         except _Unknown:
             name = ""
         ext = SetupExtension(name=name if isinstance(name, str) else "", line=node.lineno)
+        ext.flag, ext.flag_line = flagged_calls.get(id(node)) or flagged.get(bound.get(id(node), ""), ("", 0))
         src_node = kw.get("sources") or (node.args[1] if len(node.args) > 1 else None)
         try:
             v = _literal(src_node, names) if src_node is not None else []

@@ -213,6 +213,9 @@ class CheckInputs:
     # the programs whose Makefile make cannot run, with the files only they compile (pipeline.unincluded.
     # unrunnable_programs): ((makefile, line, include as written, files), ...); their findings are set aside too
     unrunnable: tuple = ()
+    # the code only a build option the project marks experimental or deprecated builds (pipeline.unincluded.
+    # optional_builds): ((option, value it needs, where, why marked, files), ...); their findings are set aside too
+    optional: tuple = ()
     # path -> ((kind, line, text), ...): the files' evidence that their program parses models ("parser") or loads
     # a plugin library at run time ("loader") (store.scancache.model_io); only files with some
     model_io: dict = field(default_factory=dict)

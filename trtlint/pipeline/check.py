@@ -55,6 +55,9 @@ class Checked(NamedTuple):
     # plugin class only code for older TensorRT releases creates -> (OldPlugin, findings set aside)
     # (pipeline.oldrelease); {} with judge-old-release-plugins = true
     aside_old: dict = {}
+    # build option the project marks experimental or deprecated -> (value it needs, where, why marked, findings set
+    # aside, the files only it builds) (pipeline.unincluded.optional_builds); {} with judge-optional-builds = true
+    aside_optional: dict = {}
 
 
 def check_project(
@@ -80,7 +83,8 @@ def check_project(
     unless the judge-unincluded-headers setting asks to judge them; so are those about code only a program whose
     Makefile cannot run compiles (``inputs.unrunnable``, ``Checked.aside_builds``; judge-unrunnable-builds), and those
     about a plugin class only code for older TensorRT releases creates (pipeline.oldrelease, ``Checked.aside_old``;
-    judge-old-release-plugins)."""
+    judge-old-release-plugins), and those about code only a build option the project marks experimental or
+    deprecated builds (``inputs.optional``, ``Checked.aside_optional``; judge-optional-builds)."""
     t0 = time.perf_counter()
     if progress is not None:
         progress("index", 0, 1)
@@ -106,6 +110,13 @@ def check_project(
         for mk, line, inc, files in inputs.unrunnable:
             diags, got = set_aside(diags, files)
             aside_builds[mk] = (line, inc, sum(got.values()), tuple(files))
+    aside_optional: dict = {}
+    if inputs.optional and not settings.judge_optional_builds:
+        from .unincluded import set_aside
+
+        for option, needs, where, why, files in inputs.optional:
+            diags, got = set_aside(diags, files)
+            aside_optional[option] = (needs, where, why, sum(got.values()), tuple(files))
     aside_old: dict = {}
     if not settings.judge_old_release_plugins:
         from .oldrelease import old_release_plugins, set_aside as set_aside_old
@@ -114,7 +125,7 @@ def check_project(
         diags, got = set_aside_old(diags, olds)
         aside_old = {p.qualname: (p, got.get(p.qualname, 0)) for p in olds}
     return Checked(index, diags, {"index": t1 - t0, "check": time.perf_counter() - t1}, scoped, aside, aside_builds,
-                   aside_old)
+                   aside_old, aside_optional)
 
 
 def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Settings, *, root: Path,

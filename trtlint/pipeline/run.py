@@ -512,12 +512,13 @@ def _fact_free_inputs(st: _RunState, service=None) -> None:
     project.scopes = tuple(scopes)  # the independent programs the build model found (each checked on its own)
     project.tensorrt = infer_tensorrt(st.settings.root, files, tuple(scopes), scans)  # each program's TensorRT release
     if st.paths is None:  # (loose files: no tree to know the includers from)
-        from .unincluded import Reach, include_map, unrunnable_programs
+        from .unincluded import Reach, include_map, optional_builds, unrunnable_programs
 
         project.include_names = include_map(files, scans)
         kinds = {f.rel: f.kind for f in files}
         st.reach = Reach(kinds, project.include_names, st.build)  # (facts: _scan_inputs)
         project.unrunnable = unrunnable_programs(kinds, project.include_names, st.build)
+        project.optional = optional_builds(kinds, project.include_names, st.build)
     # what says a program takes plugin fields from outside its own code (TRT205's creator checks)
     project.model_io = {f.rel: m for f in files for m in (scans.scan(f).model_io,) if m}
     project.executable_units = executable_units(st.build.targets) if st.build is not None else ()
@@ -559,7 +560,8 @@ def _check(st: _RunState) -> None:
     from .unincluded import IncludeReach
 
     st.analysis = Analysis.of_index(st.index, st.build, checked.scoped, checked.aside, checked.aside_builds,
-                                  checked.aside_old, IncludeReach(st.project.include_names)).to_dict()
+                                  checked.aside_old, IncludeReach(st.project.include_names),
+                                  checked.aside_optional).to_dict()
     st.timings.update(checked.timings)
     st.timings["index"] += gathered  # (the suppression and preview scans count as building the index)
 

@@ -48,6 +48,7 @@ class ProjectState:
     tensorrt: dict = field(default_factory=dict)  # program -> the TensorRT release inferred for it
     unincluded: tuple = ()  # the headers no unit includes (pipeline.unincluded; CheckInputs.unincluded)
     unrunnable: tuple = ()  # the programs whose Makefile cannot run (pipeline.unincluded; CheckInputs.unrunnable)
+    optional: tuple = ()  # the code only a marked build option builds (pipeline.unincluded; CheckInputs.optional)
     include_names: dict = field(default_factory=dict)  # rel -> its #include names (C++ files; pipeline.unincluded)
     model_io: dict = field(default_factory=dict)  # rel -> its model-parser / plugin-loader evidence (CheckInputs)
     executable_units: tuple = ()  # the units the tree's own executables hold (CheckInputs)
@@ -82,6 +83,7 @@ class ProjectState:
             tensorrt=self.tensorrt,
             unincluded=tuple(self.unincluded),
             unrunnable=tuple(self.unrunnable),
+            optional=tuple(self.optional),
             model_io=self.model_io,
             executable_units=self.executable_units,
         )

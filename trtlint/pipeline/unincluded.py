@@ -122,6 +122,34 @@ def unrunnable_programs(kinds: dict, includes: dict, build) -> tuple:
     return tuple(out)
 
 
+def optional_builds(kinds: dict, includes: dict, build) -> tuple:
+    """The code only a build option the project marks experimental or deprecated builds (``BuildModel.optional``:
+    :mod:`trtlint.pipeline.buildmodel.gates`), each with the files only it compiles: ``((option, value it needs,
+    where the branch is, why marked, files), ...)``. Its files are its units and the C++ files those reach through
+    their ``#include`` names (a ``.cpp`` an extension's unit includes counts: ``#include "group_norm.cpp"``) that no
+    other unit reaches; a unit that such a unit includes and no build compiles on its own is no other unit. A
+    computed ``#include MACRO`` anywhere leaves the included files out (only the units count)."""
+    entries = tuple(getattr(build, "optional", ()) or ()) if build is not None else ()
+    if not entries:
+        return ()
+    dead = {u for *_x, units in entries for u in units if u in kinds}
+    files = {rel for rel, k in kinds.items() if k in _CPP_KINDS}
+    by_tail = _tails(files)
+    built = set(getattr(build, "units", {}) or {}) | {s for t in getattr(build, "targets", ()) for s in t.sources}
+    from_dead = _reached_from(sorted(dead), includes, files, by_tail) or set()
+    roots = [rel for rel, k in kinds.items() if k in _UNIT_KINDS and rel not in dead
+             and not (rel in from_dead and rel not in built)]
+    live = _reached_from(roots, includes, files, by_tail)
+    out = []
+    for option, needs, where, why, units in entries:
+        units = tuple(u for u in units if u in kinds)
+        mine = _reached_from(units, includes, files, by_tail) if live is not None else None
+        got = sorted(mine - live) if mine is not None and live is not None else sorted(units)
+        if got:
+            out.append((option, needs, where, why, tuple(got)))
+    return tuple(out)
+
+
 class IncludeReach:
     """What a set of C++ files reaches through their ``#include`` names (:func:`include_map`), every C++ file a target
     (an ``#include "x.cpp"`` counts): a name resolves beside the including file, else to every file whose path ends

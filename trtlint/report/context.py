@@ -47,13 +47,16 @@ class Analysis:
     # line, directive, newest release compiling it, target, findings, files of its code, creators set aside with it),
     # ...) (pipeline.oldrelease)
     old_release: tuple = ()
+    # the code only a build option the project marks experimental or deprecated builds, its findings set aside:
+    # ((option, value it needs, where the branch is, why marked, findings, files), ...) (pipeline.buildmodel.gates)
+    optional: tuple = ()
     # the Python calls handing a function a PluginField collection that no plugin helper of the project completes:
     # ((path, line, function, why), ...) (index.paramhelpers)
     unfollowed_helpers: tuple = ()
 
     @classmethod
     def of_index(cls, index, build=None, scoped=None, aside=None, aside_builds=None, aside_old=None,
-                 includes=None) -> "Analysis":
+                 includes=None, aside_optional=None) -> "Analysis":
         """``build``: the run's build model (``trtlint.pipeline.buildmodel.BuildModel``); its targets count
         when they compile a file that defines an analysed plugin or creator (or its methods). ``scoped``: scope
         -> index of each independent program (pipeline.check.scope_indexes); each program's classes are counted
@@ -65,7 +68,9 @@ class Analysis:
         one of its sources includes the header defining a class's methods, directly or through other headers, when no
         unit defines any of them (a plugin defined in a header, built by a unit with no marker of its own, which the
         run did not parse; a header declaring a class whose methods a unit defines does not make its includers hold
-        the class)."""
+        the class). ``aside_optional``: build option -> (value it needs, where, why marked, findings set aside, its
+        files) of the code only an option the project marks experimental or deprecated builds
+        (``Checked.aside_optional``)."""
         from trtlint.index.project_index import scope_of
         from trtlint.index.unentered import unentered
 
@@ -131,7 +136,8 @@ class Analysis:
                    unrunnable=tuple((mk, ln, inc, k, tuple(fs)) for mk, (ln, inc, k, fs) in sorted((aside_builds or {}).items())),
                    old_release=tuple((p.name, p.path, p.line, p.directive, p.compiled_by, p.target, k,
                                       tuple(dict.fromkeys(r[0] for r in p.regions)), p.creators)
-                                     for _q, (p, k) in sorted((aside_old or {}).items())))
+                                     for _q, (p, k) in sorted((aside_old or {}).items())),
+                   optional=tuple((o, *rest) for o, rest in sorted((aside_optional or {}).items())))
 
     def tensorrt_line(self) -> Optional[str]:
         """``TensorRT 8.6 assumed: inferred from find_package(TensorRT 8.6) in CMakeLists.txt:3``; with several
@@ -283,6 +289,17 @@ class Analysis:
                     f"{'was' if one else 'were'} not judged ({where}{more}; no model or route reaches "
                     f"{'its creator' if one else 'their creators'}; {n(k, 'finding')} set aside; set "
                     f"judge-old-release-plugins = true to judge {'it' if one else 'them'})")
+        if self.optional:
+            k = sum(o[4] for o in self.optional)
+            one = len(self.optional) == 1
+            files = [f for o in self.optional for f in o[5]]
+            more = f", +{len(files) - shown} more" if len(files) > shown else ""
+            what = "; ".join(f"{o}" + (f"={needs}" if needs else "") + f" at {where}, {why}"
+                             for o, needs, where, why, _k, _f in self.optional[:shown])
+            out += (f"; code only {'a build option' if one else 'build options'} the project marks experimental or "
+                    f"deprecated build{'s' if one else ''} was not judged ({what}: {n(len(files), 'file')}, "
+                    f"{', '.join(files[:shown])}{more}; {n(k, 'finding')} set aside; set judge-optional-builds = true "
+                    f"to judge it)")
         if self.guessed:
             dirs = list(dict.fromkeys(d for _u, d, _nm in self.guessed))
             more = f", +{len(dirs) - shown} more" if len(dirs) > shown else ""
@@ -320,6 +337,10 @@ class Analysis:
                                                     "creators": list(cr)}
                                                    for c, p, ln, d, rel, t, k, fs, cr in self.old_release]}
                if self.old_release else {}),
+            **({"optional_builds_not_judged": [{"option": o, "needs": needs, "where": where, "why": why, "findings": k,
+                                                "files": list(fs)}
+                                               for o, needs, where, why, k, fs in self.optional]}
+               if self.optional else {}),
         }
 
     @classmethod
@@ -344,6 +365,8 @@ class Analysis:
             old_release=tuple((u["plugin"], u["path"], u["line"], u["directive"], u["compiled_by"], u["target"],
                                u["findings"], tuple(u.get("files", ())), tuple(u.get("creators", ())))
                               for u in d.get("old_release_plugins_not_judged", ())),
+            optional=tuple((u["option"], u["needs"], u["where"], u["why"], u["findings"], tuple(u.get("files", ())))
+                           for u in d.get("optional_builds_not_judged", ())),
         )
 
 

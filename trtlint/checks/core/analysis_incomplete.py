@@ -118,6 +118,29 @@ _UNRUNNABLE_TREE = {
     "samples/old/sigmoid.cu": _DEAD_TREE["plugins/sigmoidPlugin.h"].replace("#pragma once\n", "", 1),
 }
 
+# a plugin only a build option the project marks experimental builds (pipeline.buildmodel.gates): the option is
+# off by default and the plugin's folder is globbed only in its branch
+_OPTIONAL_TREE = {
+    "CMakeLists.txt": (
+        "cmake_minimum_required(VERSION 3.18)\nproject(demo LANGUAGES CXX CUDA)\n"
+        'option(BUILD_EXTRAS "Build the experimental plugins" OFF)\n'
+        "file(GLOB SRCS plugins/*.cu)\n"
+        "if(BUILD_EXTRAS)\n  file(GLOB_RECURSE MORE plugins/extras/*.cu)\n  list(APPEND SRCS ${MORE})\nendif()\n"
+        "add_library(demo SHARED ${SRCS})\n"),
+    "plugins/leaky.cu": "int leakyForward(int n)\n{\n    return n;\n}\n",
+    "plugins/extras/sigmoid.cu": _DEAD_TREE["plugins/sigmoidPlugin.h"].replace("#pragma once\n", "", 1),
+}
+# the same plugin added by a setup.py only with a flag that the README calls deprecated
+_FLAG_TREE = {
+    "setup.py": (
+        "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nimport sys\n"
+        "ext_modules = []\nold = CUDAExtension(name='old', sources=['old/sigmoid.cu'])\n"
+        "if '--old-plugins' in sys.argv:\n    ext_modules.append(old)\n    sys.argv.remove('--old-plugins')\n"
+        "setup(name='demo', ext_modules=ext_modules)\n"),
+    "README.md": "# demo\n\nThe deprecated plugins are built by `python setup.py install --old-plugins`.\n",
+    "old/sigmoid.cu": _DEAD_TREE["plugins/sigmoidPlugin.h"].replace("#pragma once\n", "", 1),
+}
+
 
 def _legacy(u) -> bool:
     """Whether the unresolved class ``u`` derives only from the legacy plugin interfaces, or reaches one through
@@ -159,7 +182,12 @@ class AnalysisIncomplete(Rule):
     compiles that code. The run's summary names such headers, and `judge-unincluded-headers = true` judges them.
     So are its findings in code only a program whose Makefile cannot run compiles (a plain `include` of a file
     the tree does not have, in a folder it does not have either, reached with `../`: make stops there); the
-    summary names the Makefile, and `judge-unrunnable-builds = true` judges it.
+    summary names the Makefile, and `judge-unrunnable-builds = true` judges it. So are its findings in code only a
+    build option the project marks experimental or deprecated builds: a CMake option off by default
+    (`option(BUILD_X "..." OFF)`, `set(BUILD_X NO CACHE BOOL "...")`) whose name or description says experimental,
+    deprecated, legacy or obsolete, when the code's files are named only inside `if(BUILD_X)`; or a `setup.py`
+    extension added only under `if '--flag' in sys.argv:` that a README line naming the flag calls so. The summary
+    names the option, and `judge-optional-builds = true` judges it.
 
     ## Why it matters
     Every rule is silent about a plugin trtlint cannot see: "All checks passed" would hide that nothing in
@@ -262,6 +290,15 @@ class AnalysisIncomplete(Rule):
             # no build compiles its plugin; the summary names the Makefile
             "files": _UNRUNNABLE_TREE,
         },
+        {
+            # a plugin only the experimental build option builds (off by default: its folder is globbed only in
+            # the option's branch): not judged; the summary names the option
+            "files": _OPTIONAL_TREE,
+        },
+        {
+            # ... and one a setup.py adds only with a flag the README calls deprecated
+            "files": _FLAG_TREE,
+        },
     ]
     INVALID = [
         {
@@ -287,6 +324,41 @@ class AnalysisIncomplete(Rule):
             "files": dict(_UNRUNNABLE_TREE, **{"include/version.h": "#define ACME 1\n"}),
             "expect": [(
                 "samples/old/sigmoid.cu", 2,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
+        {
+            # an option off by default that the project does not mark experimental or deprecated: judged
+            "files": dict(_OPTIONAL_TREE, **{"CMakeLists.txt": _OPTIONAL_TREE["CMakeLists.txt"].replace(
+                "Build the experimental plugins", "Build the extra plugins")}),
+            "expect": [(
+                "plugins/extras/sigmoid.cu", 2,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
+        {
+            # the experimental option's folder is also globbed outside its branch: every build compiles it, judged
+            "files": dict(_OPTIONAL_TREE, **{"CMakeLists.txt": _OPTIONAL_TREE["CMakeLists.txt"].replace(
+                "file(GLOB SRCS plugins/*.cu)", "file(GLOB_RECURSE SRCS plugins/*.cu)")}),
+            "expect": [(
+                "plugins/extras/sigmoid.cu", 2,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
+        {
+            # the same with judge-optional-builds = true
+            "files": _OPTIONAL_TREE,
+            "config": {"judge-optional-builds": True},
+            "expect": [(
+                "plugins/extras/sigmoid.cu", 2,
+                "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
+            )],
+        },
+        {
+            # the setup.py flag the README does not call deprecated or experimental: judged
+            "files": dict(_FLAG_TREE, **{"README.md": "Build the plugins with `python setup.py install --old-plugins`.\n"}),
+            "expect": [(
+                "old/sigmoid.cu", 2,
                 "plugin SigmoidPlugin derives from nvinfer1::IPlugin, a plugin interface of TensorRT 5-7",
             )],
         },

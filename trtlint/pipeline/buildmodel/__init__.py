@@ -10,7 +10,8 @@ propagation through ``target_link_libraries``, ``add_definitions``/``add_compile
 ``target_compile_definitions``, ``set()`` (``PARENT_SCOPE`` too)/``list(APPEND|PREPEND)``/``unset()`` variables,
 ``foreach()`` (its body once per value: :mod:`.foreach`),
 ``${CMAKE_CURRENT_SOURCE_DIR}``, ``${CMAKE_CURRENT_LIST_DIR}``, ``${PROJECT_SOURCE_DIR}``,
-``${<name>_SOURCE_DIR}``, ``${CMAKE_SOURCE_DIR}``. Both branches of an ``if()`` are taken; function and macro
+``${<name>_SOURCE_DIR}``, ``${CMAKE_SOURCE_DIR}``. Both branches of an ``if()`` are taken (a branch only a
+build option's non-default value takes is noted: :mod:`.gates`, ``BuildModel.optional``); function and macro
 bodies are skipped; an argument with a generator expression or a variable not known is skipped; an unknown
 command is ignored. Never raises on a list file's content.
 
@@ -54,7 +55,7 @@ from trtlint.pipeline.buildmodel.cmake import (  # noqa: F401 - the limits, re-e
 from trtlint.pipeline.buildmodel.compile_commands import MAX_SPLIT, read_compile_commands  # noqa: F401
 from trtlint.pipeline.buildmodel.model import (BuildModel, Target, UnitFlags, executable_units, header_include_dirs,
                                               with_unit_flags)
-from trtlint.pipeline.buildmodel import makeprog
+from trtlint.pipeline.buildmodel import gates, makeprog
 from trtlint.pipeline.buildmodel.makeprog import UNIT_EXT
 from trtlint.pipeline.buildmodel.walk import find_programs, walk_tree
 
@@ -107,7 +108,12 @@ def build_model(
         in_cmake = [d for d, how in programs.items() if how == "CMake"]
         uncovered = tuple(r for r in rels if r.endswith(UNIT_EXT) and r not in built
                           and not any(d == "" or r.startswith(d + "/") for d in in_cmake))
+    optional = {rel: g for rel, g in ev.gated.items() if rel not in ev.ungated}
+    for rel, g in gates.setup_flag_gates(root_s, rels, max_file_size).items():
+        if rel not in ev.ungated:
+            optional.setdefault(rel, g)
     return BuildModel(root=root_s, targets=targets, units=units, scopes=tuple(sorted(programs)), programs=programs,
                       uncovered=uncovered, unrunnable=tuple(unrunnable),
+                      optional=gates.marked_builds(optional, cc_units),
                       compile_commands=str(compile_commands) if compile_commands else None,
                       from_compile_commands=frozenset(cc_units), problems=tuple(dict.fromkeys(problems)))

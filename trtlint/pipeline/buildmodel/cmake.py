@@ -15,6 +15,7 @@ from trtlint.base import safeio
 from trtlint.frontends.cmake import Command, glob_pattern_args, list_file_commands, decode_list_file
 from trtlint.pipeline.buildmodel.model import Target, UnitFlags
 from trtlint.pipeline.buildmodel import foreach as _loops
+from trtlint.pipeline.buildmodel import gates as _gates
 from trtlint.pipeline.buildmodel.walk import rel_path
 
 # the units a target compiles (as before the split: ".c++" is not among them, the module-level name the
@@ -136,6 +137,13 @@ class Evaluator:
         self._work = 0
         self._contexts: dict[tuple[str, str, str], int] = {}  # (project, including file, list file) -> evaluations
         self._refused: dict[str, list] = {}  # limit -> [(file, line, message)], the first one reported
+        # build options (:mod:`.gates`): name -> (default as written, where declared, description); the gates of the
+        # branches being evaluated (None: a branch every configuration may take); each source path named inside a
+        # gated branch -> its gate, and those named outside every one
+        self.options: dict[str, tuple[str, str, str]] = {}
+        self._gates: list = []
+        self.gated: dict[str, _gates.Gate] = {}
+        self.ungated: set[str] = set()
 
     # limits
     def _spend(self, n: int, line: int) -> None:
@@ -295,6 +303,13 @@ class Evaluator:
             self._file = saved
 
     def _run_cmds(self, cmds, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
+        base = len(self._gates)
+        try:
+            self._run_block(cmds, d, top, cur, vars, incs, defs, stack, [])
+        finally:
+            del self._gates[base:]  # an if() this block left open ends with it
+
+    def _run_block(self, cmds, d, top, cur, vars, incs, defs, stack, opened: list) -> None:
         skip_depth = 0
         i = -1
         while i + 1 < len(cmds):
@@ -309,6 +324,9 @@ class Evaluator:
                 skip_depth = max(0, skip_depth - 1)
                 continue
             if skip_depth:
+                continue
+            if name in ("if", "elseif", "else", "endif"):  # every branch is evaluated; its gate is noted
+                self._branch(name, c, opened)
                 continue
             if name == "foreach":  # its body once per value (trtlint.pipeline.buildmodel.foreach)
                 end = _loops.block_end(cmds, i)
@@ -329,8 +347,58 @@ class Evaluator:
             except (IndexError, ValueError, TypeError, KeyError):
                 continue
 
+    def _branch(self, name: str, c: Command, opened: list) -> None:
+        """An ``if``/``elseif``/``else``/``endif``: the gate of the branch it opens (:mod:`.gates`)."""
+        if name == "if":
+            pair = self._decide(c)
+            opened.append(pair)
+            self._gates.append(pair[0])
+        elif not opened:
+            return
+        elif name == "elseif":  # another condition: neither it nor the else after it is one option's value
+            opened[-1] = (None, None)
+            self._gates[-1] = None
+        elif name == "else":
+            self._gates[-1] = opened[-1][1]
+        else:
+            opened.pop()
+            self._gates.pop()
+
+    def _decide(self, c: Command) -> tuple:
+        """(the gate of the if's first branch, that of its else): a branch only the option's non-default value takes."""
+        cond = _gates.condition(c.args)
+        opt = self.options.get(cond[0]) if cond else None
+        default = _gates.truth(opt[0]) if opt else None
+        if default is None:
+            return None, None
+        g = _gates.Gate(option=cond[0], needs="OFF" if default else "ON", where=f"{self._file}:{c.line}",
+                        default=opt[0], decl=opt[1], doc=opt[2])
+        return (None, g) if default != cond[1] else (g, None)
+
+    def _note(self, rels, explicit: bool = True) -> None:
+        """Where the source paths ``rels`` are named: inside a gated branch (the outermost gate), or outside every
+        one (``explicit``: written or globbed here; not so, a value that may come from a gated glob)."""
+        g = next((x for x in self._gates if x is not None), None)
+        for rel in rels:
+            if rel is None:
+                continue
+            if g is not None:
+                self.gated.setdefault(rel, g)
+            elif explicit or rel not in self.gated:
+                self.ungated.add(rel)
+
+    def _literal_sources(self, args, cur: str) -> list:
+        return [rel_path(self._abs(a, cur), self.root) for a, _q in args if "${" not in a and _SOURCE_EXT.search(a)]
+
     def _command(self, c: Command, d: str, top: str, cur: str, vars: dict, incs: list, defs: list, stack: set) -> None:
         name, args = c.name, c.args
+        if name in ("option", "set") and args:
+            decl = _gates.option_declared(name, args)
+            if decl is not None:
+                self.options[decl[0]] = (decl[1], f"{self._file}:{c.line}", decl[2])
+            elif name == "set":
+                self.options.pop(args[0][0], None)  # a plain variable now: its value is not the option's default
+                self._note(self._literal_sources(args[1:], cur))
         if name == "project" and args:
             if d == top and d not in self.project_roots:
                 self.project_roots.append(d)
@@ -363,6 +431,7 @@ class Evaluator:
             vars.pop(args[0][0], None)
         elif name == "list" and len(args) >= 2 and args[0][0].upper() in ("APPEND", "PREPEND"):
             var = args[1][0]
+            self._note(self._literal_sources(args[2:], cur))
             vals = self._values(args[2:], vars, c.line)
             old = vars.get(var, [])
             owned = getattr(vars, "owned", None)
@@ -381,6 +450,7 @@ class Evaluator:
             for a in glob_pattern_args(vals):
                 out.extend(self._glob(self._abs(a, cur), recurse))
             vars[var] = out
+            self._note(rel_path(p, self.root) for p in out)
         elif name == "add_subdirectory" and args:
             v = self._expand(args[0][0], args[0][1], vars, c.line)
             if v:
@@ -429,7 +499,7 @@ class Evaluator:
                 return
             t.kind = "executable" if name.endswith("executable") else next(
                 (v.lower() for v in vals if v in ("SHARED", "MODULE", "STATIC", "OBJECT", "INTERFACE")), t.kind)
-            self._add_sources(t, vals, cur)
+            self._add_sources(t, vals, cur, self._literal_sources(args[1:], cur))
         elif name in ("target_sources", "target_include_directories", "target_compile_definitions",
                       "target_link_libraries") and args:
             tn = self._expand(args[0][0], args[0][1], vars, c.line)
@@ -438,7 +508,7 @@ class Evaluator:
                 return
             vals = self._values(args[1:], vars, c.line)
             if name == "target_sources":
-                self._add_sources(t, vals, cur)
+                self._add_sources(t, vals, cur, self._literal_sources(args[1:], cur))
             elif name == "target_include_directories":
                 self._visibility(vals, cur, t.incs, t.iface_incs, path=True)
             elif name == "target_compile_definitions":
@@ -468,14 +538,18 @@ class Evaluator:
             name = self.aliases[(top, name)]
         return None
 
-    def _add_sources(self, t: _T, vals: list[str], cur: str) -> None:
+    def _add_sources(self, t: _T, vals: list[str], cur: str, literal=()) -> None:
+        added = []
         for v in vals:
             if v.upper() in _LIB_KEYWORDS or v.upper() in _VIS or not _SOURCE_EXT.search(v):
                 continue
             rel = rel_path(self._abs(v, cur), self.root)
+            added.append(rel)
             if rel is not None and rel not in t.source_set:
                 t.source_set.add(rel)
                 t.sources.append(rel)
+        self._note(literal)
+        self._note(added, explicit=False)
 
     def _visibility(self, vals: list[str], cur: str, own: list, iface: list, path: bool) -> None:
         vis = "PRIVATE" if not path else None

@@ -59,6 +59,9 @@ class BuildModel:
     # the programs whose Makefile make cannot run (an ``include`` of a file the tree does not have:
     # makeprog.missing_include): ((makefile, line, include as written, its units), ...)
     unrunnable: tuple = ()
+    # the code only a build option's non-default value builds, where the project marks that option experimental or
+    # deprecated (:mod:`.gates`): ((option, value it needs, where the branch is, why marked, its units), ...)
+    optional: tuple = ()
     compile_commands: Optional[str] = None
     from_compile_commands: frozenset = frozenset()  # the units whose flags come from compile_commands.json
     # what could not be read or evaluated within the limits: (path, line, message), reported as TRT001
