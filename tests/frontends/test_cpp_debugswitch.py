@@ -35,7 +35,7 @@ def test_debug_switches(cond):
     "level >= kDEBUG", "level <= Logger::DEBUG",  # an ordering: which levels it admits depends on the enum
     "status != kDEBUG_OK", "status == kDEBUG_OK",  # a status named after debugging is no debug level
     "NDEBUG", "kNDEBUG", "debugger", "isDebuggerAttached()",  # no `debug` component
-    "run(x, mDebug)", 'log("debug")', "mDebugLevel > -1", "mDebugLevel >= 0", "mDebugLevel < 3",
+    "run(x, mDebug)", 'log("debug")', "CubDebug(error = cudaMalloc(&p, n))", 'markDebugStage(net, "b0", *t)', "mDebugLevel > -1", "mDebugLevel >= 0", "mDebugLevel < 3",
     "static_cast<int>(mDebug) > 0", "",
 ])
 def test_not_debug_switches(cond):

@@ -13,7 +13,8 @@ identifier component ``debug`` (split at ``_`` and at lower-to-upper case change
 debug test when it is
 
 - a plain reference whose own name holds a debug word: ``mDebug``, ``this->debug_``, ``cfg.debug``,
-  ``isDebugMode()``, ``logger.isDebugEnabled()``; or ``getenv("..._DEBUG...")`` (the variable is set); not a call
+  ``isDebugMode()``, ``logger.isDebugEnabled()`` (a call only without arguments: ``CubDebug(error = f())`` checks a
+  status, ``markDebugStage(net, "b0", t)`` acts); or ``getenv("..._DEBUG...")`` (the variable is set); not a call
   that is only handed such a thing (``run(x, mDebug)``);
 - ``X == D`` (either order) where ``D`` names the debug level itself: ``"DEBUG"``, ``kDEBUG``, ``Logger::DEBUG``,
   ``LogLevel::kDebug`` (a debug word with nothing but ``level`` / ``log`` / ``mode`` beside it: ``kDEBUG_OK`` is no
@@ -139,7 +140,9 @@ def _debug_ref(toks: Sequence[str]) -> bool:
         return False
     name, args = ref
     if has_debug_word(name):
-        return True
+        # a call handed what it tests or acts on (`CubDebug(error = cudaMalloc(...))`, a check that logs in a debug
+        # build; `markDebugStage(net, "b0", t)`) is no switch: only a query without arguments is
+        return not args
     if name in _GETENV:
         return any(_literal_text(a) is not None and has_debug_word(_literal_text(a) or "") for a in args)
     return False
