@@ -97,3 +97,29 @@ static void* gScratch = nullptr;"""
 def ws_call(arg: str = "workspace") -> str:
     """The enqueue body handing ``arg`` to :data:`WS_HELPERS`' ``groupNorm`` as its workspace."""
     return f"    groupNorm(static_cast<float*>(outputs[0]), 64, {arg}, stream);"
+
+
+def debug_switch_helper(branch: str = "cudaDeviceSynchronize();", other: str = "", after: str = "") -> str:
+    """A ``syncAndCheck`` helper whose ``branch`` runs only when the environment variable ``APP_DEBUG_LEVEL`` is
+    ``DEBUG`` (a run-time debug switch: frontends/cpp/debugswitch.py); ``other`` is its ``else`` branch, ``after``
+    what follows the ``if``. The helper is lines 5-23 of :func:`plugin_cpp`'s file: ``branch`` on line 15, ``other``
+    on line 19, ``after`` on line 22; enqueue's body starts on line 33."""
+    return f"""#include <cstdlib>
+#include <string>
+inline void syncAndCheck()
+{{
+    static char const* levelName = std::getenv("APP_DEBUG_LEVEL");
+    if (levelName != nullptr)
+    {{
+        static std::string level = std::string(levelName);
+        if (level == "DEBUG")
+        {{
+            {branch}
+        }}
+        else
+        {{
+            {other}
+        }}
+    }}
+    {after}
+}}"""

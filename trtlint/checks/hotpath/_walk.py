@@ -336,7 +336,8 @@ def is_error_path(call: Call) -> bool:
 
 
 def is_debug_only(call: Call) -> bool:
-    """In an arm only a debug build compiles (``#ifndef NDEBUG``: :mod:`trtlint.frontends.cpp.debugarms`)."""
+    """In an arm only a debug build compiles (``#ifndef NDEBUG``: :mod:`trtlint.frontends.cpp.debugarms`) or in the
+    branch of a run-time debug switch (``if (level == "DEBUG")``: :mod:`trtlint.frontends.cpp.debugswitch`)."""
     return bool(call.guard and call.guard.startswith(DEBUG_ONLY))
 
 
@@ -365,8 +366,11 @@ def once_note(call: Call, chain: tuple[CppFunction, ...]) -> tuple[Optional[Seve
         # this path is not known statically (views over enqueue's buffers own nothing)
         return Severity.INFO, f" only through {_short(cleanup)}, which releases what the object owns"
     if call.guard and call.guard.startswith(DEBUG_ONLY):
-        # code only a debug build compiles: not the work of every inference of the build users run
-        return Severity.INFO, f" only in a debug build (`{call.guard[len(DEBUG_ONLY):]}`)"
+        # code only a debug build compiles, or only a debug switch runs: not the work of every inference users run
+        cond = call.guard[len(DEBUG_ONLY):]
+        if cond.startswith("#"):
+            return Severity.INFO, f" only in a debug build (`{cond}`)"
+        return Severity.INFO, f" only when a debug switch is on (`{cond}`)"
     if call.guard and not is_error_path(call):
         # one-time guarded initialisation: it runs on the hot path once, not on every call
         why = "a function-local static's initializer" if call.guard == "static-init" else (

@@ -4,7 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
-from ..examples.hotpath import RUN_SCALE, WS_HELPERS, ns_template_helpers, plugin_cpp, plugin_ws_cpp, ws_call
+from ..examples.hotpath import (RUN_SCALE, WS_HELPERS, debug_switch_helper, ns_template_helpers, plugin_cpp,
+                                plugin_ws_cpp, ws_call)
 from ._walk import hot_diag, hot_hits, once_note
 
 _TRT7_PLUGIN = """#include <NvInfer.h>
@@ -85,7 +86,8 @@ class EnqueueAllocation(Rule):
     every call (reported). The guard is carried
     into callees: a helper or constructor reached only under it (`if (!mRunner) mRunner = new Runner();`) is
     one-time too; reached on another way without it, it is not. A test on a local variable is no such guard.
-    Nor is an allocation only a debug build compiles (an arm of `#ifndef NDEBUG` or `#ifdef _DEBUG`, as for TRT302).
+    Nor is an allocation only a debug build compiles (an arm of `#ifndef NDEBUG` or `#ifdef _DEBUG`, as for TRT302),
+    nor one in the branch of an `if` on a run-time debug switch (`if (level == "DEBUG")`, `if (mDebug)`, as for TRT302).
     Only `enqueue` (the hot path) is judged: a warm method (`configurePlugin`, `onShapeChange`) is where an
     allocation belongs.
     Size-query mode: a helper that returns early when its pointer parameter is null (`if (!workspace) {
@@ -260,6 +262,20 @@ class EnqueueAllocation(Rule):
             # hand it a null one
             "files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call(), WS_HELPERS, "return 0;")},
             "expect": [("plugins/foo.cpp", 18, "FooPlugin::enqueue -> groupNorm -> meanVar -> cudaMalloc")],
+        },
+    ]
+
+    VALID += [
+        # a buffer to dump a tensor into only when a run-time debug switch is on (as for TRT302)
+        {"files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_switch_helper(
+            "void* dump = nullptr; cudaMalloc(&dump, 16);"))}},
+    ]
+    INVALID += [
+        {
+            # ... but not one after the if: it runs on every call
+            "files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_switch_helper(
+                after="void* dump = nullptr; cudaMalloc(&dump, 16);"))},
+            "expect": [("plugins/foo.cpp", 22, "FooPlugin::enqueue -> syncAndCheck -> cudaMalloc")],
         },
     ]
 

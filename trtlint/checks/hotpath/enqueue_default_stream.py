@@ -164,7 +164,8 @@ class EnqueueDefaultStream(Rule):
     macro parameter that holds the whole configuration) is not judged.
     CUB size queries (a null temp-storage pointer) and calls made inside a workspace-size computation
     (a function named `...WorkspaceSize`) do no work and are not reported; one-time guarded
-    initialisation is reported as info, saying so; calls on an error path that ends in a failure `return`
+    initialisation is reported as info, saying so, and so is a call only a debug build compiles (`#ifndef NDEBUG`)
+    or only a run-time debug switch runs (`if (mDebug)`, as for TRT302); calls on an error path that ends in a failure `return`
     are not reported.
     When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
     "also TRT304" (pass the stream and check the status).

@@ -4,7 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
-from ..examples.hotpath import RUN_SCALE, WS_HELPERS, ns_template_helpers, plugin_cpp, plugin_ws_cpp, ws_call
+from ..examples.hotpath import (RUN_SCALE, WS_HELPERS, debug_switch_helper, ns_template_helpers, plugin_cpp,
+                                plugin_ws_cpp, ws_call)
 from ._walk import hot_diag, hot_hits, once_note
 
 
@@ -46,7 +47,11 @@ class EnqueueSynchronization(Rule):
     that path is not known statically, and a view owns nothing. Nor is one-time initialisation under a guard
     (as for TRT301): it runs once, not per inference. Nor is a call only a debug build compiles (an arm of
     `#ifndef NDEBUG`, `#if !defined(NDEBUG)`, `#ifdef _DEBUG`, or the `#else` of `#ifdef NDEBUG`, in its function or
-    a caller on the way): a debug build's extra work, not every inference's. Nor is a call in a branch taken only when a pointer
+    a caller on the way): a debug build's extra work, not every inference's; nor, the same way, one in the branch of an
+    `if` on a run-time debug switch (`if (level == "DEBUG")` after `getenv("X_DEBUG_LEVEL")`, `if (mDebug)`,
+    `if (isDebugMode() && ...)`: a condition every `||` alternative of which tests a name or string with a `debug` word;
+    not its `else`, nor a negated switch, nor an ordering such as `level >= kDEBUG`, whose meaning depends on the
+    enum's order). Nor is a call in a branch taken only when a pointer
     parameter is null (`if (!ws)`, `if (n > 1 && ws == nullptr)`, the `else` of `if (ws)`) where every way to
     it passes a pointer from `enqueue`'s workspace and the plugin asks for one (as for TRT301: given workspace).
     When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
@@ -150,6 +155,34 @@ class EnqueueSynchronization(Rule):
             # ... or enqueue's workspace, but the plugin may ask for none (a conditional with a 0 arm)
             "files": {"plugins/foo.cpp": plugin_ws_cpp(ws_call(), WS_HELPERS, "return nbInputs > 1 ? 4096 : 0;")},
             "expect": [("plugins/foo.cpp", 22, "FooPlugin::enqueue -> groupNorm -> meanVar -> cudaFree")],
+        },
+    ]
+
+    VALID += [
+        # a sync after each kernel only when a run-time debug switch is on (the environment variable is DEBUG), in a
+        # helper; and under a member flag named for debugging, joined by `&&` with another test
+        {"files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_switch_helper())}},
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    if (mDebug && stream != nullptr)\n    {\n        cudaStreamSynchronize(stream);\n    }",
+            "static bool mDebug = false;")}},
+    ]
+    INVALID += [
+        {
+            # ... but not its else branch, nor what follows the if: they run on every call
+            "files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_switch_helper(
+                other="cudaDeviceSynchronize();", after="cudaStreamSynchronize(0);"))},
+            "expect": [("plugins/foo.cpp", 19, "FooPlugin::enqueue -> syncAndCheck -> cudaDeviceSynchronize"),
+                       ("plugins/foo.cpp", 22, "FooPlugin::enqueue -> syncAndCheck -> cudaStreamSynchronize")],
+        },
+        {
+            # a negated switch (the branch runs when debugging is off) and an ordering against a debug level (whether
+            # it admits only the debug level depends on the enum's order): every inference's work
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (!mDebug)\n    {\n        cudaStreamSynchronize(stream);\n    }\n"
+                "    if (mLevel >= kDEBUG)\n    {\n        cudaDeviceSynchronize();\n    }",
+                "static bool mDebug = false;\nenum Level { kERROR, kINFO, kDEBUG };\nstatic Level mLevel = kERROR;")},
+            "expect": [("plugins/foo.cpp", 19, "cudaStreamSynchronize (stream synchronization) synchronizes"),
+                       ("plugins/foo.cpp", 23, "cudaDeviceSynchronize (device-wide synchronization) synchronizes")],
         },
     ]
 

@@ -128,7 +128,8 @@ class UncheckedCudaStatus(Rule):
     (a discarded status is a risk, not itself a broken result): warning in hot methods (`enqueue`) and in warm
     ones (`onShapeChange`, V2DynExt `configurePlugin`, `getWorkspaceSize`), info elsewhere. Cleanup on an error path that ends in a failure `return` or ends the
     process (`cudaDeviceReset(); exit(EXIT_FAILURE);`: the exit is TRT205's finding) is not reported. A call only a debug build compiles (an arm of `#ifndef NDEBUG` or `#ifdef _DEBUG`,
-    as for TRT302) is not reported. Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
+    as for TRT302) is not reported, nor one in the branch of an `if` on a run-time debug switch (`if (mDebug)`,
+    `if (level == "DEBUG")`, as for TRT302). Two kinds of call are not reported, by the `status_queries` and `status_teardown` tables: queries
     (`cudaGetDevice`, `cudaGetDeviceProperties`, `cudaDeviceGetAttribute`, `cudaOccupancy*`,
     `cudaFuncGetAttributes`, `cudaPointerGetAttributes`, ...), which change nothing and fail only when every
     other call would; and releases (`cudaFree`, `cudaStreamDestroy`, `cudaEventDestroy`, `cublasDestroy`,
@@ -310,6 +311,21 @@ class UncheckedCudaStatus(Rule):
         # the assignment of a struct a CUDA library declares (its copy-assignment operator) returns no status
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    cublasLtMatmulAlgo_t algo = {};\n    gAlgo = algo;", "#include <cublasLt.h>\nstatic cublasLtMatmulAlgo_t gAlgo;")}},
+    ]
+
+    VALID += [
+        # a sync only when a run-time debug switch is on (as for TRT302)
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    if (isDebugMode())\n    {\n        cudaStreamSynchronize(stream);\n    }", "bool isDebugMode();")}},
+    ]
+    INVALID += [
+        {
+            # ... but not in its else branch
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (isDebugMode())\n    {\n    }\n    else\n    {\n        cudaStreamSynchronize(stream);\n    }",
+                "bool isDebugMode();")},
+            "expect": [("plugins/foo.cpp", 20, "cudaStreamSynchronize")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:

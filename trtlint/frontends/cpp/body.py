@@ -70,6 +70,8 @@ class BodyWalker(Guards):
         self.local_vars: dict[str, Cursor] = {}
         self._guard: Optional[str] = None
         self.guard_ranges: list[tuple[str, int, int, str]] = []  # (file, start, end, guard)
+        # (file, start, end, condition): the then-branches of a debug switch (bodyguards.debug_switch)
+        self.debug_ranges: list[tuple[str, int, int, str]] = []
         self.flow = flow.FlowState()
         self.stream_writes = streamfields.Writes(self)
         self.field_data: list[FieldData] = []  # fielddata.on_field

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from . import flow, nonnull, onetime
+from . import debugswitch, flow, nonnull, onetime
 from .base import Cursor, children, func_kinds, preorder, short
 
 
@@ -140,6 +140,8 @@ class Guards:
         if ci is None or ti is None:
             return None
         cond = kids[ci]
+        if guard is None:
+            self.debug_switch(c, cond, kids[ti])
         flags = self.unset_flags(cond, negate=False)
         if not flags or not self.sets_any([kids[ti]], flags):
             return None  # (a test of a flag the block never sets is a configuration switch: the block runs every call)
@@ -147,6 +149,29 @@ class Guards:
         out: list[Optional[str]] = [guard] * len(kids)
         out[ti] = g
         return out
+
+    def debug_switch(self, if_stmt: Cursor, cond: Cursor, then: Cursor) -> None:
+        """The then-branch of ``if (<a test of a debug switch>)`` (:mod:`.debugswitch`): a debug-only range
+        (``debug_ranges``; its calls get the guard ``"debug-only:if (<condition>)"`` when the function is frozen,
+        unless they have one already). An ``if`` a macro's expansion writes is not read."""
+        f, _l1, _c1, s, *_a = self.ex.extent_info(if_stmt)
+        text = self.ex.text_of(cond)
+        if f is None or "ebug" not in text and "EBUG" not in text:
+            return  # (cheap: most conditions name no debug word)
+        data = self.ex.file_bytes(f)
+        if data[s:s + 2] != b"if" or (data[s + 2:s + 3].isalnum() or data[s + 2:s + 3] == b"_"):
+            return  # the `if` comes from a macro's expansion: its extent is the macro's use
+        cf, *_b, co1, _l, _c, co2 = self.ex.extent_info(cond)
+        try:
+            toks = [t.spelling for t in cond.get_tokens()
+                    if co1 <= t.extent.start.offset and t.extent.end.offset <= co2]
+        except Exception:  # noqa: BLE001 - a cursor libclang cannot tokenize: not read
+            return
+        if cf != f or not debugswitch.is_debug_test(toks):
+            return
+        tf, *_c, to1, _l2, _c2, to2 = self.ex.extent_info(then)
+        if tf == f:
+            self.debug_ranges.append((f, to1, to2, "if (" + short(" ".join(text.split()), 60) + ")"))
 
     def block_guards(self, c: Cursor, kids: list[Cursor], guard: Optional[str],
                      parents: tuple[Cursor, ...] = ()) -> Optional[list[Optional[str]]]:

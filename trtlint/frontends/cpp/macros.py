@@ -154,7 +154,9 @@ class MacroUses:
 
 def _debug_only(w: BodyWalker, file: str, rel: str, calls: list) -> list:
     """``calls`` ((offset, Call) in the function's file), each one in an arm only a debug build compiles
-    (:mod:`.debugarms`) given the guard ``"debug-only:<directive>"`` unless it has a guard already."""
+    (:mod:`.debugarms`) given the guard ``"debug-only:<directive>"``, and each one in the then-branch of an ``if`` on
+    a debug switch (:mod:`.debugswitch`, innermost) ``"debug-only:if (<condition>)"``, unless it has a guard
+    already."""
     if not calls or not file:
         return calls
     memo = w.ex.__dict__.setdefault("_trtlint_debug_arms", {})
@@ -162,12 +164,15 @@ def _debug_only(w: BodyWalker, file: str, rel: str, calls: list) -> list:
     if arms is None:
         data = w.ex.file_bytes(file)
         arms = memo[file] = debug_arms(data) if b"DEBUG" in data else []
-    if not arms:
+    switches = [r for r in w.debug_ranges if r[0] == file]
+    if not arms and not switches:
         return calls
     out = []
     for off, call in calls:
         if call.guard is None and call.span.path == rel:
-            d = arm_at(arms, off)
+            d = arm_at(arms, off) if arms else ""
+            if not d and switches:
+                d = min(((e - s, shown) for _f, s, e, shown in switches if s <= off < e), default=(0, ""))[1]
             if d:
                 call = dataclasses.replace(call, guard=DEBUG_ONLY + d)
         out.append((off, call))
