@@ -85,9 +85,7 @@ class CppClass:
     version_floor: Optional[str] = None
 
 
-# Call.guard prefix: in an arm only a debug build compiles ("debug-only:#ifndef NDEBUG": frontends.cpp.debugarms) or in
-# the then-branch of an if on a run-time debug switch ("debug-only:if (level == "DEBUG")": frontends.cpp.debugswitch)
-DEBUG_ONLY = "debug-only:"
+DEBUG_ONLY = "debug-only:"  # Call.guard prefix: a debug build's arm or a debug switch's branch (cpp.debugarms/debugswitch)
 # the error-path guard (``Call.guard == "error-path:" + UNSUPPORTED_DTYPE``) of a call in the branch of a data-type
 # dispatch that handles no accepted type: the last `else` of an if-chain on `DataType::k...`, the `default:` of a
 # switch on a DataType (or a failure after one with no default whose every case leaves: `return 2; } throw ...;`).
