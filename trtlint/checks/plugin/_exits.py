@@ -122,10 +122,16 @@ def _build_only_configure(index, e: Entry) -> bool:
     packs' ``temperatures`` table gives that interface's ``configurePlugin`` no run-time temperature (only
     IPluginV2DynamicExt's runs again when input shapes change; IPluginV2Ext's, IPluginV2IOExt's and
     IPluginV3OneBuild's are called by the builder before ``initialize``, never when an engine is deserialized)."""
+    fam = _family(index, e)
+    return fam in _PLUGIN_FAMILIES and index.packs.temperature("configurePlugin", fam) == "cold"
+
+
+def _family(index, e: Entry) -> Optional[str]:
+    """The interface family of the plugin whose method ``e`` is ("v2dynext", "v3", ...); None when not known."""
     fam = next((c.cls.family for c in index.plugins if c.qualname == e.qualname), None) if e.qualname else None
     if fam is None:
         fam = next((c.cls.family for c in index.plugins if c.cls.name == e.plugin), None)
-    return fam in _PLUGIN_FAMILIES and index.packs.temperature("configurePlugin", fam) == "cold"
+    return fam
 
 
 def exit_sites(index) -> list[ExitSite]:
@@ -143,6 +149,7 @@ def exit_sites(index) -> list[ExitSite]:
         status = runtime_status(index, rt or esc, checked)
         if rt is not None and status is not None:
             why = (unreached_value(index, rt, checked, status) or static_shape(index, rt, checked, status)
+                   or wildcard_shape(index, rt, checked, status)
                    or own_workspace(index, rt) or accepted_type(index, rt, checked, status))
             if why is not None:
                 aside[_key(esc)] = why
@@ -206,6 +213,40 @@ def static_shape(index, esc: Escape, checked: Optional[str], status: str) -> Opt
     if why is None:
         return None
     return f"a check on dimensions other than the first, decided at engine build: {why}"
+
+
+# what a condition of only build-decided shape tests leaves of itself: the rank compared with an integer
+# (`in[0].desc.dims.nbDims == 3`, any comparison), a dimension with a constant index equal to an integer
+# (`in[1].desc.dims.d[3] == 1`, either side); then nothing but `&&`, `||` and parentheses may be left
+_OPERAND = r"[A-Za-z_]\w*(?:\s*(?:\[\s*\d+\s*\]|\.\s*\w+|->\s*\w+))*"
+_INT = r"-?\s*\d+[uUlL]*"
+_RANK_TEST = re.compile(rf"{_OPERAND}\s*\.\s*nbDims\s*(?:==|!=|<=|>=|<|>)\s*{_INT}\b|"
+                        rf"\b{_INT}\s*(?:==|!=|<=|>=|<|>)\s*{_OPERAND}\s*\.\s*nbDims\b")
+_DIM_IS = re.compile(rf"{_OPERAND}\s*\.\s*d\s*\[\s*\d+\s*\]\s*==\s*{_INT}\b|"
+                     rf"\b{_INT}\s*==\s*{_OPERAND}\s*\.\s*d\s*\[\s*\d+\s*\]")
+
+
+def wildcard_shape(index, esc: Escape, checked: Optional[str], status: str) -> Optional[str]:
+    """Why a shape check in an IPluginV2DynamicExt's ``configurePlugin`` is decided when the engine is built: it
+    tests only ranks (``nbDims``, against an integer) and dimensions with constant indices equal to an integer,
+    joined by ``&&`` and ``||``. The builder first calls ``configurePlugin`` with the dimensions the network
+    was made with, -1 in place of every dimension only the run knows (NvInferRuntime.h, ``DynamicPluginTensorDesc``:
+    "desc.dims has -1 in place of any runtime dimension"); a rank never changes after that, and a dimension that
+    equals a constant then is a fixed one. So such a check fails while the engine is built, or never. A bound
+    (``d[2] <= 64``, ``d[1] != 0``: -1 passes it at build), a negation, two dimensions compared, a profile's
+    ``min``/``max`` or any other term leaves the check to the run. None otherwise."""
+    if checked is None or not status.startswith(_VALUE[1]) or esc.entry.fn.name.split("<")[0] != "configurePlugin":
+        return None
+    if _family(index, esc.entry) != "v2dynext":
+        return None
+    text = _LITERAL.sub('""', checked)
+    if re.search(r"\.\s*(?:min|max|opt)\b", text):
+        return None
+    rest = _DIM_IS.sub(" T ", _RANK_TEST.sub(" T ", text))
+    if "T" not in rest or not re.fullmatch(r"[\sT()&|]*", rest):  # (no `!`: `!(d[2] == 4)` passes -1 at build)
+        return None
+    return ("a check on ranks and on dimensions equal to constants in an IPluginV2DynamicExt's configurePlugin, "
+            "decided when the engine is built (TensorRT calls it first with -1 for every dimension the run decides)")
 
 
 def own_workspace(index, esc: Escape) -> Optional[str]:

@@ -27,7 +27,9 @@ class InvariantAssertInPlugin(Rule):
     method TensorRT calls at run time, is a runtime failure: TRT205's; except a check in a creator's `createPlugin` on a
     value it is handed where no model can reach the creator and the program's own routes pass that value as checked
     (or none calls it), and a check in `configurePlugin` on dimensions other than the first where the program's
-    optimization profiles vary only the first dimension of each input (decided at engine build: see TRT205), and an
+    optimization profiles vary only the first dimension of each input (decided at engine build: see TRT205), and a
+    check in an IPluginV2DynamicExt's `configurePlugin` on ranks and on dimensions equal to constants (the builder
+    calls it first with -1 for every dimension the run decides: see TRT205), and an
     exit in a workspace carver on more than is left of the plugin's own `getWorkspaceSize(...)`, which `enqueue`
     passes on unchanged (see TRT205), and a check in `enqueue`, `configurePlugin` or `onShapeChange` on an input's data
     type naming every type `supportsFormatCombination` accepts at that position (`PLUGIN_ASSERT(type ==
@@ -98,6 +100,18 @@ class InvariantAssertInPlugin(Rule):
             "expect": [("plugins/foo.cpp", 12, "1 check in FooPlugin can end the process (PLUGIN_ASSERT(in[0].type == "
                                                 "DataType::kFLOAT) in FooPlugin::configurePlugin, a check on a data type "
                                                 "made only while the engine is built)")],
+        },
+        {
+            # ranks and a dimension equal to a constant in an IPluginV2DynamicExt's configurePlugin: decided at build
+            "files": {"plugins/foo.cpp": configure_plugin("IPluginV2DynamicExt", (
+                "        PLUGIN_ASSERT(in[1].desc.dims.nbDims == 3 || (in[1].desc.dims.nbDims == 4 && "
+                "in[1].desc.dims.d[3] == 1));"))},
+            "expect": [("plugins/foo.cpp", 12, "1 check in FooPlugin can end the process (PLUGIN_ASSERT(in[1].desc.dims."
+                                                "nbDims == 3 || (in[1].desc.dims.nbDims == 4 && in[1].desc.dims.d[3] == "
+                                                "1)) in FooPlugin::configurePlugin, an invariant (a check on ranks and on dimensions "
+                                                "equal to constants in an IPluginV2DynamicExt's configurePlugin, decided "
+                                                "when the engine is built (TensorRT calls it first with -1 for every "
+                                                "dimension the run decides))), where")],
         },
         {
             # three invariant asserts in one plugin: one finding, at the first, naming the other two

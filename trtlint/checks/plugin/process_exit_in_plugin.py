@@ -30,6 +30,9 @@ _EXPORT = {"export/foo.py": ('from onnx import helper\n\n\ndef foo_node():\n'
                              '    return helper.make_node("FooPlugin", ["x"], ["y"], n=4)\n')}
 _DIMS_EQ = "        assert(in[0].desc.dims.d[2] == in[1].desc.dims.d[2]);"
 _IN_TYPE = "        PLUGIN_ASSERT(in[0].type == DataType::kFLOAT);"
+# a rank and a dimension equal to a constant, in an IPluginV2DynamicExt's configurePlugin (decided at build)
+_WILDCARD = ("        PLUGIN_ASSERT(in[1].desc.dims.nbDims == 3 || (in[1].desc.dims.nbDims == 4 && "
+             "in[1].desc.dims.d[3] == 1));")
 _RANK = _ASSERT + """
 static void checkRank(int n)
 {
@@ -122,6 +125,13 @@ class ProcessExitInPlugin(Rule):
     set, when the program loads libraries at run time or runs trtexec, when an ONNX node or model of the tree names
     the plugin (any tool may build that model), and when another runtime method reaches the check too. It assumes the
     network keeps the batch first (a reshape that moves the first input dimension into another one is not seen).
+    In an IPluginV2DynamicExt's `configurePlugin`, a shape check that tests only ranks (`nbDims` against an integer)
+    and dimensions with constant indices equal to an integer, joined by `&&` and `||`
+    (`PLUGIN_ASSERT(in[1].desc.dims.nbDims == 3 || (in[1].desc.dims.nbDims == 4 && in[1].desc.dims.d[3] == 1))`), is
+    TRT215's in every program: the builder calls that method first with the network's dimensions, -1 in place of each
+    one only the run knows (`DynamicPluginTensorDesc` in NvInferRuntime.h), and a rank never changes, so the check
+    fails while the engine is built or never. A bound (`d[2] <= 64`: -1 passes it at build), a negation, two
+    dimensions compared, or a profile's `min`/`max` stay here.
     A check on a data type at run time in `enqueue`, `configurePlugin` or `onShapeChange`, in the method itself, that
     only compares the type of one input with a constant index (`inputDesc[0].type`, `in[0].desc.type`, or a local
     bound once to one: `auto type = inputDesc[0].type;`) with `DataType` constants joined by `||`, is TRT215's when
@@ -179,6 +189,9 @@ class ProcessExitInPlugin(Rule):
         # a data-type check in an IPluginV2IOExt's configurePlugin: the builder calls it before initialize, never
         # when an engine is deserialized (only IPluginV2DynamicExt's runs again when shapes change): TRT215's
         {"files": {"plugins/foo.cpp": configure_plugin("IPluginV2IOExt", _IN_TYPE)}},
+        # a check on ranks and a dimension equal to a constant in an IPluginV2DynamicExt's configurePlugin: the
+        # builder calls it first with -1 for every dimension the run decides, so it fails at build or never
+        {"files": {"plugins/foo.cpp": configure_plugin("IPluginV2DynamicExt", _WILDCARD)}},
         # enqueue's own tensor arrays tested for null: TensorRT never passes them null, an argument precondition
         {"files": {"plugins/foo.cpp": exits_plugin(enqueue="        if (inputs == nullptr || !outputs)\n        {\n"
                                                            "            exit(1);\n        }")}},
@@ -236,6 +249,24 @@ class ProcessExitInPlugin(Rule):
             "expect": [("plugins/foo.cpp", 12, "can end the process on a data type at run time (`in[0].desc.type == "
                                                 "DataType::kFLOAT`) from FooPlugin::configurePlugin: "
                                                 "FooPlugin::configurePlugin -> PLUGIN_ASSERT")],
+        },
+        {
+            # a bound on a dimension there: -1 passes it at build, a run's value may not
+            "files": {"plugins/foo.cpp": configure_plugin("IPluginV2DynamicExt",
+                                                          "        PLUGIN_ASSERT(in[0].desc.dims.d[2] <= 64);")},
+            "expect": [("plugins/foo.cpp", 12, "can end the process on a shape at run time (`in[0].desc.dims.d[2] <= "
+                                                "64`) from FooPlugin::configurePlugin: FooPlugin::configurePlugin -> "
+                                                "PLUGIN_ASSERT")],
+        },
+        {
+            # two dimensions compared (both -1 at build), or a dimension's equality negated: the run decides
+            "files": {"plugins/foo.cpp": configure_plugin("IPluginV2DynamicExt", (
+                "        PLUGIN_ASSERT(in[0].desc.dims.d[2] == in[1].desc.dims.d[2]);\n"
+                "        PLUGIN_ASSERT(!(in[0].desc.dims.d[1] == 4));"))},
+            "expect": [("plugins/foo.cpp", 12, "can end the process on a shape at run time (`in[0].desc.dims.d[2] == "
+                                                "in[1].desc.dims.d[2]`) from FooPlugin::configurePlugin: "
+                                                "FooPlugin::configurePlugin -> PLUGIN_ASSERT; and at 1 more site of "
+                                                "PLUGIN_ASSERT in FooPlugin")],
         },
         {
             # ... where enqueue passes a member instead: the run may hand the carver less than it carves
