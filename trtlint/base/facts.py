@@ -26,6 +26,8 @@ from trtlint.base.helperfacts import DictArg, DictParam, HelperCall, ParamArg, P
 from trtlint.base.ortfacts import OrtCustomOp  # noqa: E402,F401  (another runtime's ops: their own module)
 # re-exported: what CMake and Makefiles say they build (their own module: base/buildfacts.py)
 from trtlint.base.buildfacts import CMakeGlob, CMakeTarget, MakeSources  # noqa: E402,F401
+# re-exported: the project's classes and packages' re-exports TRT610 reads (their own module: base/pyclassfacts.py)
+from trtlint.base.pyclassfacts import PyClassDecl, PyReexport  # noqa: E402,F401
 
 # --------------------------------------------------------------------------------------------------------
 # C++ / CUDA
@@ -694,6 +696,7 @@ class FileFacts:
     py_plugin_fields: tuple[PyPluginField, ...] = ()
     trt_api_uses: tuple[TrtApiUse, ...] = ()
     py_classes: tuple[PyClassDecl, ...] = ()  # classes declaring a pack API name themselves (TRT610)
+    py_reexports: tuple[PyReexport, ...] = ()  # a package __init__.py's names imported from a module (TRT610)
     lifecycle: tuple[MethodDetail, ...] = ()  # C++: plugin method bodies the lifecycle rules read
     fn_contracts: tuple[FnContract, ...] = ()
     torch_stubs: tuple[TorchOpStub, ...] = ()
@@ -829,16 +832,6 @@ class TrtApiUse:
     # the class the code itself gives the receiver of ``<recv>.name`` (``self``, an annotated parameter or field, a
     # constructor call), qualified: "pkg.settings.Settings"; None when the code does not say (frontends/python/receivers.py)
     receiver: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class PyClassDecl:
-    """A Python class of the project that declares, itself, a member named like a TensorRT Python API of the
-    deprecation pack: a method, a class-level field, or a ``self.<name> = ...`` in one of its methods."""
-
-    name: str  # qualified by the file's module path: "py.pkg.settings.Settings" for py/pkg/settings.py
-    span: Span  # the class name
-    members: tuple[str, ...] = ()  # the pack's names it declares
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -117,5 +117,5 @@ DETAILS: dict[str, tuple[str, tuple[str, ...] | None, bool, tuple[str, ...]]] = 
     'TRT607': ('python.fake_kernel_missing', ('converters', 'files', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
     'TRT608': ('python.python_enqueue_ignores_stream', ('converters', 'files', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
     'TRT609': ('python.pluginfield_numpy_dtype', ('converters', 'files', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
-    'TRT610': ('python.deprecated_tensorrt_python_api', ('converters', 'files', 'marked_strings', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
+    'TRT610': ('python.deprecated_tensorrt_python_api', ('converters', 'files', 'marked_strings', 'py_classes', 'py_enqueues', 'py_plugin_fields', 'py_reexports', 'py_signatures', 'qdp_defs', 'torch_op_uses', 'trt_api_uses', 'unnamed_layers'), False, ()),
 }

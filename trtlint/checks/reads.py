@@ -55,6 +55,7 @@ INDEX_ATTRIBUTES: dict[str, frozenset] = {
     "py_plugin_fields": frozenset({"py_plugin_fields"}),
     "trt_api_uses": frozenset({"trt_api_uses"}),
     "py_classes": frozenset({"py_classes"}),
+    "py_reexports": frozenset({"py_reexports"}),
     "lifecycle": frozenset({"lifecycle"}),
     "lifecycle_by_cls": frozenset({"lifecycle"}),
     "preview_gates": frozenset({FILES}),

@@ -88,6 +88,7 @@ _PY_PLUGIN_FACTS = (
     "py_plugin_fields",
     "trt_api_uses",
     "py_classes",
+    "py_reexports",
 )
 
 
@@ -263,6 +264,7 @@ class ProjectIndex:
     py_plugin_fields: list = field(default_factory=list)
     trt_api_uses: list = field(default_factory=list)
     py_classes: list = field(default_factory=list)  # PyClassDecl: project classes declaring a pack API name (TRT610)
+    py_reexports: list = field(default_factory=list)  # PyReexport: a package's names imported from its modules (TRT610)
     # what the filter used to hide findings (in the copy of the index the rules with after_filter are given, see
     # with_suppression_use): ("inline", path, line, start, code-or-*) and ("pfi", glob, selector)
     suppression_use: set = field(default_factory=set)

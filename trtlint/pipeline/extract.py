@@ -58,7 +58,7 @@ def frontend_versions() -> dict[str, str]:
         # (one digest of the common part, copied per kind: the same digests as of the concatenated bytes)
         common = hashlib.sha256((here / "base" / "facts.py").read_bytes())
         common.update((here / "base" / "span.py").read_bytes())
-        for m in ("ortfacts.py", "buildfacts.py", "helperfacts.py"):  # (the fact modules facts.py re-exports)
+        for m in ("ortfacts.py", "buildfacts.py", "helperfacts.py", "pyclassfacts.py"):  # (the fact modules facts.py re-exports)
             common.update((here / "base" / m).read_bytes())
         # every other source of the frontends (the modules of the frontends/cpp/ and frontends/python/ packages,
         # helper modules, prelude headers) counts for every kind

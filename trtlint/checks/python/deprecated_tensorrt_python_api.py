@@ -32,8 +32,13 @@ class DeprecatedTensorrtPythonApi(Rule):
     what argparse parsed (`parser.parse_args()`, or a script's `parse_args()` returning it; bound in the function
     or, for a name no function binds, at the script's top level), `self.settings.max_workspace_size` where
     `settings: LowerSettings` and the dataclass declares `max_workspace_size: int`. The code says it by `self`,
-    an annotation (of a parameter, a local or a class field) or a constructor call (`s = LowerSettings()`); an
-    untyped receiver, or one typed as a TensorRT class or an alias of one, is still judged by the name. A keyword
+    an annotation (of a parameter, a local or a class field) or a constructor call (`s = LowerSettings()`,
+    `LowerSettings().max_workspace_size`); an untyped receiver, or one typed as a TensorRT class or an alias of one,
+    is still judged by the name. The project's class may be named through its package, whatever its name:
+    `builder = tensorrt_llm.Builder()` or `from tensorrt_llm import Builder` is the `Builder` of
+    `tensorrt_llm/builder.py` when `tensorrt_llm/__init__.py` binds the name by `from .builder import Builder` (and by
+    nothing else), so its `builder.build_engine(network, config)` is the project's method; `trt.Builder`, a name the
+    package does not bind (or binds two ways, or from `tensorrt`, or by a star import) is judged by the name. A keyword
     argument (`run(max_workspace_size=...)`) is no attribute use at all.
     One finding per API and file: the other uses in the file are its related locations. The APIs a file uses
     that the same release removed (or deprecated) all say one thing about the file, that it is code for an older
@@ -80,8 +85,8 @@ class DeprecatedTensorrtPythonApi(Rule):
     """
 
     code = "TRT610"
-    reads = frozenset({"converters", "files", "marked_strings", "py_classes", "py_enqueues", "py_plugin_fields", "py_signatures",
-                        "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
+    reads = frozenset({"converters", "files", "marked_strings", "py_classes", "py_enqueues", "py_plugin_fields",
+                       "py_reexports", "py_signatures", "qdp_defs", "torch_op_uses", "trt_api_uses", "unnamed_layers"})
     name = "deprecated-tensorrt-python-api"
     family = "python"
     severity = Severity.WARNING
@@ -159,6 +164,43 @@ class DeprecatedTensorrtPythonApi(Rule):
                 "        return open(path, 'rb').read()\n",
             },
             "config": {"tensorrt-version": "10.8"},
+        },
+    ]
+    # the project's own Builder with its own build_engine, in pkg/builder.py, that pkg/__init__.py re-exports: named
+    # through the package (from pkg import Builder, pkg.Builder(), an alias of the import) and through its module
+    _OWN_BUILDER = {
+        "pkg/__init__.py": "from .builder import Builder, BuilderConfig\nfrom .builder import Builder as TheBuilder\n",
+        "pkg/builder.py": _HEAD
+        + "class BuilderConfig:\n    pass\n"
+        "class Builder:\n"
+        "    def __init__(self):\n"
+        "        self.trt_builder = trt.Builder(trt.Logger())\n"
+        "    def build_engine(self, network, config):\n"
+        "        return self.trt_builder.build_serialized_network(network, config)\n",
+    }
+    VALID += [
+        {
+            "files": {
+                **_OWN_BUILDER,
+                "tests/test_build.py": _HEAD
+                + "import pkg\n"
+                "from pkg import Builder, TheBuilder\n"
+                "def test_from(network, config):\n"
+                "    builder = Builder()\n"
+                "    return builder.build_engine(network, config)\n"
+                "def test_attr(network, config):\n"
+                "    builder = pkg.Builder()\n"
+                "    return builder.build_engine(network, config)\n"
+                "def test_alias(network, config):\n"
+                "    return TheBuilder().build_engine(network, config) or build(TheBuilder(), network, config)\n"
+                "def build(builder: TheBuilder, network, config):\n"
+                "    return builder.build_engine(network, config)\n",
+                "examples/build.py": _HEAD
+                + "from pkg.builder import Builder\n"
+                "builder = Builder()\n"
+                "engine = builder.build_engine(network, config)\n",
+            },
+            "config": {"tensorrt-version": "10.0"},
         },
     ]
     VALID += [
@@ -336,6 +378,31 @@ class DeprecatedTensorrtPythonApi(Rule):
             ],
         },
         {
+            # TensorRT's Builder next to the project's re-exported one (trt.Builder, tensorrt.Builder), a name the
+            # package does not bind (pkg.OtherBuilder), a package that re-exports TensorRT's own Builder (trtpkg), and
+            # one that binds the name two ways (a try: the import, else TensorRT's) are judged by the name
+            "files": {
+                **_OWN_BUILDER,
+                "trtpkg/__init__.py": "from tensorrt import Builder\n",
+                "trypkg/__init__.py": "try:\n    from .fast import Builder\nexcept ImportError:\n    from tensorrt import Builder\n",
+                "trypkg/fast.py": "class Builder:\n    def build_engine(self, network, config):\n        return None\n",
+                "a.py": _HEAD + "import pkg\nbuilder = trt.Builder(trt.Logger())\nengine = builder.build_engine(network, config)\n",
+                "b.py": "import tensorrt\nimport pkg\nbuilder = tensorrt.Builder(tensorrt.Logger())\n"
+                "engine = builder.build_engine(network, config)\n",
+                "c.py": _HEAD + "import pkg\nbuilder = pkg.OtherBuilder()\nengine = builder.build_engine(network, config)\n",
+                "d.py": _HEAD + "from trtpkg import Builder\nengine = Builder(trt.Logger()).build_engine(network, config)\n",
+                "e.py": _HEAD + "from trypkg import Builder\nengine = Builder().build_engine(network, config)\n",
+            },
+            "config": {"tensorrt-version": "10.0"},
+            "expect": [
+                ("a.py", 4, "build_engine was removed in TensorRT 10.0"),
+                ("b.py", 4, "build_engine was removed in TensorRT 10.0"),
+                ("c.py", 4, "build_engine was removed in TensorRT 10.0"),
+                ("d.py", 3, "build_engine was removed in TensorRT 10.0"),
+                ("e.py", 3, "build_engine was removed in TensorRT 10.0"),
+            ],
+        },
+        {
             # a helper also called outside the version test (or named in a string) is not guarded by its callers, nor
             # one called only in a try with a bare except (error handling, not a version fallback); a module-level
             # name some function rebinds (global) is no parsed-options object
@@ -447,7 +514,7 @@ class DeprecatedTensorrtPythonApi(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         table = index.packs.tensorrt_python_api
-        own = _ProjectMembers(index.py_classes)
+        own = _ProjectMembers(index.py_classes, index.py_reexports)
         # one finding per (API, file): the first use, the others as related locations
         uses: dict[tuple, list] = {}
         for u in index.trt_api_uses:
@@ -524,14 +591,20 @@ class _ProjectMembers:
     """The project's classes that declare a pack API name themselves (``PyClassDecl``), looked up by the class a
     use's receiver has (``TrtApiUse.receiver``). A class is qualified by its file's path ("py.pkg.settings.Settings")
     and a receiver by the import that named it ("pkg.settings.Settings", or relative to the importing file's
-    path): they are the same class when one is the other's dotted suffix."""
+    path): they are the same class when one is the other's dotted suffix. A receiver named through a package
+    ("tensorrt_llm.Builder") is followed through what the package's ``__init__.py`` imports under that name
+    (``PyReexport``: "tensorrt_llm.builder.Builder"), as Python resolves it; when several packages of the tree end
+    so, each one's import has to lead to such a class."""
 
-    def __init__(self, classes) -> None:
+    def __init__(self, classes, reexports=()) -> None:
         self.by_name: dict[str, list] = {}
         for c in classes:
             self.by_name.setdefault(c.name.rsplit(".", 1)[-1], []).append(c)
+        self.reexports: dict[str, list] = {}
+        for r in reexports:
+            self.reexports.setdefault(r.name, []).append(r)
 
-    def declares(self, receiver, name: str) -> bool:
+    def declares(self, receiver, name: str, hops: int = 4) -> bool:
         if not receiver or receiver == "tensorrt" or receiver.startswith("tensorrt."):
             return False
         if receiver == "argparse.Namespace":
@@ -541,7 +614,18 @@ class _ProjectMembers:
                 c.name == receiver or c.name.endswith("." + receiver) or receiver.endswith("." + c.name)
             ):
                 return True
-        return False
+        targets = self._through_package(receiver) if hops else ()
+        return bool(targets) and all(self.declares(t, name, hops - 1) for t in targets)
+
+    def _through_package(self, receiver: str) -> tuple:
+        """What ``<package>.<name>`` is by the imports of the package's ``__init__.py`` (the packages of the tree
+        whose path ends with ``<package>``; the one it names exactly, if there is one)."""
+        package, _, short = receiver.rpartition(".")
+        if not package:
+            return ()
+        found = [r for r in self.reexports.get(short, ()) if r.module == package or r.module.endswith("." + package)]
+        exact = [r for r in found if r.module == package]
+        return tuple(sorted({r.target for r in exact or found} - {receiver}))
 
 
 def _advice_still_there(table: dict, advice, target: str, hops: int = 3):

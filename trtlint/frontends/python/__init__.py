@@ -20,7 +20,7 @@ from trtlint.base.facts import FileFacts, ParseProblem, Span
 from .. import ExtractContext, SourceFile, empty_facts, need, read_text, testlists
 from . import fast
 
-VERSION = "11"
+VERSION = "12"
 KIND_NAMES = ("python",)
 
 
@@ -104,6 +104,8 @@ def _extract(src: SourceFile, ctx: ExtractContext, shared: Optional[dict] = None
     stubs = stub_facts.extract(text, src.rel, tree_of=tree.get)
     # classes declaring a member named like a TensorRT API of the deprecation pack (ast; TRT610)
     stubs.update(members.extract(text, src.rel, tree_of=tree.get))
+    # a package's names imported from its modules (``from .builder import Builder``: TRT610 follows pkg.Builder)
+    stubs.update(members.reexports(text, src.rel, tree_of=tree.get))
     # strings naming a path whose name marks it deprecated (the module builds or tests that code: TRT207, TRT610)
     stubs.update(markedpaths.extract(text, tree_of=tree.get))
     if not might_have_facts(text, route_names):

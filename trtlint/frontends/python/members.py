@@ -10,6 +10,13 @@ the frontend parsed already), on every Python file whose text names a pack API a
 A class declares ``name`` when its body defines ``def name`` or assigns ``name`` (``name: int = 0``,
 ``name = 0``), or one of its methods assigns ``self.name`` (``self`` being the method's first parameter).
 Inherited members are not followed: a class that only inherits the name does not declare it.
+
+Code names such a class through its package as often as through its module (``tensorrt_llm.Builder()`` for the
+``Builder`` of ``tensorrt_llm/builder.py``): :func:`reexports` records, for a package's ``__init__.py``, the names it
+binds at its top level by ``from <module> import <name>`` alone (:class:`PyReexport`), so the rule can follow
+``pkg.Builder`` to the class. A name the package also binds any other way (a second import, an assignment, a
+``def``, under an ``if`` or a ``try``) is left out, as are star imports: the rule then keeps judging the use by
+its name.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import ast
 from functools import lru_cache
 from typing import Callable, Optional
 
-from trtlint.base.facts import PyClassDecl, Span
+from trtlint.base.facts import PyClassDecl, PyReexport, Span
 from .fast import FastSearch
 from .names import api_names, module_name
 
@@ -111,3 +118,61 @@ def extract(text: str, rel: str, tree_of: Optional[Callable[[], ast.AST]] = None
 
     visit(tree.body, modname)
     return {"py_classes": tuple(out)} if out else {}
+
+
+def _bound_names(st) -> list[str]:
+    """The names a module-level statement binds, in the bodies of an ``if``, ``try``, ``with``, ``for`` or ``while``
+    too (a function's or class's own name, not what its body binds)."""
+    if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [st.name]
+    if isinstance(st, (ast.Import, ast.ImportFrom)):
+        return [a.asname or a.name.split(".", 1)[0] for a in st.names if a.name != "*"]
+    out: list[str] = []
+    for child in ast.iter_child_nodes(st):
+        if isinstance(child, ast.stmt):
+            out.extend(_bound_names(child))
+        elif isinstance(child, ast.ExceptHandler):
+            out.extend([child.name] if child.name else [])
+            for inner in child.body:
+                out.extend(_bound_names(inner))
+        else:
+            out.extend(n.id for n in ast.walk(child)
+                       if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
+    return out
+
+
+def reexports(text: str, rel: str, tree_of: Optional[Callable[[], ast.AST]] = None) -> dict:
+    """Facts for FileFacts: ``py_reexports`` of a package's ``__init__.py`` (only when there are any)."""
+    if rel.rsplit("/", 1)[-1] != "__init__.py" or "import" not in text:
+        return {}
+    try:
+        tree = tree_of() if tree_of is not None else ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    package = module_name(rel)
+    lines = text.split("\n")
+    counts: dict[str, int] = {}
+    found: list[tuple[str, str, Span]] = []
+    for st in tree.body:
+        for n in _bound_names(st):
+            counts[n] = counts.get(n, 0) + 1
+        if not isinstance(st, ast.ImportFrom):
+            continue
+        mod = st.module or ""
+        if st.level:  # relative to the package itself (``from .builder import``: a module of this package)
+            base = package.split(".") if package else []
+            base = base[: max(0, len(base) - (st.level - 1))] if st.level > 1 else base
+            mod = ".".join([*base, mod] if mod else base)
+        if not mod:
+            continue
+        for a in st.names:
+            if a.name == "*":
+                continue
+            line = a.lineno  # (the alias: ``Builder`` or ``C as D``; character columns, as the libcst pass's)
+            src = lines[line - 1] if line <= len(lines) else ""
+            raw = src.encode("utf-8")
+            col = len(raw[: a.col_offset].decode("utf-8", "replace")) + 1
+            end = len(raw[: a.end_col_offset].decode("utf-8", "replace")) + 1 if a.end_lineno == line else col
+            found.append((a.asname or a.name, f"{mod}.{a.name}", Span(rel, line, col, line, end)))
+    out = tuple(PyReexport(package, name, target, span) for name, target, span in found if counts.get(name) == 1)
+    return {"py_reexports": out} if out else {}

@@ -15,6 +15,7 @@ declares the name itself. What counts as the code saying so:
   annotation (``f: Settings``, dataclass style), ``self.f: Settings = ...``, ``self.f = Settings(...)``, or
   ``self.f = p`` for a parameter ``p: Settings`` of that method.
 
+* a constructor-looking call itself: ``Settings().max_workspace_size``, ``pkg.Builder().build_engine(...)``;
 * argparse's parsed options: a local bound to ``parser.parse_args()``, or to a call of a function of the module
   whose every return is such (``args = parse_args()``): ``argparse.Namespace``, never a TensorRT object.
 
@@ -299,6 +300,8 @@ class _Types:
             return self.module_local(recv.id)
         if isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and me is not None and recv.value.id == me:
             return self.field(cls, recv.attr)
+        if isinstance(recv, ast.Call) and isinstance(recv.func, (ast.Name, ast.Attribute)):
+            return self.of_binding(None, recv, None)  # ``Builder().build_engine``: as ``b = Builder()`` would be
         return None
 
 
