@@ -411,6 +411,57 @@ nvinfer1::IPluginCreatorInterface* const* getCreators(int& n)
     ]
 
 
+def test_creator_list_holders_and_template_registration(tmp_path: Path) -> None:
+    """Issue 31: a list's elements through a helper returning its argument's address, `new`, and a list declared
+    outside functions are recorded with the function holding or reading the list; a call of a function template
+    that registers its type parameter (through a member template) is a registration of the class it names."""
+    _write(tmp_path, "plugin/api/plugins.cpp", """
+#include <NvInferRuntime.h>
+#include <array>
+#include <memory>
+using namespace nvinfer1;
+#define CREATOR(C) class C : public IPluginCreatorV3One { public: \\
+    char const* getPluginName() const noexcept override { return #C; } \\
+    char const* getPluginVersion() const noexcept override { return "1"; } \\
+    char const* getPluginNamespace() const noexcept override { return ""; } \\
+    PluginFieldCollection const* getFieldNames() noexcept override { return nullptr; } \\
+    IPluginV3* createPlugin(char const*, PluginFieldCollection const*, TensorRTPhase) noexcept override { return nullptr; } };
+CREATOR(ACreator)
+CREATOR(BCreator)
+CREATOR(CCreator)
+CREATOR(DCreator)
+template <typename T> nvinfer1::IPluginCreatorInterface* creatorPtr(T& c) { return &c; }
+nvinfer1::IPluginCreatorInterface* const* listA(int& n)
+{
+    static ACreator sA;
+    static std::array kLIST = {creatorPtr(sA), static_cast<nvinfer1::IPluginCreatorInterface*>(new BCreator())};
+    n = 2;
+    return kLIST.data();
+}
+static CCreator sC;
+static nvinfer1::IPluginCreatorInterface* const kFILE[] = {&sC};
+nvinfer1::IPluginCreatorInterface* const* listC() { return kFILE; }
+struct Registry
+{
+    template <typename T> void add(char const* ns)
+    {
+        std::unique_ptr<T> c{new T{}};
+        getPluginRegistry()->registerCreator(*c, ns);
+    }
+};
+template <typename T> void initOne(Registry& r, char const* ns) { r.add<T>(ns); }
+void initAll(Registry& r) { initOne<DCreator>(r, ""); }
+""")
+    facts = _extract(tmp_path, "plugin/api/plugins.cpp")
+    regs = sorted((r.qualname, r.how, r.holder) for r in facts.registrations if r.qualname)
+    assert regs == [
+        ("ACreator", "list", "listA"),
+        ("BCreator", "list", "listA"),
+        ("CCreator", "list", "listC"),
+        ("DCreator", "call", None),
+    ]
+
+
 @pytest.mark.skipif(not (TRT_INCLUDE / "NvInferRuntime.h").is_file(), reason="real TensorRT headers not present")
 def test_real_headers_win_over_prelude(tmp_path: Path) -> None:
     _write(tmp_path, "p.cpp", """

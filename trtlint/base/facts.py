@@ -201,6 +201,12 @@ class Registration:
     qualname: Optional[str]  # resolved class
     span: Span
     how: str = "macro"  # "macro" | "project-macro" (a project's REGISTER_*PLUGIN* macro) | "list" | "call" (registry->registerCreator(creator, ns))
+    # a creator list's (how "list"): the function that holds it (a function-local list) or reads it (a list declared
+    # outside functions), by name and USR. The index counts the list as a registration only when that function is a
+    # plugin library's entry point (getCreators / getPluginCreators) or a function calling registerCreator reads or
+    # calls it (ProjectIndex.unregistered_lists); None for the lists named by a call (initializePlugin<Creator>)
+    holder: Optional[str] = None
+    holder_usr: Optional[str] = None
 
 
 @dataclass(frozen=True)

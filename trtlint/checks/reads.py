@@ -35,7 +35,9 @@ INDEX_ATTRIBUTES: dict[str, frozenset] = {
     "methods": frozenset({"functions"}),
     "creators": _CREATOR_KINDS,
     "plugins": _CREATOR_KINDS,
-    "registrations": frozenset({"registrations"}),
+    # a creator list counts when a function calling registerCreator reads it (index/creatorlists.py)
+    "registrations": frozenset({"registrations", "functions"}),
+    "unregistered_lists": frozenset({"registrations", "functions"}),
     "emissions": frozenset({"emissions"}),
     "route_tables": frozenset({"route_tables"}),
     "route_calls": frozenset({"route_calls"}),

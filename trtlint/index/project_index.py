@@ -238,6 +238,8 @@ class ProjectIndex:
     plugins: list[ClassInfo] = field(default_factory=list)
     scopes: tuple = ()  # the independent programs of the project (CheckInputs.scopes)
     registrations: list[Registration] = field(default_factory=list)
+    # creator lists that nothing registers nor exports (:mod:`.creatorlists`): not in ``registrations``
+    unregistered_lists: list[Registration] = field(default_factory=list)
     emissions: list[OnnxEmission] = field(default_factory=list)
     route_tables: list[DirectRouteTable] = field(default_factory=list)
     route_calls: list[DirectRouteCall] = field(default_factory=list)
@@ -338,6 +340,9 @@ class ProjectIndex:
 
             # helpers handed a plugin's name and fields as parameters, completed at their callers (or named)
             idx.lookups, idx.unfollowed_helper_calls = join_params(idx.lookups, helpers)
+        from .creatorlists import split
+
+        idx.registrations, idx.unregistered_lists = split(idx.registrations, idx.functions)
         idx._join_classes()
         return idx
 

@@ -208,7 +208,7 @@ class AnalysisIncomplete(Rule):
     """
 
     code = "TRT004"
-    reads = frozenset({"classes", "files", "inactive", "includes", "missing_includes", "registrations",
+    reads = frozenset({"classes", "files", "functions", "inactive", "includes", "missing_includes", "registrations",
                         "unresolved_classes"})
     name = "analysis-incomplete"
     family = "core"

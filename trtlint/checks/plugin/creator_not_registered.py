@@ -41,6 +41,75 @@ public:
 """
 
 
+# a library's creator list of a helper's results, registered by a loop over it (TensorRT-LLM's tllmPlugin.cpp)
+_LISTED = """#include "../foo/fooPlugin.h"
+#include <array>
+#include <cstdint>
+namespace
+{
+IPluginCreatorInterface* creatorPtr(IPluginCreatorInterface& creator)
+{
+    return &creator;
+}
+} // namespace
+IPluginCreatorInterface* const* getMyCreators(int32_t& nbCreators);
+bool initMyPlugins(char const* libNamespace)
+{
+    auto registry = getPluginRegistry();
+    int32_t nbCreators = 0;
+    auto creators = getMyCreators(nbCreators);
+    for (int32_t i = 0; i < nbCreators; ++i)
+    {
+        registry->registerCreator(*creators[i], libNamespace);
+    }
+    return true;
+}
+IPluginCreatorInterface* const* getMyCreators(int32_t& nbCreators)
+{
+    static FooPluginCreator fooCreator;
+    static std::array kCREATORS = {creatorPtr(fooCreator)};
+    nbCreators = static_cast<int32_t>(kCREATORS.size());
+    return kCREATORS.data();
+}
+"""
+
+
+# a registry's member template registering an object of its type parameter, reached through a function template
+# that hands the parameter on (TensorRT-LLM's examples/openai_triton/manual_plugin/tritonPlugins.cpp)
+_TEMPLATED = """#include "../foo/fooPlugin.h"
+#include <memory>
+class CreatorRegistry
+{
+public:
+    static CreatorRegistry& get()
+    {
+        static CreatorRegistry instance;
+        return instance;
+    }
+    template <typename CreatorType>
+    void add(char const* libNamespace)
+    {
+        std::unique_ptr<CreatorType> creator{new CreatorType{}};
+        getPluginRegistry()->registerCreator(*creator, libNamespace);
+        mCreators.push_back(std::move(creator));
+    }
+
+private:
+    std::vector<std::unique_ptr<IPluginCreatorInterface>> mCreators;
+};
+template <typename CreatorType>
+void initializeMyPlugin(char const* libNamespace)
+{
+    CreatorRegistry::get().add<CreatorType>(libNamespace);
+}
+extern "C" bool initMyPlugins(char const* libNamespace)
+{
+    initializeMyPlugin<FooPluginCreator>(libNamespace);
+    return true;
+}
+"""
+
+
 class CreatorNotRegistered(Rule):
     """A concrete plugin creator that no registration reaches.
 
@@ -48,10 +117,19 @@ class CreatorNotRegistered(Rule):
     Reports every concrete C++ creator class (deriving from `IPluginCreatorV3One` or `IPluginCreator`, not
     abstract, not a base of other creators, and defining `getPluginName` or `createPlugin` itself or in a
     project base: a class that defines neither is a base whose derived creators register) that is named by no `REGISTER_TENSORRT_PLUGIN(...)`, no
-    library creator list (`static IPluginCreatorInterface* kLIST[] = {&sCreator, ...}`), no
-    `initializePlugin<Creator>(...)` and no `getPluginRegistry()->registerCreator(creator, ns)` call. A pybind11
-    trampoline (its methods reach `get_override` or a `PYBIND11_OVERRIDE*` macro) is not reported: Python code
-    implements it and registers its creators.
+    registered library creator list, no `initializePlugin<Creator>(...)`, no
+    `getPluginRegistry()->registerCreator(creator, ns)` call and no call of a project function template that
+    registers its type parameter (`initMyPlugin<FooPluginCreator>(ns)` whose body, or a template it hands the
+    parameter to, calls `registerCreator` on a `FooPluginCreator` object). A pybind11 trampoline (its methods reach
+    `get_override` or a `PYBIND11_OVERRIDE*` macro) is not reported: Python code implements it and registers its
+    creators.
+
+    A creator list is an array or container of creator pointers initialised with a brace list, whose elements
+    are creator objects (`&sCreator`, `new FooPluginCreator`, or a one-statement helper returning its argument or
+    its address: `creatorPtr(sCreator)`). It registers its creators only when its function (the one holding it,
+    or reading it when it is declared outside functions) is a plugin library entry point, `getCreators` or
+    `getPluginCreators` (TensorRT's library loader registers what they return), or is called by, or is itself, a
+    function calling `registerCreator` (a loop over the list). A list nothing registers is named in the finding.
 
     ## Why it matters
     A creator TensorRT never hears of is dead code that looks alive: the ONNX parser and every
@@ -80,13 +158,38 @@ class CreatorNotRegistered(Rule):
         # a pybind11 trampoline creator: Python code registers its subclasses (register_creator), not C++
         {"files": {"python/src/pyPlugin.cpp": _TRAMPOLINE}},
         {
-            # registered by a library creator list in another file
+            # registered by a library creator list in another file, which the library's entry point returns
+            # (TensorRT's loader registers what getCreators returns)
             "files": {
                 "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
                 "plugin/api/plugins.cpp": (
                     '#include "../foo/fooPlugin.h"\n'
                     "static FooPluginCreator sFooCreator;\n"
                     "static IPluginCreatorInterface* const kCREATORS[] = {&sFooCreator};\n"
+                    'extern "C" IPluginCreatorInterface* const* getCreators(int32_t& nbCreators)\n'
+                    "{\n    nbCreators = 1;\n    return kCREATORS;\n}\n"
+                ),
+            }
+        },
+        {
+            # a list of a helper's results (TensorRT-LLM's tllmPlugin.cpp: creatorPtr returns its argument's
+            # address) that a function loops over calling registerCreator
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "plugin/api/plugins.cpp": _LISTED,
+            }
+        },
+        {
+            # the same through a helper template, in the exported entry point
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "plugin/api/plugins.cpp": (
+                    '#include "../foo/fooPlugin.h"\n#include <array>\n'
+                    "template <typename T>\nIPluginCreatorInterface* creatorPtr(T& creator)\n{\n    return &creator;\n}\n"
+                    'extern "C" IPluginCreatorInterface* const* getPluginCreators(int32_t& nbCreators)\n{\n'
+                    "    static FooPluginCreator fooCreator;\n"
+                    "    static std::array kCREATORS = {creatorPtr(fooCreator)};\n"
+                    "    nbCreators = kCREATORS.size();\n    return kCREATORS.data();\n}\n"
                 ),
             }
         },
@@ -142,6 +245,12 @@ class CreatorNotRegistered(Rule):
             }
         },
     ]
+    VALID += [
+        {
+            # registered by a function template whose type parameter is the creator class (tritonPlugins.cpp)
+            "files": {"plugin/foo/fooPlugin.h": pair_cpp(register="none"), "plugin/api/plugins.cpp": _TEMPLATED},
+        },
+    ]
     INVALID = [
         {
             "files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp(register="none")},
@@ -156,6 +265,37 @@ class CreatorNotRegistered(Rule):
                 "    char const* getPluginVersion() const noexcept override { return \"1\"; }\n};\n"
                 "class FooPluginCreator : public CreatorBase<FooPlugin>", 1)},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 31, "creator FooPluginCreator ('FooPlugin', version '1') is never registered")],
+        },
+        {
+            # a creator list no registerCreator call reads, in a function that is no library entry point
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "plugin/api/plugins.cpp": _LISTED.replace("registry->registerCreator(*creators[i], libNamespace);",
+                                                          "(void) creators[i];"),
+            },
+            "expect": [("plugin/foo/fooPlugin.h", 25, "creator FooPluginCreator ('FooPlugin', version '1') is never "
+                        "registered: only the creator list of getMyCreators() at plugin/api/plugins.cpp:26 names it")],
+        },
+        {
+            # a template that constructs its parameter's objects but registers none of them
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "plugin/api/plugins.cpp": _TEMPLATED.replace("getPluginRegistry()->registerCreator(*creator, libNamespace);",
+                                                             "creator->setPluginNamespace(libNamespace);"),
+            },
+            "expect": [("plugin/foo/fooPlugin.h", 25, "creator FooPluginCreator ('FooPlugin', version '1') is never registered: no REGISTER")],
+        },
+        {
+            # a list declared outside functions that no function reads
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "plugin/api/plugins.cpp": (
+                    '#include "../foo/fooPlugin.h"\n'
+                    "static FooPluginCreator sFooCreator;\n"
+                    "static IPluginCreatorInterface* const kCREATORS[] = {&sFooCreator};\n"
+                ),
+            },
+            "expect": [("plugin/foo/fooPlugin.h", 25, "creator FooPluginCreator ('FooPlugin', version '1') is never registered: no REGISTER")],
         },
     ]
 
@@ -175,10 +315,16 @@ class CreatorNotRegistered(Rule):
             if index.forwards_to_python(c.qualname):
                 continue
             what = f"('{c.plugin_name}', version '{c.plugin_version}')" if c.plugin_name else "(name not resolved)"
-            yield self.diag(
-                c.cls.span,
-                f"creator {c.cls.name} {what} is never registered: no REGISTER_TENSORRT_PLUGIN({c.cls.name}), no "
-                "creator list and no initializePlugin<...> names it, so TensorRT cannot find the plugin",
-                related=[Related(c.name_span, f"{c.cls.name}::getPluginName() returns {c.plugin_name!r}")] if c.name else [],
-                symbol=c.qualname,
-            )
+            related = [Related(c.name_span, f"{c.cls.name}::getPluginName() returns {c.plugin_name!r}")] if c.name else []
+            listed = [r for r in index.unregistered_lists if r.qualname == c.qualname]
+            if listed:
+                r = listed[0]
+                msg = (f"creator {c.cls.name} {what} is never registered: only the creator list of {r.holder}() at "
+                       f"{r.span.path}:{r.span.line} names it, and nothing registers that list (no registerCreator "
+                       f"call reads it; {r.holder} is not a plugin library entry point, getCreators or "
+                       "getPluginCreators), so TensorRT cannot find the plugin")
+                related.append(Related(r.span, f"listed in {r.holder}()'s creator list here"))
+            else:
+                msg = (f"creator {c.cls.name} {what} is never registered: no REGISTER_TENSORRT_PLUGIN({c.cls.name}), no "
+                       "creator list and no initializePlugin<...> names it, so TensorRT cannot find the plugin")
+            yield self.diag(c.cls.span, msg, related=related, symbol=c.qualname)

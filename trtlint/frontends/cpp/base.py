@@ -47,6 +47,7 @@ class Unit(Protocol):
     families: dict[str, str]  # plugin / creator class qualname -> family ("v3", "creator_v2"...)
     stream_params: dict  # callee usr (or cursor hash) -> index of its stream parameter (flow)
     derive_returns: dict  # helper usr (or cursor hash) -> the parameter every return derives from, or None (nonnull)
+    pending_lists: dict  # creator lists declared outside functions: name -> USR -> elements (registrations)
 
     def extent_info(self, c: Cursor) -> Extent: ...
 
@@ -66,6 +67,8 @@ class Unit(Protocol):
 
     def scan_creator_list(self, var: Cursor, func: Optional[str],
                           local_vars: Optional[dict[str, Cursor]] = None) -> None: ...
+
+    def read_creator_list(self, ref: Cursor, fn: Cursor) -> None: ...
 
 
 # libclang plumbing -----------------------------------------------------------------------------------------

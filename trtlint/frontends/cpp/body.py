@@ -12,7 +12,7 @@ import re
 from typing import Iterable, Optional
 
 from trtlint.base.facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
-from . import fielddata, flow, streamfields
+from . import fielddata, flow, streamfields, templreg
 from .base import Cursor, Unit, children, leaf_ids, libclang, look_through, preorder, short, split_top_level
 from .bodyguards import Guards
 
@@ -106,11 +106,15 @@ class BodyWalker(Guards):
         CALL, NEW, UNEXP, RET, BINOP, VAR, IF, COMP = (
             K.CALL_EXPR.value, K.CXX_NEW_EXPR.value, K.UNEXPOSED_EXPR.value, K.RETURN_STMT.value,
             K.BINARY_OPERATOR.value, K.VAR_DECL.value, K.IF_STMT.value, K.COMPOUND_STMT.value)
+        pending = self.ex.pending_lists  # creator lists declared outside functions (registrations.scan_creator_list)
+        DREF = K.DECL_REF_EXPR.value
         while stack:
             c, parents, guard, hs = stack.pop()
             self._guard = guard
             k = c._kind_id
             if k in leaves:
+                if pending and k == DREF and c.spelling in pending:
+                    self.ex.read_creator_list(c, self.fn)
                 if hs is not None:
                     hook.visit(c, hs)  # (the hook reads what it reads of them: where the last statement was)
                 continue  # references and literals: nothing below them is a call, return or field use
@@ -216,6 +220,10 @@ class BodyWalker(Guards):
             return
         if name in _LIST_REGISTER_FUNCS:
             self.on_list_register(c, kids)
+        elif ref is not None and ref.kind in (K.FUNCTION_DECL, K.CXX_METHOD) and ref.get_num_template_arguments() > 0:
+            reg = templreg.template_registration(ex, c, ref, self.span(c))
+            if reg is not None:
+                ex.registrations.append(reg)
         if name in _LOOKUP_FUNCS:
             self.on_lookup(c, ref, name)
         if ref is not None and ref.kind == K.CONSTRUCTOR:

@@ -107,6 +107,10 @@ class Extractor(MacroUses, Registrations):
         self._macro_defs: dict[str, Cursor] = {}  # macro name -> its definition (nested_spellings)
         self.macro_at: dict[tuple[str, int], Cursor] = {}
         self.registrar_vars: dict[str, Cursor] = {}
+        # creator lists declared outside functions, by name -> USR -> their elements (registrations.scan_creator_list),
+        # and the (list, function) pairs already recorded (registrations.read_creator_list)
+        self.pending_lists: dict[str, dict[str, list]] = {}
+        self.read_lists: set = set()
         self.register_macros: list[Cursor] = []
         self.class_by_name: dict[str, str] = {}
         self.lifecycle: list = []  # MethodDetail (lifecycle.detail)

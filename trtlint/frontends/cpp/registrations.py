@@ -171,29 +171,128 @@ class Registrations:
         return None
 
     def scan_creator_list(self, var: Cursor, func: Optional[str], local_vars: Optional[dict[str, Cursor]] = None) -> None:
-        """``static IPluginCreatorInterface* const kLIST[] = {&sCreator, ...}``: creators registered by list."""
+        """A creator list: a variable of an array or container of creator pointers initialised with a brace list
+        (``static IPluginCreatorInterface* const kLIST[] = {&sCreator, ...}``, ``static std::array kLIST =
+        {creatorPtr(sCreator), ...}``). A function-local list is recorded with the function holding it; a list
+        declared outside functions waits in ``pending_lists`` for the function bodies that read it
+        (:meth:`read_creator_list`). Whether the list registers anything is the index's call (the holder is a
+        library entry point, or a function calling ``registerCreator`` reads it)."""
         K = self.K
         tsp = var.type.spelling or ""
-        if "IPluginCreator" not in tsp or "[" not in tsp:
+        if "IPluginCreator" not in tsp or ("[" not in tsp and "<" not in tsp):
             return
-        for ch in children(var):
-            if ch.kind != K.INIT_LIST_EXPR:
+        init = next((ch for ch in children(var) if ch.kind == K.INIT_LIST_EXPR), None)
+        if init is None:
+            init = next((ch for ch in preorder(var) if ch.kind == K.INIT_LIST_EXPR), None)
+        while init is not None:
+            elems = children(init)
+            if len(elems) == 1 and elems[0].kind == K.INIT_LIST_EXPR:  # std::array's aggregate {{...}}
+                init = elems[0]
                 continue
-            for el in children(ch):
-                txt = self.text_of(el)
-                qn = None
-                for sub in preorder(el):
-                    if sub.kind == K.DECL_REF_EXPR and sub.referenced is not None:
-                        qn = self.var_class(sub.referenced)
-                        break
-                if qn is None:
-                    m = re.search(r"[A-Za-z_]\w*", txt)
-                    v = (local_vars or {}).get(m.group(0)) if m else None
-                    if v is not None:
-                        qn = self.var_class(v)
-                span = self.span_of(el) or self.loc_span(var)
-                if span is not None:
-                    self.registrations.append(Registration(creator=short(txt), qualname=qn, span=span, how="list"))
+            break
+        if init is None:
+            return
+        found: list[tuple[str, Optional[str], Span]] = []
+        for el in children(init):
+            txt = self.text_of(el)
+            qn = self.listed_creator(el)
+            if qn is None:
+                m = re.search(r"[A-Za-z_]\w*", txt)
+                v = (local_vars or {}).get(m.group(0)) if m else None
+                if v is not None:
+                    qn = self.var_class(v)
+            span = self.span_of(el) or self.loc_span(var)
+            if span is not None:
+                found.append((short(txt), qn, span))
+        parent = var.semantic_parent
+        fn_kinds = (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE, K.CONSTRUCTOR, K.DESTRUCTOR)
+        if parent is not None and parent.kind in fn_kinds:
+            for txt, qn, span in found:
+                self.registrations.append(Registration(creator=txt, qualname=qn, span=span, how="list",
+                                                       holder=parent.spelling or func, holder_usr=parent.get_usr() or None))
+        elif found and var.spelling:
+            self.pending_lists.setdefault(var.spelling, {})[var.get_usr() or ""] = found
+
+    def read_creator_list(self, ref: Cursor, fn: Cursor) -> None:
+        """A function body reads a creator list declared outside functions (``return kLIST;``): the list's creators,
+        recorded with that function as the list's holder (once per function)."""
+        d = ref.referenced
+        if d is None:
+            return
+        found = self.pending_lists.get(ref.spelling or "", {}).get(d.get_usr() or "")
+        usr = fn.get_usr() or None
+        if not found or (d.get_usr(), usr) in self.read_lists:
+            return
+        self.read_lists.add((d.get_usr(), usr))
+        for txt, qn, span in found:
+            self.registrations.append(Registration(creator=txt, qualname=qn, span=span, how="list",
+                                                   holder=fn.spelling or None, holder_usr=usr))
+
+    def listed_creator(self, el: Cursor, depth: int = 0) -> Optional[str]:
+        """The creator class of a creator list's element: ``&sCreator``, ``sCreator`` (a pointer), ``new
+        Creator{}``, through casts and through a helper that returns its argument or the argument's address
+        (``creatorPtr(sCreator)`` with ``IPluginCreator* creatorPtr(IPluginCreator& c) { return &c; }``); None
+        when it is none of those."""
+        K = self.K
+        if depth > 6 or el is None:
+            return None
+        k = el.kind
+        kids = [ch for ch in children(el) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_CONST_CAST_EXPR,
+                 K.CXX_REINTERPRET_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR, K.UNARY_OPERATOR):
+            if k == K.UNARY_OPERATOR and not self.text_of(el).lstrip().startswith("&"):
+                return None
+            return self.listed_creator(kids[0], depth + 1) if len(kids) == 1 else None
+        if k in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+            d = el.referenced
+            if d is not None and d.kind in (K.VAR_DECL, K.FIELD_DECL):
+                return self.var_class(d)
+            return None
+        if k == K.CXX_NEW_EXPR:
+            for ch in preorder(el):
+                if ch.kind == K.TYPE_REF and ch.referenced is not None and ch.referenced.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+                    return self.qualname(ch.referenced)
+            return None
+        if k == K.CALL_EXPR:
+            args = list(el.get_arguments())
+            if len(args) == 1 and self._returns_own_arg(el.referenced):
+                return self.listed_creator(args[0], depth + 1)
+        return None
+
+    def _returns_own_arg(self, fn: Optional[Cursor]) -> bool:
+        """A one-statement function (or function template) whose statement returns its only parameter or the
+        parameter's address, through casts: ``return &c;``."""
+        K = self.K
+        if fn is None or fn.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
+            return False
+        cands = [fn.get_definition()]
+        try:  # a function template's specialization: the template's definition
+            tmpl = self.ci.conf.lib.clang_getSpecializedCursorTemplate(fn)
+            if tmpl is not None and not tmpl.kind.is_invalid():
+                cands.append(tmpl.get_definition())
+        except Exception:  # noqa: BLE001
+            pass
+        for d in cands:
+            if d is None:
+                continue
+            params = [ch for ch in children(d) if ch.kind == K.PARM_DECL]
+            body = [ch for ch in children(d) if ch.kind == K.COMPOUND_STMT]
+            if len(params) != 1 or len(body) != 1:
+                continue
+            stmts = children(body[0])
+            if len(stmts) != 1 or stmts[0].kind != K.RETURN_STMT:
+                continue
+            e = next(iter(children(stmts[0])), None)
+            while e is not None and e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR,
+                                               K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR, K.UNARY_OPERATOR):
+                if e.kind == K.UNARY_OPERATOR and not self.text_of(e).lstrip().startswith("&"):
+                    break
+                inner = [ch for ch in children(e) if ch.kind not in (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)]
+                e = inner[0] if len(inner) == 1 else None
+            if e is not None and e.kind == K.DECL_REF_EXPR and e.referenced is not None \
+                    and e.referenced.kind == K.PARM_DECL and e.referenced.spelling == params[0].spelling:
+                return True
+        return False
 
     def finish_registrations(self) -> None:
         K = self.K
