@@ -266,6 +266,24 @@ def test_ndebug_from_the_build_type_or_the_flags(tmp_path):
         assert build_model(proj).flags_for("src/a.cpp").defines == want, line
 
 
+def test_defines_written_into_the_compile_flags(tmp_path):
+    """``-D`` words in ``set(CMAKE_CXX_FLAGS ...)`` / ``CMAKE_CUDA_FLAGS`` / ``string(APPEND CMAKE_CXX_FLAGS ...)`` are the
+    directory's defines (as add_definitions); a value with an unknown variable leaves the name defined (1)."""
+    cases = {
+        'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -DBUILD_SYSTEM=cmake -DMULTI=${MULTI}")': ("BUILD_SYSTEM=cmake", "MULTI"),
+        'set(MULTI 0)\nset(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -DMULTI=${MULTI}")': ("MULTI=0",),
+        'string(APPEND CMAKE_CUDA_FLAGS " -DUSE_FP8 -O3")': ("USE_FP8",),
+        'set(CMAKE_CXX_FLAGS "-Wall -DNDEBUG")': ("NDEBUG",),  # (the build type's, once)
+        'set(OTHER_FLAGS "-DNOT_A_COMPILE_FLAG")': (),
+    }
+    for i, (line, want) in enumerate(cases.items()):
+        proj = tmp_path / f"p{i}"
+        (proj / "src").mkdir(parents=True)
+        (proj / "src" / "a.cpp").write_text("int a;\n")
+        (proj / "CMakeLists.txt").write_text(f"project(p)\n{line}\nadd_library(a SHARED src/a.cpp)\n")
+        assert build_model(proj).flags_for("src/a.cpp").defines == want, line
+
+
 def test_a_makefile_is_read_for_its_sources_include_dirs_and_defines():
     """The Makefile frontend (issue 33): variables (=, :=, +=, ?=), $(wildcard), $(addprefix), substitution
     references, rule prerequisites and recipe command lines; a source list make computes is not known; a define in

@@ -7,7 +7,8 @@ What is evaluated: ``project()``, ``add_subdirectory``, ``add_library``/``add_ex
 (``ALIAS`` too), ``target_sources``, ``file(GLOB|GLOB_RECURSE)`` (matched against the project's files),
 ``include_directories``/``cuda_include_directories``, ``target_include_directories`` with PUBLIC/INTERFACE
 propagation through ``target_link_libraries``, ``add_definitions``/``add_compile_definitions``/
-``target_compile_definitions``, ``set()`` (``PARENT_SCOPE`` too)/``list(APPEND|PREPEND)``/``unset()`` variables,
+``target_compile_definitions``, ``-D`` words written into ``CMAKE_CXX_FLAGS``/``CMAKE_CUDA_FLAGS`` (``set``,
+``string(APPEND)``; a value with a variable not known leaves the name defined), ``set()`` (``PARENT_SCOPE`` too)/``list(APPEND|PREPEND)``/``unset()`` variables,
 ``foreach()`` (its body once per value: :mod:`.foreach`),
 ``${CMAKE_CURRENT_SOURCE_DIR}``, ``${CMAKE_CURRENT_LIST_DIR}``, ``${PROJECT_SOURCE_DIR}``,
 ``${<name>_SOURCE_DIR}``, ``${CMAKE_SOURCE_DIR}``. Both branches of an ``if()`` are taken (a branch only a

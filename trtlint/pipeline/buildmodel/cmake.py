@@ -387,6 +387,24 @@ class Evaluator:
             elif explicit or rel not in self.gated:
                 self.ungated.add(rel)
 
+    def _flag_defines(self, args, vars: dict, line: int) -> list:
+        """The ``-D`` words written into the compile flags (``set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -DX=${Y}")``),
+        read from the arguments as written (the flags' own ``${CMAKE_CXX_FLAGS}`` may not expand): each unit the
+        directory's targets compile gets them, as with ``add_definitions``. A value with a variable the model does
+        not know leaves the name defined without one (``-DX``: 1), so code under ``#if X`` is seen. NDEBUG is the
+        build type's (:func:`_ndebug`)."""
+        out = []
+        for a, _q in args:
+            for m in _FLAG_DEFINE.finditer(a):
+                name, val = m.group(1), m.group(2)
+                if name == "NDEBUG":
+                    continue
+                if val is not None and "${" in val:
+                    got = self._expand(val, True, vars, line)
+                    val = got[0] if got and len(got) == 1 else None
+                out.append(name if val is None else f"{name}={val}")
+        return out
+
     def _literal_sources(self, args, cur: str) -> list:
         return [rel_path(self._abs(a, cur), self.root) for a, _q in args if "${" not in a and _SOURCE_EXT.search(a)]
 
@@ -411,6 +429,8 @@ class Evaluator:
             if args[0][0] in ("CMAKE_CXX_FLAGS", "CMAKE_CUDA_FLAGS", "CMAKE_CXX_FLAGS_RELEASE") and any(
                     re.search(r"(?:^|\s)[-/]DNDEBUG\b", a) for a, _q in args[1:]):
                 vars["_TRTLINT_NDEBUG_FLAG"] = ["1"]  # (the rest of the flags, `${CMAKE_CXX_FLAGS}`, may not expand)
+            if args[0][0] in ("CMAKE_CXX_FLAGS", "CMAKE_CUDA_FLAGS"):
+                defs.extend(self._flag_defines(args[1:], vars, c.line))
             m = _TYPE_FLAGS.fullmatch(args[0][0])
             if m and not any(re.search(r"(?:^|\s)[-/]DNDEBUG\b|\$\{" + re.escape(args[0][0]) + r"\}", a)
                              for a, _q in args[1:]):
@@ -427,6 +447,9 @@ class Evaluator:
                 vals = [v for v in vals if v != "PARENT_SCOPE"]
             vars[args[0][0]] = vals
             getattr(vars, "owned", set()).add(args[0][0])
+        elif name == "string" and len(args) >= 3 and args[0][0].upper() == "APPEND" and args[1][0] in (
+                "CMAKE_CXX_FLAGS", "CMAKE_CUDA_FLAGS"):
+            defs.extend(self._flag_defines(args[2:], vars, c.line))
         elif name == "unset" and args:
             vars.pop(args[0][0], None)
         elif name == "list" and len(args) >= 2 and args[0][0].upper() in ("APPEND", "PREPEND"):
@@ -650,6 +673,7 @@ class Evaluator:
 
 
 _RELEASE = ("RELEASE", "MINSIZEREL", "RELWITHDEBINFO")
+_FLAG_DEFINE = re.compile(r"(?:^|\s)[-/]D([A-Za-z_]\w*)(?:=([^\s\"']*))?")
 
 
 _TYPE_FLAGS = re.compile(r"(CMAKE_CXX_FLAGS|CMAKE_CUDA_FLAGS|CUDA_NVCC_FLAGS)_(RELEASE|MINSIZEREL|RELWITHDEBINFO)", re.I)
