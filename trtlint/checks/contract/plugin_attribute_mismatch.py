@@ -4,7 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import (backend_py, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py, onnxscript_py,
+from ..examples.contract import (backend_py, common_creator_cpp, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py,
+                                 onnxscript_py,
                                  py_create_plugin, py_dict_helper, py_loader_class,
                                  py_param_helper)
 from ..examples.onnx import onnx_model, onnx_node
@@ -135,7 +136,9 @@ class PluginAttributeMismatch(Rule):
     list a `create_plugin(name, trt.PluginFieldCollection(fields))` call hands to the creator a
     `get_plugin_creator`/`get_creator` lookup or a `plugin_creator_list` scan found) with the fields the creator
     declares in `getFieldNames()` (its `PluginField` list; a field given by its name only, `PluginField("mode")`,
-    is declared too). A route to one of TensorRT's own plugins (no
+    is declared too; when the creator's constructor appends to a list that is a member of a project base creator,
+    the fields the base's constructor put there first are declared too, through any number of such bases, unless
+    the creator or a base below empties the list with `clear()` or an assignment). A route to one of TensorRT's own plugins (no
     creator of that name in the project, e.g. `EfficientNMS_TRT`) is compared with the fields its creator
     declares in TensorRT's plugin library, for the release the code targets (`rules/tensorrt_plugin_fields.yaml`,
     generated from NVIDIA/TensorRT's `plugin/` tree; the newest release there when no version is known); a route
@@ -462,6 +465,36 @@ class PluginAttributeMismatch(Rule):
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": _fields_by_helper(), "src/model.cpp": cpp_model("FooPlugin")}},
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": _derived_creator(),
                    "src/model.cpp": cpp_model("FooPlugin").replace('"FooPlugin", "1"', '"FooPlugin", "2"')}},
+    ]
+
+    # a creator appending to the field list of a project base creator whose constructor filled it first (a common
+    # creator of several plugins): the base's fields are declared too, unless the creator empties the list itself
+    VALID += [
+        {"files": {"cpp/foo.cpp": common_creator_cpp(), "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2")}},
+    ]
+    INVALID += [
+        {
+            "files": {"cpp/foo.cpp": common_creator_cpp(), "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2, gama=3")},
+            "expect": [("py/translate.py", 7, "attribute 'gama' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha, beta)")],
+        },
+        {
+            # through a creator between the two, which appends its own after the base's
+            "files": {"cpp/foo.cpp": common_creator_cpp(middle=("gamma",)),
+                      "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2, gamma=3, delta=4")},
+            "expect": [("py/translate.py", 7, "attribute 'delta' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha, beta, gamma)")],
+        },
+        {
+            # the creator empties the inherited list before appending: the base's fields are gone
+            "files": {"cpp/foo.cpp": common_creator_cpp(derived_clears=True),
+                      "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2")},
+            "expect": [("py/translate.py", 7, "attribute 'alpha' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: beta)")],
+        },
+        {
+            # the creator between them empties it: only its fields and the creator's are there
+            "files": {"cpp/foo.cpp": common_creator_cpp(middle=("gamma",), middle_clears=True),
+                      "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2, gamma=3")},
+            "expect": [("py/translate.py", 7, "attribute 'alpha' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: beta, gamma)")],
+        },
     ]
 
     def check(self, index) -> Iterable[Diagnostic]:

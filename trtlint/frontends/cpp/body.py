@@ -64,6 +64,7 @@ class BodyWalker(Guards):
         self.returns: list[ResolvedString] = []
         self.field_decls: list[PluginFieldDecl] = []
         self.field_reads: list[FieldRead] = []
+        self.field_resets: list[str] = []  # class members of PluginFields emptied or replaced (fielddata.reset_of)
         self._seen_reads: set[tuple[str, int]] = set()
         self._seen_calls: set[int] = set()
         self._seen_decls: set[tuple[str, int, int]] = set()
@@ -214,6 +215,10 @@ class BodyWalker(Guards):
             return
         if name == "__cudaPushCallConfiguration":
             return
+        if name in ("clear", "assign", "operator="):
+            m = fielddata.reset_of(ex, c, kids)
+            if m is not None and m not in self.field_resets:
+                self.field_resets.append(m)
         if name in _LIST_REGISTER_FUNCS:
             self.on_list_register(c, kids)
         if name in _LOOKUP_FUNCS:
@@ -518,7 +523,8 @@ class BodyWalker(Guards):
             ftype = m.group(1) if m else None
         length = texts[3] if len(texts) >= 4 and texts[3] else None
         data = texts[1] if len(texts) >= 2 and texts[1] else None
-        self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
+        self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data,
+                                                into=fielddata.into(ex, c, self.field_parents)))
         self._pf_built.append((ex.extent_info(c)[3], AttrFact(r[0], self.span(args[0]), data, ftype)))
         fielddata.on_field(self, c, args, self.field_decls[-1], self.field_parents)
         var = next((p for p in reversed(self.field_parents) if p.kind == self.K.VAR_DECL), None)
