@@ -78,6 +78,18 @@ def _derived_creator() -> str:
         "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\nREGISTER_TENSORRT_PLUGIN(FooPluginCreatorV2);"))
 
 
+def _parser_reads(reads: tuple[str, ...]) -> str:
+    """creator_cpp declaring alpha and num_heads whose createPlugin reads fields through a field parser object of
+    the project made from the collection (``FieldParser parser{fc->nbFields, fc->fields}; parser.getScalar<float>("alpha")``)."""
+    parser = ("class FieldParser\n{\npublic:\n    FieldParser(int32_t n, PluginField const* f) : mN(n), mF(f) {}\n"
+              "    template <typename T>\n    T getScalar(char const* name) { return T{}; }\n\nprivate:\n"
+              "    int32_t mN;\n    PluginField const* mF;\n};\n")
+    body = "        FieldParser parser{fc->nbFields, fc->fields};\n" + "".join(
+        f'        int32_t v{i} = parser.getScalar<int32_t>("{r}");\n' for i, r in enumerate(reads))
+    return creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))).replace(
+        "class FooPluginCreator", parser + "class FooPluginCreator", 1).replace("        int32_t seen = 0;\n", body, 1)
+
+
 _STAR_CONV = """import numpy as np
 from py.common import *
 
@@ -156,8 +168,9 @@ class PluginAttributeMismatch(Rule):
     declared field are the only two without their counterpart, one begins or ends the other (`k` read, `k_dim`
     declared), is a field renamed on one side only.
     Model code (Python `create_plugin`, C++ `createPlugin` after a registry lookup) hands the creator its whole field
-    collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop, or
-    looked up in a table keyed by the names), a passed field it never reads, when exactly one read field the route
+    collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop,
+    looked up in a table keyed by the names, or handed to a method of an object made from the collection: a field
+    parser's `p.getScalar<int32_t>("num_heads")`), a passed field it never reads, when exactly one read field the route
     does not pass is a near miss of it, is a field renamed on one side too. A plugin made by a helper of another
     module of the project from a dict describing it (`get_plugin(info)` imported from a package, whose
     `get_creator(info["name"], ...)` and `trt.PluginField(key, ...)` per key of `info["argument_dict"]` read the
@@ -465,6 +478,15 @@ class PluginAttributeMismatch(Rule):
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": _fields_by_helper(), "src/model.cpp": cpp_model("FooPlugin")}},
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": _derived_creator(),
                    "src/model.cpp": cpp_model("FooPlugin").replace('"FooPlugin", "1"', '"FooPlugin", "2"')}},
+    ]
+
+    # fields read through a field parser object made from the collection, by the name its method is handed
+    VALID += [{"files": {"cpp/plugins/foo/fooPlugin.cpp": _parser_reads(("alpha", "num_heads"))}}]
+    INVALID += [
+        {
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": _parser_reads(("alpha", "num_head"))},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 39, "reads field 'num_head', which FooPluginCreator does not declare in getFieldNames(); it declares 'num_heads', which it never reads")],
+        },
     ]
 
     # a creator appending to the field list of a project base creator whose constructor filled it first (a common
