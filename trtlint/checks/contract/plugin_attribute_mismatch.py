@@ -184,7 +184,9 @@ class PluginAttributeMismatch(Rule):
     ## Why it matters
     TensorRT's ONNX parser passes a plugin only the attributes its creator declares. An attribute the
     creator does not declare is dropped without a word: the plugin silently runs with its default, and the
-    engine computes something else than the model says.
+    engine computes something else than the model says. A direct route (`create_plugin` with a field
+    collection, a direct builder) hands `createPlugin` the whole collection unfiltered: there a field the
+    creator neither declares nor is seen to read has no effect, and the message says that instead.
 
     ## Example
     ```cpp
@@ -480,6 +482,16 @@ class PluginAttributeMismatch(Rule):
                    "src/model.cpp": cpp_model("FooPlugin").replace('"FooPlugin", "1"', '"FooPlugin", "2"')}},
     ]
 
+    # a direct route (create_plugin with the collection) reaches createPlugin unfiltered: the message says the
+    # creator ignores the field, not that TensorRT drops it
+    INVALID += [
+        {
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", reads=("alpha",)),
+                      "py/model.py": py_create_plugin(fields=("alpha", "gama"))},
+            "expect": [("py/model.py", 8, "attribute 'gama' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator declares (getFieldNames: alpha): this route hands createPlugin the whole collection, and it is not seen to read it, so the value has no effect")],
+        },
+    ]
+
     # fields read through a field parser object made from the collection, by the name its method is handed
     VALID += [{"files": {"cpp/plugins/foo/fooPlugin.cpp": _parser_reads(("alpha", "num_heads"))}}]
     INVALID += [
@@ -562,10 +574,16 @@ class PluginAttributeMismatch(Rule):
                         f"(declared: {', '.join(sorted(declared))}), so TensorRT's ONNX parser drops it and the "
                         "plugin silently gets its default"
                     )
-                else:
+                elif r.kind in ("onnx", "model"):
                     why = (
                         f"not a field creator {decl_name} declares (getFieldNames: {', '.join(sorted(declared))}): "
                         "TensorRT drops it silently"
+                    )
+                else:  # a direct route: nothing filters the collection, the creator's createPlugin ignores the field
+                    why = (
+                        f"not a field creator {decl_name} declares (getFieldNames: {', '.join(sorted(declared))}): "
+                        "this route hands createPlugin the whole collection, and it is not seen to read it, so the "
+                        "value has no effect"
                     )
                 fix = None
                 if rd is None and getattr(a, "name_span", None) is not None:
