@@ -57,6 +57,7 @@ class PluginFieldDecl:
     length: Optional[str]  # the length argument as written
     span: Span
     data: Optional[str] = None  # the data argument as written (e.g. "&mNumHeads", "nullptr")
+    into: Optional[str] = None  # the class data member it is put in, qualified ("ns::FooCreator::mFields"), if one
 
 
 @dataclass(frozen=True)
@@ -113,9 +114,8 @@ INDEX_BOUNDS = "index out of range"
 # an argument precondition, a program error (a std::logic_error, as a failed assert), not a runtime failure
 NULL_ARGUMENT = "a null argument"
 
-# the error-path guard (``Call.guard == "error-path:" + UNREACHABLE``) of a call after a statement no path leaves
-# normally: a switch with a default where every case returns or throws (`switch (t) { case A: return 4; ...
-# default: return 0; } throw ...;`)
+# the error-path guard (``Call.guard == "error-path:" + UNREACHABLE``) of a call after a statement no path leaves normally:
+# a switch with a default where every case returns or throws (`switch (t) { case A: return 4; default: return 0; } throw`)
 UNREACHABLE = "unreachable"
 
 
@@ -188,6 +188,7 @@ class CppFunction:
     returns: tuple[ResolvedString, ...] = ()  # returned string constants (name/version/namespace getters)
     field_decls: tuple[PluginFieldDecl, ...] = ()  # PluginField(...) / emplace_back(...) in the body
     field_reads: tuple[FieldRead, ...] = ()
+    field_resets: tuple[str, ...] = ()  # members (qualified) of PluginFields it empties: `mFields.clear()`, `= {...}`
     # stream-typed class fields written: (field's qualified name, value as written; "&": handed out to be written)
     stream_writes: tuple[tuple[str, str], ...] = ()
     member_strings: tuple[tuple[str, ResolvedString], ...] = ()  # a constructor's `mName = kNAMES[0]`: (member, value)
@@ -255,8 +256,7 @@ class SerialOp:
     size: Optional[int] = None  # bytes
     kind: Optional[str] = None
     conditional: bool = False  # inside an if / loop / switch / ?: (not a counting loop: see ``loop``)
-    # inside `for (int i = 0; i < <loop>; ++i)` (no branch around it): its bound as written, and the loop's offset
-    # (ops of one loop share it)
+    # inside `for (int i = 0; i < <loop>; ++i)` (no branch around it): its bound as written, the loop's offset (shared)
     loop: str = ""
     loop_at: int = 0
 

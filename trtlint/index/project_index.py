@@ -31,6 +31,7 @@ from trtlint.base.facts import (
 )
 from trtlint.base import methodcache
 from trtlint.config.packs import Packs, Profile
+from trtlint.index import creatorfields
 
 
 _METHODS = methodcache.begin(__file__)  # the dataclasses' methods compiled once (until end())
@@ -384,7 +385,7 @@ class ProjectIndex:
             if info.version is not None and info.version.value is None and info.version.member:
                 info.version = self._member_string(qn, info.version)
             if c.kind == "creator":
-                info.fields = _dedupe_fields(self._declared_fields(qn))
+                info.fields = _dedupe_fields(creatorfields.declared_fields(self, qn))
                 info.registrations = regs_by_class.get(qn, [])
                 # reads: in the files that define the creator's methods (createPlugin, and the plugin
                 # constructor it hands the field collection to)
@@ -443,28 +444,6 @@ class ProjectIndex:
         return out
 
     # ------------------------------------------------------------------------------------------------
-    def _declared_fields(self, qn: str, depth: int = 0) -> list[PluginFieldDecl]:
-        """The PluginFields a creator declares: built in its constructor or getFieldNames, or in a method of its own
-        that one of them calls (`setupPluginAttributes(mPluginAttributes)`); a creator with neither its own
-        getFieldNames nor any such field declares its base creator's (a version-2 creator deriving version 1's)."""
-        c = self.classes.get(qn)
-        if c is None:
-            return []
-        methods = self.class_methods(qn)
-        own = [fn for fn in methods if fn.name in ("getFieldNames", c.name) or fn.name.startswith(c.name)]
-        called = {call.callee.split("::")[-1] for fn in own for call in fn.calls}
-        decls = [d for fn in own for d in fn.field_decls]
-        decls += [d for fn in methods if fn not in own and fn.name in called for d in fn.field_decls]
-        if decls or depth > 3 or any(fn.name == "getFieldNames" for fn in methods):
-            return decls
-        for base in self.ancestors(qn)[1:]:
-            b = self.classes.get(base)
-            if b is not None and b.kind == "creator":
-                inherited = self._declared_fields(base, depth + 1)
-                if inherited:
-                    return inherited
-        return decls
-
     def ancestors(self, qualname: str) -> list[str]:
         """The class and its project base classes (qualified), nearest first."""
         out = [qualname]

@@ -4,7 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import (backend_py, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py, onnxscript_py,
+from ..examples.contract import (backend_py, common_creator_cpp, cpp_model, creator_cpp, gop_fstring_py, gs_surgery_py,
+                                 onnxscript_py,
                                  py_create_plugin, py_dict_helper, py_loader_class,
                                  py_param_helper)
 from ..examples.onnx import onnx_model, onnx_node
@@ -77,6 +78,18 @@ def _derived_creator() -> str:
         "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\nREGISTER_TENSORRT_PLUGIN(FooPluginCreatorV2);"))
 
 
+def _parser_reads(reads: tuple[str, ...]) -> str:
+    """creator_cpp declaring alpha and num_heads whose createPlugin reads fields through a field parser object of
+    the project made from the collection (``FieldParser parser{fc->nbFields, fc->fields}; parser.getScalar<float>("alpha")``)."""
+    parser = ("class FieldParser\n{\npublic:\n    FieldParser(int32_t n, PluginField const* f) : mN(n), mF(f) {}\n"
+              "    template <typename T>\n    T getScalar(char const* name) { return T{}; }\n\nprivate:\n"
+              "    int32_t mN;\n    PluginField const* mF;\n};\n")
+    body = "        FieldParser parser{fc->nbFields, fc->fields};\n" + "".join(
+        f'        int32_t v{i} = parser.getScalar<int32_t>("{r}");\n' for i, r in enumerate(reads))
+    return creator_cpp(fields=(("alpha", "kFLOAT32"), ("num_heads", "kINT32"))).replace(
+        "class FooPluginCreator", parser + "class FooPluginCreator", 1).replace("        int32_t seen = 0;\n", body, 1)
+
+
 _STAR_CONV = """import numpy as np
 from py.common import *
 
@@ -135,7 +148,9 @@ class PluginAttributeMismatch(Rule):
     list a `create_plugin(name, trt.PluginFieldCollection(fields))` call hands to the creator a
     `get_plugin_creator`/`get_creator` lookup or a `plugin_creator_list` scan found) with the fields the creator
     declares in `getFieldNames()` (its `PluginField` list; a field given by its name only, `PluginField("mode")`,
-    is declared too). A route to one of TensorRT's own plugins (no
+    is declared too; when the creator's constructor appends to a list that is a member of a project base creator,
+    the fields the base's constructor put there first are declared too, through any number of such bases, unless
+    the creator or a base below empties the list with `clear()` or an assignment). A route to one of TensorRT's own plugins (no
     creator of that name in the project, e.g. `EfficientNMS_TRT`) is compared with the fields its creator
     declares in TensorRT's plugin library, for the release the code targets (`rules/tensorrt_plugin_fields.yaml`,
     generated from NVIDIA/TensorRT's `plugin/` tree; the newest release there when no version is known); a route
@@ -153,8 +168,9 @@ class PluginAttributeMismatch(Rule):
     declared field are the only two without their counterpart, one begins or ends the other (`k` read, `k_dim`
     declared), is a field renamed on one side only.
     Model code (Python `create_plugin`, C++ `createPlugin` after a registry lookup) hands the creator its whole field
-    collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop, or
-    looked up in a table keyed by the names), a passed field it never reads, when exactly one read field the route
+    collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop,
+    looked up in a table keyed by the names, or handed to a method of an object made from the collection: a field
+    parser's `p.getScalar<int32_t>("num_heads")`), a passed field it never reads, when exactly one read field the route
     does not pass is a near miss of it, is a field renamed on one side too. A plugin made by a helper of another
     module of the project from a dict describing it (`get_plugin(info)` imported from a package, whose
     `get_creator(info["name"], ...)` and `trt.PluginField(key, ...)` per key of `info["argument_dict"]` read the
@@ -168,7 +184,9 @@ class PluginAttributeMismatch(Rule):
     ## Why it matters
     TensorRT's ONNX parser passes a plugin only the attributes its creator declares. An attribute the
     creator does not declare is dropped without a word: the plugin silently runs with its default, and the
-    engine computes something else than the model says.
+    engine computes something else than the model says. A direct route (`create_plugin` with a field
+    collection, a direct builder) hands `createPlugin` the whole collection unfiltered: there a field the
+    creator neither declares nor is seen to read has no effect, and the message says that instead.
 
     ## Example
     ```cpp
@@ -464,6 +482,55 @@ class PluginAttributeMismatch(Rule):
                    "src/model.cpp": cpp_model("FooPlugin").replace('"FooPlugin", "1"', '"FooPlugin", "2"')}},
     ]
 
+    # a direct route (create_plugin with the collection) reaches createPlugin unfiltered: the message says the
+    # creator ignores the field, not that TensorRT drops it
+    INVALID += [
+        {
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", reads=("alpha",)),
+                      "py/model.py": py_create_plugin(fields=("alpha", "gama"))},
+            "expect": [("py/model.py", 8, "attribute 'gama' of get_creator('FooPlugin', '1', '') is not a field creator FooPluginCreator declares (getFieldNames: alpha): this route hands createPlugin the whole collection, and it is not seen to read it, so the value has no effect")],
+        },
+    ]
+
+    # fields read through a field parser object made from the collection, by the name its method is handed
+    VALID += [{"files": {"cpp/plugins/foo/fooPlugin.cpp": _parser_reads(("alpha", "num_heads"))}}]
+    INVALID += [
+        {
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": _parser_reads(("alpha", "num_head"))},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 39, "reads field 'num_head', which FooPluginCreator does not declare in getFieldNames(); it declares 'num_heads', which it never reads")],
+        },
+    ]
+
+    # a creator appending to the field list of a project base creator whose constructor filled it first (a common
+    # creator of several plugins): the base's fields are declared too, unless the creator empties the list itself
+    VALID += [
+        {"files": {"cpp/foo.cpp": common_creator_cpp(), "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2")}},
+    ]
+    INVALID += [
+        {
+            "files": {"cpp/foo.cpp": common_creator_cpp(), "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2, gama=3")},
+            "expect": [("py/translate.py", 7, "attribute 'gama' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha, beta)")],
+        },
+        {
+            # through a creator between the two, which appends its own after the base's
+            "files": {"cpp/foo.cpp": common_creator_cpp(middle=("gamma",)),
+                      "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2, gamma=3, delta=4")},
+            "expect": [("py/translate.py", 7, "attribute 'delta' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: alpha, beta, gamma)")],
+        },
+        {
+            # the creator empties the inherited list before appending: the base's fields are gone
+            "files": {"cpp/foo.cpp": common_creator_cpp(derived_clears=True),
+                      "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2")},
+            "expect": [("py/translate.py", 7, "attribute 'alpha' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: beta)")],
+        },
+        {
+            # the creator between them empties it: only its fields and the creator's are there
+            "files": {"cpp/foo.cpp": common_creator_cpp(middle=("gamma",), middle_clears=True),
+                      "py/translate.py": onnxscript_py("FooPlugin", "alpha=1.0, beta=2, gamma=3")},
+            "expect": [("py/translate.py", 7, "attribute 'alpha' of ONNX node 'trt_edgellm::FooPlugin' is not a field creator FooPluginCreator declares (getFieldNames: beta, gamma)")],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         yield from self._renamed_on_one_side(index)
         yield from self._external(index)
@@ -507,10 +574,16 @@ class PluginAttributeMismatch(Rule):
                         f"(declared: {', '.join(sorted(declared))}), so TensorRT's ONNX parser drops it and the "
                         "plugin silently gets its default"
                     )
-                else:
+                elif r.kind in ("onnx", "model"):
                     why = (
                         f"not a field creator {decl_name} declares (getFieldNames: {', '.join(sorted(declared))}): "
                         "TensorRT drops it silently"
+                    )
+                else:  # a direct route: nothing filters the collection, the creator's createPlugin ignores the field
+                    why = (
+                        f"not a field creator {decl_name} declares (getFieldNames: {', '.join(sorted(declared))}): "
+                        "this route hands createPlugin the whole collection, and it is not seen to read it, so the "
+                        "value has no effect"
                     )
                 fix = None
                 if rd is None and getattr(a, "name_span", None) is not None:

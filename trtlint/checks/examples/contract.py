@@ -478,3 +478,54 @@ def py_param_helper(name: str = "FooPlugin", field: str = "alpha", how: str = "s
         "    return network.add_plugin_v2([x], plugin)\n"
     )
     return {"mypkg/__init__.py": "", "mypkg/utils.py": helper, "mypkg/converters.py": conv}
+
+
+def common_creator_cpp(base: tuple[str, ...] = ("alpha",), derived: tuple[str, ...] = ("beta",),
+                       derived_clears: bool = False, middle: Optional[tuple[str, ...]] = None,
+                       middle_clears: bool = False) -> str:
+    """A creator deriving a project's common creator whose constructor fills the list member ``mPluginAttributes``
+    it declares (after emptying it), the derived constructor appending its own fields (after emptying the list too
+    when ``derived_clears``); with ``middle``, a creator between the two that appends those fields (after emptying
+    the list when ``middle_clears``)."""
+    def adds(fields: tuple[str, ...], clear: bool) -> str:
+        lines = ["        mPluginAttributes.clear();"] if clear else []
+        lines += [f'        mPluginAttributes.emplace_back(PluginField("{f}", nullptr, PluginFieldType::kINT32, 1));'
+                  for f in fields]
+        return "\n".join(lines + ["        mFC.nbFields = mPluginAttributes.size();",
+                                  "        mFC.fields = mPluginAttributes.data();"])
+
+    parent = "FooCreatorCommon"
+    mid = ""
+    if middle is not None:
+        mid = (f"class FooCreatorMid : public FooCreatorCommon\n{{\npublic:\n    FooCreatorMid()\n    {{\n"
+               f"{adds(middle, middle_clears)}\n    }}\n}};\n")
+        parent = "FooCreatorMid"
+    return f"""#include <NvInferRuntime.h>
+#include <vector>
+using namespace nvinfer1;
+class FooCreatorCommon : public IPluginCreator
+{{
+public:
+    FooCreatorCommon()
+    {{
+{adds(base, True)}
+    }}
+    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
+
+protected:
+    std::vector<PluginField> mPluginAttributes;
+    PluginFieldCollection mFC{{}};
+}};
+{mid}class FooPluginCreator : public {parent}
+{{
+public:
+    FooPluginCreator()
+    {{
+{adds(derived, derived_clears)}
+    }}
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    IPluginV2* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override {{ return nullptr; }}
+}};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+"""

@@ -53,6 +53,7 @@ class BodyWalker(Guards):
         self.fname = fname
         self.fc_usrs = {p.get_usr() for p in fc_params if p.get_usr()}
         self.fc_names = {p.spelling for p in fc_params if p.spelling}
+        self.fc_views: set[str] = set()  # locals of class type made from the collection (a field parser object)
         # the function's own parameters, by cursor hash -> index (size-query mode: flow.needs_ranges, arg_null)
         self.params: dict[int, int] = {}
         for ch in children(fn):
@@ -64,6 +65,7 @@ class BodyWalker(Guards):
         self.returns: list[ResolvedString] = []
         self.field_decls: list[PluginFieldDecl] = []
         self.field_reads: list[FieldRead] = []
+        self.field_resets: list[str] = []  # class members of PluginFields emptied or replaced (fielddata.reset_of)
         self._seen_reads: set[tuple[str, int]] = set()
         self._seen_calls: set[int] = set()
         self._seen_decls: set[tuple[str, int, int]] = set()
@@ -149,6 +151,8 @@ class BodyWalker(Guards):
                     self.on_member_string(kids[0], kids[1])  # `mName = kNAMES[0];` (on this object)
             elif k == VAR:
                 self.local_vars[c.spelling] = c
+                if self.fc_usrs:
+                    self.on_fc_view(c, kids)
                 self.ex.scan_creator_list(c, self.fname, self.local_vars)
                 if self._is_static_local(c):
                     kid_guards = [self.guard_range(ch, "static-init") for ch in kids]
@@ -218,6 +222,10 @@ class BodyWalker(Guards):
             return
         if name == "__cudaPushCallConfiguration":
             return
+        if name in ("clear", "assign", "operator="):
+            m = fielddata.reset_of(ex, c, kids)
+            if m is not None and m not in self.field_resets:
+                self.field_resets.append(m)
         if name in _LIST_REGISTER_FUNCS:
             self.on_list_register(c, kids)
         elif ref is not None and ref.kind in (K.FUNCTION_DECL, K.CXX_METHOD) and ref.get_num_template_arguments() > 0:
@@ -526,7 +534,8 @@ class BodyWalker(Guards):
             ftype = m.group(1) if m else None
         length = texts[3] if len(texts) >= 4 and texts[3] else None
         data = texts[1] if len(texts) >= 2 and texts[1] else None
-        self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data))
+        self.field_decls.append(PluginFieldDecl(name=r[0], type=ftype, length=length, span=self.span(args[0]), data=data,
+                                                into=fielddata.into(ex, c, self.field_parents)))
         self._pf_built.append((ex.extent_info(c)[3], AttrFact(r[0], self.span(args[0]), data, ftype)))
         fielddata.on_field(self, c, args, self.field_decls[-1], self.field_parents)
         var = next((p for p in reversed(self.field_parents) if p.kind == self.K.VAR_DECL), None)
@@ -693,6 +702,11 @@ class BodyWalker(Guards):
         if name in _MAP_LOOKUPS and len(args) == 1 and self.refs_fc(args[0]):
             self.on_map_reads(c)
             return
+        if self.fc_views and args and self.on_view_call(c):
+            for a in args:
+                if self.ex.resolve_str(a) is not None:
+                    self.add_read(a, parents, c, style="call")
+            return
         if args and any(self.refs_fc(a) for a in args):
             for a in args:
                 if self.refs_fc(a):
@@ -703,6 +717,25 @@ class BodyWalker(Guards):
                     for sub in preorder(a):
                         if sub.kind == K.STRING_LITERAL:
                             self.add_read(sub, parents, c, style="call")
+
+    def on_fc_view(self, var: Cursor, kids: list[Cursor]) -> None:
+        """``PluginFieldParser p{fc->nbFields, fc->fields};``: a local object of class type made from the field
+        collection, whose methods then read the fields by name (``p.getScalar<int32_t>("num_heads")``)."""
+        try:
+            record = var.type.get_canonical().kind == self.ex.ci.TypeKind.RECORD
+        except Exception:  # noqa: BLE001
+            record = False
+        if record and var.get_usr() and any(self.refs_fc(k) for k in kids if k.kind != self.K.TYPE_REF):
+            self.fc_views.add(var.get_usr())
+
+    def on_view_call(self, c: Cursor) -> bool:
+        """A method called on such an object (``p.getScalar<T>(...)``): its string arguments name the fields read."""
+        K = self.K
+        kids = children(c)
+        obj = children(kids[0]) if kids and kids[0].kind == K.MEMBER_REF_EXPR else []
+        o = look_through(K, obj[0]) if obj else None
+        return o is not None and o.kind == K.DECL_REF_EXPR and o.referenced is not None \
+            and o.referenced.get_usr() in self.fc_views
 
     def on_map_reads(self, c: Cursor) -> None:
         """``table.find(fc->fields[i].name)`` on a local table initialised with ``{{"max_batch", &maxBatch}, ...}``:

@@ -203,3 +203,58 @@ def _container(ex: Unit, call: Cursor, parents: tuple) -> Optional[str]:
         if p.kind == K.BINARY_OPERATOR or (p.kind == K.CALL_EXPR and p.spelling == "operator="):
             return None
     return None
+
+
+def member_of(ex: Unit, obj: Cursor) -> Optional[str]:
+    """The class data member (qualified, ``ns::Creator::mPluginAttributes``) an object expression names: a
+    non-static member (``mFields``, ``this->mFields``) or a static one (``Creator::mFields``); else None."""
+    K = ex.K
+    o = look_through(K, obj)
+    d = o.referenced if o.kind in (K.MEMBER_REF_EXPR, K.DECL_REF_EXPR) else None
+    if d is None:
+        return None
+    if d.kind == K.FIELD_DECL:
+        return ex.qualname(d)
+    p = d.semantic_parent if d.kind == K.VAR_DECL else None
+    if p is not None and p.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):
+        return ex.qualname(d)
+    return None
+
+
+def into(ex: Unit, call: Cursor, parents: tuple) -> Optional[str]:
+    """The class data member a ``PluginField`` is put in (``mFields.emplace_back(...)``, ``mFields.push_back(
+    PluginField(...))``, ``mFields = {PluginField(...), ...}``), qualified; None for any other place (a local, a
+    parameter, an array)."""
+    K = ex.K
+    for p in ([call] + list(reversed(parents)))[:6]:
+        if p.kind == K.CALL_EXPR and p.spelling in ("emplace_back", "push_back", "emplace", "insert"):
+            sub = children(p)
+            obj = children(sub[0]) if sub and sub[0].kind == K.MEMBER_REF_EXPR else []
+            return member_of(ex, obj[0]) if obj else None
+        if p.kind == K.CALL_EXPR and p.spelling == "operator=":
+            sub = children(p)
+            return member_of(ex, sub[0]) if sub else None
+        if p.kind in (K.VAR_DECL, K.BINARY_OPERATOR):
+            return None
+    return None
+
+
+def reset_of(ex: Unit, call: Cursor, kids: list) -> Optional[str]:
+    """The class data member holding PluginFields that a call empties or replaces (``mFields.clear()``,
+    ``mFields = {...}``, ``mFields.assign(...)``), qualified; else None."""
+    K = ex.K
+    name = call.spelling
+    if name in ("clear", "assign") and kids and kids[0].kind == K.MEMBER_REF_EXPR:
+        obj = children(kids[0])
+        m = obj[0] if obj else None
+    elif name == "operator=" and kids:
+        m = kids[0]
+    else:
+        return None
+    if m is None:
+        return None
+    try:
+        typed = "PluginField" in (m.type.spelling or "") + (m.type.get_canonical().spelling or "")
+    except Exception:  # noqa: BLE001
+        typed = False
+    return member_of(ex, m) if typed else None

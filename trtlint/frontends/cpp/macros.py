@@ -205,5 +205,6 @@ class FnBuild:
             member_strings=tuple(w.member_strings),
             field_decls=tuple(w.field_decls),
             field_reads=tuple(w.field_reads),
+            field_resets=tuple(w.field_resets),
             stream_writes=tuple(w.stream_writes.out),
         )
