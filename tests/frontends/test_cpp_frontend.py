@@ -460,6 +460,9 @@ void initAll(Registry& r) { initOne<DCreator>(r, ""); }
         ("CCreator", "list", "listC"),
         ("DCreator", "call", None),
     ]
+    # the template's own registerCreator call, where the instantiation registers D (what a reader searches for)
+    d, = [r for r in facts.registrations if r.qualname == "DCreator"]
+    assert (d.span.line, d.inner.line) == (36, 32)
 
 
 @pytest.mark.skipif(not (TRT_INCLUDE / "NvInferRuntime.h").is_file(), reason="real TensorRT headers not present")

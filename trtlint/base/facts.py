@@ -208,6 +208,7 @@ class Registration:
     # calls it (ProjectIndex.unregistered_lists); None for the lists named by a call (initializePlugin<Creator>)
     holder: Optional[str] = None
     holder_usr: Optional[str] = None
+    inner: Optional[Span] = None  # a template's (how "call" at `f<Creator>()`): its registerCreator call
 
 
 @dataclass(frozen=True)

@@ -400,7 +400,7 @@ def _index_summary(index) -> dict:
             "serialized": [f"{f.name}:{f.type}" for f in c.serialized],
             # where each of them is built (the creator's constructor may live in another file than its class)
             "field_sites": [{"name": f.name, "at": f"{f.span.path}:{f.span.line}"} for f in (*c.fields, *c.serialized)],
-            "registered": [f"{r.span.path}:{r.span.line}" for r in c.registrations],
+            "registered": [f"{s.path}:{s.line}" for r in c.registrations for s in (r.span, r.inner) if s is not None],
             "at": f"{c.cls.span.path}:{c.cls.span.line}",
         } | (_field_contract(index, c) if c.cls.kind == "creator" else {})
 

@@ -61,21 +61,22 @@ def _type_params(tmpl: Cursor, K) -> list[str]:
     return [ch.spelling for ch in children(tmpl) if ch.kind == K.TEMPLATE_TYPE_PARAMETER]
 
 
-def registers_param(ex: Unit, tmpl: Cursor, index: int, depth: int = 0) -> bool:
-    """Whether function template ``tmpl`` registers (``registerCreator``) an object of its ``index``-th type
-    parameter, in its own body or through another template it hands the parameter to."""
+def registers_param(ex: Unit, tmpl: Cursor, index: int, depth: int = 0):
+    """The ``registerCreator`` call (a cursor) by which function template ``tmpl`` registers an object of its
+    ``index``-th type parameter, in its own body or through another template it hands the parameter to; None (or
+    False) when it does not."""
     K = ex.K
     cache: dict = ex.__dict__.setdefault("_templreg", {})
     d = tmpl.get_definition()
     if d is None or depth > _MAX_DEPTH:
-        return False
+        return None
     key = (d.get_usr() or str(d.hash), index)
     if key in cache:
-        return bool(cache[key])
+        return cache[key] or None
     cache[key] = False  # (a recursive template)
     params = _type_params(d, K)
     if index >= len(params) or not params[index]:
-        return False
+        return None
     name = params[index]
     word = re.compile(r"(?<![\w:])" + re.escape(name) + r"(?!\w)")
     var_types: dict[str, str] = {}
@@ -85,7 +86,7 @@ def registers_param(ex: Unit, tmpl: Cursor, index: int, depth: int = 0) -> bool:
             var_types[c.spelling] = (c.type.spelling or "") + " " + ex.text_of(c)
         elif c.kind == K.CALL_EXPR:
             calls.append(c)
-    found = False
+    found = None
     for c in calls:
         text = ex.text_of(c)
         m = _REGISTER.search(text)
@@ -93,7 +94,7 @@ def registers_param(ex: Unit, tmpl: Cursor, index: int, depth: int = 0) -> bool:
             args = split_top_level(text[m.end(): text.rfind(")")])
             a0 = args[0] if args else ""
             if word.search(a0) or any(word.search(var_types.get(v, "")) for v in re.findall(r"[A-Za-z_]\w*", a0)):
-                found = True
+                found = c
                 break
             continue
         # a template the parameter is handed to: `f<T>(...)`, `obj.f<T>(...)`
@@ -105,10 +106,12 @@ def registers_param(ex: Unit, tmpl: Cursor, index: int, depth: int = 0) -> bool:
         if at is None:
             continue
         callee = re.findall(r"[A-Za-z_]\w*", callee_text[:callee_text.find("<")])
-        if callee and any(registers_param(ex, o, at, depth + 1) for o in _overloads(ex, c, callee[-1])):
-            found = True
+        inner = next((r for o in _overloads(ex, c, callee[-1]) if (r := registers_param(ex, o, at, depth + 1))),
+                     None) if callee else None
+        if inner is not None:
+            found = inner
             break
-    cache[key] = found
+    cache[key] = found or False
     return found
 
 
@@ -145,6 +148,8 @@ def template_registration(ex: Unit, c: Cursor, ref: Optional[Cursor], span) -> O
         decl = ref.get_template_argument_type(i).get_declaration()
         if decl is None or decl.kind not in (K.CLASS_DECL, K.STRUCT_DECL):
             continue
-        if registers_param(ex, tmpl, ti):
-            return Registration(creator=decl.spelling or "", qualname=ex.qualname(decl), span=span, how="call")
+        inner = registers_param(ex, tmpl, ti)
+        if inner:
+            return Registration(creator=decl.spelling or "", qualname=ex.qualname(decl), span=span, how="call",
+                                inner=ex.span_of(inner))
     return None
