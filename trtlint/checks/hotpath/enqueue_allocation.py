@@ -64,6 +64,46 @@ _HELPER = """static void launchFoo(void* out, cudaStream_t s)
 """
 
 
+# enqueue -> a member template -> another member template called with the first one's parameter (`impl<T, int>(...)`,
+# a dependent call inside a template, resolved through its overload set) -> cudaMalloc
+_MEMBER_TEMPLATES = """#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+using namespace nvinfer1;
+class FooPlugin : public IPluginV2DynamicExt
+{
+public:
+    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc, void const* const* inputs,
+        void* const* outputs, void* workspace, cudaStream_t stream) noexcept override
+    {
+        return dispatch<float>(inputDesc, stream);
+    }
+    template <typename T>
+    int dispatch(PluginTensorDesc const* d, cudaStream_t stream);
+    template <typename T, typename K>
+    int impl(PluginTensorDesc const* d, cudaStream_t stream);
+};
+template <typename T>
+int FooPlugin::dispatch(PluginTensorDesc const* d, cudaStream_t stream)
+{
+    return impl<T, int>(d, stream);
+}
+template <typename T, typename K>
+int FooPlugin::impl(PluginTensorDesc const* d, cudaStream_t stream)
+{
+    void* p;
+    cudaMalloc(&p, 16);
+    return 0;
+}
+class FooPluginCreator : public IPluginCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return "FooPlugin"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+"""
+
+
 class EnqueueAllocation(Rule):
     """Memory allocation, container growth or handle creation reachable from `enqueue`.
 
@@ -151,6 +191,10 @@ class EnqueueAllocation(Rule):
         {
             "files": {"plugins/foo.cpp": plugin_cpp("    launchFoo(outputs[0], stream);", _HELPER)},
             "expect": [("plugins/foo.cpp", 8, "FooPlugin::enqueue -> launchFoo -> cudaMalloc")],
+        },
+        {
+            "files": {"plugins/foo.cpp": _MEMBER_TEMPLATES},
+            "expect": [("plugins/foo.cpp", 26, "FooPlugin::enqueue -> FooPlugin::dispatch -> FooPlugin::impl -> cudaMalloc")],
         },
         {
             # the `else` of a data-type test that does the work for the other accepted type is no failure branch

@@ -264,17 +264,22 @@ class BodyWalker(Guards):
             usr = ref.get_usr() or None
         else:
             callee = self.spelled_callee(c, kids) or name
+            usr = None
             if not name:
                 # a dependent call (an argument's type not known): the name is its overload set's (the callee's, or
                 # for an operator the second child's: `ret != 0` is CALL_EXPR(ret, operator!=, 0))
                 name = next((sub.spelling for k in kids[:2] if k.kind in (K.DECL_REF_EXPR, K.UNEXPOSED_EXPR)
                              for sub in children(k) if sub.kind == K.OVERLOADED_DECL_REF), "")
-            if (re.fullmatch(r"[A-Za-z_]\w*", name) or (name.startswith("operator") and name != "operator()")) and \
+                if not name and kids and kids[0].kind == K.MEMBER_REF_EXPR:
+                    # a member template called with a dependent argument inside a template (`impl<T, int>(d)`,
+                    # `this->run<T>(x)`): its overload set names the class's method
+                    callee, usr = self.member_overload(kids[0]) or (callee, None)
+                    name = callee.rsplit("::", 1)[-1] if usr is not None or "::" in (callee or "") else name
+            if usr is None and (re.fullmatch(r"[A-Za-z_]\w*", name) or (name.startswith("operator") and name != "operator()")) and \
                     callee.rsplit("::", 1)[-1] != name:
                 # the text at an unresolved call's extent is not its callee when the call was expanded from a macro
                 # (`CHECK(f(x))` holding `report(ret)`): that text is the macro's invocation, its name the macro's
                 callee = name
-            usr = None
         if not callee:
             return
         arg_texts = self.arg_texts(args)
@@ -314,6 +319,24 @@ class BodyWalker(Guards):
         if qn is None:
             qn = self.ex.class_by_name.get(creator.split("::")[-1])
         self.ex.registrations.append(Registration(creator=creator, qualname=qn, span=self.span(c), how="list"))
+
+    def member_overload(self, member: Cursor) -> Optional[tuple[str, Optional[str]]]:
+        """(qualified name, USR or None) of the methods a dependent member call's overload set holds, when they are
+        all one class's methods of one name (the USR only when there is one); None otherwise."""
+        K, ex = self.K, self.ex
+        ref = next((sub for sub in children(member) if sub.kind == K.OVERLOADED_DECL_REF), None)
+        if ref is None:
+            return None
+        try:
+            lib = ex.ci.conf.lib
+            decls = [lib.clang_getOverloadedDecl(ref, i) for i in range(min(lib.clang_getNumOverloadedDecls(ref), 16))]
+        except Exception:  # noqa: BLE001 - bindings without the call: left unresolved, as before
+            return None
+        names = {ex.qualname(d) for d in decls if d is not None and d.kind in (
+            K.CXX_METHOD, K.FUNCTION_TEMPLATE, K.FUNCTION_DECL)}
+        if len(names) != 1 or len(decls) == 0 or not next(iter(names)):
+            return None
+        return next(iter(names)), ((decls[0].get_usr() or None) if len(decls) == 1 else None)
 
     def spelled_callee(self, c: Cursor, kids: list[Cursor]) -> Optional[str]:
         text = self.ex.text_of(c)
