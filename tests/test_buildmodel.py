@@ -243,6 +243,16 @@ def test_a_call_resolves_in_its_own_program_not_a_same_named_function_of_another
     assert res.analysis["programs"] == {"Makefile": 2}
     assert [(d.code, d.span.path, d.span.line) for d in res.diagnostics] == [("TRT301", "samples/b/utils.cu", 6)]
 
+def _defines_of_one_unit(tmp_path, cases: dict) -> None:
+    """Each case: a CMake line before ``add_library(a SHARED src/a.cpp)`` -> the defines ``src/a.cpp`` gets."""
+    for i, (line, want) in enumerate(cases.items()):
+        proj = tmp_path / f"p{i}"
+        (proj / "src").mkdir(parents=True)
+        (proj / "src" / "a.cpp").write_text("int a;\n")
+        (proj / "CMakeLists.txt").write_text(f"project(p)\n{line}\nadd_library(a SHARED src/a.cpp)\n")
+        assert build_model(proj).flags_for("src/a.cpp").defines == want, line
+
+
 def test_ndebug_from_the_build_type_or_the_flags(tmp_path):
     # issue 34: a release build type set in the CMake files (CMake then compiles with -DNDEBUG) or -DNDEBUG in the
     # flags defines NDEBUG for the targets added after it; a Debug build type or none does not
@@ -258,12 +268,7 @@ def test_ndebug_from_the_build_type_or_the_flags(tmp_path):
         'set(CMAKE_BUILD_TYPE Release)\nset(CMAKE_CXX_FLAGS_RELEASE "${CMAKE_CXX_FLAGS_RELEASE} -march=native")': ("NDEBUG",),
         "set(CMAKE_BUILD_TYPE Release)\nset(CMAKE_CXX_FLAGS_DEBUG -O0)": ("NDEBUG",),
     }
-    for i, (line, want) in enumerate(cases.items()):
-        proj = tmp_path / f"p{i}"
-        (proj / "src").mkdir(parents=True)
-        (proj / "src" / "a.cpp").write_text("int a;\n")
-        (proj / "CMakeLists.txt").write_text(f"project(p)\n{line}\nadd_library(a SHARED src/a.cpp)\n")
-        assert build_model(proj).flags_for("src/a.cpp").defines == want, line
+    _defines_of_one_unit(tmp_path, cases)
 
 
 def test_defines_written_into_the_compile_flags(tmp_path):
@@ -276,12 +281,7 @@ def test_defines_written_into_the_compile_flags(tmp_path):
         'set(CMAKE_CXX_FLAGS "-Wall -DNDEBUG")': ("NDEBUG",),  # (the build type's, once)
         'set(OTHER_FLAGS "-DNOT_A_COMPILE_FLAG")': (),
     }
-    for i, (line, want) in enumerate(cases.items()):
-        proj = tmp_path / f"p{i}"
-        (proj / "src").mkdir(parents=True)
-        (proj / "src" / "a.cpp").write_text("int a;\n")
-        (proj / "CMakeLists.txt").write_text(f"project(p)\n{line}\nadd_library(a SHARED src/a.cpp)\n")
-        assert build_model(proj).flags_for("src/a.cpp").defines == want, line
+    _defines_of_one_unit(tmp_path, cases)
 
 
 def test_a_makefile_is_read_for_its_sources_include_dirs_and_defines():
