@@ -27,7 +27,7 @@ from typing import Callable, Optional
 
 from trtlint.base.facts import PyClassDecl, PyReexport, Span
 from .fast import FastSearch
-from .names import api_names, module_name
+from .names import api_names, module_name, relative_base
 
 
 @lru_cache(maxsize=1)
@@ -160,8 +160,7 @@ def reexports(text: str, rel: str, tree_of: Optional[Callable[[], ast.AST]] = No
             continue
         mod = st.module or ""
         if st.level:  # relative to the package itself (``from .builder import``: a module of this package)
-            base = package.split(".") if package else []
-            base = base[: max(0, len(base) - (st.level - 1))] if st.level > 1 else base
+            base = relative_base(rel, st.level)
             mod = ".".join([*base, mod] if mod else base)
         if not mod:
             continue

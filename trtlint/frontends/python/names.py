@@ -76,6 +76,16 @@ def module_name(rel: str) -> str:
     return ".".join(parts)
 
 
+def relative_base(rel: str, level: int) -> list[str]:
+    """The package a relative import of ``level`` dots in the project file ``rel`` names, as components: one dot
+    is the file's own package, which for a package's ``__init__.py`` is the package itself
+    (``pkg/__init__.py``: ``from .builder import`` -> ``pkg.builder``; ``pkg/mod.py``: the same)."""
+    mod = module_name(rel)
+    parts = mod.split(".") if mod else []
+    up = level - 1 if rel.rsplit("/", 1)[-1] == "__init__.py" else level
+    return parts[: max(0, len(parts) - up)]
+
+
 REGISTRARS = {"dynamo_tensorrt_converter", "tensorrt_converter"}
 QDP_KINDS = {"register", "impl", "autotune", "aot_impl"}
 QDP_MODULES = ("tensorrt.plugin", "tensorrt_bindings.plugin")

@@ -39,14 +39,14 @@ import ast
 import re
 from typing import Optional
 
-from .names import module_name
+from .names import module_name, relative_base
 
 _NONE = object()  # a binding that says nothing about the type (``x = None``)
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LINES = re.compile(r"\r\n|\r|\n")
 
 
-def _imports(tree: ast.AST, modname: str) -> dict[str, str]:
+def _imports(tree: ast.AST, rel: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -55,9 +55,7 @@ def _imports(tree: ast.AST, modname: str) -> dict[str, str]:
         elif isinstance(node, ast.ImportFrom):
             mod = node.module or ""
             if node.level:
-                base = modname.split(".")
-                base = base[: max(0, len(base) - node.level)]
-                mod = ".".join([*base, mod] if mod else base)
+                mod = ".".join([*relative_base(rel, node.level), mod] if mod else relative_base(rel, node.level))
             for a in node.names:
                 if a.name != "*":
                     out[a.asname or a.name] = f"{mod}.{a.name}" if mod else a.name
@@ -311,7 +309,7 @@ def receivers(tree: ast.AST, text: str, rel: str, names) -> dict[tuple[int, int]
     whose receiver the code does not type are left out."""
     modname = module_name(rel)
     funcs = {n.name: n for n in getattr(tree, "body", ()) if isinstance(n, _FUNCS)}
-    types = _Types(modname, _imports(tree, modname), funcs, tree if isinstance(tree, ast.Module) else None)
+    types = _Types(modname, _imports(tree, rel), funcs, tree if isinstance(tree, ast.Module) else None)
     lines = _LINES.split(text)
     out: dict[tuple[int, int], str] = {}
 
