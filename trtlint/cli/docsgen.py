@@ -6,6 +6,7 @@ A test compares the generated text with the files in the repository, so stale do
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -53,7 +54,11 @@ def render_all() -> dict[str, str]:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(prog="python -m trtlint.cli.docsgen", description=__doc__.split("\n\n")[0])
+    ap.add_argument("docs_dir", nargs="?", help="where to write the rule pages (default: the repository's docs/rules; "
+                    "without it the code table trtlint/checks/codes.py is regenerated too)")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    argv = [args.docs_dir] if args.docs_dir else []
     if not argv and CODES.read_text(encoding="utf-8") != codes_source(all_rules()):
         CODES.write_text(codes_source(all_rules()), encoding="utf-8")
         print(f"wrote {CODES}")
