@@ -123,3 +123,54 @@ inline void syncAndCheck()
     }}
     {after}
 }}"""
+
+
+# the local under `#ifndef NDEBUG` (helper DS): a debug build compiles `checkError = true`, a release build the `#else`
+_DEBUG_ARM_LOCAL = """#ifndef NDEBUG
+    bool const checkError = true;
+#else
+    bool const checkError = {release};
+#endif"""
+
+
+def debug_arm_local_helper(release: str = "isLaunchBlocking()", decl: str = "",
+                           branch: str = "cudaDeviceSynchronize();") -> str:
+    """A ``syncAndCheck`` helper whose ``branch`` runs under ``if (checkError)``: ``checkError`` a local
+    declared ``true`` in the arm of ``#ifndef NDEBUG`` and ``release`` in its ``#else`` (or, given, the declaration
+    ``decl`` instead, outside any arm); frontends/cpp/debugvalues.py. ``isLaunchBlocking()`` reads
+    CUDA_LAUNCH_BLOCKING (CUDA's debugging switch), ``isSyncAll()`` the same way APP_SYNC_ALL (a configuration
+    switch), ``isFlagSet()`` returns a global flag. With :func:`plugin_cpp`, ``branch`` is on line 38."""
+    head = decl or _DEBUG_ARM_LOCAL.format(release=release)
+    pad = "\n" * (_DEBUG_ARM_LOCAL.count("\n") - decl.count("\n")) if decl else ""  # (the sync's line stays)
+    return f"""#include <cstdlib>
+#include <string>
+inline bool isLaunchBlocking()
+{{
+    static bool firstCall = true;
+    static bool result = false;
+    if (firstCall)
+    {{
+        char const* env = std::getenv("CUDA_LAUNCH_BLOCKING");
+        result = env != nullptr && std::string(env) == "1";
+        firstCall = false;
+    }}
+    return result;
+}}
+inline bool isSyncAll()
+{{
+    char const* env = std::getenv("APP_SYNC_ALL");
+    return env != nullptr && std::string(env) == "1";
+}}
+static bool gFlag = false;
+inline bool isFlagSet()
+{{
+    return gFlag;
+}}
+inline void syncAndCheck()
+{{
+{head}{pad}
+    if (checkError)
+    {{
+        {branch}
+    }}
+}}"""

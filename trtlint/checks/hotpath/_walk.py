@@ -370,7 +370,8 @@ def once_note(call: Call, chain: tuple[CppFunction, ...]) -> tuple[Optional[Seve
         cond = call.guard[len(DEBUG_ONLY):]
         if cond.startswith("#"):
             return Severity.INFO, f" only in a debug build (`{cond}`)"
-        return Severity.INFO, f" only when a debug switch is on (`{cond}`)"
+        cond, _sep, why = cond.partition("; where ")  # a switch the condition's words do not show, and why it is one
+        return Severity.INFO, f" only when a debug switch is on (`{cond}`" + (f", where {why})" if why else ")")
     if call.guard and not is_error_path(call):
         # one-time guarded initialisation: it runs on the hot path once, not on every call
         why = "a function-local static's initializer" if call.guard == "static-init" else (

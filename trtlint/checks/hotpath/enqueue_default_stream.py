@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from trtlint.config.packs import normalize_callee
 from ..base import Rule
-from ..examples.hotpath import RUN_SCALE, ns_template_helpers, plugin_cpp
+from ..examples.hotpath import RUN_SCALE, debug_arm_local_helper, ns_template_helpers, plugin_cpp
 from ._walk import entries, is_error_path, reach_diag, reachable, short, walk_list, where
 
 _NULL = r"(?:0|0x0|0L|0U|nullptr|NULL|\{\}|cudaStreamLegacy|cudaStreamPerThread|cudaStreamDefault|CU_STREAM_LEGACY|CU_STREAM_PER_THREAD)"
@@ -251,6 +251,17 @@ class EnqueueDefaultStream(Rule):
                 "    cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, a, 1, nullptr, 1, nullptr, nullptr, 1);\n}")},
             "expect": [("plugins/foo.cpp", 10, "cuBLAS handle used by cublasSgemm (and 1 more call of it on the path) is "
                         "never bound to a stream on this path")],
+        },
+    ]
+    INVALID += [
+        {
+            # under a local a debug build sets `true` and a release build to a query of CUDA_LAUNCH_BLOCKING (a debug
+            # switch: frontends/cpp/debugvalues.py): info, saying why the local is a switch
+            "files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_arm_local_helper(
+                branch="cudaMemsetAsync(nullptr, 0, 16, 0);"))},
+            "expect": [("plugins/foo.cpp", 38, "only when a debug switch is on (`if (checkError)`, where checkError is "
+                                               "`isLaunchBlocking()` outside `#ifndef NDEBUG`: true only when "
+                                               "CUDA_LAUNCH_BLOCKING is set)")],
         },
     ]
     VALID += [

@@ -4,8 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic
 from ..base import Rule
-from ..examples.hotpath import (RUN_SCALE, WS_HELPERS, debug_switch_helper, ns_template_helpers, plugin_cpp,
-                                plugin_ws_cpp, ws_call)
+from ..examples.hotpath import (RUN_SCALE, WS_HELPERS, debug_arm_local_helper, debug_switch_helper,
+                                ns_template_helpers, plugin_cpp, plugin_ws_cpp, ws_call)
 from ._walk import hot_diag, hot_hits, once_note
 
 
@@ -51,7 +51,13 @@ class EnqueueSynchronization(Rule):
     `if` on a run-time debug switch (`if (level == "DEBUG")` after `getenv("X_DEBUG_LEVEL")`, `if (mDebug)`,
     `if (isDebugMode() && ...)`: a condition every `||` alternative of which tests a name or string with a `debug` word;
     not its `else`, nor a negated switch, nor an ordering such as `level >= kDEBUG`, whose meaning depends on the
-    enum's order). Nor is a call in a branch taken only when a pointer
+    enum's order). A switch is also a local a debug build's arm declares (`#ifndef NDEBUG` `bool const checkError =
+    true;`) whose declaration in the conditional's other arms is `false`, a debug test, or a call of a function
+    without parameters that is false unless a debugging environment variable is set (its name has a `debug` word, or
+    `CUDA_LAUNCH_BLOCKING`, under which every launch already synchronizes); so is that local when the analysed build
+    compiles the release arm, and such a function's call itself (`if (isLaunchBlocking())`). A local declared outside
+    the arms, or set in the other arm from anything else (a configuration flag, an environment variable without a
+    debug word), is no switch. Nor is a call in a branch taken only when a pointer
     parameter is null (`if (!ws)`, `if (n > 1 && ws == nullptr)`, the `else` of `if (ws)`) where every way to
     it passes a pointer from `enqueue`'s workspace and the plugin asks for one (as for TRT301: given workspace).
     When the same call's status is also discarded (TRT304), one finding is reported, this one, with a note
@@ -183,6 +189,43 @@ class EnqueueSynchronization(Rule):
                 "static bool mDebug = false;\nenum Level { kERROR, kINFO, kDEBUG };\nstatic Level mLevel = kERROR;")},
             "expect": [("plugins/foo.cpp", 19, "cudaStreamSynchronize (stream synchronization) synchronizes"),
                        ("plugins/foo.cpp", 23, "cudaDeviceSynchronize (device-wide synchronization) synchronizes")],
+        },
+    ]
+
+    VALID += [
+        # a sync under `if (checkError)`, a local a debug build sets `true` (`#ifndef NDEBUG`) and a release build to
+        # `isLaunchBlocking()`, which reads CUDA's debugging switch CUDA_LAUNCH_BLOCKING (launches already synchronize
+        # under it); the same query tested directly; and a release arm that sets it `false`
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    syncAndCheck();\n    if (isLaunchBlocking())\n    {\n        cudaStreamSynchronize(stream);\n    }",
+            debug_arm_local_helper())}},
+        {"files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_arm_local_helper(release="false"))}},
+        # ... and the build the analysis follows is a release one (CMake's release build type defines NDEBUG): the
+        # declaration it compiles is the `#else` arm's, `isLaunchBlocking()`
+        {"files": {"CMakeLists.txt": "project(foo)\nset(CMAKE_BUILD_TYPE Release)\nadd_library(foo SHARED plugins/foo.cpp)\n",
+                   "plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_arm_local_helper())}},
+    ]
+    INVALID += [
+        {
+            # the release arm sets the local from a configuration switch (an environment variable with no debug
+            # word), or from a global flag; and a local declared outside any arm: the sync runs in a release build
+            "files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_arm_local_helper(release="isSyncAll()"))},
+            "expect": [("plugins/foo.cpp", 38, "FooPlugin::enqueue -> syncAndCheck -> cudaDeviceSynchronize")],
+        },
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_arm_local_helper(release="isFlagSet()"))},
+            "expect": [("plugins/foo.cpp", 38, "FooPlugin::enqueue -> syncAndCheck -> cudaDeviceSynchronize")],
+        },
+        {
+            "files": {"plugins/foo.cpp": plugin_cpp("    syncAndCheck();", debug_arm_local_helper(
+                decl="    bool const checkError = isFlagSet();"))},
+            "expect": [("plugins/foo.cpp", 38, "FooPlugin::enqueue -> syncAndCheck -> cudaDeviceSynchronize")],
+        },
+        {
+            # a configuration switch's query tested directly
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    if (isSyncAll())\n    {\n        cudaStreamSynchronize(stream);\n    }", debug_arm_local_helper())},
+            "expect": [("plugins/foo.cpp", 52, "FooPlugin::enqueue -> cudaStreamSynchronize")],
         },
     ]
 

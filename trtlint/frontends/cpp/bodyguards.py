@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from . import debugswitch, flow, nonnull, onetime
+from . import debugarms, debugswitch, debugvalues, flow, nonnull, onetime
 from .base import Cursor, children, func_kinds, preorder, short
 
 
@@ -83,6 +83,18 @@ def _unset_ident(term: str, negate: bool) -> Optional[str]:
     return None
 
 
+def _uses(toks: list[str], ref: tuple[str, ...]) -> bool:
+    """Whether the tokens hold the reference ``ref`` (a run of tokens)."""
+    n = len(ref)
+    return any(tuple(toks[i:i + n]) == ref for i in range(len(toks) - n + 1))
+
+
+def _known(toks: list[str], known: dict[tuple[str, ...], str]) -> bool:
+    """Whether a reference's tokens are one of ``known`` (a local's name; a call without arguments, qualified or not)."""
+    name = debugvalues.call_name(toks)
+    return tuple(toks) in known or (name is not None and (name, "(", ")") in known)
+
+
 class Guards:
     """The guard half of :class:`.body.BodyWalker` (it reads the walker's ``ex``, ``fn``, ``params``, ``flow`` and
     keeps ``guard_ranges``)."""
@@ -153,11 +165,17 @@ class Guards:
     def debug_switch(self, if_stmt: Cursor, cond: Cursor, then: Cursor) -> None:
         """The then-branch of ``if (<a test of a debug switch>)`` (:mod:`.debugswitch`): a debug-only range
         (``debug_ranges``; its calls get the guard ``"debug-only:if (<condition>)"`` when the function is frozen,
-        unless they have one already). An ``if`` a macro's expansion writes is not read."""
+        unless they have one already). A switch the condition's words do not show (a local a debug build's arm sets,
+        a call of a debug environment query: :mod:`.debugvalues`) adds ``"; where <why>"`` to the guard. An ``if`` a
+        macro's expansion writes is not read."""
         f, _l1, _c1, s, *_a = self.ex.extent_info(if_stmt)
         text = self.ex.text_of(cond)
-        if f is None or "ebug" not in text and "EBUG" not in text:
-            return  # (cheap: most conditions name no debug word)
+        if f is None:
+            return
+        worded = "ebug" in text or "EBUG" in text
+        calls = "()" in text.replace(" ", "")
+        if not worded and not calls and not self._file_scan(f)[0]:
+            return  # (cheap: most conditions name no debug word, no call without arguments, in no file with arms)
         data = self.ex.file_bytes(f)
         if data[s:s + 2] != b"if" or (data[s + 2:s + 3].isalnum() or data[s + 2:s + 3] == b"_"):
             return  # the `if` comes from a macro's expansion: its extent is the macro's use
@@ -167,11 +185,169 @@ class Guards:
                     if co1 <= t.extent.start.offset and t.extent.end.offset <= co2]
         except Exception:  # noqa: BLE001 - a cursor libclang cannot tokenize: not read
             return
-        if cf != f or not debugswitch.is_debug_test(toks):
+        if cf != f:
             return
+        why = ""
+        if not debugswitch.is_debug_test(toks):
+            known = self._debug_values(cond, f)
+            if not known or not debugswitch.is_debug_test(toks, lambda t: _known(t, known)):
+                return
+            why = "; where " + "; ".join(dict.fromkeys(w for k, w in known.items() if _uses(toks, k)))
         tf, *_c, to1, _l2, _c2, to2 = self.ex.extent_info(then)
         if tf == f:
-            self.debug_ranges.append((f, to1, to2, "if (" + short(" ".join(text.split()), 60) + ")"))
+            self.debug_ranges.append((f, to1, to2, "if (" + short(" ".join(text.split()), 60) + ")" + why))
+
+    def _file_scan(self, f: str) -> debugarms.Scan:
+        """The file's conditionals (:func:`.debugarms.scan`; none unless it names DEBUG), once per unit."""
+        memo = self.ex.__dict__.setdefault("_trtlint_arm_scan", {})
+        got = memo.get(f)
+        if got is None:
+            data = self.ex.file_bytes(f)
+            got = memo[f] = debugarms.scan(data) if b"DEBUG" in data else ([], set())
+        return got
+
+    def _debug_values(self, cond: Cursor, f: str) -> dict[tuple[str, ...], str]:
+        """The references in ``cond`` that are debug switches by :mod:`.debugvalues` (their tokens: ``("v",)`` for a
+        local, ``("f", "(", ")")`` for a call), each with why."""
+        K = self.K
+        out: dict[tuple[str, ...], str] = {}
+        arms = bool(self._file_scan(f)[0])
+        for c in preorder(cond):
+            if c.kind == K.DECL_REF_EXPR and arms:
+                d = c.referenced
+                if d is not None and d.kind == K.VAR_DECL and (c.spelling,) not in out:
+                    why = self._debug_local(d, f)
+                    if why:
+                        out[(c.spelling,)] = why
+            elif c.kind == K.CALL_EXPR and c.spelling and (c.spelling, "(", ")") not in out:
+                try:
+                    if list(c.get_arguments()):
+                        continue
+                    d = c.referenced
+                    d = d.get_definition() if d is not None else None
+                except Exception:  # noqa: BLE001
+                    continue
+                var = self._env_query(d) if d is not None else None
+                if var:
+                    out[(c.spelling, "(", ")")] = f"{c.spelling}() is true only when {var} is set"
+        return out
+
+    def _debug_local(self, d: Cursor, f: str) -> str:
+        """Why the local ``d`` is a debug switch (:mod:`.debugvalues`: a debug build's arm declares it, and every
+        other arm of the conditional with a falsy constant or a debug test; or a release build's arm with a debug
+        test), else ""."""
+        K = self.K
+        p = d.semantic_parent
+        if p is None or p.kind not in func_kinds(K):
+            return ""
+        df, *_a, do1, _l, _c, do2 = self.ex.extent_info(d)
+        if df != f:
+            return ""
+        sib = debugarms.sibling_arms(self._file_scan(f), do1)
+        if sib is None or sib[0][3] not in ("debug", "release"):
+            return ""
+        (_s, _e, shown, role), others = sib
+        data = self.ex.file_bytes(f)
+        name = d.spelling
+        if role == "debug":
+            inits: list[list[str]] = []
+            for s, e, _shown, _role in others:
+                got = debugvalues.arm_inits(debugvalues.tokens(data[s:e].decode("utf-8", "replace")), name)
+                if not got:
+                    return ""  # no declaration there (or a use of another kind): not read
+                inits.extend(got)
+            where = f"outside `{shown}`"
+        else:
+            got = debugvalues.arm_inits(debugvalues.tokens(data[do1:do2].decode("utf-8", "replace")), name)
+            if not got:
+                return ""
+            inits = got
+            where = f"in a release build (`{shown}`)"
+        shown_inits, envs = [], []
+        for init in inits:
+            got = self._debug_init(init)
+            if got is None:
+                return ""
+            shown_inits.append(got[0])
+            envs.extend(got[1])
+        try:
+            const = d.type.is_const_qualified()
+        except Exception:  # noqa: BLE001
+            const = False
+        if not const and debugvalues.writes(debugvalues.tokens(self.ex.text_of(self.fn)), name):
+            return ""
+        why = f"{name} is " + " or ".join(dict.fromkeys(shown_inits)) + " " + where
+        envs = list(dict.fromkeys(envs))
+        return why + (": true only when " + " / ".join(envs) + " is set" if envs else "")
+
+    def _debug_init(self, init: list[str]) -> Optional[tuple[str, list[str]]]:
+        """How an initialiser is a debug switch's value (a falsy constant, a debug test, a debug environment query's
+        call): (the initialiser as shown, the environment variables it reads), else None."""
+        shown = "`" + short(debugvalues.shown(init), 60) + "`"
+        if len(init) == 1 and init[0] in ("false", "0"):
+            return shown, []
+        if debugswitch.is_debug_test(init):
+            return shown, []
+        envs: dict[str, str] = {}
+
+        def known(t) -> bool:
+            name = debugvalues.call_name(t)
+            var = self._env_query_named(name) if name else None
+            if var:
+                envs[name] = var
+            return bool(var)
+
+        if not debugswitch.is_debug_test(init, known):
+            return None
+        return shown, sorted(set(envs.values()))
+
+    def _env_query_named(self, name: str) -> Optional[str]:
+        """The variable the unit's functions named ``name`` without parameters query, when every such definition in
+        a project file is a debug environment query (one variable); else None. (A name in text libclang skipped has
+        no cursor: the unit's namespace-level definitions are looked up by name, once per unit.)"""
+        K = self.K
+        defs = self.ex.__dict__.get("_trtlint_fn_by_name")
+        if defs is None:
+            defs = self.ex.__dict__["_trtlint_fn_by_name"] = {}
+            try:
+                top = self.fn.translation_unit.cursor
+            except Exception:  # noqa: BLE001
+                top = None
+            todo = children(top) if top is not None else []
+            while todo:
+                c = todo.pop()
+                if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                    if self.ex.rel_of(self.ex.cursor_file(c)) is not None:
+                        todo.extend(children(c))
+                elif c.kind == K.FUNCTION_DECL and c.is_definition():
+                    if self.ex.rel_of(self.ex.cursor_file(c)) is not None:
+                        defs.setdefault(c.spelling, []).append(c)
+        found = {self._env_query(d) for d in defs.get(name, ())}
+        return found.pop() if len(found) == 1 and None not in found else None
+
+    def _env_query(self, d: Cursor) -> Optional[str]:
+        """The environment variable function ``d`` (a definition) queries, when it is a debug environment query
+        (:func:`.debugvalues.env_query`), else None; once per definition and unit."""
+        K = self.K
+        memo = self.ex.__dict__.setdefault("_trtlint_env_query", {})
+        key = d.hash
+        if key in memo:
+            return memo[key]
+        memo[key] = None
+        try:
+            if not (d.kind == K.FUNCTION_DECL or d.kind == K.CXX_METHOD and d.is_static_method()) \
+                    or list(d.get_arguments()):
+                return None  # (a member function reads its object: not one)
+        except Exception:  # noqa: BLE001
+            return None
+        if self.ex.rel_of(self.ex.cursor_file(d)) is None:
+            return None  # a library's (the project's own functions only)
+        text = self.ex.text_of(d)
+        if "getenv" not in text:
+            return None
+        calls = [c.spelling or "" for c in preorder(d) if c.kind == K.CALL_EXPR]
+        memo[key] = debugvalues.env_query(debugvalues.tokens(text), calls)
+        return memo[key]
 
     def block_guards(self, c: Cursor, kids: list[Cursor], guard: Optional[str],
                      parents: tuple[Cursor, ...] = ()) -> Optional[list[Optional[str]]]:

@@ -12,6 +12,7 @@ joining NDEBUG with anything else (``#if !defined(NDEBUG) || FORCE_SYNC``), is n
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
 # the condition of an arm only a debug build compiles (after #if / #ifdef / #ifndef)
@@ -28,18 +29,25 @@ _RELEASE_IF = (
 )
 
 
+# a file's conditionals (scan): its arms ``(group, start, end, directive, role)`` and the groups an ``#endif`` closed
+Scan = tuple[list[tuple[int, int, int, str, str]], set[int]]
+
+
 def _matches(table, kind: str, rest: bytes) -> bool:
     return any(kind == k and rx.match(rest) for k, rx in table)
 
 
-def debug_arms(data: bytes) -> list[tuple[int, int, str]]:
-    """``(start, end, directive)``: the byte ranges of the file's debug-only arms (from the end of the directive's
-    line to the start of the directive that ends the arm), outermost first; ``directive`` as written
-    (``#ifndef NDEBUG``). An arm not closed by the end of the file is left out (the scan lost its way)."""
-    out: list[tuple[int, int, str]] = []
-    # per open conditional: [kind of the opening directive, its condition, whether the current arm is debug-only,
-    # where the current arm starts, the directive that opened it]
+def scan(data: bytes) -> Scan:
+    """(``(group, start, end, directive, role)`` for every arm ended by a directive, the groups closed by an
+    ``#endif``). ``role``: ``"debug"`` (only a debug build compiles it), ``"release"`` (only a release build: the
+    ``#else`` of ``#ifndef NDEBUG``, the first arm of ``#ifdef NDEBUG``) or ``""``; the arms from an ``#elif`` on
+    are ``""`` (the scan does not read them)."""
+    out: list[tuple[int, int, int, str, str]] = []
+    closed: set[int] = set()
+    # per open conditional: [its group number, the role of its next #else arm, the current arm's role, where the
+    # current arm starts, the directive shown for it, the opening directive]
     stack: list[list] = []
+    groups = 0
     for m in _DIRECTIVE.finditer(data):
         kind, rest = m.group(1).decode(), m.group(2)
         line_end = data.find(b"\n", m.end())
@@ -48,22 +56,49 @@ def debug_arms(data: bytes) -> list[tuple[int, int, str]]:
         if kind in ("if", "ifdef", "ifndef"):
             debug = _matches(_DEBUG_IF, kind, rest)
             release = _matches(_RELEASE_IF, kind, rest)
-            stack.append([release, debug, line_end, shown])
+            role, other = ("debug", "release") if debug else ("release", "debug") if release else ("", "")
+            stack.append([groups, other, role, line_end, shown, shown])
+            groups += 1
         elif not stack:
             continue
         else:
             top = stack[-1]
-            if top[1]:
-                out.append((top[2], m.start(), top[3]))
+            out.append((top[0], top[3], m.start(), top[4], top[2]))
             if kind == "endif":
+                closed.add(top[0])
                 stack.pop()
             elif kind == "else":
-                top[1], top[2], top[3] = top[0], line_end, f"#else of {top[3]}"
-                top[0] = False
+                top[2], top[3], top[4] = top[1], line_end, f"#else of {top[5]}"
+                top[1] = ""
             else:  # elif: an arm the scan does not read
-                top[0] = top[1] = False
-    out.sort()
-    return out
+                top[1] = top[2] = ""
+                top[3], top[4] = line_end, shown
+    return out, closed
+
+
+def debug_arms(data: bytes) -> list[tuple[int, int, str]]:
+    """``(start, end, directive)``: the byte ranges of the file's debug-only arms (from the end of the directive's
+    line to the start of the directive that ends the arm), outermost first; ``directive`` as written
+    (``#ifndef NDEBUG``). An arm not closed by the end of the file is left out (the scan lost its way)."""
+    return sorted((s, e, shown) for _g, s, e, shown, role in scan(data)[0] if role == "debug")
+
+
+def sibling_arms(scanned: Scan, offset: int) -> Optional[tuple[tuple[int, int, str, str], list[tuple[int, int, str, str]]]]:
+    """The arm holding byte ``offset`` of the innermost conditional (closed by its ``#endif``) around it, when that
+    conditional has a debug-only arm: (``(start, end, directive, role)`` of that arm, the same of its other arms);
+    else None. ``scanned``: the file's :func:`scan`; ``role`` as there (``"debug"``, ``"release"`` or ``""``)."""
+    arms, closed = scanned
+    best = None
+    for g, s, e, _shown, _role in arms:
+        if s <= offset < e and g in closed and (best is None or s > best[1]):
+            best = (g, s)
+    if best is None:
+        return None
+    group = [(s, e, shown, role) for g, s, e, shown, role in arms if g == best[0]]
+    if not any(a[3] == "debug" for a in group):
+        return None
+    mine = next(a for a in group if a[0] == best[1])
+    return mine, [a for a in group if a is not mine]
 
 
 def arm_at(arms: list[tuple[int, int, str]], offset: int) -> str:

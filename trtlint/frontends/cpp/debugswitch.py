@@ -28,12 +28,25 @@ the branch runs when the switch is off), an ordering against a debug level (``le
 ``level <= DEBUG``: whether that admits only the debug level depends on the enum's order, which differs between
 loggers), anything the classifier cannot read. Only the then-branch counts (not the ``else``; not the code after
 the ``if``; a ``while`` is no ``if``); an ``if`` written by a macro's expansion is not read.
+
+A reference whose tokens show no debug word may still be a switch (the ``known`` argument of :func:`is_debug_test`,
+from :mod:`.debugvalues`): a local whose declaration a debug build's arm compiles (``#ifndef NDEBUG`` ``bool const
+checkError = true;``) and whose declaration in every other arm of that conditional is ``false``, a debug test by the
+rules above, or a call of a *debug environment query* (a function without parameters whose value is false unless an
+environment variable named for debugging is set: a debug word, or ``CUDA_LAUNCH_BLOCKING``); the same local when the
+analysed build compiles the release arm and its initialiser is such; and a query's call itself
+(``if (isCudaLaunchBlocking())``). Its guard says why: ``"debug-only:if (checkError); where checkError is
+`isCudaLaunchBlocking()` outside `#ifndef NDEBUG`: true only when CUDA_LAUNCH_BLOCKING is set"``.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
+
+# a test of the callers' own: whether a reference (its tokens) is a debug switch the tokens do not show (a local set
+# by a debug build's arm, a call of a debug environment query: :mod:`.debugvalues`)
+Known = Optional[Callable[[Sequence[str]], bool]]
 
 # identifier components: runs of capitals (ending before a capitalised word), capitalised or lower-case words, digits
 _COMPONENT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -133,8 +146,10 @@ def _reference(toks: Sequence[str]) -> Optional[tuple[str, list[str]]]:
     return toks[-1], args
 
 
-def _debug_ref(toks: Sequence[str]) -> bool:
-    """A reference whose own name holds a debug word, or ``getenv("..DEBUG..")``."""
+def _debug_ref(toks: Sequence[str], known: Known = None) -> bool:
+    """A reference whose own name holds a debug word, or ``getenv("..DEBUG..")``, or one ``known`` says is a switch."""
+    if known is not None and known(list(_strip(toks))):
+        return True
     ref = _reference(toks)
     if ref is None:
         return False
@@ -174,17 +189,17 @@ def _int(toks: Sequence[str]) -> Optional[int]:
     return None
 
 
-def _term(toks: Sequence[str]) -> bool:
+def _term(toks: Sequence[str], known: Known = None) -> bool:
     toks = list(_strip(toks))
     if not toks:
         return False
     if len(_split(toks, frozenset({"||", "or", "&&", "and"}))) > 1:
-        return is_debug_test(toks)  # a parenthesised group: `(a || b) && c`
+        return is_debug_test(toks, known)  # a parenthesised group: `(a || b) && c`
     if toks[0] == "!":
         return _strcmp_level(toks[1:])  # `!strcmp(level, "DEBUG")`; any other negation: the switch is off
     parts = _split(toks, _COMPARE)
     if len(parts) == 1:
-        return _debug_ref(toks)
+        return _debug_ref(toks, known)
     if len(parts) != 2:
         return False  # `a < b > c`, a template argument list: not read
     lhs, (op, rhs) = parts[0][1], parts[1]
@@ -194,30 +209,30 @@ def _term(toks: Sequence[str]) -> bool:
         if _level_const(lhs) or _level_const(rhs):
             return True
         for a, b in ((lhs, rhs), (rhs, lhs)):
-            if _debug_ref(a) and list(_strip(b)) in (["true"], ["1"]):
+            if _debug_ref(a, known) and list(_strip(b)) in (["true"], ["1"]):
                 return True
             if _strcmp_level(a) and _int(b) == 0:
                 return True
         return False
     if op == "!=":
-        return any(_debug_ref(a) and len(_strip(b)) == 1 and _strip(b)[0] in _FALSY for a, b in ((lhs, rhs), (rhs, lhs)))
+        return any(_debug_ref(a, known) and len(_strip(b)) == 1 and _strip(b)[0] in _FALSY for a, b in ((lhs, rhs), (rhs, lhs)))
     # an ordering: `mDebugLevel > 0`, `mDebugLevel >= 1`, `0 < mDebugLevel`
     if op in (">", ">="):
         ref, n = lhs, _int(rhs)
     else:
         ref, n = rhs, _int(lhs)
-    if n is None or not _debug_ref(ref):
+    if n is None or not _debug_ref(ref, known):
         return False
     return n >= 0 if op in (">", "<") else n >= 1
 
 
-def is_debug_test(tokens: Sequence[str]) -> bool:
+def is_debug_test(tokens: Sequence[str], known: Known = None) -> bool:
     """Whether a condition (its tokens, as spelled) tests a debug switch: every ``||`` alternative has a debug-test
-    conjunct (the module doc)."""
+    conjunct (the module doc); ``known`` names more switches (a reference's tokens -> whether it is one)."""
     toks = list(_strip(tokens))
     if not toks:
         return False
     for _op, alt in _split(toks, frozenset({"||", "or"})):
-        if not any(_term(c) for _o, c in _split(_strip(alt), frozenset({"&&", "and"}))):
+        if not any(_term(c, known) for _o, c in _split(_strip(alt), frozenset({"&&", "and"}))):
             return False
     return True
