@@ -66,7 +66,7 @@ def has_debug_word(word: str) -> bool:
     return "debug" in components(word)
 
 
-def _literal_text(tok: str) -> Optional[str]:
+def literal_text(tok: str) -> Optional[str]:
     """The text of a plain string literal token (``"DEBUG"``, ``u8"x"``), else None."""
     m = re.fullmatch(r'(?:u8|u|U|L)?"((?:[^"\\]|\\.)*)"', tok)
     return m.group(1) if m else None
@@ -80,7 +80,7 @@ def _is_level_name(word: str) -> bool:
     return "debug" in comps and set(comps) <= _LEVEL_WORDS
 
 
-def _strip(toks: Sequence[str]) -> Sequence[str]:
+def strip_parens(toks: Sequence[str]) -> Sequence[str]:
     """``toks`` without parentheses around all of them."""
     while len(toks) >= 2 and toks[0] == "(" and toks[-1] == ")":
         depth = 0
@@ -93,7 +93,7 @@ def _strip(toks: Sequence[str]) -> Sequence[str]:
     return toks
 
 
-def _split(toks: Sequence[str], ops: frozenset) -> list[tuple[Optional[str], list[str]]]:
+def split_top(toks: Sequence[str], ops: frozenset) -> list[tuple[Optional[str], list[str]]]:
     """Split at the top-level tokens in ``ops``: [(the operator before the part, the part)]."""
     out: list[tuple[Optional[str], list[str]]] = [(None, [])]
     depth = 0
@@ -116,7 +116,7 @@ def _is_name(t: str) -> bool:
 def _reference(toks: Sequence[str]) -> Optional[tuple[str, list[str]]]:
     """A plain reference: ``[this ->] name ((. | -> | ::) name)* [(args)]`` (a call only at the end):
     (its last name, the argument tokens of the final call, empty when it is no call); else None."""
-    toks = list(_strip(toks))
+    toks = list(strip_parens(toks))
     if not toks:
         return None
     args: list[str] = []
@@ -148,7 +148,7 @@ def _reference(toks: Sequence[str]) -> Optional[tuple[str, list[str]]]:
 
 def _debug_ref(toks: Sequence[str], known: Known = None) -> bool:
     """A reference whose own name holds a debug word, or ``getenv("..DEBUG..")``, or one ``known`` says is a switch."""
-    if known is not None and known(list(_strip(toks))):
+    if known is not None and known(list(strip_parens(toks))):
         return True
     ref = _reference(toks)
     if ref is None:
@@ -159,15 +159,15 @@ def _debug_ref(toks: Sequence[str], known: Known = None) -> bool:
         # build; `markDebugStage(net, "b0", t)`) is no switch: only a query without arguments is
         return not args
     if name in _GETENV:
-        return any(_literal_text(a) is not None and has_debug_word(_literal_text(a) or "") for a in args)
+        return any(literal_text(a) is not None and has_debug_word(literal_text(a) or "") for a in args)
     return False
 
 
 def _level_const(toks: Sequence[str]) -> bool:
     """``"DEBUG"`` or a (qualified) name of the debug level: ``kDEBUG``, ``Logger::DEBUG``."""
-    toks = list(_strip(toks))
-    if len(toks) == 1 and _literal_text(toks[0]) is not None:
-        return _is_level_name(_literal_text(toks[0]) or "")
+    toks = list(strip_parens(toks))
+    if len(toks) == 1 and literal_text(toks[0]) is not None:
+        return _is_level_name(literal_text(toks[0]) or "")
     ref = _reference(toks)
     return ref is not None and not ref[1] and toks[-1] != ")" and _is_level_name(ref[0])
 
@@ -177,11 +177,11 @@ def _strcmp_level(toks: Sequence[str]) -> bool:
     ref = _reference(toks)
     if ref is None or ref[0] not in _STRCMP:
         return False
-    return any(_level_const(part) for _op, part in _split(ref[1], frozenset({","})))
+    return any(_level_const(part) for _op, part in split_top(ref[1], frozenset({","})))
 
 
 def _int(toks: Sequence[str]) -> Optional[int]:
-    toks = list(_strip(toks))
+    toks = list(strip_parens(toks))
     if len(toks) == 1:
         m = re.fullmatch(r"(\d+)[uUlL]*", toks[0])
         if m:
@@ -190,32 +190,32 @@ def _int(toks: Sequence[str]) -> Optional[int]:
 
 
 def _term(toks: Sequence[str], known: Known = None) -> bool:
-    toks = list(_strip(toks))
+    toks = list(strip_parens(toks))
     if not toks:
         return False
-    if len(_split(toks, frozenset({"||", "or", "&&", "and"}))) > 1:
+    if len(split_top(toks, frozenset({"||", "or", "&&", "and"}))) > 1:
         return is_debug_test(toks, known)  # a parenthesised group: `(a || b) && c`
     if toks[0] == "!":
         return _strcmp_level(toks[1:])  # `!strcmp(level, "DEBUG")`; any other negation: the switch is off
-    parts = _split(toks, _COMPARE)
+    parts = split_top(toks, _COMPARE)
     if len(parts) == 1:
         return _debug_ref(toks, known)
     if len(parts) != 2:
         return False  # `a < b > c`, a template argument list: not read
     lhs, (op, rhs) = parts[0][1], parts[1]
     if op == "==":
-        if any(len(_strip(x)) == 1 and _strip(x)[0] in _FALSY for x in (lhs, rhs)):
+        if any(len(strip_parens(x)) == 1 and strip_parens(x)[0] in _FALSY for x in (lhs, rhs)):
             return any(_strcmp_level(a) and _int(b) == 0 for a, b in ((lhs, rhs), (rhs, lhs)))  # `debug == false`
         if _level_const(lhs) or _level_const(rhs):
             return True
         for a, b in ((lhs, rhs), (rhs, lhs)):
-            if _debug_ref(a, known) and list(_strip(b)) in (["true"], ["1"]):
+            if _debug_ref(a, known) and list(strip_parens(b)) in (["true"], ["1"]):
                 return True
             if _strcmp_level(a) and _int(b) == 0:
                 return True
         return False
     if op == "!=":
-        return any(_debug_ref(a, known) and len(_strip(b)) == 1 and _strip(b)[0] in _FALSY for a, b in ((lhs, rhs), (rhs, lhs)))
+        return any(_debug_ref(a, known) and len(strip_parens(b)) == 1 and strip_parens(b)[0] in _FALSY for a, b in ((lhs, rhs), (rhs, lhs)))
     # an ordering: `mDebugLevel > 0`, `mDebugLevel >= 1`, `0 < mDebugLevel`
     if op in (">", ">="):
         ref, n = lhs, _int(rhs)
@@ -229,10 +229,10 @@ def _term(toks: Sequence[str], known: Known = None) -> bool:
 def is_debug_test(tokens: Sequence[str], known: Known = None) -> bool:
     """Whether a condition (its tokens, as spelled) tests a debug switch: every ``||`` alternative has a debug-test
     conjunct (the module doc); ``known`` names more switches (a reference's tokens -> whether it is one)."""
-    toks = list(_strip(tokens))
+    toks = list(strip_parens(tokens))
     if not toks:
         return False
-    for _op, alt in _split(toks, frozenset({"||", "or"})):
-        if not any(_term(c, known) for _o, c in _split(_strip(alt), frozenset({"&&", "and"}))):
+    for _op, alt in split_top(toks, frozenset({"||", "or"})):
+        if not any(_term(c, known) for _o, c in split_top(strip_parens(alt), frozenset({"&&", "and"}))):
             return False
     return True

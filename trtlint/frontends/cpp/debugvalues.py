@@ -178,13 +178,13 @@ def _call_open(toks: Sequence[str], i: int) -> Optional[int]:
     return None
 
 
-def _strip(toks: Sequence[str]) -> list[str]:
-    return list(debugswitch._strip(toks))
+def strip_parens(toks: Sequence[str]) -> list[str]:
+    return list(debugswitch.strip_parens(toks))
 
 
 def call_name(toks: Sequence[str]) -> Optional[str]:
     """The name of a call without arguments, ``f()`` / ``ns::f()`` (no member call), else None."""
-    toks = _strip(toks)
+    toks = strip_parens(toks)
     if len(toks) < 3 or toks[-2:] != ["(", ")"]:
         return None
     head = toks[:-2]
@@ -200,28 +200,28 @@ def call_name(toks: Sequence[str]) -> Optional[str]:
 
 def _getenv_literal(toks: Sequence[str]) -> Optional[str]:
     """The variable of ``[std::]getenv("NAME")``, else None."""
-    toks = _strip(toks)
+    toks = strip_parens(toks)
     if toks[:2] == ["std", "::"] or toks[:2] == ["::", "getenv"]:
         toks = toks[2:] if toks[0] == "std" else toks[1:]
     if len(toks) == 4 and toks[0] in _GETENV and toks[1] == "(" and toks[3] == ")":
-        return debugswitch._literal_text(toks[2])
+        return debugswitch.literal_text(toks[2])
     return None
 
 
 def _set_test(toks: Sequence[str], env: Callable[[Sequence[str]], bool]) -> bool:
     """Every ``||`` alternative has a ``&&`` conjunct testing that a getenv result (``env``) is set."""
-    toks = _strip(toks)
+    toks = strip_parens(toks)
     if not toks:
         return False
-    for _op, alt in debugswitch._split(toks, frozenset({"||", "or"})):
+    for _op, alt in debugswitch.split_top(toks, frozenset({"||", "or"})):
         ok = False
-        for _o, c in debugswitch._split(_strip(alt), frozenset({"&&", "and"})):
-            c = _strip(c)
-            parts = debugswitch._split(c, frozenset({"==", "!=", "<", ">", "<=", ">="}))
+        for _o, c in debugswitch.split_top(strip_parens(alt), frozenset({"&&", "and"})):
+            c = strip_parens(c)
+            parts = debugswitch.split_top(c, frozenset({"==", "!=", "<", ">", "<=", ">="}))
             if len(parts) == 1 and env(c):
                 ok = True
             elif len(parts) == 2 and parts[1][0] == "!=":
-                a, b = _strip(parts[0][1]), _strip(parts[1][1])
+                a, b = strip_parens(parts[0][1]), strip_parens(parts[1][1])
                 ok = ok or (env(a) and len(b) == 1 and b[0] in _NULLS) or (env(b) and len(a) == 1 and a[0] in _NULLS)
         if not ok:
             return False
@@ -238,7 +238,7 @@ def env_query(body: Sequence[str], calls: Sequence[str]) -> Optional[str]:
     for i, t in enumerate(body):
         if t in _GETENV:
             if body[i + 1:i + 2] == ["("] and body[i + 3:i + 4] == [")"]:
-                var = debugswitch._literal_text(body[i + 2])
+                var = debugswitch.literal_text(body[i + 2])
             break
     if var is None or not is_debug_env(var):
         return None
@@ -253,18 +253,18 @@ def env_query(body: Sequence[str], calls: Sequence[str]) -> Optional[str]:
         return None
 
     def env(toks: Sequence[str]) -> bool:
-        toks = _strip(toks)
+        toks = strip_parens(toks)
         return (len(toks) == 1 and toks[0] in ptrs) or _getenv_literal(toks) == var
 
     def value_ok(toks: Sequence[str]) -> bool:
-        toks = _strip(toks)
+        toks = strip_parens(toks)
         return (len(toks) == 1 and toks[0] in _FALSY) or _set_test(toks, env)
 
     returns = []
     for i, t in enumerate(body):
         if t == "return":
             end = _until(body, i + 1, frozenset({";"}))
-            returns.append(_strip(body[i + 1:end]))
+            returns.append(strip_parens(body[i + 1:end]))
     if not returns:
         return None
     for r in returns:
