@@ -803,3 +803,42 @@ def test_pch_not_used_when_the_include_path_shadows_its_headers(tmp_path: Path, 
     assert call.usr is not None  # declared by sub/acme_detail.h, which a PCH use would have hidden
     after = cpp.stats()
     assert after["pch_used"] == before["pch_used"] and after["pch_skipped"] == before["pch_skipped"] + 1
+
+
+def test_member_dispatch_fallthrough_and_member_writes(tmp_path: Path) -> None:
+    """Call.fallthrough: the last else of an if/else-if chain on the object's own members and constants, spelled
+    canonically (``this->``, qualifiers, parentheses); a chain testing anything else gives none. member_writes: the
+    scalar members a function writes, with the line."""
+    _write(tmp_path, "p.cpp", """#include <cstdlib>
+namespace ns { enum class Kind { kA, kB }; }
+struct P
+{
+    ns::Kind mKind;
+    int mBits;
+    void init(ns::Kind k, int bits)
+    {
+        mKind = k;
+        this->mBits = bits;
+        if (mKind == ns::Kind::kA && mBits == 4) { }
+        else if (this->mKind == ns::Kind::kB) { }
+        else { if (bits) abort(); exit(1); }
+    }
+    void run(int x, P& other)
+    {
+        if (x == 3) { } else { abort(); }
+        if (other.mBits == 2) { } else { abort(); }
+        other.mBits++;
+    }
+};
+""")
+    facts = _extract(tmp_path, "p.cpp")
+    init = _fn(facts, "P::init")
+    assert init.member_writes == (("P::mKind", 9), ("P::mBits", 10))
+    by_line = {(c.callee, c.span.line): c.fallthrough for c in init.calls if c.callee in ("abort", "exit")}
+    conds = ("((this->P::mKind == ns::Kind::kA) && (this->P::mBits == 4))", "(this->P::mKind == ns::Kind::kB)")
+    assert by_line[("exit", 13)] is not None and by_line[("exit", 13)].conditions == conds
+    assert by_line[("exit", 13)].direct and by_line[("exit", 13)].line == 11
+    assert not by_line[("abort", 13)].direct  # inside the else's own if
+    run = _fn(facts, "P::run")
+    assert all(c.fallthrough is None for c in run.calls)  # a parameter, another object's member
+    assert run.member_writes == (("P::mBits", 19),)

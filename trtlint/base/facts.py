@@ -120,6 +120,18 @@ UNREACHABLE = "unreachable"
 
 
 @dataclass(frozen=True)
+class FallThrough:
+    """The last ``else`` of an if/else-if chain every condition of which reads only data members of the object
+    (``mType``, ``this->mX``) and constants (frontends/cpp/fallthrough.py): reached only when no condition holds."""
+
+    # the conditions, canonical: a member as ``this->`` + its qualified name, an enumerator by its qualified name, an
+    # integer constant by its value, operators fully parenthesized (``(this->ns::P::mType == nvinfer1::DataType::kHALF)``)
+    conditions: tuple[str, ...]
+    line: int  # the line of the chain's first condition
+    direct: bool  # the call is a statement of the else itself: no if, switch or loop between them
+
+
+@dataclass(frozen=True)
 class Call:
     """A call expression in a function body."""
 
@@ -172,6 +184,8 @@ class Call:
     # per argument: the index of the caller's own parameter passed as a plain name, which its body writes nowhere
     # but in a branch that returns before the call (a size query's), else -1; trailing -1 dropped
     arg_params: tuple[int, ...] = ()
+    # in the last else of an if/else-if chain on the object's own members and constants: that chain (the innermost)
+    fallthrough: Optional[FallThrough] = None
 
 
 @dataclass(frozen=True)
@@ -192,6 +206,9 @@ class CppFunction:
     # stream-typed class fields written: (field's qualified name, value as written; "&": handed out to be written)
     stream_writes: tuple[tuple[str, str], ...] = ()
     member_strings: tuple[tuple[str, ResolvedString], ...] = ()  # a constructor's `mName = kNAMES[0]`: (member, value)
+    # data members of scalar type (not a class, not an array) it writes, of any object: (qualified member, line); an
+    # assignment, `++`/`--`, its address taken, a non-const reference bound or passed, a constructor's initialiser
+    member_writes: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -576,3 +576,74 @@ def accepted_type_plugin(check: str, supports: str = ACCEPTS_FLOAT_HALF) -> str:
     whose enqueue binds ``auto type = inputDesc[0].type;`` (line 31), then runs ``check`` (line 32)."""
     return exits_plugin(enqueue="        auto type = inputDesc[0].type;\n" + check, supports=supports,
                         helpers="#define PLUGIN_ASSERT(a) do { if (!(a)) { abort(); } } while (0)")
+
+
+def constructed_dispatch(init_fail: str = 'throw std::runtime_error("unsupported");',
+                         init_second: str = "this->mType == nvinfer1::DataType::kHALF && mBits == 8",
+                         enqueue_second: str = "mType == DataType::kHALF && mBits == 8", configure: str = "") -> str:
+    """A V3 plugin (for TRT205, TRT215) whose two constructors (lines 9, 10) both call ``init`` (line 16), which sets
+    ``mType`` and ``mBits`` and then dispatches on them: ``if (mType == DataType::kHALF && mBits == 4)`` (line 20),
+    ``else if (<init_second>)``, ``else { <init_fail> }``. ``enqueue`` (from line 33) dispatches the same way, ``else
+    if (<enqueue_second>)``, and its fall-through ``assert(false);`` is on line 46. ``configure``: the body of a
+    ``configurePlugin`` (line 50; ``configure`` from line 53)."""
+    return f"""#include <NvInferRuntime.h>
+#include <cuda_runtime.h>
+#include <cassert>
+#include <stdexcept>
+using namespace nvinfer1;
+class FooPlugin : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{{
+public:
+    FooPlugin(DataType type, int bits) {{ init(type, bits); }}
+    FooPlugin(void const* data, size_t length)
+    {{
+        DataType type = *static_cast<DataType const*>(data);
+        int bits = 4;
+        init(type, bits);
+    }}
+    void init(DataType type, int bits)
+    {{
+        mType = type;
+        mBits = bits;
+        if (mType == DataType::kHALF && mBits == 4)
+        {{
+            mScale = 2;
+        }}
+        else if ({init_second})
+        {{
+            mScale = 1;
+        }}
+        else
+        {{
+            {init_fail}
+        }}
+    }}
+    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
+        void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override
+    {{
+        if (mType == DataType::kHALF && mBits == 4)
+        {{
+            cudaMemsetAsync(outputs[0], 0, 16, stream);
+        }}
+        else if ({enqueue_second})
+        {{
+            cudaMemsetAsync(outputs[0], 0, 8, stream);
+        }}
+        else
+        {{
+            assert(false);
+        }}
+        return 0;
+    }}
+    int32_t configurePlugin(DynamicPluginTensorDesc const* in, int32_t nbInputs, DynamicPluginTensorDesc const* out,
+        int32_t nbOutputs) noexcept override
+    {{
+{configure}
+        return 0;
+    }}
+private:
+    DataType mType;
+    int mBits;
+    int mScale;
+}};
+"""

@@ -58,7 +58,11 @@ workspace_size) exit(1);``) when every hop from `enqueue` passes on, unchanged, 
 at least that large, so only the plugin's own size arithmetic can fail it. So is a check on a data type at run time in
 `enqueue`, `configurePlugin` or `onShapeChange` that only compares one input's type with `DataType` constants joined by
 `||`, naming every type the plugin's `supportsFormatCombination` accepts at that position, as the C++ frontend read it
-exactly (:func:`accepted_type`): TensorRT runs those methods only with a combination it accepted.
+exactly (:func:`accepted_type`): TensorRT runs those methods only with a combination it accepted. So is an exit in the
+fall-through of a dispatch on the plugin's own members (``Call.fallthrough``: the last ``else`` of an if/else-if chain
+on members and constants) when every constructor already rejected each value it does not handle (a chain on the same
+members, its conditions all among this one's, failing in its own ``else``, in the constructor or a method each
+constructor calls) and nothing else writes those members (``CppFunction.member_writes``): :func:`rejected_at_construction`.
 """
 
 from __future__ import annotations
@@ -150,7 +154,8 @@ def exit_sites(index) -> list[ExitSite]:
         if rt is not None and status is not None:
             why = (unreached_value(index, rt, checked, status) or static_shape(index, rt, checked, status)
                    or wildcard_shape(index, rt, checked, status)
-                   or own_workspace(index, rt) or accepted_type(index, rt, checked, status))
+                   or own_workspace(index, rt) or accepted_type(index, rt, checked, status)
+                   or rejected_at_construction(index, rt))
             if why is not None:
                 aside[_key(esc)] = why
         out.append(ExitSite(rt or esc, rt is not None, checked, status))
@@ -306,6 +311,121 @@ def accepted_type(index, esc: Escape, checked: Optional[str], status: str) -> Op
     return (f"a check on the data type of input {pos}, which {esc.entry.plugin}::supportsFormatCombination "
             f"({sp.path}:{sp.line}) accepts only as {', '.join(accepted)}: TensorRT runs {short_name(fn)} only with "
             f"a combination it accepted")
+
+
+_EXIT_CALLS = frozenset({"exit", "abort", "_Exit", "quick_exit", "terminate"})
+
+
+def rejected_at_construction(index, esc: Escape) -> Optional[str]:
+    """Why an exit in the fall-through of a dispatch on the plugin's own members (the last ``else`` of an if/else-if
+    chain whose every condition reads only members and constants, ``Call.fallthrough``) never runs: every constructor of
+    the plugin holds, or calls a method of the plugin that holds, a chain whose conditions are all among this chain's
+    and whose own fall-through fails (a throw, an exit, a check macro on ``false`` that throws or ends the process, as a
+    statement of that ``else`` itself), after the last write of those members there; and no other function writes them.
+    So every object holds a value this chain handles. None otherwise (a member written in ``configurePlugin`` or
+    anywhere else, a constructor that does not check, a value the construction accepts this chain does not name, a
+    constructor that writes a member after its check, no constructor seen)."""
+    fn = esc.chain[-1] if esc.chain else esc.entry.fn
+    macro = check_macro(esc) if esc.chain else None
+    ft = esc.call.fallthrough or (macro.fallthrough if macro is not None else None)
+    q = esc.entry.qualname
+    if ft is None or not q or fn.cls is None:
+        return None
+    family = index.ancestors(q)
+    if fn.cls not in family:
+        return None
+    short_cls = q.rsplit("::", 1)[-1].split("<")[0]
+    ctors = [f for f in index.class_methods(q) if f.name.split("<")[0] == short_cls]
+    if not ctors:
+        return None
+    members = {m for c in ft.conditions for m in re.findall(r"this->((?:\w+::)*\w+)", c)}
+    wanted = set(ft.conditions)
+    ctor_usrs = {f.usr for f in ctors}
+
+    def rejects(m) -> Optional[int]:
+        """The line of the chain in ``m`` that rejects every value ``ft``'s chain does not handle, when its members are
+        written in ``m`` only before it; else None."""
+        for c in m.calls:
+            f = c.fallthrough
+            if f is None or not f.direct or not set(f.conditions) <= wanted or not _fails(index, m, c):
+                continue
+            if all(line < f.line for mem, line in m.member_writes if mem in members):
+                return f.line
+        return None
+
+    how: dict[str, str] = {}  # constructor usr -> the method (and line) that rejects for it
+    for _ in range(len(ctors) + 1):  # (a constructor delegating to one that rejects: a fixed point)
+        for ctor in ctors:
+            if ctor.usr in how:
+                continue
+            line = rejects(ctor)
+            if line is not None:
+                how[ctor.usr] = f"{short_cls}::{short_name(ctor)} ({ctor.span.path}:{line})"
+                continue
+            for c in ctor.calls:
+                target = index.resolve_call(c, ctor)
+                if target is None or target.usr == fn.usr:
+                    continue
+                if target.usr in ctor_usrs:
+                    why = how.get(target.usr)
+                elif target.cls in family:
+                    line = rejects(target)
+                    why = f"{short_cls}::{short_name(target)} ({target.span.path}:{line})" if line is not None else None
+                else:
+                    why = None
+                if why is not None and all(wl < c.span.line for mem, wl in ctor.member_writes if mem in members):
+                    how[ctor.usr] = why
+                    break
+    if len(how) != len(ctors) or fn.usr in ctor_usrs:
+        return None
+    allowed = set(ctor_usrs)
+    allowed.update(t.usr for ctor in ctors for c in ctor.calls
+                   if (t := index.resolve_call(c, ctor)) is not None and rejects(t) is not None)
+    writers = _member_writers(index)
+    if any(w not in allowed for mem in members for w in writers.get(mem, ())):
+        return None
+    names = ", ".join(sorted({m.rsplit("::", 1)[-1] for m in members}))
+    return (f"the fall-through of a dispatch on {names}, which {esc.entry.plugin} sets only while it is constructed, "
+            f"where {' and '.join(sorted(set(how.values())))} already rejects every value this dispatch does not handle")
+
+
+def _member_writers(index) -> dict:
+    """Member (qualified) -> the USRs of the functions writing it (``CppFunction.member_writes``), kept on the index."""
+    memo = index.__dict__.get("_trtlint_member_writers")
+    if memo is None:
+        memo = {}
+        for f in index.functions.values():
+            for mem, _line in f.member_writes:
+                memo.setdefault(mem, set()).add(f.usr)
+        index.__dict__["_trtlint_member_writers"] = memo
+    return memo
+
+
+def _fails(index, fn, c: Call) -> bool:
+    """Whether the call ``c`` of ``fn`` fails by itself: a throw, an exit or abort, or a check macro on ``false`` (or a
+    failure macro) that throws or ends the process (the packs say so, or its expansion throws, exits or calls a project
+    function that does)."""
+    if c.kind == "throw":
+        return True
+    if c.kind == "call":
+        return c.callee.rsplit("::", 1)[-1] in _EXIT_CALLS
+    if c.kind != "macro" or c.compiled_out or not c.args:
+        return False
+    if not (_ALWAYS_FALSE.fullmatch(_LITERAL.sub('""', c.args[0])) or is_failure_macro(c)):
+        return False
+    beh = index.packs.behaviour(c)
+    if beh is not None:
+        return beh.behaviour in ("throw", "exit")
+    for x in fn.calls:
+        if x is c or not _within(x.span, c.span):
+            continue
+        if x.kind == "throw" or (x.kind == "call" and x.callee.rsplit("::", 1)[-1] in _EXIT_CALLS):
+            return True
+        target = index.resolve_call(x, fn) if x.kind == "call" else None
+        if target is not None and any(y.kind == "throw" or (y.kind == "call" and y.callee.rsplit("::", 1)[-1]
+                                                            in _EXIT_CALLS) for y in target.calls):
+            return True
+    return False
 
 
 def _type_reads(param: str, local_types: dict):

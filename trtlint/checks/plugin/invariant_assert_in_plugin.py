@@ -4,7 +4,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.plugin import (accepted_type_plugin, after_switch, configure_plugin, exits_plugin, own_program,
+from ..examples.plugin import (accepted_type_plugin, after_switch, configure_plugin, constructed_dispatch, exits_plugin,
+                               own_program,
                                own_request, profile_program)
 from ..hotpath._walk import short
 from ._exits import ExitSite, check_macro, exit_sites
@@ -34,7 +35,9 @@ class InvariantAssertInPlugin(Rule):
     passes on unchanged (see TRT205), and a check in `enqueue`, `configurePlugin` or `onShapeChange` on an input's data
     type naming every type `supportsFormatCombination` accepts at that position (`PLUGIN_ASSERT(type ==
     DataType::kHALF || type == DataType::kFLOAT)` where it accepts only those two; TensorRT runs these methods only
-    with an accepted combination: see TRT205): those
+    with an accepted combination: see TRT205), and a failure in the fall-through of a dispatch on the plugin's own
+    members whose values every constructor already rejected (an `init` every constructor calls tests the same
+    members, fails in its own `else`, and nothing else writes them: see TRT205): those
     are here, and say why. The finding is at the first such place; every other one is a related
     location, named with the method that reaches it. Together with TRT205 it covers every process exit in the
     plugin's code. Opt-in: select it with `extend-select = ["TRT215"]`.
@@ -171,6 +174,20 @@ class InvariantAssertInPlugin(Rule):
                 "1 check in FooPlugin can end the process (exit in FooPlugin::enqueue via nextPtr, an invariant (a "
                 "check of the plugin's own workspace arithmetic: FooPlugin::enqueue passes its getWorkspaceSize(...) on "
                 "to nextPtr unchanged, and TensorRT hands it at least that much))",
+            )],
+        },
+    ]
+
+    INVALID += [
+        {
+            # the fall-through of enqueue's dispatch on mType and mBits, whose values init (every constructor calls it)
+            # already rejected: nothing else writes those members
+            "files": {"plugins/foo.cpp": constructed_dispatch()},
+            "expect": [(
+                "plugins/foo.cpp", 46,
+                "1 check in FooPlugin can end the process (assert(false) in FooPlugin::enqueue, an invariant (the "
+                "fall-through of a dispatch on mBits, mType, which FooPlugin sets only while it is constructed, where "
+                "FooPlugin::init (plugins/foo.cpp:20) already rejects every value this dispatch does not handle))",
             )],
         },
     ]

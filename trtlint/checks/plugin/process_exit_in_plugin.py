@@ -5,8 +5,8 @@ from typing import Iterable
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
 from ..examples.hotpath import plugin_cpp
-from ..examples.plugin import (ACCEPTS_FLOAT_HALF, accepted_type_plugin, after_switch, configure_plugin, exits_plugin,
-                               fail_helper_files, own_program, own_request, profile_program)
+from ..examples.plugin import (ACCEPTS_FLOAT_HALF, accepted_type_plugin, after_switch, configure_plugin,
+                               constructed_dispatch, exits_plugin, fail_helper_files, own_program, own_request, profile_program)
 from ..hotpath._walk import short
 from ._escape import chain_text
 from ._exits import exit_sites
@@ -149,6 +149,17 @@ class ProcessExitInPlugin(Rule):
     unchanged as its plain parameter and `enqueue` passes the plugin's own `getWorkspaceSize(...)`: TensorRT hands
     `enqueue` at least that much, so only the plugin's size arithmetic can fail it (TRT204 judges a throw there the
     same way). A member, a literal or a computed size, or another runtime method reaching it, keeps it here.
+    A failure in the fall-through of a dispatch on the plugin's own members (the last `else` of an if/else-if chain
+    every condition of which reads only members, `mType`, `this->mX`, and constants: `if (mType == DataType::kHALF &&
+    mBits == 4) ... else if (...) ... else { assert(false); }`) is TRT215's when the plugin already rejected every
+    value the chain does not handle while it was constructed: every constructor holds, or calls a method of the plugin
+    (an `init`) that holds, a chain on those members whose conditions are all among this chain's (compared as the C++
+    frontend spells them: whitespace, `this->` and namespace qualifiers do not matter) and whose own `else` fails by
+    itself (a `throw`, `exit`/`abort`, a check macro on `false` that throws or exits), after the last write of those
+    members there; and no other function writes them (an assignment, `++`, its address taken, a non-const reference:
+    one in `configurePlugin` or any other method keeps it here). Its finding names the constructor or method and the
+    line of its chain. A construction chain that tests a value this one does not handle, or whose `else` does not
+    fail, a constructor that neither checks nor calls a method that does, or no constructor seen, keep it here.
     Asserts of invariants (`PLUGIN_ASSERT(pos < 4)` in `supportsFormatCombination`, `assert(nbOutputs == 1)`,
     `PLUGIN_FAIL("unsupported type")` in a switch's `default:`), and status checks reached only from build-time
     or teardown methods, are TRT215 (invariant-assert-in-plugin, opt-in), one finding per plugin. A `try` block does not help here. Kernel launches are not followed (a
@@ -495,6 +506,39 @@ class ProcessExitInPlugin(Rule):
                 helpers="#include <cstdlib>\n#include <string>\n#define DIE(msg) { (void)(msg); exit(EXIT_FAILURE); }")},
             "expect": [("plugins/foo.cpp", 22, "(expanded from macro DIE) can end the process on a status (compared with "
                                               "cudaSuccess) from FooPlugin::enqueue")],
+        },
+    ]
+
+    # the fall-through of a dispatch on the plugin's own members, which every constructor already rejected (init)
+    VALID += [
+        {"files": {"plugins/foo.cpp": constructed_dispatch()}},
+        # a check macro on false that throws through a project function, in init's else
+        {"files": {"plugins/foo.cpp": constructed_dispatch(
+            init_fail="FOO_CHECK(false);").replace(
+            "using namespace nvinfer1;\n",
+            "using namespace nvinfer1;\n[[noreturn]] void fooFail(char const* what) { throw std::runtime_error(what); }\n"
+            "#define FOO_CHECK(x) do { if (!(x)) { fooFail(#x); } } while (0)\n", 1)}},
+    ]
+    INVALID += [
+        # mType is also written in configurePlugin: a value init never checked may reach enqueue
+        {
+            "files": {"plugins/foo.cpp": constructed_dispatch(configure="        mType = in[0].desc.type;")},
+            "expect": [("plugins/foo.cpp", 46, "the fall-through of a dispatch) from FooPlugin::enqueue")],
+        },
+        # init's own else does not fail: any value stays
+        {
+            "files": {"plugins/foo.cpp": constructed_dispatch(init_fail="mScale = 0;")},
+            "expect": [("plugins/foo.cpp", 46, "the fall-through of a dispatch) from FooPlugin::enqueue")],
+        },
+        # enqueue tests mBits == 8 where init does not: init accepts (kHALF, 2), which enqueue does not handle
+        {
+            "files": {"plugins/foo.cpp": constructed_dispatch(init_second="mType == DataType::kHALF")},
+            "expect": [("plugins/foo.cpp", 46, "the fall-through of a dispatch) from FooPlugin::enqueue")],
+        },
+        # init accepts kFLOAT, which enqueue does not handle
+        {
+            "files": {"plugins/foo.cpp": constructed_dispatch(init_second="mType == DataType::kFLOAT")},
+            "expect": [("plugins/foo.cpp", 46, "the fall-through of a dispatch) from FooPlugin::enqueue")],
         },
     ]
 

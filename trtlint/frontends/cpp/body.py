@@ -12,7 +12,7 @@ import re
 from typing import Iterable, Optional
 
 from trtlint.base.facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
-from . import fielddata, flow, streamfields, templreg
+from . import fallthrough, fielddata, flow, streamfields, templreg
 from .base import Cursor, Unit, children, leaf_ids, libclang, look_through, preorder, short, split_top_level
 from .bodyguards import Guards
 
@@ -76,6 +76,7 @@ class BodyWalker(Guards):
         self.debug_ranges: list[tuple[str, int, int, str]] = []
         self.flow = flow.FlowState()
         self.stream_writes = streamfields.Writes(self)
+        self.member_writes = fallthrough.MemberWrites(self)
         self.field_data: list[FieldData] = []  # fielddata.on_field
         self.field_parents: tuple = ()  # the parents of the call being walked (fielddata.on_field)
         # C++ model code: registry lookups and the PluginFields built (constructed or field by field) around
@@ -105,6 +106,7 @@ class BodyWalker(Guards):
         leaves = leaf_ids(K)
         flow_kinds = flow.flow_ids(K)
         writes = streamfields.write_ids(K)
+        member_writes = fallthrough.write_ids(K)
         CALL, NEW, UNEXP, RET, BINOP, VAR, IF, COMP = (
             K.CALL_EXPR.value, K.CXX_NEW_EXPR.value, K.UNEXPOSED_EXPR.value, K.RETURN_STMT.value,
             K.BINARY_OPERATOR.value, K.VAR_DECL.value, K.IF_STMT.value, K.COMPOUND_STMT.value)
@@ -126,6 +128,8 @@ class BodyWalker(Guards):
                 flow.visit(self, c, k, kids)
             if k in writes:
                 self.stream_writes.visit(c, kids)
+            if k in member_writes:
+                self.member_writes.visit(c, kids)
             # guards of the children (None: inherit the parent's)
             kid_guards: Optional[list[Optional[str]]] = None
             if k == CALL:

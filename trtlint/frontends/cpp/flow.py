@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Optional, Protocol
 
 from trtlint.base.facts import INDEX_BOUNDS, NULL_ARGUMENT, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, Span
-from . import bounds, dtypecases, nonnull, nullguard, sizelimit, streamfields
+from . import bounds, dtypecases, fallthrough, nonnull, nullguard, sizelimit, streamfields
 from .base import Cursor, Unit, children, look_through, preorder, short
 
 _FAILURE_RETURN = re.compile(
@@ -59,7 +59,8 @@ class FlowState:
     """What the walk of one function body records for this module."""
 
     __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges", "null_ranges",
-                 "null_arg_ranges", "over_ranges", "return_ranges", "loop_ranges")
+                 "null_arg_ranges", "over_ranges", "return_ranges", "loop_ranges", "fall_ranges", "branch_ranges",
+                 "else_ifs")
 
     def __init__(self) -> None:
         self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
@@ -76,6 +77,11 @@ class FlowState:
         # then-branches (no else) that end in a return (sizelimit.arg_params): (start, end)
         self.return_ranges: list[tuple[int, int]] = []
         self.loop_ranges: list[tuple[int, int]] = []  # loop statements (for, while, do, range-for): (start, end)
+        # the fall-through else of a chain on the object's own members (Call.fallthrough): (start, end, conditions,
+        # line of the first); the branches of statements (fallthrough.branch); the else-ifs of chains read
+        self.fall_ranges: list[tuple[int, int, tuple[str, ...], int]] = []
+        self.branch_ranges: list[tuple[int, int]] = []
+        self.else_ifs: set[int] = set()
 
 
 @lru_cache(maxsize=4)
@@ -111,6 +117,8 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
         return
     if k == K.IF_STMT.value:
         ci, ti, ei = w.if_parts(c, kids)
+        fallthrough.chain(w, c, kids)
+        fallthrough.branch(w, c, k, kids)
         for i in (ti, ei):
             if i is not None:
                 _mark_statement(w, kids[i])
@@ -143,6 +151,7 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
             _dispatch(w, kids[1:])
         return
     if k == K.SWITCH_STMT.value:
+        fallthrough.branch(w, c, k, kids)
         what = _default_kind(w, kids)
         default = _default_label(K, kids[-1]) if what is not None else None
         if default is not None:
@@ -155,6 +164,7 @@ def visit(w: FlowWalker, c: Cursor, k: int, kids: list) -> None:
                                            for o1, o2 in dtypecases.failing_case_ranges(K, w.ex.extent_info, kids[-1]))
         return
     if k in (K.FOR_STMT.value, K.WHILE_STMT.value, K.DO_STMT.value, K.CXX_FOR_RANGE_STMT.value):
+        fallthrough.branch(w, c, k, kids)
         _f, _l1, _c1, o1, _l2, _c2, o2 = w.ex.extent_info(c)
         st.loop_ranges.append((o1, o2))
     if kids:
@@ -827,7 +837,8 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
     st: FlowState = w.flow
     macros = w.params and any(c.kind == "macro" and c.args for _o, c in calls)
     if not st.try_ranges and not st.error_ranges and not st.needs_ranges and not st.dispatch_ranges and \
-            not st.null_ranges and not st.over_ranges and not macros and not any(c.arg_params for _o, c in calls):
+            not st.null_ranges and not st.over_ranges and not st.fall_ranges and not macros and \
+            not any(c.arg_params for _o, c in calls):
         return calls
     out = []
     for off, call in calls:
@@ -840,6 +851,10 @@ def finish(w: FlowWalker, calls: list[tuple[int, Call]]) -> list[tuple[int, Call
         needs = tuple(sorted({p for s, e, p in st.needs_ranges if s <= off < e}))
         if needs:
             changes["needs_args"] = needs
+        if st.fall_ranges:
+            ft = fallthrough.at(st, off)
+            if ft is not None:
+                changes["fallthrough"] = ft
         nulls = tuple(sorted({p for s, e, p in st.null_ranges if s <= off < e}))
         if nulls:
             changes["null_args"] = nulls

@@ -207,4 +207,5 @@ class FnBuild:
             field_reads=tuple(w.field_reads),
             field_resets=tuple(w.field_resets),
             stream_writes=tuple(w.stream_writes.out),
+            member_writes=tuple(w.member_writes.out),
         )
