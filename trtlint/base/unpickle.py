@@ -3,8 +3,8 @@
 A cache lives in the project (``.trtlint_cache/``), so a pull request can plant an entry: the unpickler
 refuses every global but the frozen dataclasses of ``trtlint.base.facts`` (and the :class:`~trtlint.base.span.Span`
 they share with the findings, and the facts of ``trtlint.base.helperfacts``, ``trtlint.base.ortfacts``,
-``trtlint.base.buildfacts`` and ``trtlint.base.pyclassfacts`` it re-exports) and, where asked, the diagnostic types,
-so a planted pickle cannot name a callable to run. A refusal is ``pickle.UnpicklingError``; the callers treat
+``trtlint.base.buildfacts``, ``trtlint.base.pyclassfacts`` and ``trtlint.base.onnxfacts`` it re-exports) and, where
+asked, the diagnostic types, so a planted pickle cannot name a callable to run. A refusal is ``pickle.UnpicklingError``; the callers treat
 it, and every other failure to load, as a cache miss.
 """
 
@@ -20,7 +20,7 @@ _DIAGNOSTIC_TYPES = frozenset({"Diagnostic", "Related", "Edit", "Fix", "Severity
 
 
 _FACT_MODULES = ("trtlint.base.facts", "trtlint.base.span", "trtlint.base.helperfacts", "trtlint.base.ortfacts",
-                 "trtlint.base.buildfacts", "trtlint.base.pyclassfacts")
+                 "trtlint.base.buildfacts", "trtlint.base.pyclassfacts", "trtlint.base.onnxfacts")
 
 
 class _Unpickler(pickle.Unpickler):

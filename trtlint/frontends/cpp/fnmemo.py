@@ -17,8 +17,8 @@ identifiers of its definition.
 
 Lines inserted or removed above a function move it: its facts are kept relative to nothing but rebased: every
 :class:`Span` in the unit after the edited lines moves by the lines' difference, a ``SerialOp.loop_at`` offset by
-the bytes', ``MethodDetail.phase_ranges`` by the lines'; a fact that points *into* the edited lines, or a moved
-function's name spelled with a position (a lambda's ``(lambda at f:L:C)``, a local's USR offset), is walked again.
+the bytes', ``MethodDetail.phase_ranges``, ``CppFunction.member_writes`` and ``Call.fallthrough.line`` by the
+lines'; a fact that points *into* the edited lines, or a moved function's name spelled with a position (a lambda's ``(lambda at f:L:C)``, a local's USR offset), is walked again.
 The facts equal a from-scratch extraction's (``tests/test_fnmemo.py`` compares them after edits inside and above
 functions). The memo is kept per process (the editor's extraction worker: the last 32 units) and, in a run with a
 cache, in the unit's fact-cache entry (:data:`trtlint.frontends.MEMO_LOAD`, ``EntryWriter.put``).
@@ -33,7 +33,7 @@ import re
 from collections import OrderedDict
 from typing import Any, Optional
 
-from trtlint.base.facts import MethodDetail, SerialOp, Span
+from trtlint.base.facts import Call, CppFunction, MethodDetail, SerialOp, Span
 from . import base
 
 MAX_UNITS = 32
@@ -356,6 +356,14 @@ class Active:
                 nl = d.offset(o.loop_at)
                 if nl != o.loop_at:
                     changes["loop_at"] = nl
+            if t is CppFunction and o.member_writes and o.span.path == rel:
+                mw = tuple((m, d.line(n)) for m, n in o.member_writes)
+                if mw != o.member_writes:
+                    changes["member_writes"] = mw
+            if t is Call and o.fallthrough is not None and o.span.path == rel:
+                fl = d.line(o.fallthrough.line)
+                if fl != o.fallthrough.line:
+                    changes["fallthrough"] = dataclasses.replace(changes.get("fallthrough", o.fallthrough), line=fl)
             if t is MethodDetail and o.phase_ranges and o.span.path == rel:
                 pr = tuple((ph, d.line(a), d.line(b)) for ph, a, b in o.phase_ranges)
                 if pr != o.phase_ranges:
