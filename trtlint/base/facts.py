@@ -498,9 +498,13 @@ class CreatedObject:
     """A class a function creates: ``new X(...)``, ``std::make_unique<X>(...)`` (from the source text, so an
     abstract-looking class under the stand-in headers still counts)."""
 
-    cls: str  # as written, e.g. "FooPlugin" or "ns::FooPlugin"
+    cls: str  # as written, e.g. "FooPlugin" or "ns::FooPlugin"; qualified when a macro writes it (``macro``)
     span: Span
     args: str = ""  # the constructor arguments as written (shortened)
+    # the macro whose expansion names the class (``new PLUGIN_NAME(...)``): ``cls`` is then the class libclang gives
+    # the expression (qualified), or the macro's name with ``unresolved`` when libclang could not tell
+    macro: Optional[str] = None
+    unresolved: bool = False
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ DETAILS: dict[str, tuple[str, tuple[str, ...] | None, bool, tuple[str, ...]]] = 
     'TRT001': ('core.parse_error', ('files', 'problems'), False, ()),
     'TRT002': ('core.unused_suppression', (), True, ()),
     'TRT003': ('core.unknown_rule', (), False, ()),
-    'TRT004': ('core.analysis_incomplete', ('classes', 'files', 'functions', 'inactive', 'includes', 'missing_includes', 'registrations', 'unresolved_classes'), False, ()),
+    'TRT004': ('core.analysis_incomplete', ('classes', 'files', 'fn_contracts', 'functions', 'inactive', 'includes', 'missing_includes', 'py_creators', 'registrations', 'unresolved_classes'), False, ()),
     'TRT005': ('core.hot_path_unread', ('classes', 'files', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
     'TRT101': ('contract.plugin_name_mismatch', ('classes', 'emissions', 'files', 'fn_contracts', 'functions', 'lookups', 'models', 'ort_ops', 'plugin_specs', 'py_creators', 'py_functions', 'registrations', 'route_calls', 'route_tables', 'torch_stubs', 'translation_entries', 'unresolved_classes'), False, ()),
     'TRT102': ('contract.plugin_version_mismatch', ('classes', 'emissions', 'files', 'fn_contracts', 'functions', 'lookups', 'models', 'plugin_specs', 'py_creators', 'py_functions', 'registrations', 'route_calls', 'route_tables', 'torch_stubs', 'translation_entries', 'unresolved_classes'), False, ()),

@@ -402,7 +402,7 @@ def _index_summary(index) -> dict:
             "field_sites": [{"name": f.name, "at": f"{f.span.path}:{f.span.line}"} for f in (*c.fields, *c.serialized)],
             "registered": [f"{s.path}:{s.line}" for r in c.registrations for s in (r.span, r.inner) if s is not None],
             "at": f"{c.cls.span.path}:{c.cls.span.line}",
-        } | (_field_contract(index, c) if c.cls.kind == "creator" else {})
+        } | (_field_contract(index, c) | _created(index, c) if c.cls.kind == "creator" else {})
 
     return {
         "profile": index.profile.name,
@@ -432,6 +432,18 @@ def _index_summary(index) -> dict:
         "globs": [{"var": g.var, "patterns": list(g.patterns), "targets": list(g.targets)} for g in index.globs],
         "programs": _programs_summary(index, cinfo),
     }
+
+
+def _created(index, c) -> dict:
+    """The plugin classes a creator's createPlugin / deserializePlugin make (the creator -> plugin link), and the
+    creations whose class, written by a macro, did not resolve."""
+    from trtlint.checks.contract._creators import CREATING_METHODS, contracts_by_usr, created_plugins
+
+    contracts = contracts_by_usr(index)
+    lost = [f"{o.macro}@{o.span.path}:{o.span.line}" for m in CREATING_METHODS for fn in index.find_method(c.qualname, m)
+            for o in getattr(contracts.get(fn.usr), "creates", ()) if o.unresolved]
+    return {"creates": [{"plugin": x.plugin.qualname, "method": x.method.name, "at": f"{x.obj.span.path}:{x.obj.span.line}"}
+                        for x in created_plugins(index, c)]} | ({"creates_unresolved": lost} if lost else {})
 
 
 def _field_contract(index, c) -> dict:

@@ -4,7 +4,7 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import (cpp_model, creator_cpp, gs_surgery_py, multi_backend_py, onnxscript_py, ort_op_h, pair_cpp,
+from ..examples.contract import (cpp_model, xmacro_plugins, creator_cpp, gs_surgery_py, multi_backend_py, onnxscript_py, ort_op_h, pair_cpp,
                                  py_create_plugin, symbolic_py)
 from ..examples.onnx import onnx_model, onnx_node
 from ._creators import disagreeing_plugins
@@ -137,7 +137,9 @@ class PluginNameMismatch(Rule):
     and looks the creator up by it when the engine is deserialized. A base creator that no registration names
     but whose registered subclasses define their own `getPluginName()` (each passing the inherited
     `createPlugin` a value that picks the plugin's name) is judged through those subclasses: each is compared
-    with the plugin it creates, the base's own name (never looked up) is not.
+    with the plugin it creates, the base's own name (never looked up) is not. A creation that names the class
+    through a macro (`new PLUGIN_NAME(...)` in an X-macro header included once per plugin) links the creator to the
+    class the macro names in each unit that includes the header.
 
     ## Why it matters
     Nothing fails at commit time. TensorRT fails at engine build, on a GPU machine: the ONNX parser reports
@@ -174,6 +176,11 @@ class PluginNameMismatch(Rule):
     fixable = True
 
     VALID = [
+        {
+            # an X-macro header included once per plugin: each unit's creator creates the class AP_NAME names there
+            # (`new AP_PLUGIN()`), which returns the creator's name
+            "files": xmacro_plugins(),
+        },
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
@@ -329,6 +336,15 @@ class PluginNameMismatch(Rule):
         {"files": _ort_project("MMXNonMaxSuppression", "MMXSoftNonMaxSuppression")},
     ]
     INVALID = [
+        {
+            # the same header with the plugin's type drifted: each unit's pair is compared through the macro (the
+            # name is reported where the string the macro makes is spelled)
+            "files": xmacro_plugins(plugin_name="AP_STR(AP_CAT(AP_NAME, Op))"),
+            "expect": [
+                ("include/auto_plugin.h", 7, "plugin ScalePlugin returns 'ScaleOp' from getPluginType(), but its creator ScalePluginCreator (which creates it in createPlugin) registers 'Scale'"),
+                ("include/auto_plugin.h", 7, "plugin ShiftPlugin returns 'ShiftOp' from getPluginType(), but its creator ShiftPluginCreator (which creates it in createPlugin) registers 'Shift'"),
+            ],
+        },
         {
             # no creator in the project: a misspelt name of TensorRT's own plugins is still judged
             "files": {"py/model.py": py_create_plugin("EfficientNMS_TRt", fields=("score_threshold",))},

@@ -6,7 +6,8 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from ..base import Rule
-from ..examples.contract import pair_cpp
+from ..contract._creators import CREATING_METHODS, contracts_by_usr, created_plugins
+from ..examples.contract import pair_cpp, xmacro_plugins
 
 _CPP = ("cpp", "cuda", "header")
 
@@ -175,7 +176,12 @@ class AnalysisIncomplete(Rule):
     `nvinfer1::IPluginExt`): the message names that chain of bases, and a related location where the last of them
     derives the interface. So is plugin code in a preprocessor branch the
     parse did not compile (a registration or a plugin or creator class under `#if NV_TENSORRT_MAJOR <= 7` parsed
-    with newer headers, or under `#if 0`), unless the compiled code registers or defines the same.
+    with newer headers, or under `#if 0`), unless the compiled code registers or defines the same. And so is a
+    creator whose `createPlugin` or `deserializePlugin` creates its plugin through a macro (`new PLUGIN_NAME(...)`,
+    an X-macro header included once per plugin) when libclang cannot tell which class the macro names there (it
+    dropped the expression, and the spot holds several classes: such a header included twice in one unit) and no
+    other creation links it to a plugin: the creator is not linked to the plugin it creates, so no rule compares
+    the two.
 
     Like every rule's, its findings in a header no C++/CUDA unit of the tree includes (with the build known: a
     CMake target, Makefile, `setup.py` or `compile_commands.json` compiles some unit) are set aside: no program
@@ -208,13 +214,18 @@ class AnalysisIncomplete(Rule):
     """
 
     code = "TRT004"
-    reads = frozenset({"classes", "files", "functions", "inactive", "includes", "missing_includes", "registrations",
-                        "unresolved_classes"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "inactive", "includes", "missing_includes",
+                        "py_creators", "registrations", "unresolved_classes"})
     name = "analysis-incomplete"
     family = "core"
     severity = Severity.WARNING
 
     VALID = [
+        {
+            # an X-macro header included once per plugin: each creator's `new AP_PLUGIN()` is the class AP_NAME names
+            # in its unit (libclang's type for it), so every creator is linked to its plugin
+            "files": xmacro_plugins(make_unique=False),
+        },
         {
             # the base header is found: the plugin and its creator resolve
             "files": {
@@ -301,6 +312,15 @@ class AnalysisIncomplete(Rule):
         },
     ]
     INVALID = [
+        {
+            # the same header included twice in one unit: the `new` spots hold two classes and clang dropped both
+            # expressions (the plugin looks abstract under the stand-in headers): the creators are linked to nothing
+            "files": xmacro_plugins(one_unit=True, make_unique=False),
+            "expect": [
+                ("include/auto_plugin.h", 31, "ScalePluginCreator::createPlugin creates a class whose name macro AP_PLUGIN writes, and trtlint could not tell which class that is here (the parse dropped the expression), so the plugin it creates is not linked to this creator"),
+                ("include/auto_plugin.h", 31, "ShiftPluginCreator::createPlugin creates a class whose name macro AP_PLUGIN writes"),
+            ],
+        },
         {
             # the same with judge-unrunnable-builds = true: the sample is judged like the rest
             "files": _UNRUNNABLE_TREE,
@@ -536,6 +556,7 @@ class AnalysisIncomplete(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         yield from self._inactive(index)
+        yield from self._macro_created(index)
         # (a class another unit resolved is analysed there: not reported)
         # the classes that reached no interface, by the file defining them
         by_file: dict[str, dict] = defaultdict(dict)
@@ -647,6 +668,33 @@ class AnalysisIncomplete(Rule):
             related=related,
             symbol=path,
         )
+
+    def _macro_created(self, index) -> Iterable[Diagnostic]:
+        """A creator whose ``new``/``make_unique`` names the class through a macro that libclang could not tell
+        (facts.CreatedObject.unresolved), when no other creation links it to a plugin: one finding per creator, at
+        its first such creation (the others related)."""
+        contracts = contracts_by_usr(index)
+        for c in index.creators:
+            if created_plugins(index, c):
+                continue  # linked to its plugin by another creation (the rules compare them)
+            lost = []
+            for mname in CREATING_METHODS:
+                for fn in index.find_method(c.qualname, mname):
+                    fc = contracts.get(fn.usr)
+                    lost += [(mname, o) for o in (fc.creates if fc is not None else ()) if o.unresolved
+                             and all(o.span != p.span for _m, p in lost)]
+            if not lost:
+                continue
+            mname, obj = lost[0]
+            yield self.diag(
+                obj.span,
+                f"{c.cls.name}::{mname} creates a class whose name macro {obj.macro} writes, and trtlint could not "
+                "tell which class that is here (the parse dropped the expression), so the plugin it creates is not "
+                "linked to this creator and no rule compares them (name, version, namespace, fields); add the "
+                "TensorRT include directory to `include-dirs` or give `compile-commands`",
+                related=[Related(o.span, f"{c.cls.name}::{m} creates a class {o.macro} names here") for m, o in lost[1:]],
+                symbol=c.qualname,
+            )
 
     def _inactive(self, index) -> Iterable[Diagnostic]:
         """Plugin code in a branch its unit's parse did not compile (facts.InactiveCode) that is nowhere else in

@@ -529,3 +529,68 @@ public:
 }};
 REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
 """
+
+
+def xmacro_plugins(plugin_name: str = "AP_STR(AP_NAME)", names: tuple[str, ...] = ("Scale", "Shift"),
+                   one_unit: bool = False, make_unique: bool = True) -> dict:
+    """An X-macro plugin header (``include/auto_plugin.h``: the plugin class, its creator and the registration, each
+    class named by a macro of ``AP_NAME``) and the units that build one plugin each from it (``plugins/<name>.cpp``:
+    ``#define AP_NAME <Name>``, the include, the plugin's ``enqueue``), or with ``one_unit`` one unit building every
+    plugin (``plugins/all.cpp``: the header included once per name). The plugin's ``getPluginType`` returns
+    ``plugin_name`` (line 20); the creator's ``getPluginName`` returns ``AP_STR(AP_NAME)`` (line 27); ``createPlugin``'s
+    ``new`` is line 31, ``deserializePlugin``'s ``make_unique`` (without ``make_unique``: ``new``) line 35."""
+    made = "std::make_unique<AP_PLUGIN>(data, length).release()" if make_unique else "new AP_PLUGIN(data, length)"
+    header = f"""// an X-macro header: included once per plugin, after AP_NAME is defined
+#include <NvInferRuntime.h>
+#include <memory>
+#define AP_CAT_(a, b) a##b
+#define AP_CAT(a, b) AP_CAT_(a, b)
+#define AP_STR_(a) #a
+#define AP_STR(a) AP_STR_(a)
+#define AP_PLUGIN AP_CAT(AP_NAME, Plugin)
+#define AP_CREATOR AP_CAT(AP_NAME, PluginCreator)
+namespace demo
+{{
+class AP_PLUGIN : public nvinfer1::IPluginV2DynamicExt
+{{
+public:
+    AP_PLUGIN() = default;
+    AP_PLUGIN(void const* data, size_t length) {{}}
+    int32_t enqueue(nvinfer1::PluginTensorDesc const* inputDesc, nvinfer1::PluginTensorDesc const* outputDesc,
+        void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override;
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    char const* getPluginType() const noexcept override {{ return {plugin_name}; }}
+    int32_t getNbOutputs() const noexcept override {{ return 1; }}
+}};
+class AP_CREATOR : public nvinfer1::IPluginCreator
+{{
+public:
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    char const* getPluginName() const noexcept override {{ return AP_STR(AP_NAME); }}
+    nvinfer1::IPluginV2* createPlugin(char const* name, nvinfer1::PluginFieldCollection const* fc) noexcept override
+    {{
+        // the class is the one AP_NAME names in this unit
+        return new AP_PLUGIN();
+    }}
+    nvinfer1::IPluginV2* deserializePlugin(char const* name, void const* data, size_t length) noexcept override
+    {{
+        return {made};
+    }}
+}};
+REGISTER_TENSORRT_PLUGIN(AP_CREATOR);
+}} // namespace demo
+"""
+
+    def enqueue(n: str) -> str:
+        return (f"int32_t demo::{n}Plugin::enqueue(nvinfer1::PluginTensorDesc const* inputDesc,\n"
+                "    nvinfer1::PluginTensorDesc const* outputDesc, void const* const* inputs, void* const* outputs,\n"
+                "    void* workspace, cudaStream_t stream) noexcept\n{\n    return 0;\n}\n")
+
+    files = {"include/auto_plugin.h": header}
+    if one_unit:
+        files["plugins/all.cpp"] = "".join(f'#undef AP_NAME\n#define AP_NAME {n}\n#include "../include/auto_plugin.h"\n'
+                                           for n in names) + "".join(enqueue(n) for n in names)
+    else:
+        for n in names:
+            files[f"plugins/{n.lower()}.cpp"] = f'#define AP_NAME {n}\n#include "../include/auto_plugin.h"\n' + enqueue(n)
+    return files

@@ -48,6 +48,7 @@ class Unit(Protocol):
     stream_params: dict  # callee usr (or cursor hash) -> index of its stream parameter (flow)
     derive_returns: dict  # helper usr (or cursor hash) -> the parameter every return derives from, or None (nonnull)
     pending_lists: dict  # creator lists declared outside functions: name -> USR -> elements (registrations)
+    macro_insts: list  # the macro uses in project files: (file, start offset, end offset, name, cursor)
 
     def extent_info(self, c: Cursor) -> Extent: ...
 

@@ -4,7 +4,9 @@ Run by :mod:`.unit` after the libclang walk (:mod:`.decls`), on the functions it
 function's source text (comments blanked), so it also works where the stand-in headers leave an expression
 invalid (``new Plugin(...)`` of a class that looks abstract under the prelude is dropped by libclang):
 
-* ``creates``: the classes a creator method makes (``new X(...)``, ``std::make_unique<X>(...)``);
+* ``creates``: the classes a creator method makes (``new X(...)``, ``std::make_unique<X>(...)``). Where the name
+  as written is a macro's (an X-macro header included once per plugin: ``new PLUGIN_NAME(...)``), the text cannot
+  say which class it is: libclang's view gives it (:class:`_MacroNamed`), else the object is kept ``unresolved``;
 * ``defaults``: the value a creator falls back to when a field is absent: ``parse("f", fc).value_or(d)``,
   ``auto v = parse("f", fc); ... v.value_or(d)``, and for the compare-in-a-loop style
   (``if (!strcmp(name, "f")) { x = ...; }``) the initializer of the local or member ``x``.
@@ -65,6 +67,15 @@ class _Text:
             return len(self.text)
         # libclang columns count bytes; the text is decoded, close enough for ASCII source
         return min(self.starts[line - 1] + max(col - 1, 0), len(self.text))
+
+    def byte_offset(self, off: int) -> int:
+        """The byte offset (libclang's) of character offset ``off``."""
+        return len(self.text[:off].encode("utf-8", "surrogateescape")) if not self.text.isascii() else off
+
+    def byte_col(self, off: int) -> int:
+        """The 1-based byte column (libclang's) of character offset ``off``."""
+        line = self.pos(off)[0]
+        return self.byte_offset(off) - self.byte_offset(self.starts[line - 1]) + 1
 
     def pos(self, off: int) -> tuple[int, int]:
         import bisect
@@ -143,10 +154,128 @@ def _short(s: str, limit: int = 60) -> str:
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
+# clang's word on a new-expression it dropped (the class looks abstract under trtlint's stand-in headers): the type
+_ABSTRACT_NEW = re.compile(r"allocating an object of abstract class type '([^']+)'")
+# ... and on a make_unique / make_shared whose instantiation failed: the note at the call
+_MAKE_NOTE = re.compile(r"'std::(?:__\w+::)?make_(?:unique|shared)<([^,<>]+)")
+
+
+class _MacroNamed:
+    """The class a creation writes through a macro (``new PLUGIN_NAME(...)``), from libclang: the type of the
+    ``CXX_NEW_EXPR`` (or the ``make_unique``/``make_shared`` call's) in the creating method's body, else the type
+    clang names when it drops the expression (``allocating an object of abstract class type 'X'``, as it does
+    for a plugin under the stand-in headers). Built lazily: only a unit whose creating method writes a class
+    name through a macro pays for it."""
+
+    def __init__(self, ex: Unit, tu) -> None:
+        self.ex = ex
+        self.tu = tu
+        self._macros: Optional[dict[str, dict[int, tuple[str, int]]]] = None  # rel -> byte offset -> (macro, end)
+        self._fns: Optional[dict[str, object]] = None  # usr -> the function's cursor (creating methods)
+        self._diags: Optional[dict[tuple[str, int, int], set]] = None  # (rel, line, col) -> class names
+        self._sites: dict[str, list[tuple[int, int, str]]] = {}  # usr -> (start, end, class) of its creations
+
+    def macro_at(self, rel: str, off: int) -> Optional[tuple[str, int]]:
+        """(the macro instantiated at byte offset ``off`` of project file ``rel``, the byte offset its use ends at),
+        or None: no macro there."""
+        if self._macros is None:
+            self._macros = {}
+            for f, o1, o2, name, _c in self.ex.macro_insts:
+                r = self.ex.rel_of(f)
+                if r is not None:
+                    self._macros.setdefault(r, {})[o1] = (name, o2)
+        return self._macros.get(rel, {}).get(off)
+
+    def resolve(self, fn: CppFunction, rel: str, off: int, line: int, col: int) -> Optional[str]:
+        """The qualified class created at the name written at byte offset ``off`` (line, col) of ``rel``, or None."""
+        hits = [c for s, e, c in self._creations(fn) if s <= off < e]
+        if hits:
+            return hits[-1]  # the innermost (a creation inside another's arguments comes after it in preorder)
+        names = self._diagnosed().get((rel, line, col), set())
+        if len(names) != 1:
+            return None  # none, or the same spot holding different classes (a header included twice in one unit)
+        (name,) = names
+        if "<" in name:
+            return None
+        short = name.split("::")[-1]
+        cands = [c.qualname for c in self.ex.classes if c.name == short
+                 and (c.qualname == name.lstrip(":") or c.qualname.endswith("::" + name.lstrip(":")))]
+        return cands[0] if len(set(cands)) == 1 else name.lstrip(":")
+
+    def _creations(self, fn: CppFunction) -> list[tuple[int, int, str]]:
+        got = self._sites.get(fn.usr)
+        if got is not None:
+            return got
+        out: list[tuple[int, int, str]] = []
+        cur = self._functions().get(fn.usr)
+        if cur is not None:
+            from .base import preorder
+
+            K = self.ex.K
+            for node in preorder(cur):
+                if node.kind == K.CXX_NEW_EXPR:
+                    t = node.type.get_pointee()
+                elif node.kind == K.CALL_EXPR and node.spelling in ("make_unique", "make_shared"):
+                    t = node.type.get_template_argument_type(0) if node.type.get_num_template_arguments() > 0 else None
+                else:
+                    continue
+                d = t.get_canonical().get_declaration() if t is not None else None
+                if d is None or d.kind not in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):
+                    continue
+                _f, _l1, _c1, o1, _l2, _c2, o2 = self.ex.extent_info(node)
+                out.append((o1, o2, self.ex.qualname(d)))
+        self._sites[fn.usr] = out
+        return out
+
+    def _functions(self) -> dict:
+        """usr -> cursor of every creating method defined in a project file of the unit (declarations walked
+        through namespaces and classes only, as decls.Extractor.run does)."""
+        if self._fns is not None:
+            return self._fns
+        self._fns = {}
+        if self.tu is None:
+            return self._fns
+        from .base import children
+
+        K = self.ex.K
+        scopes = (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL, K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE)
+        stack = [self.tu.cursor]
+        while stack:
+            c = stack.pop()
+            for ch in children(c):
+                k = ch.kind
+                if k in scopes:
+                    if ch.location.file is not None and not ch.location.is_in_system_header:
+                        stack.append(ch)
+                elif k in (K.CXX_METHOD, K.FUNCTION_TEMPLATE) and ch.spelling in _CREATING and ch.is_definition():
+                    self._fns.setdefault(ch.get_usr() or "", ch)
+        return self._fns
+
+    def _diagnosed(self) -> dict[tuple[str, int, int], set]:
+        if self._diags is not None:
+            return self._diags
+        self._diags = {}
+        if self.tu is None:
+            return self._diags
+        for d in self.tu.diagnostics:
+            m = _ABSTRACT_NEW.search(d.spelling or "")
+            spots = [(d.location, m.group(1))] if m else []
+            for n in d.children:
+                m2 = _MAKE_NOTE.search(n.spelling or "")
+                if m2 is not None:
+                    spots.append((n.location, m2.group(1).strip()))
+            for loc, name in spots:
+                rel = self.ex.rel_of(loc.file.name if loc.file is not None else None)
+                if rel is not None:
+                    self._diags.setdefault((rel, loc.line, loc.column), set()).add(name)
+        return self._diags
+
+
 class _Scanner:
-    def __init__(self, ex: Unit) -> None:
+    def __init__(self, ex: Unit, tu=None) -> None:
         self.ex = ex
         self.texts: dict[str, _Text] = {}
+        self.named = _MacroNamed(ex, tu)
 
     def text(self, rel: str) -> Optional[_Text]:
         t = self.texts.get(rel)
@@ -179,7 +308,17 @@ class _Scanner:
                 if s in seen:
                     continue
                 seen.add(s)
-                out.append(CreatedObject(cls=cls, span=_span(fn.span.path, t, s, a + m.end(1)), args=args))
+                span = _span(fn.span.path, t, s, a + m.end(1))
+                obj = CreatedObject(cls=cls, span=span, args=args)
+                use = self.named.macro_at(fn.span.path, t.byte_offset(s))
+                macro = use[0] if use is not None else None
+                if macro is not None and macro == cls.split("::")[0]:
+                    got = self.named.resolve(fn, fn.span.path, t.byte_offset(s), span.line, t.byte_col(s))
+                    after = re.match(r"\s*[({]", body[close:]) if use[1] > t.byte_offset(a + m.end(1)) else None
+                    if after is not None:  # a function-like macro's arguments came first: `new M(a)(args)`
+                        args = _short(body[close + after.end():_balanced(body, close + after.end() - 1) - 1], 120)
+                    obj = CreatedObject(cls=got or cls, span=span, args=args, macro=macro, unresolved=got is None)
+                out.append(obj)
         return tuple(out)
 
     # -- defaults --
@@ -422,10 +561,11 @@ def registrations(ex: Unit) -> tuple[Registration, ...]:
     return tuple(out)
 
 
-def scan(ex: Unit) -> tuple[FnContract, ...]:
-    """The contract facts of the creator and plugin methods ``ex`` (a finished decls.Extractor) extracted."""
+def scan(ex: Unit, tu=None) -> tuple[FnContract, ...]:
+    """The contract facts of the creator and plugin methods ``ex`` (a finished decls.Extractor) extracted; ``tu``
+    (its translation unit) tells the classes macros name in creations."""
     classes = {c.qualname for c in ex.classes}
-    sc = _Scanner(ex)
+    sc = _Scanner(ex, tu)
     out: list[FnContract] = []
     for fn in ex.functions:
         if not isinstance(fn, CppFunction):

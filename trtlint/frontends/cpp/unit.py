@@ -361,7 +361,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     from .skipped import inactive_plugin_code
 
     try:
-        contracts = contract.scan(ex)
+        contracts = contract.scan(ex, tu)
         ex.registrations.extend(contract.registrations(ex))
     except Exception as e:  # noqa: BLE001 - the contract: never raise
         contracts = ()
