@@ -240,8 +240,9 @@ def _discover(st: _RunState) -> None:
 def _model(st: _RunState) -> None:
     """The text scans and the build model (each C++/CUDA unit gets the include dirs and defines of the CMake target
     compiling it; a run over some paths reads the whole tree's list files: discovery has only the paths); the
-    project state follows in :func:`_extract` (:func:`_project`). After the run memo: a warm run it answers reads no build file and loads no text scan."""
-    from trtlint.pipeline.state import ProjectState
+    project state follows in :func:`_extract` (:func:`_project`, which imports it: after an edit the unit's worker
+    waits for what this function does, not for that import). After the run memo: a warm run it answers reads no build
+    file and loads no text scan."""
     from .buildmodel import build_model, with_unit_flags
 
     st.scans = TextScans(st.scans_dir)
