@@ -202,6 +202,58 @@ def _cli_subprocess(root: Path, *extra: str) -> tuple[list[tuple], list[str]]:
     return found, json.loads(mods)
 
 
+_LATE_PROBE = r"""
+import json, runpy, sys
+sys.argv = ["trtlint"] + sys.argv[1:]
+import trtlint.pipeline.extraction as X, trtlint.pipeline.run as R
+marks = {}
+collect, run = X.Extraction.collect, R.run
+def spy_collect(self, handle):  # the first facts a worker sends back
+    got = collect(self, handle)
+    if got and "facts" not in marks and self.pool is not None:
+        marks["facts"] = set(sys.modules)
+    return got
+def spy_run(*a, **k):
+    try:
+        return run(*a, **k)
+    finally:
+        marks["run"] = set(sys.modules)
+X.Extraction.collect, R.run = spy_collect, spy_run
+try:
+    runpy.run_module("trtlint", run_name="__main__")
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("\nLATE " + json.dumps(sorted(marks["run"] - marks["facts"]) if "facts" in marks else None))
+"""
+
+
+def test_a_one_file_run_imports_nothing_after_its_facts_come_back(tmp_path):
+    """A cold run, and one after a comment appended to a plugin unit (a worker parses it; the rule memo holds the
+    findings of every rule whose fact kinds did not change): what the check imports (the rules that run again whatever changed, the modules every check and its summary import
+    on first use: ``pipeline.check.import_ahead``) is imported while the worker parses, not after its facts are
+    back, where the run would wait for it (~6-10 ms on Edge-LLM 0.5.0)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    proj = tmp_path / "proj"
+    shutil.copytree(FIXTURE, proj)
+    repo = Path(__file__).resolve().parents[1]
+
+    def late() -> list:
+        p = subprocess.run([sys.executable, "-c", _LATE_PROBE, "check", str(proj), "--no-progress", "--format", "json"],
+                           env=dict(os.environ, PYTHONPATH=str(repo)), cwd=proj, capture_output=True, text=True)
+        _out, _, got = p.stdout.rpartition("\nLATE ")
+        assert got, p.stderr
+        return json.loads(got)
+
+    assert late() == []  # the first run (no cache: every rule runs, imported while the workers parse)
+    (proj / BAR).write_text((proj / BAR).read_text() + "\n// a comment\n", encoding="utf-8")
+    assert late() == []
+
+
 def test_cli_run_imports_only_the_rules_it_runs_again(tmp_path):
     """With the rule memo of the last run, ``trtlint check`` knows the selected rules by the code table
     (checks/codes.py) and imports only the modules of the rules it runs again (RuleStub.load): a comment appended to

@@ -240,8 +240,9 @@ def _discover(st: _RunState) -> None:
 def _model(st: _RunState) -> None:
     """The text scans and the build model (each C++/CUDA unit gets the include dirs and defines of the CMake target
     compiling it; a run over some paths reads the whole tree's list files: discovery has only the paths); the
-    project state follows in :func:`_extract` (:func:`_project`). After the run memo: a warm run it answers reads no build file and loads no text scan."""
-    from trtlint.pipeline.state import ProjectState
+    project state follows in :func:`_extract` (:func:`_project`, which imports it: after an edit the unit's worker
+    waits for what this function does, not for that import). After the run memo: a warm run it answers reads no build
+    file and loads no text scan."""
     from .buildmodel import build_model, with_unit_flags
 
     st.scans = TextScans(st.scans_dir)
@@ -418,12 +419,16 @@ def _extract(st: _RunState) -> None:
             by_rel = {f.rel: f for f in lazy}
             cache.prefetch([dataclasses.replace(by_rel[r], skip=skip) for r, skip in last_expansion(cache)
                             if r in by_rel], digests)
-        if extraction.pool is not None and not _rule_memo_kept(st):
-            # import the rule modules while the workers parse, not after them (with a rule memo of the last run, only
-            # the rules run again are imported, after the extraction: _check)
-            from ..checks.registry import all_rules
+        if extraction.pool is not None:
+            # import the rule modules while the workers parse, not after them, and the modules every check imports on
+            # first use. With a rule memo of the last run, the rules whose fact kinds changed are known (and imported)
+            # after the extraction (_check): only those that run again whatever changed are imported now
+            from ..checks.registry import all_rules, selected_codes, stubs
+            from .check import import_ahead
 
-            all_rules()
+            settings = st.settings
+            import_ahead(all_rules() if not _rule_memo_kept(st) else
+                         stubs(selected_codes(settings.select, settings.ignore, settings.extend_select)))
         # what the check reads besides the facts, made while the workers parse (the parent waits for them otherwise)
         _fact_free_inputs(st, extraction.service)
         _preload_rule_memo(st)

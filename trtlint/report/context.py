@@ -448,6 +448,8 @@ class _IncludeNames:
         self.reach = reach
 
     def reach_any(self, sources, files: set, index) -> bool:
+        if not files:  # (nothing to reach: the include walk below is the summary's largest cost after an edit)
+            return False
         for u in sources:
             ff = index.files.get(u)
             if ff is not None and files.intersection(getattr(ff, "includes", ()) or ()):
