@@ -465,6 +465,122 @@ void initAll(Registry& r) { initOne<DCreator>(r, ""); }
     assert (d.span.line, d.inner.line) == (36, 32)
 
 
+# Plugins that implement only their own interface's methods (the legacy implicit-batch ones are overridden, final
+# or defaulted, in the interfaces themselves, as in TensorRT 8-10): not abstract under the stand-in headers.
+_PRELUDE_PLUGINS = """
+#include <NvInfer.h>
+#include <NvInferRuntime.h>
+#include <cstring>
+using namespace nvinfer1;
+namespace acme {
+#define V2_COMMON(T) \
+    char const* getPluginType() const noexcept override { return #T; } \
+    char const* getPluginVersion() const noexcept override { return "1"; } \
+    int32_t getNbOutputs() const noexcept override { return 1; } \
+    int32_t initialize() noexcept override { return 0; } \
+    void terminate() noexcept override {} \
+    size_t getSerializationSize() const noexcept override { return 4; } \
+    void serialize(void* buf) const noexcept override { std::memcpy(buf, &mA, 4); } \
+    void destroy() noexcept override { delete this; } \
+    void setPluginNamespace(char const*) noexcept override {} \
+    char const* getPluginNamespace() const noexcept override { return ""; } \
+    DataType getOutputDataType(int32_t, DataType const* t, int32_t) const noexcept override { return t[0]; }
+class DynPlugin : public IPluginV2DynamicExt
+{
+public:
+    DynPlugin(int a, float b) : mA(a), mB(b) {}
+    IPluginV2DynamicExt* clone() const noexcept override { return new DynPlugin(mA, mB); }
+    DimsExprs getOutputDimensions(int32_t, DimsExprs const* in, int32_t, IExprBuilder&) noexcept override
+    { return in[0]; }
+    bool supportsFormatCombination(int32_t, PluginTensorDesc const*, int32_t, int32_t) noexcept override
+    { return true; }
+    void configurePlugin(DynamicPluginTensorDesc const*, int32_t, DynamicPluginTensorDesc const*, int32_t)
+        noexcept override {}
+    size_t getWorkspaceSize(PluginTensorDesc const*, int32_t, PluginTensorDesc const*, int32_t)
+        const noexcept override { return 0; }
+    int32_t enqueue(PluginTensorDesc const*, PluginTensorDesc const*, void const* const*, void* const*, void*,
+        cudaStream_t) noexcept override { return 0; }
+    V2_COMMON(Dyn)
+private:
+    int mA;
+    float mB;
+};
+class IOPlugin : public IPluginV2IOExt
+{
+public:
+    explicit IOPlugin(int a) : mA(a) {}
+    IPluginV2Ext* clone() const noexcept override { return new IOPlugin(mA); }
+    Dims getOutputDimensions(int32_t, Dims const* in, int32_t) noexcept override { return in[0]; }
+    bool supportsFormatCombination(int32_t, PluginTensorDesc const*, int32_t, int32_t) const noexcept override
+    { return true; }
+    void configurePlugin(PluginTensorDesc const*, int32_t, PluginTensorDesc const*, int32_t) noexcept override {}
+    size_t getWorkspaceSize(int32_t) const noexcept override { return 0; }
+    int32_t enqueue(int32_t, void const* const*, void* const*, void*, cudaStream_t) noexcept override { return 0; }
+    V2_COMMON(IO)
+private:
+    int mA;
+};
+class ExtPlugin : public IPluginV2Ext
+{
+public:
+    explicit ExtPlugin(int a) : mA(a) {}
+    IPluginV2Ext* clone() const noexcept override { return new ExtPlugin(mA); }
+    Dims getOutputDimensions(int32_t, Dims const* in, int32_t) noexcept override { return in[0]; }
+    bool supportsFormat(DataType, PluginFormat) const noexcept override { return true; }
+    size_t getWorkspaceSize(int32_t) const noexcept override { return 0; }
+    int32_t enqueue(int32_t, void const* const*, void* const*, void*, cudaStream_t) noexcept override { return 0; }
+    V2_COMMON(Ext)
+private:
+    int mA;
+};
+class DynCreator : public IPluginCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return "Dyn"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    PluginFieldCollection const* getFieldNames() noexcept override { return nullptr; }
+    IPluginV2* createPlugin(char const*, PluginFieldCollection const*) noexcept override
+    {
+        int a = 1;
+        float b = 2.f;
+        return new DynPlugin(a, b);
+    }
+    IPluginV2* deserializePlugin(char const*, void const* data, size_t) noexcept override
+    {
+        int a = *static_cast<int const*>(data);
+        if (a > 1)
+            return new ExtPlugin(a);
+        return new IOPlugin(a);
+    }
+    void setPluginNamespace(char const*) noexcept override {}
+    char const* getPluginNamespace() const noexcept override { return ""; }
+};
+} // namespace acme
+"""
+
+
+def test_prelude_plugins_are_not_abstract(tmp_path: Path) -> None:
+    # clang drops a `new` of an abstract class (with the constructor call in it): under a prelude whose
+    # IPluginV2DynamicExt / IPluginV2IOExt / IPluginV2Ext leave the legacy methods pure, every such plugin is one
+    _write(tmp_path, "plugins.cpp", _PRELUDE_PLUGINS)
+    facts = _extract(tmp_path, "plugins.cpp")
+    assert not facts.problems, facts.problems
+    calls = lambda fn: [c.callee for c in _fn(facts, fn).calls]  # noqa: E731
+    assert "acme::DynPlugin::DynPlugin" in calls("DynCreator::createPlugin")
+    assert {"acme::IOPlugin::IOPlugin", "acme::ExtPlugin::ExtPlugin"} <= set(calls("DynCreator::deserializePlugin"))
+    for cls in ("DynPlugin", "IOPlugin", "ExtPlugin"):
+        assert f"acme::{cls}::{cls}" in calls(f"{cls}::clone")
+    # and no diagnostic of clang's about it (the frontend does not count semantic errors among the unit's problems)
+    from trtlint.frontends.cpp.base import libclang, load
+    from trtlint.frontends.cpp.flags import compile_args
+
+    load()
+    src = SourceFile(path=tmp_path / "plugins.cpp", rel="plugins.cpp", kind="cpp", digest="d")
+    tu = libclang.index.parse(str(src.path), args=compile_args(src, ExtractContext(root=tmp_path)))
+    errors = [d.spelling for d in tu.diagnostics if d.severity >= 3]
+    assert errors == [], errors
+
+
 @pytest.mark.skipif(not (TRT_INCLUDE / "NvInferRuntime.h").is_file(), reason="real TensorRT headers not present")
 def test_real_headers_win_over_prelude(tmp_path: Path) -> None:
     _write(tmp_path, "p.cpp", """

@@ -154,7 +154,8 @@ def _short(s: str, limit: int = 60) -> str:
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
-# clang's word on a new-expression it dropped (the class looks abstract under trtlint's stand-in headers): the type
+# clang's word on a new-expression it dropped (the class is abstract as parsed: it leaves a method of its interface
+# pure, e.g. one written for another TensorRT release than the headers in use): the type
 _ABSTRACT_NEW = re.compile(r"allocating an object of abstract class type '([^']+)'")
 # ... and on a make_unique / make_shared whose instantiation failed: the note at the call
 _MAKE_NOTE = re.compile(r"'std::(?:__\w+::)?make_(?:unique|shared)<([^,<>]+)")
@@ -164,7 +165,7 @@ class _MacroNamed:
     """The class a creation writes through a macro (``new PLUGIN_NAME(...)``), from libclang: the type of the
     ``CXX_NEW_EXPR`` (or the ``make_unique``/``make_shared`` call's) in the creating method's body, else the type
     clang names when it drops the expression (``allocating an object of abstract class type 'X'``, as it does
-    for a plugin under the stand-in headers). Built lazily: only a unit whose creating method writes a class
+    for a class that is abstract as parsed). Built lazily: only a unit whose creating method writes a class
     name through a macro pays for it."""
 
     def __init__(self, ex: Unit, tu) -> None:

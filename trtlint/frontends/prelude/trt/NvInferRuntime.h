@@ -78,6 +78,24 @@ public:
         int32_t nbOutputs) const noexcept = 0;
     virtual int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
         void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept = 0;
+
+protected:
+    int32_t getTensorRTVersion() const noexcept override
+    {
+        return (static_cast<int32_t>(PluginVersion::kV2_DYNAMICEXT) << 24 | (NV_TENSORRT_VERSION & 0xFFFFFF));
+    }
+
+private:
+    // as in TensorRT 8-10: the implicit-batch methods of IPluginV2/IPluginV2Ext are final here, so a plugin
+    // implementing the DynamicExt methods is not abstract (without these, clang drops every `new` of it)
+    void configurePlugin(Dims const*, int32_t, Dims const*, int32_t, DataType const*, DataType const*, bool const*,
+        bool const*, PluginFormat, int32_t) noexcept final {}
+    bool supportsFormat(DataType, PluginFormat) const noexcept final { return false; }
+    Dims getOutputDimensions(int32_t, Dims const*, int32_t) noexcept final { return Dims{-1, {}}; }
+    bool isOutputBroadcastAcrossBatch(int32_t, bool const*, int32_t) const noexcept final { return false; }
+    bool canBroadcastInputAcrossBatch(int32_t) const noexcept final { return false; }
+    size_t getWorkspaceSize(int32_t) const noexcept final { return 0; }
+    int32_t enqueue(int32_t, void const* const*, void* const*, void*, cudaStream_t) noexcept final { return 1; }
 };
 
 class IPluginResourceContext

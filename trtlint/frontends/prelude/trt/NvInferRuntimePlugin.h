@@ -56,6 +56,18 @@ public:
     virtual void attachToContext(cudnnContext*, cublasContext*, IGpuAllocator*) noexcept {}
     virtual void detachFromContext() noexcept {}
     IPluginV2Ext* clone() const noexcept override = 0;
+    // (TensorRT 8-10 declare the broadcast pair and the legacy configurePlugin pure; TensorRT 11 removes the
+    // broadcast pair. Defaults here, so a plugin written for either release is not abstract under the prelude.)
+
+protected:
+    // as in TensorRT: IPluginV2Ext overrides these two of IPluginV2, so a plugin need not define them
+    int32_t getTensorRTVersion() const noexcept override
+    {
+        return static_cast<int32_t>((static_cast<uint32_t>(PluginVersion::kV2_EXT) << 24U)
+            | (static_cast<uint32_t>(NV_TENSORRT_VERSION) & 0xFFFFFFU));
+    }
+    void configureWithFormat(Dims const*, int32_t, Dims const*, int32_t, DataType, PluginFormat,
+        int32_t) noexcept override {}
 };
 
 class IPluginV2IOExt : public IPluginV2Ext
@@ -65,6 +77,20 @@ public:
         PluginTensorDesc const* in, int32_t nbInput, PluginTensorDesc const* out, int32_t nbOutput) noexcept = 0;
     virtual bool supportsFormatCombination(
         int32_t pos, PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) const noexcept = 0;
+
+protected:
+    int32_t getTensorRTVersion() const noexcept override
+    {
+        return static_cast<int32_t>((static_cast<uint32_t>(PluginVersion::kV2_IOEXT) << 24U)
+            | (static_cast<uint32_t>(NV_TENSORRT_VERSION) & 0xFFFFFFU));
+    }
+
+private:
+    // as in TensorRT 8-10: the legacy methods this interface replaces are final here, so a plugin implementing
+    // the IOExt methods is not abstract
+    void configurePlugin(Dims const*, int32_t, Dims const*, int32_t, DataType const*, DataType const*, bool const*,
+        bool const*, PluginFormat, int32_t) noexcept final {}
+    bool supportsFormat(DataType, PluginFormat) const noexcept final { return false; }
 };
 
 class IPluginCreator : public IPluginCreatorInterface
