@@ -159,6 +159,19 @@ def _visit_collect(child: Any, _parent: Any, out: list) -> int:
     return 1  # CXChildVisit_Continue
 
 
+def binop_code(c: Cursor) -> Optional[int]:
+    """clang's ``BinaryOperatorKind`` of a binary-operator cursor (15 ``==``, 16 ``!=``, 21 ``=``, ...); None when
+    this libclang has no ``clang_getCursorBinaryOperatorKind`` or cannot answer for the cursor (the callers then
+    read the operator from the text between the operands)."""
+    f = libclang.binary_operator
+    if f is None:
+        return None
+    try:
+        return f(c)
+    except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for
+        return None
+
+
 def evaluate_int(c: Cursor) -> Optional[int]:
     """The value of an integer constant expression (``3 * sizeof(size_t)``, ``sizeof(mA) + sizeof(mB)``); None when
     it is not one (a call, a runtime value) or the library cannot evaluate."""

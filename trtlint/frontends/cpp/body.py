@@ -13,7 +13,7 @@ from typing import Iterable, Optional
 
 from trtlint.base.facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
 from . import fallthrough, fielddata, flow, streamfields, templreg
-from .base import Cursor, Unit, children, leaf_ids, libclang, look_through, preorder, short, split_top_level
+from .base import Cursor, Unit, binop_code, children, leaf_ids, look_through, preorder, short, split_top_level
 from .bodyguards import Guards
 
 _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
@@ -693,13 +693,7 @@ class BodyWalker(Guards):
         return out
 
     def on_binop(self, c: Cursor) -> None:
-        op = None
-        if libclang.binary_operator is not None:
-            try:
-                code = libclang.binary_operator(c)
-                op = {15: "==", 16: "!="}.get(code)
-            except Exception:  # noqa: BLE001
-                op = None
+        op = {15: "==", 16: "!="}.get(binop_code(c))
         if op is None:
             kids = children(c)
             if len(kids) != 2:

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from trtlint.base.facts import FallThrough
-from .base import Cursor, children, evaluate_int, libclang
+from .base import Cursor, binop_code, children, evaluate_int
 
 # clang_getCursorBinaryOperatorKind codes (CXBinaryOperatorKind) of the operators a condition may use
 _BO = {11: "<", 12: ">", 13: "<=", 14: ">=", 15: "==", 16: "!=", 20: "&&", 21: "||"}
@@ -142,13 +142,9 @@ def _is_this(w: Any, c: Cursor) -> bool:
 
 
 def _op(w: Any, c: Cursor, kids: list) -> Optional[str]:
-    if libclang.binary_operator is not None:
-        try:
-            code = libclang.binary_operator(c)
-        except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for
-            code = None
-        if code is not None:
-            return _BO.get(code)
+    code = binop_code(c)
+    if code is not None:
+        return _BO.get(code)
     a, b = w.ex.extent_info(kids[0]), w.ex.extent_info(kids[1])
     if a[0] is None or a[0] != b[0] or b[3] < a[6]:
         return None
@@ -298,13 +294,9 @@ class MemberWrites:
 
 
 def _assigns(w: Any, c: Cursor, kids: list) -> bool:
-    if libclang.binary_operator is not None:
-        try:
-            code = libclang.binary_operator(c)
-        except Exception:  # noqa: BLE001
-            code = None
-        if code is not None:
-            return code in _ASSIGN_CODES
+    code = binop_code(c)
+    if code is not None:
+        return code in _ASSIGN_CODES
     a, b = w.ex.extent_info(kids[0]), w.ex.extent_info(kids[1])
     if a[0] is None or a[0] != b[0] or b[3] < a[6]:
         return True  # not known: counted as a write

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from .base import Cursor, children, evaluate_int, libclang, look_through
+from .base import Cursor, binop_code, children, evaluate_int, look_through
 
 DTYPES = ("kFLOAT", "kHALF", "kINT8", "kINT32", "kBOOL", "kUINT8", "kFP8", "kBF16", "kINT64", "kINT4", "kFP4", "kE8M0")
 POSITIONS = 8
@@ -50,15 +50,11 @@ class _Tree:
         self.locals: set[int] = set()
 
     def _op(self, c: Cursor, kids: list) -> Optional[str]:
-        if libclang.binary_operator is not None:
-            try:
-                code = libclang.binary_operator(c)
-            except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for
-                code = None
-            if code is not None:
-                if code in _ASSIGN:
-                    raise _GiveUp
-                return _BO.get(code)
+        code = binop_code(c)
+        if code is not None:
+            if code in _ASSIGN:
+                raise _GiveUp
+            return _BO.get(code)
         if len(kids) != 2:
             return None
         a, b = self.ex.extent_info(kids[0]), self.ex.extent_info(kids[1])

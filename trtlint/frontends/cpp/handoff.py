@@ -14,7 +14,7 @@ import re
 from typing import Optional
 
 from trtlint.base.facts import BlobHandoff, Span
-from .base import Cursor, Unit, children, libclang, look_through, preorder
+from .base import Cursor, Unit, binop_code, children, look_through, preorder
 from .serialvalues import BLOB_T, READS, read_value
 
 
@@ -175,13 +175,9 @@ class _Blob:
         return any(s.kind == K.DECL_REF_EXPR and s.spelling in self.pos for s in preorder(e))
 
     def binop(self, c: Cursor, kids: list) -> Optional[str]:
-        if libclang.binary_operator is not None:
-            try:
-                op = _BO.get(libclang.binary_operator(c))
-                if op is not None:
-                    return op
-            except Exception:  # noqa: BLE001
-                pass
+        op = _BO.get(binop_code(c))
+        if op is not None:
+            return op
         a, b = self.ex.extent_info(kids[0]), self.ex.extent_info(kids[1])
         if a[0] is None or a[0] != b[0]:
             return None
