@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related
+from trtlint.index.project_index import is_test_path
 from ..base import Rule
-from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, gs_var_py, onnxscript_py, py_lookup, py_script
+from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, gs_var_py, onnxscript_py, py_lookup, py_lookup_v3, py_script
 from ._routes import library_routes, requests, route_creators
 
 # TensorRT's ONNX parser converts an attribute to a PluginField of a fixed type
@@ -41,6 +42,10 @@ class FieldTypeUnencodable(Rule):
     (`EfficientNMS_TRT`, ...) is judged the same way against the field types its creator declares in the
     plugin library of the release the code targets (`rules/tensorrt_plugin_fields.yaml`).
 
+    In test files (docs/configuration.md) only the lookups are judged: a test that looks a creator of the project up
+    in the registry and hands `create_plugin` a field of the wrong type calls the real creator with it (an ONNX node
+    or a direct-route call there may be a stub's fake op, and is not judged).
+
     A field the creator declares by its name only (`PluginField("mode")`: TensorRT's defaults, no data and
     `kUNKNOWN`) states no type: it is never compared (its type is unknown, not a mismatch).
 
@@ -68,7 +73,10 @@ class FieldTypeUnencodable(Rule):
                         "route_tables", "torch_stubs", "translation_entries", "unresolved_classes"})
     name = "field-type-unencodable"
     family = "contract"
-    applies_to_tests = False  # a test's stub or fake-op model is not a route (docs/configuration.md)
+    # judges test files itself (docs/configuration.md): a test's ONNX node or direct-route call (a stub, a fake op) is
+    # not a route, but a test that looks a creator of the project up by name and hands it PluginFields of a written
+    # type calls that creator's createPlugin with them
+    applies_to_tests = True
 
     VALID = [
         {
@@ -169,7 +177,34 @@ class FieldTypeUnencodable(Rule):
         # TensorRT's own plugin: every attribute of the type its creator declares (a bool is an INT to onnx)
         {"files": {"py/surgeon.py": gs_surgery_py("EfficientNMS_TRT", attrs='{"score_threshold": 0.25, "iou_threshold": 0.45, "max_output_boxes": 100, "background_class": -1, "score_activation": False, "box_coding": 0}')}},
     ]
+    VALID += [
+        {
+            # a test creating a V3 plugin from the project's creator with the declared type (a variable-held PluginField
+            # with `type=`, its collection in a variable, create_plugin(name=, field_collection=, phase=)); an ONNX
+            # node of a test (a stub's fake op, maybe) is not judged, whatever its attribute's type
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("axis", "kINT32"), ("pads", "kFLOAT32"))),
+                "samples/foo/test_foo_plugin.py": py_lookup_v3("FooPlugin", "axis", "INT32"),
+                "tests/test_surgery.py": gs_var_py("FooPlugin", "(1, 1, 1, 1)"),
+            }
+        },
+    ]
     INVALID += [
+        {
+            # the same creation with a type the creator does not declare, in a test file (a `test_*.py` script, a file
+            # under tests/) as in model code: the test hands the project's real creator a float for an int field
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("axis", "kINT32"),)),
+                "samples/foo/test_foo_plugin.py": py_lookup_v3("FooPlugin", "axis", "FLOAT32"),
+                "tests/build/make_foo.py": py_lookup_v3("FooPlugin", "axis", "FLOAT16"),
+            },
+            "expect": [
+                ("samples/foo/test_foo_plugin.py", 9, "field 'axis' passed to get_creator('FooPlugin', '1', '') is built "
+                 "as kFLOAT32, but creator FooPluginCreator declares 'axis' as kINT32 in getFieldNames()"),
+                ("tests/build/make_foo.py", 9, "field 'axis' passed to get_creator('FooPlugin', '1', '') is built "
+                 "as kFLOAT16, but creator FooPluginCreator declares 'axis' as kINT32 in getFieldNames()"),
+            ],
+        },
         {
             # Python model code: the PluginFieldType written in trt.PluginField(name, data, type), positional or `type=`
             "files": {
@@ -244,6 +279,8 @@ class FieldTypeUnencodable(Rule):
                 continue
             declared = {f.name: f.type for f in fields if f.type in FIELD_TYPES}
             for a in r.attrs:
+                if is_test_path(a.span.path):
+                    continue  # a test's node: maybe a fake op, not a route
                 want = declared.get(a.name)
                 got = ONNX_TO_FIELD.get(a.type or "")
                 if want is None or got is None or got == want:
@@ -287,6 +324,8 @@ class FieldTypeUnencodable(Rule):
                         continue
                     lookups.setdefault((c.qualname, f.name, a.type), []).append((r, a, c, f, related))
                     continue
+                if is_test_path(a.span.path):
+                    continue  # a test's ONNX node or direct-route call: maybe a stub's fake op, not a route
                 elif r.kind == "onnx":
                     got = ONNX_TO_FIELD.get(a.type or "")
                     if got is None or got == f.type:
@@ -319,6 +358,7 @@ class FieldTypeUnencodable(Rule):
                         )
                 yield self.diag(a.span, msg, related=related, symbol=f"{r.name}.{a.name}")
         for hits in lookups.values():
+            hits.sort(key=lambda h: is_test_path(h[1].span.path))  # located at model code rather than at a test's
             r, a, c, f, related = hits[0]
             more = hits[1:]
             also = (f" (and at {len(more)} more site{'s' if len(more) != 1 else ''} built the same way)" if more else "")

@@ -347,6 +347,23 @@ def py_lookup(name: str = "FooPlugin", fields: tuple[tuple[str, str], ...] = (("
     )
 
 
+def py_lookup_v3(name: str = "FooPlugin", field: str = "axis", ftype: str = "INT32") -> str:
+    """Python model or test code creating a V3 plugin: ``get_creator(name, "1", "")`` held in a variable, one
+    ``trt.PluginField(field, data, type=trt.PluginFieldType.<ftype>)`` held in a variable (line 9), its
+    ``PluginFieldCollection`` in another, and ``create_plugin(name=..., field_collection=..., phase=...)``."""
+    return (
+        "import numpy as np\nimport tensorrt as trt\n\n\ndef build_foo(value):\n"
+        "    registry = trt.get_plugin_registry()\n"
+        f'    foo_creator = registry.get_creator("{name}", "1", "")\n'
+        "    value_data = np.array([value])\n"
+        f'    value_field = trt.PluginField("{field}", value_data, type=trt.PluginFieldType.{ftype})\n'
+        "    collection = trt.PluginFieldCollection([value_field])\n"
+        "    return foo_creator.create_plugin(\n"
+        '        name="foo_0", field_collection=collection, phase=trt.TensorRTPhase.BUILD\n'
+        "    )\n"
+    )
+
+
 def gs_var_py(op: str = "FooPlugin", value: str = "(1, 1, 1, 1)", extra: str = "") -> str:
     """onnx-graphsurgeon code whose attribute ``pads`` is a local variable bound to ``value`` (line 5; ``extra``:
     statements after it, one a line) and passed as ``attrs={"pads": pads}`` (the dict on the ``gs.Node`` line,
