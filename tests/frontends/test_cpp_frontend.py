@@ -805,6 +805,41 @@ void parse(nvinfer1::PluginFieldCollection const* fc)
     assert [(r.name, r.style) for r in _fn(facts, "parse").field_reads] == [("axis", "compare")]
 
 
+def test_map_field_read_types(tmp_path: Path) -> None:
+    """A key of a name -> pointer table is read as the scalar the mapped type points to (int* kINT32, float*
+    kFLOAT32, int64_t* kINT64, a const char* key too); a void* table or one of pointers to bool decides nothing."""
+    _write(tmp_path, "src/c.cpp", """
+#include <NvInferRuntime.h>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+void parse(nvinfer1::PluginFieldCollection const* fc)
+{
+    int a = 0; float b = 0; int64_t c = 0; bool d = false; double e = 0;
+    std::map<std::string, int*> ints{{"a", &a}};
+    std::unordered_map<std::string, float*> floats{{"b", &b}};
+    std::map<char const*, int64_t*> longs{{"c", &c}};
+    std::map<std::string, void*> opaque{{"v", &a}};
+    std::map<std::string, bool*> flags{{"d", &d}};
+    std::map<std::string, double*> doubles{{"e", &e}};
+    for (int i = 0; i < fc->nbFields; ++i)
+    {
+        auto i1 = ints.find(fc->fields[i].name);
+        auto i2 = floats.find(fc->fields[i].name);
+        auto i3 = longs.find(fc->fields[i].name);
+        auto i4 = opaque.find(fc->fields[i].name);
+        auto i5 = flags.find(fc->fields[i].name);
+        auto i6 = doubles.find(fc->fields[i].name);
+    }
+}
+""")
+    facts = _extract(tmp_path, "src/c.cpp")
+    assert {r.name: (r.style, r.type) for r in _fn(facts, "parse").field_reads} == {
+        "a": ("map", "kINT32"), "b": ("map", "kFLOAT32"), "c": ("map", "kINT64"), "v": ("map", None),
+        "d": ("map", None), "e": ("map", "kFLOAT64")}
+
+
 def test_async_call_expanded_from_a_multiline_macro_does_not_crash(tmp_path):
     """Found on TensorRT OSS instanceNormFwdImpl.cu: an ...Async call written inside a multi-line macro
     body has arguments with no source text of their own; extraction must go on."""

@@ -72,6 +72,10 @@ class FieldRead:
     has_default: bool = False  # e.g. ``.value_or(x)``
     default: Optional[str] = None
     style: str = "compare"  # "compare": compared in a loop; "call": passed to a parser call; "map": a key of a table
+    # the PluginFieldType enumerator the body reads the field's data as ("kINT32"), where one is known: a key of a
+    # name -> pointer table whose mapped type is a pointer to one scalar (``std::map<std::string, int*>``: kINT32,
+    # frontends.cpp.fielddata.table_read_type); None: not known (never a guess)
+    type: Optional[str] = None
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related
+from trtlint.base.facts import PluginFieldDecl
 from trtlint.index.project_index import is_test_path
 from ..base import Rule
 from ..examples.contract import backend_py, cpp_model, creator_cpp, gs_surgery_py, gs_var_py, onnxscript_py, py_lookup, py_lookup_v3, py_script
@@ -17,6 +18,41 @@ _ONNX_OF = {"kINT32": "an INT (e.g. `axis=1`)", "kFLOAT32": "a FLOAT (e.g. `alph
 _PY_OF = {"kINT32": "an int", "kFLOAT32": "a float (e.g. `1.0`, `float(x)`)"}
 FIELD_TYPES = {"kFLOAT16", "kFLOAT32", "kFLOAT64", "kINT8", "kINT16", "kINT32", "kCHAR", "kDIMS", "kBF16", "kINT64",
                "kFP8", "kINT4", "kFP4", "kE8M0"}
+
+
+# a creator that declares no field and reads them through a name -> pointer table: locals of type `t`, the table's
+# mapped type `m`, the statement `store` that stores a field where the table's entry points
+_MAP_CREATOR = """#include <NvInferRuntime.h>
+#include <cstring>
+#include <map>
+#include <string>
+using namespace nvinfer1;
+class FooPluginCreator : public IPluginCreator
+{{
+public:
+    char const* getPluginName() const noexcept override {{ return "FooPlugin"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    IPluginV2* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override
+    {{
+        {t} maxBatch = 0;
+        {t} imgSize = 0;
+        std::map<std::string, {m}> name2ptr{{{{"max_batch", &maxBatch}}, {{"img_size", &imgSize}}}};
+        for (int i = 0; i < fc->nbFields; i++)
+        {{
+            auto it = name2ptr.find(fc->fields[i].name);
+            if (it != name2ptr.end())
+            {{
+                {store}
+            }}
+        }}
+        return nullptr;
+    }}
+}};
+REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
+"""
+
+_STORE_INT = "*(it->second) = *static_cast<int const*>(fc->fields[i].data);"
+_STORE_VOID = "std::memcpy(it->second, fc->fields[i].data, sizeof(int));"
 
 
 class FieldTypeUnencodable(Rule):
@@ -48,6 +84,13 @@ class FieldTypeUnencodable(Rule):
 
     A field the creator declares by its name only (`PluginField("mode")`: TensorRT's defaults, no data and
     `kUNKNOWN`) states no type: it is never compared (its type is unknown, not a mismatch).
+
+    A field the creator does not declare with a type is compared with the type `createPlugin` reads it as, where
+    that is known: a key of a name -> pointer table (`std::map<std::string, int*> t{{"max_batch", &maxBatch}}` and
+    `t.find(fc->fields[i].name)`) is read as the scalar the table's entries point to (`int` -> `kINT32`, `float`
+    -> `kFLOAT32`, `int64_t` -> `kINT64`, `double` -> `kFLOAT64`); a table of `void*`, of pointers to `bool`, `char`
+    or a 2-byte float, or of anything else says nothing of the type, and a name the creator's files read elsewhere
+    without a type, or as another type, is not compared.
 
     ## Why it matters
     The creator reads `fields[i].data` as the type it declared. A field declared `kFLOAT16` or `kINT64`
@@ -170,6 +213,32 @@ class FieldTypeUnencodable(Rule):
             },
             "expect": [("src/model.cpp", 6, "field 'alpha' passed to getCreator(\"FooPlugin\", \"1\", \"\") is built as "
                         "kFLOAT16 (and at 1 more site built the same way), but creator FooPluginCreator declares 'alpha' as kFLOAT32")],
+        },
+    ]
+
+    VALID += [
+        {
+            # a creator that declares no field reads them through a `std::map<std::string, int*>`: each key is read as
+            # kINT32, which the route builds; a `void*` table says nothing of the type, whatever the route builds
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": _MAP_CREATOR.format(t="int", m="int*", store=_STORE_INT),
+                "py/build.py": py_lookup("FooPlugin", fields=(("max_batch", "INT32"), ("img_size", "INT32"))),
+                "cpp/plugins/bar/barPlugin.cpp": _MAP_CREATOR.format(t="int", m="void*", store=_STORE_VOID).replace("Foo", "Bar"),
+                "py/build_bar.py": py_lookup("BarPlugin", fields=(("max_batch", "FLOAT32"),)),
+            }
+        },
+    ]
+    INVALID += [
+        {
+            # the same creator: the route builds 'max_batch' as kFLOAT32, which createPlugin stores through an int*
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": _MAP_CREATOR.format(t="int", m="int*", store=_STORE_INT),
+                "py/build.py": py_lookup("FooPlugin", fields=(("max_batch", "FLOAT32"), ("img_size", "INT32"))),
+            },
+            "expect": [("py/build.py", 8, "field 'max_batch' passed to get_creator('FooPlugin', '1', '') is built as "
+                        "kFLOAT32, but creator FooPluginCreator reads 'max_batch' as kINT32 in createPlugin() (it stores "
+                        "the field through a table of pointers to that type): the plugin reads the wrong type; fix this "
+                        "side (build it as kINT32)")],
         },
     ]
 
@@ -311,18 +380,24 @@ class FieldTypeUnencodable(Rule):
             for c in creators:
                 for f in c.fields:
                     if f.type in FIELD_TYPES:
-                        declared.setdefault(f.name, (c, f))
+                        declared.setdefault(f.name, (c, f, None))
+            for c in creators:
+                for name, (f, rd) in _read_types(c).items():
+                    declared.setdefault(name, (c, f, rd))
             for a in r.attrs:
                 hit = declared.get(a.name)
                 if hit is None:
                     continue
-                c, f = hit
-                related = [Related(f.span, f"{c.cls.name} declares '{f.name}' as {f.type} here")]
+                c, f, rd = hit
+                # what the creator says: its declaration, or (a field it declares with no type) how createPlugin reads it
+                says = (f"declares '{f.name}' as {f.type}" if rd is None else
+                        f"reads '{f.name}' as {f.type} in {rd.method}() (a table of pointers to that type)")
+                related = [Related(f.span, f"{c.cls.name} {'declares' if rd is None else 'reads'} '{f.name}' as {f.type} here")]
                 if r.kind == "lookup":
                     # C++ model code builds the PluginField itself: its PluginFieldType is written
                     if a.type not in FIELD_TYPES or a.type == f.type:
                         continue
-                    lookups.setdefault((c.qualname, f.name, a.type), []).append((r, a, c, f, related))
+                    lookups.setdefault((c.qualname, f.name, a.type), []).append((r, a, c, f, rd, related))
                     continue
                 if is_test_path(a.span.path):
                     continue  # a test's ONNX node or direct-route call: maybe a stub's fake op, not a route
@@ -332,7 +407,7 @@ class FieldTypeUnencodable(Rule):
                         continue
                     msg = (
                         f"attribute '{a.name}' of {r.what} is an {a.type}, which TensorRT's ONNX parser passes as {got}, "
-                        f"but creator {c.cls.name} declares '{f.name}' as {f.type}: the plugin reads the wrong type; "
+                        f"but creator {c.cls.name} {says}: the plugin reads the wrong type; "
                         + (f"fix the node: write '{a.name}' as {_ONNX_OF[f.type]}"
                            if f.type in _ONNX_OF else
                            f"fix the creator: the ONNX parser never passes {f.type}, so declare '{f.name}' as {got} "
@@ -341,7 +416,7 @@ class FieldTypeUnencodable(Rule):
                 else:
                     if f.type not in encodable:
                         msg = (
-                            f"attribute '{a.name}' of {r.what}: creator {c.cls.name} declares '{f.name}' as {f.type}, "
+                            f"attribute '{a.name}' of {r.what}: creator {c.cls.name} {says}, "
                             f"which the direct route cannot encode (it encodes {', '.join(encodable)}); fix the creator "
                             f"(declare and read one of those types) or teach the route's encoder {f.type}"
                         )
@@ -353,22 +428,46 @@ class FieldTypeUnencodable(Rule):
                             continue
                         msg = (
                             f"attribute '{a.name}' of {r.what} is an {a.type}, which the direct route encodes as {got}, "
-                            f"but creator {c.cls.name} declares '{f.name}' as {f.type}; fix the call: pass "
+                            f"but creator {c.cls.name} {says}; fix the call: pass "
                             f"'{a.name}' as {_PY_OF.get(f.type, f.type)}"
                         )
                 yield self.diag(a.span, msg, related=related, symbol=f"{r.name}.{a.name}")
         for hits in lookups.values():
             hits.sort(key=lambda h: is_test_path(h[1].span.path))  # located at model code rather than at a test's
-            r, a, c, f, related = hits[0]
+            r, a, c, f, rd, related = hits[0]
             more = hits[1:]
             also = (f" (and at {len(more)} more site{'s' if len(more) != 1 else ''} built the same way)" if more else "")
+            if rd is None:
+                msg = (f"field '{a.name}' passed to {r.what} is built as {a.type}{also}, but creator {c.cls.name} "
+                       f"declares '{f.name}' as {f.type} in getFieldNames(): the two disagree, so either createPlugin "
+                       "reads this field as the wrong type or every route that trusts the declaration does; fix this "
+                       f"side (build it as {f.type}) unless createPlugin reads it as {a.type}, then fix the declaration")
+            else:
+                msg = (f"field '{a.name}' passed to {r.what} is built as {a.type}{also}, but creator {c.cls.name} "
+                       f"reads '{f.name}' as {f.type} in {rd.method}() (it stores the field through a table of "
+                       f"pointers to that type): the plugin reads the wrong type; fix this side (build it as {f.type})")
             yield self.diag(
                 a.span,
-                f"field '{a.name}' passed to {r.what} is built as {a.type}{also}, but creator {c.cls.name} declares "
-                f"'{f.name}' as {f.type} in getFieldNames(): the two disagree, so either createPlugin reads this "
-                "field as the wrong type or every route that trusts the declaration does; fix this side (build it as "
-                f"{f.type}) unless createPlugin reads it as {a.type}, then fix the declaration",
+                msg,
                 related=related + [Related(a2.span, f"'{a2.name}' is built as {a2.type} here too ({r2.what})")
-                                   for r2, a2, _c, _f, _rel in more],
+                                   for r2, a2, _c, _f, _rd, _rel in more],
                 symbol=f"{r.name}.{a.name}",
             )
+
+
+def _read_types(c) -> dict[str, tuple]:
+    """The fields a creator reads as one known type (``FieldRead.type``: a key of a name -> pointer table) and does
+    not declare with a type: name -> (a PluginFieldDecl standing for the read, the FieldRead). A name read elsewhere
+    in the creator's files without a type, or as another type (another creator of the file), decides nothing."""
+    typed = {f.name for f in c.fields if f.type in FIELD_TYPES}
+    seen: dict[str, list] = {}
+    for rd in c.reads:
+        if rd.name not in typed:
+            seen.setdefault(rd.name, []).append(rd)
+    out = {}
+    for name, rds in seen.items():
+        types = {rd.type for rd in rds}
+        if len(types) == 1 and rds[0].type in FIELD_TYPES:
+            rd = rds[0]
+            out[name] = (PluginFieldDecl(name=name, type=rd.type, length=None, span=rd.span), rd)
+    return out

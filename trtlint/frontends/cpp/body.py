@@ -656,7 +656,8 @@ class BodyWalker(Guards):
                     return True
         return False
 
-    def add_read(self, lit: Cursor, parents: tuple[Cursor, ...] = (), call: Cursor = None, style: str = "compare") -> None:
+    def add_read(self, lit: Cursor, parents: tuple[Cursor, ...] = (), call: Cursor = None, style: str = "compare",
+                 ftype: Optional[str] = None) -> None:
         r = self.ex.resolve_str(lit)
         if r is None or r[0] is None:
             return
@@ -671,7 +672,7 @@ class BodyWalker(Guards):
             if d is not None:
                 has_default, default = True, d
         self.field_reads.append(FieldRead(name=r[0], span=sp, method=self.fname, has_default=has_default, default=default,
-                                          style=style))
+                                          style=style, type=ftype))
 
     def value_or(self, parents: tuple[Cursor, ...]) -> Optional[str]:
         K = self.K
@@ -760,7 +761,8 @@ class BodyWalker(Guards):
 
     def on_map_reads(self, c: Cursor) -> None:
         """``table.find(fc->fields[i].name)`` on a local table initialised with ``{{"max_batch", &maxBatch}, ...}``:
-        each key (the first string literal of each braced pair) is a field read."""
+        each key (the first string literal of each braced pair) is a field read, read as the scalar the table's mapped
+        type points to (``int*``: kINT32; fielddata.table_read_type)."""
         K = self.K
         kids = children(c)
         ref = kids[0] if kids else None
@@ -770,6 +772,7 @@ class BodyWalker(Guards):
         var = ref.referenced if ref is not None else None
         if var is None or var.kind != K.VAR_DECL:
             return
+        ftype = fielddata.table_read_type(self.ex, var)
         for sub in preorder(var):
             if sub.kind != K.INIT_LIST_EXPR:
                 continue
@@ -777,4 +780,4 @@ class BodyWalker(Guards):
             if len(pair) == 2:
                 lits = [x for x in preorder(pair[0]) if x.kind == K.STRING_LITERAL]
                 if len(lits) == 1:
-                    self.add_read(lits[0], style="map")
+                    self.add_read(lits[0], style="map", ftype=ftype)

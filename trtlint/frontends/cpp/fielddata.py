@@ -258,3 +258,29 @@ def reset_of(ex: Unit, call: Cursor, kids: list) -> Optional[str]:
     except Exception:  # noqa: BLE001
         typed = False
     return member_of(ex, m) if typed else None
+
+
+# the PluginFieldType a scalar of (kind, size) is read as (serialvalues.type_info); a bool, a char or a 2-byte float
+# (half or bfloat16) could be read as more than one type, so they decide nothing
+_SCALAR_FIELD_TYPE = {("int", 4): "kINT32", ("int", 8): "kINT64", ("int", 2): "kINT16",
+                      ("float", 4): "kFLOAT32", ("float", 8): "kFLOAT64"}
+
+
+def table_read_type(ex: Unit, var: Cursor) -> Optional[str]:
+    """The PluginFieldType the keys of a name -> pointer table (``std::map<std::string, int*>``, ``unordered_map<
+    const char*, float*>``: a class template whose second template argument is the mapped type) are read as: the
+    table stores each field's value through a pointer to that one scalar (int -> kINT32, float -> kFLOAT32, ...).
+    None when the mapped type is no pointer to such a scalar (``void*``, a variant, a pointer to a class) or is not
+    known (the table's type did not resolve)."""
+    TK = ex.ci.TypeKind
+    try:
+        t = var.type.get_canonical()
+        if t.kind != TK.RECORD or t.get_num_template_arguments() < 2:
+            return None
+        mapped = t.get_template_argument_type(1).get_canonical()
+        if mapped.kind != TK.POINTER:
+            return None
+        _name, size, kind = type_info(mapped.get_pointee(), ex.K, TK)
+    except Exception:  # noqa: BLE001
+        return None
+    return _SCALAR_FIELD_TYPE.get((kind, size))
