@@ -360,6 +360,12 @@ class Session:
             # not parsed by a full run either (no plugin marker, no call of a project marker macro, no class deriving a
             # project plugin class: the run's decision, ProjectMarkers; no hot path needed it): keep it that way
             self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
+        elif kind == "header" and any(r != rel and rel in ff.includes for r, ff in self.facts.items()):
+            # a run parses a header alone only when no unit's facts include it (pipeline.run's lone headers): the
+            # units that include it carry its classes and functions, and are extracted again below. Parsed alone, a
+            # header written for its includers' macros (an X-macro plugin: `class AP_CAT(AP_NAME, Plugin)`) would
+            # give classes no build has
+            self.facts[rel] = FileFacts(path=rel, kind=kind, digest=src.digest)
         else:
             kept = self._reextract_kept(src, prev, old, text) if kind in ("cpp", "cuda") else None
             if kept is not None:
