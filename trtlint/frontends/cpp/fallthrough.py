@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from trtlint.base.facts import FallThrough
-from .base import Cursor, binop_code, children, evaluate_int
+from .base import Cursor, binop_code, children, evaluate_int, look_through
 
 # clang_getCursorBinaryOperatorKind codes (CXBinaryOperatorKind) of the operators a condition may use
 _BO = {11: "<", 12: ">", 13: "<=", 14: ">=", 15: "==", 16: "!=", 20: "&&", 21: "||"}
@@ -222,14 +222,7 @@ class MemberWrites:
 
     def _field(self, e: Cursor) -> Optional[Cursor]:
         K = self.w.K
-        for _ in range(6):
-            if e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-                sub = children(e)
-                if len(sub) != 1:
-                    return None
-                e = sub[0]
-                continue
-            break
+        e = look_through(K, e, limit=6)
         if e.kind != K.MEMBER_REF_EXPR:
             return None
         d = e.referenced
