@@ -60,7 +60,7 @@ class FlowState:
 
     __slots__ = ("try_ranges", "stmt_calls", "error_ranges", "needs_ranges", "dispatch_ranges", "null_ranges",
                  "null_arg_ranges", "over_ranges", "return_ranges", "loop_ranges", "fall_ranges", "branch_ranges",
-                 "else_ifs")
+                 "else_ifs", "size_memo")
 
     def __init__(self) -> None:
         self.try_ranges: list[tuple[int, int]] = []  # offsets of try-block bodies
@@ -82,6 +82,7 @@ class FlowState:
         self.fall_ranges: list[tuple[int, int, tuple[str, ...], int]] = []
         self.branch_ranges: list[tuple[int, int]] = []
         self.else_ifs: set[int] = set()
+        self.size_memo: dict = {}  # sizelimit.arg_params' work shared by the calls of one function
 
 
 @lru_cache(maxsize=4)

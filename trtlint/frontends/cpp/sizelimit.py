@@ -18,6 +18,7 @@ the source text and cursors of one function; anything not understood gives nothi
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Optional
 
 from trtlint.base.facts import Call
@@ -67,11 +68,13 @@ def _body(w: FlowWalker) -> Optional[Cursor]:
     return kids[-1] if kids and kids[-1].kind == w.K.COMPOUND_STMT else None
 
 
+@lru_cache(maxsize=256)
 def _writes(name: str) -> re.Pattern:
     n = re.escape(name)
     return re.compile(r"(?<![\w.>])" + n + r"\s*(?:[-+*/%|&^]?=(?!=)|<<=|>>=|\+\+|--)|(?:\+\+|--|&)\s*" + n + r"\b")
 
 
+@lru_cache(maxsize=256)
 def _handed(name: str) -> re.Pattern:
     return re.compile(r"[(,]\s*" + re.escape(name) + r"\s*[,)]")
 
@@ -153,26 +156,40 @@ def arg_params(w: FlowWalker, off: int, call: Call, calls: list) -> tuple[int, .
     """``call.arg_params`` (:func:`candidates`) for the call at offset ``off``, without a parameter the body writes
     outside the returning branches that end before the call, or hands (as an argument written as its plain name, to
     a call resolved or not) to a call of another callee before this one or in a loop around it (a reference parameter
-    may change it; the same callee's earlier calls are the carves taking their share)."""
-    body = _body(w)
-    if body is None:
+    may change it; the same callee's earlier calls are the carves taking their share). What does not depend on the
+    call (the body's extent, the parameters' names, a name's writes in the body with the same returning branches
+    blanked) is worked out once per function (``FlowState.size_memo``)."""
+    memo = w.flow.size_memo
+    if "body" not in memo:
+        body = _body(w)
+        memo["body"] = w.ex.extent_info(body) if body is not None else None
+        names = {}
+        for ch in children(w.fn):
+            if ch.kind == w.K.PARM_DECL:
+                j = w.params.get(ch.hash)
+                if j is not None:
+                    names[j] = ch.spelling or ""
+        memo["names"] = names
+    bi, names = memo["body"], memo["names"]
+    if bi is None or bi[0] is None or not bi[3] <= off <= bi[6]:
         return ()
-    bi = w.ex.extent_info(body)
-    if bi[0] is None or not bi[3] <= off <= bi[6]:
-        return ()
-    data = bytearray(w.ex.file_bytes(bi[0])[bi[3]:bi[6]])
-    for s, e in w.flow.return_ranges:
-        if bi[3] <= s and e < off and e <= bi[6]:
-            data[s - bi[3]:e - bi[3]] = b" " * (e - s)
-    text = data.decode("utf-8", "replace")
-    names = {}
-    for ch in children(w.fn):
-        if ch.kind == w.K.PARM_DECL:
-            j = w.params.get(ch.hash)
-            if j is not None:
-                names[j] = ch.spelling or ""
+    blanked = tuple((s, e) for s, e in w.flow.return_ranges if bi[3] <= s and e < off and e <= bi[6])
     loops = [(s, e) for s, e in w.flow.loop_ranges if s <= off < e]
     returned = [(s, e) for s, e in w.flow.return_ranges if e < off]
+
+    def written(name: str) -> bool:
+        key = ("written", name, blanked)
+        got = memo.get(key)
+        if got is None:
+            tkey = ("text", blanked)
+            text = memo.get(tkey)
+            if text is None:
+                data = bytearray(w.ex.file_bytes(bi[0])[bi[3]:bi[6]])
+                for s, e in blanked:
+                    data[s - bi[3]:e - bi[3]] = b" " * (e - s)
+                text = memo[tkey] = data.decode("utf-8", "replace")
+            got = memo[key] = bool(_writes(name).search(text))
+        return got
 
     def handed(name: str) -> bool:
         for o, other in calls:
@@ -184,7 +201,7 @@ def arg_params(w: FlowWalker, off: int, call: Call, calls: list) -> tuple[int, .
                 return True
         return False
 
-    out = [j if j >= 0 and names.get(j) and not _writes(names[j]).search(text) and not handed(names[j]) else -1
+    out = [j if j >= 0 and names.get(j) and not written(names[j]) and not handed(names[j]) else -1
            for j in call.arg_params]
     while out and out[-1] < 0:
         out.pop()
