@@ -44,6 +44,7 @@ class Mutation:
     route_form: str = ""  # "onnx": an emission's attribute (the parser passes declared fields only); "lookup": a
     # field list handed to createPlugin whole
     declared_field: str = ""  # field-rename-creator: the declared field renamed
+    via: tuple = ()  # a hot-path edit outside enqueue (a callee's, a launch's): (file, line) of the enqueue reaching it
 
     @property
     def file(self) -> str:
@@ -328,7 +329,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                 ):
                     e = insert_after_brace(tx, cal[0], stmt)
                     if e:
-                        muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file, cal[0].file}))
+                        muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file, cal[0].file},
+                                             via=(b.file, tx.pos_line(b.file, b.open))))
             for body in [b] + cal:
                 code = tx.code[body.file]
                 m = next((m for m in LAUNCH4.finditer(code, body.open, body.close) if len(_args(m.group(1))) == 4), None)
@@ -338,7 +340,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                     a = _args(m.group(1))
                     if m.group(0) in raw_line:
                         muts.append(Mutation("default-stream", [(body.file, ln, raw_line.replace(m.group(0), f"<<<{a[0]}, {a[1]}>>>", 1))],
-                                             ("TRT303",), it.name, inv | {b.file, body.file}))
+                                             ("TRT303",), it.name, inv | {b.file, body.file},
+                                             via=(b.file, tx.pos_line(b.file, b.open))))
                     break
         for meth in ("getNbOutputs", "getSerializationSize", "getOutputDataType", "getNbOutputs", "clone", "enqueue"):
             bs = [x for x in tx.methods(it.name, it.file, it.line, meth) if "noexcept" in x.signature]
@@ -799,6 +802,52 @@ def old_release_classes(report: dict | None) -> set:
             for f in o.get("files") or [] for c in [o.get("plugin"), *(o.get("creators") or [])] if c}
 WHY_UNANALYSED = "class-not-analysed"
 WHY_EXCLUDED = "excluded-by-profile"
+WHY_UNCOMPILED = "branch-not-compiled"
+# TRT004's words for plugin code in a preprocessor branch the run's parse skipped, naming the branch's directive
+_NOT_COMPILED = re.compile(r"in a preprocessor branch this run does not compile \(`[^`]*` at line (\d+)\)")
+_PP = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def branch_extent(lines: list[str], first: int) -> tuple[int, int]:
+    """(first, last) line of the preprocessor branch whose directive (``#if``, ``#elif``, ``#else``) is on line
+    ``first`` (1-based): up to the ``#elif``/``#else``/``#endif`` that ends it at its own depth (the file's end when
+    none does)."""
+    depth = 0
+    for n in range(first + 1, len(lines) + 1):
+        m = _PP.match(lines[n - 1])
+        if not m:
+            continue
+        kind = m.group(1)
+        if kind in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif depth == 0:
+            return first, n
+        elif kind == "endif":
+            depth -= 1
+    return first, len(lines)
+
+
+def uncompiled_branches(report: dict | None, root: Path) -> dict[str, list[tuple[int, int]]]:
+    """Per file, the (first, last) lines of each preprocessor branch a TRT004 finding of the run names as not
+    compiled (``... is in a preprocessor branch this run does not compile (`#if NV_TENSORRT_MAJOR <= 7` at line
+    4)``): no rule sees the code there, nor what it calls from there."""
+    got: dict[str, list[tuple[int, int]]] = {}
+    for d in (report or {}).get("diagnostics", []):
+        m = _NOT_COMPILED.search(d.get("message", "")) if d.get("code") == "TRT004" else None
+        if not m:
+            continue
+        path = d["location"]["path"]
+        text = cc.read_text(Path(root) / path)
+        if text is not None:
+            got.setdefault(path, []).append(branch_extent(text.split("\n"), int(m.group(1))))
+    return got
+
+
+def in_uncompiled(m: Mutation, branches: dict[str, list[tuple[int, int]]]) -> bool:
+    """Whether an edit of ``m``, or the enqueue a hot-path edit outside it is reached from (``Mutation.via``), is in
+    a branch of ``branches`` (:func:`uncompiled_branches`)."""
+    places = [(f, ln) for f, ln, _t in m.edits] + ([m.via] if m.via else [])
+    return any(a <= ln <= b for f, ln in places for a, b in branches.get(f, ()))
 
 
 def excluded_by_profile(report: dict | None):
@@ -901,7 +950,9 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
     unseen = unanalysed_classes(base)
     old = old_release_classes(base)
     excluded = excluded_by_profile(base)
+    uncompiled = uncompiled_branches(base, scratch)
     for why, gone in ((WHY_EXCLUDED, [m for m in muts if excluded(m.file)]),
+                      (WHY_UNCOMPILED, [m for m in muts if not m.negative and in_uncompiled(m, uncompiled)]),
                       (WHY_ASIDE, [m for m in muts if m.file in aside and not m.negative]),
                       (WHY_OPTIONAL, [m for m in muts if m.file in optional and not m.negative]),
                       (WHY_OLD, [m for m in muts if (m.file, m.subject) in old and not m.negative]),
