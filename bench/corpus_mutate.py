@@ -45,6 +45,8 @@ class Mutation:
     # field list handed to createPlugin whole
     declared_field: str = ""  # field-rename-creator: the declared field renamed
     via: tuple = ()  # a hot-path edit outside enqueue (a callee's, a launch's): (file, line) of the enqueue reaching it
+    others: tuple = ()  # a name or version drift: (file, class) of each class on the other side of its contract
+    home: str = ""  # a name or version drift: the file the census found its class in
 
     @property
     def file(self) -> str:
@@ -285,6 +287,7 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
     muts_before = len(muts)
     for it in classes:
         mates = {m.file for m in classes if counterpart(it, m)}
+        others = tuple(sorted((m.file, m.name) for m in classes if counterpart(it, m)))
         regs = {r.file for r in items if r.kind == "registration" and r.name in {it.name} | {m.name for m in classes if counterpart(it, m)}}
         inv = {it.file} | mates
         side = "plugin" if it.kind == "plugin-class" else "creator"
@@ -293,7 +296,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
             for b in tx.methods(it.name, it.file, it.line, meth):
                 r = replace_return(tx, b, f'"{MARK}Drift{it.name}"')
                 if r:
-                    muts.append(Mutation(f"name-drift-{side}", [r[0]], ("TRT101",), it.name, inv | {b.file}))
+                    muts.append(Mutation(f"name-drift-{side}", [r[0]], ("TRT101",), it.name, inv | {b.file},
+                                         others=others, home=it.file))
                     break
             else:
                 continue
@@ -301,7 +305,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
         for b in tx.methods(it.name, it.file, it.line, "getPluginVersion"):
             r = replace_return(tx, b, '"987"')
             if r:
-                muts.append(Mutation(f"version-drift-{side}", [r[0]], ("TRT102",), it.name, inv | {b.file}))
+                muts.append(Mutation(f"version-drift-{side}", [r[0]], ("TRT102",), it.name, inv | {b.file},
+                                     others=others, home=it.file))
                 break
         if side == "creator":
             f = _declared_field(tx, it, items, route_fields)
@@ -857,9 +862,10 @@ def excluded_by_profile(report: dict | None):
     return lambda f: any(f == e or (e.endswith("/") and f.startswith(e)) for e in ex)
 
 
-def unanalysed_classes(report: dict | None) -> set:
+def unanalysed_classes(report: dict | None, kind: str = "") -> set:
     """(folder, class) of each class a TRT004 finding of the run says it does not analyse (``plugin X derives from
-    IPluginExt, a plugin interface of TensorRT 5-7``, ``... did not resolve``): no rule checks it, by design."""
+    IPluginExt, a plugin interface of TensorRT 5-7``, ``... did not resolve``): no rule checks it, by design.
+    ``kind`` ("plugin", "creator", "class"): only the classes the message names as that."""
     got = set()
     for d in (report or {}).get("diagnostics", []):
         if d["code"] == "TRT004":
@@ -867,9 +873,24 @@ def unanalysed_classes(report: dict | None) -> set:
             # the class's methods are often defined in a unit beside the header the finding is in
             head = re.split(r" (?:derives?|did|does|is|are) ", d["message"], maxsplit=1)[0]
             folder = str(Path(d["location"]["path"]).parent)
-            for m in re.finditer(r"\b(?:plugin|creator|class)e?s? ([\w:]+)", head):
-                got.add((folder, m.group(1).rsplit("::", 1)[-1]))
+            for m in re.finditer(r"\b(plugin|creator|class)e?s? ([\w:]+)", head):
+                if not kind or m.group(1) == kind:
+                    got.add((folder, m.group(2).rsplit("::", 1)[-1]))
     return got
+
+
+def other_side_unanalysed(m: Mutation, unseen: set, creators: set = frozenset()) -> bool:
+    """Whether ``m`` is a name or version drift whose contract's other side is all in classes the run names as not
+    analysed: the drifted side has nothing to be compared with, and the run says why (TRT004). The other side is
+    ``Mutation.others`` (the plugin's creators, the creator's plugins the census found; each in
+    :func:`unanalysed_classes`' ``unseen``); a plugin with none there (the census lists classes deriving a TensorRT
+    interface by name, not a creator deriving a base from a header the tree lacks) has it in a creator a TRT004
+    finding names in the plugin's own folder (``creators``: :func:`unanalysed_classes` with ``kind="creator"``)."""
+    if not m.cls.startswith(("name-drift-", "version-drift-")):
+        return False
+    if m.others:
+        return all((str(Path(f).parent), c) in unseen for f, c in m.others)
+    return m.cls.endswith("-plugin") and bool(m.home) and any(d == str(Path(m.home).parent) for d, _c in creators)
 
 
 def set_aside_files(report: dict | None) -> set:
@@ -948,6 +969,7 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
     aside = set_aside_files(base)
     optional = optional_build_files(base)
     unseen = unanalysed_classes(base)
+    unseen_creators = unanalysed_classes(base, "creator")
     old = old_release_classes(base)
     excluded = excluded_by_profile(base)
     uncompiled = uncompiled_branches(base, scratch)
@@ -959,7 +981,9 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
                       (WHY_UNANALYSED, [m for m in muts if not m.negative and (
                           (str(Path(m.file).parent), m.subject) in unseen
                           # a callee edit lands where the called function is, wherever that is
-                          or (m.cls.endswith("-in-callee") and m.subject in {c for _f, c in unseen}))])):
+                          or (m.cls.endswith("-in-callee") and m.subject in {c for _f, c in unseen})
+                          # a drift from the other side of a contract no rule sees (its every class not analysed)
+                          or other_side_unanalysed(m, unseen, unseen_creators))])):
         # code the run names as not judged (no build compiles it) or a class it says it does not analyse (TRT004):
         # an edit there is not judgeable
         muts = [m for m in muts if m not in gone]

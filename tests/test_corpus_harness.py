@@ -595,3 +595,41 @@ def test_edits_in_a_branch_the_run_does_not_compile_and_what_its_enqueue_calls_a
     lines = ["#if A", "#ifdef B", "x", "#else", "y", "#endif", "z", "#else", "w", "#endif"]
     assert corpus_mutate.branch_extent(lines, 1) == (1, 8)
     assert corpus_mutate.branch_extent(lines, 8) == (8, 10)
+
+
+def test_a_plugins_drift_is_not_seeded_when_the_run_names_its_creator_as_not_analysed(tmp_path):
+    """A plugin whose creator derives a base from a header the tree lacks: the run says (TRT004) the creator did
+    not resolve, so the plugin's name and version have nothing to be compared with. That holds whether the census
+    pairs the creator with the plugin (a creator deriving a TensorRT interface through an unknown namespace) or
+    does not list it (a creator deriving a project base); a plugin in another folder is still seeded."""
+    plugin = ('#include <NvInfer.h>\n#include "plugin.h"\nusing namespace nvinfer1;\n'
+              "class {p}Layer : public IPluginV2Ext\n{{\npublic:\n"
+              "    const char* getPluginType() const noexcept override;\n"
+              "    const char* getPluginVersion() const noexcept override;\n}};\n"
+              "class {p}Creator : public {base}\n{{\npublic:\n"
+              "    const char* getPluginName() const noexcept override;\n}};\n")
+    body = ('#include "{p}.h"\nconst char* {p}Layer::getPluginType() const noexcept\n{{\n    return "{p}";\n}}\n'
+            'const char* {p}Layer::getPluginVersion() const noexcept\n{{\n    return "1";\n}}\n'
+            'const char* {p}Creator::getPluginName() const noexcept\n{{\n    return "{p}";\n}}\n')
+    files = {}
+    for p, base in (("Dcn", "BaseCreator"), ("Chk", "nvinfer1::safe::IPluginCreator"), ("Live", "IPluginCreator")):
+        files[f"{p.lower()}/{p}.h"] = plugin.format(p=p, base=base)
+        files[f"{p.lower()}/{p}.cpp"] = body.format(p=p)
+    root = tmp_path / "t"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    rep = {"diagnostics": [
+        {"code": "TRT004", "location": {"path": f"{d}/{p}.h", "line": 10},
+         "message": f"creator {p}Creator did not resolve to a TensorRT interface (base {b} is unknown), so no rule "
+                    'checks it: #include "plugin.h" was not found; add its directory to `include-dirs`'}
+        for d, p, b in (("dcn", "Dcn", "BaseCreator"), ("chk", "Chk", "nvinfer1::safe::IPluginCreator"))]}
+    unseen, creators = corpus_mutate.unanalysed_classes(rep), corpus_mutate.unanalysed_classes(rep, "creator")
+    assert creators == unseen == {("dcn", "DcnCreator"), ("chk", "ChkCreator")}
+    assert corpus_mutate.unanalysed_classes(rep, "plugin") == set()
+    muts = corpus_mutate.generate(root, corpus_census.census(root))
+    drift = {(m.cls, m.subject): corpus_mutate.other_side_unanalysed(m, unseen, creators) for m in muts
+             if m.cls in ("name-drift-plugin", "version-drift-plugin")}
+    assert drift == {("name-drift-plugin", "DcnLayer"): True, ("version-drift-plugin", "DcnLayer"): True,
+                     ("name-drift-plugin", "ChkLayer"): True, ("version-drift-plugin", "ChkLayer"): True,
+                     ("name-drift-plugin", "LiveLayer"): False, ("version-drift-plugin", "LiveLayer"): False}
