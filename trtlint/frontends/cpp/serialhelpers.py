@@ -35,6 +35,11 @@ _DEREF = re.compile(r"\*\s*(?:(?:reinterpret|static|const)_cast\s*<[^;]*>\s*\([^
                     r"[A-Za-z_][\w.]*(?:\s*\+\+)?)$", re.S)
 
 
+# element 0 of a cast of the buffer, the same access: `reinterpret_cast<int const*>(d)[0]`, `((int*)d)[0]`
+ELEM0 = re.compile(r"(?:(?:reinterpret|static)_cast\s*<[^;]*\*\s*>\s*\([^;\[\]]*\)|\(\s*\([^;()]*\*\s*\)[^;\[\]]*\))"
+                   r"\s*\[\s*0\s*\]$", re.S)
+
+
 def _words(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_]\w*", text))
 
@@ -61,10 +66,13 @@ def _advances(body: str, name: str) -> bool:
 
 
 def _deref_cast_of(ex: Unit, e: Cursor, names: set[str]) -> bool:
-    """``e`` is ``*cast<T*>(x)`` (or ``*x`` of a typed pointer x) with x naming one of ``names``."""
+    """``e`` is ``*cast<T*>(x)`` (or ``*x`` of a typed pointer x, or ``cast<T*>(x)[0]``) with x naming one of
+    ``names``."""
     K = ex.K
     e = look_through(K, e)
     t = ex.text_of(e).strip()
+    if e.kind == K.ARRAY_SUBSCRIPT_EXPR and ELEM0.match(t):
+        return bool(_words(t[: t.rindex("[")]) & names)
     # (in a template, `*cast<T*>(x)` of a dependent type is a call of an unresolved operator*)
     if e.kind not in (K.UNARY_OPERATOR, K.CALL_EXPR) or not _DEREF.match(t):
         return False
