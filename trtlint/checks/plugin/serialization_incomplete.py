@@ -55,6 +55,16 @@ def _table(writes: str, reads: str) -> str:
     return serialization_v2(writes, reads).replace("    bool mFlag{};\n", "    bool mFlag{};\n    float* mTable{};\n", 1)
 
 
+def _checked(writes: str, reads: str) -> str:
+    """serialization_v2 whose serialize() and constructor first check the buffer pointer,
+    `VALIDATE(d != nullptr && mLimits.valid())`, `mLimits` of a type a missing header declares (libclang drops the
+    statement; it is read from the text). Line of the constructor's first read: 33."""
+    src = serialization_v2(f"VALIDATE(d != nullptr && mLimits.valid()); {writes}",
+                           f"VALIDATE(d != nullptr && mLimits.valid()); {reads}")
+    src = src.replace("#include <cstring>\n", '#include <cstring>\n#include "limits_missing.h"\n', 1)
+    return src.replace("    bool mFlag{};\n", "    bool mFlag{};\n    Limits mLimits;\n", 1)
+
+
 class SerializationIncomplete(Rule):
     """What a plugin serializes does not round-trip into what its runtime creator (or V2 constructor) reads.
 
@@ -77,7 +87,9 @@ class SerializationIncomplete(Rule):
     item of its own, a skip: a skip in `serialize()` where the constructor reads a value is a finding (those
     bytes are never written: a dropped store whose advance stayed); a skip in the constructor passes over
     whatever was written there; skips at the end (padding) are compared with nothing. `cast<T const*>(d)[0]`
-    is the same access as `*cast<T const*>(d)`. A value whose type is not known (a
+    is the same access as `*cast<T const*>(d)`. A check of the buffer pointer (`PLUGIN_VALIDATE(d != nullptr)`,
+    `ASSERT(d == a + length)`: each argument naming the buffer compares it) is no item, also when libclang
+    dropped the statement and it is read from the text. A value whose type is not known (a
     template parameter; a type a missing header declares, whose statements are read from the source text) is
     one item whose type is not compared. A `serialize()` that names its buffer only to point locals into it
     writes nothing. The same block copied on both sides (`memcpy(d, mTable.data(), n)` and back), or a
@@ -337,7 +349,21 @@ class SerializationIncomplete(Rule):
         {"files": {"plugins/bar.cpp": serialization_v2(
             "write(d, mAxis); d += 4", "mAxis = read<int32_t>(d)")}},
     ]
+    VALID += [
+        # a check of the buffer pointer that libclang drops (it names a member whose type a missing header declares:
+        # the statement is read from the text) on both sides, and the values after it agree
+        {"files": {"plugins/bar.cpp": _checked("write(d, mAxis); write(d, mScale)",
+                                               "mAxis = read<int32_t>(d); mScale = read<float>(d)")}},
+    ]
     INVALID += [
+        {
+            # such a check is no value: the values after it are compared (before: it was an item the comparison
+            # could not read, and the comparison stopped there)
+            "files": {"plugins/bar.cpp": _checked("write(d, mScale); write(d, mFlag)",
+                                                  "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)")},
+            "expect": [("plugins/bar.cpp", 33, "BarPlugin's deserializing constructor reads item 1 as int (4 bytes), but "
+                                               "serialize() writes `mScale` as float (4 bytes)")],
+        },
         {
             # the first value's store dropped, the pointer still moved past its bytes: the constructor reads them
             "files": {"plugins/bar.cpp": serialization_v2(
