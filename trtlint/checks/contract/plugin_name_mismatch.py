@@ -370,12 +370,6 @@ class PluginNameMismatch(Rule):
     ]
     INVALID = [
         {
-            # a creator written as a consistency checker (IPluginChecker derives IPluginCreator): its plugin's name
-            # is compared with the one it registers, with or without TensorRT's NvInferConsistency.h at hand
-            "files": {"plugins/dcn.cpp": _checker_pair("DcnDrift")},
-            "expect": [("plugins/dcn.cpp", 8, "plugin DcnPlugin returns 'DcnDrift' from getPluginType(), but its creator DcnPluginChecker (which creates it in createPlugin) registers 'Dcn'")],
-        },
-        {
             # the same header with the plugin's type drifted: each unit's pair is compared through the macro (the
             # name is reported where the string the macro makes is spelled)
             "files": xmacro_plugins(plugin_name="AP_STR(AP_CAT(AP_NAME, Op))"),
@@ -550,6 +544,15 @@ class PluginNameMismatch(Rule):
             },
             "expect": [("src/model.cpp", 5, 'getCreator("FooPlugn", "1", "") names plugin \'FooPlugn\', but no creator registers it; closest registered: \'FooPlugin\'')],
             "fixed": {"src/model.cpp": cpp_model("FooPlugin")},
+        },
+    ]
+
+    INVALID += [
+        {
+            # a creator written as a consistency checker (IPluginChecker derives IPluginCreator): its plugin's name
+            # is compared with the one it registers, with or without TensorRT's NvInferConsistency.h at hand
+            "files": {"plugins/dcn.cpp": _checker_pair("DcnDrift")},
+            "expect": [("plugins/dcn.cpp", 8, "plugin DcnPlugin returns 'DcnDrift' from getPluginType(), but its creator DcnPluginChecker (which creates it in createPlugin) registers 'Dcn'")],
         },
     ]
 
