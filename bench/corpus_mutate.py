@@ -44,6 +44,9 @@ class Mutation:
     route_form: str = ""  # "onnx": an emission's attribute (the parser passes declared fields only); "lookup": a
     # field list handed to createPlugin whole
     declared_field: str = ""  # field-rename-creator: the declared field renamed
+    via: tuple = ()  # a hot-path edit outside enqueue (a callee's, a launch's): (file, line) of the enqueue reaching it
+    others: tuple = ()  # a name or version drift: (file, class) of each class on the other side of its contract
+    home: str = ""  # a name or version drift: the file the census found its class in
 
     @property
     def file(self) -> str:
@@ -284,6 +287,7 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
     muts_before = len(muts)
     for it in classes:
         mates = {m.file for m in classes if counterpart(it, m)}
+        others = tuple(sorted((m.file, m.name) for m in classes if counterpart(it, m)))
         regs = {r.file for r in items if r.kind == "registration" and r.name in {it.name} | {m.name for m in classes if counterpart(it, m)}}
         inv = {it.file} | mates
         side = "plugin" if it.kind == "plugin-class" else "creator"
@@ -292,7 +296,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
             for b in tx.methods(it.name, it.file, it.line, meth):
                 r = replace_return(tx, b, f'"{MARK}Drift{it.name}"')
                 if r:
-                    muts.append(Mutation(f"name-drift-{side}", [r[0]], ("TRT101",), it.name, inv | {b.file}))
+                    muts.append(Mutation(f"name-drift-{side}", [r[0]], ("TRT101",), it.name, inv | {b.file},
+                                         others=others, home=it.file))
                     break
             else:
                 continue
@@ -300,7 +305,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
         for b in tx.methods(it.name, it.file, it.line, "getPluginVersion"):
             r = replace_return(tx, b, '"987"')
             if r:
-                muts.append(Mutation(f"version-drift-{side}", [r[0]], ("TRT102",), it.name, inv | {b.file}))
+                muts.append(Mutation(f"version-drift-{side}", [r[0]], ("TRT102",), it.name, inv | {b.file},
+                                     others=others, home=it.file))
                 break
         if side == "creator":
             f = _declared_field(tx, it, items, route_fields)
@@ -328,7 +334,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                 ):
                     e = insert_after_brace(tx, cal[0], stmt)
                     if e:
-                        muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file, cal[0].file}))
+                        muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file, cal[0].file},
+                                             via=(b.file, tx.pos_line(b.file, b.open))))
             for body in [b] + cal:
                 code = tx.code[body.file]
                 m = next((m for m in LAUNCH4.finditer(code, body.open, body.close) if len(_args(m.group(1))) == 4), None)
@@ -338,7 +345,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                     a = _args(m.group(1))
                     if m.group(0) in raw_line:
                         muts.append(Mutation("default-stream", [(body.file, ln, raw_line.replace(m.group(0), f"<<<{a[0]}, {a[1]}>>>", 1))],
-                                             ("TRT303",), it.name, inv | {b.file, body.file}))
+                                             ("TRT303",), it.name, inv | {b.file, body.file},
+                                             via=(b.file, tx.pos_line(b.file, b.open))))
                     break
         for meth in ("getNbOutputs", "getSerializationSize", "getOutputDataType", "getNbOutputs", "clone", "enqueue"):
             bs = [x for x in tx.methods(it.name, it.file, it.line, meth) if "noexcept" in x.signature]
@@ -799,6 +807,52 @@ def old_release_classes(report: dict | None) -> set:
             for f in o.get("files") or [] for c in [o.get("plugin"), *(o.get("creators") or [])] if c}
 WHY_UNANALYSED = "class-not-analysed"
 WHY_EXCLUDED = "excluded-by-profile"
+WHY_UNCOMPILED = "branch-not-compiled"
+# TRT004's words for plugin code in a preprocessor branch the run's parse skipped, naming the branch's directive
+_NOT_COMPILED = re.compile(r"in a preprocessor branch this run does not compile \(`[^`]*` at line (\d+)\)")
+_PP = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def branch_extent(lines: list[str], first: int) -> tuple[int, int]:
+    """(first, last) line of the preprocessor branch whose directive (``#if``, ``#elif``, ``#else``) is on line
+    ``first`` (1-based): up to the ``#elif``/``#else``/``#endif`` that ends it at its own depth (the file's end when
+    none does)."""
+    depth = 0
+    for n in range(first + 1, len(lines) + 1):
+        m = _PP.match(lines[n - 1])
+        if not m:
+            continue
+        kind = m.group(1)
+        if kind in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif depth == 0:
+            return first, n
+        elif kind == "endif":
+            depth -= 1
+    return first, len(lines)
+
+
+def uncompiled_branches(report: dict | None, root: Path) -> dict[str, list[tuple[int, int]]]:
+    """Per file, the (first, last) lines of each preprocessor branch a TRT004 finding of the run names as not
+    compiled (``... is in a preprocessor branch this run does not compile (`#if NV_TENSORRT_MAJOR <= 7` at line
+    4)``): no rule sees the code there, nor what it calls from there."""
+    got: dict[str, list[tuple[int, int]]] = {}
+    for d in (report or {}).get("diagnostics", []):
+        m = _NOT_COMPILED.search(d.get("message", "")) if d.get("code") == "TRT004" else None
+        if not m:
+            continue
+        path = d["location"]["path"]
+        text = cc.read_text(Path(root) / path)
+        if text is not None:
+            got.setdefault(path, []).append(branch_extent(text.split("\n"), int(m.group(1))))
+    return got
+
+
+def in_uncompiled(m: Mutation, branches: dict[str, list[tuple[int, int]]]) -> bool:
+    """Whether an edit of ``m``, or the enqueue a hot-path edit outside it is reached from (``Mutation.via``), is in
+    a branch of ``branches`` (:func:`uncompiled_branches`)."""
+    places = [(f, ln) for f, ln, _t in m.edits] + ([m.via] if m.via else [])
+    return any(a <= ln <= b for f, ln in places for a, b in branches.get(f, ()))
 
 
 def excluded_by_profile(report: dict | None):
@@ -808,9 +862,10 @@ def excluded_by_profile(report: dict | None):
     return lambda f: any(f == e or (e.endswith("/") and f.startswith(e)) for e in ex)
 
 
-def unanalysed_classes(report: dict | None) -> set:
+def unanalysed_classes(report: dict | None, kind: str = "") -> set:
     """(folder, class) of each class a TRT004 finding of the run says it does not analyse (``plugin X derives from
-    IPluginExt, a plugin interface of TensorRT 5-7``, ``... did not resolve``): no rule checks it, by design."""
+    IPluginExt, a plugin interface of TensorRT 5-7``, ``... did not resolve``): no rule checks it, by design.
+    ``kind`` ("plugin", "creator", "class"): only the classes the message names as that."""
     got = set()
     for d in (report or {}).get("diagnostics", []):
         if d["code"] == "TRT004":
@@ -818,9 +873,24 @@ def unanalysed_classes(report: dict | None) -> set:
             # the class's methods are often defined in a unit beside the header the finding is in
             head = re.split(r" (?:derives?|did|does|is|are) ", d["message"], maxsplit=1)[0]
             folder = str(Path(d["location"]["path"]).parent)
-            for m in re.finditer(r"\b(?:plugin|creator|class)e?s? ([\w:]+)", head):
-                got.add((folder, m.group(1).rsplit("::", 1)[-1]))
+            for m in re.finditer(r"\b(plugin|creator|class)e?s? ([\w:]+)", head):
+                if not kind or m.group(1) == kind:
+                    got.add((folder, m.group(2).rsplit("::", 1)[-1]))
     return got
+
+
+def other_side_unanalysed(m: Mutation, unseen: set, creators: set = frozenset()) -> bool:
+    """Whether ``m`` is a name or version drift whose contract's other side is all in classes the run names as not
+    analysed: the drifted side has nothing to be compared with, and the run says why (TRT004). The other side is
+    ``Mutation.others`` (the plugin's creators, the creator's plugins the census found; each in
+    :func:`unanalysed_classes`' ``unseen``); a plugin with none there (the census lists classes deriving a TensorRT
+    interface by name, not a creator deriving a base from a header the tree lacks) has it in a creator a TRT004
+    finding names in the plugin's own folder (``creators``: :func:`unanalysed_classes` with ``kind="creator"``)."""
+    if not m.cls.startswith(("name-drift-", "version-drift-")):
+        return False
+    if m.others:
+        return all((str(Path(f).parent), c) in unseen for f, c in m.others)
+    return m.cls.endswith("-plugin") and bool(m.home) and any(d == str(Path(m.home).parent) for d, _c in creators)
 
 
 def set_aside_files(report: dict | None) -> set:
@@ -899,16 +969,21 @@ def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None =
     aside = set_aside_files(base)
     optional = optional_build_files(base)
     unseen = unanalysed_classes(base)
+    unseen_creators = unanalysed_classes(base, "creator")
     old = old_release_classes(base)
     excluded = excluded_by_profile(base)
+    uncompiled = uncompiled_branches(base, scratch)
     for why, gone in ((WHY_EXCLUDED, [m for m in muts if excluded(m.file)]),
+                      (WHY_UNCOMPILED, [m for m in muts if not m.negative and in_uncompiled(m, uncompiled)]),
                       (WHY_ASIDE, [m for m in muts if m.file in aside and not m.negative]),
                       (WHY_OPTIONAL, [m for m in muts if m.file in optional and not m.negative]),
                       (WHY_OLD, [m for m in muts if (m.file, m.subject) in old and not m.negative]),
                       (WHY_UNANALYSED, [m for m in muts if not m.negative and (
                           (str(Path(m.file).parent), m.subject) in unseen
                           # a callee edit lands where the called function is, wherever that is
-                          or (m.cls.endswith("-in-callee") and m.subject in {c for _f, c in unseen}))])):
+                          or (m.cls.endswith("-in-callee") and m.subject in {c for _f, c in unseen})
+                          # a drift from the other side of a contract no rule sees (its every class not analysed)
+                          or other_side_unanalysed(m, unseen, unseen_creators))])):
         # code the run names as not judged (no build compiles it) or a class it says it does not analyse (TRT004):
         # an edit there is not judgeable
         muts = [m for m in muts if m not in gone]

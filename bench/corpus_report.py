@@ -148,6 +148,8 @@ DROP_REASONS = (
      "a class that did not resolve)"),
     ("excluded-by-profile", "in a path the detected profile's exclude patterns keep out of the run, which the run "
      "names (`not checked: docs/, ...`)"),
+    ("branch-not-compiled", "in a preprocessor branch a TRT004 finding of the run names as not compiled (`#if "
+     "NV_TENSORRT_MAJOR <= 7` around a plugin's file), or a hot-path edit reached only from an enqueue there"),
 )
 
 

@@ -545,3 +545,91 @@ def test_edits_in_paths_the_profile_excludes_are_not_seeded():
     assert [excluded(f) for f in ("docs/v2/_downloads/p.py", "notebooks/x.py", "docsrc.py", "py/a.py")] == [
         True, True, False, False]
     assert not corpus_mutate.excluded_by_profile({})("docs/a.py")
+
+
+def test_edits_in_a_branch_the_run_does_not_compile_and_what_its_enqueue_calls_are_not_seeded(tmp_path):
+    """A plugin file wrapped in `#if NV_TENSORRT_MAJOR <= 7` (parsed with newer headers) whose enqueue calls a
+    launcher in a live .cu: the run says (TRT004) that branch is not compiled; the harness reads the branch from
+    that finding and leaves out every edit in it, and the callee and launch edits its enqueue reaches (the
+    launcher's own file is compiled, but no compiled enqueue calls it). A live plugin beside it is still seeded."""
+    plugin = (
+        '#include <NvInferRuntime.h>\n#include "{k}.h"\n#if NV_TENSORRT_MAJOR <= 7\nusing namespace nvinfer1;\n'
+        "class {p}Plugin : public IPluginV2DynamicExt\n{{\npublic:\n"
+        '    const char* getPluginType() const noexcept override {{ return "{p}"; }}\n'
+        '    const char* getPluginVersion() const noexcept override {{ return "1"; }}\n'
+        "    int enqueue(const PluginTensorDesc* inputDesc, const PluginTensorDesc* outputDesc,\n"
+        "                const void* const* inputs, void* const* outputs, void* ws, cudaStream_t stream) noexcept override\n"
+        "    {{\n        {k}(inputs[0], outputs[0], stream);\n        return 0;\n    }}\n}};\n"
+        "class {p}PluginCreator : public IPluginCreator\n{{\npublic:\n"
+        '    const char* getPluginName() const noexcept override {{ return "{p}"; }}\n'
+        '    const char* getPluginVersion() const noexcept override {{ return "1"; }}\n}};\n'
+        "REGISTER_TENSORRT_PLUGIN({p}PluginCreator);\n#endif\n")
+    kernel = ("#include <cuda_runtime.h>\n__global__ void {k}Kernel(const float* x, float* y) {{ y[0] = x[0]; }}\n"
+              "void {k}(const void* x, void* y, cudaStream_t stream)\n{{\n"
+              "    {k}Kernel<<<1, 1, 0, stream>>>((const float*)x, (float*)y);\n}}\n")
+    files = {"ops/old/old.cpp": plugin.format(p="Old", k="launchOld"),
+             "ops/old/launchOld.h": "#include <cuda_runtime.h>\nvoid launchOld(const void*, void*, cudaStream_t);\n",
+             "ops/old/launchOld.cu": kernel.format(k="launchOld"),
+             "ops/live/live.cpp": plugin.format(p="Live", k="launchLive").replace("#if NV_TENSORRT_MAJOR <= 7\n", "")
+             .replace("#endif\n", ""),
+             "ops/live/launchLive.h": "#include <cuda_runtime.h>\nvoid launchLive(const void*, void*, cudaStream_t);\n",
+             "ops/live/launchLive.cu": kernel.format(k="launchLive")}
+    root = tmp_path / "t"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    rep, _err, _dt = corpus.check_run(root, 1)
+    branches = corpus_mutate.uncompiled_branches(rep, root)
+    assert branches == {"ops/old/old.cpp": [(3, 24)]}
+    muts = corpus_mutate.generate(root, corpus_census.census(root))
+    left_out = sorted((m.cls, m.file) for m in muts if corpus_mutate.in_uncompiled(m, branches))
+    kept = sorted((m.cls, m.file) for m in muts if not corpus_mutate.in_uncompiled(m, branches) and not m.negative)
+    hot = ("alloc-in-callee", "default-stream", "memcpy-in-callee", "sync-in-callee")
+    assert {c for c, f in left_out if f == "ops/old/launchOld.cu"} == set(hot)
+    assert {c for c, f in left_out if f == "ops/old/old.cpp"} >= {
+        "name-drift-plugin", "version-drift-plugin", "name-drift-creator", "version-drift-creator", "alloc-in-enqueue"}
+    assert all(f.startswith("ops/old/") for _c, f in left_out)
+    assert {c for c, f in kept if f == "ops/live/launchLive.cu"} == set(hot)
+    assert {c for c, f in kept if f == "ops/live/live.cpp"} >= {"name-drift-plugin", "alloc-in-enqueue"}
+    # a branch ends at its own #else/#elif/#endif, nested groups skipped
+    lines = ["#if A", "#ifdef B", "x", "#else", "y", "#endif", "z", "#else", "w", "#endif"]
+    assert corpus_mutate.branch_extent(lines, 1) == (1, 8)
+    assert corpus_mutate.branch_extent(lines, 8) == (8, 10)
+
+
+def test_a_plugins_drift_is_not_seeded_when_the_run_names_its_creator_as_not_analysed(tmp_path):
+    """A plugin whose creator derives a base from a header the tree lacks: the run says (TRT004) the creator did
+    not resolve, so the plugin's name and version have nothing to be compared with. That holds whether the census
+    pairs the creator with the plugin (a creator deriving a TensorRT interface through an unknown namespace) or
+    does not list it (a creator deriving a project base); a plugin in another folder is still seeded."""
+    plugin = ('#include <NvInfer.h>\n#include "plugin.h"\nusing namespace nvinfer1;\n'
+              "class {p}Layer : public IPluginV2Ext\n{{\npublic:\n"
+              "    const char* getPluginType() const noexcept override;\n"
+              "    const char* getPluginVersion() const noexcept override;\n}};\n"
+              "class {p}Creator : public {base}\n{{\npublic:\n"
+              "    const char* getPluginName() const noexcept override;\n}};\n")
+    body = ('#include "{p}.h"\nconst char* {p}Layer::getPluginType() const noexcept\n{{\n    return "{p}";\n}}\n'
+            'const char* {p}Layer::getPluginVersion() const noexcept\n{{\n    return "1";\n}}\n'
+            'const char* {p}Creator::getPluginName() const noexcept\n{{\n    return "{p}";\n}}\n')
+    files = {}
+    for p, base in (("Dcn", "BaseCreator"), ("Chk", "nvinfer1::safe::IPluginCreator"), ("Live", "IPluginCreator")):
+        files[f"{p.lower()}/{p}.h"] = plugin.format(p=p, base=base)
+        files[f"{p.lower()}/{p}.cpp"] = body.format(p=p)
+    root = tmp_path / "t"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    rep = {"diagnostics": [
+        {"code": "TRT004", "location": {"path": f"{d}/{p}.h", "line": 10},
+         "message": f"creator {p}Creator did not resolve to a TensorRT interface (base {b} is unknown), so no rule "
+                    'checks it: #include "plugin.h" was not found; add its directory to `include-dirs`'}
+        for d, p, b in (("dcn", "Dcn", "BaseCreator"), ("chk", "Chk", "nvinfer1::safe::IPluginCreator"))]}
+    unseen, creators = corpus_mutate.unanalysed_classes(rep), corpus_mutate.unanalysed_classes(rep, "creator")
+    assert creators == unseen == {("dcn", "DcnCreator"), ("chk", "ChkCreator")}
+    assert corpus_mutate.unanalysed_classes(rep, "plugin") == set()
+    muts = corpus_mutate.generate(root, corpus_census.census(root))
+    drift = {(m.cls, m.subject): corpus_mutate.other_side_unanalysed(m, unseen, creators) for m in muts
+             if m.cls in ("name-drift-plugin", "version-drift-plugin")}
+    assert drift == {("name-drift-plugin", "DcnLayer"): True, ("version-drift-plugin", "DcnLayer"): True,
+                     ("name-drift-plugin", "ChkLayer"): True, ("version-drift-plugin", "ChkLayer"): True,
+                     ("name-drift-plugin", "LiveLayer"): False, ("version-drift-plugin", "LiveLayer"): False}

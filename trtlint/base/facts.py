@@ -273,7 +273,10 @@ class FieldData:
 class SerialOp:
     """One write of ``serialize()`` or read of a deserializing constructor (IPluginV2*), in source order."""
 
-    op: str  # "write" | "read" | "opaque" (a copy or helper call handed the buffer)
+    # "write" | "read" | "opaque" (a copy or helper call handed the buffer) | "skip" (the buffer pointer advanced
+    # by a size, `d += sizeof(int)`, with nothing written or read since the previous advance or the start: bytes
+    # moved past; ``expr`` is the advance, ``size`` its bytes when constant)
+    op: str
     span: Span
     expr: str
     ctype: Optional[str] = None  # canonical C++ type

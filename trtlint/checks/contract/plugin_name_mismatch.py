@@ -85,6 +85,39 @@ REGISTER_TENSORRT_PLUGIN(CumMinCreator);
 """
 
 
+def _checker_pair(plugin_name: str = "Dcn") -> str:
+    """A V2 plugin and its creator written as a consistency checker (``nvinfer1::consistency::IPluginChecker``, a
+    plugin creator that also validates serialized plugins: TensorRT's ``NvInferConsistency.h``), registered with
+    the macro. Line of the plugin's ``getPluginType``: 8."""
+    return f"""#include <NvInfer.h>
+#include <NvInferConsistency.h>
+using namespace nvinfer1;
+class DcnPlugin : public IPluginV2IOExt
+{{
+public:
+    DcnPlugin() noexcept {{}}
+    char const* getPluginType() const noexcept override {{ return "{plugin_name}"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+}};
+class DcnPluginChecker : public nvinfer1::consistency::IPluginChecker
+{{
+public:
+    char const* getPluginName() const noexcept override {{ return "Dcn"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    IPluginV2IOExt* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override
+    {{
+        return new DcnPlugin();
+    }}
+    bool validate(char const* name, void const* serialData, size_t serialLength, PluginTensorDesc const* in,
+        size_t nbInputs, PluginTensorDesc const* out, size_t nbOutputs, int64_t workspaceSize) const noexcept override
+    {{
+        return true;
+    }}
+}};
+REGISTER_TENSORRT_PLUGIN(DcnPluginChecker);
+"""
+
+
 def _ort_project(emitted: str, ort_op: str) -> dict:
     """A TensorRT creator 'MMXNonMaxSuppression', an ONNX Runtime custom op ``ort_op`` (class SoftNmsOp) and autograd
     functions emitting ``emitted`` (line 5) and ``ort_op`` (line 10) in the domain 'mmx'."""
@@ -511,6 +544,15 @@ class PluginNameMismatch(Rule):
             },
             "expect": [("src/model.cpp", 5, 'getCreator("FooPlugn", "1", "") names plugin \'FooPlugn\', but no creator registers it; closest registered: \'FooPlugin\'')],
             "fixed": {"src/model.cpp": cpp_model("FooPlugin")},
+        },
+    ]
+
+    INVALID += [
+        {
+            # a creator written as a consistency checker (IPluginChecker derives IPluginCreator): its plugin's name
+            # is compared with the one it registers, with or without TensorRT's NvInferConsistency.h at hand
+            "files": {"plugins/dcn.cpp": _checker_pair("DcnDrift")},
+            "expect": [("plugins/dcn.cpp", 8, "plugin DcnPlugin returns 'DcnDrift' from getPluginType(), but its creator DcnPluginChecker (which creates it in createPlugin) registers 'Dcn'")],
         },
     ]
 

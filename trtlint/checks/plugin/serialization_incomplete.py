@@ -55,6 +55,16 @@ def _table(writes: str, reads: str) -> str:
     return serialization_v2(writes, reads).replace("    bool mFlag{};\n", "    bool mFlag{};\n    float* mTable{};\n", 1)
 
 
+def _checked(writes: str, reads: str) -> str:
+    """serialization_v2 whose serialize() and constructor first check the buffer pointer,
+    `VALIDATE(d != nullptr && mLimits.valid())`, `mLimits` of a type a missing header declares (libclang drops the
+    statement; it is read from the text). Line of the constructor's first read: 33."""
+    src = serialization_v2(f"VALIDATE(d != nullptr && mLimits.valid()); {writes}",
+                           f"VALIDATE(d != nullptr && mLimits.valid()); {reads}")
+    src = src.replace("#include <cstring>\n", '#include <cstring>\n#include "limits_missing.h"\n', 1)
+    return src.replace("    bool mFlag{};\n", "    bool mFlag{};\n    Limits mLimits;\n", 1)
+
+
 class SerializationIncomplete(Rule):
     """What a plugin serializes does not round-trip into what its runtime creator (or V2 constructor) reads.
 
@@ -72,7 +82,14 @@ class SerializationIncomplete(Rule):
     `x = *reinterpret_cast<int const*>(d)`, `memcpy(&x, d, n)`; or those of the project function it hands the
     whole blob to, `deserialize(data, length)`), up to the first write or read under a branch or loop, or handed
     to a helper whose body says nothing of the kind: the first pair whose C++ types differ in size or in kind
-    (float vs integer), and, when both are straight-line, a count mismatch. A value whose type is not known (a
+    (float vs integer), and, when both are straight-line, a count mismatch. A pointer moved past bytes by a
+    size (`d += sizeof(int)`, no call in it) with nothing stored since the previous advance or the start is an
+    item of its own, a skip: a skip in `serialize()` where the constructor reads a value is a finding (those
+    bytes are never written: a dropped store whose advance stayed); a skip in the constructor passes over
+    whatever was written there; skips at the end (padding) are compared with nothing. `cast<T const*>(d)[0]`
+    is the same access as `*cast<T const*>(d)`. A check of the buffer pointer (`PLUGIN_VALIDATE(d != nullptr)`,
+    `ASSERT(d == a + length)`: each argument naming the buffer compares it) is no item, also when libclang
+    dropped the statement and it is read from the text. A value whose type is not known (a
     template parameter; a type a missing header declares, whose statements are read from the source text) is
     one item whose type is not compared. A `serialize()` that names its buffer only to point locals into it
     writes nothing. The same block copied on both sides (`memcpy(d, mTable.data(), n)` and back), or a
@@ -315,6 +332,60 @@ class SerializationIncomplete(Rule):
         },
     ]
 
+    VALID += [
+        # the first value stored through an element-0 cast of the buffer, the pointer then moved past it by hand,
+        # and read back the same way: the advance moves past what was stored, no gap
+        {"files": {"plugins/bar.cpp": serialization_v2(
+            "reinterpret_cast<int32_t*>(d)[0] = mAxis; d += sizeof(int32_t); write(d, mScale)",
+            "mAxis = reinterpret_cast<int32_t const*>(d)[0]; d += sizeof(int32_t); mScale = read<float>(d)")}},
+        # reserved bytes both sides move past
+        {"files": {"plugins/bar.cpp": serialization_v2(
+            "write(d, mAxis); d += 4; write(d, mScale)", "mAxis = read<int32_t>(d); d += 4; mScale = read<float>(d)")}},
+        # the constructor moves past a value it does not need: the next values still pair up (int vs float is no
+        # mismatch here: the first read is of the second value)
+        {"files": {"plugins/bar.cpp": serialization_v2(
+            "write(d, mAxis); write(d, mScale)", "d += sizeof(int32_t); mScale = read<float>(d)")}},
+        # padding written at the end and never read back
+        {"files": {"plugins/bar.cpp": serialization_v2(
+            "write(d, mAxis); d += 4", "mAxis = read<int32_t>(d)")}},
+    ]
+    VALID += [
+        # a check of the buffer pointer that libclang drops (it names a member whose type a missing header declares:
+        # the statement is read from the text) on both sides, and the values after it agree
+        {"files": {"plugins/bar.cpp": _checked("write(d, mAxis); write(d, mScale)",
+                                               "mAxis = read<int32_t>(d); mScale = read<float>(d)")}},
+    ]
+    INVALID += [
+        {
+            # such a check is no value: the values after it are compared (before: it was an item the comparison
+            # could not read, and the comparison stopped there)
+            "files": {"plugins/bar.cpp": _checked("write(d, mScale); write(d, mFlag)",
+                                                  "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)")},
+            "expect": [("plugins/bar.cpp", 33, "BarPlugin's deserializing constructor reads item 1 as int (4 bytes), but "
+                                               "serialize() writes `mScale` as float (4 bytes)")],
+        },
+        {
+            # the first value's store dropped, the pointer still moved past its bytes: the constructor reads them
+            "files": {"plugins/bar.cpp": serialization_v2(
+                "d += sizeof(int32_t); write(d, mScale)",
+                "mAxis = reinterpret_cast<int32_t const*>(d)[0]; d += sizeof(int32_t); mScale = read<float>(d)")},
+            "expect": [("plugins/bar.cpp", 37, "BarPlugin::serialize() moves past item 1 (`d += sizeof(int32_t)`) "
+                                               "without writing it, but the deserializing constructor reads int (4 "
+                                               "bytes) there (`mAxis`): the 4 bytes are uninitialised in the engine, "
+                                               "so the deserialized plugin gets an arbitrary value")],
+        },
+        {
+            # a typed store dropped between two others (`*reinterpret_cast<T*>(d) = x; d += sizeof(T);` pairs)
+            "files": {"plugins/bar.cpp": serialization_v2(
+                "*reinterpret_cast<int32_t*>(d) = mAxis; d += sizeof(int32_t); d += sizeof(float); "
+                "*reinterpret_cast<bool*>(d) = mFlag; d += sizeof(bool)",
+                "mAxis = read<int32_t>(d); mScale = read<float>(d); mFlag = read<bool>(d)")},
+            "expect": [("plugins/bar.cpp", 39, "BarPlugin::serialize() moves past item 2 (`d += sizeof(float)`) "
+                                               "without writing it, but the deserializing constructor reads float (4 "
+                                               "bytes) there (`read<float>(d)`)")],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         yield from self._v3(index)
         yield from self._v2(index)
@@ -417,7 +488,9 @@ class SerializationIncomplete(Rule):
             return
         g, s = sizes[0], sers[0]
         writes = [op for op in s.serial if op.op != "read"]
-        if not writes or any(op.op != "write" or op.conditional or op.loop or op.size is None for op in writes):
+        # (a skip, `d += sizeof(int)` with nothing written, is bytes of the blob all the same)
+        if not writes or any(op.op not in ("write", "skip") or op.conditional or op.loop or op.size is None
+                             for op in writes):
             return
         total = sum(op.size for op in writes)
         if total == g.size_value:
@@ -454,6 +527,11 @@ class SerializationIncomplete(Rule):
         writes, reads = list(s.serial), [op for op in d.serial if op.op != "write"]
         writes = [op for op in writes if op.op != "read"]
         writes = writes[start:]  # the first `start` items are the creator's
+        # bytes moved past at the end (padding) are compared with nothing
+        while writes and writes[-1].op == "skip":
+            writes.pop()
+        while reads and reads[-1].op == "skip":
+            reads.pop()
         # a counting loop (`for (int i = 0; i < n; ++i)`) is one item on each side, matched by its bound
         wi, ri = _items(writes), _items(reads)
         anchored = self._anchor(cname, s, d, wi, ri, start, creator)
@@ -476,6 +554,20 @@ class SerializationIncomplete(Rule):
                 pairs = [(w, r)]
                 where = f" (counting the loop over `{looped}` as one)" if looped else ""
             for w1, r1 in pairs:
+                if w1.op == "skip" and r1.op == "read" and not r1.conditional:
+                    size = f"{w1.size} byte{'s' if w1.size != 1 else ''}" if w1.size is not None else "bytes"
+                    return self.diag(
+                        w1.span,
+                        f"{cname}::serialize() moves past item {start + i + 1}{where} (`{w1.expr}`) without writing it, "
+                        f"but the deserializing constructor reads {_t(r1) if r1.size is not None else 'a value'} "
+                        f"there (`{r1.expr}`): the {size} are uninitialised in "
+                        "the engine, so the deserialized plugin gets an arbitrary value",
+                        related=[Related(r1.span, f"the deserializing constructor reads item {start + i + 1}{where} here")]
+                        + _creator(creator, start),
+                        symbol=f"{s.qualname}:{start + i + 1}",
+                    )
+                if r1.op == "skip" or (w1.op == "skip" and r1.op == "skip"):
+                    continue  # the reader moves past what was written there (or both leave the bytes alone)
                 if w1.op == "opaque" or r1.op == "opaque" or w1.conditional or r1.conditional:
                     straight = False
                     break

@@ -32,7 +32,7 @@ import re
 from typing import Any, Optional
 
 from trtlint.base.facts import MethodDetail, ReturnInfo, SerialOp, Span
-from .base import Cursor, Unit, children, look_through
+from .base import Cursor, Unit, children, evaluate_int, look_through
 from .fielddata import FieldWalker
 from .formats import TYPE_READERS, accepted_types, input_types
 from .handoff import handoffs_of
@@ -82,6 +82,10 @@ class _Walk:
         self._entered: list = []
         self._scanned = 0  # _entered[:_scanned] were looked at for _near
         self.roles: dict[int, tuple[str, int, int]] = {}  # a project helper's call offset -> its role (serialhelpers)
+        # `d += sizeof(T)`: straight-line advances of a buffer pointer by a size with no call in it, (offset, cursor,
+        # bytes or None, the size as written); one with no write (read) since the previous one is a skip (serial_ops)
+        self.advances: list[tuple[int, Any, Optional[int], str]] = []
+        self.touches: list[int] = []  # offsets of the calls handed the buffer (any: one that did not resolve too)
         # the buffer parameter and the locals pointing into it (serialize(void* buffer) / Plugin(void const* d, n))
         self.names: set[str] = buffer_names(ex, fn, OUT_T if name == "serialize" else BLOB_T,
                                             buffer_param) if want_serial else set()
@@ -147,6 +151,8 @@ class _Walk:
             # `*reinterpret_cast<int*>(d) = mX;` (a write of int, see serial_ops), `d[0] = mX;` (a store the
             # comparison cannot read: an opaque item)
             self.add_serial(self.ex.extent_info(c)[3], c, "raw", cond, "")
+        elif k == K.COMPOUND_ASSIGNMENT_OPERATOR and self.want_serial and not cond and loop is None and self.names:
+            self.on_advance(c, kids)
         elif (k == K.VAR_DECL and self.want_serial and self.name != "serialize"
               and typed_load_init(self.ex, c, self.names) is not None):
             # `int n = *reinterpret_cast<int const*>(d);`: a read of int
@@ -280,6 +286,9 @@ class _Walk:
 
     def on_call(self, c: Cursor, cond: bool) -> None:
         name = c.spelling or ""
+        if self.names and any(set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names for a in c.get_arguments()):
+            # a call handed the buffer may store there, seen below or not (a helper whose header is missing)
+            self.touches.append(self.ex.extent_info(c)[3])
         if name in WRITES or name in READS:
             op = "write" if name in WRITES else "read"
             off = self.ex.extent_info(c)[3]
@@ -308,6 +317,16 @@ class _Walk:
                 return
             # a project helper handed the buffer: its reads/writes are not seen here
             self.add_serial(off, c, "call", cond, name)
+
+    def on_advance(self, c: Cursor, kids: list) -> None:
+        """``d += n`` of a buffer pointer ``d``, ``n`` a size with no call in it (``sizeof(int)``, ``4 * sizeof(float)``:
+        what a call returns may be what it wrote, ``d += copyFromHost(d, ...)``)."""
+        if len(kids) != 2 or re.sub(r"[\s()]", "", self.ex.text_of(kids[0])) not in self.names:
+            return
+        whole, rhs = self.ex.text_of(c), self.ex.text_of(kids[1])
+        if not re.match(r"\s*[\w()\s]*?\+=", whole) or re.search(r"\b(?!sizeof\b)[A-Za-z_]\w*\s*\(", rhs):
+            return
+        self.advances.append((self.ex.extent_info(c)[3], c, evaluate_int(kids[1]), " ".join(whole.split())[:100]))
 
     def _delegate(self, c: Cursor) -> Optional[tuple[SerialOp, ...]]:
         """The serial values of the body ``c``'s callee, when it is a project function handed the buffer itself (not
@@ -353,10 +372,10 @@ class _Walk:
         return type_info(a.type, K, self.TK), self.ex.text_of(a)
 
     def serial_ops(self) -> tuple[SerialOp, ...]:
-        K = self.K
         ops: list[SerialOp] = []
         buffers: set[str] = set(self.names)
         items = sorted(self.serial, key=lambda t: t[0])
+        at: list[int] = []  # the offset of each op of ``ops`` (of the statement it came from)
         for off, c, op, _cond, _name in items:
             if op in ("write", "read", "helper") and c is not None:
                 args = list(c.get_arguments())
@@ -364,80 +383,111 @@ class _Walk:
                 if len(args) > b:
                     buffers.add(re.sub(r"[\s&*()]", "", self.ex.text_of(args[b])))
         for off, c, op, cond, name in items:
-            if op == "inline":
-                ops.extend(dataclasses.replace(o, conditional=o.conditional or cond) for o in self.inlined[off])
-                continue
-            args = list(c.get_arguments()) if op not in ("raw", "load") else []
-            texts = [re.sub(r"[\s&*()]", "", self.ex.text_of(a)) for a in args]
-            if op == "helper":
-                _r, _b, v = self.roles[off]
-                if v < 0:
-                    tc, texpr = c, self.ex.text_of(c)
-                elif v < len(args):
-                    tc, texpr = look_through(K, args[v]), self.ex.text_of(args[v])
-                else:
-                    continue
-                ctype, size, kind = type_info(tc.type, K, self.TK)
-                ops.append(SerialOp(op="write" if self.name == "serialize" else "read", span=self.span(c),
-                                    expr=" ".join(texpr.split())[:100], ctype=ctype, size=size, kind=kind,
-                                    conditional=cond))
-                continue
-            if op == "load":
-                ld = typed_load_init(self.ex, c, self.names)
-                if ld is not None:
-                    ctype, size, kind = type_info(ld[0].type, K, self.TK)
-                    ops.append(SerialOp(op="read", span=self.span(c), expr=ld[1], ctype=ctype, size=size, kind=kind,
-                                        conditional=cond))
-                continue
-            if name == "memcpy" and len(args) >= 2:
-                # serialization by copying a value or an array: memcpy(d, &mX, n) in serialize(),
-                # memcpy(&mX, d, n) / memcpy(mArr, d, n) in the deserializing constructor
-                w = self.name == "serialize"
-                val = self._copied_value(args[1] if w else args[0], args[0] if w else args[1])
-                if val is not None:
-                    (ctype, size, kind), expr = val
-                    ops.append(SerialOp(op="write" if w else "read", span=self.span(c), expr=expr[:100], ctype=ctype,
-                                        size=size, kind=kind, conditional=cond))
-                    continue
-            if op == "raw":
-                typed = typed_access(self.ex, c, self.kids(c), self.names, self.name == "serialize")
-                if typed is not None:
-                    # `*reinterpret_cast<int*>(d) = mX` / `mX = *reinterpret_cast<int const*>(d)`: a value of int
-                    ctype, size, kind = type_info(typed[0].type, K, self.TK)
-                    ops.append(SerialOp(op="write" if self.name == "serialize" else "read", span=self.span(c),
-                                        expr=" ".join(typed[1].split())[:100], ctype=ctype, size=size, kind=kind,
-                                        conditional=cond))
-                    continue
-                ops.append(SerialOp(op="opaque", span=self.span(c), expr="store through a pointer", conditional=cond))
-                continue
-            if op in ("opaque", "call"):
-                if not any(t in buffers for t in texts):
-                    continue
-                expr = name
-                if name in ("memcpy", "std::memcpy") and len(args) >= 3:
-                    # a block copied (`memcpy(d, mKernels.data(), n)`): named by its value and size, so that the
-                    # same block on the other side can be matched (serialization_incomplete's anchors)
-                    val = args[1] if self.name == "serialize" else args[0]
-                    expr = f"{name}({' '.join(self.ex.text_of(val).split())}, {' '.join(self.ex.text_of(args[2]).split())})"
-                ops.append(SerialOp(op="opaque", span=self.span(c), expr=expr[:100], conditional=cond))
-                continue
-            ctype = size = kind = None
-            expr = ""
-            if op == "write":
-                idx = WRITES[name]
-                if len(args) > idx:
-                    a = look_through(K, args[idx])
-                    ctype, size, kind = type_info(a.type, K, self.TK)
-                    expr = self.ex.text_of(args[idx])
-            else:
-                ctype, size, kind, expr = read_value(self.ex, c, name, args)
-            expr = " ".join(expr.split())
-            ops.append(SerialOp(op=op, span=self.span(c), expr=expr[:100], ctype=ctype, size=size, kind=kind,
-                                conditional=cond))
+            n_before = len(ops)
+            self._emit(ops, off, c, op, cond, name, buffers)
+            at.extend([off] * (len(ops) - n_before))
+        ops = self._skips(ops, at)
         if self.loop_of:
             ops = [dataclasses.replace(o, loop=lp[1], loop_at=lp[0]) if (lp := self.loop_of.get(
                 (o.span.path, o.span.line, o.span.col))) is not None else o for o in ops]
         return tuple(ops)
+
+    def _skips(self, ops: list[SerialOp], at: list[int]) -> list[SerialOp]:
+        """``ops`` (at offsets ``at``) with a ``skip`` op for each advance of the buffer (``d += sizeof(T)``) that no
+        write (read) comes before since the previous advance or the body's start: bytes the pointer moves past
+        without writing (reading) them. An advance right after a write or read only moves past what it stored."""
+        if not self.advances:
+            return ops
+        merged: list[tuple[int, int, Any]] = [(o, 1, op) for o, op in zip(at, ops)]  # (offset, what, payload)
+        merged += [(adv[0], 0, adv) for adv in self.advances] + [(t, 2, None) for t in self.touches]
+        merged.sort(key=lambda t: (t[0], t[1]))
+        out: list[SerialOp] = []
+        moved = True  # the pointer is past everything stored so far (at the start: nothing stored)
+        for _off, what, x in merged:
+            if what:  # an op (1), or a call handed the buffer (2)
+                if what == 1:
+                    out.append(x)
+                moved = False
+                continue
+            _o, c, size, text = x
+            if moved:
+                out.append(SerialOp(op="skip", span=self.span(c), expr=text, size=size))
+            moved = True
+        return out
+
+    def _emit(self, ops: list[SerialOp], off: int, c: Any, op: str, cond: bool, name: str, buffers: set[str]) -> None:
+        """The serial op(s) of one recorded statement, appended to ``ops``."""
+        K = self.K
+        if op == "inline":
+            ops.extend(dataclasses.replace(o, conditional=o.conditional or cond) for o in self.inlined[off])
+            return
+        args = list(c.get_arguments()) if op not in ("raw", "load") else []
+        texts = [re.sub(r"[\s&*()]", "", self.ex.text_of(a)) for a in args]
+        if op == "helper":
+            _r, _b, v = self.roles[off]
+            if v < 0:
+                tc, texpr = c, self.ex.text_of(c)
+            elif v < len(args):
+                tc, texpr = look_through(K, args[v]), self.ex.text_of(args[v])
+            else:
+                return
+            ctype, size, kind = type_info(tc.type, K, self.TK)
+            ops.append(SerialOp(op="write" if self.name == "serialize" else "read", span=self.span(c),
+                                expr=" ".join(texpr.split())[:100], ctype=ctype, size=size, kind=kind,
+                                conditional=cond))
+            return
+        if op == "load":
+            ld = typed_load_init(self.ex, c, self.names)
+            if ld is not None:
+                ctype, size, kind = type_info(ld[0].type, K, self.TK)
+                ops.append(SerialOp(op="read", span=self.span(c), expr=ld[1], ctype=ctype, size=size, kind=kind,
+                                    conditional=cond))
+            return
+        if name == "memcpy" and len(args) >= 2:
+            # serialization by copying a value or an array: memcpy(d, &mX, n) in serialize(),
+            # memcpy(&mX, d, n) / memcpy(mArr, d, n) in the deserializing constructor
+            w = self.name == "serialize"
+            val = self._copied_value(args[1] if w else args[0], args[0] if w else args[1])
+            if val is not None:
+                (ctype, size, kind), expr = val
+                ops.append(SerialOp(op="write" if w else "read", span=self.span(c), expr=expr[:100], ctype=ctype,
+                                    size=size, kind=kind, conditional=cond))
+                return
+        if op == "raw":
+            typed = typed_access(self.ex, c, self.kids(c), self.names, self.name == "serialize")
+            if typed is not None:
+                # `*reinterpret_cast<int*>(d) = mX` / `mX = *reinterpret_cast<int const*>(d)`: a value of int
+                ctype, size, kind = type_info(typed[0].type, K, self.TK)
+                ops.append(SerialOp(op="write" if self.name == "serialize" else "read", span=self.span(c),
+                                    expr=" ".join(typed[1].split())[:100], ctype=ctype, size=size, kind=kind,
+                                    conditional=cond))
+                return
+            ops.append(SerialOp(op="opaque", span=self.span(c), expr="store through a pointer", conditional=cond))
+            return
+        if op in ("opaque", "call"):
+            if not any(t in buffers for t in texts):
+                return
+            expr = name
+            if name in ("memcpy", "std::memcpy") and len(args) >= 3:
+                # a block copied (`memcpy(d, mKernels.data(), n)`): named by its value and size, so that the
+                # same block on the other side can be matched (serialization_incomplete's anchors)
+                val = args[1] if self.name == "serialize" else args[0]
+                expr = f"{name}({' '.join(self.ex.text_of(val).split())}, {' '.join(self.ex.text_of(args[2]).split())})"
+            ops.append(SerialOp(op="opaque", span=self.span(c), expr=expr[:100], conditional=cond))
+            return
+        ctype = size = kind = None
+        expr = ""
+        if op == "write":
+            idx = WRITES[name]
+            if len(args) > idx:
+                a = look_through(K, args[idx])
+                ctype, size, kind = type_info(a.type, K, self.TK)
+                expr = self.ex.text_of(args[idx])
+        else:
+            ctype, size, kind, expr = read_value(self.ex, c, name, args)
+        expr = " ".join(expr.split())
+        ops.append(SerialOp(op=op, span=self.span(c), expr=expr[:100], ctype=ctype, size=size, kind=kind,
+                            conditional=cond))
 
 
 def _is_deserializing_ctor(ex: Unit, fn: Cursor) -> bool:

@@ -35,6 +35,11 @@ _DEREF = re.compile(r"\*\s*(?:(?:reinterpret|static|const)_cast\s*<[^;]*>\s*\([^
                     r"[A-Za-z_][\w.]*(?:\s*\+\+)?)$", re.S)
 
 
+# element 0 of a cast of the buffer, the same access: `reinterpret_cast<int const*>(d)[0]`, `((int*)d)[0]`
+ELEM0 = re.compile(r"(?:(?:reinterpret|static)_cast\s*<[^;]*\*\s*>\s*\([^;\[\]]*\)|\(\s*\([^;()]*\*\s*\)[^;\[\]]*\))"
+                   r"\s*\[\s*0\s*\]$", re.S)
+
+
 def _words(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_]\w*", text))
 
@@ -61,10 +66,13 @@ def _advances(body: str, name: str) -> bool:
 
 
 def _deref_cast_of(ex: Unit, e: Cursor, names: set[str]) -> bool:
-    """``e`` is ``*cast<T*>(x)`` (or ``*x`` of a typed pointer x) with x naming one of ``names``."""
+    """``e`` is ``*cast<T*>(x)`` (or ``*x`` of a typed pointer x, or ``cast<T*>(x)[0]``) with x naming one of
+    ``names``."""
     K = ex.K
     e = look_through(K, e)
     t = ex.text_of(e).strip()
+    if e.kind == K.ARRAY_SUBSCRIPT_EXPR and ELEM0.match(t):
+        return bool(_words(t[: t.rindex("[")]) & names)
     # (in a template, `*cast<T*>(x)` of a dependent type is a call of an unresolved operator*)
     if e.kind not in (K.UNARY_OPERATOR, K.CALL_EXPR) or not _DEREF.match(t):
         return False
@@ -308,6 +316,8 @@ def dropped(ex: Unit, fn: Cursor, names: set[str]) -> list[tuple[int, str, str, 
             if not _words(stmt) & names or stmt.strip().startswith("}"):
                 continue
             lead = len(stmt) - len(stmt.lstrip())
+            if _is_check(stmt, names):
+                continue
             m = _KNOWN_CALL.match(stmt)
             args = _split_args(m.group(2)) if m else []
             if m and len(args) >= 2:
@@ -315,6 +325,26 @@ def dropped(ex: Unit, fn: Cursor, names: set[str]) -> list[tuple[int, str, str, 
             else:
                 out.append((g1 + start + lead, "other", " ".join(stmt.split())[:80], directive))
     return out
+
+
+_CHECK_CALL = re.compile(r"\s*[A-Za-z_]\w*(?:\s*::\s*\w+)*\s*\((.*)\)\s*$", re.S)
+_COMPARISON = re.compile(r"==|!=|<=|>=")
+_ASSIGNMENT = re.compile(r"(?<![=!<>+\-*/%&|^])=(?!=)|\+=|-=|\+\+|--")
+_INNER_CALL = re.compile(r"[A-Za-z_]\w*\s*\(([^()]*)\)")
+
+
+def _is_check(stmt: str, names: set[str]) -> bool:
+    """``stmt`` is a check of the buffer pointer, not a store or load through it: a call (a check macro whose
+    header is missing: ``PLUGIN_VALIDATE(buffer != nullptr)``, ``ASSERT(d == a + length)``) each of whose
+    arguments naming the buffer compares it (``==``, ``!=``, ``<=``, ``>=``), with no assignment and no call handed
+    the buffer."""
+    m = _CHECK_CALL.match(stmt)
+    if not m:
+        return False
+    named = [a for a in _split_args(m.group(1)) if _words(a) & names]
+    return bool(named) and all(
+        _COMPARISON.search(a) and not _ASSIGNMENT.search(_COMPARISON.sub(" ", a))
+        and not any(_words(c) & names for c in _INNER_CALL.findall(a)) for a in named)
 
 
 def _split_args(text: str) -> list[str]:

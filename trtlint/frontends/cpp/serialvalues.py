@@ -7,6 +7,7 @@ import re
 from typing import Any, Optional
 
 from .base import Cursor, Unit, children, evaluate_int, look_through, preorder
+from .serialhelpers import ELEM0
 
 # the serialization helpers known by name (TensorRT OSS `write`/`read`, `serialize_value`/`deserialize_value`,
 # `writeToBuffer`/`readFromBuffer`): a writer -> the index of its value argument; the readers
@@ -94,7 +95,9 @@ def raw_store(ex: Unit, c: Cursor, kids: list) -> bool:
     # a store (`*p = x`, `d[i] = x`) or a load through a pointer (`x = *reinterpret_cast<float const*>(d)`)
     rhs = rest[1:].lstrip()
     # (`mScales[i] = read<float>(d)` fills an array from a read call: no raw store)
-    return lhs.startswith("*") or rhs.startswith("*") or (lhs.endswith("]") and "(" not in rhs)
+    # (`x = reinterpret_cast<int const*>(d)[0]`: a load of element 0, the same as `*reinterpret_cast<...>(d)`)
+    return (lhs.startswith("*") or rhs.startswith("*") or (lhs.endswith("]") and "(" not in rhs)
+            or ELEM0.match(rhs.rstrip().rstrip(";").rstrip()) is not None)
 
 
 def size_value(ex: Unit, fn: Cursor) -> Optional[int]:
