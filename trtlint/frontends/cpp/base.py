@@ -12,9 +12,10 @@ import atexit
 import ctypes
 import re
 import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Optional, Protocol
+from typing import Any, Iterable, Iterator, Optional, Protocol
 
 from trtlint.base.facts import CppClass, Registration, Span
 from .. import SourceFile
@@ -188,13 +189,63 @@ def evaluate_int(c: Cursor) -> Optional[int]:
 
 
 def children(c: Cursor) -> list:
-    """The children of a cursor, as a list (same order and cursors as ``c.get_children()``)."""
+    """The children of a cursor, as a list (same order and cursors as ``c.get_children()``). Inside
+    :func:`children_memo`, a cursor's children are listed once: asked again for the same cursor object, the same
+    child objects come back (in a new list), with what was cached on them (``extent_info``)."""
+    got = getattr(c, "_trtlint_kids", None)
+    if got is not None:
+        return list(got)
     out: list = []
     _visit_fn(c, _visit_cb, out)
     tu = getattr(c, "_tu", None)
     for ch in out:
         ch._tu = tu
+    keep = _memo.keep
+    if keep is not None:
+        c._trtlint_kids = tuple(out)
+        keep.append(c)
     return out
+
+
+def arguments(c: Cursor) -> list:
+    """``list(c.get_arguments())`` (a call's arguments, a function's parameters); inside :func:`children_memo`, once
+    per cursor object: asked again, the same argument objects come back (in a new list)."""
+    got = getattr(c, "_trtlint_args", None)
+    if got is not None:
+        return list(got)
+    out = list(c.get_arguments())
+    keep = _memo.keep
+    if keep is not None:
+        c._trtlint_args = tuple(out)
+        keep.append(c)
+    return out
+
+
+class _Memo(threading.local):
+    keep: Optional[list] = None  # the cursors whose children or arguments are cached (children_memo), in this thread
+
+
+_memo = _Memo()
+
+
+@contextmanager
+def children_memo() -> Iterator[None]:
+    """While the block runs (in this thread), :func:`children` lists each cursor object's children once: the walk of
+    one body, where the walk and its visitors (flow, lifecycle, nonnull...) ask for the same nodes' children (and
+    :func:`arguments` each call's arguments once). The
+    cache lives on the cursor objects and is dropped when the block ends (a long-lived cursor, the function's, would
+    otherwise keep the whole body's cursors alive)."""
+    prev = _memo.keep
+    keep: list = []
+    _memo.keep = keep
+    try:
+        yield
+    finally:
+        _memo.keep = prev
+        for c in keep:
+            d = c.__dict__
+            d.pop("_trtlint_kids", None)
+            d.pop("_trtlint_args", None)
 
 
 def preorder(c: Cursor) -> Iterable[Cursor]:

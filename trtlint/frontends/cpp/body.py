@@ -13,7 +13,8 @@ from typing import Iterable, Optional
 
 from trtlint.base.facts import AttrFact, Call, CreatorLookup, FieldData, FieldRead, PluginFieldDecl, Registration, ResolvedString, Span
 from . import fallthrough, fielddata, flow, streamfields, templreg
-from .base import Cursor, Unit, binop_code, children, leaf_ids, look_through, preorder, short, split_top_level
+from .base import (Cursor, Unit, arguments, binop_code, children, children_memo, leaf_ids, look_through, preorder, short,
+                   split_top_level)
 from .bodyguards import Guards
 
 _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "getPluginType"}
@@ -88,6 +89,10 @@ class BodyWalker(Guards):
         self.member_strings: list[tuple[str, ResolvedString]] = []  # a constructor's string constants put in members
 
     def walk(self) -> None:
+        with children_memo():  # the walk and its visitors list each node's children once
+            self._walk()
+
+    def _walk(self) -> None:
         K = self.K
         hook = self.hook
         # (cursor, parents, guard, the hook's state: None when the hook does not enter it)
@@ -218,7 +223,7 @@ class BodyWalker(Guards):
             args = tuple(short(a) for a in split_top_level(text[text.rfind("(", j) + 1 : text.rfind(")")])) if j > 0 else ()
             if not callee:
                 callee = text[:i].strip() if i > 0 else name
-            cfg_args = list(kids[1].get_arguments()) if stream else []
+            cfg_args = arguments(kids[1]) if stream else []
             self.add_call(c, flow.launch_extras(text, cfg, Call(
                 callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
                 kind="launch", stream=stream, args=tuple(a for a in args if a),
@@ -243,9 +248,9 @@ class BodyWalker(Guards):
                 return
             cls_name = ref.spelling
             if cls_name == "PluginField":
-                self.on_plugin_field(c, list(c.get_arguments()), c)
+                self.on_plugin_field(c, arguments(c), c)
             text = ex.text_of(c)
-            real = [t for t in (ex.text_of(a) for a in c.get_arguments()) if t]
+            real = [t for t in (ex.text_of(a) for a in arguments(c)) if t]
             if len(real) == 1 and text == real[0]:
                 return  # implicit conversion
             if not real and "(" not in text and "{" not in text:
@@ -254,7 +259,7 @@ class BodyWalker(Guards):
                 return
         if ref is not None and ref.kind == K.CONVERSION_FUNCTION:
             return
-        args = list(c.get_arguments())
+        args = arguments(c)
         lambda_call = False
         if ref is not None and ref.kind == K.CXX_METHOD and name == "operator()":
             par = ref.semantic_parent
@@ -580,7 +585,7 @@ class BodyWalker(Guards):
             par = ref.semantic_parent
             if par is None or (par.spelling or "") != "IPluginRegistry":
                 return
-        args = list(c.get_arguments())
+        args = arguments(c)
         if len(args) < 2:
             return
         vals: list[Optional[str]] = []
@@ -680,7 +685,7 @@ class BodyWalker(Guards):
             if p.kind == K.MEMBER_REF_EXPR and p.spelling == "value_or":
                 continue
             if p.kind == K.CALL_EXPR and p.spelling == "value_or":
-                args = list(p.get_arguments())
+                args = arguments(p)
                 return short(self.ex.text_of(args[0])) if args else ""
             if p.kind not in (K.UNEXPOSED_EXPR, K.MEMBER_REF_EXPR, K.PAREN_EXPR):
                 return None

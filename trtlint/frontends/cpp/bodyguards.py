@@ -10,7 +10,7 @@ import re
 from typing import Optional
 
 from . import debugarms, debugswitch, debugvalues, flow, nonnull, onetime
-from .base import Cursor, children, func_kinds, preorder, short
+from .base import Cursor, arguments, children, func_kinds, preorder, short
 
 
 def _strip_parens(s: str) -> str:
@@ -221,7 +221,7 @@ class Guards:
                         out[(c.spelling,)] = why
             elif c.kind == K.CALL_EXPR and c.spelling and (c.spelling, "(", ")") not in out:
                 try:
-                    if list(c.get_arguments()):
+                    if arguments(c):
                         continue
                     d = c.referenced
                     d = d.get_definition() if d is not None else None

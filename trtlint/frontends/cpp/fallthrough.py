@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from trtlint.base.facts import FallThrough
-from .base import Cursor, binop_code, children, evaluate_int, look_through
+from .base import Cursor, arguments, binop_code, children, evaluate_int, look_through
 
 # clang_getCursorBinaryOperatorKind codes (CXBinaryOperatorKind) of the operators a condition may use
 _BO = {11: "<", 12: ">", 13: "<=", 14: ">=", 15: "==", 16: "!=", 20: "&&", 21: "||"}
@@ -256,7 +256,7 @@ class MemberWrites:
     def _by_reference(self, c: Cursor) -> None:
         w = self.w
         try:
-            args = list(c.get_arguments())
+            args = arguments(c)
         except Exception:  # noqa: BLE001
             return
         params: Optional[list] = None

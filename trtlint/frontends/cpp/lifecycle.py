@@ -32,7 +32,7 @@ import re
 from typing import Any, Optional
 
 from trtlint.base.facts import MethodDetail, ReturnInfo, SerialOp, Span
-from .base import Cursor, Unit, children, evaluate_int, look_through
+from .base import Cursor, Unit, arguments, children, evaluate_int, look_through
 from .fielddata import FieldWalker
 from .formats import TYPE_READERS, accepted_types, input_types
 from .handoff import handoffs_of
@@ -286,7 +286,7 @@ class _Walk:
 
     def on_call(self, c: Cursor, cond: bool) -> None:
         name = c.spelling or ""
-        if self.names and any(set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names for a in c.get_arguments()):
+        if self.names and any(set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names for a in arguments(c)):
             # a call handed the buffer may store there, seen below or not (a helper whose header is missing)
             self.touches.append(self.ex.extent_info(c)[3])
         if name in WRITES or name in READS:
@@ -301,7 +301,7 @@ class _Walk:
         ref = c.referenced
         if ref is not None and ref.kind in (self.K.CXX_METHOD, self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE):
             off = self.ex.extent_info(c)[3]
-            handed = any(set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names for a in c.get_arguments())
+            handed = any(set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names for a in arguments(c))
             role = helpers(self.ex).role(c) if handed else None
             if role is not None and (role[0] == "write") == (self.name == "serialize"):
                 # a project helper whose body writes (reads) one value and advances the buffer: `writeBUF(buf, c)`
@@ -333,7 +333,7 @@ class _Walk:
         an advanced pointer into it: the constructor's own reads come first) and reads (writes) nothing else's."""
         if self.depth >= 2 or any(op != "inline" for _o, _c, op, _cd, _n in self.serial):
             return None
-        args = list(c.get_arguments())
+        args = arguments(c)
         at = [i for i, a in enumerate(args) if set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names]
         if len(at) != 1:
             return None
@@ -378,7 +378,7 @@ class _Walk:
         at: list[int] = []  # the offset of each op of ``ops`` (of the statement it came from)
         for off, c, op, _cond, _name in items:
             if op in ("write", "read", "helper") and c is not None:
-                args = list(c.get_arguments())
+                args = arguments(c)
                 b = self.roles[off][1] if op == "helper" else 0
                 if len(args) > b:
                     buffers.add(re.sub(r"[\s&*()]", "", self.ex.text_of(args[b])))
@@ -421,7 +421,7 @@ class _Walk:
         if op == "inline":
             ops.extend(dataclasses.replace(o, conditional=o.conditional or cond) for o in self.inlined[off])
             return
-        args = list(c.get_arguments()) if op not in ("raw", "load") else []
+        args = arguments(c) if op not in ("raw", "load") else []
         texts = [re.sub(r"[\s&*()]", "", self.ex.text_of(a)) for a in args]
         if op == "helper":
             _r, _b, v = self.roles[off]

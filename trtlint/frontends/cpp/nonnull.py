@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from .base import Cursor, children, libclang, look_through, preorder
+from .base import Cursor, arguments, children, libclang, look_through, preorder
 
 # clang_getCursorBinaryOperatorKind codes (CXBinaryOperatorKind)
 _BO = {6: "+", 7: "-", 15: "==", 16: "!=", 20: "&&", 21: "||", 22: "=", 26: "+=", 27: "-="}
@@ -147,7 +147,7 @@ class Derive:
         the callee's definition only advances that parameter, else opaque; handed to a call whose callee is not
         known at all (undeclared): opaque."""
         K = self.K
-        args = list(c.get_arguments())
+        args = arguments(c)
         if not args:
             return
         decls = self._callees(c)
@@ -316,7 +316,7 @@ class Derive:
         k = helper_param(self.ex, ref)
         if k is None:
             return None
-        args = list(e.get_arguments())
+        args = arguments(e)
         return self.derived(args[k], seen, depth + 1) if k < len(args) else None
 
 

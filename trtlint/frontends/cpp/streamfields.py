@@ -18,7 +18,7 @@ import re
 from functools import lru_cache
 from typing import Any, Optional
 
-from .base import Cursor, children, look_through
+from .base import Cursor, arguments, children, look_through
 
 _STREAM_TYPES = ("cudaStream_t", "CUstream", "CUstream_st *", "struct CUstream_st *")
 # a declaration's own initialiser that is no stream (`cudaStream_t s{nullptr};`, `= 0`, `{}`) or none at all
@@ -66,7 +66,7 @@ def arg_field(w: Any, a: Optional[Cursor]) -> Optional[str]:
     d = _field(w, cur)
     if d is None and cur.kind == K.CALL_EXPR:
         ref = cur.referenced
-        if ref is not None and ref.kind == K.CXX_METHOD and not list(cur.get_arguments()):
+        if ref is not None and ref.kind == K.CXX_METHOD and not arguments(cur):
             d = _getter_field(w, ref)
     if d is None:
         return None
@@ -195,7 +195,7 @@ class Writes:
 
     def _by_reference(self, c: Cursor) -> None:
         w = self.w
-        args = list(c.get_arguments())
+        args = arguments(c)
         if not args:
             return
         params: Optional[list] = None
