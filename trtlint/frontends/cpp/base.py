@@ -370,6 +370,14 @@ def leaf_ids(K: Any) -> frozenset:
     return frozenset([k.value for k in _leaf_kinds(K)] + [k.value for k in extra])
 
 
+@lru_cache(maxsize=4)
+def childless_ids(K: Any) -> frozenset:
+    """Kind ids libclang never gives children: the references (libclang visits no children of a reference), the
+    literals besides a name (``DECL_REF_EXPR`` may have some: a qualifier, template arguments) and ``this``, and
+    the kinds :func:`leaf_ids` adds."""
+    return leaf_ids(K) - {K.DECL_REF_EXPR.value}
+
+
 @lru_cache(maxsize=8)
 def _through_ids(K: Any, casts: bool, functional: bool) -> frozenset:
     kinds = [K.UNEXPOSED_EXPR, K.PAREN_EXPR]

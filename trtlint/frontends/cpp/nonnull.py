@@ -24,9 +24,10 @@ then taken to run.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Optional
 
-from .base import Cursor, arguments, children, libclang, look_through, preorder
+from .base import Cursor, arguments, children, childless_ids, libclang, look_through, preorder
 
 # clang_getCursorBinaryOperatorKind codes (CXBinaryOperatorKind)
 _BO = {6: "+", 7: "-", 15: "==", 16: "!=", 20: "&&", 21: "||", 22: "=", 26: "+=", 27: "-="}
@@ -58,6 +59,12 @@ def _pointer(ex: Any, c: Cursor) -> bool:
         return c.type.get_canonical().kind == ex.ci.TypeKind.POINTER
     except Exception:  # noqa: BLE001 - an unresolved type
         return False
+
+
+@lru_cache(maxsize=4)
+def _known_ids(K: Any) -> frozenset:
+    """The cursor kind ids the bindings know (``CursorKind.from_id`` raises for any other)."""
+    return frozenset(k.value for k in K.get_all_kinds())
 
 
 def _body(K: Any, fn: Cursor) -> Optional[Cursor]:
@@ -109,10 +116,23 @@ class Derive:
         body = _body(K, self.fn)
         if body is None:
             return out
-        for c in preorder(body):
-            k = c.kind
-            if k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
-                kids = children(c)
+        # every node of the body in preorder (as base.preorder), by kind id (a kind the bindings do not know raises
+        # as ``c.kind`` would); the children of a node that has none are not asked for
+        known, childless = _known_ids(K), childless_ids(K)
+        BINOP, CASSIGN, CALL, UNARY = (K.BINARY_OPERATOR.value, K.COMPOUND_ASSIGNMENT_OPERATOR.value, K.CALL_EXPR.value,
+                                       K.UNARY_OPERATOR.value)
+        stack = [body]
+        while stack:
+            c = stack.pop()
+            kid = c._kind_id
+            if kid not in known:
+                K.from_id(kid)
+            if kid in childless:
+                continue
+            kids = children(c)
+            stack.extend(reversed(kids))
+            if kid == BINOP or kid == CASSIGN:
+                k = K.from_id(kid)
                 if len(kids) != 2:
                     continue
                 lhs = look_through(K, kids[0])
@@ -126,10 +146,9 @@ class Derive:
                 elif k == K.COMPOUND_ASSIGNMENT_OPERATOR or op is None and k == K.BINARY_OPERATOR and \
                         re.match(r"\s*[-+*/%|&^<>]*=(?!=)", self._between(kids)):
                     out.setdefault(lhs.referenced.hash, []).append(("opaque", None))
-            elif k == K.CALL_EXPR:
+            elif kid == CALL:
                 self._by_reference(c, out)
-            elif k == K.UNARY_OPERATOR:
-                kids = children(c)
+            elif kid == UNARY:
                 if len(kids) != 1:
                     continue
                 sub = look_through(K, kids[0])
@@ -150,11 +169,13 @@ class Derive:
         args = arguments(c)
         if not args:
             return
-        decls = self._callees(c)
+        decls: Any = False  # (looked up at the first pointer variable handed over)
         for i, a in enumerate(args):
             e = look_through(K, a)
             if e.kind != K.DECL_REF_EXPR or e.referenced is None or not _pointer(self.ex, e):
                 continue
+            if decls is False:
+                decls = self._callees(c)
             kind = "opaque" if decls is None else None
             for d in decls or ():
                 ps = [ch for ch in children(d) if ch.kind == K.PARM_DECL]
