@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import gc
 import re
 import threading
 from contextlib import contextmanager
@@ -238,6 +239,9 @@ def children_memo() -> Iterator[None]:
     prev = _memo.keep
     keep: list = []
     _memo.keep = keep
+    collect = gc.isenabled()
+    if collect:
+        gc.disable()
     try:
         yield
     finally:
@@ -246,6 +250,9 @@ def children_memo() -> Iterator[None]:
             d = c.__dict__
             d.pop("_trtlint_kids", None)
             d.pop("_trtlint_args", None)
+        del keep
+        if collect:
+            gc.enable()
 
 
 def preorder(c: Cursor) -> Iterable[Cursor]:
