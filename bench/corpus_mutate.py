@@ -281,7 +281,7 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
     route_names = {it.name for it in items if it.kind in ("emission", "lookup", "onnx-node")}
     # a route's fields: Python ones anywhere (a sample's script beside its plugin), C++ ones outside creators' directories
     route_fields = {it.name for it in items if it.kind == "field" and it.extra.get("side") != "class"
-                    and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items))}
+                    and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items, tx))}
     route_fields |= {a for it in items if it.kind == "emission" for a in emission_attrs(tx, it)}
     classes = [it for it in items if it.kind in ("plugin-class", "creator-class") and it.file in tx.code]
     muts_before = len(muts)
@@ -438,8 +438,9 @@ def _declared_field(tx: Texts, it, items, route_fields: set):
     names passes it (a field some other creator's route passes, never read here and passed to no route of this
     one, is renamed with no drift any rule could see)."""
     mine = _read_fields(tx, it) | _passed_fields(tx, it, items)
+    member = re.compile(rf"\b{re.escape(it.name)}\s*::")
     cands = [f for f in items if f.kind == "field" and f.name in route_fields and f.name in mine and f.extra.get("literal")
-             and str(Path(f.file).parent) == str(Path(it.file).parent)]
+             and (str(Path(f.file).parent) == str(Path(it.file).parent) or member.search(tx.code.get(f.file, "")))]
     ctor = [(b.file, tx.pos_line(b.file, b.open), tx.pos_line(b.file, b.close)) for b in tx.methods(it.name, it.file, it.line, it.name)]
     inside = [f for f in cands if any(f.file == fl and a <= f.line <= z for fl, a, z in ctor)]
     decl = [f for f in cands if re.search(r"PluginField\s*\(\s*[\"'][^\"']*[\"']\s*,\s*(nullptr|NULL|0)\s*[,)]",
@@ -491,9 +492,16 @@ def _passed_fields(tx: Texts, it, items) -> set[str]:
     return out
 
 
-def _creator_dir(rel: str, items) -> bool:
+def _creator_dir(rel: str, items, tx: "Texts | None" = None) -> bool:
+    """A file of a plugin's or creator's own side: in the folder of such a class, or (``tx`` given) defining a
+    member of a creator class declared elsewhere (``FooCreator::FooCreator()`` in src/ for a class in include/):
+    its field list is the creator's declaration, not a route's."""
     d = str(Path(rel).parent)
-    return any(i.kind in ("creator-class", "plugin-class") and str(Path(i.file).parent) == d for i in items)
+    if any(i.kind in ("creator-class", "plugin-class") and str(Path(i.file).parent) == d for i in items):
+        return True
+    code = tx.code.get(rel) if tx is not None else None
+    return bool(code) and any(i.kind == "creator-class" and re.search(rf"\b{re.escape(i.name)}\s*::", code)
+                              for i in items)
 
 
 def emission_attrs(tx: Texts, it) -> list[str]:
@@ -549,7 +557,7 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
                 if e:
                     out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
                                         route=it.name, route_form="onnx"))
-        if it.kind == "field" and it.extra.get("literal") and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items)):
+        if it.kind == "field" and it.extra.get("literal") and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items, tx)):
             # a Python plugin's or creator's own field list (its serialized fields, its ``field_names``) is not
             # a route: its fields are the creator's side, which no seeded route edit renames
             e = None

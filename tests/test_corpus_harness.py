@@ -633,3 +633,32 @@ def test_a_plugins_drift_is_not_seeded_when_the_run_names_its_creator_as_not_ana
     assert drift == {("name-drift-plugin", "DcnLayer"): True, ("version-drift-plugin", "DcnLayer"): True,
                      ("name-drift-plugin", "ChkLayer"): True, ("version-drift-plugin", "ChkLayer"): True,
                      ("name-drift-plugin", "LiveLayer"): False, ("version-drift-plugin", "LiveLayer"): False}
+
+
+def test_a_creators_field_list_built_outside_its_classs_folder_is_no_route(tmp_path):
+    """A creator declared in a header of include/ whose constructor, defined in src/, builds its field list
+    (knzo25/bevfusion_ros2's and open-mmlab/mmcv's TensorRT plugins): the list is the creator's own declaration,
+    so renaming one of its fields is no route-field-rename (judged near the list, the finding of the drift is at
+    createPlugin's read); the rename is the creator's, when a route passes the field."""
+    (tmp_path / "include").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "include" / "c.hpp").write_text("class GatherPluginCreator : public IPluginCreatorV3One {};\n")
+    (tmp_path / "src" / "c.cpp").write_text(
+        '#include "c.hpp"\n'
+        "GatherPluginCreator::GatherPluginCreator()\n{\n"
+        '    a.emplace_back(PluginField("algo", nullptr, PluginFieldType::kINT32, 1));\n}\n'
+        'char const* GatherPluginCreator::getPluginName() const noexcept\n{\n    return "Gather";\n}\n'
+        "IPluginV3* GatherPluginCreator::createPlugin(char const* n, PluginFieldCollection const* fc, TensorRTPhase p) noexcept\n{\n"
+        '    if (std::string(fc->fields[0].name) == "algo") { return nullptr; }\n    return nullptr;\n}\n')
+    items = corpus_census.census(tmp_path)
+    assert [(i.file, i.name) for i in items if i.kind == "field"] == [("src/c.cpp", "algo")]
+    muts = corpus_mutate.generate(tmp_path, items)
+    assert [m for m in muts if m.cls == "route-field-rename"] == []
+    (tmp_path / "m.py").write_text(
+        "import tensorrt as trt\nimport numpy as np\n"
+        'c = trt.get_plugin_registry().get_creator("Gather", "1", "")\n'
+        'p = c.create_plugin("a", trt.PluginFieldCollection([trt.PluginField("algo", np.int32(1), trt.PluginFieldType.INT32)]))\n')
+    items = corpus_census.census(tmp_path)
+    muts = corpus_mutate.generate(tmp_path, items)
+    assert [(m.file, m.line, m.declared_field) for m in muts if m.cls == "field-rename-creator"] == [("src/c.cpp", 4, "algo")]
+    assert [m.file for m in muts if m.cls == "route-field-rename"] == ["m.py"]
