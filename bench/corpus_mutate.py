@@ -801,6 +801,7 @@ ROUTE_CLASSES = ("route-name-drift", "route-version-drift", "route-field-rename"
 WHY_UNKNOWN = "unknown-plugin"
 WHY_TEST = "test-file"
 WHY_FIELDLESS = "creator-declares-no-fields"
+WHY_POSITIONAL = "creator-reads-fields-by-position"
 WHY_ASIDE = "code-not-built"
 WHY_OLD = "old-release-only"
 WHY_OPTIONAL = "marked-optional-build"
@@ -929,7 +930,8 @@ def _is_test_path(path: str) -> bool:
     return is_test_path(path)
 
 
-def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) -> tuple[list, list]:
+def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
+                     named: set | None = None) -> tuple[list, list]:
     """The mutations, without the route edits no rule can judge, each dropped with its reason (``why``):
 
     - ``unknown-plugin``: the route (``Mutation.route``: an emission's op, a lookup's name) names a plugin no
@@ -941,6 +943,10 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) 
     - ``creator-declares-no-fields``: an ONNX emission's attribute renamed where no creator of its plugin declares a
       field (``fielded``: the plugin names some creator of which declares fields, TensorRT's own included): the
       ONNX parser passes a creator only the fields it declares, so that node's attributes never arrive, renamed or not.
+    - ``creator-reads-fields-by-position``: a field renamed in a list handed to ``createPlugin`` whole (a lookup
+      route) where no creator of its plugin declares a field or reads one by name (``named``: the plugin names some
+      creator of which does, TensorRT's own included): its ``createPlugin`` takes ``fields[0]``, ``fields[1]``...,
+      so the names are not part of the contract and the renamed one is no defect.
 
     Returns (kept, dropped); a dropped mutation carries ``why``."""
     kept, dropped = [], []
@@ -953,6 +959,9 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) 
         elif (fielded is not None and m.cls == "route-field-rename" and m.route_form == "onnx" and m.route
               and m.route not in fielded):
             why = WHY_FIELDLESS
+        elif (named is not None and m.cls == "route-field-rename" and m.route_form == "lookup" and m.route
+              and m.route not in named):
+            why = WHY_POSITIONAL
         if why is None:
             kept.append(m)
         else:
@@ -962,12 +971,12 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) 
 
 
 def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None,
-                  fielded: set | None = None) -> tuple[list, list, float, list]:
+                  fielded: set | None = None, named: set | None = None) -> tuple[list, list, float, list]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
-    ``known``, ``fielded``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
+    ``known``, ``fielded``, ``named``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
     route edits not generated (with the reason)."""
     t0 = time.monotonic()
-    muts, dropped = judgeable_routes(generate(root, items), known, fielded)
+    muts, dropped = judgeable_routes(generate(root, items), known, fielded, named)
     not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject, "why": m.why} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name

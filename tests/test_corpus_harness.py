@@ -221,7 +221,7 @@ def test_dump_index_says_where_each_declared_field_is_built(tmp_path):
 
     from trtlint.checks.examples.contract import creator_cpp
 
-    src = creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("mode", "kINT32"))).replace(
+    src = creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("mode", "kINT32")), reads=("alpha", "mode")).replace(
         'PluginField("mode", nullptr, PluginFieldType::kINT32, 1)', 'PluginField("mode")')
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "foo.cpp").write_text(src, encoding="utf-8")
@@ -231,6 +231,7 @@ def test_dump_index_says_where_each_declared_field_is_built(tmp_path):
     (c,) = json.loads(p.stdout)["creators"]
     assert c["fields"] == ["alpha:kFLOAT32", "mode:None"], c
     assert c["field_sites"] == [{"name": "alpha", "at": "plugins/foo.cpp:15"}, {"name": "mode", "at": "plugins/foo.cpp:16"}], c
+    assert c["reads"] == ["alpha", "mode"], c  # what createPlugin reads by name (bench/corpus.py's named_field_names)
 
 
 def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
@@ -662,3 +663,21 @@ def test_a_creators_field_list_built_outside_its_classs_folder_is_no_route(tmp_p
     muts = corpus_mutate.generate(tmp_path, items)
     assert [(m.file, m.line, m.declared_field) for m in muts if m.cls == "field-rename-creator"] == [("src/c.cpp", 4, "algo")]
     assert [m.file for m in muts if m.cls == "route-field-rename"] == ["m.py"]
+
+
+def test_a_field_renamed_in_a_list_a_creator_reads_by_position_is_no_route_edit():
+    """A C++ lookup's field list whose creator declares no field and reads ``fields[0]``, ``fields[1]``... by
+    position (ceccocats/tkDNN's MaxPoolFixedSizeRT): the names are no part of the contract, so a renamed one is no
+    defect; kept where a creator of the plugin declares a field or reads one by name."""
+    M = corpus_mutate.Mutation
+    muts = [M("route-field-rename", [("src/net.cpp", 4, "x")], ("TRT103",), "c", route="PoolPlugin", route_form="lookup"),
+            M("route-field-rename", [("src/net2.cpp", 4, "x")], ("TRT103",), "h", route="ReadPlugin", route_form="lookup"),
+            M("route-field-rename", [("src/net3.cpp", 4, "x")], ("TRT103",), "w", route="DeclPlugin", route_form="lookup")]
+    known = {"PoolPlugin", "ReadPlugin", "DeclPlugin"}
+    dump = {"creators": [{"name": "PoolPlugin", "fields": [], "reads": []},
+                         {"name": "ReadPlugin", "fields": [], "reads": ["h"]},
+                         {"name": "DeclPlugin", "fields": ["w:kINT32"], "reads": []}]}
+    named = corpus.named_field_names(dump)
+    kept, dropped = corpus_mutate.judgeable_routes(muts, known, corpus.fielded_names(dump), named)
+    assert [m.file for m in kept] == ["src/net2.cpp", "src/net3.cpp"]
+    assert [(m.file, m.why) for m in dropped] == [("src/net.cpp", "creator-reads-fields-by-position")]
