@@ -128,6 +128,23 @@ public:
 REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
 """
 
+_LOST_FIELD_MODEL = """#include <NvInferRuntime.h>
+#include <vector>
+#include "third/tensor_util.h"
+using namespace nvinfer1;
+IPluginV3* makeFoo(third::Tensor const& t)
+{
+    auto shape = third::toVec(t.sizes());
+    std::vector<PluginField> f;
+    f.emplace_back(PluginField("alfa", shape.data(), PluginFieldType::kFLOAT32, 1));
+    PluginFieldCollection pfc;
+    pfc.nbFields = static_cast<int32_t>(f.size());
+    pfc.fields = f.data();
+    auto* creator = static_cast<IPluginCreatorV3One*>(getPluginRegistry()->getCreator("FooPlugin", "1"));
+    return creator->createPlugin("foo", &pfc, TensorRTPhase::kBUILD);
+}
+"""
+
 _RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
 
 
@@ -153,7 +170,8 @@ class PluginAttributeMismatch(Rule):
     ## What it does
     Compares the attributes a route passes (an ONNX node's attributes, an onnx-graphsurgeon node's `attrs`
     dict, a direct-route `operation(...)`'s keyword attributes, including those built up in a dict across
-    branches, the `PluginField`s C++ model code hands to `createPlugin`, and in Python the `trt.PluginField`
+    branches, the `PluginField`s C++ model code hands to `createPlugin` (one built in a statement libclang loses, under a
+    missing header, read from the function's text), and in Python the `trt.PluginField`
     list a `create_plugin(name, trt.PluginFieldCollection(fields))` call hands to the creator a
     `get_plugin_creator`/`get_creator` lookup or a `plugin_creator_list` scan found) with the fields the creator
     declares in `getFieldNames()` (its `PluginField` list; a field given by its name only, `PluginField("mode")`,
@@ -383,6 +401,15 @@ class PluginAttributeMismatch(Rule):
                 "src/model.cpp": cpp_model("FooPlugin", field="alfa"),
             },
             "expect": [("src/model.cpp", 6, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+        {
+            # the same, the field built in a statement libclang loses (it names a local whose type comes from a
+            # header that is missing): read from the function's text
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": _LOST_FIELD_MODEL,
+            },
+            "expect": [("src/model.cpp", 9, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
         },
         {
             # Python model code: the trt.PluginField list handed to create_plugin on the creator a lookup found
