@@ -931,13 +931,16 @@ def _is_test_path(path: str) -> bool:
 
 
 def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
-                     named: set | None = None) -> tuple[list, list]:
+                     named: set | None = None, sites: dict | None = None) -> tuple[list, list]:
     """The mutations, without the route edits no rule can judge, each dropped with its reason (``why``):
 
     - ``unknown-plugin``: the route (``Mutation.route``: an emission's op, a lookup's name) names a plugin no
       creator of the tree registers and TensorRT's own plugin library does not ship (``known``: those names; None:
       not known, nothing dropped): such a route is unresolved before the edit already (a vendored op, a plugin built
-      elsewhere), so renaming it or a field of it changes nothing any rule can see;
+      elsewhere), so renaming it or a field of it changes nothing any rule can see; a renamed field of a list whose
+      lookup the text census did not name (a helper's call, ``get_trt_plugin("layer_norm", fc, "1")``) goes to the
+      plugins the run's index hands that list to (``sites``: file -> [(plugin, its fields)], from --dump-index's
+      lookup_sites), dropped when none of them is known;
     - ``test-file``: a route in a test file, which trtlint's route rules leave out by design (a test's stub or
       fake-op model is no route);
     - ``creator-declares-no-fields``: an ONNX emission's attribute renamed where no creator of its plugin declares a
@@ -956,6 +959,11 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
             why = WHY_TEST
         elif known is not None and m.route and m.route not in known and not m.negative:
             why = WHY_UNKNOWN
+        elif (known is not None and sites is not None and m.cls == "route-field-rename" and m.route_form == "lookup"
+              and not m.route and not m.negative):
+            to = {name for name, fields in sites.get(m.file, ()) if m.subject in fields}
+            if to and not to & known:
+                why = WHY_UNKNOWN
         elif (fielded is not None and m.cls == "route-field-rename" and m.route_form == "onnx" and m.route
               and m.route not in fielded):
             why = WHY_FIELDLESS
@@ -971,12 +979,13 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
 
 
 def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None,
-                  fielded: set | None = None, named: set | None = None) -> tuple[list, list, float, list]:
+                  fielded: set | None = None, named: set | None = None,
+                  sites: dict | None = None) -> tuple[list, list, float, list]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
-    ``known``, ``fielded``, ``named``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
+    ``known``, ``fielded``, ``named``, ``sites``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
     route edits not generated (with the reason)."""
     t0 = time.monotonic()
-    muts, dropped = judgeable_routes(generate(root, items), known, fielded, named)
+    muts, dropped = judgeable_routes(generate(root, items), known, fielded, named, sites)
     not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject, "why": m.why} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name

@@ -681,3 +681,19 @@ def test_a_field_renamed_in_a_list_a_creator_reads_by_position_is_no_route_edit(
     kept, dropped = corpus_mutate.judgeable_routes(muts, known, corpus.fielded_names(dump), named)
     assert [m.file for m in kept] == ["src/net2.cpp", "src/net3.cpp"]
     assert [(m.file, m.why) for m in dropped] == [("src/net.cpp", "creator-reads-fields-by-position")]
+
+
+def test_a_field_renamed_in_a_list_a_helper_hands_to_an_unknown_plugin_is_not_seeded():
+    """A Python field list handed to a helper (``get_trt_plugin("layer_norm", fc, "1", "fx2trt")``, pytorch/TensorRT's
+    fx converters) that the text census names no lookup for: the run's index says where the list goes; when no
+    plugin it goes to is defined in the tree or by TensorRT, the rename changes nothing any rule can see."""
+    M = corpus_mutate.Mutation
+    muts = [M("route-field-rename", [("fx/conv.py", 4, "x")], ("TRT103",), "gamma", route="", route_form="lookup"),
+            M("route-field-rename", [("fx/other.py", 4, "x")], ("TRT103",), "type_id", route="", route_form="lookup")]
+    sites = corpus.lookup_sites({"lookup_sites": [
+        {"name": "layer_norm", "fields": ["gamma", "beta"], "at": "fx/conv.py:20"},
+        {"name": "LayerNormDynamic", "fields": ["gamma", "beta"], "at": "fx/conv.py:22"},
+        {"name": "CustomGeluPluginDynamic", "fields": ["type_id"], "at": "fx/other.py:9"}]})
+    kept, dropped = corpus_mutate.judgeable_routes(muts, {"CustomGeluPluginDynamic"}, None, None, sites)
+    assert [m.file for m in kept] == ["fx/other.py"]
+    assert [(m.file, m.why) for m in dropped] == [("fx/conv.py", "unknown-plugin")]
