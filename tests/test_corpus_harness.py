@@ -697,3 +697,19 @@ def test_a_field_renamed_in_a_list_a_helper_hands_to_an_unknown_plugin_is_not_se
     kept, dropped = corpus_mutate.judgeable_routes(muts, {"CustomGeluPluginDynamic"}, None, None, sites)
     assert [m.file for m in kept] == ["fx/other.py"]
     assert [(m.file, m.why) for m in dropped] == [("fx/conv.py", "unknown-plugin")]
+
+
+def test_census_reads_a_class_declared_behind_an_attribute_macro_with_arguments(tmp_path):
+    """``class TRT_DEPRECATED_BECAUSE("...") FooPlugin : public IPluginV2Ext`` (NVIDIA/TensorRT's gridAnchorPlugin):
+    the class is a plugin class, and its creator's field list in the same folder is no route."""
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "grid.h").write_text(
+        'class TRT_DEPRECATED_BECAUSE("Anchors are obsolete (see: x).") GridPlugin : public IPluginV2Ext\n{\n};\n'
+        'class TRT_DEPRECATED_BECAUSE("Anchors are obsolete.") GridPluginCreator\n    : public IPluginCreator\n{\n};\n')
+    (tmp_path / "p" / "grid.cpp").write_text(
+        '#include "grid.h"\nGridPluginCreator::GridPluginCreator()\n{\n'
+        '    a.emplace_back(PluginField("minSize", nullptr, PluginFieldType::kFLOAT32, 1));\n}\n')
+    items = corpus_census.census(tmp_path)
+    assert [(i.kind, i.name) for i in items if i.kind.endswith("-class")] == [("plugin-class", "GridPlugin"),
+                                                                            ("creator-class", "GridPluginCreator")]
+    assert [m for m in corpus_mutate.generate(tmp_path, items) if m.cls == "route-field-rename"] == []
