@@ -351,6 +351,26 @@ def fielded_names(dump: dict | None) -> set | None:
     return names | set(_plugin_field_names(data))
 
 
+def named_field_names(dump: dict | None) -> set | None:
+    """The plugin names some creator of which declares fields or reads one by name (the ``fielded_names`` and the
+    tree's creators whose createPlugin the run saw read a field name); None without an index."""
+    fielded = fielded_names(dump)
+    if fielded is None:
+        return None
+    return fielded | {c.get("name") for c in dump.get("creators", []) if c.get("name") and c.get("reads")}
+
+
+def lookup_sites(dump: dict | None) -> dict | None:
+    """file -> [(plugin name, its fields)] of the lookups the run's index holds (--dump-index's lookup_sites);
+    None without an index."""
+    if not dump:
+        return None
+    out: dict = {}
+    for s in dump.get("lookup_sites", []):
+        out.setdefault(s.get("at", "").rsplit(":", 1)[0], []).append((s.get("name"), s.get("fields") or []))
+    return out
+
+
 def _plugin_field_names(data) -> set:
     """The plugin names of rules/tensorrt_plugin_fields.yaml that some release lists a field of."""
     rels = ((data.get("tensorrt_plugin_fields") or {}).get("releases") or {}).values()
@@ -390,7 +410,8 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
 
         known = plugin_names(dump)
         muts, negs, mt, dropped = corpus_mutate.run_mutations(check_root, items, diags, jobs,
-                                                              lambda r: check_run(r, jobs), known, fielded_names(dump))
+                                                              lambda r: check_run(r, jobs), known, fielded_names(dump),
+                                                              named_field_names(dump), lookup_sites(dump))
         out["route_edits_not_judgeable"] = dropped
         out["mutations"] = muts
         out["negatives"] = negs

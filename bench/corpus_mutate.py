@@ -281,7 +281,7 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
     route_names = {it.name for it in items if it.kind in ("emission", "lookup", "onnx-node")}
     # a route's fields: Python ones anywhere (a sample's script beside its plugin), C++ ones outside creators' directories
     route_fields = {it.name for it in items if it.kind == "field" and it.extra.get("side") != "class"
-                    and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items))}
+                    and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items, tx))}
     route_fields |= {a for it in items if it.kind == "emission" for a in emission_attrs(tx, it)}
     classes = [it for it in items if it.kind in ("plugin-class", "creator-class") and it.file in tx.code]
     muts_before = len(muts)
@@ -438,8 +438,9 @@ def _declared_field(tx: Texts, it, items, route_fields: set):
     names passes it (a field some other creator's route passes, never read here and passed to no route of this
     one, is renamed with no drift any rule could see)."""
     mine = _read_fields(tx, it) | _passed_fields(tx, it, items)
+    member = re.compile(rf"\b{re.escape(it.name)}\s*::")
     cands = [f for f in items if f.kind == "field" and f.name in route_fields and f.name in mine and f.extra.get("literal")
-             and str(Path(f.file).parent) == str(Path(it.file).parent)]
+             and (str(Path(f.file).parent) == str(Path(it.file).parent) or member.search(tx.code.get(f.file, "")))]
     ctor = [(b.file, tx.pos_line(b.file, b.open), tx.pos_line(b.file, b.close)) for b in tx.methods(it.name, it.file, it.line, it.name)]
     inside = [f for f in cands if any(f.file == fl and a <= f.line <= z for fl, a, z in ctor)]
     decl = [f for f in cands if re.search(r"PluginField\s*\(\s*[\"'][^\"']*[\"']\s*,\s*(nullptr|NULL|0)\s*[,)]",
@@ -491,9 +492,16 @@ def _passed_fields(tx: Texts, it, items) -> set[str]:
     return out
 
 
-def _creator_dir(rel: str, items) -> bool:
+def _creator_dir(rel: str, items, tx: "Texts | None" = None) -> bool:
+    """A file of a plugin's or creator's own side: in the folder of such a class, or (``tx`` given) defining a
+    member of a creator class declared elsewhere (``FooCreator::FooCreator()`` in src/ for a class in include/):
+    its field list is the creator's declaration, not a route's."""
     d = str(Path(rel).parent)
-    return any(i.kind in ("creator-class", "plugin-class") and str(Path(i.file).parent) == d for i in items)
+    if any(i.kind in ("creator-class", "plugin-class") and str(Path(i.file).parent) == d for i in items):
+        return True
+    code = tx.code.get(rel) if tx is not None else None
+    return bool(code) and any(i.kind == "creator-class" and re.search(rf"\b{re.escape(i.name)}\s*::", code)
+                              for i in items)
 
 
 def emission_attrs(tx: Texts, it) -> list[str]:
@@ -549,7 +557,7 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
                 if e:
                     out.append(Mutation("route-field-rename", [e], ("TRT103",), it.name, {it.file}, near=ROUTE_NEAR,
                                         route=it.name, route_form="onnx"))
-        if it.kind == "field" and it.extra.get("literal") and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items)):
+        if it.kind == "field" and it.extra.get("literal") and (it.extra.get("lang") == "py" or not _creator_dir(it.file, items, tx)):
             # a Python plugin's or creator's own field list (its serialized fields, its ``field_names``) is not
             # a route: its fields are the creator's side, which no seeded route edit renames
             e = None
@@ -793,6 +801,7 @@ ROUTE_CLASSES = ("route-name-drift", "route-version-drift", "route-field-rename"
 WHY_UNKNOWN = "unknown-plugin"
 WHY_TEST = "test-file"
 WHY_FIELDLESS = "creator-declares-no-fields"
+WHY_POSITIONAL = "creator-reads-fields-by-position"
 WHY_ASIDE = "code-not-built"
 WHY_OLD = "old-release-only"
 WHY_OPTIONAL = "marked-optional-build"
@@ -921,18 +930,26 @@ def _is_test_path(path: str) -> bool:
     return is_test_path(path)
 
 
-def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) -> tuple[list, list]:
+def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
+                     named: set | None = None, sites: dict | None = None) -> tuple[list, list]:
     """The mutations, without the route edits no rule can judge, each dropped with its reason (``why``):
 
     - ``unknown-plugin``: the route (``Mutation.route``: an emission's op, a lookup's name) names a plugin no
       creator of the tree registers and TensorRT's own plugin library does not ship (``known``: those names; None:
       not known, nothing dropped): such a route is unresolved before the edit already (a vendored op, a plugin built
-      elsewhere), so renaming it or a field of it changes nothing any rule can see;
+      elsewhere), so renaming it or a field of it changes nothing any rule can see; a renamed field of a list whose
+      lookup the text census did not name (a helper's call, ``get_trt_plugin("layer_norm", fc, "1")``) goes to the
+      plugins the run's index hands that list to (``sites``: file -> [(plugin, its fields)], from --dump-index's
+      lookup_sites), dropped when none of them is known;
     - ``test-file``: a route in a test file, which trtlint's route rules leave out by design (a test's stub or
       fake-op model is no route);
     - ``creator-declares-no-fields``: an ONNX emission's attribute renamed where no creator of its plugin declares a
       field (``fielded``: the plugin names some creator of which declares fields, TensorRT's own included): the
       ONNX parser passes a creator only the fields it declares, so that node's attributes never arrive, renamed or not.
+    - ``creator-reads-fields-by-position``: a field renamed in a list handed to ``createPlugin`` whole (a lookup
+      route) where no creator of its plugin declares a field or reads one by name (``named``: the plugin names some
+      creator of which does, TensorRT's own included): its ``createPlugin`` takes ``fields[0]``, ``fields[1]``...,
+      so the names are not part of the contract and the renamed one is no defect.
 
     Returns (kept, dropped); a dropped mutation carries ``why``."""
     kept, dropped = [], []
@@ -942,9 +959,17 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) 
             why = WHY_TEST
         elif known is not None and m.route and m.route not in known and not m.negative:
             why = WHY_UNKNOWN
+        elif (known is not None and sites is not None and m.cls == "route-field-rename" and m.route_form == "lookup"
+              and not m.route and not m.negative):
+            to = {name for name, fields in sites.get(m.file, ()) if m.subject in fields}
+            if to and not to & known:
+                why = WHY_UNKNOWN
         elif (fielded is not None and m.cls == "route-field-rename" and m.route_form == "onnx" and m.route
               and m.route not in fielded):
             why = WHY_FIELDLESS
+        elif (named is not None and m.cls == "route-field-rename" and m.route_form == "lookup" and m.route
+              and m.route not in named):
+            why = WHY_POSITIONAL
         if why is None:
             kept.append(m)
         else:
@@ -954,12 +979,13 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None) 
 
 
 def run_mutations(root: Path, items, _baseline, jobs, check, known: set | None = None,
-                  fielded: set | None = None) -> tuple[list, list, float, list]:
+                  fielded: set | None = None, named: set | None = None,
+                  sites: dict | None = None) -> tuple[list, list, float, list]:
     """Generate, batch, apply on a hard-linked scratch copy of ``root``, run ``check(scratch)`` per batch.
-    ``known``, ``fielded``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
+    ``known``, ``fielded``, ``named``, ``sites``: see :func:`judgeable_routes`. Returns the results, the negatives, the time, and the
     route edits not generated (with the reason)."""
     t0 = time.monotonic()
-    muts, dropped = judgeable_routes(generate(root, items), known, fielded)
+    muts, dropped = judgeable_routes(generate(root, items), known, fielded, named, sites)
     not_judgeable = [{"class": m.cls, "file": m.file, "subject": m.subject, "why": m.why} for m in dropped]
     res = os.environ.get("TRTLINT_CORPUS_RESULTS")
     scratch = (Path(res).parent / (Path(res).name + "-scratch") if res else root.parent / "scratch") / root.name

@@ -221,7 +221,7 @@ def test_dump_index_says_where_each_declared_field_is_built(tmp_path):
 
     from trtlint.checks.examples.contract import creator_cpp
 
-    src = creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("mode", "kINT32"))).replace(
+    src = creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("mode", "kINT32")), reads=("alpha", "mode")).replace(
         'PluginField("mode", nullptr, PluginFieldType::kINT32, 1)', 'PluginField("mode")')
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "foo.cpp").write_text(src, encoding="utf-8")
@@ -231,6 +231,7 @@ def test_dump_index_says_where_each_declared_field_is_built(tmp_path):
     (c,) = json.loads(p.stdout)["creators"]
     assert c["fields"] == ["alpha:kFLOAT32", "mode:None"], c
     assert c["field_sites"] == [{"name": "alpha", "at": "plugins/foo.cpp:15"}, {"name": "mode", "at": "plugins/foo.cpp:16"}], c
+    assert c["reads"] == ["alpha", "mode"], c  # what createPlugin reads by name (bench/corpus.py's named_field_names)
 
 
 def test_a_consistent_rename_is_not_flagged_for_a_finding_that_only_renames():
@@ -633,3 +634,82 @@ def test_a_plugins_drift_is_not_seeded_when_the_run_names_its_creator_as_not_ana
     assert drift == {("name-drift-plugin", "DcnLayer"): True, ("version-drift-plugin", "DcnLayer"): True,
                      ("name-drift-plugin", "ChkLayer"): True, ("version-drift-plugin", "ChkLayer"): True,
                      ("name-drift-plugin", "LiveLayer"): False, ("version-drift-plugin", "LiveLayer"): False}
+
+
+def test_a_creators_field_list_built_outside_its_classs_folder_is_no_route(tmp_path):
+    """A creator declared in a header of include/ whose constructor, defined in src/, builds its field list
+    (knzo25/bevfusion_ros2's and open-mmlab/mmcv's TensorRT plugins): the list is the creator's own declaration,
+    so renaming one of its fields is no route-field-rename (judged near the list, the finding of the drift is at
+    createPlugin's read); the rename is the creator's, when a route passes the field."""
+    (tmp_path / "include").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "include" / "c.hpp").write_text("class GatherPluginCreator : public IPluginCreatorV3One {};\n")
+    (tmp_path / "src" / "c.cpp").write_text(
+        '#include "c.hpp"\n'
+        "GatherPluginCreator::GatherPluginCreator()\n{\n"
+        '    a.emplace_back(PluginField("algo", nullptr, PluginFieldType::kINT32, 1));\n}\n'
+        'char const* GatherPluginCreator::getPluginName() const noexcept\n{\n    return "Gather";\n}\n'
+        "IPluginV3* GatherPluginCreator::createPlugin(char const* n, PluginFieldCollection const* fc, TensorRTPhase p) noexcept\n{\n"
+        '    if (std::string(fc->fields[0].name) == "algo") { return nullptr; }\n    return nullptr;\n}\n')
+    items = corpus_census.census(tmp_path)
+    assert [(i.file, i.name) for i in items if i.kind == "field"] == [("src/c.cpp", "algo")]
+    muts = corpus_mutate.generate(tmp_path, items)
+    assert [m for m in muts if m.cls == "route-field-rename"] == []
+    (tmp_path / "m.py").write_text(
+        "import tensorrt as trt\nimport numpy as np\n"
+        'c = trt.get_plugin_registry().get_creator("Gather", "1", "")\n'
+        'p = c.create_plugin("a", trt.PluginFieldCollection([trt.PluginField("algo", np.int32(1), trt.PluginFieldType.INT32)]))\n')
+    items = corpus_census.census(tmp_path)
+    muts = corpus_mutate.generate(tmp_path, items)
+    assert [(m.file, m.line, m.declared_field) for m in muts if m.cls == "field-rename-creator"] == [("src/c.cpp", 4, "algo")]
+    assert [m.file for m in muts if m.cls == "route-field-rename"] == ["m.py"]
+
+
+def test_a_field_renamed_in_a_list_a_creator_reads_by_position_is_no_route_edit():
+    """A C++ lookup's field list whose creator declares no field and reads ``fields[0]``, ``fields[1]``... by
+    position (ceccocats/tkDNN's MaxPoolFixedSizeRT): the names are no part of the contract, so a renamed one is no
+    defect; kept where a creator of the plugin declares a field or reads one by name."""
+    M = corpus_mutate.Mutation
+    muts = [M("route-field-rename", [("src/net.cpp", 4, "x")], ("TRT103",), "c", route="PoolPlugin", route_form="lookup"),
+            M("route-field-rename", [("src/net2.cpp", 4, "x")], ("TRT103",), "h", route="ReadPlugin", route_form="lookup"),
+            M("route-field-rename", [("src/net3.cpp", 4, "x")], ("TRT103",), "w", route="DeclPlugin", route_form="lookup")]
+    known = {"PoolPlugin", "ReadPlugin", "DeclPlugin"}
+    dump = {"creators": [{"name": "PoolPlugin", "fields": [], "reads": []},
+                         {"name": "ReadPlugin", "fields": [], "reads": ["h"]},
+                         {"name": "DeclPlugin", "fields": ["w:kINT32"], "reads": []}]}
+    named = corpus.named_field_names(dump)
+    kept, dropped = corpus_mutate.judgeable_routes(muts, known, corpus.fielded_names(dump), named)
+    assert [m.file for m in kept] == ["src/net2.cpp", "src/net3.cpp"]
+    assert [(m.file, m.why) for m in dropped] == [("src/net.cpp", "creator-reads-fields-by-position")]
+
+
+def test_a_field_renamed_in_a_list_a_helper_hands_to_an_unknown_plugin_is_not_seeded():
+    """A Python field list handed to a helper (``get_trt_plugin("layer_norm", fc, "1", "fx2trt")``, pytorch/TensorRT's
+    fx converters) that the text census names no lookup for: the run's index says where the list goes; when no
+    plugin it goes to is defined in the tree or by TensorRT, the rename changes nothing any rule can see."""
+    M = corpus_mutate.Mutation
+    muts = [M("route-field-rename", [("fx/conv.py", 4, "x")], ("TRT103",), "gamma", route="", route_form="lookup"),
+            M("route-field-rename", [("fx/other.py", 4, "x")], ("TRT103",), "type_id", route="", route_form="lookup")]
+    sites = corpus.lookup_sites({"lookup_sites": [
+        {"name": "layer_norm", "fields": ["gamma", "beta"], "at": "fx/conv.py:20"},
+        {"name": "LayerNormDynamic", "fields": ["gamma", "beta"], "at": "fx/conv.py:22"},
+        {"name": "CustomGeluPluginDynamic", "fields": ["type_id"], "at": "fx/other.py:9"}]})
+    kept, dropped = corpus_mutate.judgeable_routes(muts, {"CustomGeluPluginDynamic"}, None, None, sites)
+    assert [m.file for m in kept] == ["fx/other.py"]
+    assert [(m.file, m.why) for m in dropped] == [("fx/conv.py", "unknown-plugin")]
+
+
+def test_census_reads_a_class_declared_behind_an_attribute_macro_with_arguments(tmp_path):
+    """``class TRT_DEPRECATED_BECAUSE("...") FooPlugin : public IPluginV2Ext`` (NVIDIA/TensorRT's gridAnchorPlugin):
+    the class is a plugin class, and its creator's field list in the same folder is no route."""
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "grid.h").write_text(
+        'class TRT_DEPRECATED_BECAUSE("Anchors are obsolete (see: x).") GridPlugin : public IPluginV2Ext\n{\n};\n'
+        'class TRT_DEPRECATED_BECAUSE("Anchors are obsolete.") GridPluginCreator\n    : public IPluginCreator\n{\n};\n')
+    (tmp_path / "p" / "grid.cpp").write_text(
+        '#include "grid.h"\nGridPluginCreator::GridPluginCreator()\n{\n'
+        '    a.emplace_back(PluginField("minSize", nullptr, PluginFieldType::kFLOAT32, 1));\n}\n')
+    items = corpus_census.census(tmp_path)
+    assert [(i.kind, i.name) for i in items if i.kind.endswith("-class")] == [("plugin-class", "GridPlugin"),
+                                                                            ("creator-class", "GridPluginCreator")]
+    assert [m for m in corpus_mutate.generate(tmp_path, items) if m.cls == "route-field-rename"] == []

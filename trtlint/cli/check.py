@@ -452,7 +452,9 @@ def _field_contract(index, c) -> dict:
     required, defaults, lengths = index.field_contract(c.qualname)
     declared = {f.name for f in c.fields}
     return {"required": sorted(declared & required), "defaults": {k: v for k, v in defaults.items() if k in declared},
-            "lengths": {k: v for k, v in lengths.items() if k in declared}}
+            "lengths": {k: v for k, v in lengths.items() if k in declared},
+            # the field names read in the files of createPlugin (none: it reads the collection by position, if at all)
+            "reads": sorted({r.name for r in c.reads})}
 
 
 def _programs_summary(index, cinfo) -> list:

@@ -128,6 +128,23 @@ public:
 REGISTER_TENSORRT_PLUGIN(FooPluginCreator);
 """
 
+_LOST_FIELD_MODEL = """#include <NvInferRuntime.h>
+#include <vector>
+#include "third/tensor_util.h"
+using namespace nvinfer1;
+IPluginV3* makeFoo(third::Tensor const& t)
+{
+    auto shape = third::toVec(t.sizes());
+    std::vector<PluginField> f;
+    f.emplace_back(PluginField("alfa", shape.data(), PluginFieldType::kFLOAT32, 1));
+    PluginFieldCollection pfc;
+    pfc.nbFields = static_cast<int32_t>(f.size());
+    pfc.fields = f.data();
+    auto* creator = static_cast<IPluginCreatorV3One*>(getPluginRegistry()->getCreator("FooPlugin", "1"));
+    return creator->createPlugin("foo", &pfc, TensorRTPhase::kBUILD);
+}
+"""
+
 _RENAMED = 0.75  # difflib ratio at which a read field name and a declared one are one field renamed on one side
 
 
@@ -138,13 +155,23 @@ def _affix(a: str, b: str) -> bool:
     return a != b and (a.startswith(b) or b.startswith(a) or a.endswith(b) or b.endswith(a))
 
 
+_AFFIX_MIN = 3  # characters the shorter of two names must have to pair them by affix among several unpaired fields
+
+
+def _affix_mates(name: str, pool) -> list[str]:
+    """The names of ``pool`` that ``name`` begins or ends, or that begin or end it, the shorter of the two having
+    at least ``_AFFIX_MIN`` characters (``type_id`` and ``type_id_version``; never ``S`` and ``...us``)."""
+    return [m for m in pool if _affix(name, m) and min(len(name), len(m)) >= _AFFIX_MIN]
+
+
 class PluginAttributeMismatch(Rule):
     """An emitted attribute that the creator does not declare: the ONNX parser silently drops it.
 
     ## What it does
     Compares the attributes a route passes (an ONNX node's attributes, an onnx-graphsurgeon node's `attrs`
     dict, a direct-route `operation(...)`'s keyword attributes, including those built up in a dict across
-    branches, the `PluginField`s C++ model code hands to `createPlugin`, and in Python the `trt.PluginField`
+    branches, the `PluginField`s C++ model code hands to `createPlugin` (one built in a statement libclang loses, under a
+    missing header, read from the function's text), and in Python the `trt.PluginField`
     list a `create_plugin(name, trt.PluginFieldCollection(fields))` call hands to the creator a
     `get_plugin_creator`/`get_creator` lookup or a `plugin_creator_list` scan found) with the fields the creator
     declares in `getFieldNames()` (its `PluginField` list; a field given by its name only, `PluginField("mode")`,
@@ -166,7 +193,10 @@ class PluginAttributeMismatch(Rule):
     `createPlugin` reads that `getFieldNames()` does not declare, when exactly one declared field it never reads
     is a near miss of it (`score_threshold` read, `score_thresh` declared), or, when that read field and that
     declared field are the only two without their counterpart, one begins or ends the other (`k` read, `k_dim`
-    declared), is a field renamed on one side only.
+    declared), is a field renamed on one side only; among several of each (a V3 creator's `createPlugin` also reads
+    the fields its plugin serialized, which it does not declare), so is a read field that begins or ends exactly one
+    declared field never read, when no other field read and not declared begins or ends that one (the shorter name
+    of three characters or more: `type_id` read, `type_id_version` declared).
     Model code (Python `create_plugin`, C++ `createPlugin` after a registry lookup) hands the creator its whole field
     collection: where the creator declares no fields but `createPlugin` reads them by name (compared in a loop,
     looked up in a table keyed by the names, or handed to a method of an object made from the collection: a field
@@ -223,6 +253,9 @@ class PluginAttributeMismatch(Rule):
                                                                reads=("alpha", "gamma"))}},
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("k_dim", "kINT32"), ("n_dim", "kINT32")),
                                                                reads=("alpha", "k", "n"))}},
+        # a read that begins two declared fields it does not read: which one was renamed is not sure
+        {"files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("scale_bias", "kINT32"), ("scale_bias2", "kINT32")),
+                                                               reads=("alpha", "scale", "B"))}},
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", fields=(("alpha", "kFLOAT32"), ("beta", "kINT32"))),
@@ -279,6 +312,14 @@ class PluginAttributeMismatch(Rule):
             "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("k_dim", "kINT32")),
                                                                    reads=("alpha", "k"))},
             "expect": [("cpp/plugins/foo/fooPlugin.cpp", 30, "reads field 'k', which FooPluginCreator does not declare in getFieldNames(); it declares 'k_dim', which it never reads", "FooPluginCreator.k")],
+        },
+        {
+            # several fields read and not declared (a V3 creator's runtime reads of the fields its plugin serializes:
+            # 'S', 'B', 'runnerState'), one declared and not read, 'type_id_version': the one read it begins, 'type_id',
+            # is the field renamed on one side
+            "files": {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp(fields=(("alpha", "kFLOAT32"), ("type_id_version", "kINT32")),
+                                                                   reads=("alpha", "type_id", "S", "B", "runnerState"))},
+            "expect": [("cpp/plugins/foo/fooPlugin.cpp", 30, "reads field 'type_id', which FooPluginCreator does not declare in getFieldNames(); it declares 'type_id_version', which it never reads", "FooPluginCreator.type_id")],
         },
         {
             # the same, with createPlugin defined where a header is missing (the using-declarations of nvinfer1's
@@ -360,6 +401,15 @@ class PluginAttributeMismatch(Rule):
                 "src/model.cpp": cpp_model("FooPlugin", field="alfa"),
             },
             "expect": [("src/model.cpp", 6, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
+        },
+        {
+            # the same, the field built in a statement libclang loses (it names a local whose type comes from a
+            # header that is missing): read from the function's text
+            "files": {
+                "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+                "src/model.cpp": _LOST_FIELD_MODEL,
+            },
+            "expect": [("src/model.cpp", 9, "attribute 'alfa' of getCreator(\"FooPlugin\", \"1\", \"\") is not a field creator FooPluginCreator declares (getFieldNames: alpha)")],
         },
         {
             # Python model code: the trt.PluginField list handed to create_plugin on the creator a lookup found
@@ -687,6 +737,13 @@ class PluginAttributeMismatch(Rule):
                 close = difflib.get_close_matches(rd.name, unread, n=2, cutoff=_RENAMED)
                 if len(close) != 1 and len(undeclared) == 1 and len(unread) == 1 and _affix(rd.name, unread[0]):
                     close = unread  # the one name read and not declared, the one declared and not read: one field
+                if len(close) != 1:
+                    # among several unpaired fields (a V3 creator's runtime reads of the serialized fields, other
+                    # drifts): the one declared unread field this read begins or ends, when this read is also the
+                    # only undeclared one that begins or ends it
+                    mates = _affix_mates(rd.name, unread)
+                    if len(mates) == 1 and _affix_mates(mates[0], undeclared) == [rd.name]:
+                        close = mates
                 if len(close) != 1:
                     continue
                 seen.add((c.cls.qualname, rd.name))

@@ -41,6 +41,10 @@ _CPP_KEYWORDS = {
 }
 
 
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_DROPPED_FIELD = re.compile(r"\bPluginField\s*\(\s*(\"\w+\")")
+
+
 class BodyWalker(Guards):
     """The walk of one function body (``walk``): ``calls``, ``returns``, ``field_decls``, ``field_reads`` and the
     guard ranges; :mod:`.flow` and :mod:`.fielddata` read it as a ``FlowWalker`` / ``FieldWalker``."""
@@ -640,15 +644,48 @@ class BodyWalker(Guards):
 
     def join_lookups(self) -> None:
         """Each PluginField the function builds goes with the nearest lookup before it (the first lookup when
-        it is built before any): the fields the collection handed to that creator's ``createPlugin`` carries."""
+        it is built before any): the fields the collection handed to that creator's ``createPlugin`` carries,
+        those of statements libclang dropped among them (:meth:`dropped_fields`)."""
         if not self._lookups:
             return
         lks = sorted(self._lookups, key=lambda t: t[0])
         per: list[list[AttrFact]] = [[] for _ in lks]
-        for off, a in sorted(self._pf_built, key=lambda t: t[0]):
+        for off, a in sorted(self._pf_built + self.dropped_fields(), key=lambda t: t[0]):
             i = max((j for j, (lo, _) in enumerate(lks) if lo <= off), default=0)
             per[i].append(a)
         self.ex.lookups.extend(dataclasses.replace(lk, attrs=tuple(per[i])) for i, (_o, lk) in enumerate(lks))
+
+    def dropped_fields(self) -> list[tuple[int, AttrFact]]:
+        """``PluginField("name", ...)`` in the function's text that the walk did not see: libclang keeps a statement
+        naming a local whose type did not resolve (under a missing header) as an opaque recovery expression, or
+        drops it, and the PluginField built in it is lost (``f.emplace_back(PluginField("in_shape", v.data(), ...))``
+        with ``auto v = util::toVec(...)``). Read from the body's text, comments blanked; none where the body holds
+        a preprocessor line (an inactive branch's text is no code) or comes from a macro or another file."""
+        ex, K = self.ex, self.K
+        body = next((ch for ch in children(self.fn) if ch.kind == K.COMPOUND_STMT), None)
+        if body is None:
+            return []
+        f, _l1, _c1, o1, _l2, _c2, o2 = ex.extent_info(body)
+        rel = ex.rel_of(f)
+        if f is None or rel is None or o2 - o1 < 14 or ex.cursor_file(body) != f:
+            return []
+        b = ex.file_bytes(f)
+        text = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), b[o1:o2].decode("latin-1"))
+        if "PluginField" not in text or re.search(r"^[ \t]*#", text, re.M):
+            return []
+        seen = {(a.span.path, a.span.line, a.span.col) for _o, a in self._pf_built}
+        out: list[tuple[int, AttrFact]] = []
+        for m in _DROPPED_FIELD.finditer(text):
+            off = o1 + m.start(1)
+            line = b.count(b"\n", 0, off) + 1
+            col = off - (b.rfind(b"\n", 0, off) + 1) + 1
+            if (rel, line, col) in seen:
+                continue
+            rest = text[m.end(1):].split(";", 1)[0]
+            t = re.search(r"PluginFieldType\s*::\s*(k[A-Z][A-Z0-9_]*)", rest)
+            out.append((off, AttrFact(m.group(1)[1:-1], Span(rel, line, col, line, col + len(m.group(1))),
+                                      None, t.group(1) if t else None)))
+        return out
 
     # -- field reads --
 
