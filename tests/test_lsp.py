@@ -267,3 +267,38 @@ async def test_a_clean_file_gets_an_empty_diagnostics_list_on_open_and_after_its
     client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri=outside.as_uri(), language_id="python", version=1, text="y = 2\n")))
     await wait_for(client, lambda: outside.as_uri() in client.diagnostics, "a publication for the file outside the project")
     assert list(client.diagnostics[outside.as_uri()]) == []
+
+
+class _Order(dict):
+    """The client's diagnostics store, recording the order in which the server's publications arrive."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.order: list[str] = []
+
+    def __setitem__(self, key, value):
+        self.order.append(key)
+        super().__setitem__(key, value)
+
+
+async def test_the_edited_document_is_published_before_other_files_whose_findings_moved(client):
+    """An edit that changes findings in several files: the open document's come first (what the user looks at),
+    though another file sorts before it."""
+    kernels = "cpp/kernels/fooKernels.cu"
+    await wait_for(client, lambda: ("TRT301", 17) in found(client, kernels), "the initial TRT301")
+    text = open_doc(client, FOO_CPP)
+    await wait_for(client, lambda: uri(client, FOO_CPP) in client.diagnostics, "the opened document's diagnostics")
+    assert text.splitlines()[71].lstrip().startswith("int32_t const n")
+    store = _Order(client.diagnostics)
+    client.diagnostics = store
+    client.text_document_did_change(
+        T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=uri(client, FOO_CPP), version=2),
+            [T.TextDocumentContentChangePartial(range=T.Range(T.Position(71, 0), T.Position(71, 0)),
+                                                text="    void* p = nullptr; cudaMalloc(&p, 4);\n")],
+        )
+    )
+    await wait_for(client, lambda: ("TRT301", 72) in found(client, FOO_CPP), "TRT301 in the edited enqueue")
+    await wait_for(client, lambda: uri(client, kernels) in store.order, "the kernel file's findings again (they changed: the server publishes only what changed)")
+    assert uri(client, kernels) < uri(client, FOO_CPP)  # it sorts first ...
+    assert store.order[0] == uri(client, FOO_CPP), store.order  # ... but the open document is published first

@@ -98,6 +98,9 @@ class TrtlintServer(LanguageServer):
         self.config_diagnostic: Optional[tuple[str, T.Diagnostic]] = None  # (uri, diagnostic) of a broken config
         self._config_shown: Optional[str] = None  # the config error last shown in a message
         self._progress_tokens = 0
+        # rel -> lines of a file not open in the editor, read once per publication (publish, pull): a finding's
+        # related locations each need their file's lines; None outside one
+        self._line_cache: Optional[dict[str, list[str]]] = None
 
     def start_io(self, stdin=None, stdout=None, log_handler=None) -> int:  # type: ignore[override]
         """Serve over stdin/stdout with trtlint's transport (:func:`trtlint.editor.transport.serve`: malformed
@@ -296,13 +299,19 @@ class TrtlintServer(LanguageServer):
         doc = self.workspace.text_documents.get(uri)
         if doc is not None:
             return doc.lines
+        cache = self._line_cache
+        if cache is not None and rel in cache:
+            return cache[rel]
         text = self.session.buffers.get(rel)
         if text is None:
             try:
                 text = safeio.read_text(self.session.root / rel, root=self.session.root, limit=safeio.FRAME_LIMIT)
             except OSError:
-                return []
-        return text.splitlines(keepends=True)
+                text = ""
+        lines = text.splitlines(keepends=True)
+        if cache is not None:
+            cache[rel] = lines
+        return lines
 
     def to_range(self, span, lines: Optional[list[str]] = None) -> T.Range:
         enc = self.workspace.position_encoding
@@ -391,8 +400,15 @@ class TrtlintServer(LanguageServer):
 
     def lsp_diagnostics(self, rel: Optional[str], uri: Optional[str] = None) -> list[T.Diagnostic]:
         diags = self.by_path.get(rel, []) if rel is not None else []
-        lines = self._lines(rel) if diags else []
-        out = [self.to_lsp(d, lines) for d in diags]
+        own = self._line_cache is None
+        if own:
+            self._line_cache = {}
+        try:
+            lines = self._lines(rel) if diags else []
+            out = [self.to_lsp(d, lines) for d in diags]
+        finally:
+            if own:
+                self._line_cache = None
         cd = self.config_diagnostic
         if cd is not None and cd[0] == (uri or (self.uri_of(rel) if rel is not None else None)):
             out.append(cd[1])
@@ -413,8 +429,19 @@ class TrtlintServer(LanguageServer):
         cd = self.config_diagnostic
         if cd is not None:
             targets.setdefault(cd[0], self.rel_of(cd[0]))
+        self._line_cache = {}
+        try:
+            changed = self._publish(targets, cd, announce)
+        finally:
+            self._line_cache = None
+        if changed and self.mode == "pull" and self._refresh_support():
+            self.workspace_diagnostic_refresh(None)
+
+    def _publish(self, targets: dict, cd, announce: set) -> bool:
         changed = False
-        for uri, rel in sorted(targets.items()):
+        docs = self.workspace.text_documents
+        # the documents open in the editor first (what the user looks at), then the others, each by uri
+        for uri, rel in sorted(targets.items(), key=lambda item: (item[0] not in docs, item[0])):
             key = tuple((d.code, d.span, d.message, d.severity.value, d.related) for d in self.by_path.get(rel, []))
             if cd is not None and cd[0] == uri:
                 key += ((cd[1].code, cd[1].message, cd[1].range.start.line, cd[1].range.start.character),)
@@ -430,8 +457,7 @@ class TrtlintServer(LanguageServer):
                 self.text_document_publish_diagnostics(
                     T.PublishDiagnosticsParams(uri=uri, diagnostics=self.lsp_diagnostics(rel, uri), version=doc.version if doc else None)
                 )
-        if changed and self.mode == "pull" and self._refresh_support():
-            self.workspace_diagnostic_refresh(None)
+        return changed
 
     def _refresh_support(self) -> bool:
         ws = self.client_capabilities.workspace
