@@ -24,6 +24,7 @@ class Request:
     logical: Optional[str] = None  # a logical location (an ONNX model node: "graph/node")
     name_span: Optional[Span] = None  # where the name is written: an identifier or a string literal ending in it
     form: Optional[str] = None  # an ONNX emission's form ("g.op", "gs.Node", ...); a lookup's (CreatorLookup.form)
+    domain: Optional[str] = None  # an emitted ONNX node's domain ("": ONNX's own)
 
 
 def external(index, r: "Request") -> bool:
@@ -96,6 +97,7 @@ def all_requests(index) -> Iterator[Request]:
             version_default=vspan is None,
             name_span=getattr(e, "op_span", None),
             form=e.form,
+            domain=e.domain,
         )
     tables = index.route_tables
     for t in tables:

@@ -128,6 +128,28 @@ def _ort_project(emitted: str, ort_op: str) -> dict:
     }
 
 
+
+def _default_domain_py(second: str, domain: str = "") -> str:
+    """Autograd functions emitting 'FooPlugin' (line 5) in ONNX's own domain and ``second`` (line 9) in ``domain``."""
+    pre = f"{domain}::" if domain else ""
+    return (
+        "import torch\n"
+        "class Foo(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def symbolic(g, x):\n"
+        '        return g.op("FooPlugin", x)\n'
+        "class Second(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def symbolic(g, x):\n"
+        f'        return g.op("{pre}{second}", x)\n'
+    )
+
+
+def _two_creators() -> dict:
+    return {"cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin"),
+            "cpp/plugins/rotate/rotatePlugin.cpp": creator_cpp("RotatePlugin", cls="RotatePluginCreator")}
+
+
 class PluginNameMismatch(Rule):
     """A route asks for a plugin name that no creator registers.
 
@@ -160,7 +182,9 @@ class PluginNameMismatch(Rule):
     (`onnx-plugin-domains`) to have every unknown name in them reported. An onnx-graphsurgeon node is different:
     graph surgery edits a model for TensorRT, so a node whose op is no standard ONNX op is a plugin node whatever
     its domain, and it is reported when some registered name is close to it (the closest names the message lists,
-    difflib ratio 0.6) or when it is a registered name with something added. A route whose name is a near miss
+    difflib ratio 0.6) or when it is a registered name with something added. So is a node in ONNX's own domain
+    (`g.op("Op")` with no domain, `make_node` without one) whose op no ONNX opset defines: no runtime other than
+    TensorRT, whose ONNX parser looks an unknown op up as a plugin, runs it. A route whose name is a near miss
     of one of TensorRT's own plugins (`EfficientNMS_TRt`, `EfficientNMS_TRT2`) is reported also in a project that
     defines no creator: the message names the closest plugin of TensorRT's library.
 
@@ -367,6 +391,10 @@ class PluginNameMismatch(Rule):
         # node names the TensorRT creator), and the node next to it names an op only the ONNX Runtime side implements
         # (Ort::CustomOpBase, GetName()): another runtime's op, no misspelling of 'MMXNonMaxSuppression'
         {"files": _ort_project("MMXNonMaxSuppression", "MMXSoftNonMaxSuppression")},
+        # ONNX's own domain: a node far from every creator's name is not judged zero-config; and a close name in
+        # another domain may be another backend's op (the near-miss leniency)
+        {"files": {**_two_creators(), "py/functions.py": _default_domain_py("TrashNode")}},
+        {"files": {**_two_creators(), "py/functions.py": _default_domain_py("RotatePluginExtra", domain="mmx")}},
     ]
     INVALID = [
         {
@@ -549,6 +577,13 @@ class PluginNameMismatch(Rule):
 
     INVALID += [
         {
+            # a node of ONNX's own domain whose op ONNX does not define is for TensorRT (no other runtime runs it):
+            # as for a graph-surgery node, a close registered name (or one with something added) is evidence enough
+            "files": {**_two_creators(), "py/functions.py": _default_domain_py("RotatePluginExtra")},
+            "expect": [("py/functions.py", 9, "ONNX node 'RotatePluginExtra' names plugin 'RotatePluginExtra', but no creator registers it; closest registered: 'RotatePlugin'")],
+            "fixed": {"py/functions.py": _default_domain_py("RotatePlugin")},
+        },
+        {
             # a creator written as a consistency checker (IPluginChecker derives IPluginCreator): its plugin's name
             # is compared with the one it registers, with or without TensorRT's NvInferConsistency.h at hand
             "files": {"plugins/dcn.cpp": _checker_pair("DcnDrift")},
@@ -575,8 +610,11 @@ class PluginNameMismatch(Rule):
             close = index.closest_names(r.name) if own and ort is None else []
             if r.kind == "onnx" and not domains_named and ext is None and (ort is not None or not index.near_miss(r.name)):
                 # zero-config: a node that is no near miss of a project creator may be another backend's op; a
-                # graph-surgery node is for TensorRT, so there any close registered name is evidence enough
-                if ort is not None or r.form not in SURGERY_FORMS or not (close or _extends(r.name, registered)):
+                # graph-surgery node is for TensorRT, and so is a node of an op ONNX does not define in ONNX's own
+                # domain (no other runtime runs it: the frontend keeps only such ops there), so for those any close
+                # registered name is evidence enough
+                for_trt = r.form in SURGERY_FORMS or r.domain in ("", "ai.onnx")
+                if ort is not None or not for_trt or not (close or _extends(r.name, registered)):
                     continue
             if ort is not None:
                 yield self.diag(
