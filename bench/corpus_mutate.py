@@ -47,6 +47,7 @@ class Mutation:
     via: tuple = ()  # a hot-path edit outside enqueue (a callee's, a launch's): (file, line) of the enqueue reaching it
     others: tuple = ()  # a name or version drift: (file, class) of each class on the other side of its contract
     home: str = ""  # a name or version drift: the file the census found its class in
+    use: int = 0  # a route whose name is a variable's (assigned above the node or call): the line of that use
 
     @property
     def file(self) -> str:
@@ -542,7 +543,7 @@ def route_mutations(tx: Texts, items) -> list[Mutation]:
                         rename_literal(tx, it.file, ln, _with_domain(tx, it), _with_domain(tx, it) + MARK))
             if e:
                 out.append(Mutation("route-name-drift", [e], ("TRT101", "TRT501"), it.name, {it.file}, near=ROUTE_NEAR,
-                                    route=it.name))
+                                    route=it.name, use=it.line if ln != it.line else 0))
         if it.kind == "lookup" and it.extra.get("form") in ("getPluginCreator", "get_plugin_creator", "getCreator", "get_creator"):
             raw_line = tx.line_text(it.file, it.line)
             m = re.search(r"[\"']" + re.escape(it.name) + r"[\"']\s*,\s*([\"'])(\w+)\1", raw_line)
@@ -687,7 +688,8 @@ def batches(muts: list[Mutation]) -> list[list[Mutation]]:
             for m in todo:
                 if m.near:  # a route edit: apart from the others of its file by more than twice its reach, and
                     # never with another edit of the same route (a lookup's name drifted unresolves its fields)
-                    clash = (any(f == m.file and abs(ln - m.line) <= n + m.near for f, ln, n in spots) or m.file in used
+                    at = (m.line, m.use) if m.use else (m.line,)
+                    clash = (any(f == m.file and abs(ln - x) <= n + m.near for f, ln, n in spots for x in at) or m.file in used
                              or (m.route and (m.file, m.route) in routes))
                 else:
                     clash = bool(m.involved & used) or any(f in m.involved for f, _l, _n in spots)
@@ -697,6 +699,8 @@ def batches(muts: list[Mutation]) -> list[list[Mutation]]:
                     group.append(m)
                     if m.near:
                         spots.append((m.file, m.line, m.near))
+                        if m.use:
+                            spots.append((m.file, m.use, m.near))
                         if m.route:
                             routes.add((m.file, m.route))
                     else:
@@ -783,7 +787,9 @@ def judge(group: list[Mutation], base: list, rep: dict | None) -> list[dict]:
         keys, um = (unmarked, True) if m.negative else (raw, False)
         new = [d for d in diags if next(iter(_keyset([d], um))) not in keys]
         if m.near:
-            mine = [d for d in new if any(p == m.file and abs(ln - m.line) <= m.near for p, ln in _places(d))]
+            # near the edit, or (a name assigned to a variable above its route) near the route that uses it
+            mine = [d for d in new if any(p == m.file and (abs(ln - m.line) <= m.near or (m.use and abs(ln - m.use) <= m.near))
+                                          for p, ln in _places(d))]
         else:
             mine = [d for d in new if _paths(d) & (m.involved | m.related)]
         row = {"class": m.cls, "file": m.file, "line": m.line, "subject": m.subject,

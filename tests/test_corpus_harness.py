@@ -4,6 +4,7 @@ make_node and gs.Node emission and a trt.PluginField list), and seeded edits jud
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import sys
 from pathlib import Path
@@ -713,3 +714,17 @@ def test_census_reads_a_class_declared_behind_an_attribute_macro_with_arguments(
     assert [(i.kind, i.name) for i in items if i.kind.endswith("-class")] == [("plugin-class", "GridPlugin"),
                                                                             ("creator-class", "GridPluginCreator")]
     assert [m for m in corpus_mutate.generate(tmp_path, items) if m.cls == "route-field-rename"] == []
+
+
+def test_a_route_named_by_a_variable_is_found_at_the_node_that_uses_it():
+    """A name drifted where a variable is assigned, 36 lines above the graph-surgery node that uses it: the finding
+    at the node is about that route (within the route's reach of the use), one elsewhere in the file is not."""
+    def diag(line):
+        return {"code": "TRT101", "message": "ONNX node 'NmsCorpus' names plugin 'NmsCorpus'",
+                "location": {"path": "p/surgeon.py", "line": line}, "related": []}
+
+    m = corpus_mutate.Mutation("route-name-drift", [("p/surgeon.py", 212, "")], ("TRT101", "TRT501"), "Nms",
+                               {"p/surgeon.py"}, near=corpus_mutate.ROUTE_NEAR, route="Nms", use=248)
+    assert corpus_mutate.judge([m], [], {"diagnostics": [diag(248)]})[0]["found"] is True
+    assert corpus_mutate.judge([m], [], {"diagnostics": [diag(300)]})[0]["found"] is False
+    assert corpus_mutate.judge([dataclasses.replace(m, use=0)], [], {"diagnostics": [diag(248)]})[0]["found"] is False
