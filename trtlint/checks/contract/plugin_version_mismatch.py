@@ -11,6 +11,69 @@ from ._creators import disagreeing_plugins
 from ._routes import all_requests, nearest, requests
 
 
+
+def _template_creators(v2: str = '"2"') -> str:
+    """A plugin and its version 2 (a subclass), each made by its creator through one creator template
+    ``make<PluginType>`` defined out of the class (TensorRT OSS's ``createPluginBase<T>``). FooPluginV2's
+    getPluginVersion is line 18."""
+    return f"""#include <NvInferRuntime.h>
+#include <memory>
+#include <string>
+using namespace nvinfer1;
+class FooPlugin : public IPluginV3, public IPluginV3OneCore, public IPluginV3OneBuild, public IPluginV3OneRuntime
+{{
+public:
+    explicit FooPlugin(std::string const& name) {{}}
+    char const* getPluginName() const noexcept override {{ return "Foo"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    char const* getPluginNamespace() const noexcept override {{ return ""; }}
+}};
+class FooPluginV2 : public FooPlugin
+{{
+public:
+    explicit FooPluginV2(std::string const& name)
+        : FooPlugin(name) {{}}
+    char const* getPluginVersion() const noexcept override {{ return {v2}; }}
+}};
+class FooCreator : public IPluginCreatorV3One
+{{
+public:
+    char const* getPluginName() const noexcept override {{ return "Foo"; }}
+    char const* getPluginVersion() const noexcept override {{ return "1"; }}
+    char const* getPluginNamespace() const noexcept override {{ return ""; }}
+    PluginFieldCollection const* getFieldNames() noexcept override {{ return &mFC; }}
+    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override;
+
+protected:
+    template <class PluginType>
+    IPluginV3* make(char const* name) noexcept;
+    PluginFieldCollection mFC{{}};
+}};
+class FooCreatorV2 : public FooCreator
+{{
+public:
+    char const* getPluginVersion() const noexcept override {{ return "2"; }}
+    IPluginV3* createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept override;
+}};
+template <class PluginType>
+IPluginV3* FooCreator::make(char const* name) noexcept
+{{
+    auto plugin = std::make_unique<PluginType>(std::string(name));
+    return plugin.release();
+}}
+IPluginV3* FooCreator::createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept
+{{
+    return make<FooPlugin>(name);
+}}
+IPluginV3* FooCreatorV2::createPlugin(char const* name, PluginFieldCollection const* fc, TensorRTPhase phase) noexcept
+{{
+    return make<FooPluginV2>(name);
+}}
+REGISTER_TENSORRT_PLUGIN(FooCreator);
+REGISTER_TENSORRT_PLUGIN(FooCreatorV2);
+"""
+
+
 class PluginVersionMismatch(Rule):
     """A route asks for a plugin version that the creator of that name does not register.
 
@@ -68,6 +131,7 @@ class PluginVersionMismatch(Rule):
 
     VALID = [
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp()}},
+        {"files": {"plugin/foo/fooPlugin.cpp": _template_creators()}},
         {
             "files": {
                 "cpp/plugins/foo/fooPlugin.cpp": creator_cpp("FooPlugin", "2"),
@@ -93,6 +157,12 @@ class PluginVersionMismatch(Rule):
         },
     ]
     INVALID = [
+        {
+            # a plugin made through a creator template that creates its template parameter
+            # (``make<FooPluginV2>(name)``, the body's ``std::make_unique<PluginType>``) is that creator's plugin
+            "files": {"plugin/foo/fooPlugin.cpp": _template_creators('"3"')},
+            "expect": [("plugin/foo/fooPlugin.cpp", 18, "plugin FooPluginV2 returns version '3' from getPluginVersion(), but its creator FooCreatorV2 (which creates it in createPlugin) registers version '2'")],
+        },
         {
             # two samples of one tree, each with its own creator of the plugin (no build description makes them two
             # programs): the route of the second is judged against its own creator's version, not both samples'

@@ -6,7 +6,10 @@ invalid (``new Plugin(...)`` of a class that looks abstract under the prelude is
 
 * ``creates``: the classes a creator method makes (``new X(...)``, ``std::make_unique<X>(...)``). Where the name
   as written is a macro's (an X-macro header included once per plugin: ``new PLUGIN_NAME(...)``), the text cannot
-  say which class it is: libclang's view gives it (:class:`_MacroNamed`), else the object is kept ``unresolved``;
+  say which class it is: libclang's view gives it (:class:`_MacroNamed`), else the object is kept ``unresolved``.
+  A call of a function template of the unit that creates its own template parameter
+  (``createPluginBase<FooPluginV2>(name, fc)``, whose body does ``std::make_unique<PluginType>(...)``) makes the
+  class its template argument names;
 * ``defaults``: the value a creator falls back to when a field is absent: ``parse("f", fc).value_or(d)``,
   ``auto v = parse("f", fc); ... v.value_or(d)``, and for the compare-in-a-loop style
   (``if (!strcmp(name, "f")) { x = ...; }``) the initializer of the local or member ``x``.
@@ -28,6 +31,10 @@ _CREATING = {"createPlugin", "deserializePlugin"}
 _NEW = re.compile(r"\bnew\s*(?:\([^()]*\)\s*)?((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*(?:<[^;]*?>\s*)?[({]")
 _MAKE = re.compile(r"\bmake_(?:unique|shared)\s*<\s*((?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*>\s*\(")
 _IDENT = r"[A-Za-z_]\w*"
+# a call naming its template arguments (``createPluginBase<FooPluginV2>(name, fc)``): no nested brackets
+_TEMPLATE_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*<\s*([A-Za-z_][\w:\s,]*?)\s*>\s*\(")
+_TEMPLATE_HEAD = re.compile(r"\s*template\s*<([^<>]*)>")
+_CLASS_NAME = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*$")
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^;(){}<>=]*>\s*)?\(")
 _NOT_CALLS = {"if", "for", "while", "switch", "return", "sizeof", "catch", "static_cast", "reinterpret_cast",
               "const_cast", "dynamic_cast", "decltype", "alignof", "noexcept"}
@@ -322,6 +329,51 @@ class _Scanner:
                 out.append(obj)
         return tuple(out)
 
+    def via_templates(self, fn: CppFunction, t: _Text, a: int, b: int) -> tuple[CreatedObject, ...]:
+        """What a creating method makes through a function template of the unit that creates its own template
+        parameter: ``createPluginBase<FooPluginV2>(name, fc)`` whose body does ``std::make_unique<PluginType>(...)``
+        makes a FooPluginV2 (one creator template shared by a plugin's versions). The object is located at the
+        template argument; its constructor arguments are the template's."""
+        out = []
+        body = t.text[a:b]
+        for m in _TEMPLATE_CALL.finditer(body):
+            name, targs = m.group(1), [re.sub(r"\s+", "", x) for x in m.group(2).split(",")]
+            if name in ("make_unique", "make_shared", "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast"):
+                continue
+            for h in self.templates(name, fn):
+                for pos, obj in h:
+                    if pos < len(targs) and _CLASS_NAME.match(targs[pos]) and not targs[pos].startswith("std::"):
+                        s0 = a + m.start(2) + m.group(2).find(targs[pos].split("::")[0])
+                        out.append(CreatedObject(cls=targs[pos].lstrip(":"), span=_span(fn.span.path, t, s0, s0 + len(targs[pos])),
+                                                 args=obj.args))
+                if out:
+                    return tuple(out)
+        return tuple(out)
+
+    def templates(self, name: str, fn: CppFunction) -> list[list[tuple[int, CreatedObject]]]:
+        """Per function template of the unit named ``name`` (its own class's first): the objects its body creates
+        whose type is one of its template parameters, with that parameter's position."""
+        memo = self.__dict__.setdefault("_templates", {})
+        got = memo.get(name)
+        if got is None:
+            got = []
+            for h in sorted((h for h in self.ex.functions if isinstance(h, CppFunction) and h.name == name),
+                            key=lambda h: h.cls != fn.cls):
+                t = self.text(h.span.path)
+                if t is None:
+                    continue
+                a = t.offset(h.span.line, h.span.col)
+                b = t.offset(h.span.end_line, h.span.end_col)
+                head = _TEMPLATE_HEAD.match(t.text, a, b)
+                if head is None:
+                    continue
+                params = [re.split(r"\s+", x.split("=")[0].strip())[-1].lstrip(".") for x in head.group(1).split(",")]
+                made = [(params.index(o.cls), o) for o in self.creates(h, t, head.end(), b) if o.cls in params]
+                if made:
+                    got.append(made)
+            memo[name] = got
+        return got
+
     # -- defaults --
     def defaults(self, fn: CppFunction, t: _Text, a: int, b: int) -> tuple[FieldDefault, ...]:
         out: list[FieldDefault] = []
@@ -580,7 +632,7 @@ def scan(ex: Unit, tu=None) -> tuple[FnContract, ...]:
         b = t.offset(fn.span.end_line, fn.span.end_col)
         if b <= a:
             continue
-        creates = sc.creates(fn, t, a, b) if fn.name in _CREATING else ()
+        creates = sc.creates(fn, t, a, b) + sc.via_templates(fn, t, a, b) if fn.name in _CREATING else ()
         defaults = sc.defaults(fn, t, a, b) if (fn.field_reads or fn.name in _CREATING) else ()
         called: tuple[str, ...] = ()
         required: tuple[str, ...] = ()
