@@ -65,6 +65,39 @@ def _checked(writes: str, reads: str) -> str:
     return src.replace("    bool mFlag{};\n", "    bool mFlag{};\n    Limits mLimits;\n", 1)
 
 
+
+def _class_template(serialize: str) -> str:
+    """A V2 plugin class template whose deserializing constructor copies its parameter struct out of the blob
+    (line 12: in a template, libclang leaves the dependent ``memcpy`` call unnamed) and whose serialize() body is
+    ``serialize``."""
+    return f"""#include <NvInferRuntime.h>
+#include <cstring>
+#include <string>
+using namespace nvinfer1;
+template <typename T>
+class BarPlugin : public IPluginV2DynamicExt
+{{
+public:
+    BarPlugin(std::string const& name, void const* data, size_t length)
+        : mName(name)
+    {{
+        memcpy(&mParams, data, sizeof(mParams));
+    }}
+    size_t getSerializationSize() const noexcept override {{ return sizeof(mParams); }}
+    void serialize(void* buffer) const noexcept override
+    {{
+        {serialize}
+    }}
+    struct
+    {{
+        int32_t axis;
+        float scale;
+    }} mParams;
+    std::string mName;
+}};
+"""
+
+
 class SerializationIncomplete(Rule):
     """What a plugin serializes does not round-trip into what its runtime creator (or V2 constructor) reads.
 
@@ -92,7 +125,8 @@ class SerializationIncomplete(Rule):
     dropped the statement and it is read from the text. A value whose type is not known (a
     template parameter; a type a missing header declares, whose statements are read from the source text) is
     one item whose type is not compared. A `serialize()` that names its buffer only to point locals into it
-    writes nothing. The same block copied on both sides (`memcpy(d, mTable.data(), n)` and back), or a
+    writes nothing. In a class template a call whose arguments depend on a template parameter
+    (`memcpy(&mParams, data, sizeof(mParams))`) is read as the call its overload set names. The same block copied on both sides (`memcpy(d, mTable.data(), n)` and back), or a
     counting loop with the same bound, anchors the counts: the values before it must be as many. When the creator's
     `deserializePlugin` reads the first items itself (a type tag: `deserialize_value(&data, &n, &typeId)`, or
     `memcpy(&typeId, data, sizeof(int))`) and hands the constructor the blob past them (the advanced pointer,
@@ -130,6 +164,7 @@ class SerializationIncomplete(Rule):
     family = "plugin"
 
     VALID = [
+        {"files": {"plugins/bar.cpp": _class_template("memcpy(buffer, &mParams, sizeof(mParams));")}},
         {"files": {"plugins/foo.cpp": serialization_v3("alpha", "alpha")}},
         # 'beta' is read only when building (a build-time check): the runtime creator does not need it
         {"files": {"plugins/foo.cpp": serialization_v3("alpha", "alpha", build_reads="beta")}},
@@ -149,6 +184,11 @@ class SerializationIncomplete(Rule):
                                                               TAG_BY_COPY)}},
     ]
     INVALID = [
+        {
+            # a class template: the constructor's dependent memcpy is a read all the same, and serialize() writes nothing
+            "files": {"plugins/bar.cpp": _class_template("// nothing stored")},
+            "expect": [("plugins/bar.cpp", 12, "BarPlugin's deserializing constructor reads 1 values but serialize() writes 0: item 1 (`mParams`) reads past what was written")],
+        },
         {
             "files": {"plugins/foo.cpp": serialization_v3("alpha", "beta")},
             "expect": [

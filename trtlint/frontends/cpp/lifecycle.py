@@ -285,7 +285,7 @@ class _Walk:
     # -- serialization --
 
     def on_call(self, c: Cursor, cond: bool) -> None:
-        name = c.spelling or ""
+        name = c.spelling or self._dependent_name(c)
         if self.names and any(set(re.findall(r"[A-Za-z_]\w*", self.ex.text_of(a))) & self.names for a in arguments(c)):
             # a call handed the buffer may store there, seen below or not (a helper whose header is missing)
             self.touches.append(self.ex.extent_info(c)[3])
@@ -353,6 +353,15 @@ class _Walk:
         if self._loop is not None:
             sp = self.span(c)
             self.loop_of[(sp.path, sp.line, sp.col)] = self._loop
+
+    def _dependent_name(self, c: Cursor) -> str:
+        """The name of a call libclang leaves unnamed: a dependent call in a template (an argument's type depends on
+        a template parameter, `memcpy(&m_, data, sizeof(m_))` in a class template), whose callee is an overload set."""
+        K = self.K
+        kids = self.kids(c)
+        if not kids or kids[0].kind not in (K.DECL_REF_EXPR, K.UNEXPOSED_EXPR):
+            return ""
+        return next((sub.spelling or "" for sub in self.kids(kids[0]) if sub.kind == K.OVERLOADED_DECL_REF), "")
 
     def _copied_value(self, value: Cursor, other: Cursor):
         """((ctype, size, kind), text) of the value a ``memcpy`` (de)serializes: ``&x`` or an array, the other
