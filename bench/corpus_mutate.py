@@ -17,6 +17,7 @@ negatives: ``consistent-rename`` (a plugin's name renamed at its one definition,
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -90,6 +91,9 @@ class Body:
     open: int  # index of "{"
     close: int
     signature: str  # the text between ")" and "{"
+    # a callee (:func:`callees`): the other definitions of its name in its file (one at file scope, one in a
+    # namespace: the text cannot tell which the call runs, so an edit of the callee goes into each)
+    siblings: tuple = ()
 
 
 class Texts:
@@ -256,14 +260,16 @@ def callees(tx: Texts, b: Body) -> list[Body]:
         for rel, c in tx.code.items():
             if name not in c or rel.endswith(".py"):
                 continue
+            here = []
             for d in defn.finditer(c):
                 head = c[max(c.rfind(";", 0, d.start()), c.rfind("}", 0, d.start()), 0) : d.end()]
                 if "__global__" in head:
                     continue
                 body = tx._body_after(rel, d.end() - 1)
-                if body:
-                    found.append(body)
-                    break
+                if body and not (here and body.open < here[-1].close):  # (a definition inside the previous one: no)
+                    here.append(body)
+            if here:
+                found.append(dataclasses.replace(here[0], siblings=tuple(here[1:])))
         if found:
             out.append(max(found, key=lambda x: (x.file == b.file, _common(x.file, b.file))))
         if len(out) >= 3:
@@ -335,7 +341,8 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                 ):
                     e = insert_after_brace(tx, cal[0], stmt)
                     if e:
-                        muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file, cal[0].file},
+                        more = [x for x in (insert_after_brace(tx, sib, stmt) for sib in cal[0].siblings) if x]
+                        muts.append(Mutation(cls_, [e] + more, (rule,), it.name, inv | {b.file, cal[0].file},
                                              via=(b.file, tx.pos_line(b.file, b.open))))
             for body in [b] + cal:
                 code = tx.code[body.file]

@@ -728,3 +728,18 @@ def test_a_route_named_by_a_variable_is_found_at_the_node_that_uses_it():
     assert corpus_mutate.judge([m], [], {"diagnostics": [diag(248)]})[0]["found"] is True
     assert corpus_mutate.judge([m], [], {"diagnostics": [diag(300)]})[0]["found"] is False
     assert corpus_mutate.judge([dataclasses.replace(m, use=0)], [], {"diagnostics": [diag(248)]})[0]["found"] is False
+
+
+def test_a_callee_defined_twice_in_its_file_is_edited_in_each_definition(tmp_path):
+    """A name defined at file scope and again in a namespace of the same file (a kernel file's old entry point kept
+    beside the namespaced one): the text cannot tell which one enqueue's call runs, so a callee edit goes into both."""
+    (tmp_path / "layer.cu").write_text(
+        "int infer(int n)\n{\n    return n;\n}\n"
+        "namespace ns\n{\nint infer(int n)\n{\n    return 2 * n;\n}\n} // namespace ns\n")
+    (tmp_path / "plugin.cpp").write_text(
+        "namespace ns\n{\nint Foo::enqueue(void* const* outputs, cudaStream_t stream)\n{\n    return infer(4);\n}\n}\n")
+    tx = corpus_mutate.Texts(tmp_path)
+    code = tx.code["plugin.cpp"]
+    enq = corpus_mutate.Body("plugin.cpp", code.index("{", code.index("enqueue")), code.rindex("}"), "")
+    (cal,) = corpus_mutate.callees(tx, enq)
+    assert [(b.file, tx.pos_line(b.file, b.open)) for b in (cal,) + cal.siblings] == [("layer.cu", 2), ("layer.cu", 8)]
