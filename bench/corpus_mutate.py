@@ -238,6 +238,8 @@ def rename_literal(tx: Texts, rel: str, line: int, old: str, new: str) -> tuple 
 
 KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "static_cast", "reinterpret_cast", "const_cast",
             "dynamic_cast", "decltype", "catch", "assert", "defined", "alignof", "typeid", "new", "delete"}
+# words that may stand before a call's name in a statement (anything else there is a type: a declaration)
+_NOT_TYPES = {"return", "else", "throw", "case", "co_return", "co_await", "do", "new", "delete", "and", "or", "not"}
 LAUNCH4 = re.compile(r"<<<\s*([^<>]*?)\s*>>>")
 
 
@@ -252,6 +254,10 @@ def callees(tx: Texts, b: Body) -> list[Body]:
         name = m.group(1)
         if name in KEYWORDS or name in seen or name.startswith(("cuda", "cublas", "cudnn", "std", "PLUGIN", "ASSERT")):
             continue
+        at = b.open + m.start(1)  # (m is of the body's slice)
+        before = re.search(r"([\w>]+)\s*$", code[max(b.open + 1, at - 80) : at])
+        if before and (before.group(1).endswith(">") or before.group(1) not in _NOT_TYPES) and not before.group(1).isdigit():
+            continue  # a variable declared with constructor arguments (`std::vector<int64_t> shape(n)`), no call
         seen.add(name)
         if m.group(2) == "<<<":
             continue

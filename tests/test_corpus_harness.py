@@ -743,3 +743,18 @@ def test_a_callee_defined_twice_in_its_file_is_edited_in_each_definition(tmp_pat
     enq = corpus_mutate.Body("plugin.cpp", code.index("{", code.index("enqueue")), code.rindex("}"), "")
     (cal,) = corpus_mutate.callees(tx, enq)
     assert [(b.file, tx.pos_line(b.file, b.open)) for b in (cal,) + cal.siblings] == [("layer.cu", 2), ("layer.cu", 8)]
+
+
+def test_a_variable_declared_with_constructor_arguments_is_no_callee(tmp_path):
+    """`std::vector<int64_t> shape(n);` in enqueue declares a variable: no call of a `shape` defined elsewhere (a
+    vendored library's member function), while `return volume(4);` and `else fill(x);` are calls."""
+    (tmp_path / "vendor.h").write_text("struct Arr\n{\n    long shape(long d) const\n    {\n        return d;\n    }\n};\n")
+    (tmp_path / "plugin.cpp").write_text(
+        "int volume(int n)\n{\n    return n;\n}\nvoid fill(int x)\n{\n}\n"
+        "int Foo::enqueue(void* const* outputs, cudaStream_t stream)\n{\n"
+        "    std::vector<int64_t> shape(4);\n    float scale(2.0F);\n    if (scale > 1) {} else fill(1);\n"
+        "    return volume(4);\n}\n")
+    tx = corpus_mutate.Texts(tmp_path)
+    code = tx.code["plugin.cpp"]
+    enq = corpus_mutate.Body("plugin.cpp", code.index("{", code.index("enqueue")), code.rindex("}"), "")
+    assert [(b.file, tx.pos_line(b.file, b.open)) for b in corpus_mutate.callees(tx, enq)] == [("plugin.cpp", 6), ("plugin.cpp", 2)]
