@@ -72,7 +72,8 @@ def main() -> int:
 
     s = Session(Path(a.tree).resolve(), jobs=1)
     s.load()
-    rels = a.rel or sorted((r for r, src in s.sources.items() if src.kind in ("cpp", "cuda")),
+    rels = a.rel or sorted((r for r, src in s.sources.items() if src.kind in ("cpp", "cuda") and edits(
+        src.path.read_text(encoding="utf-8", errors="surrogateescape"))),
                            key=lambda r: (b"::enqueue(" not in s.sources[r].path.read_bytes(), r))[:a.units]
     total = diffs = 0
     how: dict[str, int] = {}
