@@ -135,7 +135,8 @@ class Extractor(MacroUses, Registrations):
         self.kept_doubt: Optional[str] = None  # why this kept walk cannot give a fresh parse's facts
         self.capture = False
         self.cap_macros: list[tuple[str, str, int]] = []  # (name, file, offset) of each macro definition
-        self.cap_defaults: list[tuple[str, int, bool]] = []  # defaulted members of header classes: (file, offset, defined)
+        # defaulted members of header classes: (file, class offset) -> [(member offset, defined)]
+        self.cap_defaults: dict[tuple[str, int], list[tuple[int, bool]]] = {}
         self.cap_unkeepable = False  # a header made state the unit's walk reads after it (registrar, list, macro)
 
     def doubt(self, why: str) -> None:
@@ -164,11 +165,17 @@ class Extractor(MacroUses, Registrations):
         self.kept = k
 
     def _note_default(self, ch: Cursor) -> None:
+        """A defaulted special member of a header class (clang defines it only in a unit that uses it): noted by its
+        class, for the kept walk's check (kept.check_defaults)."""
         K = self.K
         if ch.kind in (K.CONSTRUCTOR, K.DESTRUCTOR, K.CXX_METHOD) and ch.is_default_method():
             f = self.cursor_file(ch)
-            if f is not None and f != self.main:
-                self.cap_defaults.append((f, ch.location.offset, bool(ch.is_definition())))
+            cls = ch.semantic_parent
+            if f is not None and f != self.main and cls is not None and self.cursor_file(cls) == f:
+                self.cap_defaults.setdefault((f, cls.location.offset), []).append(
+                    (ch.location.offset, bool(ch.is_definition())))
+            elif f is not None and f != self.main:
+                self.cap_unkeepable = True  # (a member outside its class's file: not checked, never kept)
 
     # -- files and locations ------------------------------------------------------------------------------
 
