@@ -160,7 +160,7 @@ class Extractor(MacroUses, Registrations):
         self.ort_ops = list(ff.ort_ops[:n["ort_ops"]])
         self.skipped_defs = set(ff.skipped_defs)
         self.includes = set(ff.includes)
-        self._macro_defs = LazyMacros(self.ci, tu, [m for m in k.macros if m[1] != self.main or m[2] < r], self.doubt)
+        self._macro_defs = LazyMacros(self.ci, tu, k, [m for m in k.macros if m[1] != self.main or m[2] < r], self.doubt)
         self.memo_slots = list(k.slots)
         self.kept = k
 

@@ -85,6 +85,8 @@ class Kept:
                  macros: list, defaults: list, diags: tuple, slots: tuple) -> None:
         self.tu, self.key, self.region, self.heads, self.ff = tu, key, region, heads, ff
         self.counts, self.macros, self.defaults, self.diags, self.slots = counts, macros, defaults, diags, slots
+        # (file, offset) -> (raw encoding, file name) of the location a look-up found in an earlier reparse (locate)
+        self.raw: dict[tuple[str, int], tuple[int, str]] = {}
 
 
 def key_of(args: list, opts: int, src: Any, ctx: Any, kind: str, path: str, unsaved: list) -> str:
@@ -129,6 +131,32 @@ def diag_signature(tu: Any, path: str, r: int) -> tuple:
     return tuple(out)
 
 
+def locate(ci: Any, tu: Any, k: Kept, f: str, off: int) -> Any:
+    """The location of ``off`` in file ``f`` of the reparsed kept unit. ``SourceLocation.from_offset`` in a header the
+    preamble holds costs ~10 ms on the first look-up after each reparse (clang's ``translateFile`` reads every one of
+    the preamble's source-location entries) and ~0.2 ms after, so a location found once is kept by its raw encoding
+    (the preamble's layout is the same on each reparse of the same preamble: its text and headers are checked before)
+    and, on the next reparse, taken back only when libclang decomposes it to the same file and offset; else looked up
+    again."""
+    hit = k.raw.get((f, off))
+    if hit is not None:
+        try:
+            anchor = ci.SourceLocation.from_offset(tu, tu.get_file(tu.spelling), 0)  # this reparse's source manager
+            loc = ci.SourceLocation()
+            loc.ptr_data[0], loc.ptr_data[1] = anchor.ptr_data[0], anchor.ptr_data[1]
+            loc.int_data = hit[0]
+            fo = loc.file if anchor.ptr_data[0] else None
+            if fo is not None and fo.name == hit[1] and loc.offset == off:
+                return loc
+        except Exception:  # noqa: BLE001
+            pass
+    loc = ci.SourceLocation.from_offset(tu, tu.get_file(f), off)
+    fo = loc.file
+    if fo is not None and not (loc.int_data & 0x80000000):  # a file location (not a macro's)
+        k.raw[(f, off)] = (loc.int_data, fo.name)
+    return loc
+
+
 def _path(item: Any) -> Optional[str]:
     span = getattr(item, "span", None)
     return getattr(span, "path", None)
@@ -152,9 +180,9 @@ class LazyMacros(dict):
     """The macro definitions the preamble holds, by name, found again in the kept unit where the complete parse saw
     them (``Cursor.from_location``) on first use; a definition after the preamble (the walk sets it) replaces one."""
 
-    def __init__(self, ci: Any, tu: Any, table: list, doubt: Any) -> None:
+    def __init__(self, ci: Any, tu: Any, k: Kept, table: list, doubt: Any) -> None:
         super().__init__()
-        self._ci, self._tu, self._doubt = ci, tu, doubt
+        self._ci, self._tu, self._k, self._doubt = ci, tu, k, doubt
         self._where: dict[str, tuple[str, int]] = {}
         for name, f, off in table:
             self._where[name] = (f, off)
@@ -168,8 +196,7 @@ class LazyMacros(dict):
         cur = None
         try:
             ci = self._ci
-            fobj = self._tu.get_file(f)
-            cur = ci.Cursor.from_location(self._tu, ci.SourceLocation.from_offset(self._tu, fobj, off))
+            cur = ci.Cursor.from_location(self._tu, locate(ci, self._tu, self._k, f, off))
             if cur is None or cur.kind != ci.CursorKind.MACRO_DEFINITION or cur.spelling != name:
                 cur = None
         except Exception:  # noqa: BLE001
@@ -195,17 +222,17 @@ class LazyMacros(dict):
         return self._resolve(name)
 
 
-def check_defaults(ci: Any, tu: Any, defaults: dict) -> bool:
+def check_defaults(ci: Any, tu: Any, k: Kept) -> bool:
     """Whether each defaulted special member of a header class is defined (or not) in the kept unit as in the complete
-    parse (``defaults``: (file, class offset) -> [(member offset, defined)]; a class found again by its location,
-    one look-up per class: libclang's location of an offset in a header costs ~0.2-0.7 ms)."""
+    parse (``k.defaults``: (file, class offset) -> [(member offset, defined)]; a class found again by its location,
+    one look-up per class (:func:`locate`))."""
     from .base import children
 
     K = ci.CursorKind
     kinds = (K.CONSTRUCTOR, K.DESTRUCTOR, K.CXX_METHOD)
-    for (f, off), members in defaults.items():
+    for (f, off), members in k.defaults.items():
         try:
-            cls = ci.Cursor.from_location(tu, ci.SourceLocation.from_offset(tu, tu.get_file(f), off))
+            cls = ci.Cursor.from_location(tu, locate(ci, tu, k, f, off))
             got = [(ch.location.offset, bool(ch.is_definition())) for ch in children(cls)
                    if ch.kind in kinds and ch.is_default_method()] if cls is not None else None
         except Exception:  # noqa: BLE001

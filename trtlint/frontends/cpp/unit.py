@@ -271,7 +271,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         except Exception:  # noqa: BLE001
             tu = None
         why = ("reparse failed" if tu is None else "diagnostics differ" if keptmod.diag_signature(tu, path, region_end) != k.diags
-               else "defaulted member" if not keptmod.check_defaults(ci, tu, k.defaults) else None)
+               else "defaulted member" if not keptmod.check_defaults(ci, tu, k) else None)
         if why is not None:
             keptmod.count("fresh: " + why)
             keptmod.drop(path)
