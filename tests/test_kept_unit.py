@@ -110,3 +110,65 @@ def test_the_command_line_keeps_nothing():
     assert not kept.ENABLED
     unit.extract(_src(FOO_TEXT), CTX)
     assert not kept._KEPT
+
+
+HEADER = FIX / "cpp/plugins/fooPlugin/fooPlugin.h"
+# a header class with defaulted members (clang defines them only in a unit that uses them: kept.check_defaults)
+HELPER = "\nnamespace mini\n{\nstruct TrtlintHelper\n{\n    TrtlintHelper() = default;\n    ~TrtlintHelper() = default;\n    int x;\n};\n} // namespace mini\n"
+
+
+@pytest.fixture
+def helper_header():
+    from trtlint import frontends
+
+    frontends.UNSAVED[str(HEADER)] = HEADER.read_text(encoding="utf-8") + HELPER
+    yield
+    frontends.UNSAVED.pop(str(HEADER), None)
+
+
+def test_a_header_location_is_looked_up_once_per_kept_unit(keeping, helper_header, monkeypatch):
+    """kept.locate: the first ``SourceLocation.from_offset`` in a preamble header after a reparse reads every source
+    location entry of the preamble (~10 ms); a location found once is taken back by its raw encoding on the next
+    reparse (checked to decompose to the same file and offset), so later kept extractions look up only the main
+    file's; a defaulted member the edit makes defined is still seen."""
+    from trtlint.frontends.cpp.base import load
+
+    ci = load()
+    typed = _insert_after(FOO_TEXT, ENQUEUE, "    void* trtlint_p = nullptr; cudaMalloc(&trtlint_p, 64);\n")
+    commented = _insert_after(typed, ENQUEUE, "    // a comment\n")
+    used = _insert_after(typed, ENQUEUE, "    mini::TrtlintHelper trtlintH;\n")
+    assert [h for h, _g, _f in _steps([FOO_TEXT, typed])] == ["fresh: none kept", "kept"]
+    k = kept.get(str(FIX / FOO))
+    assert k is not None and k.defaults and k.raw
+    orig = ci.SourceLocation.from_offset
+    files = []
+
+    def spy(tu, f, off):
+        files.append(f.name)
+        return orig(tu, f, off)
+
+    monkeypatch.setattr(ci.SourceLocation, "from_offset", staticmethod(spy))
+    steps = _steps([commented, typed])
+    monkeypatch.setattr(ci.SourceLocation, "from_offset", staticmethod(orig))
+    assert [h for h, _g, _f in steps] == ["kept", "kept"]
+    for how, got, fresh in steps:
+        assert got == fresh, how
+    assert files and all(Path(f).name == Path(FOO).name for f in files), files
+    steps = _steps([used, typed])
+    assert [h for h, _g, _f in steps] == ["fresh: defaulted member", "fresh: defaulted member"]
+    for how, got, fresh in steps:
+        assert got == fresh, how
+
+
+def test_a_raw_location_that_does_not_decompose_as_before_is_looked_up_again(keeping, helper_header):
+    typed = _insert_after(FOO_TEXT, ENQUEUE, "    void* trtlint_p = nullptr; cudaMalloc(&trtlint_p, 64);\n")
+    _steps([FOO_TEXT, typed])
+    k = kept.get(str(FIX / FOO))
+    assert k is not None and k.raw
+    good = dict(k.raw)
+    for key, (raw, name) in good.items():
+        k.raw[key] = (raw + 1, name)  # one byte off: another offset
+    steps = _steps([FOO_TEXT])
+    assert [h for h, _g, _f in steps] == ["kept"]
+    assert steps[0][1] == steps[0][2]
+    assert k.raw == good
