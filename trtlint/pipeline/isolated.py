@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 # how long a fresh worker may take to import trtlint and load libclang before the server gives up on it
 # (and extracts in its own process, without a limit, as it would without this module)
 START_TIMEOUT = 60.0
+# how many edited units keep their translation unit in the worker, and the share of ``worker-memory`` past which the
+# worker drops them (frontends/cpp/kept.py)
+KEPT_UNITS = 2
+KEPT_MEMORY_SHARE = 0.6
 
 
 def _serve(conn: Any, ctx: ExtractContext) -> None:  # pragma: no cover - runs in the worker process
@@ -47,6 +51,10 @@ def _serve(conn: Any, ctx: ExtractContext) -> None:  # pragma: no cover - runs i
                                digest="warm-up", text=text), ctx)
     except Exception:  # noqa: BLE001 - the C++ frontend says so itself when a file needs it
         pass
+    # an edited unit's translation unit is kept for its next extraction (frontends/cpp/kept.py: the last two units)
+    from ..frontends.cpp import kept
+
+    kept.enable(KEPT_UNITS)
     conn.send("ready")
     while True:
         try:
@@ -55,13 +63,16 @@ def _serve(conn: Any, ctx: ExtractContext) -> None:  # pragma: no cover - runs i
             return
         if msg is None:
             return
-        src, ctx, unsaved = msg
+        src, ctx, unsaved, memory_limit = msg
         frontends.UNSAVED.clear()
         frontends.UNSAVED.update(unsaved)
         try:
             ff = extract_one(src, ctx)
         except MemoryError:
+            kept.clear()
             ff = _problem(src, "out of memory while analysing this file; not analysed")
+        if memory_limit > 0 and _rss_mib(os.getpid()) > KEPT_MEMORY_SHARE * memory_limit:
+            kept.clear()  # near the limit: the kept units go first
         conn.send(ff)
 
 
@@ -138,7 +149,7 @@ class IsolatedExtractor:
         t0 = time.monotonic()
         deadline = t0 + timeout if timeout > 0 else float("inf")
         try:
-            self._conn.send((src, ctx, unsaved))
+            self._conn.send((src, ctx, unsaved, memory_limit))
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:

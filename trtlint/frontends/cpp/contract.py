@@ -614,14 +614,15 @@ def registrations(ex: Unit) -> tuple[Registration, ...]:
     return tuple(out)
 
 
-def scan(ex: Unit, tu=None) -> tuple[FnContract, ...]:
+def scan(ex: Unit, tu=None, only: Optional[str] = None) -> tuple[FnContract, ...]:
     """The contract facts of the creator and plugin methods ``ex`` (a finished decls.Extractor) extracted; ``tu``
-    (its translation unit) tells the classes macros name in creations."""
+    (its translation unit) tells the classes macros name in creations. ``only``: of the functions in that file
+    (a kept unit's walk: kept.py)."""
     classes = {c.qualname for c in ex.classes}
     sc = _Scanner(ex, tu)
     out: list[FnContract] = []
     for fn in ex.functions:
-        if not isinstance(fn, CppFunction):
+        if not isinstance(fn, CppFunction) or (only is not None and fn.span.path != only):
             continue
         if not (fn.name in _CREATING or fn.field_reads or (fn.cls in classes and fn.name in _CREATING)):
             continue

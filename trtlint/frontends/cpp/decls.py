@@ -129,6 +129,53 @@ class Extractor(MacroUses, Registrations):
         # next one (fnmemo.UnitMemo.slots)
         self.memo: Any = None
         self.memo_slots: list[tuple] = []
+        # the editor's kept translation unit (kept.py): ``kept`` (a kept.Kept) walks only the unit's own declarations
+        # after its preamble, the headers' part preloaded (preload); ``capture`` notes what a later kept walk needs
+        self.kept: Any = None
+        self.kept_doubt: Optional[str] = None  # why this kept walk cannot give a fresh parse's facts
+        self.capture = False
+        self.cap_macros: list[tuple[str, str, int]] = []  # (name, file, offset) of each macro definition
+        # defaulted members of header classes: (file, class offset) -> [(member offset, defined)]
+        self.cap_defaults: dict[tuple[str, int], list[tuple[int, bool]]] = {}
+        self.cap_unkeepable = False  # a header made state the unit's walk reads after it (registrar, list, macro)
+
+    def doubt(self, why: str) -> None:
+        if self.kept_doubt is None:
+            self.kept_doubt = why
+
+    def preload(self, k: Any, tu: Any, r: int) -> None:
+        """The headers' part of the unit's last complete extraction (kept.Kept), before a kept walk."""
+        from .kept import LazyMacros
+
+        ff, n = k.ff, k.counts
+        self.classes = list(ff.classes[:n["classes"]])
+        for c in self.classes:
+            self.class_by_name.setdefault(c.name, c.qualname)
+            self.families[c.qualname] = c.family
+        self.functions = list(ff.functions[:n["functions"]])
+        self.lifecycle = list(ff.lifecycle[:n["lifecycle"]])
+        self.registrations = list(ff.registrations[:n["registrations"]])
+        self.lookups = list(ff.lookups[:n["lookups"]])
+        self.unresolved_classes = list(ff.unresolved_classes[:n["unresolved_classes"]])
+        self.ort_ops = list(ff.ort_ops[:n["ort_ops"]])
+        self.skipped_defs = set(ff.skipped_defs)
+        self.includes = set(ff.includes)
+        self._macro_defs = LazyMacros(self.ci, tu, k, [m for m in k.macros if m[1] != self.main or m[2] < r], self.doubt)
+        self.memo_slots = list(k.slots)
+        self.kept = k
+
+    def _note_default(self, ch: Cursor) -> None:
+        """A defaulted special member of a header class (clang defines it only in a unit that uses it): noted by its
+        class, for the kept walk's check (kept.check_defaults)."""
+        K = self.K
+        if ch.kind in (K.CONSTRUCTOR, K.DESTRUCTOR, K.CXX_METHOD) and ch.is_default_method():
+            f = self.cursor_file(ch)
+            cls = ch.semantic_parent
+            if f is not None and f != self.main and cls is not None and self.cursor_file(cls) == f:
+                self.cap_defaults.setdefault((f, cls.location.offset), []).append(
+                    (ch.location.offset, bool(ch.is_definition())))
+            elif f is not None and f != self.main:
+                self.cap_unkeepable = True  # (a member outside its class's file: not checked, never kept)
 
     # -- files and locations ------------------------------------------------------------------------------
 
@@ -272,52 +319,73 @@ class Extractor(MacroUses, Registrations):
 
     def run(self, tu: Cursor) -> None:
         K = self.K
+        kept, capture, main = self.kept is not None, self.capture, self.main
         for c in children(tu.cursor):
             k = c.kind
-            if k == K.MACRO_DEFINITION:
-                self._macro_defs[c.spelling] = c  # (the last definition of a name: nested macros' bodies)
-                continue
-            if k == K.INCLUSION_DIRECTIVE:
-                if self.rel_of(self.cursor_file(c)) is None:
-                    continue
-                try:
-                    inc = c.get_included_file()
-                except Exception:  # noqa: BLE001
-                    inc = None
-                if inc is not None:
-                    rel = self.rel_of(inc.name)
-                    if rel is not None and rel != self.src.rel:
-                        self.includes.add(rel)
-                continue
-            if k == K.MACRO_INSTANTIATION:
-                if c.location.is_in_system_header:
-                    continue
+            if kept or capture:
                 f = self.cursor_file(c)
-                rel = self.rel_of(f)
-                if rel is None or rel in self.skip:
+                if kept and f != main:  # the preamble's (listed once, after the reparse that builds it)
                     continue
-                ext = c.extent
-                o1, o2 = ext.start.offset, ext.end.offset
-                self.macro_insts.append((f, o1, o2, c.spelling, c))
-                self.macro_at.setdefault((f, o1), c)
-                if c.spelling == "REGISTER_TENSORRT_PLUGIN" or _PROJECT_REGISTER.match(c.spelling):
-                    self.register_macros.append(c)
-                continue
-            if k == K.MACRO_DEFINITION:
-                continue
-            loc = c.location
-            if loc.is_in_system_header:
-                continue
-            rel = self.rel_of(self.cursor_file(c))
-            if rel is None:
-                continue
-            if rel in self.skip and k not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-                self.visit_skipped(c)
-                continue
-            self.visit_decl(c)
+                if capture and k == K.MACRO_DEFINITION and f is not None:
+                    self.cap_macros.append((c.spelling, f, c.location.offset))
+                if kept and k == K.INCLUSION_DIRECTIVE:
+                    self.doubt("an #include after the preamble")
+                    continue
+                if capture and f != main:
+                    before = (len(self.registrar_vars), len(self.pending_lists), len(self.register_macros))
+                    self._run_one(c, k)
+                    if (len(self.registrar_vars), len(self.pending_lists), len(self.register_macros)) != before:
+                        self.cap_unkeepable = True
+                    continue
+            self._run_one(c, k)
         self.macro_insts.sort(key=lambda t: (t[0], t[1]))
         self.attach_macros()
         self.finish_registrations()
+
+    def _run_one(self, c: Cursor, k: Any) -> None:
+        """One top-level cursor of the unit."""
+        K = self.K
+        if k == K.MACRO_DEFINITION:
+            self._macro_defs[c.spelling] = c  # (the last definition of a name: nested macros' bodies)
+            return
+        if k == K.INCLUSION_DIRECTIVE:
+            if self.rel_of(self.cursor_file(c)) is None:
+                return
+            try:
+                inc = c.get_included_file()
+            except Exception:  # noqa: BLE001
+                inc = None
+            if inc is not None:
+                rel = self.rel_of(inc.name)
+                if rel is not None and rel != self.src.rel:
+                    self.includes.add(rel)
+            return
+        if k == K.MACRO_INSTANTIATION:
+            if c.location.is_in_system_header:
+                return
+            f = self.cursor_file(c)
+            rel = self.rel_of(f)
+            if rel is None or rel in self.skip:
+                return
+            ext = c.extent
+            o1, o2 = ext.start.offset, ext.end.offset
+            self.macro_insts.append((f, o1, o2, c.spelling, c))
+            self.macro_at.setdefault((f, o1), c)
+            if c.spelling == "REGISTER_TENSORRT_PLUGIN" or _PROJECT_REGISTER.match(c.spelling):
+                self.register_macros.append(c)
+            return
+        if k == K.MACRO_DEFINITION:
+            return
+        loc = c.location
+        if loc.is_in_system_header:
+            return
+        rel = self.rel_of(self.cursor_file(c))
+        if rel is None:
+            return
+        if rel in self.skip and k not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            self.visit_skipped(c)
+            return
+        self.visit_decl(c)
 
     def visit_decl(self, c: Cursor) -> None:
         K = self.K
@@ -364,6 +432,8 @@ class Extractor(MacroUses, Registrations):
                     self.visit_skipped(ch, nested=True)
         elif k in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION,
                    K.FUNCTION_TEMPLATE):
+            if self.capture:
+                self._note_default(c)
             if not c.is_definition():
                 return
             if k in (K.CONSTRUCTOR, K.DESTRUCTOR, K.CXX_METHOD) and c.is_default_method():
@@ -408,10 +478,13 @@ class Extractor(MacroUses, Registrations):
         else:
             self.note_unresolved(c)
             self.note_ort_op(c)
+        capture = self.capture
         for ch in children(c):
             kk = ch.kind
             if kk in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE,
                       K.FUNCTION_DECL):
+                if capture:
+                    self._note_default(ch)
                 if ch.is_definition():
                     self.visit_function(ch)
             elif kk in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):

@@ -250,11 +250,37 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         unsaved = _blank_skipped(unsaved, reached, str(Path(ctx.root).resolve()), frozenset(src.skip), in_pch)
     if blank:
         unsaved, blanked = _blank_unit(path, text, unsaved, reached, str(Path(ctx.root).resolve()), in_pch)
+    from . import kept as keptmod
+
+    # the editor's kept translation unit (kept.py: the extraction worker only; never a retry's parse)
+    keeping = first and keptmod.ENABLED
+    k = None
+    region_end = 0
+    if keeping:
+        opts |= ci.TranslationUnit.PARSE_PRECOMPILED_PREAMBLE
+        main_bytes = dict(unsaved)[path].encode("utf-8", "surrogateescape")
+        region_end = keptmod.region_end(main_bytes)
+        want = pch[1] + ["-include-pch", pch[0]] if pch is not None else args
+        k = _kept_unit(keptmod, path, main_bytes[:region_end], root_dir, src, ctx, kind, unsaved, opts, want)
     tu = None
-    if pch is not None:
+    used_args = args
+    if k is not None:
+        try:
+            k.tu.reparse(unsaved_files=unsaved, options=opts)
+            tu = k.tu
+        except Exception:  # noqa: BLE001
+            tu = None
+        why = ("reparse failed" if tu is None else "diagnostics differ" if keptmod.diag_signature(tu, path, region_end) != k.diags
+               else "defaulted member" if not keptmod.check_defaults(ci, tu, k) else None)
+        if why is not None:
+            keptmod.count("fresh: " + why)
+            keptmod.drop(path)
+            k, tu = None, None
+    if tu is None and pch is not None:
         try:
             tu = libclang.index.parse(path, args=pch[1] + ["-include-pch", pch[0]], unsaved_files=unsaved,
                               options=opts)
+            used_args = pch[1] + ["-include-pch", pch[0]]
         except Exception:  # noqa: BLE001
             tu = None
         if tu is None or any(d.severity >= 3 and PCH_ERROR.search(d.spelling or "") for d in tu.diagnostics):
@@ -266,6 +292,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     if tu is None:
         try:
             tu = libclang.index.parse(path, args=args, unsaved_files=unsaved, options=opts)
+            used_args = args
         except Exception as e:  # noqa: BLE001 (TranslationUnitLoadError)
             return _facts(src, kind, (ParseProblem(f"libclang could not parse the file: {e}", Span(src.rel, 1)),))
 
@@ -333,6 +360,10 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
                                      Span(rel, max(loc.line, 1), max(loc.column, 1)), partial=True))
 
     ex = Extractor(ci, src, ctx, text)
+    if k is not None:
+        ex.preload(k, tu, region_end)
+    elif keeping:
+        ex.capture = True
     if blanked:
         ex.blanked = blanked
         ex._blanked_offsets = frozenset().union(*blanked.values())
@@ -350,7 +381,13 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         rel = ex.rel_of(fname)
         if rel is not None:
             missing_includes.append(MissingInclude(name, Span(rel, max(line, 1), max(col, 1))))
+    if k is not None and ex.kept_doubt is not None:  # the kept walk cannot give a fresh parse's facts: parse afresh
+        keptmod.count("fresh: " + ex.kept_doubt)
+        keptmod.drop(path)
+        return _extract(src, ctx, kind)
     if ex.blank_violation:  # a blanked body was not GPU-only after all: parse the unit as it is
+        if keeping:
+            keptmod.drop(path)
         with lock:
             _STATS["blank_retries"] += 1
         return _extract(src, ctx, kind, blank=False)
@@ -361,7 +398,9 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     from .skipped import inactive_plugin_code
 
     try:
-        contracts = contract.scan(ex, tu)
+        contracts = contract.scan(ex, tu, only=src.rel if k is not None else None)
+        if k is not None:
+            contracts = k.ff.fn_contracts[:k.counts["fn_contracts"]] + contracts
         ex.registrations.extend(contract.registrations(ex))
     except Exception as e:  # noqa: BLE001 - the contract: never raise
         contracts = ()
@@ -384,6 +423,66 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         inactive=inactive_plugin_code(ci, tu, path, src.rel, text) if kind != "header" else (),
         guessed_includes=tuple(GuessedInclude(name, shown_dir(d, root_dir), Span(src.rel, line)) for d, name, line in guessed),
     )
+    if k is not None:
+        ff = keptmod.compose(k, ff)
+        keptmod.count("kept")
+    elif keeping:
+        _keep(keptmod, ex, tu, ff, path, region_end, main_bytes[:region_end], root_dir, src, ctx, kind, unsaved, opts,
+              used_args)
     if memo_key is not None:
         fnmemo.finish(ex, memo_key, ff)
     return ff
+
+
+def _heads(root_dir: str, includes: Any) -> tuple:
+    """Digests of the unit's project headers as libclang reads them (open buffers first)."""
+    from types import SimpleNamespace
+
+    from . import fnmemo
+
+    def read(p: str) -> bytes:
+        try:
+            return safeio.read_bytes(p, limit=safeio.SOURCE_LIMIT, follow=True)
+        except OSError:
+            return b""
+
+    return fnmemo.head_stamps(SimpleNamespace(root=root_dir, file_bytes=read), includes)
+
+
+def _kept_unit(keptmod: Any, path: str, region: bytes, root_dir: str, src: SourceFile, ctx: ExtractContext, kind: str,
+               unsaved: list, opts: int, want: list) -> Any:
+    """The unit's kept translation unit when its next extraction may reparse it (kept.py), else None (dropped)."""
+    k = keptmod.get(path)
+    if k is None:
+        keptmod.count("fresh: none kept")
+        return None
+    key = keptmod.key_of(want, opts, src, ctx, kind, path, unsaved)
+    why = ("context or buffers" if key != k.key else "preamble text" if region != k.region
+           else "header text" if _heads(root_dir, k.ff.includes) != k.heads else None)
+    if why is not None:
+        keptmod.count("fresh: " + why)
+        keptmod.drop(path)
+        return None
+    return k
+
+
+def _keep(keptmod: Any, ex: Extractor, tu: Any, ff: FileFacts, path: str, region_end: int, region: bytes, root_dir: str,
+          src: SourceFile, ctx: ExtractContext, kind: str, unsaved: list, opts: int, used_args: list) -> None:
+    """Keep a complete extraction's translation unit for the unit's next extraction, when it can be (kept.py)."""
+    keptmod.drop(path)
+    if any(not p.partial and not p.note for p in ff.problems):
+        keptmod.count("not kept: not analysed")
+        return
+    if ex.cap_unkeepable:
+        keptmod.count("not kept: a header's registration or creator list")
+        return
+    counts = keptmod.prefix_counts(ff, src.rel)
+    if counts is None:
+        keptmod.count("not kept: header items after the unit's")
+        return
+    r = region_end
+    keptmod.put(path, keptmod.Kept(
+        tu, keptmod.key_of(used_args, opts, src, ctx, kind, path, unsaved), region, _heads(root_dir, ff.includes), ff,
+        counts, [m for m in ex.cap_macros if m[1] != path or m[2] < r], ex.cap_defaults,
+        keptmod.diag_signature(tu, path, r), tuple(sl for sl in ex.memo_slots if sl[0] != path)))
+
