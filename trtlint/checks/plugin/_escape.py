@@ -18,7 +18,8 @@ from typing import Callable, Iterator, Optional
 
 from trtlint.base.facts import INDEX_BOUNDS, NULL_ARGUMENT, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
 from trtlint.config.packs import BehaviourEntry, type_key
-from ..hotpath._walk import Entry, body_contexts, entries, entry_bodies, never_runs, short
+from ..hotpath._walk import Entry, body_contexts, entries, entry_bodies, never_runs, short, workspace_given
+from ..reads import below
 
 
 @dataclass(frozen=True)
@@ -443,6 +444,20 @@ def _noexcept(fn: CppFunction) -> bool:
     return fn.noexcept or fn.name.startswith("~")  # a destructor is noexcept unless it says otherwise
 
 
+def _walk_key(index, e: Entry) -> tuple:
+    """What :func:`_walk` from the one entry ``e`` reads besides the functions below ``e.fn`` and the index's inputs
+    (packs, settings): the entry itself (its plugin and class: :func:`null_argument`, :func:`own_request`), whether
+    it is a creator's (:func:`from_creator`), and, for an ``enqueue``, whether TensorRT hands it a workspace (the
+    root context of :func:`~trtlint.checks.hotpath._walk.body_contexts`: its lifecycle details and its class's
+    ``getWorkspaceSize``)."""
+    ws: Optional[tuple] = None
+    if e.fn.name == "enqueue":
+        md = index.lifecycle.get(e.fn.usr)
+        p = md.workspace_param if md is not None else None
+        ws = (p, p is not None and workspace_given(index, e.qualname))
+    return (e.plugin, e.temperature, e.qualname, e.fn.usr, from_creator(index, e), ws)
+
+
 def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> list[MethodEscapes]:
     """Like :func:`escapes`, grouped by the interface method definition they escape from. Each method is walked
     on its own (a helper two methods call counts for both: each needs its own try), and a call site counts
@@ -464,10 +479,15 @@ def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bo
     helpers: dict[str, tuple[Entry, list[CppFunction]]] = {}  # usr -> (its walk's entry, the methods reaching it)
     todo: list[str] = []
 
+    carry = index.__dict__.get("_trtlint_carry")
+
     def walk(group: list[Entry], roots: tuple[CppFunction, ...]) -> list[Escape]:
+        stopped: list[CppFunction] = []  # the noexcept callees the walk stayed out of, in order
+
         def stop(chain, callee: CppFunction) -> bool:
             if not _noexcept(callee):
                 return False
+            stopped.append(callee)
             if callee.usr not in by_fn:
                 if callee.usr not in helpers:
                     first = group[0]
@@ -477,7 +497,22 @@ def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bo
                 reach.extend(r for r in roots if all(r.usr != x.usr for x in reach))
             return True
 
-        return list(_walk(index, group[:1], behaviour, honour_try, stop if barrier else None))
+        first = group[0]
+        key = None
+        if carry is not None:
+            # in the editor's session, kept from check to check while no function below the method changed: the
+            # walk reads the bodies below it and, besides, only what this key holds (:func:`_walk_key`)
+            key = ("escape", behaviour, honour_try, barrier) + _walk_key(index, first)
+            kept = carry.get(index, key, first.fn)
+            if kept is not None:
+                found, callees = kept
+                for callee in callees:  # what the walk told ``stop`` of, told again (the helpers it registers)
+                    stop((), callee)
+                return found
+        found = list(_walk(index, [first], behaviour, honour_try, stop if barrier else None))
+        if key is not None:
+            carry.put(index, key, first.fn, (found, tuple(stopped)), below(index, first.fn))
+        return found
 
     out = []
     for group in by_fn.values():
