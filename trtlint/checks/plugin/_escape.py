@@ -368,32 +368,25 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
     a try too) and says whether the walk stays out of it."""
     walked: list[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]] = []
     sites: list[list[tuple[Call, Optional[BehaviourEntry], Optional[str]]]] = []
+    functions = index.functions
     for e, fn, chain, follow in entry_bodies(index, starts):
-        at = {id(c): i for i, c in enumerate(fn.calls)}
         targets: list[Optional[CppFunction]] = [None] * len(fn.calls)
         found = []
-        for call, beh, unknown in _body(index, fn):
-            if honour_try and call.in_try:
-                if stop is not None and call.kind == "call" and beh is None:
-                    target = index.resolve_call(call, fn)
-                    if target is not None:
-                        stop(chain, target)  # a try in the caller cannot catch what leaves a noexcept callee
-                continue
-            if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
-                if (call.guard == "error-path:" + UNREACHABLE or _dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
-                        or (behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
-                                                      or _index_check(call, beh) or null_argument(index, e, fn, call)
-                                                      or own_request(index, e, fn, call)))):
+        for step in _plan(index, fn, behaviour, honour_try):
+            if step[0] == _FOLLOW:
+                target = functions[step[2]]
+                if stop is None or not stop(chain, target):
+                    follow.append(target)
+                    if step[1] is not None:
+                        targets[step[1]] = target
+            elif step[0] == _SITE:
+                call, beh = step[1], step[2]
+                if behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
+                                             or null_argument(index, e, fn, call) or own_request(index, e, fn, call)):
                     continue
-                found.append((call, beh, unknown))
-                continue
-            if call.kind != "call" or beh is not None:
-                continue
-            target = index.resolve_call(call, fn)
-            if target is not None and (stop is None or not stop(chain, target)):
-                follow.append(target)
-                if id(call) in at:
-                    targets[at[id(call)]] = target
+                found.append(step[1:])
+            elif stop is not None:  # _IN_TRY
+                stop(chain, functions[step[1]])  # a try in the caller cannot catch what leaves a noexcept callee
         walked.append((e, fn, chain, targets))
         sites.append(found)
     ctx = body_contexts(index, starts, walked)
@@ -409,6 +402,53 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
             if key not in seen:
                 seen.add(key)
                 yield Escape(e, call, chain, beh, unknown)
+
+
+_IN_TRY, _FOLLOW, _SITE = 0, 1, 2
+
+
+def _plan(index, fn: CppFunction, behaviour: str, honour_try: bool) -> tuple:
+    """What :func:`_walk` reads of ``fn``'s body whatever the entry it is reached from, in call order: ``(_IN_TRY,
+    usr)`` a project callee called inside a try (when ``honour_try``: only told to ``stop``), ``(_FOLLOW, position in
+    fn.calls, usr)`` a project callee whose behaviour the packs do not know, ``(_SITE, call, behaviour, macro)`` a call
+    that does ``behaviour`` and is no site for no entry's reason (:func:`_walk`; the entry's reasons are judged there).
+    Kept on the index and, in the editor's session, from check to check while ``fn`` is as it was (and, when a
+    macro's definition decides what its use does, every function below it: :func:`_own_definition`)."""
+    memo = index.__dict__.setdefault("_trtlint_escape_plan", {})
+    key = (behaviour, honour_try, fn.usr)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    carry = index.__dict__.get("_trtlint_carry")
+    if carry is not None:
+        got = carry.get(index, ("plan",) + key, fn)
+        if got is not None:
+            memo[key] = got
+            return got
+    at = {id(c): i for i, c in enumerate(fn.calls)}
+    out: list[tuple] = []
+    for call, beh, unknown in _body(index, fn):
+        if honour_try and call.in_try:
+            if call.kind == "call" and beh is None:
+                target = index.resolve_call(call, fn)
+                if target is not None:
+                    out.append((_IN_TRY, target.usr))
+            continue
+        if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
+            if not (call.guard == "error-path:" + UNREACHABLE or _dead_rethrow(index, fn, call)
+                    or _guarded_lookup(fn, call) or (behaviour == "throw" and _index_check(call, beh))):
+                out.append((_SITE, call, beh, unknown))
+            continue
+        if call.kind != "call" or beh is not None:
+            continue
+        target = index.resolve_call(call, fn)
+        if target is not None:
+            out.append((_FOLLOW, at.get(id(call)), target.usr))
+    got = memo[key] = tuple(out)
+    if carry is not None:
+        deeper = any(c.kind == "macro" and c.defined_at is not None for c in fn.calls)
+        carry.put(index, ("plan",) + key, fn, got, below(index, fn) if deeper else (fn.usr,))
+    return got
 
 
 def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
