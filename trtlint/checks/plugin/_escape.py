@@ -375,6 +375,8 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
         for step in _plan(index, fn, behaviour, honour_try):
             if step[0] == _FOLLOW:
                 target = functions[step[2]]
+                if stop is None and not _leads(index, target, behaviour, honour_try):
+                    continue  # no site below it: nothing the walk reports is on a way through it
                 if stop is None or not stop(chain, target):
                     follow.append(target)
                     if step[1] is not None:
@@ -448,6 +450,43 @@ def _plan(index, fn: CppFunction, behaviour: str, honour_try: bool) -> tuple:
     if carry is not None:
         deeper = any(c.kind == "macro" and c.defined_at is not None for c in fn.calls)
         carry.put(index, ("plan",) + key, fn, got, below(index, fn) if deeper else (fn.usr,))
+    return got
+
+
+def _leads(index, fn: CppFunction, behaviour: str, honour_try: bool) -> bool:
+    """Whether a site of ``behaviour`` (a ``_SITE`` of :func:`_plan`, before the entry's own reasons) is in ``fn`` or
+    below it, through the callees a walk follows, at any depth. A walk that only reports sites (no ``stop`` to tell
+    of the callees) need not enter a function for which this is False: no way through it leads to a site, so the
+    sites it reports, the chains and the depths it reaches them at, and the contexts of the bodies on the ways to
+    them are the same without it. Kept on the index and, in the editor's session, from check to check while no
+    function it looked at changed (for True, those on the way to the site it found)."""
+    memo = index.__dict__.setdefault("_trtlint_escape_leads", {})
+    key = (behaviour, honour_try, fn.usr)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    carry = index.__dict__.get("_trtlint_carry")
+    if carry is not None:
+        got = carry.get(index, ("leads",) + key, fn)
+        if got is not None:
+            memo[key] = got
+            return got
+    functions = index.functions
+    seen = {fn.usr}
+    todo = [fn]
+    got = False
+    while todo and not got:
+        f = todo.pop()
+        for step in _plan(index, f, behaviour, honour_try):
+            if step[0] == _SITE:
+                got = True
+                break
+            if step[0] == _FOLLOW and step[2] not in seen:
+                seen.add(step[2])
+                todo.append(functions[step[2]])
+    memo[key] = got
+    if carry is not None:
+        carry.put(index, ("leads",) + key, fn, got, seen)
     return got
 
 
