@@ -207,6 +207,28 @@ class WalkCarry:
         self._store(index)[key] = (walk, frozenset(entered), start)
 
 
+def call_targets(index, fn) -> tuple:
+    """The project function each call of ``fn`` runs (``index.resolve_call(call, fn)``, None where none), in the order
+    of ``fn.calls``. Kept on the index and, in the editor's session, from check to check while ``fn`` is as it was
+    (what a call resolves to depends on the call, its caller and the index's tables only: :class:`WalkCarry`). Kept
+    by USR: the functions are the index's own."""
+    memo = index.__dict__.setdefault("_trtlint_call_targets", {})
+    got = memo.get(fn.usr)
+    if got is not None and got[0] is fn:
+        return got[1]
+    carry = index.__dict__.get("_trtlint_carry")
+    usrs = carry.get(index, ("calls", fn.usr), fn) if carry is not None else None
+    if usrs is None:
+        resolve = index.resolve_call
+        usrs = tuple(t.usr if t is not None else None for t in (resolve(c, fn) for c in fn.calls))
+        if carry is not None:
+            carry.put(index, ("calls", fn.usr), fn, usrs, (fn.usr,))
+    functions = index.functions
+    out = tuple(functions[u] if u is not None else None for u in usrs)
+    memo[fn.usr] = (fn, out)
+    return out
+
+
 def below(index, fn) -> frozenset:
     """The USRs of ``fn`` and of every project function below it, at any depth, through every call (in a try or
     not, whatever its behaviour), resolved with the caller and without it: every function a walk from ``fn`` can
@@ -229,7 +251,8 @@ def below(index, fn) -> frozenset:
             # the USRs a function's calls resolve to depend on its calls and the index's tables only: kept too
             ts = carry.get(index, ("targets", f.usr), f) if carry is not None else None
             if ts is None:
-                ts = tuple(dict.fromkeys(t.usr for c in f.calls for t in (resolve(c, f), resolve(c)) if t is not None))
+                ts = tuple(dict.fromkeys([t.usr for t in call_targets(index, f) if t is not None]
+                                         + [t.usr for t in map(resolve, f.calls) if t is not None]))
                 if carry is not None:
                     carry.put(index, ("targets", f.usr), f, ts, (f.usr,))
             targets[f.usr] = ts

@@ -17,6 +17,8 @@ from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from trtlint.base.facts import DEBUG_ONLY, Call, CppFunction
 from trtlint.config.packs import ApiEntry
 
+from ..reads import call_targets
+
 _ORDER = {"hot": 0, "warm": 1, "cold": 2}
 _WHEN = {
     "hot": "on the hot path of",
@@ -148,7 +150,6 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
     (size-query mode) is left out, with what only it leads to, and a call in a body reached only under a
     one-time or error-path guard carries that guard."""
     seen: set[tuple] = set()
-    resolve = index.resolve_call
     # who reaches each body: the entries that walked or would have walked it, and the calls between bodies
     direct: dict[str, list[Entry]] = {}
     edges: dict[str, set[str]] = {}
@@ -161,7 +162,7 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
     for e, fn, chain, follow in entry_bodies(index, entries(index, temperatures, creators), skipped):
         if fn is e.fn:
             direct.setdefault(fn.usr, []).append(e)
-        targets = [resolve(call, fn) for call in fn.calls]
+        targets = call_targets(index, fn)
         follow.extend(t for t in targets if t is not None)
         walked.append((e, fn, chain, targets))
     ctx = _contexts(walked, _roots(index, entries(index, temperatures, creators), walked))
@@ -188,6 +189,8 @@ def never_runs(call: Call, context: tuple[Optional[str], frozenset, frozenset]) 
     `if (!p) return size;` with p null on every way there (a size query's call), or under `if (!p)` with p a pointer
     into enqueue's workspace on every way there."""
     _guard, nulls, given = context
+    if not nulls and not given:
+        return False
     return bool(nulls.intersection(call.needs_args) or given.intersection(call.null_args))
 
 
