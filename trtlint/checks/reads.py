@@ -162,13 +162,18 @@ class WalkCarry:
     removed or renamed anywhere, a competing definition moved) starts its scope afresh. Whatever else a walk reads
     (an entry's class, the lifecycle details of its method) is part of its key; a change of the index's other inputs
     (packs, settings, config) clears everything (:meth:`clear`). The findings are those of a check without it
-    (``tests/test_session_reuse.py``). Used by ``checks.hotpath._walk.walk_list`` (the hot-path walk of one function)
-    and ``checks.plugin._escape.escapes_by_method`` (the throw/exit walk of one plugin method, TRT204)."""
+    (``tests/test_session_reuse.py``, ``tests/test_walk_carry.py``). Kept: the hot-path walk of one function
+    (``checks.hotpath._walk.walk_list``) and what a rule reads of it (``walk_derived``), what each call of a function
+    resolves to (:func:`call_targets`, :func:`below`), TRT204's throw walk of one plugin method
+    (``checks.plugin._escape.escapes_by_method``), and what the throw/exit walks read of one body and whether a site
+    is below it (``_escape._plan``, ``_escape._leads``)."""
 
     def __init__(self) -> None:
         self.scopes: dict[str, tuple[object, dict]] = {}  # scope -> (resolution key, {key: (walk, usrs, start)})
         self.hits = 0  # walks taken from an earlier check (for the log and the tests)
         self.hits_by_kind: dict[str, int] = {}  # the same, by the first element of the key ("walk", "escape")
+        # answers that depend on the index's other inputs only (a pack table asked of a name), whatever the facts
+        self.pure: dict[Any, Any] = {}
 
     def forget(self, usrs: set[str]) -> None:
         """Drop every walk that entered one of these functions."""
@@ -180,6 +185,7 @@ class WalkCarry:
 
     def clear(self) -> None:
         self.scopes.clear()
+        self.pure.clear()
 
     def _store(self, index) -> dict:
         got = index.__dict__.get("_trtlint_carry_store")

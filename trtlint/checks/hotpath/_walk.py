@@ -114,6 +114,25 @@ def walk_list(index, fn: CppFunction) -> list[tuple[Call, tuple[CppFunction, ...
     return got
 
 
+def walk_derived(index, fn: CppFunction, name: str, compute):
+    """``compute(walk_list(index, fn))``, kept on the index under ``name`` and, in the editor's session, from check to
+    check with the walk (:class:`trtlint.checks.reads.WalkCarry`): for what a rule reads of an entry's walk that
+    depends on nothing but the walk and the index's inputs (the packs, how calls resolve)."""
+    memo = index.__dict__.setdefault("_trtlint_walk_derived", {})
+    key = (name, fn.usr)
+    if key in memo:
+        return memo[key]
+    carry = index.__dict__.get("_trtlint_carry")
+    got = carry.get(index, ("derived", name, fn.usr), fn) if carry is not None else None
+    if got is None:
+        walk = walk_list(index, fn)
+        got = compute(walk)
+        if carry is not None:
+            carry.put(index, ("derived", name, fn.usr), fn, got, {fn.usr, *(f.usr for _c, chain in walk for f in chain)})
+    memo[key] = got
+    return got
+
+
 def entry_bodies(index, from_entries, on_skip=None) -> Iterator[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]]:
     """The function bodies reachable from each entry (breadth first, ``max_call_depth``): yields
     ``(entry, fn, chain, follow)``; the caller appends to ``follow`` the functions ``fn`` leads to. A body
