@@ -190,9 +190,10 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
         if here is None:
             continue  # reached only through calls that never run (a size query's)
         guard = here[0]
+        plain = not here[1] and not here[2]
         out = edges.setdefault(fn.usr, set())
         for call, target in zip(fn.calls, targets):
-            if never_runs(call, here):
+            if not plain and never_runs(call, here):
                 continue
             # (the launches one macro use expands to share its span: each is told apart by where its body writes it)
             key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind, call.defined_at)
@@ -275,6 +276,9 @@ def _guard_rank(guard: Optional[str]) -> int:
     return 2 if guard is None else 0 if guard.startswith("error-path:") else 1
 
 
+_NONE: frozenset = frozenset()
+
+
 def _contexts(walked, roots: dict[str, frozenset]) -> dict[str, tuple[Optional[str], frozenset, frozenset]]:
     """The context each walked body is reached in, over every way the walk reaches it (a fixpoint from the
     entries): ``(guard, nulls, given)``, where ``guard`` is None when some way reaches it unguarded, else the
@@ -297,14 +301,18 @@ def _contexts(walked, roots: dict[str, frozenset]) -> dict[str, tuple[Optional[s
         u = todo.pop()
         fn, targets = body[u]
         guard, nulls, given = ctx[u]
+        plain = not nulls and not given  # (the context most bodies are reached in: nothing is null or given)
         for call, target in zip(fn.calls, targets):
-            if target is None or target.usr not in body or never_runs(call, (guard, nulls, given)):
+            if target is None or target.usr not in body or (not plain and never_runs(call, (guard, nulls, given))):
                 continue
             g = call.guard if call.guard is not None else guard
-            n = frozenset(i for i, a in enumerate(call.arg_null)
-                          if a == "null" or (a.startswith("p") and a[1:].isdigit() and int(a[1:]) in nulls))
-            s = frozenset(i for i, a in enumerate(call.arg_null)
-                          if a[:1] in ("p", "d") and a[1:].isdigit() and int(a[1:]) in given) if given else frozenset()
+            if call.arg_null:
+                n = frozenset(i for i, a in enumerate(call.arg_null)
+                              if a == "null" or (a.startswith("p") and a[1:].isdigit() and int(a[1:]) in nulls))
+                s = frozenset(i for i, a in enumerate(call.arg_null)
+                              if a[:1] in ("p", "d") and a[1:].isdigit() and int(a[1:]) in given) if given else _NONE
+            else:
+                n = s = _NONE
             old = ctx.get(target.usr)
             if old is not None:
                 g = old[0] if _guard_rank(old[0]) >= _guard_rank(g) else g
