@@ -118,3 +118,81 @@ def test_walk_carry_forgets_a_walk_below_an_edited_function_and_keeps_the_others
                 assert not found
     finally:
         s.close()
+
+
+# a pack macro (CUDA_CHECK: "throw" in rules_data/cpp_behaviour.yaml) the project defines, calling a helper of a unit
+# of its own: what the helper does decides what the macro's use does (_escape._own_definition)
+_CHECK_H = """#pragma once
+#include <cuda_runtime.h>
+namespace helpers
+{
+void fail();
+}
+#define CUDA_CHECK(x)                                                                                                  \\
+    do                                                                                                                 \\
+    {                                                                                                                  \\
+        if ((x) != cudaSuccess)                                                                                        \\
+            helpers::fail();                                                                                           \\
+    } while (0)
+"""
+
+_LAUNCH = """#include "common/helpers.h"
+#include "common/check.h"
+void helpers::deeper(cudaStream_t s)
+{
+    CUDA_CHECK(cudaStreamQuery(s));
+}
+"""
+
+_FAIL = """#include "common/check.h"
+#include <cstdlib>
+#include <stdexcept>
+void helpers::fail()
+{
+    throw std::runtime_error("cuda");
+}
+"""
+
+
+def test_walk_carry_forgets_a_kept_answer_below_a_macro_whose_helper_changed(tmp_path):
+    """TRT205's exit walk from enqueue goes through deeper only if an exit is below it (``_escape._leads``). deeper's
+    CUDA_CHECK is taken as the pack says (it throws: its definition calls fail, which throws), so nothing below deeper
+    exits. Then fail is edited to exit: the macro's definition now decides, the walk follows fail from deeper, and the
+    exit is reported. The kept answer for deeper read no function of fail's unit through the walk's own steps; it is
+    forgotten because what deeper's body reads depends on fail (without that, the exit goes unreported)."""
+    proj = tmp_path / "proj"
+    _project(proj)
+    fail = "common/fail.cpp"
+    files = {"common/check.h": _CHECK_H, DEEPER: _LAUNCH, fail: _FAIL,
+             "CMakeLists.txt": "add_library(plugins SHARED plugins/aPlugin.cpp plugins/bPlugin.cpp common/helpers.cpp"
+                               " common/fail.cpp)\n"}
+    for rel, text in files.items():
+        (proj / rel).write_text(text, encoding="utf-8")
+    s = Session(proj, use_cache=False, jobs=1, isolate=True)
+    try:
+        s.load()
+        s.check()
+        texts: dict[str, str] = {}
+        a = (proj / A).read_text()
+        exits = _FAIL.replace('    throw std::runtime_error("cuda");\n', "    exit(1);\n")
+        steps = [
+            # (the first check after loading takes nothing from the one before)
+            ("one plugin's enqueue edited (a call added)", A,
+             a.replace("    helpers::prepare(stream);\n", "    helpers::prepare(stream);\n    cudaStreamQuery(stream);\n")),
+            ("undo", A, a),
+            ("the helper the macro calls now ends the process", fail, exits),
+            ("undo", fail, _FAIL),
+        ]
+        for i, (label, rel, text) in enumerate(steps):
+            texts[rel] = text
+            s.set_buffer(rel, text)
+            got = _key(s.check())
+            want = full_run_keys(proj, texts, tmp_path / f"scratch{i}", None)
+            assert got == want, f"after '{label}': the session's findings differ from a full run"
+            exits_found = [k for k in got if k[0] == "TRT205"]
+            if i == 2:
+                assert exits_found, "the exit below enqueue is not reported: a kept answer was not forgotten"
+            else:
+                assert not exits_found
+    finally:
+        s.close()

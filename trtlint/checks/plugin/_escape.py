@@ -459,7 +459,8 @@ def _leads(index, fn: CppFunction, behaviour: str, honour_try: bool) -> bool:
     of the callees) need not enter a function for which this is False: no way through it leads to a site, so the
     sites it reports, the chains and the depths it reaches them at, and the contexts of the bodies on the ways to
     them are the same without it. Kept on the index and, in the editor's session, from check to check while no
-    function it looked at changed (for True, those on the way to the site it found)."""
+    function it looked at changed (for True, those on the way to the site it found), nor any function the plans it
+    read depend on (:func:`_plan`: below a macro whose project definition decides what its use does)."""
     memo = index.__dict__.setdefault("_trtlint_escape_leads", {})
     key = (behaviour, honour_try, fn.usr)
     got = memo.get(key)
@@ -473,10 +474,13 @@ def _leads(index, fn: CppFunction, behaviour: str, honour_try: bool) -> bool:
             return got
     functions = index.functions
     seen = {fn.usr}
+    deps: set[str] = set()  # besides ``seen``: what the plans read below a macro whose definition decides (_plan)
     todo = [fn]
     got = False
     while todo and not got:
         f = todo.pop()
+        if carry is not None and any(c.kind == "macro" and c.defined_at is not None for c in f.calls):
+            deps |= below(index, f)
         for step in _plan(index, f, behaviour, honour_try):
             if step[0] == _SITE:
                 got = True
@@ -486,7 +490,7 @@ def _leads(index, fn: CppFunction, behaviour: str, honour_try: bool) -> bool:
                 todo.append(functions[step[2]])
     memo[key] = got
     if carry is not None:
-        carry.put(index, ("leads",) + key, fn, got, seen)
+        carry.put(index, ("leads",) + key, fn, got, seen | deps)
     return got
 
 
