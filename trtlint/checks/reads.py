@@ -83,6 +83,23 @@ def changed_kinds(old: Optional[FileFacts], new: Optional[FileFacts]) -> set[str
     return out
 
 
+def moved_functions(old: Optional[FileFacts], new: Optional[FileFacts]) -> set[str]:
+    """The USRs of the functions of one file whose definitions differ between two facts of it (added, removed, or
+    any field of it changed: its calls, its span): what :meth:`WalkCarry.forget` is told of. A unit's facts repeat
+    the inline functions of the headers it includes; an edit of the unit that leaves them as they were (the same
+    calls at the same places of the header) moves none of them."""
+    if old is new:
+        return set()
+    by: list[dict[str, list]] = []
+    for ff in (old, new):
+        d: dict[str, list] = {}
+        for fn in (ff.functions if ff is not None else ()):
+            d.setdefault(fn.usr, []).append(fn)
+        by.append(d)
+    a, b = by
+    return {u for u in a.keys() | b.keys() if a.get(u) != b.get(u)}
+
+
 class RuleMemo:
     """The findings of each rule (per scope index) at the last check, and the fact kinds changed since: a rule
     whose declared kinds (``Rule.reads``) did not change gives the same findings and is not run again. Any
@@ -95,13 +112,16 @@ class RuleMemo:
         self.reused: list[str] = []  # the codes reused by the last check (for the log and the tests)
         self.ran: list[str] = []
 
-    def inputs_changed(self, inputs: Any) -> None:
-        """The index's inputs besides the facts; when they differ from the last check's, nothing is reused."""
+    def inputs_changed(self, inputs: Any) -> bool:
+        """The index's inputs besides the facts; when they differ from the last check's, nothing is reused (and
+        True is returned)."""
         self.reused, self.ran = [], []
-        if inputs != self._inputs:
+        differ = inputs != self._inputs
+        if differ:
             self.results.clear()
             self.changed = None
         self._inputs = inputs
+        return differ
 
     @property
     def inputs(self) -> Any:
@@ -136,23 +156,36 @@ class WalkCarry:
 
     A walk's result depends on the functions it entered (their calls) and on how calls resolve
     (``ProjectIndex.resolve_call``: the index's function tables and ``max_call_depth``). So an entry is kept with the
-    USRs of the functions it entered; :meth:`forget` drops every entry that entered a function of a file whose facts
-    changed (its USR, old or new), and an index whose tables resolve differently (:func:`_resolution_key`: a
-    function added, removed or renamed anywhere, a competing definition moved) starts its scope afresh. The
-    findings are those of a check without it (``tests/test_session_reuse.py``). Used by ``checks.hotpath._walk.walk_list``."""
+    USRs of the functions it read (:meth:`put`'s ``entered``; :func:`below` for a walk that reads more than the
+    bodies it follows); :meth:`forget` drops every entry that read a function of a file whose facts changed (its
+    USR, old or new), and an index whose tables resolve differently (:func:`_resolution_key`: a function added,
+    removed or renamed anywhere, a competing definition moved) starts its scope afresh. Whatever else a walk reads
+    (an entry's class, the lifecycle details of its method) is part of its key; a change of the index's other inputs
+    (packs, settings, config) clears everything (:meth:`clear`). The findings are those of a check without it
+    (``tests/test_session_reuse.py``, ``tests/test_walk_carry.py``). Kept: the hot-path walk of one function
+    (``checks.hotpath._walk.walk_list``) and what a rule reads of it (``walk_derived``), what each call of a function
+    resolves to (:func:`call_targets`, :func:`below`), TRT204's throw walk of one plugin method
+    (``checks.plugin._escape.escapes_by_method``), and what the throw/exit walks read of one body and whether a site
+    is below it (``_escape._plan``, ``_escape._leads``)."""
 
     def __init__(self) -> None:
         self.scopes: dict[str, tuple[object, dict]] = {}  # scope -> (resolution key, {key: (walk, usrs, start)})
         self.hits = 0  # walks taken from an earlier check (for the log and the tests)
+        self.hits_by_kind: dict[str, int] = {}  # the same, by the first element of the key ("walk", "escape")
+        # answers that depend on the index's other inputs only (a pack table asked of a name), whatever the facts
+        self.pure: dict[Any, Any] = {}
 
     def forget(self, usrs: set[str]) -> None:
         """Drop every walk that entered one of these functions."""
+        if not usrs:
+            return
         for _key, store in self.scopes.values():
             for k in [k for k, v in store.items() if not v[1].isdisjoint(usrs)]:
                 del store[k]
 
     def clear(self) -> None:
         self.scopes.clear()
+        self.pure.clear()
 
     def _store(self, index) -> dict:
         got = index.__dict__.get("_trtlint_carry_store")
@@ -168,14 +201,75 @@ class WalkCarry:
     def get(self, index, key: tuple, start: Any) -> Any:
         """The walk ``key`` from ``start`` kept for the index's scope, or None."""
         hit = self._store(index).get(key)
-        if hit is None or hit[2] is not start:
+        # (a function of an edited file that the edit left as it was, at the same place: its walk is the same)
+        if hit is None or (hit[2] is not start and hit[2] != start):
             return None
         self.hits += 1
+        self.hits_by_kind[key[0]] = self.hits_by_kind.get(key[0], 0) + 1
         return hit[0]
 
     def put(self, index, key: tuple, start: Any, walk: Any, entered: Iterable[str]) -> None:
         """Keep ``walk`` (from ``start``, which entered the functions of the USRs ``entered``)."""
         self._store(index)[key] = (walk, frozenset(entered), start)
+
+
+def call_targets(index, fn) -> tuple:
+    """The project function each call of ``fn`` runs (``index.resolve_call(call, fn)``, None where none), in the order
+    of ``fn.calls``. Kept on the index and, in the editor's session, from check to check while ``fn`` is as it was
+    (what a call resolves to depends on the call, its caller and the index's tables only: :class:`WalkCarry`). Kept
+    by USR: the functions are the index's own."""
+    memo = index.__dict__.setdefault("_trtlint_call_targets", {})
+    got = memo.get(fn.usr)
+    if got is not None and got[0] is fn:
+        return got[1]
+    carry = index.__dict__.get("_trtlint_carry")
+    usrs = carry.get(index, ("calls", fn.usr), fn) if carry is not None else None
+    if usrs is None:
+        resolve = index.resolve_call
+        usrs = tuple(t.usr if t is not None else None for t in (resolve(c, fn) for c in fn.calls))
+        if carry is not None:
+            carry.put(index, ("calls", fn.usr), fn, usrs, (fn.usr,))
+    functions = index.functions
+    out = tuple(functions[u] if u is not None else None for u in usrs)
+    memo[fn.usr] = (fn, out)
+    return out
+
+
+def below(index, fn) -> frozenset:
+    """The USRs of ``fn`` and of every project function below it, at any depth, through every call (in a try or
+    not, whatever its behaviour), resolved with the caller and without it: every function a walk from ``fn`` can
+    read, however it chooses what to follow (a walk's dependencies for :class:`WalkCarry`, when it reads more than
+    the bodies it enters). Kept on the index."""
+    memo = index.__dict__.setdefault("_trtlint_below", {})
+    got = memo.get(fn.usr)
+    if got is not None:
+        return got
+    targets = index.__dict__.setdefault("_trtlint_below_targets", {})
+    carry = index.__dict__.get("_trtlint_carry")
+    resolve = index.resolve_call
+    functions = index.functions
+    seen = {fn.usr}
+    todo = [fn]
+    while todo:
+        f = todo.pop()
+        ts = targets.get(f.usr)
+        if ts is None:
+            # the USRs a function's calls resolve to depend on its calls and the index's tables only: kept too
+            ts = carry.get(index, ("targets", f.usr), f) if carry is not None else None
+            if ts is None:
+                ts = tuple(dict.fromkeys([t.usr for t in call_targets(index, f) if t is not None]
+                                         + [t.usr for t in map(resolve, f.calls) if t is not None]))
+                if carry is not None:
+                    carry.put(index, ("targets", f.usr), f, ts, (f.usr,))
+            targets[f.usr] = ts
+        for u in ts:
+            if u not in seen:
+                seen.add(u)
+                t = functions.get(u)
+                if t is not None:
+                    todo.append(t)
+    got = memo[fn.usr] = frozenset(seen)
+    return got
 
 
 def _resolution_key(index) -> tuple:

@@ -17,7 +17,7 @@ from typing import Optional
 
 from trtlint.base.facts import FileFacts
 from trtlint.checks.base import Rule
-from trtlint.checks.reads import RuleMemo, WalkCarry, changed_kinds
+from trtlint.checks.reads import RuleMemo, WalkCarry, changed_kinds, moved_functions
 from trtlint.config.packs import Packs, Profile
 from trtlint.config.settings import Settings
 from trtlint.frontends import ExtractContext, SourceFile
@@ -94,19 +94,20 @@ class ProjectState:
         other inputs, gives its findings of then (:class:`trtlint.checks.reads.RuleMemo`)."""
         inputs = self.check_inputs()
         memo = self.rule_memo
-        memo.inputs_changed(self._inputs_key(inputs))
+        if memo.inputs_changed(self._inputs_key(inputs)) and self.walk_carry is not None:
+            self.walk_carry.clear()  # (the packs, settings or config the walks read)
         last = self.checked_facts
-        moved: set[str] = set()  # the USRs of the functions of every file whose facts changed (old and new)
+        moved: set[str] = set()  # the USRs of the functions whose definitions changed (in every file whose facts did)
         if last:
             for rel, ff in self.facts.items():
                 old = last.get(rel)
                 if old is not ff:
                     memo.note(changed_kinds(old, ff))
-                    moved.update(fn.usr for x in (old, ff) if x is not None for fn in x.functions)
+                    moved |= moved_functions(old, ff)
             for rel, old in last.items():
                 if rel not in self.facts:
                     memo.note(changed_kinds(old, None))
-                    moved.update(fn.usr for fn in old.functions)
+                    moved |= moved_functions(old, None)
             if list(last) != list(self.facts):  # (the order the index takes the facts in)
                 memo.note(("files",))
             if self.walk_carry is not None:

@@ -17,6 +17,8 @@ from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from trtlint.base.facts import DEBUG_ONLY, Call, CppFunction
 from trtlint.config.packs import ApiEntry
 
+from ..reads import call_targets
+
 _ORDER = {"hot": 0, "warm": 1, "cold": 2}
 _WHEN = {
     "hot": "on the hot path of",
@@ -112,6 +114,25 @@ def walk_list(index, fn: CppFunction) -> list[tuple[Call, tuple[CppFunction, ...
     return got
 
 
+def walk_derived(index, fn: CppFunction, name: str, compute):
+    """``compute(walk_list(index, fn))``, kept on the index under ``name`` and, in the editor's session, from check to
+    check with the walk (:class:`trtlint.checks.reads.WalkCarry`): for what a rule reads of an entry's walk that
+    depends on nothing but the walk and the index's inputs (the packs, how calls resolve)."""
+    memo = index.__dict__.setdefault("_trtlint_walk_derived", {})
+    key = (name, fn.usr)
+    if key in memo:
+        return memo[key]
+    carry = index.__dict__.get("_trtlint_carry")
+    got = carry.get(index, ("derived", name, fn.usr), fn) if carry is not None else None
+    if got is None:
+        walk = walk_list(index, fn)
+        got = compute(walk)
+        if carry is not None:
+            carry.put(index, ("derived", name, fn.usr), fn, got, {fn.usr, *(f.usr for _c, chain in walk for f in chain)})
+    memo[key] = got
+    return got
+
+
 def entry_bodies(index, from_entries, on_skip=None) -> Iterator[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]]:
     """The function bodies reachable from each entry (breadth first, ``max_call_depth``): yields
     ``(entry, fn, chain, follow)``; the caller appends to ``follow`` the functions ``fn`` leads to. A body
@@ -148,7 +169,6 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
     (size-query mode) is left out, with what only it leads to, and a call in a body reached only under a
     one-time or error-path guard carries that guard."""
     seen: set[tuple] = set()
-    resolve = index.resolve_call
     # who reaches each body: the entries that walked or would have walked it, and the calls between bodies
     direct: dict[str, list[Entry]] = {}
     edges: dict[str, set[str]] = {}
@@ -161,7 +181,7 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
     for e, fn, chain, follow in entry_bodies(index, entries(index, temperatures, creators), skipped):
         if fn is e.fn:
             direct.setdefault(fn.usr, []).append(e)
-        targets = [resolve(call, fn) for call in fn.calls]
+        targets = call_targets(index, fn)
         follow.extend(t for t in targets if t is not None)
         walked.append((e, fn, chain, targets))
     ctx = _contexts(walked, _roots(index, entries(index, temperatures, creators), walked))
@@ -170,9 +190,10 @@ def _reachable(index, temperatures, creators: bool) -> Iterator[tuple[Entry, Cal
         if here is None:
             continue  # reached only through calls that never run (a size query's)
         guard = here[0]
+        plain = not here[1] and not here[2]
         out = edges.setdefault(fn.usr, set())
         for call, target in zip(fn.calls, targets):
-            if never_runs(call, here):
+            if not plain and never_runs(call, here):
                 continue
             # (the launches one macro use expands to share its span: each is told apart by where its body writes it)
             key = (call.span.path, call.span.line, call.span.col, call.callee, call.kind, call.defined_at)
@@ -188,6 +209,8 @@ def never_runs(call: Call, context: tuple[Optional[str], frozenset, frozenset]) 
     `if (!p) return size;` with p null on every way there (a size query's call), or under `if (!p)` with p a pointer
     into enqueue's workspace on every way there."""
     _guard, nulls, given = context
+    if not nulls and not given:
+        return False
     return bool(nulls.intersection(call.needs_args) or given.intersection(call.null_args))
 
 
@@ -253,6 +276,9 @@ def _guard_rank(guard: Optional[str]) -> int:
     return 2 if guard is None else 0 if guard.startswith("error-path:") else 1
 
 
+_NONE: frozenset = frozenset()
+
+
 def _contexts(walked, roots: dict[str, frozenset]) -> dict[str, tuple[Optional[str], frozenset, frozenset]]:
     """The context each walked body is reached in, over every way the walk reaches it (a fixpoint from the
     entries): ``(guard, nulls, given)``, where ``guard`` is None when some way reaches it unguarded, else the
@@ -275,14 +301,18 @@ def _contexts(walked, roots: dict[str, frozenset]) -> dict[str, tuple[Optional[s
         u = todo.pop()
         fn, targets = body[u]
         guard, nulls, given = ctx[u]
+        plain = not nulls and not given  # (the context most bodies are reached in: nothing is null or given)
         for call, target in zip(fn.calls, targets):
-            if target is None or target.usr not in body or never_runs(call, (guard, nulls, given)):
+            if target is None or target.usr not in body or (not plain and never_runs(call, (guard, nulls, given))):
                 continue
             g = call.guard if call.guard is not None else guard
-            n = frozenset(i for i, a in enumerate(call.arg_null)
-                          if a == "null" or (a.startswith("p") and a[1:].isdigit() and int(a[1:]) in nulls))
-            s = frozenset(i for i, a in enumerate(call.arg_null)
-                          if a[:1] in ("p", "d") and a[1:].isdigit() and int(a[1:]) in given) if given else frozenset()
+            if call.arg_null:
+                n = frozenset(i for i, a in enumerate(call.arg_null)
+                              if a == "null" or (a.startswith("p") and a[1:].isdigit() and int(a[1:]) in nulls))
+                s = frozenset(i for i, a in enumerate(call.arg_null)
+                              if a[:1] in ("p", "d") and a[1:].isdigit() and int(a[1:]) in given) if given else _NONE
+            else:
+                n = s = _NONE
             old = ctx.get(target.usr)
             if old is not None:
                 g = old[0] if _guard_rank(old[0]) >= _guard_rank(g) else g

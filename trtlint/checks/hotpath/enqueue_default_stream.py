@@ -8,7 +8,7 @@ from trtlint.base.diagnostics import Diagnostic, Related, Severity
 from trtlint.config.packs import normalize_callee
 from ..base import Rule
 from ..examples.hotpath import RUN_SCALE, debug_arm_local_helper, ns_template_helpers, plugin_cpp
-from ._walk import entries, is_error_path, reach_diag, reachable, short, walk_list, where
+from ._walk import walk_derived, entries, is_error_path, reach_diag, reachable, short, walk_list, where
 
 _NULL = r"(?:0|0x0|0L|0U|nullptr|NULL|\{\}|cudaStreamLegacy|cudaStreamPerThread|cudaStreamDefault|CU_STREAM_LEGACY|CU_STREAM_PER_THREAD)"
 _CAST = r"(?:\(\s*(?:cudaStream_t|CUstream)\s*\)\s*|(?:static_cast|reinterpret_cast)\s*<\s*(?:cudaStream_t|CUstream)\s*>\s*)"
@@ -455,9 +455,10 @@ class EnqueueDefaultStream(Rule):
         if not handles:
             return
         seen: set[tuple] = set()
-        last: dict[str, str] = {}  # callee -> its last name component, normalized
-        binds: dict[tuple[int, str], bool] = {}  # (handle, name) -> does the name bind the handle's stream
-        uses: dict[tuple[int, str], bool] = {}
+        # what depends on the packs' handles and a callee's name only: kept from check to check in the editor's session
+        carry = index.__dict__.get("_trtlint_carry")
+        pure = carry.pure.setdefault(("stream-handles", id(handles)), ({}, {})) if carry is not None else ({}, {})
+        last, uses = pure  # callee -> its last name component, normalized; (handle, name) -> does the name use it
 
         def last_of(callee: str) -> str:
             n = last.get(callee)
@@ -465,51 +466,44 @@ class EnqueueDefaultStream(Rule):
                 n = last[callee] = normalize_callee(callee).split("::")[-1]
             return n
 
-        plain: dict[int, bool] = {}  # id(call) -> a library call given no stream (the only kind reported)
+        def summary(walk) -> tuple:
+            """Of one entry's walk: each call's last name component (matched by it, so that a wrapper's methods,
+            CublasWrapper::cublasSetStream, count), whether some call binds each handle's stream, and whether each
+            call is a library call given no stream (the only kind reported: not a project function, nor one given
+            the stream explicitly, cublasGemmWrap(h, stream, ...))."""
+            names = tuple(last_of(c.callee) for c, _ in walk)
+            unique = set(names)
+            bound = tuple(any(h.is_bind(n) for n in unique) for h in handles)
+            plain = tuple(call.kind == "call" and not is_error_path(call) and call.stream_arg is None
+                          and index.resolve_call(call) is None and not any(_STREAMISH.search(a) for a in call.args)
+                          for call, _chain in walk)
+            return names, bound, plain
 
-        def is_plain(call) -> bool:
-            got = plain.get(id(call))
-            if got is None:
-                # not a project function, nor one given the stream explicitly (cublasGemmWrap(h, stream, ...))
-                got = plain[id(call)] = (
-                    call.kind == "call" and not is_error_path(call) and call.stream_arg is None
-                    and index.resolve_call(call) is None and not any(_STREAMISH.search(a) for a in call.args)
-                )
-            return got
+        def of(fn) -> tuple:
+            return walk_derived(index, fn, "stream-handles", summary)
 
-        others: dict[tuple[str, int], bool] = {}
-        called: dict[str, set[str]] = {}  # plugin -> the last name components of every call below its methods
+        called: dict[str, list[bool]] = {}  # plugin -> whether a call below one of its methods binds each handle
 
-        def bound_elsewhere(plugin: str, hi: int, h) -> bool:
+        def bound_elsewhere(plugin: str, hi: int) -> bool:
             """A method of the same plugin off the hot path (its constructor, `initialize`, `configurePlugin`) binds
             the library's handle: it runs on that stream, not on the default one (whether that stream is ordered
             with `enqueue`'s is the plugin's design, e.g. joined by events)."""
-            key = (plugin, hi)
-            got = others.get(key)
-            if got is None:
-                if not called:
-                    for x in entries(index, ("hot", "warm", "cold")):
-                        called.setdefault(x.plugin, set()).update(last_of(c.callee) for c, _chain in walk_list(index, x.fn))
-                got = others[key] = any(binds_name(hi, h, n) for n in called.get(plugin, ()))
-            return got
-
-        def binds_name(hi: int, h, n: str) -> bool:
-            b = binds.get((hi, n))
-            if b is None:
-                b = binds[(hi, n)] = h.is_bind(n)
-            return b
+            if not called:
+                for x in entries(index, ("hot", "warm", "cold")):
+                    b = called.setdefault(x.plugin, [False] * len(handles))
+                    for i, v in enumerate(of(x.fn)[1]):
+                        b[i] = b[i] or v
+            return called[plugin][hi] if plugin in called else False
 
         for e in entries(index, ("hot", "warm")):
             walk = walk_list(index, e.fn)
-            # matched by the last name component, so that a wrapper's methods (CublasWrapper::cublasSetStream) count
-            names = [last_of(c.callee) for c, _ in walk]
-            unique = set(names)
+            names, bound, plain = of(e.fn)
             calls = None
             for hi, h in enumerate(handles):
-                if any(binds_name(hi, h, n) for n in unique) or bound_elsewhere(e.plugin, hi, h):
+                if bound[hi] or bound_elsewhere(e.plugin, hi):
                     continue
                 if calls is None:
-                    calls = [(call, chain, n) for (call, chain), n in zip(walk, names) if is_plain(call)]
+                    calls = [(call, chain, n) for (call, chain), n, p in zip(walk, names, plain) if p]
                 # one root cause per path and library: the missing bind. One finding at the first use, the other
                 # uses on the path (a wrapper's float and half instances) as related locations
                 found = []

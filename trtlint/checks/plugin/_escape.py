@@ -18,7 +18,8 @@ from typing import Callable, Iterator, Optional
 
 from trtlint.base.facts import INDEX_BOUNDS, NULL_ARGUMENT, UNNAMED_ENUMERATOR, UNREACHABLE, UNSUPPORTED_DTYPE, Call, CppFunction, Span
 from trtlint.config.packs import BehaviourEntry, type_key
-from ..hotpath._walk import Entry, body_contexts, entries, entry_bodies, never_runs, short
+from ..hotpath._walk import Entry, body_contexts, entries, entry_bodies, never_runs, short, workspace_given
+from ..reads import below
 
 
 @dataclass(frozen=True)
@@ -367,32 +368,27 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
     a try too) and says whether the walk stays out of it."""
     walked: list[tuple[Entry, CppFunction, tuple[CppFunction, ...], list]] = []
     sites: list[list[tuple[Call, Optional[BehaviourEntry], Optional[str]]]] = []
+    functions = index.functions
     for e, fn, chain, follow in entry_bodies(index, starts):
-        at = {id(c): i for i, c in enumerate(fn.calls)}
         targets: list[Optional[CppFunction]] = [None] * len(fn.calls)
         found = []
-        for call, beh, unknown in _body(index, fn):
-            if honour_try and call.in_try:
-                if stop is not None and call.kind == "call" and beh is None:
-                    target = index.resolve_call(call, fn)
-                    if target is not None:
-                        stop(chain, target)  # a try in the caller cannot catch what leaves a noexcept callee
-                continue
-            if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
-                if (call.guard == "error-path:" + UNREACHABLE or _dead_rethrow(index, fn, call) or _guarded_lookup(fn, call)
-                        or (behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
-                                                      or _index_check(call, beh) or null_argument(index, e, fn, call)
-                                                      or own_request(index, e, fn, call)))):
+        for step in _plan(index, fn, behaviour, honour_try):
+            if step[0] == _FOLLOW:
+                target = functions[step[2]]
+                if stop is None and not _leads(index, target, behaviour, honour_try):
+                    continue  # no site below it: nothing the walk reports is on a way through it
+                if stop is None or not stop(chain, target):
+                    follow.append(target)
+                    if step[1] is not None:
+                        targets[step[1]] = target
+            elif step[0] == _SITE:
+                call, beh = step[1], step[2]
+                if behaviour == "throw" and ((_unsupported_dtype(call) and not from_creator(index, e))
+                                             or null_argument(index, e, fn, call) or own_request(index, e, fn, call)):
                     continue
-                found.append((call, beh, unknown))
-                continue
-            if call.kind != "call" or beh is not None:
-                continue
-            target = index.resolve_call(call, fn)
-            if target is not None and (stop is None or not stop(chain, target)):
-                follow.append(target)
-                if id(call) in at:
-                    targets[at[id(call)]] = target
+                found.append(step[1:])
+            elif stop is not None:  # _IN_TRY
+                stop(chain, functions[step[1]])  # a try in the caller cannot catch what leaves a noexcept callee
         walked.append((e, fn, chain, targets))
         sites.append(found)
     ctx = body_contexts(index, starts, walked)
@@ -408,6 +404,94 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
             if key not in seen:
                 seen.add(key)
                 yield Escape(e, call, chain, beh, unknown)
+
+
+_IN_TRY, _FOLLOW, _SITE = 0, 1, 2
+
+
+def _plan(index, fn: CppFunction, behaviour: str, honour_try: bool) -> tuple:
+    """What :func:`_walk` reads of ``fn``'s body whatever the entry it is reached from, in call order: ``(_IN_TRY,
+    usr)`` a project callee called inside a try (when ``honour_try``: only told to ``stop``), ``(_FOLLOW, position in
+    fn.calls, usr)`` a project callee whose behaviour the packs do not know, ``(_SITE, call, behaviour, macro)`` a call
+    that does ``behaviour`` and is no site for no entry's reason (:func:`_walk`; the entry's reasons are judged there).
+    Kept on the index and, in the editor's session, from check to check while ``fn`` is as it was (and, when a
+    macro's definition decides what its use does, every function below it: :func:`_own_definition`)."""
+    memo = index.__dict__.setdefault("_trtlint_escape_plan", {})
+    key = (behaviour, honour_try, fn.usr)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    carry = index.__dict__.get("_trtlint_carry")
+    if carry is not None:
+        got = carry.get(index, ("plan",) + key, fn)
+        if got is not None:
+            memo[key] = got
+            return got
+    at = {id(c): i for i, c in enumerate(fn.calls)}
+    out: list[tuple] = []
+    for call, beh, unknown in _body(index, fn):
+        if honour_try and call.in_try:
+            if call.kind == "call" and beh is None:
+                target = index.resolve_call(call, fn)
+                if target is not None:
+                    out.append((_IN_TRY, target.usr))
+            continue
+        if (call.kind == "throw" and behaviour == "throw") or (beh is not None and beh.behaviour == behaviour):
+            if not (call.guard == "error-path:" + UNREACHABLE or _dead_rethrow(index, fn, call)
+                    or _guarded_lookup(fn, call) or (behaviour == "throw" and _index_check(call, beh))):
+                out.append((_SITE, call, beh, unknown))
+            continue
+        if call.kind != "call" or beh is not None:
+            continue
+        target = index.resolve_call(call, fn)
+        if target is not None:
+            out.append((_FOLLOW, at.get(id(call)), target.usr))
+    got = memo[key] = tuple(out)
+    if carry is not None:
+        deeper = any(c.kind == "macro" and c.defined_at is not None for c in fn.calls)
+        carry.put(index, ("plan",) + key, fn, got, below(index, fn) if deeper else (fn.usr,))
+    return got
+
+
+def _leads(index, fn: CppFunction, behaviour: str, honour_try: bool) -> bool:
+    """Whether a site of ``behaviour`` (a ``_SITE`` of :func:`_plan`, before the entry's own reasons) is in ``fn`` or
+    below it, through the callees a walk follows, at any depth. A walk that only reports sites (no ``stop`` to tell
+    of the callees) need not enter a function for which this is False: no way through it leads to a site, so the
+    sites it reports, the chains and the depths it reaches them at, and the contexts of the bodies on the ways to
+    them are the same without it. Kept on the index and, in the editor's session, from check to check while no
+    function it looked at changed (for True, those on the way to the site it found), nor any function the plans it
+    read depend on (:func:`_plan`: below a macro whose project definition decides what its use does)."""
+    memo = index.__dict__.setdefault("_trtlint_escape_leads", {})
+    key = (behaviour, honour_try, fn.usr)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    carry = index.__dict__.get("_trtlint_carry")
+    if carry is not None:
+        got = carry.get(index, ("leads",) + key, fn)
+        if got is not None:
+            memo[key] = got
+            return got
+    functions = index.functions
+    seen = {fn.usr}
+    deps: set[str] = set()  # besides ``seen``: what the plans read below a macro whose definition decides (_plan)
+    todo = [fn]
+    got = False
+    while todo and not got:
+        f = todo.pop()
+        if carry is not None and any(c.kind == "macro" and c.defined_at is not None for c in f.calls):
+            deps |= below(index, f)
+        for step in _plan(index, f, behaviour, honour_try):
+            if step[0] == _SITE:
+                got = True
+                break
+            if step[0] == _FOLLOW and step[2] not in seen:
+                seen.add(step[2])
+                todo.append(functions[step[2]])
+    memo[key] = got
+    if carry is not None:
+        carry.put(index, ("leads",) + key, fn, got, seen | deps)
+    return got
 
 
 def escapes(index, behaviour: str, honour_try: bool, noexcept_only: bool,
@@ -443,6 +527,20 @@ def _noexcept(fn: CppFunction) -> bool:
     return fn.noexcept or fn.name.startswith("~")  # a destructor is noexcept unless it says otherwise
 
 
+def _walk_key(index, e: Entry) -> tuple:
+    """What :func:`_walk` from the one entry ``e`` reads besides the functions below ``e.fn`` and the index's inputs
+    (packs, settings): the entry itself (its plugin and class: :func:`null_argument`, :func:`own_request`), whether
+    it is a creator's (:func:`from_creator`), and, for an ``enqueue``, whether TensorRT hands it a workspace (the
+    root context of :func:`~trtlint.checks.hotpath._walk.body_contexts`: its lifecycle details and its class's
+    ``getWorkspaceSize``)."""
+    ws: Optional[tuple] = None
+    if e.fn.name == "enqueue":
+        md = index.lifecycle.get(e.fn.usr)
+        p = md.workspace_param if md is not None else None
+        ws = (p, p is not None and workspace_given(index, e.qualname))
+    return (e.plugin, e.temperature, e.qualname, e.fn.usr, from_creator(index, e), ws)
+
+
 def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bool) -> list[MethodEscapes]:
     """Like :func:`escapes`, grouped by the interface method definition they escape from. Each method is walked
     on its own (a helper two methods call counts for both: each needs its own try), and a call site counts
@@ -464,10 +562,15 @@ def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bo
     helpers: dict[str, tuple[Entry, list[CppFunction]]] = {}  # usr -> (its walk's entry, the methods reaching it)
     todo: list[str] = []
 
+    carry = index.__dict__.get("_trtlint_carry")
+
     def walk(group: list[Entry], roots: tuple[CppFunction, ...]) -> list[Escape]:
+        stopped: list[CppFunction] = []  # the noexcept callees the walk stayed out of, in order
+
         def stop(chain, callee: CppFunction) -> bool:
             if not _noexcept(callee):
                 return False
+            stopped.append(callee)
             if callee.usr not in by_fn:
                 if callee.usr not in helpers:
                     first = group[0]
@@ -477,7 +580,22 @@ def escapes_by_method(index, behaviour: str, honour_try: bool, noexcept_only: bo
                 reach.extend(r for r in roots if all(r.usr != x.usr for x in reach))
             return True
 
-        return list(_walk(index, group[:1], behaviour, honour_try, stop if barrier else None))
+        first = group[0]
+        key = None
+        if carry is not None:
+            # in the editor's session, kept from check to check while no function below the method changed: the
+            # walk reads the bodies below it and, besides, only what this key holds (:func:`_walk_key`)
+            key = ("escape", behaviour, honour_try, barrier) + _walk_key(index, first)
+            kept = carry.get(index, key, first.fn)
+            if kept is not None:
+                found, callees = kept
+                for callee in callees:  # what the walk told ``stop`` of, told again (the helpers it registers)
+                    stop((), callee)
+                return found
+        found = list(_walk(index, [first], behaviour, honour_try, stop if barrier else None))
+        if key is not None:
+            carry.put(index, key, first.fn, (found, tuple(stopped)), below(index, first.fn))
+        return found
 
     out = []
     for group in by_fn.values():
