@@ -409,6 +409,20 @@ def _walk(index, starts: list[Entry], behaviour: str, honour_try: bool,
 _IN_TRY, _FOLLOW, _SITE = 0, 1, 2
 
 
+def _recall(index, what: str, key: tuple, fn: CppFunction) -> tuple:
+    """(memo, carry, value): the index's memo of ``what`` (``"plan"``, ``"leads"``), the editor session's carry (None
+    outside the editor) and the value kept for ``key`` in either (None: in neither; one found in the carry is put
+    in the memo)."""
+    memo = index.__dict__.setdefault("_trtlint_escape_" + what, {})
+    got = memo.get(key)
+    carry = index.__dict__.get("_trtlint_carry")
+    if got is None and carry is not None:
+        got = carry.get(index, (what,) + key, fn)
+        if got is not None:
+            memo[key] = got
+    return memo, carry, got
+
+
 def _plan(index, fn: CppFunction, behaviour: str, honour_try: bool) -> tuple:
     """What :func:`_walk` reads of ``fn``'s body whatever the entry it is reached from, in call order: ``(_IN_TRY,
     usr)`` a project callee called inside a try (when ``honour_try``: only told to ``stop``), ``(_FOLLOW, position in
@@ -416,17 +430,10 @@ def _plan(index, fn: CppFunction, behaviour: str, honour_try: bool) -> tuple:
     that does ``behaviour`` and is no site for no entry's reason (:func:`_walk`; the entry's reasons are judged there).
     Kept on the index and, in the editor's session, from check to check while ``fn`` is as it was (and, when a
     macro's definition decides what its use does, every function below it: :func:`_own_definition`)."""
-    memo = index.__dict__.setdefault("_trtlint_escape_plan", {})
     key = (behaviour, honour_try, fn.usr)
-    got = memo.get(key)
+    memo, carry, got = _recall(index, "plan", key, fn)
     if got is not None:
         return got
-    carry = index.__dict__.get("_trtlint_carry")
-    if carry is not None:
-        got = carry.get(index, ("plan",) + key, fn)
-        if got is not None:
-            memo[key] = got
-            return got
     at = {id(c): i for i, c in enumerate(fn.calls)}
     out: list[tuple] = []
     for call, beh, unknown in _body(index, fn):
@@ -461,17 +468,10 @@ def _leads(index, fn: CppFunction, behaviour: str, honour_try: bool) -> bool:
     them are the same without it. Kept on the index and, in the editor's session, from check to check while no
     function it looked at changed (for True, those on the way to the site it found), nor any function the plans it
     read depend on (:func:`_plan`: below a macro whose project definition decides what its use does)."""
-    memo = index.__dict__.setdefault("_trtlint_escape_leads", {})
     key = (behaviour, honour_try, fn.usr)
-    got = memo.get(key)
+    memo, carry, got = _recall(index, "leads", key, fn)
     if got is not None:
         return got
-    carry = index.__dict__.get("_trtlint_carry")
-    if carry is not None:
-        got = carry.get(index, ("leads",) + key, fn)
-        if got is not None:
-            memo[key] = got
-            return got
     functions = index.functions
     seen = {fn.usr}
     deps: set[str] = set()  # besides ``seen``: what the plans read below a macro whose definition decides (_plan)
