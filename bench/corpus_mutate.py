@@ -243,6 +243,20 @@ _NOT_TYPES = {"return", "else", "throw", "case", "co_return", "co_await", "do", 
 LAUNCH4 = re.compile(r"<<<\s*([^<>]*?)\s*>>>")
 
 
+def _drop_stream(tx: Texts, body: Body) -> tuple | None:
+    """The edit dropping the stream (and shared memory) from the first four-argument kernel launch in ``body``."""
+    code = tx.code[body.file]
+    m = next((m for m in LAUNCH4.finditer(code, body.open, body.close) if len(_args(m.group(1))) == 4), None)
+    if m is None:
+        return None
+    ln = tx.pos_line(body.file, m.start())
+    raw_line = tx.line_text(body.file, ln)
+    a = _args(m.group(1))
+    if m.group(0) not in raw_line:
+        return None
+    return (body.file, ln, raw_line.replace(m.group(0), f"<<<{a[0]}, {a[1]}>>>", 1))
+
+
 def callees(tx: Texts, b: Body) -> list[Body]:
     """Host functions the body calls that are defined in the tree (first few, in order). A kernel (launched with
     ``<<<``, or defined ``__global__``) is device code, where a host allocation or synchronization is no hot-path
@@ -351,16 +365,12 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                         muts.append(Mutation(cls_, [e] + more, (rule,), it.name, inv | {b.file, cal[0].file},
                                              via=(b.file, tx.pos_line(b.file, b.open))))
             for body in [b] + cal:
-                code = tx.code[body.file]
-                m = next((m for m in LAUNCH4.finditer(code, body.open, body.close) if len(_args(m.group(1))) == 4), None)
-                if m:
-                    ln = tx.pos_line(body.file, m.start())
-                    raw_line = tx.line_text(body.file, ln)
-                    a = _args(m.group(1))
-                    if m.group(0) in raw_line:
-                        muts.append(Mutation("default-stream", [(body.file, ln, raw_line.replace(m.group(0), f"<<<{a[0]}, {a[1]}>>>", 1))],
-                                             ("TRT303",), it.name, inv | {b.file, body.file},
-                                             via=(b.file, tx.pos_line(b.file, b.open))))
+                e = _drop_stream(tx, body)
+                if e:
+                    # (a callee defined twice in its file: the same edit in each definition, as for the callee edits)
+                    more = [x for x in (_drop_stream(tx, sib) for sib in body.siblings) if x]
+                    muts.append(Mutation("default-stream", [e] + more, ("TRT303",), it.name, inv | {b.file, body.file},
+                                         via=(b.file, tx.pos_line(b.file, b.open))))
                     break
         for meth in ("getNbOutputs", "getSerializationSize", "getOutputDataType", "getNbOutputs", "clone", "enqueue"):
             bs = [x for x in tx.methods(it.name, it.file, it.line, meth) if "noexcept" in x.signature]

@@ -758,3 +758,20 @@ def test_a_variable_declared_with_constructor_arguments_is_no_callee(tmp_path):
     code = tx.code["plugin.cpp"]
     enq = corpus_mutate.Body("plugin.cpp", code.index("{", code.index("enqueue")), code.rindex("}"), "")
     assert [(b.file, tx.pos_line(b.file, b.open)) for b in corpus_mutate.callees(tx, enq)] == [("plugin.cpp", 6), ("plugin.cpp", 2)]
+
+
+def test_a_launch_in_a_callee_defined_twice_in_its_file_loses_its_stream_in_each_definition(tmp_path):
+    """The default-stream edit of a callee defined at file scope and again in a namespace goes into both, as the
+    callee edits do (TensorRT OSS's anchorGridInference)."""
+    (tmp_path / "layer.cu").write_text(
+        "__global__ void k(float* x)\n{\n}\n"
+        "int infer(float* x, cudaStream_t stream)\n{\n    k<<<1, 32, 0, stream>>>(x);\n    return 0;\n}\n"
+        "namespace ns\n{\nint infer(float* x, cudaStream_t stream)\n{\n    k<<<2, 64, 0, stream>>>(x);\n    return 0;\n}\n}\n")
+    (tmp_path / "plugin.cpp").write_text(
+        "#include <NvInferRuntime.h>\nnamespace ns\n{\nclass FooPlugin : public nvinfer1::IPluginV2DynamicExt\n{\n"
+        "    int enqueue(void* const* outputs, cudaStream_t stream) noexcept override;\n};\n"
+        "int FooPlugin::enqueue(void* const* outputs, cudaStream_t stream) noexcept\n{\n"
+        "    return infer((float*) outputs[0], stream);\n}\n}\n")
+    muts = [m for m in corpus_mutate.generate(tmp_path, corpus_census.census(tmp_path)) if m.cls == "default-stream"]
+    assert [[(f, ln, t.strip()) for f, ln, t in m.edits] for m in muts] == [
+        [("layer.cu", 6, "k<<<1, 32>>>(x);"), ("layer.cu", 13, "k<<<2, 64>>>(x);")]]
