@@ -172,3 +172,21 @@ def test_a_raw_location_that_does_not_decompose_as_before_is_looked_up_again(kee
     assert [h for h, _g, _f in steps] == ["kept"]
     assert steps[0][1] == steps[0][2]
     assert k.raw == good
+
+
+def test_the_editors_extraction_worker_keeps_an_edited_unit():
+    """The LSP server's worker process (pipeline/isolated.py) turns the kept unit on: the second extraction of an
+    edited unit goes through it, with a fresh parse's facts."""
+    from trtlint.pipeline.isolated import IsolatedExtractor
+
+    iso = IsolatedExtractor()
+    try:
+        first = iso.extract(_src(FOO_TEXT), CTX, 120.0, {})
+        edited = _insert_after(FOO_TEXT, ENQUEUE, "    void* p = nullptr; cudaMalloc(&p, 4);\n")
+        second = iso.extract(_src(edited), CTX, 120.0, {})
+        stats = iso.stats()
+    finally:
+        iso.close()
+    assert not first.problems or all("timed out" not in p.message for p in first.problems)
+    assert stats.get("kept", 0) >= 1, stats
+    assert second == _fresh(edited)

@@ -63,6 +63,9 @@ def _serve(conn: Any, ctx: ExtractContext) -> None:  # pragma: no cover - runs i
             return
         if msg is None:
             return
+        if msg == "stats":  # how the worker's extractions went (kept.STATS: through a kept unit, or why afresh)
+            conn.send(dict(kept.STATS))
+            continue
         src, ctx, unsaved, memory_limit = msg
         frontends.UNSAVED.clear()
         frontends.UNSAVED.update(unsaved)
@@ -175,6 +178,20 @@ class IsolatedExtractor:
         self.close()
         self.start(ctx)  # the next one warms up while the user edits
         return _problem(src, f"timed out after {timeout:g} s (file-timeout); not analysed")
+
+    def stats(self) -> dict:
+        """How the running worker's extractions went (``frontends/cpp/kept.py``'s counts: ``kept``, or why a unit was
+        parsed afresh); empty when no worker runs or it does not answer within a few seconds."""
+        if self._proc is None or not self._ready:
+            return {}
+        try:
+            self._conn.send("stats")
+            if self._conn.poll(5.0):
+                got = self._conn.recv()
+                return got if isinstance(got, dict) else {}
+        except (EOFError, OSError):
+            pass
+        return {}
 
     def close(self) -> None:
         if self._proc is not None:
