@@ -15,7 +15,7 @@ import pytest
 
 from trtlint.editor.session import Session
 
-from .helpers import diag_keys as _key, full_run_keys
+from .helpers import diag_keys as _key, full_run_keys, write_project
 
 A = "plugins/aPlugin.cpp"
 B = "plugins/bPlugin.cpp"
@@ -103,9 +103,7 @@ def _project(root: Path) -> None:
         A: _plugin("APlugin"),
         B: _plugin("BPlugin"),
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_project(root, files)
 
 
 

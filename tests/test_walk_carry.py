@@ -15,7 +15,7 @@ from pathlib import Path
 
 from trtlint.editor.session import Session
 
-from .helpers import diag_keys as _key, full_run_keys
+from .helpers import diag_keys as _key, full_run_keys, write_project
 from .test_session_reuse import _plugin
 
 A = "plugins/aPlugin.cpp"
@@ -52,9 +52,7 @@ def _project(root: Path) -> None:
         A: _plugin("APlugin"),
         B: _plugin("BPlugin"),
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_project(root, files)
 
 
 def _throws(keys, rel: str) -> list:
