@@ -175,7 +175,9 @@ class Call:
     declared_in: Optional[str] = None
     # per argument (resolved calls): "null" (a null pointer: a literal, or a local initialised to null and never
     # written again), "p<j>" (the caller's own pointer parameter j passed on, never written), "d<j>" (a pointer
-    # derived from it, non-null whenever it is: frontends.cpp.nonnull), "" otherwise; trailing "" dropped
+    # derived from it, non-null whenever it is: frontends.cpp.nonnull), "&null" (``&v`` for a local pointer
+    # initialised to null and never assigned again: an out-parameter the call may fill), "" otherwise; trailing ""
+    # dropped
     arg_null: tuple[str, ...] = ()
     stream_field: Optional[str] = None  # the class field a stream argument reads (`mCtx.s`, `mCtx.stream()`)
     dispatch: bool = False  # in a branch of a data-type dispatch (frontends.cpp.flow._dispatch; index.unentered)

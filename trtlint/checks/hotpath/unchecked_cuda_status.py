@@ -44,6 +44,28 @@ def _checked_later(call: Call, fn: CppFunction, resolve=None) -> bool:
     return False
 
 
+def _surfaces_later(call: Call, fn: CppFunction, packs) -> bool:
+    """Whether ``call`` creates a handle into a local initialised to null (``Call.arg_null`` ``"&null"``:
+    ``cublasLtMatrixLayout_t d = NULL; cublasLtMatrixLayoutCreate(&d, ...);``) that a later call of ``fn``, one
+    whose status is checked, uses: a failed create leaves the handle null, and that call reports it."""
+    names = {_bare(call.args[i]) for i, a in enumerate(call.arg_null) if a == "&null" and i < len(call.args)}
+    names.discard("")
+    if not names:
+        return False
+    at = (call.span.line, call.span.col)
+    return any(c.kind == "call" and not c.discarded and (c.span.line, c.span.col) > at and not is_debug_only(c)
+               and packs.lookup("status_apis", c.callee) is not None and names.intersection(map(_bare, c.args))
+               for c in fn.calls)
+
+
+def _bare(arg: str) -> str:
+    """An argument as written, without blanks, outer parentheses and a leading ``&``: the local's name."""
+    a = arg.strip()
+    while a.startswith("(") and a.endswith(")"):
+        a = a[1:-1].strip()
+    return a.lstrip("&").strip() if a.startswith("&") else a
+
+
 def _last_error_read(c: Call) -> bool:
     return c.kind == "call" and not c.discarded and normalize_callee(c.callee) in _LAST_ERROR
 
@@ -103,6 +125,10 @@ private:
 """
 
 
+_LT = """#include <cublasLt.h>
+#define CHECK(x) do { if ((x) != 0) { return -1; } } while (0)
+static int64_t gRows = 4;"""
+
 _OPERATOR = re.compile(r"(?:^|::)operator\W")
 
 _LIBS = """typedef struct cudnnContext* cudnnHandle_t;
@@ -139,7 +165,9 @@ class UncheckedCudaStatus(Rule):
     (`CUDA_CHECK(cudaGetLastError())`, `if (cudaPeekAtLastError() != cudaSuccess)`), or by a call of a project
     function that does one (itself or in a function it calls: a kernel launcher that checks the error after its
     launch), is checked: the runtime keeps its error as the thread's last error until read (cuBLAS, cuDNN and the
-    driver API do not).
+    driver API do not). A create whose handle is a local initialised to null (`cublasLtMatrixLayout_t d = NULL;
+    cublasLtMatrixLayoutCreate(&d, ...);`) and used afterwards in the same function by a call whose status is
+    checked is not reported either: a failed create leaves the handle null, and that call's check reports it.
     A bare `cudaGetLastError();` checks nothing (it clears the error). A call spelled in the body of a project
     macro is one finding however many uses expand it (the macro whose body spells it, also when other macros wrap
     it: `CHECK(x)` expanding `DIE(msg)`): at the first use reached from the hottest method, naming
@@ -328,6 +356,33 @@ class UncheckedCudaStatus(Rule):
         },
     ]
 
+    VALID += [
+        # a create into a handle initialised to null, which a checked call uses next: a failed create leaves the
+        # handle null and the checked call reports it
+        {"files": {"plugins/foo.cpp": plugin_cpp(
+            "    cublasLtMatrixLayout_t a = NULL;\n    cublasLtMatrixLayoutCreate(&a, CUDA_R_32F, 4, 4, 4);\n"
+            "    CHECK(cublasLtMatrixLayoutSetAttribute(a, 0, &gRows, sizeof(gRows)));",
+            _LT)}},
+    ]
+    INVALID += [
+        {
+            # ... but not when the call that uses it drops its status too (both are reported), nor when the handle
+            # starts uninitialised (a failed create leaves garbage that the checked call may not catch)
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    cublasLtMatrixLayout_t a = nullptr;\n    cublasLtMatrixLayout_t b;\n"
+                "    cublasLtMatrixLayoutCreate(&a, CUDA_R_32F, 4, 4, 4);\n"
+                "    cublasLtMatrixLayoutSetAttribute(a, 0, &gRows, sizeof(gRows));\n"
+                "    cublasLtMatrixLayoutCreate(&b, CUDA_R_32F, 4, 4, 4);\n"
+                "    CHECK(cublasLtMatrixLayoutSetAttribute(b, 0, &gRows, sizeof(gRows)));",
+                _LT)},
+            "expect": [
+                ("plugins/foo.cpp", 19, "the status of cublasLtMatrixLayoutCreate (cuBLASLt) is discarded"),
+                ("plugins/foo.cpp", 20, "the status of cublasLtMatrixLayoutSetAttribute (cuBLASLt) is discarded"),
+                ("plugins/foo.cpp", 21, "the status of cublasLtMatrixLayoutCreate (cuBLASLt) is discarded"),
+            ],
+        },
+    ]
+
     def check(self, index) -> Iterable[Diagnostic]:
         packs = index.packs
         # one call spelled in a macro's body is one finding, however many uses expand it: (macro, callee) -> hits
@@ -340,7 +395,8 @@ class UncheckedCudaStatus(Rule):
             api = packs.lookup("status_apis", call.callee)
             if api is None or packs.lookup("status_except", call.callee) or packs.lookup("status_queries", call.callee):
                 continue
-            if packs.lookup("status_teardown", call.callee) or _checked_later(call, chain[-1], index.resolve_call):
+            if (packs.lookup("status_teardown", call.callee) or _checked_later(call, chain[-1], index.resolve_call)
+                    or _surfaces_later(call, chain[-1], packs)):
                 continue
             d = reach_diag(self, index, e, call, chain, f"the status of {call.callee} ({api.what}) is discarded",
                            f" {where(e.plugin, e.fn, e.temperature)}")

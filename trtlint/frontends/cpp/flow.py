@@ -675,12 +675,42 @@ def _arg_null(w: FlowWalker, a: Cursor) -> str:
             return ""
         if d.kind != K.PARM_DECL and _null_local(w, d):
             return "null"
+    elif k == K.UNARY_OPERATOR and _out_null(w, cur):
+        return "&null"
     elif cur._kind_id not in _derived_ids(K):
         return ""
     try:
         return nonnull.source(derive(w), cur)
     except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for: nothing known
         return ""
+
+
+def _out_null(w: FlowWalker, u: Cursor) -> bool:
+    """``&v`` handed to a call as an out-parameter, ``v`` a local pointer (a library handle: ``cublasLtMatrixLayout_t``)
+    initialised to null and never assigned again in the function: what the call writes there is its only other
+    value (``Call.arg_null`` ``"&null"``: a create whose status is dropped leaves the handle null when it fails)."""
+    K = w.K
+    if not w.ex.text_of(u).lstrip().startswith("&"):
+        return False
+    sub = children(u)
+    if len(sub) != 1:
+        return False
+    v = look_through(K, sub[0])
+    d = v.referenced if v.kind == K.DECL_REF_EXPR else None
+    if d is None or d.kind != K.VAR_DECL or not _local(w, d):
+        return False
+    try:
+        if d.type.get_canonical().kind != w.ex.ci.TypeKind.POINTER:
+            return False
+    except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for
+        return False
+    if not _NULL_INIT.search(w.ex.text_of(d)):
+        return False
+    if w._written is None:
+        w._written = w.ex.text_of(w.fn)
+    name = re.escape(d.spelling or "")
+    writes = re.findall(r"(?<![\w.>])" + name + r"\s*(?:[-+*/|&]?=(?!=)|\+\+|--)", w._written)
+    return bool(name) and len(writes) <= 1
 
 
 def _null_local(w: FlowWalker, d: Cursor) -> bool:
