@@ -53,7 +53,8 @@ def _surfaces_later(call: Call, fn: CppFunction, packs) -> bool:
     if not names:
         return False
     at = (call.span.line, call.span.col)
-    return any(c.kind == "call" and not c.discarded and (c.span.line, c.span.col) > at and not is_debug_only(c)
+    # (a call clang could not resolve, `usr` None, is no evidence: its dropped status is not told apart from a used one)
+    return any(c.kind == "call" and c.usr and not c.discarded and (c.span.line, c.span.col) > at and not is_debug_only(c)
                and packs.lookup("status_apis", c.callee) is not None and names.intersection(map(_bare, c.args))
                for c in fn.calls)
 
@@ -380,6 +381,18 @@ class UncheckedCudaStatus(Rule):
                 ("plugins/foo.cpp", 20, "the status of cublasLtMatrixLayoutSetAttribute (cuBLASLt) is discarded"),
                 ("plugins/foo.cpp", 21, "the status of cublasLtMatrixLayoutCreate (cuBLASLt) is discarded"),
             ],
+        },
+    ]
+
+    INVALID += [
+        {
+            # the call that uses the handle names what clang cannot resolve (an enumerator a header of the build
+            # declares): nothing shows that its status is checked (here it is not)
+            "files": {"plugins/foo.cpp": plugin_cpp(
+                "    cublasLtMatrixLayout_t a = NULL;\n    cublasLtMatrixLayoutCreate(&a, CUDA_R_32F, 4, 4, 4);\n"
+                "    cublasLtMatrixLayoutSetAttribute(a, LAYOUT_ROWS, &gRows, sizeof(gRows));",
+                _LT + "\n#ifdef HAVE_LAYOUT_ENUMS\n#include <layout_enums.h>\n#endif")},
+            "expect": [("plugins/foo.cpp", 21, "the status of cublasLtMatrixLayoutCreate (cuBLASLt) is discarded")],
         },
     ]
 
