@@ -362,7 +362,7 @@ class UncheckedCudaStatus(Rule):
         # handle null and the checked call reports it
         {"files": {"plugins/foo.cpp": plugin_cpp(
             "    cublasLtMatrixLayout_t a = NULL;\n    cublasLtMatrixLayoutCreate(&a, CUDA_R_32F, 4, 4, 4);\n"
-            "    CHECK(cublasLtMatrixLayoutSetAttribute(a, 0, &gRows, sizeof(gRows)));",
+            "    CHECK(cublasLtMatrixLayoutSetAttribute(a, CUBLASLT_MATRIX_LAYOUT_ROWS, &gRows, sizeof(gRows)));",
             _LT)}},
     ]
     INVALID += [
@@ -372,9 +372,9 @@ class UncheckedCudaStatus(Rule):
             "files": {"plugins/foo.cpp": plugin_cpp(
                 "    cublasLtMatrixLayout_t a = nullptr;\n    cublasLtMatrixLayout_t b;\n"
                 "    cublasLtMatrixLayoutCreate(&a, CUDA_R_32F, 4, 4, 4);\n"
-                "    cublasLtMatrixLayoutSetAttribute(a, 0, &gRows, sizeof(gRows));\n"
+                "    cublasLtMatrixLayoutSetAttribute(a, CUBLASLT_MATRIX_LAYOUT_ROWS, &gRows, sizeof(gRows));\n"
                 "    cublasLtMatrixLayoutCreate(&b, CUDA_R_32F, 4, 4, 4);\n"
-                "    CHECK(cublasLtMatrixLayoutSetAttribute(b, 0, &gRows, sizeof(gRows)));",
+                "    CHECK(cublasLtMatrixLayoutSetAttribute(b, CUBLASLT_MATRIX_LAYOUT_ROWS, &gRows, sizeof(gRows)));",
                 _LT)},
             "expect": [
                 ("plugins/foo.cpp", 19, "the status of cublasLtMatrixLayoutCreate (cuBLASLt) is discarded"),

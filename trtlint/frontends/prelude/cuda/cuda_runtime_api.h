@@ -39,6 +39,18 @@
 #define cudaEventDisableTiming 0x02
 #define cudaEventDefault 0x00
 #define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaEventBlockingSync 0x01
+#define cudaEventInterprocess 0x04
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaHostRegisterDefault 0x00
+#define cudaMemAttachGlobal 0x01
 
 struct CUstream_st;
 struct CUevent_st;
@@ -54,7 +66,16 @@ typedef struct CUfunc_st* cudaFunction_t;
 enum cudaError
 {
     cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInitializationError = 3,
-    cudaErrorNotReady = 600, cudaErrorUnknown = 999
+    cudaErrorCudartUnloading = 4, cudaErrorInvalidConfiguration = 9, cudaErrorInvalidPitchValue = 12,
+    cudaErrorInvalidSymbol = 13, cudaErrorInvalidDevicePointer = 17, cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInsufficientDriver = 35, cudaErrorMissingConfiguration = 52, cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100, cudaErrorInvalidDevice = 101, cudaErrorInvalidKernelImage = 200,
+    cudaErrorNoKernelImageForDevice = 209, cudaErrorInvalidResourceHandle = 400, cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700, cudaErrorLaunchOutOfResources = 701, cudaErrorLaunchTimeout = 702,
+    cudaErrorPeerAccessAlreadyEnabled = 704, cudaErrorPeerAccessNotEnabled = 705,
+    cudaErrorHostMemoryAlreadyRegistered = 712, cudaErrorIllegalInstruction = 715, cudaErrorMisalignedAddress = 716,
+    cudaErrorLaunchFailure = 719, cudaErrorNotPermitted = 800, cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900, cudaErrorStreamCaptureInvalidated = 901, cudaErrorUnknown = 999
 };
 typedef enum cudaError cudaError_t;
 
@@ -68,7 +89,59 @@ enum cudaDeviceAttr
 {
     cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrMultiProcessorCount = 16,
     cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
-    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMemoryPoolsSupported = 115
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMemoryPoolsSupported = 115,
+    cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3, cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5,
+    cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7, cudaDevAttrWarpSize = 10, cudaDevAttrClockRate = 13,
+    cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrMaxRegistersPerMultiprocessor = 82
+};
+
+enum cudaLimit
+{
+    cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
+    cudaLimitPersistingL2CacheSize = 6
+};
+
+enum cudaMemoryType
+{
+    cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3
+};
+
+struct cudaPointerAttributes
+{
+    enum cudaMemoryType type;
+    int device;
+    void* devicePointer;
+    void* hostPointer;
+};
+
+// stream-ordered allocation from memory pools, and peer access
+struct CUmemPoolHandle_st;
+typedef struct CUmemPoolHandle_st* cudaMemPool_t;
+enum cudaMemPoolAttr
+{
+    cudaMemPoolReuseFollowEventDependencies = 1, cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3, cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5, cudaMemPoolAttrReservedMemHigh = 6, cudaMemPoolAttrUsedMemCurrent = 7,
+    cudaMemPoolAttrUsedMemHigh = 8
+};
+enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1 };
+struct cudaMemLocation { enum cudaMemLocationType type; int id; };
+enum cudaMemAccessFlags
+{
+    cudaMemAccessFlagsProtNone = 0, cudaMemAccessFlagsProtRead = 1, cudaMemAccessFlagsProtReadWrite = 3
+};
+struct cudaMemAccessDesc { struct cudaMemLocation location; enum cudaMemAccessFlags flags; };
+enum cudaMemAllocationType { cudaMemAllocationTypeInvalid = 0, cudaMemAllocationTypePinned = 1 };
+enum cudaMemAllocationHandleType { cudaMemHandleTypeNone = 0, cudaMemHandleTypePosixFileDescriptor = 1 };
+struct cudaMemPoolProps
+{
+    enum cudaMemAllocationType allocType;
+    enum cudaMemAllocationHandleType handleTypes;
+    struct cudaMemLocation location;
+    void* win32SecurityAttributes;
+    size_t maxSize;
+    unsigned char reserved[56];
 };
 
 enum cudaFuncAttribute
@@ -93,14 +166,49 @@ enum cudaDataType_t
 };
 typedef enum cudaDataType_t cudaDataType;
 
-struct uint3 { unsigned int x, y, z; };
-struct int2 { int x, y; };
-struct int4 { int x, y, z, w; };
-struct uint2 { unsigned int x, y; };
-struct uint4 { unsigned int x, y, z, w; };
-struct float2 { float x, y; };
-struct float4 { float x, y, z, w; };
-struct char4 { signed char x, y, z, w; };
+// the built-in vector types and their make_ functions (CUDA's vector_types.h / vector_functions.h)
+#define __TRTLINT_VEC(T, B)                                                                                          \
+    struct T##1 { B x; };                                                                                            \
+    struct T##2 { B x, y; };                                                                                         \
+    struct T##3 { B x, y, z; };                                                                                      \
+    struct T##4 { B x, y, z, w; };                                                                                   \
+    static __inline__ __host__ __device__ T##1 make_##T##1(B x) { T##1 t; t.x = x; return t; }                     \
+    static __inline__ __host__ __device__ T##2 make_##T##2(B x, B y) { T##2 t; t.x = x; t.y = y; return t; }       \
+    static __inline__ __host__ __device__ T##3 make_##T##3(B x, B y, B z)                                            \
+    { T##3 t; t.x = x; t.y = y; t.z = z; return t; }                                                                \
+    static __inline__ __host__ __device__ T##4 make_##T##4(B x, B y, B z, B w)                                       \
+    { T##4 t; t.x = x; t.y = y; t.z = z; t.w = w; return t; }
+__TRTLINT_VEC(char, signed char)
+__TRTLINT_VEC(uchar, unsigned char)
+__TRTLINT_VEC(short, short)
+__TRTLINT_VEC(ushort, unsigned short)
+__TRTLINT_VEC(int, int)
+__TRTLINT_VEC(uint, unsigned int)
+__TRTLINT_VEC(long, long)
+__TRTLINT_VEC(ulong, unsigned long)
+__TRTLINT_VEC(longlong, long long)
+__TRTLINT_VEC(ulonglong, unsigned long long)
+__TRTLINT_VEC(float, float)
+__TRTLINT_VEC(double, double)
+#undef __TRTLINT_VEC
+
+// min and max of the CUDA math headers, for host and device code alike
+static __inline__ __host__ __device__ int min(int a, int b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ unsigned int min(int a, unsigned int b) { return min((unsigned int) a, b); }
+static __inline__ __host__ __device__ unsigned int min(unsigned int a, int b) { return min(a, (unsigned int) b); }
+static __inline__ __host__ __device__ long long min(long long a, long long b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ float min(float a, float b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ double min(double a, double b) { return a < b ? a : b; }
+static __inline__ __host__ __device__ int max(int a, int b) { return a > b ? a : b; }
+static __inline__ __host__ __device__ unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
+static __inline__ __host__ __device__ unsigned int max(int a, unsigned int b) { return max((unsigned int) a, b); }
+static __inline__ __host__ __device__ unsigned int max(unsigned int a, int b) { return max(a, (unsigned int) b); }
+static __inline__ __host__ __device__ long long max(long long a, long long b) { return a > b ? a : b; }
+static __inline__ __host__ __device__ unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+static __inline__ __host__ __device__ float max(float a, float b) { return a > b ? a : b; }
+static __inline__ __host__ __device__ double max(double a, double b) { return a > b ? a : b; }
 
 struct dim3
 {
@@ -109,19 +217,88 @@ struct dim3
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
 };
 
+struct CUuuid_st { char bytes[16]; };
+typedef struct CUuuid_st cudaUUID_t;
+
 struct cudaDeviceProp
 {
     char name[256];
+    cudaUUID_t uuid;
+    char luid[8];
+    unsigned int luidDeviceNodeMask;
     size_t totalGlobalMem;
     size_t sharedMemPerBlock;
     int regsPerBlock;
     int warpSize;
+    size_t memPitch;
     int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;
+    size_t totalConstMem;
     int major;
     int minor;
+    size_t textureAlignment;
+    size_t texturePitchAlignment;
+    int deviceOverlap;
     int multiProcessorCount;
-    size_t sharedMemPerBlockOptin;
+    int kernelExecTimeoutEnabled;
+    int integrated;
+    int canMapHostMemory;
+    int computeMode;
+    int maxTexture1D;
+    int maxTexture2D[2];
+    int maxTexture3D[3];
+    size_t surfaceAlignment;
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int tccDriver;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryClockRate;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
     size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;
+    int managedMemory;
+    int isMultiGpuBoard;
+    int multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int singleToDoublePrecisionPerfRatio;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
+    int cooperativeLaunch;
+    int cooperativeMultiDeviceLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
+    int maxBlocksPerMultiProcessor;
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported;
+    int sparseCudaArraySupported;
+    int hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported;
+    int memoryPoolsSupported;
+    int gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported;
+    int ipcEventSupported;
+    int clusterLaunch;
+    int unifiedFunctionPointers;
+    int reserved[63];
 };
 
 struct cudaFuncAttributes
@@ -153,6 +330,32 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
 cudaError_t cudaMemset(void* devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* pValue, enum cudaLimit limit);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t* memPool, const struct cudaMemPoolProps* poolProps);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc* descList, size_t count);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice, size_t count, cudaStream_t stream = 0);
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice, cudaStream_t stream = 0);
 cudaError_t cudaStreamCreate(cudaStream_t* pStream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags);
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority);
@@ -192,7 +395,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
 cudaError_t cudaDriverGetVersion(int* driverVersion);
 cudaError_t cudaRuntimeGetVersion(int* runtimeVersion);
-cudaError_t cudaPointerGetAttributes(void* attributes, const void* ptr);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr);
 }
 
 template <class T>
