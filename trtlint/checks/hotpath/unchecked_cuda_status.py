@@ -169,6 +169,8 @@ class UncheckedCudaStatus(Rule):
     driver API do not). A create whose handle is a local initialised to null (`cublasLtMatrixLayout_t d = NULL;
     cublasLtMatrixLayoutCreate(&d, ...);`) and used afterwards in the same function by a call whose status is
     checked is not reported either: a failed create leaves the handle null, and that call's check reports it.
+    The discarded statuses of one API's calls in one function (a descriptor's attributes set one by one) are one
+    finding, at the first call, counting them and naming the others as related.
     A bare `cudaGetLastError();` checks nothing (it clears the error). A call spelled in the body of a project
     macro is one finding however many uses expand it (the macro whose body spells it, also when other macros wrap
     it: `CHECK(x)` expanding `DIE(msg)`): at the first use reached from the hottest method, naming
@@ -376,10 +378,11 @@ class UncheckedCudaStatus(Rule):
                 "    cublasLtMatrixLayoutCreate(&b, CUDA_R_32F, 4, 4, 4);\n"
                 "    CHECK(cublasLtMatrixLayoutSetAttribute(b, CUBLASLT_MATRIX_LAYOUT_ROWS, &gRows, sizeof(gRows)));",
                 _LT)},
+            # (the two creates are one finding: the calls of one API in one function are counted together)
             "expect": [
-                ("plugins/foo.cpp", 19, "the status of cublasLtMatrixLayoutCreate (cuBLASLt) is discarded"),
+                ("plugins/foo.cpp", 19, "the statuses of 2 calls of cublasLtMatrixLayoutCreate (cuBLASLt) are "
+                                        "discarded on the hot path of FooPlugin::enqueue"),
                 ("plugins/foo.cpp", 20, "the status of cublasLtMatrixLayoutSetAttribute (cuBLASLt) is discarded"),
-                ("plugins/foo.cpp", 21, "the status of cublasLtMatrixLayoutCreate (cuBLASLt) is discarded"),
             ],
         },
     ]
@@ -401,6 +404,7 @@ class UncheckedCudaStatus(Rule):
         # one call spelled in a macro's body is one finding, however many uses expand it: (macro, callee) -> hits
         groups: dict[tuple, list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...], str]]] = {}
         once: dict[tuple, list[tuple[Diagnostic, Call]]] = {}  # (plugin, entry, function) -> one-time hits
+        same: dict[tuple, list[tuple[Diagnostic, Call]]] = {}  # (plugin, entry, function, API) -> hits
         for e, call, chain in reachable(index, ("hot", "warm", "cold"), creators=True):
             if (not call.discarded or call.kind != "call" or is_error_path(call) or is_debug_only(call)
                     or _OPERATOR.search(call.callee)):
@@ -421,7 +425,8 @@ class UncheckedCudaStatus(Rule):
                     # per function, not one finding per call in it
                     once.setdefault((e.plugin, e.fn.usr, chain[-1].usr), []).append((d, call))
                     continue
-                yield d
+                # the calls of one API in one function (a descriptor's attributes set one by one): one finding
+                same.setdefault((e.plugin, e.fn.usr, chain[-1].usr, normalize_callee(call.callee)), []).append((d, call))
                 continue
             # the macro whose body spells the call: a nested one (`CHECK(x)` expanding `DIE(msg)`) when only its
             # body does, else the use's own
@@ -433,6 +438,21 @@ class UncheckedCudaStatus(Rule):
             yield _one_for_macro(hits)
         for hits in once.values():
             yield _one_for_function(hits)
+        for hits in same.values():
+            yield _one_per_api(hits)
+
+
+def _one_per_api(hits: list[tuple[Diagnostic, Call]]) -> Diagnostic:
+    """One finding for the discarded statuses of one API's calls in one function: the first call's, counting the
+    calls, every other call a related location."""
+    d, first = hits[0]
+    if len(hits) == 1:
+        return d
+    head, _, tail = d.message.partition(" is discarded")
+    what = head[len("the status of "):] if head.startswith("the status of ") else head
+    msg = f"the statuses of {len(hits)} calls of {what} are discarded{tail}"
+    related = [*d.related] + [Related(c.span, f"the status of {c.callee} is discarded here too") for _d, c in hits[1:]]
+    return dataclasses.replace(d, message=msg, related=tuple(related))
 
 
 def _one_for_function(hits: list[tuple[Diagnostic, Call]]) -> Diagnostic:
