@@ -167,6 +167,13 @@ def dump_run(root: Path, jobs: int) -> dict | None:
     return data
 
 
+def _also(d: dict) -> list:
+    """The sites a finding counts together with its own (a macro's other expansions, one function's other calls of
+    an API): its related locations whose message says so ("... here too"), as ``[path, line]``."""
+    return [[(r.get("location") or {}).get("path", ""), (r.get("location") or {}).get("line", 0)]
+            for r in d.get("related") or () if "here too" in (r.get("message") or "")]
+
+
 def diag_key(d: dict) -> tuple:
     loc = d["location"]
     return (d["code"], loc["path"], loc["line"], d["message"])
@@ -395,8 +402,10 @@ def run_tree(root: Path, tree: dict | None, jobs: int, mutate: bool) -> dict:
         "unindexed": [it.to_json() for it in unindexed],
         "findings": dict(sorted(Counter(d["code"] for d in diags).items())),
         # each default finding, for the triage recheck (corpus_triage.recheck): what became of a judged finding
+        # (``also``: the sites a finding counts together with its own, its related locations "... here too")
         "diagnostics": [{"code": d["code"], "path": (d.get("location") or {}).get("path", ""),
-                         "line": (d.get("location") or {}).get("line", 0), "message": d.get("message", "")}
+                         "line": (d.get("location") or {}).get("line", 0), "message": d.get("message", ""),
+                         **({"also": also} if (also := _also(d)) else {})}
                         for d in diags],
         "analysed": stderr.strip().splitlines()[1:2] if stderr else [],
         "run_ok": report is not None and dump is not None,

@@ -112,30 +112,36 @@ def render(docs: list[dict]) -> str:
 
 def recheck(docs: list[dict], results: dict[str, dict]) -> list[dict]:
     """Per triage file, what became of its judged findings in the current results (``results``: tree -> the
-    harness's result, with its ``diagnostics``): ``kept``/``gone`` count verdicts; ``gone_true`` lists the judged
-    true findings no longer reported. A tree without current diagnostics is left out."""
+    harness's result, with its ``diagnostics``): ``kept``/``merged``/``gone`` count verdicts (*merged*: no longer a
+    finding of its own, but a site another finding of the same rule counts with its own, its ``also``); ``gone_true``
+    lists the judged true findings no longer reported at all. A tree without current diagnostics is left out."""
     out = []
     for d in docs:
         res = results.get(d["tree"])
         if not res or "diagnostics" not in res:
             continue
         now: dict[tuple, set] = {}
+        counted: set[tuple] = set()  # (rule, file, line) a finding counts with its own
         for x in res["diagnostics"]:
             now.setdefault((x["code"], x["path"], x["line"]), set()).add(x.get("message", ""))
+            counted.update((x["code"], p, ln) for p, ln in x.get("also") or ())
         kept = {v: 0 for v in VERDICTS}
+        merged = {v: 0 for v in VERDICTS}
         gone = {v: 0 for v in VERDICTS}
         reworded = {v: 0 for v in VERDICTS}  # kept, but its message is no longer the one judged: read it again
         gone_true = []
         for it in d["items"]:
-            msgs = now.get((it["rule"], it["file"], it["line"]))
-            (kept if msgs is not None else gone)[it["verdict"]] += 1
+            key = (it["rule"], it["file"], it["line"])
+            msgs = now.get(key)
+            into = msgs is None and key in counted
+            (kept if msgs is not None else merged if into else gone)[it["verdict"]] += 1
             if msgs is not None and it.get("message") and it["message"] not in msgs:
                 reworded[it["verdict"]] += 1
-            if msgs is None and it["verdict"] == "true":
+            if msgs is None and not into and it["verdict"] == "true":
                 gone_true.append(it)
         out.append({"tree": d["tree"], "file": d.get("_file", ""), "trtlint": d.get("trtlint", ""),
                     "findings_then": d.get("findings_total"), "findings_now": len(res["diagnostics"]),
-                    "kept": kept, "gone": gone, "reworded": reworded, "gone_true": gone_true})
+                    "kept": kept, "merged": merged, "gone": gone, "reworded": reworded, "gone_true": gone_true})
     return out
 
 
@@ -143,18 +149,20 @@ def render_recheck(rows: list[dict]) -> str:
     if not rows:
         return ""
     L = ["The judged findings at the current results (`corpus_triage.recheck`: a judged finding is kept when the same "
-         "rule still reports the same file and line, *reworded* when its message is not the one judged; the share is over "
-         "the kept ones, as judged):",
+         "rule still reports the same file and line, *reworded* when its message is not the one judged, *merged* when "
+         "it is no finding of its own but a site another finding of the same rule counts with its own and names as "
+         "related; the share is over the kept and merged ones, as judged):",
          "",
-         "| triage file | findings then → now | kept: true / false / noise | of them reworded | gone: true / false / noise | share true of kept |",
-         "| --- | ---: | --- | --- | --- | ---: |"]
+         "| triage file | findings then → now | kept: true / false / noise | of them reworded | merged: true / false / noise | gone: true / false / noise | share true of kept and merged |",
+         "| --- | ---: | --- | --- | --- | --- | ---: |"]
     for r in rows:
         k, g, w = r["kept"], r["gone"], r.get("reworded") or {v: 0 for v in VERDICTS}
-        n = sum(k.values())
-        share = f"{100 * k['true'] / n:.0f} %" if n else "–"
+        m = r.get("merged") or {v: 0 for v in VERDICTS}
+        n = sum(k.values()) + sum(m.values())
+        share = f"{100 * (k['true'] + m['true']) / n:.0f} %" if n else "–"
         L.append(f"| {r['file']} ({r['trtlint']}) | {r['findings_then']} → {r['findings_now']} | "
                  f"{k['true']} / {k['false']} / {k['noise']} | {w['true']} / {w['false']} / {w['noise']} | "
-                 f"{g['true']} / {g['false']} / {g['noise']} | {share} |")
+                 f"{m['true']} / {m['false']} / {m['noise']} | {g['true']} / {g['false']} / {g['noise']} | {share} |")
     L.append("")
     lost = [(r["tree"], it) for r in rows for it in r["gone_true"]]
     if lost:

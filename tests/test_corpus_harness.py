@@ -305,9 +305,30 @@ def test_triage_verdicts_are_carried_to_the_current_findings(tmp_path):
     assert r["reworded"] == {"true": 0, "false": 0, "noise": 1}
     assert [(it["file"], it["line"]) for it in r["gone_true"]] == [("y.cu", 9)]
     text = corpus_triage.render_recheck(rows)
-    assert "| a+b.seed7.yaml (abc1234) | 4 → 4 | 1 / 0 / 1 | 0 / 0 / 1 | 1 / 1 / 0 | 50 % |" in text
+    assert "| a+b.seed7.yaml (abc1234) | 4 → 4 | 1 / 0 / 1 | 0 / 0 / 1 | 0 / 0 / 0 | 1 / 1 / 0 | 50 % |" in text
     assert "- b `y.cu:9` TRT302" in text
     assert corpus_triage.recheck(docs, {"a/b": {"findings": {}}}) == []  # a result without diagnostics: left out
+
+    # a judged site another finding of the same rule now counts with its own (its `also`) is merged, not gone;
+    # the same site named by another rule's finding is not
+    now[2] = {"code": "TRT302", "path": "y.cu", "line": 10, "message": "m", "also": [["y.cu", 9]]}
+    now[3] = {"code": "TRT301", "path": "z.cpp", "line": 5, "message": "m", "also": [["x.cpp", 2]]}
+    r = corpus_triage.recheck(docs, {"a/b": {"diagnostics": now}})[0]
+    assert r["merged"] == {"true": 1, "false": 0, "noise": 0}
+    assert r["gone"] == {"true": 0, "false": 1, "noise": 0}
+    assert r["gone_true"] == []
+    assert "| 1 / 0 / 1 | 0 / 0 / 1 | 1 / 0 / 0 | 0 / 1 / 0 | 67 % |" in corpus_triage.render_recheck([r])
+
+
+def test_a_result_records_the_sites_a_finding_counts_with_its_own():
+    import corpus
+
+    d = {"code": "TRT304", "location": {"path": "a.cu", "line": 3}, "related": [
+        {"location": {"path": "a.cu", "line": 1}, "message": "FooPlugin::enqueue is defined here"},
+        {"location": {"path": "a.cu", "line": 4}, "message": "the status of cudaFree is discarded here too"},
+        {"location": {"path": "m.h", "line": 2}, "message": "CHECK is expanded here too: f -> CHECK"}]}
+    assert corpus._also(d) == [["a.cu", 4], ["m.h", 2]]
+    assert corpus._also({"code": "TRT304"}) == []
 
 
 def test_a_consistent_rename_of_a_literal_writes_the_renamed_literal_on_both_sides(tmp_path):
