@@ -167,11 +167,21 @@ def dump_run(root: Path, jobs: int) -> dict | None:
     return data
 
 
+_TAKEN = re.compile(r"^(TRT\d{3}): ")
+
+
 def _also(d: dict) -> list:
     """The sites a finding counts together with its own (a macro's other expansions, one function's other calls of
-    an API): its related locations whose message says so ("... here too"), as ``[path, line]``."""
-    return [[(r.get("location") or {}).get("path", ""), (r.get("location") or {}).get("line", 0)]
-            for r in d.get("related") or () if "here too" in (r.get("message") or "")]
+    an API): its related locations whose message says so ("... here too"), as ``[path, line, rule]``; the rule is
+    the finding's own, or that of the finding it took over at its call ("TRT304: ... here too")."""
+    out = []
+    for r in d.get("related") or ():
+        msg = r.get("message") or ""
+        if "here too" in msg:
+            m = _TAKEN.match(msg)
+            loc = r.get("location") or {}
+            out.append([loc.get("path", ""), loc.get("line", 0), m.group(1) if m else d.get("code", "")])
+    return out
 
 
 def diag_key(d: dict) -> tuple:

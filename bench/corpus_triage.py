@@ -124,7 +124,7 @@ def recheck(docs: list[dict], results: dict[str, dict]) -> list[dict]:
         counted: set[tuple] = set()  # (rule, file, line) a finding counts with its own
         for x in res["diagnostics"]:
             now.setdefault((x["code"], x["path"], x["line"]), set()).add(x.get("message", ""))
-            counted.update((x["code"], p, ln) for p, ln in x.get("also") or ())
+            counted.update((a[2] if len(a) > 2 else x["code"], a[0], a[1]) for a in x.get("also") or ())
         kept = {v: 0 for v in VERDICTS}
         merged = {v: 0 for v in VERDICTS}
         gone = {v: 0 for v in VERDICTS}

@@ -326,8 +326,11 @@ def test_a_result_records_the_sites_a_finding_counts_with_its_own():
     d = {"code": "TRT304", "location": {"path": "a.cu", "line": 3}, "related": [
         {"location": {"path": "a.cu", "line": 1}, "message": "FooPlugin::enqueue is defined here"},
         {"location": {"path": "a.cu", "line": 4}, "message": "the status of cudaFree is discarded here too"},
-        {"location": {"path": "m.h", "line": 2}, "message": "CHECK is expanded here too: f -> CHECK"}]}
-    assert corpus._also(d) == [["a.cu", 4], ["m.h", 2]]
+        {"location": {"path": "m.h", "line": 2}, "message": "CHECK is expanded here too: f -> CHECK"},
+        {"location": {"path": "a.cu", "line": 9}, "message": "TRT304: the status of cudaFree is discarded here too"}]}
+    assert corpus._also(d) == [["a.cu", 4, "TRT304"], ["m.h", 2, "TRT304"], ["a.cu", 9, "TRT304"]]
+    d["code"] = "TRT305"  # (a finding that took a TRT304 finding over at its call: the sites keep their rule)
+    assert corpus._also(d) == [["a.cu", 4, "TRT305"], ["m.h", 2, "TRT305"], ["a.cu", 9, "TRT304"]]
     assert corpus._also({"code": "TRT304"}) == []
 
 

@@ -78,6 +78,22 @@ def test_several_rules_on_one_call_keep_the_most_specific_with_a_note(tmp_path):
     assert _codes(check_project(tmp_path, select=["TRT304"])) == [("TRT304", 15), ("TRT304", 17), ("TRT304", 18)]
 
 
+def test_a_finding_taken_over_passes_on_the_other_sites_it_counted(tmp_path):
+    # the two syncs' discarded statuses are one TRT304 finding (one API in one function), at the first; TRT302 takes
+    # that call over: the second call stays named on the finding that took it, with its rule
+    body = "    cudaDeviceSynchronize();\n    int n = 0;\n    cudaDeviceSynchronize();"
+    write_project(tmp_path, {"p/foo.cpp": plugin_cpp(body)})
+    assert [(d.code, d.span.line, d.message.partition(": ")[0]) for d in check_project(tmp_path, select=["TRT304"]).diagnostics] == [
+        ("TRT304", 15, "the statuses of 2 calls of cudaDeviceSynchronize (CUDA runtime) are discarded on the hot path "
+                       "of FooPlugin::enqueue")]
+    res = check_project(tmp_path, select=_HOT)
+    assert _codes(res) == [("TRT302", 15), ("TRT302", 17)]
+    first = res.diagnostics[0]
+    assert [n.split(":")[0] for n in first.notes] == ["also TRT304 unchecked-cuda-status"]
+    assert [(r.span.line, r.message) for r in first.related if "here too" in r.message] == [
+        (17, "TRT304: the status of cudaDeviceSynchronize is discarded here too")]
+
+
 def test_a_suppressed_or_less_severe_finding_takes_nothing_over(tmp_path):
     src = plugin_cpp(_CALLS).replace("    cudaDeviceSynchronize();", "    cudaDeviceSynchronize(); // trtlint: ignore[TRT302]")
     write_project(tmp_path, {"p/foo.cpp": src})

@@ -20,7 +20,7 @@ from trtlint.adoption.baseline import attach_snippets
 from ..checks.base import Rule
 from ..checks.registry import RuleStub, rule_code, stubs, supersedes
 from trtlint.config.settings import Settings
-from trtlint.base.diagnostics import Diagnostic, Severity, also_note
+from trtlint.base.diagnostics import Diagnostic, Related, Severity, also_note
 from trtlint.base.facts import FileFacts, Span
 from ..frontends import SourceFile
 from trtlint.index.project_index import CheckInputs, ProjectIndex, is_test_path, scope_fact_sets, scope_of
@@ -278,6 +278,7 @@ def merge_same_call(diags: list[Diagnostic]) -> list[Diagnostic]:
 
     dropped: set[int] = set()
     notes: dict[int, list[str]] = {}
+    sites: dict[int, list[Related]] = {}  # the other sites a finding taken over counted with its own
     for group in by_call.values():
         if len(group) < 2:
             continue
@@ -287,12 +288,14 @@ def merge_same_call(diags: list[Diagnostic]) -> list[Diagnostic]:
             dropped.add(id(e))
             d = next(d for d in kept if takes(d, e))
             notes.setdefault(id(d), []).append(also_note(e.code, e.name, e.message))
+            sites.setdefault(id(d), []).extend(
+                Related(r.span, f"{e.code}: {r.message}") for r in e.related if "here too" in r.message)
     out = []
     for d in diags:
         if id(d) in dropped:
             continue
         if id(d) in notes:
-            d = replace(d, notes=d.notes + tuple(notes[id(d)]))
+            d = replace(d, notes=d.notes + tuple(notes[id(d)]), related=d.related + tuple(sites.get(id(d), ())))
         out.append(d)
     return out
 
