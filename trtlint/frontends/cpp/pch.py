@@ -55,7 +55,9 @@ def _files_of(includes: list, stamps: list) -> frozenset[str]:
 def _prelude_digest() -> str:
     import hashlib
 
-    h = hashlib.sha256()
+    # (the stand-ins' own place too: a PCH holds the paths of the headers it read, and a unit parsed by another
+    # install of the same release, which includes its own copies, would see each declaration twice)
+    h = hashlib.sha256(str(PRELUDE_DIR).encode())
     for f in sorted(PRELUDE_DIR.rglob("*")):
         if f.is_file():
             h.update(str(f.relative_to(PRELUDE_DIR)).encode())
