@@ -445,30 +445,29 @@ class UncheckedCudaStatus(Rule):
 def _one_per_api(hits: list[tuple[Diagnostic, Call]]) -> Diagnostic:
     """One finding for the discarded statuses of one API's calls in one function: the first call's, counting the
     calls, every other call a related location."""
-    d, first = hits[0]
-    if len(hits) == 1:
-        return d
-    head, _, tail = d.message.partition(" is discarded")
-    what = head[len("the status of "):] if head.startswith("the status of ") else head
-    msg = f"the statuses of {len(hits)} calls of {what} are discarded{tail}"
-    related = [*d.related] + [Related(c.span, f"the status of {c.callee} is discarded here too") for _d, c in hits[1:]]
-    return dataclasses.replace(d, message=msg, related=tuple(related))
+    head = hits[0][0].message.partition(" is discarded")[0]
+    return _counted(hits, f"of {head[len('the status of '):] if head.startswith('the status of ') else head}")
 
 
 def _one_for_function(hits: list[tuple[Diagnostic, Call]]) -> Diagnostic:
     """One finding for the discarded statuses of one function's one-time initialisation: the first call's, naming
     how many calls of which APIs, every other call a related location."""
-    d, first = hits[0]
-    if len(hits) == 1:
-        return d
     counts: dict[str, int] = {}
     for _d, c in hits:
         counts[c.callee] = counts.get(c.callee, 0) + 1
-    listed = ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in counts.items())
-    head, _, tail = d.message.partition(" is discarded")
-    msg = f"the statuses of {len(hits)} calls ({listed}) are discarded{tail}"
+    return _counted(hits, "(" + ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in counts.items()) + ")")
+
+
+def _counted(hits: list[tuple[Diagnostic, Call]], what: str) -> Diagnostic:
+    """The first hit's finding for all of ``hits``: "the statuses of N calls {what} are discarded...", every other
+    call a related location (a single hit's finding as it is)."""
+    d = hits[0][0]
+    if len(hits) == 1:
+        return d
+    tail = d.message.partition(" is discarded")[2]
     related = [*d.related] + [Related(c.span, f"the status of {c.callee} is discarded here too") for _d, c in hits[1:]]
-    return dataclasses.replace(d, message=msg, related=tuple(related))
+    return dataclasses.replace(d, message=f"the statuses of {len(hits)} calls {what} are discarded{tail}",
+                               related=tuple(related))
 
 
 def _one_for_macro(hits: list[tuple[Diagnostic, Call, str, tuple[CppFunction, ...], str]]) -> Diagnostic:
