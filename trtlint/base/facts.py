@@ -704,6 +704,9 @@ class FileFacts:
     inactive: tuple[InactiveCode, ...] = ()
     # C++: include dirs guessed for the unit (an include rooted at one of its ancestor directories)
     guessed_includes: tuple[GuessedInclude, ...] = ()
+    # C++: CUDA names the unit uses that the stand-in headers do not declare, in a unit with no missing include (a
+    # call naming one is invalid to clang: not followed), first seen first (frontends/cpp/unit.py)
+    stand_in_gaps: tuple[str, ...] = ()
     # Python: string literals naming a path whose name marks it deprecated, (value, line) (frontends/python/markedpaths.py)
     marked_strings: tuple[tuple[str, int], ...] = ()
 

@@ -53,6 +53,17 @@ class Analysis:
     # the Python calls handing a function a PluginField collection that no plugin helper of the project completes:
     # ((path, line, function, why), ...) (index.paramhelpers)
     unfollowed_helpers: tuple = ()
+    # the C++ units (with no missing include) using CUDA names the stand-in headers do not declare, whose calls
+    # over them clang drops: ((unit, (name, ...)), ...), by unit (FileFacts.stand_in_gaps)
+    stand_in_gaps: tuple = ()
+
+    def gap_names(self) -> list[str]:
+        """The CUDA names the stand-in headers lack, most units first (ties by name)."""
+        count: dict[str, int] = {}
+        for _unit, names in self.stand_in_gaps:
+            for name in names:
+                count[name] = count.get(name, 0) + 1
+        return sorted(count, key=lambda n: (-count[n], n))
 
     @classmethod
     def of_index(cls, index, build=None, scoped=None, aside=None, aside_builds=None, aside_old=None,
@@ -107,6 +118,8 @@ class Analysis:
             partly.append((path, tuple(dict.fromkeys((m.name, m.span.path, m.span.line) for m in ff.missing_includes))))
         guessed = tuple((path, g.dir, g.name) for path, ff in sorted(index.files.items())
                         for g in getattr(ff, "guessed_includes", ()))
+        gaps = tuple((path, tuple(ff.stand_in_gaps)) for path, ff in sorted(index.files.items())
+                     if ff.kind in _PARTLY_KINDS and getattr(ff, "stand_in_gaps", ()))
         tensorrt = index.tensorrt_target().to_dict()
         if scoped:
             tensorrt["programs"] = {s: idx.tensorrt_target().to_dict() for s, idx in sorted(scoped.items())}
@@ -129,7 +142,7 @@ class Analysis:
         for how in (getattr(build, "programs", None) or {}).values():
             found[how] = found.get(how, 0) + 1
         return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
-                   tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed,
+                   tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed, stand_in_gaps=gaps,
                    uncovered=tuple(getattr(build, "uncovered", ()) or ()), unentered=tuple(unentered(index)),
                    unincluded=tuple((aside or {}).items()),
                    unfollowed_helpers=tuple(sorted(set(getattr(index, "unfollowed_helper_calls", ()) or ()))),
@@ -254,6 +267,12 @@ class Analysis:
             names = self.missing_names()
             more = f", +{len(names) - shown} more" if len(names) > shown else ""
             out += f"; {n(len(self.partly), 'unit')} partly (missing: {', '.join(names[:shown])}{more})"
+        if self.stand_in_gaps:
+            names = self.gap_names()
+            more = f", +{len(names) - shown} more" if len(names) > shown else ""
+            k = len(self.stand_in_gaps)
+            out += (f"; {n(k, 'unit')} {'uses' if k == 1 else 'use'} CUDA names trtlint's stand-in headers do not declare, "
+                    f"calls over them not followed ({', '.join(names[:shown])}{more})")
         if self.unentered:
             more = f", +{len(self.unentered) - shown} more" if len(self.unentered) > shown else ""
             out += (f"; {n(len(self.unentered), 'call')} in data-type branches not followed (no body read: "
@@ -327,6 +346,8 @@ class Analysis:
                if self.unfollowed_helpers else {}),
             **({"guessed_include_dirs": [{"unit": u, "dir": d, "include": nm} for u, d, nm in self.guessed]}
                if self.guessed else {}),
+            **({"stand_in_gaps": [{"unit": u, "names": list(names)} for u, names in self.stand_in_gaps]}
+               if self.stand_in_gaps else {}),
             **({"unincluded_headers_not_judged": [{"path": p, "findings": c} for p, c in self.unincluded]}
                if self.unincluded else {}),
             **({"unrunnable_builds_not_judged": [{"makefile": mk, "line": ln, "include": inc, "findings": c,
@@ -354,6 +375,7 @@ class Analysis:
             tensorrt=d.get("tensorrt_version"),
             programs=tuple(sorted((d.get("programs") or {}).items())),
             guessed=tuple((g["unit"], g["dir"], g["include"]) for g in d.get("guessed_include_dirs", ())),
+            stand_in_gaps=tuple((g["unit"], tuple(g["names"])) for g in d.get("stand_in_gaps", ())),
             uncovered=tuple(d.get("units_in_no_program", ())),
             unentered=tuple((u["plugin"], u["method"], u["callee"], u["path"], u["line"], u["why"])
                             for u in d.get("unentered_branch_calls", ())),

@@ -39,6 +39,9 @@ _CUDA_ARTIFACT = re.compile(
     r"|undeclared identifier '(?:min|max|__[a-z]\w*|atomic\w*|rsqrtf|__ldg)'"
 )
 _MISSING_RE = re.compile(r"'([^']+)' file not found")
+# the CUDA name a stand-in artifact error is about: an undeclared identifier or type, a member a stand-in struct lacks
+_GAP_NAME = re.compile(r"^(?:use of undeclared identifier|unknown type name|no type named|no member named) '([^']+)'"
+                       r"(?: in '([^']+)')?")
 
 
 def _facts(src: SourceFile, kind: str, problems: tuple[ParseProblem, ...] = (), **kw: Any) -> FileFacts:
@@ -329,7 +332,11 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     # the prelude (it declares only what plugin code commonly touches), not problems of the file.
     if not has_real(args, "NvInferRuntime.h"):
         errors = [d for d in errors if not _TRT_ARTIFACT.search(d.spelling or "")]
+    gaps: list[str] = []
     if not has_real(args, "cuda_runtime_api.h"):
+        gaps = [f"{m.group(2)}::{m.group(1)}" if m.group(2) and not m.group(2).startswith("namespace") else m.group(1)
+                for d in errors if _CUDA_ARTIFACT.search(d.spelling or "")
+                and (m := _GAP_NAME.search(d.spelling or "")) is not None] if not not_found else []
         errors = [d for d in errors if not _CUDA_ARTIFACT.search(d.spelling or "")]
     # Semantic errors (undeclared names, no matching overload, abstract types) come from parsing without the
     # project's real build flags and SDK headers: they are the environment's, not the file's. Only syntax
@@ -422,6 +429,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         ort_ops=tuple(dict.fromkeys(ex.ort_ops)),
         inactive=inactive_plugin_code(ci, tu, path, src.rel, text) if kind != "header" else (),
         guessed_includes=tuple(GuessedInclude(name, shown_dir(d, root_dir), Span(src.rel, line)) for d, name, line in guessed),
+        stand_in_gaps=tuple(dict.fromkeys(gaps))[:20],
     )
     if k is not None:
         ff = keptmod.compose(k, ff)
