@@ -271,8 +271,9 @@ class Analysis:
             names = self.gap_names()
             more = f", +{len(names) - shown} more" if len(names) > shown else ""
             k = len(self.stand_in_gaps)
-            out += (f"; {n(k, 'unit')} {'uses' if k == 1 else 'use'} CUDA names trtlint's stand-in headers do not declare, "
-                    f"calls over them not followed ({', '.join(names[:shown])}{more})")
+            out += (f"; {n(k, 'unit')} {'uses' if k == 1 else 'use'} CUDA-style names no header of the parse declares "
+                    f"(trtlint's stand-ins for CUDA's lack them, or the project's own are not compiled), calls over them "
+                    f"not followed ({', '.join(names[:shown])}{more})")
         if self.unentered:
             more = f", +{len(self.unentered) - shown} more" if len(self.unentered) > shown else ""
             out += (f"; {n(len(self.unentered), 'call')} in data-type branches not followed (no body read: "

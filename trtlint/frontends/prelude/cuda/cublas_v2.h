@@ -45,4 +45,12 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
     const void* B, cudaDataType Btype, int ldb, long long int strideB, const void* beta, void* C, cudaDataType Ctype,
     int ldc, long long int strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 const char* cublasGetStatusString(cublasStatus_t status);
+cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t* mode);
+cublasStatus_t cublasGetPointerMode(cublasHandle_t handle, cublasPointerMode_t* mode);
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+    int m, int n, int k, const float* alpha, const float* A, int lda, long long int strideA, const float* B, int ldb,
+    long long int strideB, const float* beta, float* C, int ldc, long long int strideC, int batchCount);
+cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+    int m, int n, int k, const __half* alpha, const __half* A, int lda, long long int strideA, const __half* B, int ldb,
+    long long int strideB, const __half* beta, __half* C, int ldc, long long int strideC, int batchCount);
 }

@@ -29,3 +29,5 @@ __host__ __device__ __half operator+(const __half&, const __half&);
 __host__ __device__ __half operator-(const __half&, const __half&);
 __host__ __device__ __half operator*(const __half&, const __half&);
 __host__ __device__ __half operator/(const __half&, const __half&);
+struct __half_raw { unsigned short x; };
+struct __half2_raw { unsigned short x, y; };
