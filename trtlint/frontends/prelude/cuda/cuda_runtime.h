@@ -30,4 +30,5 @@ __device__ float __logf(float);
 __device__ float rsqrtf(float);
 __device__ float __fdividef(float, float);
 __device__ int __float2int_rn(float);
+__device__ float __int2float_rn(int);
 #endif
