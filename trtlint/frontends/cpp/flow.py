@@ -645,7 +645,6 @@ def _declared_void(w: FlowWalker, c: Cursor, ref: Optional[Cursor]) -> bool:
     return bool(decls) and all(d.result_type.kind == void for d in decls)
 
 
-_NULL_INIT = re.compile(r"(?:=\s*(?:nullptr|NULL|0|__null)|\{\s*(?:nullptr|NULL|0)?\s*\})\s*\Z")
 
 
 def derive(w: FlowWalker) -> nonnull.Derive:
@@ -673,9 +672,9 @@ def _arg_null(w: FlowWalker, a: Cursor) -> str:
                 return ""
         except Exception:  # noqa: BLE001
             return ""
-        if d.kind != K.PARM_DECL and _null_local(w, d):
+        if d.kind != K.PARM_DECL and nonnull.null_local(w, d):
             return "null"
-    elif k == K.UNARY_OPERATOR and _out_null(w, cur):
+    elif k == K.UNARY_OPERATOR and nonnull.out_null(w, cur):
         return "&null"
     elif cur._kind_id not in _derived_ids(K):
         return ""
@@ -685,44 +684,6 @@ def _arg_null(w: FlowWalker, a: Cursor) -> str:
         return ""
 
 
-def _out_null(w: FlowWalker, u: Cursor) -> bool:
-    """``&v`` handed to a call as an out-parameter, ``v`` a local pointer (a library handle: ``cublasLtMatrixLayout_t``)
-    initialised to null and never assigned again in the function: what the call writes there is its only other
-    value (``Call.arg_null`` ``"&null"``: a create whose status is dropped leaves the handle null when it fails)."""
-    K = w.K
-    if not w.ex.text_of(u).lstrip().startswith("&"):
-        return False
-    sub = children(u)
-    if len(sub) != 1:
-        return False
-    v = look_through(K, sub[0])
-    d = v.referenced if v.kind == K.DECL_REF_EXPR else None
-    if d is None or d.kind != K.VAR_DECL or not _local(w, d):
-        return False
-    try:
-        if d.type.get_canonical().kind != w.ex.ci.TypeKind.POINTER:
-            return False
-    except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for
-        return False
-    if not _NULL_INIT.search(w.ex.text_of(d)):
-        return False
-    if w._written is None:
-        w._written = w.ex.text_of(w.fn)
-    name = re.escape(d.spelling or "")
-    writes = re.findall(r"(?<![\w.>])" + name + r"\s*(?:[-+*/|&]?=(?!=)|\+\+|--)", w._written)
-    return bool(name) and len(writes) <= 1
-
-
-def _null_local(w: FlowWalker, d: Cursor) -> bool:
-    """A local pointer initialised to null and never assigned or taken the address of again in the function."""
-    if not _local(w, d) or not _NULL_INIT.search(w.ex.text_of(d)):
-        return False
-    if w._written is None:
-        w._written = w.ex.text_of(w.fn)
-    name = re.escape(d.spelling or "")
-    # one `name = ...` (its declaration), no other assignment, no `&name` (an out-parameter)
-    writes = re.findall(r"(?<![\w.>])" + name + r"\s*(?:[-+*/|&]?=(?!=)|\+\+|--)", w._written)
-    return bool(name) and len(writes) <= 1 and not re.search(r"&\s*" + name + r"\b", w._written)
 
 
 @lru_cache(maxsize=4)
@@ -771,25 +732,6 @@ def _stream_param(w: FlowWalker, ref: Cursor, usr: Optional[str]) -> Optional[in
     return idx
 
 
-def _local(w: FlowWalker, d: Cursor) -> bool:
-    """A variable with automatic storage (a non-static local or a by-value parameter)."""
-    K = w.K
-    if d is None or d.kind not in (K.VAR_DECL, K.PARM_DECL):
-        return False
-    try:
-        tk = d.type.kind
-        if tk in (w.ex.ci.TypeKind.LVALUEREFERENCE, w.ex.ci.TypeKind.RVALUEREFERENCE):
-            return False
-        if d.kind == K.VAR_DECL:
-            if d.storage_class in (w.ex.ci.StorageClass.STATIC, w.ex.ci.StorageClass.EXTERN):
-                return False
-            p = d.semantic_parent
-            return p is not None and p.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR,
-                                                 K.FUNCTION_TEMPLATE, K.LAMBDA_EXPR, K.CONVERSION_FUNCTION)
-    except Exception:  # noqa: BLE001
-        return False
-    return True
-
 
 def _container(w: FlowWalker, obj: Cursor) -> str:
     """"vector:<v>" / "string:<s>" / "stack:<a>" for the object a ``.data()`` / ``[i]`` is applied to."""
@@ -803,7 +745,7 @@ def _container(w: FlowWalker, obj: Cursor) -> str:
         return "vector:" + name
     if re.search(r"\bbasic_string<", t):
         return "string:" + name
-    if re.search(r"\barray<", t) and obj.kind == w.K.DECL_REF_EXPR and _local(w, obj.referenced):
+    if re.search(r"\barray<", t) and obj.kind == w.K.DECL_REF_EXPR and nonnull.is_local(w, obj.referenced):
         return "stack:" + name
     return ""
 
@@ -821,7 +763,7 @@ def _pointee(w: FlowWalker, a: Cursor) -> str:
             is_array = d is not None and d.type.kind in (w.ex.ci.TypeKind.CONSTANTARRAY, w.ex.ci.TypeKind.INCOMPLETEARRAY)
         except Exception:  # noqa: BLE001
             is_array = False
-        if is_array and _local(w, d):
+        if is_array and nonnull.is_local(w, d):
             return "stack:" + (cur.spelling or "")
         return ""
     if k == K.CALL_EXPR and cur.spelling in ("data", "c_str"):
@@ -840,7 +782,7 @@ def _lvalue_home(w: FlowWalker, e: Cursor) -> str:
     for _ in range(6):
         k = cur.kind
         if k == K.DECL_REF_EXPR:
-            return ("stack:" + (cur.spelling or "")) if _local(w, cur.referenced) else ""
+            return ("stack:" + (cur.spelling or "")) if nonnull.is_local(w, cur.referenced) else ""
         if k in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR):
             sub = children(cur)
             if not sub:

@@ -492,3 +492,68 @@ def _stable_param(der: Derive, e: Cursor) -> frozenset:
     if j is None or not _pointer(der.ex, d) or not der.stable(d, j):
         return frozenset()
     return frozenset({j})
+
+
+# the locals a call's pointer argument names (frontends.cpp.flow: Call.arg_null)
+_NULL_INIT = re.compile(r"(?:=\s*(?:nullptr|NULL|0|__null)|\{\s*(?:nullptr|NULL|0)?\s*\})\s*\Z")
+
+
+def out_null(w: Any, u: Cursor) -> bool:
+    """``&v`` handed to a call as an out-parameter, ``v`` a local pointer (a library handle: ``cublasLtMatrixLayout_t``)
+    initialised to null and never assigned again in the function: what the call writes there is its only other
+    value (``Call.arg_null`` ``"&null"``: a create whose status is dropped leaves the handle null when it fails)."""
+    K = w.K
+    if not w.ex.text_of(u).lstrip().startswith("&"):
+        return False
+    sub = children(u)
+    if len(sub) != 1:
+        return False
+    v = look_through(K, sub[0])
+    d = v.referenced if v.kind == K.DECL_REF_EXPR else None
+    if d is None or d.kind != K.VAR_DECL:
+        return False
+    try:
+        if d.type.get_canonical().kind != w.ex.ci.TypeKind.POINTER:
+            return False
+    except Exception:  # noqa: BLE001 - a cursor libclang cannot answer for
+        return False
+    once = _assigned_once(w, d)
+    return once is not None
+
+
+def null_local(w: Any, d: Cursor) -> bool:
+    """A local pointer initialised to null and never assigned or taken the address of again in the function."""
+    once = _assigned_once(w, d)
+    return once is not None and not re.search(r"&\s*" + once + r"\b", w._written)
+
+
+def _assigned_once(w: Any, d: Cursor) -> Optional[str]:
+    """The name of ``d`` (escaped for a pattern) when it is a local initialised to null whose declaration is its
+    only assignment in the walked function (an out-parameter ``&d`` may still write it), else None."""
+    if not is_local(w, d) or not _NULL_INIT.search(w.ex.text_of(d)):
+        return None
+    if w._written is None:
+        w._written = w.ex.text_of(w.fn)
+    name = re.escape(d.spelling or "")
+    writes = re.findall(r"(?<![\w.>])" + name + r"\s*(?:[-+*/|&]?=(?!=)|\+\+|--)", w._written)
+    return name if name and len(writes) <= 1 else None
+
+
+def is_local(w: Any, d: Cursor) -> bool:
+    """A variable with automatic storage (a non-static local or a by-value parameter)."""
+    K = w.K
+    if d is None or d.kind not in (K.VAR_DECL, K.PARM_DECL):
+        return False
+    try:
+        tk = d.type.kind
+        if tk in (w.ex.ci.TypeKind.LVALUEREFERENCE, w.ex.ci.TypeKind.RVALUEREFERENCE):
+            return False
+        if d.kind == K.VAR_DECL:
+            if d.storage_class in (w.ex.ci.StorageClass.STATIC, w.ex.ci.StorageClass.EXTERN):
+                return False
+            p = d.semantic_parent
+            return p is not None and p.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR,
+                                                 K.FUNCTION_TEMPLATE, K.LAMBDA_EXPR, K.CONVERSION_FUNCTION)
+    except Exception:  # noqa: BLE001
+        return False
+    return True
