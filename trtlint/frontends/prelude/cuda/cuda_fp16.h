@@ -18,6 +18,8 @@ typedef __half2 half2;
 __host__ __device__ __half __float2half(float);
 __host__ __device__ __half __float2half_rn(float);
 __host__ __device__ float __half2float(__half);
+// (cuda_fp16.hpp's own conversion of a half's bits, called directly by some host code)
+__host__ __device__ float __internal_half2float(const unsigned short h);
 __host__ __device__ __half2 __float2half2_rn(float);
 __host__ __device__ __half2 __floats2half2_rn(float, float);
 __host__ __device__ float2 __half22float2(__half2);
