@@ -14,7 +14,7 @@ from trtlint.base import safeio
 from trtlint.base import envvars
 from trtlint.base.facts import FileFacts, GuessedInclude, MissingInclude, ParseProblem, Span
 from .. import UNSAVED, ExtractContext, SourceFile, read_text, unsaved_files
-from .base import PRELUDE_DIR, libclang, load, lock
+from .base import CUDA_PRELUDE, PRELUDE_DIR, libclang, load, lock
 from .decls import Extractor
 from .flags import compile_args, has_real, include_dirs_of
 from .pch import PCH_ERROR, PCH_STATS, drop_pch, headers_in, pch_for
@@ -38,6 +38,26 @@ _CUDA_ARTIFACT = re.compile(
     r"'(?:cu|CU|__nv_|__half|half|nv_bfloat|cub::|cutlass|nccl|cudnn|float[1-4]'|int[1-4]'|uint[1-4]'|make_)"
     r"|undeclared identifier '(?:min|max|__[a-z]\w*|atomic\w*|rsqrtf|__ldg)'"
 )
+# the CUDA-style token a syntax error's line names, for the stand-in gaps (an SDK macro or name the stand-ins lack)
+_GAP_TOKEN = re.compile(r"\b(?:__[A-Za-z]\w*__|__nv_\w+|cu[A-Z]\w+|CU[A-Z_]+\w*|cuda[A-Z]\w+)")
+
+
+def _stand_in_words() -> frozenset[str]:
+    """Every word of the CUDA stand-in headers (what they declare or define, and more): a token of a syntax error's
+    line that is not among them is a name they lack."""
+    global _WORDS
+    if _WORDS is None:
+        words: set[str] = set()
+        for f in sorted(CUDA_PRELUDE.glob("*.h")):
+            try:
+                words.update(re.findall(r"\w+", f.read_text(encoding="utf-8", errors="replace")))
+            except OSError:
+                pass
+        _WORDS = frozenset(words)
+    return _WORDS
+
+
+_WORDS: Optional[frozenset[str]] = None
 _MISSING_RE = re.compile(r"'([^']+)' file not found")
 # the CUDA name a stand-in artifact error is about: an undeclared identifier or type, a member a stand-in struct lacks
 _GAP_NAME = re.compile(r"^(?:use of undeclared identifier|unknown type name|no type named|no member named) '([^']+)'"
@@ -354,6 +374,15 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
             line = lines[n - 1] if 0 < n <= len(lines) else ""
             return bool(re.search(r"nvinfer1|\bI[A-Z]\w+|\bcu[A-Za-z]|cuda|__\w+", line))
 
+        if not has_real(args, "cuda_runtime_api.h") and not not_found:
+            # never silent: a CUDA-style name on such a line (an attribute macro like `__CUDA_ALIGN__(8)` the
+            # stand-ins lacked made a typedef a syntax error, the type undeclared, the calls using it invalid)
+            for d in errors:
+                n = d.location.line
+                line = lines[n - 1] if _sdk_line(d) and 0 < n <= len(lines) else ""
+                name = next((t for t in _GAP_TOKEN.findall(line) if t not in _stand_in_words()), None)
+                if name is not None:
+                    gaps.append(name)
         errors = [d for d in errors if not _sdk_line(d)]
     if errors and missing == 0:
         d = errors[0]

@@ -28,6 +28,8 @@
 #endif
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __align__(n) __attribute__((aligned(n)))
+#define __CUDA_ALIGN__(n) __align__(n)
+#define __builtin_align__(a) __align__(a)
 #define __restrict__ __restrict
 #define CUDART_CB
 #define CUDARTAPI
