@@ -391,6 +391,36 @@ def test_a_setup_py_extension_gives_its_sources_include_dirs_and_defines(tmp_pat
     assert f.defines == ("WITH_CUDA", "TRT_MAJOR=8", "PLUGIN_API") and m.programs == {}
 
 
+
+def test_a_setup_py_building_its_include_dirs_in_a_function_gives_them(tmp_path):
+    """A setup.py whose extension is made in a function from lists built step by step (``include_dirs = []``,
+    ``.append(os.path.abspath('./x'))``, ``+= [...]``, a value not known among them): the known dirs count, relative
+    to setup.py's directory; a source list with an unknown element stays not known."""
+    from trtlint.frontends.setuppy import read_setup
+    from trtlint.pipeline.buildmodel import build_model
+
+    text = (
+        "import os, glob\nfrom setuptools import setup, Extension\nHERE = os.path.dirname(os.path.abspath(__file__))\n"
+        "def get_extensions():\n    extensions = []\n    include_dirs = []\n"
+        "    include_path = os.path.abspath('./ops/csrc/common/cuda')\n"
+        "    include_dirs.append(include_path)\n    include_dirs.append(os.path.join(os.getenv('TRT_DIR', '0'), 'include'))\n"
+        "    if os.getenv('WITH_ORT'):\n        include_dirs += [os.path.join(HERE, 'ops', 'csrc', 'ort')]\n"
+        "    op_files = glob.glob('./ops/csrc/plugins/*')\n"
+        "    ext = Extension(name='ops._ext', sources=op_files, include_dirs=include_dirs)\n"
+        "    extensions.append(ext)\n    return extensions\n"
+        "setup(name='ops', ext_modules=get_extensions())\n"
+    )
+    (e,) = read_setup(text)
+    assert (e.include_dirs, e.sources_known) == (["./ops/csrc/common/cuda", "./ops/csrc/ort"], False)
+    files = {"setup.py": text, "ops/csrc/plugins/nms.cu": '#include "nms_kernel.cuh"\n',
+             "ops/csrc/common/cuda/nms_kernel.cuh": "int k;\n"}
+    for rel, t in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(t)
+    m = build_model(tmp_path, list(files))
+    assert m.flags_for("ops/csrc/plugins/nms.cu").include_dirs == (
+        str(tmp_path / "ops" / "csrc" / "common" / "cuda"), str(tmp_path / "ops" / "csrc" / "ort"))
+
 _LOOP_HEADER = """#pragma once
 #include <NvInfer.h>
 #include <cuda_runtime.h>
