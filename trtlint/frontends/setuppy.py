@@ -137,19 +137,14 @@ def _scope(body: list, before: int, names: dict) -> dict:
         except _Unknown:
             return None
 
-    def add(name: str, node, many: bool) -> None:
+    def add(name: str, node) -> None:  # (append, extend and += alike: the values are strings or lists of them)
         cur = out.get(name)
         if not isinstance(cur, list):
             out.pop(name, None)
             return
         v = value(node)
-        new = _Partial(cur) if isinstance(cur, _Partial) else list(cur)
-        if v is None:
-            new = _Partial(new)
-        elif isinstance(v, list) or not many:
-            new += v if isinstance(v, list) else [v]
-        else:
-            new.append(v)
+        new = _Partial(cur) if isinstance(cur, _Partial) or v is None else list(cur)
+        new += [] if v is None else v if isinstance(v, list) else [v]
         out[name] = new
 
     for n in stmts:
@@ -167,11 +162,11 @@ def _scope(body: list, before: int, names: dict) -> dict:
                         else:
                             out[t.id] = v
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add):
-            add(n.target.id, n.value, True)
+            add(n.target.id, n.value)
         elif (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
               and isinstance(n.value.func.value, ast.Name) and n.value.func.attr in ("append", "extend")
               and len(n.value.args) == 1 and not n.value.keywords):
-            add(n.value.func.value.id, n.value.args[0], n.value.func.attr == "extend")
+            add(n.value.func.value.id, n.value.args[0])
     return out
 
 
