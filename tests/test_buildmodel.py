@@ -622,3 +622,88 @@ def test_the_summary_walks_no_includes_when_every_counted_class_is_defined_in_a_
     res = check_project(tmp_path)
     assert Analysis.from_dict(res.analysis).line().startswith("analysed 1 plugin, 1 creator in 1 target"), res.analysis
     assert walked == [], walked
+
+
+def _shared_helper_samples(tmp_path, include_line: str, top_line: str) -> None:
+    """Two samples, each built by its own Makefile that includes a shared ``include/Makefile.inc``: the file holds
+    the rule that compiles the shared ``include/helper.cu`` (whose ``helperSize`` allocates) and the ``-I`` for
+    its header. Sample b's enqueue calls ``helperSize``; sample a defines a ``helperSize`` of its own."""
+    plugin = (
+        "#include <NvInferRuntime.h>\n#include <cuda_runtime.h>\n#include \"{inc}\"\nusing namespace nvinfer1;\n"
+        "class {cls} : public IPluginV2DynamicExt\n{{\npublic:\n"
+        "    int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,\n"
+        "        void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream) noexcept override\n"
+        "    {{\n        helperSize(4);\n        return 0;\n    }}\n}};\n"
+    )
+    mk = (f"{top_line}\n{include_line}\n"
+          "lib.so: {obj} helper.o\n\tnvcc -shared -o $@ $^\n%.o: %.cu\n\tnvcc -c $(INCS) -o $@ $<\n")
+    files = {
+        "cookbook/include/Makefile.inc": "INCS = -I. -I\"$(TOP)/include\"\n"
+                                         "helper.o: $(TOP)/include/helper.cu\n\tnvcc -c $(INCS) -o $@ $<\n",
+        "cookbook/include/helper.h": "#pragma once\nint helperSize(int n);\n",
+        "cookbook/include/helper.cu": "#include \"helper.h\"\n#include <cuda_runtime.h>\nint helperSize(int n)\n{\n"
+                                      "    void* p;\n    cudaMalloc(&p, n);\n    return n;\n}\n",
+        "cookbook/samples/a/local.h": "#pragma once\ninline int helperSize(int n) { return n; }\n",
+        "cookbook/samples/a/aPlugin.cu": plugin.format(inc="local.h", cls="APlugin"),
+        "cookbook/samples/a/Makefile": mk.format(obj="aPlugin.o"),
+        "cookbook/samples/b/bPlugin.cu": plugin.format(inc="helper.h", cls="BPlugin"),
+        "cookbook/samples/b/Makefile": mk.format(obj="bPlugin.o"),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+
+
+def test_an_include_under_a_top_dir_a_shell_loop_finds_is_read(tmp_path):
+    """``include $(TOP)/include/Makefile.inc`` with TOP computed by ``$(shell ...)`` (a loop walking up to the
+    directory holding the file): make reads the file, so its rule compiling the shared ``helper.cu`` is part of
+    each program. Before, an include naming a variable was not read: helper.cu was in no program, b's call to
+    helperSize resolved to nothing (a's same-named inline helper is another program's), and the cudaMalloc it
+    reaches was not reported."""
+    top = ('TOP ?= $(shell d="$(abspath .)"; while [ "$$d" != "/" ] && [ ! -f "$$d/include/Makefile.inc" ]; '
+           'do d=$$(dirname "$$d"); done; echo "$$d")')
+    _shared_helper_samples(tmp_path, "include $(TOP)/include/Makefile.inc", top)
+    m = build_model(tmp_path)
+    t = {x.name: x for x in m.targets}["cookbook/samples/b/Makefile"]
+    assert t.sources == ("cookbook/include/helper.cu", "cookbook/samples/b/bPlugin.cu")
+    assert t.include_dirs == (str(tmp_path / "cookbook" / "samples" / "b"), str(tmp_path / "cookbook" / "include"))
+    assert not m.problems
+    from .helpers import check_project
+
+    res = check_project(tmp_path)
+    assert res.analysis["programs"] == {"Makefile": 2}
+    assert [(d.code, d.span.path, d.span.line) for d in res.diagnostics] == [("TRT301", "cookbook/include/helper.cu", 6)]
+
+
+def test_an_include_through_a_variable_set_in_the_file_is_read(tmp_path):
+    # TensorRT's samples: MAKEFILE ?= ../Makefile.config, include $(MAKEFILE); the variable is the file's own
+    _shared_helper_samples(tmp_path, "include $(CONFIG)", "TOP = ../..\nCONFIG ?= $(TOP)/include/Makefile.inc")
+    t = {x.name: x for x in build_model(tmp_path).targets}["cookbook/samples/a/Makefile"]
+    assert t.sources == ("cookbook/include/helper.cu", "cookbook/samples/a/aPlugin.cu")
+
+
+def test_an_include_not_found_is_said_and_leaves_the_sources_unknown(tmp_path):
+    """A plain ``include`` make would need but that is found nowhere (no directory at or above the Makefile's holds
+    it) is a problem of the run (TRT001, naming the line), and the program's source list is not known (every unit
+    under its directory is its own); ``-include`` of a missing file is make's optional include: nothing said."""
+    _shared_helper_samples(tmp_path, "include $(TOP)/config/rules.mk\n-include $(DEPDIR)/deps.mk", "")
+    m = build_model(tmp_path)
+    assert sorted(p for p in m.problems if "not read" in p[2]) == [
+        (f"cookbook/samples/{s}/Makefile", 2,
+         "`include $(TOP)/config/rules.mk` not read: $(TOP) is computed or set outside the file, and neither the "
+         "Makefile's directory nor one above it holds config/rules.mk; the program's sources, include dirs and "
+         "defines are taken without it") for s in ("a", "b")]
+    assert {x.name: x for x in m.targets}["cookbook/samples/b/Makefile"].sources == ("cookbook/samples/b/bPlugin.cu",)
+
+
+def test_a_define_from_a_variable_set_in_a_conditional_branch_is_not_known():
+    # `ifeq ($(TARGET_DEVICE),aarch64)\n CFLAGS := -DPLATFORM_TEGRA\nendif`: which branch make takes is not known, so a
+    # -D in the variable's words is not a define of the units, even where the variable is used outside the branch
+    # (one added outside any branch is);
+    # the shell's quotes around an -I path are not part of it
+    from trtlint.frontends.makefile import read_makefile
+
+    f = read_makefile('ifeq ($(TARGET_DEVICE),aarch64)\n  CFLAGS := -DPLATFORM_TEGRA\nendif\nCFLAGS += -DALWAYS\n'
+                      'INC = -I"$(HOME_DIR)/inc" -I"/opt/x/include"\nlib.so: a.cpp\n\t$(CXX) $(CFLAGS) $(INC) -o $@ $^\n',
+                      lambda _p: [])
+    assert f.defines == ["ALWAYS"] and f.include_dirs == ["/opt/x/include"]  # (added outside the branch: always)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from trtlint.base.facts import FileFacts, MakeSources, ParseProblem, Span
 from . import ExtractContext, SourceFile, continued_lines, empty_facts, read_text, split_top_level
 
-VERSION = "1"
+VERSION = "2"
 KIND_NAMES = ("makefile",)
 
 MAX_EXPANSION = 1 << 20  # characters one expansion may produce
@@ -66,8 +66,9 @@ def _cut_comment(line: str) -> str:
 
 
 class _Expander:
-    def __init__(self, vars: dict, files_in_dir) -> None:
+    def __init__(self, vars: dict, files_in_dir, in_branch: frozenset | set = frozenset()) -> None:
         self.vars = vars
+        self.in_branch = in_branch  # names set in a conditional branch: their words are marked with BRANCH
         self.files_in_dir = files_in_dir  # pattern -> matched relative paths (for $(wildcard))
         self.unknown: list[str] = []
         self.unknown_refs: list[str] = []  # per computed top-level reference: the variable's name, "" a function
@@ -124,7 +125,10 @@ class _Expander:
             return ""
         v = self.vars.get(name)
         # a variable not set here (the environment's, make's command line's): its words are not known
-        return self.expand(v, depth + 1) if v is not None else UNSET
+        if v is None:
+            return UNSET
+        got = self.expand(v, depth + 1)
+        return " ".join(BRANCH + w.replace(BRANCH, "") for w in got.split()) if name in self.in_branch else got
 
     def _ref(self, inner: str, depth: int) -> str:
         m = re.match(r"([a-z-]+)\s+(.*)$", inner, re.S)
@@ -137,7 +141,7 @@ class _Expander:
         fn, rest = m.group(1), m.group(2)
         args = _split_args(rest)
         if fn == "wildcard":
-            words = self.expand(rest, depth + 1).split()
+            words = self.expand(rest, depth + 1).replace(BRANCH, "").split()
             self.patterns.extend(words)
             return " ".join(p for w in words for p in self.files_in_dir(w))
         if fn in ("addprefix", "addsuffix") and len(args) == 2:
@@ -168,6 +172,7 @@ class _Expander:
 
 
 UNSET = "\x00"  # what a variable set nowhere in the file expands to: a word holding it is not used
+BRANCH = "\x01"  # marks a word of a variable set in a conditional branch: a -D in it is not known to be set
 
 _FUNCS = {"wildcard", "addprefix", "addsuffix", "notdir", "dir", "sort", "strip", "filter", "filter-out",
           "firstword", "abspath", "realpath", "patsubst", "subst", "shell", "foreach", "call", "eval", "if", "or",
@@ -179,14 +184,12 @@ def _split_args(rest: str) -> list[str]:
     return split_top_level(rest, "({", ")}")
 
 
-def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts:
-    """The facts of one Makefile's text. ``files_in_dir(pattern)``: the files (relative to the Makefile's
-    directory) a ``$(wildcard pattern)`` matches; ``env``: variables known before (an including Makefile's)."""
-    facts = MakeFacts()
-    vars: dict[str, str] = dict(env or {})
+def _assignments(lines, vars: dict, in_branch: set | None = None) -> dict:
+    """The variables the lines set (make expands lazily: a variable set after its use in a rule still counts; both
+    branches of a conditional are read, the last assignment wins). ``in_branch`` collects the names set inside an
+    ``ifeq``/``ifdef`` branch (their value depends on which branch make takes)."""
     in_define = False
-    lines = continued_lines(text)
-    # first pass: the variables (make expands lazily; a variable set after its use in a rule still counts)
+    cond = 0
     for _n, line in lines:
         if line.startswith("\t"):
             continue
@@ -198,7 +201,13 @@ def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts
         if s.startswith("define ") or s == "define":
             in_define = True
             continue
+        mc = _COND.match(s)
+        if mc:
+            cond = max(cond + {"endif": -1, "else": 0}.get(mc.group(1), 1), 0)
+            continue
         m = _ASSIGN.match(s)
+        if m is not None and cond and in_branch is not None and ":" not in m.group(1):
+            in_branch.add(m.group(1))
         if m is None or ":" in m.group(1):
             continue
         name, op, value = m.groups()
@@ -209,8 +218,58 @@ def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts
         elif op == "?=":
             vars.setdefault(name, value)
         else:
-            vars[name] = value  # both branches of a conditional: the last one wins (and += adds to both)
-    ex = _Expander(vars, files_in_dir)
+            vars[name] = value
+    return vars
+
+
+_PREFIXED = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_.\-]*)[)}]/+([^$*?\[\s]+)")
+
+
+def _words(s: str) -> list[str]:
+    """``s`` split at whitespace outside ``$(...)``/``${...}``."""
+    out, depth, cur = [], 0, []
+    for ch in s:
+        depth += ch in "({"
+        depth -= ch in ")}"
+        if ch.isspace() and depth <= 0:
+            if cur:
+                out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def include_words(before: str, arg: str) -> list[tuple[str, str]]:
+    """What the words of an ``include`` line name, with the variables ``before`` (the text make has read when it
+    reaches the line: ``include`` expands its line at once) sets: per word, ``("path", p)`` when it expands to a
+    path ``p``; ``("prefixed", VAR + "\0" + tail)`` when it is ``$(VAR)/tail`` with a literal tail and VAR is
+    computed (``$(shell ...)``, ``!=``) or set nowhere before it (the environment's, make's command line's): a
+    directory to be found, usually the project's own top found by a shell loop; ``("unknown", word)`` else."""
+    vars = _assignments(continued_lines(before), {}) if "=" in before else {}
+    ex = _Expander(vars, lambda _p: [])
+    out: list[tuple[str, str]] = []
+    for raw in _words(_cut_comment(arg)):
+        ex.unknown = []
+        got = ex.expand(raw)
+        if not ex.unknown and UNSET not in got and "$" not in got and got.split():
+            out.extend(("path", w) for w in got.split())
+            continue
+        m = _PREFIXED.fullmatch(raw)
+        out.append(("prefixed", m.group(1) + "\0" + m.group(2)) if m else ("unknown", raw))
+    return out
+
+
+def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts:
+    """The facts of one Makefile's text. ``files_in_dir(pattern)``: the files (relative to the Makefile's
+    directory) a ``$(wildcard pattern)`` matches; ``env``: variables known before (an including Makefile's)."""
+    facts = MakeFacts()
+    lines = continued_lines(text)
+    in_branch: set[str] = set()
+    vars = _assignments(lines, dict(env or {}), in_branch)
+    ex = _Expander(vars, files_in_dir, in_branch)
     state = {"define": False, "cond": 0, "rule": False}
     words_src: list[tuple[str, int]] = []
 
@@ -275,13 +334,15 @@ def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts
     k = 0
     while k < len(words_src):
         w, n, cond = words_src[k]
-        w = w.strip("'\"")
-        nxt = words_src[k + 1][0].strip("'\"") if k + 1 < len(words_src) else ""
+        cond = cond or BRANCH in w
+        w = w.replace(BRANCH, "").strip("'\"")
+        nxt = words_src[k + 1][0].replace(BRANCH, "").strip("'\"") if k + 1 < len(words_src) else ""
         flag = next((f for f in ("-isystem", "-iquote", "-I", "-D") if w.startswith(f)), None)
         if flag is not None:
             val = w[len(flag):]
             if not val and nxt:
                 val, k = nxt, k + 1
+            val = val.strip("'\"")  # -I"$(CUDA_INSTALL_DIR)/include": the shell's quotes
             if val and "$" not in val and UNSET not in val:
                 if _FLAG_ARG[flag] == "inc" and val not in seen_inc:
                     seen_inc.add(val)

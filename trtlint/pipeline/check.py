@@ -157,11 +157,20 @@ def _run_scoped(rules: list[type[Rule]], index: ProjectIndex, scoped: dict[str, 
         return run_rules(rules, index, settings, memo)
     scopes = tuple(scoped)
     diags = [d for d in run_rules(rules, index, settings, memo) if not scope_of(d.span.path, scopes)]
+    # a file in no program (a shared helper the programs' build files compile) is judged from the whole index; a
+    # finding there that only a program's own index gives (a call the whole project holds two same-named callees
+    # for, resolved in the program) is kept too, once per site
+    shared_sites = {(d.code, d.span.path, d.span.line) for d in diags}
     for s, idx in scoped.items():
         # (and in the headers of other programs' directories this program's units include: see scope_indexes)
         borrowed = idx.__dict__.get("_trtlint_borrowed", frozenset())
-        diags += [d for d in run_rules(rules, idx, settings, memo, s) if scope_of(d.span.path, scopes) == s
-                  or d.span.path in borrowed]
+        for d in run_rules(rules, idx, settings, memo, s):
+            where = scope_of(d.span.path, scopes)
+            if where == s or d.span.path in borrowed:
+                diags.append(d)
+            elif not where and (d.code, d.span.path, d.span.line) not in shared_sites:
+                shared_sites.add((d.code, d.span.path, d.span.line))
+                diags.append(d)
     return diags
 
 

@@ -12,7 +12,7 @@ import re
 from typing import Optional
 
 from trtlint.base import safeio
-from ...frontends.makefile import UNIT_EXT, MakeFacts, read_makefile
+from ...frontends.makefile import UNIT_EXT, MakeFacts, include_words, read_makefile
 from ...frontends.setuppy import read_setup
 from ...frontends.buildscript import read_script
 
@@ -62,28 +62,65 @@ def _read(root: str, rel: str, limit: int) -> Optional[str]:
     return data.decode("utf-8", "replace")
 
 
-def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0) -> str:
+def _found_above(root: str, base: str, tail: str, limit: int) -> Optional[str]:
+    """The nearest of ``base`` (a Makefile's directory) and the directories above it, inside the project, that
+    holds the file ``tail``: as a path relative to ``base`` (``.``, ``..``, ...), else None."""
+    d, up = base, []
+    while True:
+        inc = posixpath.normpath(posixpath.join(d, tail)) if d else posixpath.normpath(tail)
+        if not (inc.startswith("../") or inc == ".." or posixpath.isabs(inc)) and os.path.isfile(os.path.join(root, inc)):
+            return "/".join(up) or "."
+        if not d or len(up) >= 16:
+            return None
+        d = posixpath.dirname(d)
+        up.append("..")
+
+
+def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0, src: str = "", before: str = "",
+                   unread: Optional[list] = None) -> str:
     """``text`` with each ``include FILE`` line replaced by FILE's text (paths relative to the Makefile's
-    directory, make's working directory; a file outside the project or not there is left out, as ``-include``)."""
+    directory, make's working directory; a file outside the project or not there is left out, as ``-include``).
+    Variables in the line are expanded with what the text before it sets (:func:`include_words`); an include
+    ``$(VAR)/tail`` whose VAR make computes (``$(shell ...)``) or takes from the environment is read from the
+    nearest directory at or above the Makefile's that holds ``tail``, and VAR is set to that directory for the
+    rest of the text (the project's top, as such a shell loop finds it). ``unread`` collects the plain
+    ``include`` lines read nowhere: (file, line, the include as written, why)."""
     if depth >= MAX_INCLUDE_DEPTH or "include" not in text:
         return text
     base = posixpath.dirname(rel)
-
-    def sub(m: "re.Match[str]") -> str:
+    src = src or rel
+    out: list[str] = []
+    pos = 0
+    for m in _INCLUDE_LINE.finditer(text):
+        out.append(text[pos:m.start()])
+        pos = m.end()
+        seen = before + "".join(out)
         parts = []
-        for w in m.group(2).split():
-            if "$" in w or "*" in w:
+        for how, what in include_words(seen, m.group(2)):
+            if how == "unknown":
                 continue
-            inc = posixpath.normpath(posixpath.join(base, w))
+            if how == "prefixed":
+                var, tail = what.split("\0", 1)
+                top = _found_above(root, base, tail, limit)
+                if top is None:
+                    if not m.group(1) and unread is not None:
+                        unread.append((src, text.count("\n", 0, m.start()) + 1, m.group(0).strip(),
+                                       f"$({var}) is computed or set outside the file, and neither the Makefile's "
+                                       f"directory nor one above it holds {tail}"))
+                    continue
+                parts.append(f"{var} := {top}")
+                what = posixpath.join(top, tail)
+            if "*" in what or "?" in what or posixpath.isabs(what):
+                continue
+            inc = posixpath.normpath(posixpath.join(base, what))
             if inc.startswith("../") or inc == "..":
                 continue
             t = _read(root, inc, limit)
             if t is not None:
-                parts.append(_with_includes(root, rel, t, limit, depth + 1))
-        return "\n".join(parts)
-
-    out = _INCLUDE_LINE.sub(sub, text)
-    return out[:MAX_TEXT]
+                parts.append(_with_includes(root, rel, t, limit, depth + 1, inc, seen + "\n".join(parts) + "\n", unread))
+        out.append("\n".join(parts))
+    out.append(text[pos:])
+    return "".join(out)[:MAX_TEXT]
 
 
 _RULE_TARGETS = re.compile(r"^([^\s:=#][^:=#\n]*?)[ \t]*::?(?!=)", re.M)
@@ -119,13 +156,16 @@ def missing_include(root: str, makefile: str, text: str, present: set) -> Option
     return None
 
 
-def read_program(root: str, d: str, makefile: str, rels: list[str], limit: int) -> Optional[tuple[MakeFacts, list[str], list[str]]]:
+def read_program(root: str, d: str, makefile: str, rels: list[str], limit: int,
+                 unread: Optional[list] = None) -> Optional[tuple[MakeFacts, list[str], list[str]]]:
     """The Makefile's facts, the units it compiles (root-relative) and its include dirs (absolute); None when
-    the Makefile cannot be read."""
+    the Makefile cannot be read. ``unread`` collects its plain ``include`` lines not read (:func:`_with_includes`);
+    with one, its source list is not known."""
     text = _read(root, makefile, limit)
     if text is None:
         return None
-    text = _with_includes(root, makefile, text, limit)
+    missed: list = []
+    text = _with_includes(root, makefile, text, limit, unread=missed)
     prefix = d + "/" if d else ""
     in_dir = [r[len(prefix):] for r in rels if r.startswith(prefix)]
 
@@ -136,6 +176,11 @@ def read_program(root: str, d: str, makefile: str, rels: list[str], limit: int) 
         return [f for f in in_dir if fnmatch.fnmatchcase(f, pat) and f.count("/") == pat.count("/")]
 
     facts = read_makefile(text, files_in_dir)
+    if missed:
+        facts.sources_known = False
+        facts.unknown_why = ", ".join(filter(None, [facts.unknown_why, "an include not read"]))
+        if unread is not None:
+            unread.extend(missed)
     present = set(rels)
     units = []
     for src, _line in facts.sources:
@@ -188,10 +233,14 @@ def programs_flags(root: str, rels: list[str], programs: dict, owner: dict, limi
         mk = makefile_of(root, d, present)
         if mk is None:
             continue
-        got = read_program(root, d, mk, rels, limit)
+        unread: list = []
+        got = read_program(root, d, mk, rels, limit, unread)
         if got is None:
             problems.append((mk, 0, "the Makefile could not be read (not a regular file inside the project, or too large)"))
             continue
+        for f, ln, written, why in unread:
+            problems.append((f, ln, f"`{written}` not read: {why}; the program's sources, include dirs and defines "
+                                    f"are taken without it"))
         facts, srcs, incs = got
         owned = sorted(by_dir.get(d, []))
         srcs = srcs if facts.sources_known else list(dict.fromkeys(srcs + owned))
