@@ -158,9 +158,9 @@ def _run_scoped(rules: list[type[Rule]], index: ProjectIndex, scoped: dict[str, 
     scopes = tuple(scoped)
     diags = [d for d in run_rules(rules, index, settings, memo) if not scope_of(d.span.path, scopes)]
     # a file in no program (a shared helper the programs' build files compile) is judged from the whole index; a
-    # finding there that only a program's own index gives and that it reaches from the program's own code (a
-    # related location in the program: a call the whole project holds two same-named callees for, resolved in
-    # the program) is kept too, once per site
+    # C/C++/CUDA finding there that only a program's own index gives and that it reaches from the program's own
+    # code (a related location in the program: a call the whole project holds two same-named callees for, resolved
+    # in the program) is kept too, once per site
     shared_sites = {(d.code, d.span.path, d.span.line) for d in diags}
     for s, idx in scoped.items():
         # (and in the headers of other programs' directories this program's units include: see scope_indexes)
@@ -170,6 +170,7 @@ def _run_scoped(rules: list[type[Rule]], index: ProjectIndex, scoped: dict[str, 
             if where == s or d.span.path in borrowed:
                 diags.append(d)
             elif (not where and (d.code, d.span.path, d.span.line) not in shared_sites
+                  and getattr(index.files.get(d.span.path), "kind", "") in ("cpp", "cuda", "header")
                   and any(scope_of(r.span.path, scopes) == s for r in d.related)):
                 shared_sites.add((d.code, d.span.path, d.span.line))
                 diags.append(d)
