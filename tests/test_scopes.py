@@ -162,3 +162,22 @@ def test_a_header_of_an_enclosing_program_is_part_of_the_program_that_includes_i
     res = check_project(tmp_path, select=["TRT302"])
     assert [(d.span.path, d.span.line, d.message.split(": ")[-1]) for d in res.diagnostics] == [
         ("cook/include/helper.h", 5, "FooPlugin::enqueue -> drainAll -> cudaDeviceSynchronize")]
+
+
+def test_a_shared_python_lookup_is_judged_against_every_programs_creators(tmp_path):
+    """A Python file in no program looks up a creator only program a registers. The whole project resolves it;
+    b's own index does not (and names its own YoloLayer_TRT as the closest). A program's index may add findings in a
+    shared C/C++ file its code reaches (tests/test_buildmodel.py), never such a lookup: no TRT101."""
+    from trtlint.checks.examples.contract import pair_cpp
+
+    proj = tmp_path / "zoo"
+    shutil.copytree(ZOO, proj)
+    (proj / "a" / "onlya.cpp").write_text(pair_cpp(name="YoloLayerV2_TRT", plugin="OnlyAPlugin", creator="OnlyACreator"))
+    (proj / "tools").mkdir()
+    (proj / "tools" / "build.py").write_text(
+        "import tensorrt as trt\n\n\ndef make():\n"
+        "    return trt.get_plugin_registry().get_plugin_creator(\"YoloLayerV2_TRT\", \"1\", \"\")\n")
+    settings = load_settings(proj)
+    res = run(settings, jobs=1, use_cache=False)
+    assert res.analysis.get("programs") == {"CMake": 2}
+    assert [d for d in res.diagnostics if d.span.path == "tools/build.py"] == []
