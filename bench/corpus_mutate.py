@@ -257,10 +257,11 @@ def _drop_stream(tx: Texts, body: Body) -> tuple | None:
     return (body.file, ln, raw_line.replace(m.group(0), f"<<<{a[0]}, {a[1]}>>>", 1))
 
 
-def callees(tx: Texts, b: Body) -> list[Body]:
+def callees(tx: Texts, b: Body, cls: tuple | None = None) -> list[Body]:
     """Host functions the body calls that are defined in the tree (first few, in order). A kernel (launched with
     ``<<<``, or defined ``__global__``) is device code, where a host allocation or synchronization is no hot-path
-    defect of the kind seeded. Of several definitions of a name, the one C++ would call is taken: the body's own
+    defect of the kind seeded. Of several definitions of a name, the one C++ would call is taken: a member of the
+    body's class ``cls`` (name, file, line), which an unqualified call in a method finds first; else the body's own
     file first (a ``static`` helper of the unit), then the nearest directory."""
     code = tx.code[b.file]
     out, seen = [], set()
@@ -274,6 +275,12 @@ def callees(tx: Texts, b: Body) -> list[Body]:
             continue  # a variable declared with constructor arguments (`std::vector<int64_t> shape(n)`), no call
         seen.add(name)
         if m.group(2) == "<<<":
+            continue
+        own = tx.methods(*cls, name) if cls else []
+        if own:  # (class scope before namespace scope: a member of that name hides every free function)
+            out.append(own[0])
+            if len(out) >= 3:
+                break
             continue
         defn = re.compile(rf"(?m)^[^\n;#]*?\b[\w:<>*&]+[\s*&]+{re.escape(name)}\s*\(")
         found = []
@@ -352,7 +359,7 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
                 e = insert_after_brace(tx, b, stmt)
                 if e:
                     muts.append(Mutation(cls_, [e], (rule,), it.name, inv | {b.file}))
-            cal = callees(tx, b)
+            cal = callees(tx, b, (it.name, it.file, it.line))
             if cal:
                 for cls_, stmt, rule in (
                     ("sync-in-callee", "cudaDeviceSynchronize();", "TRT302"),

@@ -769,6 +769,26 @@ def test_a_callee_defined_twice_in_its_file_is_edited_in_each_definition(tmp_pat
     assert [(b.file, tx.pos_line(b.file, b.open)) for b in (cal,) + cal.siblings] == [("layer.cu", 2), ("layer.cu", 8)]
 
 
+def test_an_unqualified_call_in_a_method_is_to_the_class_member_of_that_name(tmp_path):
+    """enqueue calls ``entry_index(...)``; its class defines a member of that name inline in its header, and another
+    file nearer the plugin's (same directory tree) defines a free function of the same name. C++ finds the member
+    first (class scope before namespace scope), so the callee edit goes into the member (tkDNN's YoloRT: a seed in
+    ``src/Region.cpp``'s free function was one enqueue never reaches)."""
+    (tmp_path / "include").mkdir()
+    (tmp_path / "src" / "plugins").mkdir(parents=True)
+    (tmp_path / "include" / "yolo.h").write_text(
+        "class YoloRT : public IPluginV2\n{\npublic:\n    int entry_index(int b, int l)\n    {\n        return b + l;\n    }\n};\n")
+    (tmp_path / "src" / "region.cpp").write_text("int entry_index(int b, int l, int e)\n{\n    return b + l + e;\n}\n")
+    (tmp_path / "src" / "plugins" / "yolo.cpp").write_text(
+        "int YoloRT::enqueue(void* const* outputs, cudaStream_t stream)\n{\n    return entry_index(1, 2);\n}\n")
+    tx = corpus_mutate.Texts(tmp_path)
+    code = tx.code["src/plugins/yolo.cpp"]
+    enq = corpus_mutate.Body("src/plugins/yolo.cpp", code.index("{"), code.rindex("}"), "")
+    got = lambda cal: [(b.file, tx.pos_line(b.file, b.open)) for b in cal]
+    assert got(corpus_mutate.callees(tx, enq, ("YoloRT", "include/yolo.h", 1))) == [("include/yolo.h", 5)]
+    assert got(corpus_mutate.callees(tx, enq)) == [("src/region.cpp", 2)]  # (the class not known: the nearest file)
+
+
 def test_a_variable_declared_with_constructor_arguments_is_no_callee(tmp_path):
     """`std::vector<int64_t> shape(n);` in enqueue declares a variable: no call of a `shape` defined elsewhere (a
     vendored library's member function), while `return volume(4);` and `else fill(x);` are calls."""
