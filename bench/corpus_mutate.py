@@ -42,6 +42,7 @@ class Mutation:
     near: int = 0  # a route: a finding about it is within this many lines of the edit (0: anywhere in its files)
     route: str = ""  # a route edit: the plugin the route names ("" when the census cannot tell)
     why: str = ""  # a route edit not generated: why no rule can judge it (judgeable_routes)
+    unjudgeable: str = ""  # set by generate: why no rule can judge the edit (judgeable_routes drops it with that why)
     route_form: str = ""  # "onnx": an emission's attribute (the parser passes declared fields only); "lookup": a
     # field list handed to createPlugin whole
     declared_field: str = ""  # field-rename-creator: the declared field renamed
@@ -326,12 +327,15 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
         inv = {it.file} | mates
         side = "plugin" if it.kind == "plugin-class" else "creator"
         names = NAME_METHODS if side == "plugin" else ("getPluginName",)
+        # a plugin class with no creator beside it that nothing in the tree makes (a binding's trampoline whose
+        # name and version come from Python at run time): a drift of its name has no other side any rule can see
+        unmade = side == "plugin" and not others and not _made(tx, it.name)
         for meth in names:
             for b in tx.methods(it.name, it.file, it.line, meth):
                 r = replace_return(tx, b, f'"{MARK}Drift{it.name}"')
                 if r:
                     muts.append(Mutation(f"name-drift-{side}", [r[0]], ("TRT101",), it.name, inv | {b.file},
-                                         others=others, home=it.file))
+                                         others=others, home=it.file, unjudgeable=WHY_UNMADE if unmade else ""))
                     break
             else:
                 continue
@@ -340,7 +344,7 @@ def generate(root: Path, items: list, tx: Texts | None = None) -> list[Mutation]
             r = replace_return(tx, b, '"987"')
             if r:
                 muts.append(Mutation(f"version-drift-{side}", [r[0]], ("TRT102",), it.name, inv | {b.file},
-                                     others=others, home=it.file))
+                                     others=others, home=it.file, unjudgeable=WHY_UNMADE if unmade else ""))
                 break
         if side == "creator":
             f = _declared_field(tx, it, items, route_fields)
@@ -414,6 +418,13 @@ def _stem(name: str) -> str:
         if n.endswith(suf):
             n = n[: -len(suf)]
     return n
+
+
+def _made(tx: Texts, cls: str) -> bool:
+    """Whether some C++ text of the tree makes an object of class ``cls`` (``new cls``, ``make_unique<cls>``,
+    ``make_shared<cls>``, namespace-qualified or not)."""
+    rx = re.compile(rf"(?:\bnew\s+|make_(?:unique|shared)\s*<\s*)(?:\w+::)*{re.escape(cls)}\b")
+    return any(cls in c and rx.search(c) for rel, c in tx.code.items() if not rel.endswith(".py"))
 
 
 def counterpart(a, b) -> bool:
@@ -853,6 +864,7 @@ def old_release_classes(report: dict | None) -> set:
 WHY_UNANALYSED = "class-not-analysed"
 WHY_EXCLUDED = "excluded-by-profile"
 WHY_UNCOMPILED = "branch-not-compiled"
+WHY_UNMADE = "plugin-no-creator-makes"  # a plugin class no creator beside it and no code of the tree makes
 # TRT004's words for plugin code in a preprocessor branch the run's parse skipped, naming the branch's directive
 _NOT_COMPILED = re.compile(r"in a preprocessor branch this run does not compile \(`[^`]*` at line (\d+)\)")
 _PP = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
@@ -987,11 +999,17 @@ def judgeable_routes(muts: list, known: set | None, fielded: set | None = None,
       creator of which does, TensorRT's own included): its ``createPlugin`` takes ``fields[0]``, ``fields[1]``...,
       so the names are not part of the contract and the renamed one is no defect.
 
+    - ``plugin-no-creator-makes``: (set by :func:`generate`) a name or version drift of a plugin class no creator
+      beside it names and no code of the tree makes (``new``, ``make_unique``): a binding's trampoline whose name
+      and version come from Python at run time, with no other side for a rule to compare.
+
     Returns (kept, dropped); a dropped mutation carries ``why``."""
     kept, dropped = [], []
     for m in muts:
         why = None
-        if not m.negative and m.cls in ROUTE_CLASSES and _is_test_path(m.file):
+        if m.unjudgeable:  # (set where it was generated: WHY_UNMADE)
+            why = m.unjudgeable
+        elif not m.negative and m.cls in ROUTE_CLASSES and _is_test_path(m.file):
             why = WHY_TEST
         elif known is not None and m.route and m.route not in known and not m.negative:
             why = WHY_UNKNOWN

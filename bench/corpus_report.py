@@ -150,6 +150,9 @@ DROP_REASONS = (
      "names (`not checked: docs/, ...`)"),
     ("branch-not-compiled", "in a preprocessor branch a TRT004 finding of the run names as not compiled (`#if "
      "NV_TENSORRT_MAJOR <= 7` around a plugin's file), or a hot-path edit reached only from an enqueue there"),
+    ("plugin-no-creator-makes", "drifting the name or version of a plugin class no creator beside it names and no "
+     "code of the tree makes (a binding's trampoline whose name and version come from Python at run time: no other "
+     "side for a rule to compare)"),
 )
 
 

@@ -106,6 +106,28 @@ def test_generator_makes_a_consistent_rename_where_no_route_names_the_plugin(tmp
     assert (neg.cls, neg.edits) == ("consistent-rename", [("plugin/scalePlugin.h", 9, 'static char const* kSCALE_NAME{"ScalePluginCorpus"};')])
 
 
+def test_a_drift_of_a_plugin_nothing_makes_and_no_creator_names_is_not_judgeable(tmp_path):
+    """A binding's trampoline (a plugin class returning a name Python sets at run time): no creator beside it, and
+    no code of the tree makes one (``new``). Its name and version drifts have no other side for a rule to see: the
+    harness drops them with their reason. The same class made by a factory elsewhere (``new Tramp(...)``) keeps them."""
+    tramp = ("class Tramp : public IPluginV2DynamicExt\n{\npublic:\n"
+             "    char const* getPluginType() const noexcept override\n    {\n        return mType.c_str();\n    }\n"
+             "    char const* getPluginVersion() const noexcept override\n    {\n        return mVersion.c_str();\n    }\n"
+             "    std::string mType;\n    std::string mVersion;\n};\n")
+    (tmp_path / "bind").mkdir()
+    (tmp_path / "bind" / "tramp.cpp").write_text(tramp)
+    muts = corpus_mutate.generate(tmp_path, corpus_census.census(tmp_path))
+    kept, dropped = corpus_mutate.judgeable_routes(muts, None)
+    assert sorted((m.cls, m.why) for m in dropped) == [("name-drift-plugin", "plugin-no-creator-makes"),
+                                                       ("version-drift-plugin", "plugin-no-creator-makes")]
+    assert not [m for m in kept if "drift" in m.cls]
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "factory.cpp").write_text("IPluginV2* make() { return new Tramp(); }\n")
+    muts = corpus_mutate.generate(tmp_path, corpus_census.census(tmp_path))
+    kept, dropped = corpus_mutate.judgeable_routes(muts, None)
+    assert not dropped and sorted(m.cls for m in kept if "drift" in m.cls) == ["name-drift-plugin", "version-drift-plugin"]
+
+
 def test_batches_never_put_two_edits_of_one_file_or_subject_together():
     muts = corpus_mutate.generate(FIXTURE, corpus_census.census(FIXTURE))
     groups = corpus_mutate.batches(muts)
