@@ -707,3 +707,7 @@ def test_a_define_from_a_variable_set_in_a_conditional_branch_is_not_known():
                       'INC = -I"$(HOME_DIR)/inc" -I"/opt/x/include"\nlib.so: a.cpp\n\t$(CXX) $(CFLAGS) $(INC) -o $@ $^\n',
                       lambda _p: [])
     assert f.defines == ["ALWAYS"] and f.include_dirs == ["/opt/x/include"]  # (added outside the branch: always)
+    # a target-specific variable (`debug: CFLAGS += -DDEBUG`) is set only when that target is built
+    g = read_makefile("CFLAGS = -DALWAYS\ndebug: CFLAGS += -DDEBUG -ggdb\ndebug: all\nall: a.cpp\n\t$(CXX) $(CFLAGS) -o $@ $^\n",
+                      lambda _p: [])
+    assert g.defines == ["ALWAYS"] and [s for s, _ in g.sources] == ["a.cpp"]

@@ -300,7 +300,10 @@ def read_makefile(text: str, files_in_dir, env: dict | None = None) -> MakeFacts
             if ":" in s:  # a rule: targets : prerequisites (the targets are outputs)
                 state["rule"] = True
                 _tgt, _, pre = s.partition(":")
-                words_src.extend((w, n, state["cond"]) for w in ex.expand(pre.lstrip(":")).split())
+                # `debug: CFLAGS += -DDEBUG`: a target-specific variable, set only when that target is built (its
+                # -D is not known to be set, as one in a conditional branch)
+                own = 1 if _ASSIGN.match(pre.lstrip(":").strip()) else 0
+                words_src.extend((w, n, state["cond"] + own) for w in ex.expand(pre.lstrip(":")).split())
             return
         words_src.extend((w, n, state["cond"]) for w in ex.expand(s).split())
 
