@@ -711,3 +711,19 @@ def test_a_define_from_a_variable_set_in_a_conditional_branch_is_not_known():
     g = read_makefile("CFLAGS = -DALWAYS\ndebug: CFLAGS += -DDEBUG -ggdb\ndebug: all\nall: a.cpp\n\t$(CXX) $(CFLAGS) -o $@ $^\n",
                       lambda _p: [])
     assert g.defines == ["ALWAYS"] and [s for s, _ in g.sources] == ["a.cpp"]
+
+
+def test_a_helper_in_an_enclosing_programs_folder_is_part_of_the_sample_that_compiles_it(tmp_path):
+    """As above, and the samples' parent folder is a program of its own (its ``setup.py`` packages the Python side),
+    so the shared ``include/helper.cu`` lies in that program's folder, not in no program. Sample b's Makefile still
+    compiles it: its facts are part of b's own index, and what b's enqueue reaches there is b's finding. Before,
+    b's index held only its own folder's files and the files in no program: the call went nowhere."""
+    top = ('TOP ?= $(shell d="$(abspath .)"; while [ "$$d" != "/" ] && [ ! -f "$$d/include/Makefile.inc" ]; '
+           'do d=$$(dirname "$$d"); done; echo "$$d")')
+    _shared_helper_samples(tmp_path, "include $(TOP)/include/Makefile.inc", top)
+    (tmp_path / "cookbook" / "setup.py").write_text('from setuptools import setup\n\nsetup(name="cookbook")\n')
+    from .helpers import check_project
+
+    res = check_project(tmp_path)
+    assert res.analysis["programs"] == {"Makefile": 2, "setup.py": 1}
+    assert [(d.code, d.span.path, d.span.line) for d in res.diagnostics] == [("TRT301", "cookbook/include/helper.cu", 6)]

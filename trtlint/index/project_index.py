@@ -104,11 +104,13 @@ def scope_of(path: str, scopes: Iterable[str]) -> str:
 
 
 
-def scope_fact_sets(facts: Iterable[FileFacts], scopes: tuple) -> dict[str, tuple[list, list]]:
+def scope_fact_sets(facts: Iterable[FileFacts], scopes: tuple,
+                    sources: Optional[dict] = None) -> dict[str, tuple[list, list]]:
     """Per scope of ``scopes`` (an independent program of the project) that holds files: (the facts of its files
     plus those of the files in no scope: shared sources, Python, models; the functions defined in another scope's
-    headers that the scope's units include, as header facts of their own). Never another scope's files: two
-    programs that define the same plugin class or function do not collapse into one."""
+    headers that the scope's units include, as header facts of their own, and the facts of the units under
+    another scope's directory its build compiles, ``sources``: scope -> units). Never another scope's other
+    files: two programs that define the same plugin class or function do not collapse into one."""
     by_scope: dict[str, list[FileFacts]] = {s: [] for s in scopes}
     shared: list[FileFacts] = []
     facts = list(facts)
@@ -118,6 +120,7 @@ def scope_fact_sets(facts: Iterable[FileFacts], scopes: tuple) -> dict[str, tupl
     # a header a program's units include is compiled into that program, wherever it lives (a helper header under
     # the directory of an enclosing program, `-I$(ROOT)/include`): the functions it defines are that program's
     # too. They are kept in the facts of the unit that walked the header (maybe another program's).
+    by_path = {ff.path: ff for ff in facts}
     in_header: dict[str, list] = {}
     for ff in facts:
         for fn in ff.functions:
@@ -135,6 +138,10 @@ def scope_fact_sets(facts: Iterable[FileFacts], scopes: tuple) -> dict[str, tupl
                 continue
             seen.add(inc)
             extra.append(FileFacts(path=inc, kind="header", digest="", functions=tuple(dict.fromkeys(in_header[inc]))))
+        for rel in (sources or {}).get(s, ()):
+            if rel in by_path and rel not in seen and scope_of(rel, scopes) not in ("", s):
+                seen.add(rel)
+                extra.append(by_path[rel])
         out[s] = (own + shared, extra)
     return out
 
@@ -206,6 +213,9 @@ class CheckInputs:
     # scopes: CMake projects no other project adds); empty when the project is one program. Each is checked
     # with its own index (pipeline.check.check_project)
     scopes: tuple = ()
+    # scope -> the units its build files compile that lie under another program's directory (a helper a Makefile's
+    # rule compiles from an enclosing program's folder): part of the scope's own index too (scope_fact_sets)
+    scope_sources: dict = field(default_factory=dict)
     # scope ("" the project, or one of ``scopes``) -> the TensorRT release inferred from the tree for it
     # (pipeline.trtversion.infer); a scope missing: none was found. The tensorrt-version setting wins over it
     tensorrt: dict = field(default_factory=dict)

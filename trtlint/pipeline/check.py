@@ -142,7 +142,7 @@ def scope_indexes(facts: list[FileFacts], inputs: CheckInputs, settings: Setting
     out = {}
     # a Python plugin helper of one program (a package of the tree's) serves the calls of the others
     helpers = [lk for ff in facts for lk in ff.lookups if lk.dict_param is not None or lk.param_helper is not None]
-    for s, (own, extra) in scope_fact_sets(facts, scopes).items():
+    for s, (own, extra) in scope_fact_sets(facts, scopes, inputs.scope_sources).items():
         idx = out[s] = ProjectIndex.build(root, profile, packs, own + extra, settings, inputs=inputs, scope=s,
                                           helpers=helpers)
         idx.__dict__["_trtlint_borrowed"] = frozenset(ff.path for ff in extra)

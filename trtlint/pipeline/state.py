@@ -80,6 +80,7 @@ class ProjectState:
             preview_scan=self.preview_scan,
             glob_memos=self.glob_memos,
             scopes=tuple(self.scopes),
+            scope_sources=self.scope_sources(),
             tensorrt=self.tensorrt,
             unincluded=tuple(self.unincluded),
             unrunnable=tuple(self.unrunnable),
@@ -87,6 +88,22 @@ class ProjectState:
             model_io=self.model_io,
             executable_units=self.executable_units,
         )
+
+    def scope_sources(self) -> dict:
+        """Per program (scope), the units its build files compile that lie under another program's directory
+        (CheckInputs.scope_sources); empty when the project is one program."""
+        scopes = tuple(self.scopes)
+        if len(scopes) < 2 or self.build is None:
+            return {}
+        from trtlint.index.project_index import scope_of
+
+        out: dict[str, list] = {}
+        for t in self.build.targets:
+            mine = scope_of(t.dir, scopes)
+            for src in t.sources:
+                if mine and scope_of(src, scopes) not in ("", mine):
+                    out.setdefault(mine, []).append(src)
+        return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
 
     def check(self, report_only: Optional[set[str]] = None, progress=None) -> Checked:
         """Index the facts, run the rules, filter (:func:`trtlint.pipeline.check.check_project`). A rule whose
