@@ -686,13 +686,19 @@ def test_an_include_not_found_is_said_and_leaves_the_sources_unknown(tmp_path):
     """A plain ``include`` make would need but that is found nowhere (no directory at or above the Makefile's holds
     it) is a problem of the run (TRT001, naming the line), and the program's source list is not known (every unit
     under its directory is its own); ``-include`` of a missing file is make's optional include: nothing said."""
-    _shared_helper_samples(tmp_path, "include $(TOP)/config/rules.mk\n-include $(DEPDIR)/deps.mk", "")
+    _shared_helper_samples(tmp_path, "include $(TOP)/config/rules.mk\n-include $(DEPDIR)/deps.mk $(shell ls *.d)", "")
     m = build_model(tmp_path)
     assert sorted(p for p in m.problems if "not read" in p[2]) == [
         (f"cookbook/samples/{s}/Makefile", 2,
          "`include $(TOP)/config/rules.mk` not read: $(TOP) is computed or set outside the file, and neither the "
          "Makefile's directory nor one above it holds config/rules.mk; the program's sources, include dirs and "
          "defines are taken without it") for s in ("a", "b")]
+    # a path make computes otherwise ($(shell ...)): said too, for a plain include
+    (tmp_path / "cookbook" / "samples" / "a" / "Makefile").write_text("include $(shell ./find-rules.sh)\nall:\n")
+    assert [p for p in build_model(tmp_path).problems if p[0] == "cookbook/samples/a/Makefile"] == [
+        ("cookbook/samples/a/Makefile", 1, "`include $(shell ./find-rules.sh)` not read: make computes "
+         "$(shell ./find-rules.sh) in a way not followed here; the program's sources, include dirs and defines are "
+         "taken without it")]
     assert {x.name: x for x in m.targets}["cookbook/samples/b/Makefile"].sources == ("cookbook/samples/b/bPlugin.cu",)
 
 

@@ -98,6 +98,9 @@ def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0, s
         parts = []
         for how, what in include_words(seen, m.group(2)):
             if how == "unknown":
+                if not m.group(1) and unread is not None:
+                    unread.append((src, text.count("\n", 0, m.start()) + 1, m.group(0).strip(),
+                                   f"make computes {what} in a way not followed here"))
                 continue
             if how == "prefixed":
                 var, tail = what.split("\0", 1)
