@@ -676,10 +676,33 @@ def test_an_include_under_a_top_dir_a_shell_loop_finds_is_read(tmp_path):
 
 
 def test_an_include_through_a_variable_set_in_the_file_is_read(tmp_path):
-    # TensorRT's samples: MAKEFILE ?= ../Makefile.config, include $(MAKEFILE); the variable is the file's own
+    # TensorRT's samples: MAKEFILE ?= ../Makefile.config, include $(MAKEFILE); the variable is the file's own, or one
+    # an earlier included file sets
     _shared_helper_samples(tmp_path, "include $(CONFIG)", "TOP = ../..\nCONFIG ?= $(TOP)/include/Makefile.inc")
     t = {x.name: x for x in build_model(tmp_path).targets}["cookbook/samples/a/Makefile"]
     assert t.sources == ("cookbook/include/helper.cu", "cookbook/samples/a/aPlugin.cu")
+    (tmp_path / "cookbook" / "paths.mk").write_text("TOP = ../..\nCONFIG = $(TOP)/include/Makefile.inc\n")
+    _shared_helper_samples(tmp_path, "include ../../paths.mk\ninclude $(CONFIG)", "")
+    t = {x.name: x for x in build_model(tmp_path).targets}["cookbook/samples/b/Makefile"]
+    assert t.sources == ("cookbook/include/helper.cu", "cookbook/samples/b/bPlugin.cu")
+
+
+def test_a_makefile_of_many_includes_reads_each_text_once(tmp_path):
+    """A hostile tree: 3000 `include` lines of a 1 MiB file. make would read it 3000 times; the reader reads at most
+    MAX_TEXT characters of included files in all, and the text before each include line once (not once per line)."""
+    from trtlint.pipeline.buildmodel import makeprog
+
+    (tmp_path / "big.mk").write_text(("X = " + "y" * 1000 + "\n") * 1024)
+    (tmp_path / "Makefile").write_text("include big.mk\n" * 3000 + "all: a.cpp\n\tg++ -o a a.cpp\n")
+    reads = []
+    real = makeprog._read
+    makeprog._read = lambda root, rel, limit: reads.append(rel) or real(root, rel, limit)
+    try:
+        got = makeprog.read_program(str(tmp_path), "", "Makefile", ["Makefile", "big.mk", "a.cpp"], 1 << 22)
+    finally:
+        makeprog._read = real
+    assert got is not None and got[1] == ["a.cpp"]
+    assert len(reads) <= 1 + makeprog.MAX_TEXT // (1 << 20) + 1
 
 
 def test_an_include_not_found_is_said_and_leaves_the_sources_unknown(tmp_path):

@@ -242,13 +242,18 @@ def _words(s: str) -> list[str]:
     return out
 
 
-def include_words(before: str, arg: str) -> list[tuple[str, str]]:
-    """What the words of an ``include`` line name, with the variables ``before`` (the text make has read when it
-    reaches the line: ``include`` expands its line at once) sets: per word, ``("path", p)`` when it expands to a
-    path ``p``; ``("prefixed", VAR + "\0" + tail)`` when it is ``$(VAR)/tail`` with a literal tail and VAR is
-    computed (``$(shell ...)``, ``!=``) or set nowhere before it (the environment's, make's command line's): a
-    directory to be found, usually the project's own top found by a shell loop; ``("unknown", word)`` else."""
-    vars = _assignments(continued_lines(before), {}) if "=" in before else {}
+def read_vars(text: str, vars: dict) -> dict:
+    """``vars`` updated with the assignments of ``text`` (a Makefile's text up to an ``include`` line)."""
+    return _assignments(continued_lines(text), vars) if "=" in text else vars
+
+
+def include_words(vars: dict, arg: str) -> list[tuple[str, str]]:
+    """What the words of an ``include`` line name, with the variables ``vars`` set before it (:func:`read_vars` of
+    the text make has read when it reaches the line: ``include`` expands its line at once): per word, ``("path",
+    p)`` when it expands to a path ``p``; ``("prefixed", VAR + "\0" + tail)`` when it is ``$(VAR)/tail`` with a
+    literal tail and VAR is computed (``$(shell ...)``, ``!=``) or set nowhere before it (the environment's, make's
+    command line's): a directory to be found, usually the project's own top found by a shell loop; ``("unknown",
+    word)`` else."""
     ex = _Expander(vars, lambda _p: [])
     out: list[tuple[str, str]] = []
     for raw in _words(_cut_comment(arg)):

@@ -12,7 +12,7 @@ import re
 from typing import Optional
 
 from trtlint.base import safeio
-from ...frontends.makefile import UNIT_EXT, MakeFacts, include_words, read_makefile
+from ...frontends.makefile import UNIT_EXT, MakeFacts, include_words, read_makefile, read_vars
 from ...frontends.setuppy import read_setup
 from ...frontends.buildscript import read_script
 
@@ -76,27 +76,31 @@ def _found_above(root: str, base: str, tail: str, limit: int) -> Optional[str]:
         up.append("..")
 
 
-def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0, src: str = "", before: str = "",
-                   unread: Optional[list] = None) -> str:
+def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0, src: str = "",
+                   vars: Optional[dict] = None, unread: Optional[list] = None, budget: Optional[list] = None) -> str:
     """``text`` with each ``include FILE`` line replaced by FILE's text (paths relative to the Makefile's
     directory, make's working directory; a file outside the project or not there is left out, as ``-include``).
-    Variables in the line are expanded with what the text before it sets (:func:`include_words`); an include
-    ``$(VAR)/tail`` whose VAR make computes (``$(shell ...)``) or takes from the environment is read from the
-    nearest directory at or above the Makefile's that holds ``tail``, and VAR is set to that directory for the
-    rest of the text (the project's top, as such a shell loop finds it). ``unread`` collects the plain
-    ``include`` lines read nowhere: (file, line, the include as written, why)."""
+    Variables in the line are expanded with what the text before it sets (``vars``, kept up to date as the text is
+    read, once: :func:`read_vars`); an include ``$(VAR)/tail`` whose VAR make computes (``$(shell ...)``) or takes
+    from the environment is read from the nearest directory at or above the Makefile's that holds ``tail``, and VAR
+    is set to that directory for the rest of the text (the project's top, as such a shell loop finds it).
+    ``unread`` collects the plain ``include`` lines read nowhere: (file, line, the include as written, why). At
+    most ``MAX_TEXT`` characters of included files are read in all (``budget``)."""
+    vars = {} if vars is None else vars
     if depth >= MAX_INCLUDE_DEPTH or "include" not in text:
+        read_vars(text, vars)  # (what an included file sets counts for the includer's later lines)
         return text
     base = posixpath.dirname(rel)
     src = src or rel
+    budget = [MAX_TEXT] if budget is None else budget
     out: list[str] = []
     pos = 0
     for m in _INCLUDE_LINE.finditer(text):
         out.append(text[pos:m.start()])
+        read_vars(out[-1], vars)
         pos = m.end()
-        seen = before + "".join(out)
         parts = []
-        for how, what in include_words(seen, m.group(2)):
+        for how, what in include_words(vars, m.group(2)):
             if how == "unknown":
                 if not m.group(1) and unread is not None:
                     unread.append((src, text.count("\n", 0, m.start()) + 1, m.group(0).strip(),
@@ -112,17 +116,26 @@ def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0, s
                                        f"directory nor one above it holds {tail}"))
                     continue
                 parts.append(f"{var} := {top}")
+                vars[var] = top
                 what = posixpath.join(top, tail)
             if "*" in what or "?" in what or posixpath.isabs(what):
                 continue
             inc = posixpath.normpath(posixpath.join(base, what))
-            if inc.startswith("../") or inc == "..":
+            if inc.startswith("../") or inc == ".." or budget[0] <= 0:
                 continue
+            try:
+                if os.path.getsize(os.path.join(root, inc)) > budget[0]:
+                    budget[0] = 0  # (it does not fit in what is left: nothing more is read)
+                    continue
+            except OSError:
+                continue  # (not there: make's -include; a plain one is the program's missing_include)
             t = _read(root, inc, limit)
             if t is not None:
-                parts.append(_with_includes(root, rel, t, limit, depth + 1, inc, seen + "\n".join(parts) + "\n", unread))
+                budget[0] -= len(t)
+                parts.append(_with_includes(root, rel, t, limit, depth + 1, inc, vars, unread, budget))
         out.append("\n".join(parts))
     out.append(text[pos:])
+    read_vars(out[-1], vars)
     return "".join(out)[:MAX_TEXT]
 
 
