@@ -62,7 +62,7 @@ def _read(root: str, rel: str, limit: int) -> Optional[str]:
     return data.decode("utf-8", "replace")
 
 
-def _found_above(root: str, base: str, tail: str, limit: int) -> Optional[str]:
+def _found_above(root: str, base: str, tail: str) -> Optional[str]:
     """The nearest of ``base`` (a Makefile's directory) and the directories above it, inside the project, that
     holds the file ``tail``: as a path relative to ``base`` (``.``, ``..``, ...), else None."""
     d, up = base, []
@@ -108,7 +108,7 @@ def _with_includes(root: str, rel: str, text: str, limit: int, depth: int = 0, s
                 continue
             if how == "prefixed":
                 var, tail = what.split("\0", 1)
-                top = _found_above(root, base, tail, limit)
+                top = _found_above(root, base, tail)
                 if top is None:
                     if not m.group(1) and unread is not None:
                         unread.append((src, text.count("\n", 0, m.start()) + 1, m.group(0).strip(),
