@@ -614,11 +614,14 @@ class InactiveCode:
     release's headers, ``#if 0``): a registration or a class deriving a plugin or creator interface, by name, or the
     construction of a class (``new X(...)``: pipeline.oldrelease), and the directive that opens the branch (frontends/cpp/skipped.py)."""
 
-    what: str  # "registration" | "class" | "construction" (``new X``, ``make_unique<X>``)
-    name: str  # the creator registered, or the class (declared, or constructed: its name without qualifiers)
+    what: str  # "registration" | "class" | "construction" (``new X``, ``make_unique<X>``) | "lookup"
+    name: str  # the creator registered, the class (declared, or constructed: its name without qualifiers), the plugin looked up
     span: Span
     directive: str  # the branch's first line as written ("#if NV_TENSORRT_MAJOR <= 7")
     directive_line: int
+    # a lookup (``getPluginCreator("X", "1")``): the version as written (None when not given), and the call's name
+    version: Optional[str] = None
+    call: str = ""
 
 
 @dataclass(frozen=True)

@@ -175,8 +175,9 @@ class AnalysisIncomplete(Rule):
     reaches the interface through bases the project defines (onnx-tensorrt's `onnx2trt::Plugin`, which derives
     `nvinfer1::IPluginExt`): the message names that chain of bases, and a related location where the last of them
     derives the interface. So is plugin code in a preprocessor branch the
-    parse did not compile (a registration or a plugin or creator class under `#if NV_TENSORRT_MAJOR <= 7` parsed
-    with newer headers, or under `#if 0`), unless the compiled code registers or defines the same. And so is a
+    parse did not compile (a registration, a plugin or creator class, or a registry lookup by literal name,
+    `getPluginCreator("X", "1")`, under `#if NV_TENSORRT_MAJOR <= 7` parsed with newer headers, or under `#if 0`),
+    unless the compiled code registers, defines or looks up the same. And so is a
     creator whose `createPlugin` or `deserializePlugin` creates its plugin through a macro (`new PLUGIN_NAME(...)`,
     an X-macro header included once per plugin) when libclang cannot tell which class the macro names there (it
     dropped the expression, and the spot holds several classes: such a header included twice in one unit) and no
@@ -214,8 +215,8 @@ class AnalysisIncomplete(Rule):
     """
 
     code = "TRT004"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "inactive", "includes", "missing_includes",
-                        "py_creators", "registrations", "unresolved_classes"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "inactive", "includes", "lookups",
+                        "missing_includes", "py_creators", "registrations", "unresolved_classes"})
     name = "analysis-incomplete"
     family = "core"
     severity = Severity.WARNING
@@ -290,6 +291,17 @@ class AnalysisIncomplete(Rule):
                     "#if NV_TENSORRT_MAJOR >= 8\nREGISTER_TENSORRT_PLUGIN(FooPluginCreator);\n#else\n"
                     "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\n#endif\n"),
             }
+        },
+        {
+            # both branches look the same plugin up by name and version: the compiled one's route is checked
+            "files": {
+                "src/convert.cpp": (
+                    "#include <NvInferRuntime.h>\nusing namespace nvinfer1;\nvoid* convert()\n{\n"
+                    "#if NV_TENSORRT_MAJOR >= 8\n"
+                    '    return getPluginRegistry()->getPluginCreator("Foo", "1");\n#else\n'
+                    '    return getPluginRegistry()->getPluginCreator("Foo", "1", "");\n#endif\n}\n'
+                ),
+            },
         },
         {
             # a header no unit includes in a project whose build is known (CMake compiles the other file of its
@@ -415,6 +427,23 @@ class AnalysisIncomplete(Rule):
                 "class OldPluginCreator and REGISTER_TENSORRT_PLUGIN(OldPluginCreator) are in a preprocessor branch "
                 "this run does not compile (`#if NV_TENSORRT_MAJOR <= 7` at line 2), so no rule checks the plugin "
                 "code there",
+            )],
+        },
+        {
+            # a route only TensorRT 7's branch takes (a layer converter that builds the plugin there and uses a
+            # built-in layer on newer releases): no rule compares that lookup with the creator, and the run says so
+            "files": {
+                "src/convert.cpp": (
+                    "#include <NvInferRuntime.h>\nusing namespace nvinfer1;\nvoid* convert()\n{\n"
+                    "#if NV_TENSORRT_MAJOR < 8\n"
+                    '    auto creator = getPluginRegistry()->getPluginCreator("UpSample_x", "1");\n'
+                    "    return creator;\n#else\n    return nullptr;\n#endif\n}\n"
+                ),
+            },
+            "expect": [(
+                "src/convert.cpp", 6,
+                'getPluginCreator("UpSample_x", "1") is in a preprocessor branch this run does not compile '
+                "(`#if NV_TENSORRT_MAJOR < 8` at line 5), so no rule checks the plugin code there",
             )],
         },
         {
@@ -701,16 +730,31 @@ class AnalysisIncomplete(Rule):
         the index: one finding per file."""
         registered = {r.creator.split("::")[-1].strip() for r in index.registrations}
         names = {q.split("::")[-1] for q in index.classes}
+        looked_up = {(lk.name, lk.version) for lk in index.lookups} | {(lk.name, None) for lk in index.lookups}
+
+        def live(i) -> bool:  # what the compiled code registers, defines or looks up too
+            if i.what == "lookup":
+                return (i.name, i.version) in looked_up
+            return i.name in (registered if i.what == "registration" else names)
+
+        def written(i) -> str:
+            if i.what == "registration":
+                return f"REGISTER_TENSORRT_PLUGIN({i.name})"
+            if i.what == "lookup":
+                args = f'"{i.name}"' + (f', "{i.version}"' if i.version is not None else "")
+                return f"{i.call or 'getPluginCreator'}({args})"
+            return f"class {i.name}"
+
         for path, ff in sorted(index.files.items()):
-            items = [i for i in getattr(ff, "inactive", ()) if i.what != "construction"
-                     and i.name not in (registered if i.what == "registration" else names)]
+            items = [i for i in getattr(ff, "inactive", ()) if i.what != "construction" and not live(i)]
             if not items:
                 continue
-            what = [f"REGISTER_TENSORRT_PLUGIN({i.name})" if i.what == "registration" else f"class {i.name}" for i in items]
+            what = [written(i) for i in items]
             first = items[0]
             yield self.diag(
                 first.span,
-                f"{' and '.join(', '.join(what).rsplit(', ', 1))} {'are' if len(items) > 1 else 'is'} in a preprocessor "
+                f"{', '.join(what[:-1]) + ' and ' + what[-1] if len(what) > 1 else what[0]} "
+                f"{'are' if len(items) > 1 else 'is'} in a preprocessor "
                 f"branch this run does not compile (`{first.directive}` at line {first.directive_line}), so no rule "
                 "checks the plugin code there; when the project builds that branch (another TensorRT release's "
                 "headers, a macro), give the run its `defines` or `compile-commands`",

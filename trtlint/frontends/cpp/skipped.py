@@ -4,7 +4,8 @@ TensorRT release (``#if NV_TENSORRT_MAJOR <= 7`` around the whole file, parsed w
 libclang's skipped ranges of the unit's own file (``clang_getSkippedRanges``, not wrapped by the Python bindings:
 bound here with ctypes); in each, the text is searched for a registration (``REGISTER_TENSORRT_PLUGIN(X)``,
 ``registerCreator(X...)``), for a class deriving a plugin or creator interface (``class X : public
-IPluginV2DynamicExt``), and for the constructions of a class (``new X(...)``, ``new ns::X``,
+IPluginV2DynamicExt``), for a registry lookup by literal name (``getPluginCreator("X", "1")``, ``getCreator``: a
+route only that release's code takes), and for the constructions of a class (``new X(...)``, ``new ns::X``,
 ``std::make_unique<X>(...)``, ``std::make_shared<X>``: what ``kind="new"`` calls are in live code), which tell of a
 plugin class only code for another release creates (:mod:`trtlint.pipeline.oldrelease`). Never raises: a libclang
 without the entry point gives nothing."""
@@ -20,7 +21,9 @@ from trtlint.base.facts import InactiveCode, Span
 _REGISTRATION = re.compile(r"\bREGISTER_TENSORRT_PLUGIN\s*\(\s*([\w:]+)\s*\)|\bregisterCreator\s*\(\s*[*&]?\s*(?:new\s+)?([\w:]+)")
 _CLASS = re.compile(r"\b(?:class|struct)\s+(\w+)\s*(?:final\s*)?:\s*(?:(?:public|protected|private|virtual)\s+)*"
                     r"(?:nvinfer1\s*::\s*)?I\w*Plugin\w*\b")
-_HINT = re.compile(r"Plugin|PLUGIN|registerCreator")
+# a registry lookup by literal name and version: `getPluginCreator("X", "1"[, ns])`, TensorRT 10's `getCreator`
+_LOOKUP = re.compile(r'\b(getPluginCreator|getCreator)\s*\(\s*"([^"\\]+)"\s*(?:,\s*"([^"\\]*)")?')
+_HINT = re.compile(r"Plugin|PLUGIN|registerCreator|getCreator")
 # a construction of a class by name: `new X`, `new ns::X(...)`, `make_unique<X>`, `std::make_shared<ns::X>`
 CONSTRUCTION = re.compile(r"\bnew\s+(?:::\s*)?(?:\w+\s*::\s*)*([A-Za-z_]\w*)\b"
                           r"|\bmake_(?:unique|shared)\s*<\s*(?:::\s*)?(?:\w+\s*::\s*)*([A-Za-z_]\w*)\s*>")
@@ -55,7 +58,7 @@ def _skipped_ranges(ci, tu, path: str) -> list[tuple[int, int]]:
 
 
 def inactive_plugin_code(ci, tu, path: str, rel: str, text: str) -> tuple[InactiveCode, ...]:
-    """The registrations and plugin/creator class heads in the branches of ``path`` (the unit's own file, text
+    """The registrations, plugin/creator class heads and registry lookups in the branches of ``path`` (the unit's own file, text
     ``text``) that ``tu`` did not compile, and the constructions of classes there (what ``new``/``make_unique``
     names)."""
     hinted = _HINT.search(text) is not None
@@ -86,4 +89,8 @@ def inactive_plugin_code(ci, tu, path: str, rel: str, text: str) -> tuple[Inacti
                 out.append(InactiveCode("registration", name, Span(rel, n, m.start() + 1), directive, first))
             for m in _CLASS.finditer(line):
                 out.append(InactiveCode("class", m.group(1), Span(rel, n, m.start() + 1), directive, first))
+            for m in _LOOKUP.finditer(line):
+                if "//" not in line[: m.start()]:
+                    out.append(InactiveCode("lookup", m.group(2), Span(rel, n, m.start() + 1), directive, first,
+                                            version=m.group(3), call=m.group(1)))
     return tuple(dict.fromkeys(out))
