@@ -122,7 +122,9 @@ class CreatorNotRegistered(Rule):
     registers its type parameter (`initMyPlugin<FooPluginCreator>(ns)` whose body, or a template it hands the
     parameter to, calls `registerCreator` on a `FooPluginCreator` object). A pybind11 trampoline (its methods reach
     `get_override` or a `PYBIND11_OVERRIDE*` macro) is not reported: Python code implements it and registers its
-    creators.
+    creators. Nor is a creator whose `REGISTER_TENSORRT_PLUGIN(...)` or `registerCreator` sits in a preprocessor
+    branch the run's parse did not compile (`#ifdef ENABLE_FOO_PLUGIN` without that define): the registration is
+    there, and TRT004 names the branch as not checked.
 
     A creator list is an array or container of creator pointers initialised with a brace list, whose elements
     are creator objects (`&sCreator`, `new FooPluginCreator`, or a one-statement helper returning its argument or
@@ -148,13 +150,23 @@ class CreatorNotRegistered(Rule):
     """
 
     code = "TRT211"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
+    reads = frozenset({"classes", "files", "fn_contracts", "functions", "inactive", "lifecycle", "py_creators",
+                       "registrations"})
     name = "creator-not-registered"
     family = "plugin"
     severity = Severity.ERROR
 
     VALID = [
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp()}},
+        {
+            # registered in a preprocessor branch this run does not compile (a build option's define): the
+            # registration exists, and TRT004 names the branch as not checked
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "plugin/api/register.cpp": ('#include "../foo/fooPlugin.h"\n#ifdef ENABLE_FOO_PLUGIN\n'
+                                            "REGISTER_TENSORRT_PLUGIN(FooPluginCreator);\n#endif\n"),
+            }
+        },
         # a pybind11 trampoline creator: Python code registers its subclasses (register_creator), not C++
         {"files": {"python/src/pyPlugin.cpp": _TRAMPOLINE}},
         {
@@ -302,6 +314,7 @@ class CreatorNotRegistered(Rule):
     def check(self, index) -> Iterable[Diagnostic]:
         # a base class other creators derive from is registered through them
         bases = {q for other in index.classes.values() for b in other.bases for q in [index._resolve_class_name(b)] if q}
+        inactive = {i.name for ff in index.files.values() for i in getattr(ff, "inactive", ()) if i.what == "registration"}
         for c in index.creators:
             if not c.cls.family.startswith("creator_") or c.cls.abstract or c.registrations or c.qualname in bases:
                 continue
@@ -310,6 +323,9 @@ class CreatorNotRegistered(Rule):
                 continue
             # a registration written with a name trtlint could not resolve to one class still counts
             if any(r.qualname is None and r.creator.split("::")[-1].strip() == c.cls.name for r in index.registrations):
+                continue
+            # registered in a branch the parse did not compile (TRT004 names it there)
+            if c.cls.name in inactive:
                 continue
             # a pybind11 trampoline: Python code registers the creators derived from it (register_creator)
             if index.forwards_to_python(c.qualname):
