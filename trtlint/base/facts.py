@@ -288,6 +288,9 @@ class SerialOp:
     # inside `for (int i = 0; i < <loop>; ++i)` (no branch around it): its bound as written, the loop's offset (shared)
     loop: str = ""
     loop_at: int = 0
+    # a read assigned to a name (`mKh = readBUF<int>(d)`, `this->mKh = ...`): that name as written, without
+    # `this->` and spaces; "" otherwise (an out-parameter read names its value in ``expr``)
+    into: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Iterable, Optional
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
@@ -28,6 +29,17 @@ def _looped(read: str = "mScales[i] = read<float>(d);", after: str = "mFlag = re
     src = src.replace("    WLOOP;", "    for (int32_t i = 0; i < mAxis; ++i)\n    {\n        write(d, mScales[i]);\n    }")
     src = src.replace("    RLOOP;", f"    for (int32_t i = 0; i < {bound}; i++)\n    {{\n        {read}\n    }}")
     return src.replace("    bool mFlag{};\n", "    bool mFlag{};\n    float mScales[8]{};\n", 1)
+
+
+def _named_then_looped(writes: str, reads: str) -> str:
+    """serialization_v2 with the project's own helpers (:func:`_own_helpers`), ``writes``/``reads`` then a loop over
+    `mScales` on each side with different bounds (`mCount`, `8`), so that counts cannot be compared; members
+    mAxis, mScale (int), mFlag (int)."""
+    src = _own_helpers(writes + "; WLOOP", reads + "; RLOOP")
+    src = src.replace("    WLOOP;", "    for (int32_t i = 0; i < mCount; ++i)\n    {\n        putBUF(d, mScales[i]);\n    }")
+    src = src.replace("    RLOOP;", "    for (int32_t i = 0; i < 8; i++)\n    {\n        mScales[i] = getBUF<float>(d);\n    }")
+    src = src.replace("    float mScale{};\n", "    int32_t mScale{};\n", 1)
+    return src.replace("    bool mFlag{};\n", "    int32_t mFlag{};\n    float mScales[8]{};\n    int32_t mCount{8};\n", 1)
 
 
 def _own_helpers(writes: str, reads: str) -> str:
@@ -139,7 +151,12 @@ class SerializationIncomplete(Rule):
     whole blob and reads straight-line: reading what serialize() writes leaves the extra bytes unread
     (uninitialised bytes in the engine file), reading what the size promises reads them back as data. A counting loop (`for (int i = 0; i < n; ++i)`, no branch around it) is one item on each
     side: loops with the same bound are compared iteration by iteration, and the comparison goes on after them
-    (counts are not compared once a loop is involved).
+    (counts are not compared once a loop is involved). When the sizes agree, the names decide: over the leading
+    values each side moves one by one by name (`write(d, mKh)` and `mKh = read<int>(d)` or `read(d, mKh)`; up to
+    the first loop, branch or copy), the first place the names differ is a finding when the constructor reads
+    there a member serialize() never writes (a dropped write), serialize() writes there a value the constructor
+    never reads (a dropped read), or two neighbours are swapped; and at least two values are named alike on both
+    sides once that difference is accounted for.
 
     ## Why it matters
     An engine is built by one plugin object and run by another, made from the serialized bytes or fields. A
@@ -164,6 +181,14 @@ class SerializationIncomplete(Rule):
     family = "plugin"
 
     VALID = [
+        # the same members in the same order, then loops whose bounds are not compared
+        {"files": {"plugins/bar.cpp": _named_then_looped(
+            "putBUF(d, mAxis); putBUF(d, mScale); putBUF(d, mFlag)",
+            "mAxis = getBUF<int32_t>(d); this->mScale = getBUF<int32_t>(d); mFlag = getBUF<int32_t>(d)")}},
+        # the constructor reads into locals: the names say nothing
+        {"files": {"plugins/bar.cpp": _named_then_looped(
+            "putBUF(d, mAxis); putBUF(d, mScale); putBUF(d, mFlag)",
+            "int32_t a = getBUF<int32_t>(d); int32_t b = getBUF<int32_t>(d); mFlag = getBUF<int32_t>(d)")}},
         {"files": {"plugins/bar.cpp": _class_template("memcpy(buffer, &mParams, sizeof(mParams));")}},
         {"files": {"plugins/foo.cpp": serialization_v3("alpha", "alpha")}},
         # 'beta' is read only when building (a build-time check): the runtime creator does not need it
@@ -184,6 +209,24 @@ class SerializationIncomplete(Rule):
                                                               TAG_BY_COPY)}},
     ]
     INVALID = [
+        {
+            # a write dropped before a loop (the counts are not compared past loops of different bounds): every
+            # later member gets its neighbour's value
+            "files": {"plugins/bar.cpp": _named_then_looped(
+                "putBUF(d, mAxis); putBUF(d, mFlag)",
+                "mAxis = getBUF<int32_t>(d); mScale = getBUF<int32_t>(d); mFlag = getBUF<int32_t>(d)")},
+            "expect": [("plugins/bar.cpp", 33, "BarPlugin's deserializing constructor reads item 2 into `mScale`, but "
+                        "serialize() never writes `mScale`: it writes `mFlag` there, so `mScale` gets the value of "
+                        "`mFlag` and every later read lands one item off")],
+        },
+        {
+            # two values of one size swapped: no size differs
+            "files": {"plugins/bar.cpp": _named_then_looped(
+                "putBUF(d, mAxis); putBUF(d, mScale); putBUF(d, mFlag)",
+                "mAxis = getBUF<int32_t>(d); mFlag = getBUF<int32_t>(d); mScale = getBUF<int32_t>(d)")},
+            "expect": [("plugins/bar.cpp", 33, "BarPlugin's deserializing constructor reads items 2 and 3 into `mFlag` "
+                        "and `mScale`, but serialize() writes `mScale` then `mFlag`: the two values are swapped")],
+        },
         {
             # a class template: the constructor's dependent memcpy is a read all the same, and serialize() writes nothing
             "files": {"plugins/bar.cpp": _class_template("// nothing stored")},
@@ -512,7 +555,7 @@ class SerializationIncomplete(Rule):
                         continue  # where the constructor starts reading is not known (or the creators disagree)
                     start = starts.pop() if starts else 0
                     creator = next((md for md, _h in given), None) if start else None
-                    diag = self._compare(cls.name, s, d, start, creator)
+                    diag = self._compare(cls.name, s, d, start, creator) or self._order(cls.name, s, d, start, creator)
                     if diag is not None:
                         yield diag
             # the constructor's reads tell the size mismatch's effect when it is handed the whole blob
@@ -686,6 +729,82 @@ class SerializationIncomplete(Rule):
             related=[Related(wspan, "serialize() writes it here")] + _creator(creator, start),
             symbol=f"{s.qualname}:count",
         )
+
+
+    def _order(self, cname: str, s, d, start: int = 0, creator=None) -> Optional[Diagnostic]:
+        """The values serialize() writes and the constructor reads one by one, each a member by name on both sides
+        (`write(d, mKh)`, `mKh = read<int>(d)`), up to the first that is not (a loop, a branch, a copy): the first
+        place where the names differ, when one side has a value there that the other never names (a write or a
+        read dropped: every later value lands one member off) or two neighbours swapped. Values of the same size
+        in another order give no size mismatch, so only the names tell."""
+        writes = [op for op in s.serial if op.op not in ("read", "skip")][start:]
+        reads = [op for op in d.serial if op.op not in ("write", "skip")]
+        w, r = _named_prefix(writes, "write"), _named_prefix(reads, "read")
+        n = min(len(w), len(r))
+        i = next((k for k in range(n) if w[k][0] != r[k][0]), None)
+        if i is None:
+            return None
+        wn, rn = [x[0] for x in w], [x[0] for x in r]
+        written = {_name(op.expr) for op in writes}
+        read = {_name(op.into or op.expr) for op in reads}
+        # how many values the two sides name alike once the difference is accounted for (the values before it, and
+        # those after it one item off): fewer than 2, and the sides do not name their values alike
+        def aligned(dw: int, dr: int) -> int:
+            return i + sum(1 for k in range(i, n) if k + dw < len(wn) and k + dr < len(rn) and wn[k + dw] == rn[k + dr])
+
+        item = start + i + 1
+        wop, rop = w[i][1], r[i][1]
+        if i + 1 < len(w) and i + 1 < len(r) and wn[i] == rn[i + 1] and wn[i + 1] == rn[i]:
+            return self.diag(
+                rop.span,
+                f"{cname}'s deserializing constructor reads items {item} and {item + 1} into `{rn[i]}` and "
+                f"`{rn[i + 1]}`, but serialize() writes `{wn[i]}` then `{wn[i + 1]}`: the two values are swapped in "
+                "the deserialized plugin",
+                related=[Related(wop.span, f"serialize() writes item {item} (`{wn[i]}`) here")] + _creator(creator, start),
+                symbol=f"{s.qualname}:{item}",
+            )
+        if rn[i] not in written and i + 1 < len(r) and rn[i + 1] == wn[i] and aligned(0, 1) >= 2:
+            return self.diag(
+                rop.span,
+                f"{cname}'s deserializing constructor reads item {item} into `{rn[i]}`, but serialize() never writes "
+                f"`{rn[i]}`: it writes `{wn[i]}` there, so `{rn[i]}` gets the value of `{wn[i]}` and every later "
+                "read lands one item off",
+                related=[Related(wop.span, f"serialize() writes item {item} (`{wn[i]}`) here")] + _creator(creator, start),
+                symbol=f"{s.qualname}:{item}",
+            )
+        if wn[i] not in read and i + 1 < len(w) and wn[i + 1] == rn[i] and aligned(1, 0) >= 2:
+            return self.diag(
+                wop.span,
+                f"{cname}::serialize() writes item {item} (`{wn[i]}`), but the deserializing constructor never reads "
+                f"`{wn[i]}`: it reads `{rn[i]}` there, so `{rn[i]}` gets the value of `{wn[i]}` and every later read "
+                "lands one item off",
+                related=[Related(rop.span, f"the deserializing constructor reads item {item} into `{rn[i]}` here")]
+                + _creator(creator, start),
+                symbol=f"{s.qualname}:{item}",
+            )
+        return None
+
+
+_NAMED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
+
+
+def _name(text: str) -> str:
+    """A value's name as written, without spaces, a leading `&` or `*` and `this->`."""
+    return re.sub(r"^[&*]*(?:this->)?", "", re.sub(r"\s", "", text or ""))
+
+
+def _named_prefix(ops: list, kind: str) -> list:
+    """(name, op) of the leading ops that move one named value each, unconditionally and outside loops: a write's
+    value (`mKh`), a read's target (`mKh = read<int>(d)`) or out-parameter (`read(d, mKh)`)."""
+    out = []
+    for op in ops:
+        if op.op != kind or op.conditional or op.loop:
+            break
+        nm = _name(op.into if kind == "read" and op.into else op.expr)
+        if not _NAMED.fullmatch(nm):  # (a read call's text, `read<int>(d)`, a getter's, `getK()`: no name)
+            break
+        out.append((nm, op))
+    return out
 
 
 class _Loop:

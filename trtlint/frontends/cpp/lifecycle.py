@@ -48,6 +48,9 @@ STATUS_METHODS = frozenset({
 })
 _DETAIL_METHODS = STATUS_METHODS | {"getCapabilityInterface", "getAliasedInput", "serialize", "getOutputDataType",
                                     "getWorkspaceSize"}
+# the name a statement assigns before a call (``mKh = ``, ``this->mA.b = ``, ``mArr[i] = ``): the text right before it
+_ASSIGNED = re.compile(r"(?:^|[;{}\n])[ \t]*((?:this\s*->\s*)?[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*"
+                       r"(?:\s*\[[^\]\n]*\])?)\s*=\s*$")
 _CAP_RE = re.compile(r"\bk(CORE|BUILD|RUNTIME)\b")
 _RETURN_KW = re.compile(rb"\breturn\b")
 _NOT_CODE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#[^\n]*', re.S | re.M)
@@ -394,12 +397,29 @@ class _Walk:
         for off, c, op, cond, name in items:
             n_before = len(ops)
             self._emit(ops, off, c, op, cond, name, buffers)
+            if c is not None and op != "inline" and any(o.op == "read" for o in ops[n_before:]):
+                into = self._assigned_to(c)
+                if into:
+                    ops[n_before:] = [dataclasses.replace(o, into=into) if o.op == "read" else o for o in ops[n_before:]]
             at.extend([off] * (len(ops) - n_before))
         ops = self._skips(ops, at)
         if self.loop_of:
             ops = [dataclasses.replace(o, loop=lp[1], loop_at=lp[0]) if (lp := self.loop_of.get(
                 (o.span.path, o.span.line, o.span.col))) is not None else o for o in ops]
         return tuple(ops)
+
+    def _assigned_to(self, c: Any) -> str:
+        """The name a read call's value is assigned to (``mKh = readBUF<int>(d);``, ``this->mA.b = read<T>(d)``), read
+        from the text before the call back to the statement's start; "" when it is not a plain assignment."""
+        try:
+            f, _l1, _c1, o1, _l2, _c2, _o2 = self.ex.extent_info(c)
+        except Exception:  # noqa: BLE001 - no extent: nothing known
+            return ""
+        if f is None:
+            return ""
+        before = self.ex.file_bytes(f)[max(0, o1 - 160):o1].decode("utf-8", "replace")
+        m = _ASSIGNED.search(before)
+        return re.sub(r"\s+|^this->", "", m.group(1)) if m else ""
 
     def _skips(self, ops: list[SerialOp], at: list[int]) -> list[SerialOp]:
         """``ops`` (at offsets ``at``) with a ``skip`` op for each advance of the buffer (``d += sizeof(T)``) that no
