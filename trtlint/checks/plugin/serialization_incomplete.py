@@ -220,6 +220,14 @@ class SerializationIncomplete(Rule):
                         "`mFlag` and every later read lands one item off")],
         },
         {
+            # a read dropped before the loops: the constructor reads mScale's value into mFlag
+            "files": {"plugins/bar.cpp": _named_then_looped(
+                "putBUF(d, mAxis); putBUF(d, mScale); putBUF(d, mFlag)",
+                "mAxis = getBUF<int32_t>(d); mFlag = getBUF<int32_t>(d)")},
+            "expect": [("plugins/bar.cpp", 43, "BarPlugin::serialize() writes item 2 (`mScale`), but the deserializing "
+                        "constructor never reads `mScale`: it reads `mFlag` there")],
+        },
+        {
             # two values of one size swapped: no size differs
             "files": {"plugins/bar.cpp": _named_then_looped(
                 "putBUF(d, mAxis); putBUF(d, mScale); putBUF(d, mFlag)",
