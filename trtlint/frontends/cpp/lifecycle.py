@@ -419,7 +419,9 @@ class _Walk:
             return ""
         before = self.ex.file_bytes(f)[max(0, o1 - 160):o1].decode("utf-8", "replace")
         m = _ASSIGNED.search(before)
-        return re.sub(r"\s+|^this->", "", m.group(1)) if m else ""
+        if m is None or (o1 > 160 and m.start() == 0 and before[:1] not in (";", "{", "}", "\n")):
+            return ""  # (a name cut by the window's start is no name)
+        return re.sub(r"\s+", "", m.group(1)).removeprefix("this->")
 
     def _skips(self, ops: list[SerialOp], at: list[int]) -> list[SerialOp]:
         """``ops`` (at offsets ``at``) with a ``skip`` op for each advance of the buffer (``d += sizeof(T)``) that no
