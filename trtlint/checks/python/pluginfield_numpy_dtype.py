@@ -28,8 +28,12 @@ class PluginFieldNumpyDtype(Rule):
 
     ## What it does
     For every `trt.PluginField(name, data, trt.PluginFieldType.X)` whose data is a numpy expression with a
-    known dtype (`np.array(..., dtype=np.int32)`, `np.float32(x)`, `.astype(...)`, or a literal list whose
-    numpy default is int64/float64) compares that dtype with the field type.
+    known dtype (`np.array(..., dtype=np.int32)`, `np.float32(x)`, `.astype(...)`, a torch tensor converted and
+    handed to numpy, `w.detach().cpu().float().numpy()` (float32; `.half()` float16, `.int()` int32, `.long()`
+    int64...), or a literal list whose numpy default is int64/float64) compares that dtype with the field type.
+    Data named by a local variable takes the dtype of its value when every binding of the name in the function
+    (or module) is a plain assignment of a value of that one dtype; a parameter, a loop or tuple target, or two
+    values of different dtypes leave it unknown.
 
     ## Why it matters
     The binding passes the array's buffer as-is; the creator reinterprets the bytes as the declared type.
@@ -54,6 +58,19 @@ class PluginFieldNumpyDtype(Rule):
 
     VALID = [
         {
+            # a name bound to two dtypes, or once to a value of unknown dtype: not judged
+            "files": {
+                "convert.py": _HEAD
+                + "\n\ndef convert(kwargs, flag):\n"
+                "    v = np.array([1], dtype=np.int32)\n"
+                "    if flag:\n        v = np.array([1.0], dtype=np.float32)\n"
+                '    shape = kwargs["shape"]\n'
+                '    return [trt.PluginField("v", v, trt.PluginFieldType.INT32),\n'
+                '            trt.PluginField("shape", shape, trt.PluginFieldType.INT32),\n'
+                '            trt.PluginField("g", kwargs["w"].float().numpy(), trt.PluginFieldType.FLOAT32)]\n'
+            }
+        },
+        {
             "files": {
                 "build.py": _HEAD
                 + 'a = trt.PluginField("axis", np.array([1], dtype=np.int32), trt.PluginFieldType.INT32)\n'
@@ -65,6 +82,16 @@ class PluginFieldNumpyDtype(Rule):
         }
     ]
     INVALID = [
+        {
+            # a converter's weight, converted by torch and named by a local: float32 data for an INT32 field
+            "files": {
+                "convert.py": _HEAD
+                + "\n\ndef convert(kwargs):\n"
+                '    gamma = kwargs["weight"].detach().cpu().float().numpy()\n'
+                '    return trt.PluginField("gamma", gamma, trt.PluginFieldType.INT32)\n'
+            },
+            "expect": [("convert.py", 7, "PluginField 'gamma': data gamma is float32 but the field type is INT32")],
+        },
         {
             "files": {
                 "build.py": _HEAD

@@ -657,6 +657,30 @@ class TorchTrtExtractor(fast.FastVisitMixin, cst.CSTVisitor):
             )
         )
 
+    def _name_dtype(self, name: str, depth: int) -> tuple[Optional[str], bool, bool]:
+        """The dtype of a local name's value (see :meth:`_dtype_of`): (None, False, False) when a binding is not a
+        plain assignment, a value's dtype is not known, or the values disagree."""
+        scope = self.funcs[-1] if self.funcs else self.module
+        if isinstance(scope, cst.FunctionDef):
+            p = scope.params
+            if any(_names_in(x.name, name) for x in (*p.posonly_params, *p.params, *p.kwonly_params)) or any(
+                    isinstance(x, cst.Param) and x.name.value == name for x in (p.star_arg, p.star_kwarg)):
+                return None, False, False
+        b = _Bindings(name)
+        stmts = scope.body if isinstance(scope, cst.Module) else getattr(scope.body, "body", ())
+        try:
+            for stmt in stmts:
+                stmt.visit(b)
+        except Exception:  # noqa: BLE001 - a tree libcst cannot walk: not known
+            return None, False, False
+        if b.other or not b.values or len(b.values) > 8:
+            return None, False, False
+        got = {self._dtype_of(v, depth + 1) for v in b.values}
+        if len(got) != 1:
+            return None, False, False
+        d, explicit, empty = got.pop()
+        return (d, explicit, empty) if d is not None or empty else (None, False, False)
+
     def _np_dtype(self, node) -> Optional[str]:
         s = _string(node)
         if s is not None:
@@ -668,8 +692,15 @@ class TorchTrtExtractor(fast.FastVisitMixin, cst.CSTVisitor):
             return _NP_DTYPES.get(q.split(".", 1)[1])
         return None
 
-    def _dtype_of(self, node) -> tuple[Optional[str], bool, bool]:
-        """(numpy dtype, explicit?, empty?) of a PluginField data expression."""
+    def _dtype_of(self, node, depth: int = 0) -> tuple[Optional[str], bool, bool]:
+        """(numpy dtype, explicit?, empty?) of a PluginField data expression: a numpy constructor or conversion, a
+        torch tensor converted and handed to numpy (``w.detach().cpu().float().numpy()``: float32), or a local name
+        whose every binding in the function (or module) is one such value of one dtype."""
+        if isinstance(node, cst.Name) and depth < 4:
+            return self._name_dtype(node.value, depth)
+        torch = _torch_numpy_dtype(node)
+        if torch is not None:
+            return torch, True, False
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode":
             return "bytes", True, False
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype" and node.args:
@@ -715,6 +746,94 @@ class TorchTrtExtractor(fast.FastVisitMixin, cst.CSTVisitor):
         if kinds == {"bool"}:
             return "bool", False, False
         return None, False, False
+
+
+# a torch tensor's conversion before ``.numpy()``: the numpy array's dtype
+_TORCH_CONVERSIONS = {"float": "float32", "half": "float16", "double": "float64", "int": "int32", "long": "int64",
+                      "short": "int16", "char": "int8", "byte": "uint8", "bool": "bool"}
+_TORCH_KEEPS = frozenset({"cpu", "detach", "contiguous", "clone", "cuda"})  # (calls that keep the dtype)
+
+
+def _torch_numpy_dtype(node) -> Optional[str]:
+    """The dtype of ``<tensor>.<conversion>().numpy()`` (``.float()``, ``.half()``..., with ``.cpu()``/``.detach()``
+    on either side of it); None for anything else."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "numpy"
+            and not node.args):
+        return None
+    cur = node.func.value
+    while isinstance(cur, cst.Call) and isinstance(cur.func, cst.Attribute) and not cur.args:
+        name = cur.func.attr.value
+        if name in _TORCH_CONVERSIONS:
+            return _TORCH_CONVERSIONS[name]
+        if name not in _TORCH_KEEPS:
+            return None
+        cur = cur.func.value
+    return None
+
+
+class _Bindings(cst.CSTVisitor):
+    """Every binding of one name in a function body (or a module's top level), not entering nested scopes: the
+    values of plain assignments (``x = v``, ``x: T = v``), and whether any other binding (a tuple target, ``for``,
+    ``with ... as``, ``+=``, ``global``, an import, a parameter) makes the value unknown."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.values, self.other = name, [], False
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            if isinstance(t.target, cst.Name) and t.target.value == self.name:
+                self.values.append(node.value)
+            elif _names_in(t.target, self.name):
+                self.other = True
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.target.value == self.name:
+            if node.value is not None:
+                self.values.append(node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.other = self.other or _names_in(node.target, self.name)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.other = self.other or _names_in(node.target, self.name)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        self.other = self.other or (node.asname is not None and _names_in(node.asname.name, self.name))
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.other = self.other or _names_in(node.target, self.name)
+
+    def visit_Global(self, node) -> None:
+        self.other = self.other or any(n.name.value == self.name for n in node.names)
+
+    def visit_Nonlocal(self, node) -> None:
+        self.other = self.other or any(n.name.value == self.name for n in node.names)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        bound = node.asname.name if node.asname is not None else node.name
+        self.other = self.other or (isinstance(bound, cst.Name) and bound.value == self.name)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self.other = self.other or (node.name is not None and _names_in(node.name.name, self.name))
+
+
+def _names_in(target, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_names_in(e.value, name) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value, name)
+    return False
 
 
 _NET_ADD_TEXT = re.compile(r"\b(?:net|network)\s*\.\s*add_\w+\s*\(")
