@@ -61,7 +61,9 @@ class PluginFieldNumpyDtype(Rule):
             # a name bound to two dtypes, or once to a value of unknown dtype: not judged
             "files": {
                 "convert.py": _HEAD
-                + "\n\ndef convert(kwargs, flag):\n"
+                + "\n\ndef convert(kwargs, flag, w):\n"
+                "    w = w.astype(np.float32) if flag else w\n"
+                '    f = trt.PluginField("w", w, trt.PluginFieldType.FLOAT16)\n'
                 "    v = np.array([1], dtype=np.int32)\n"
                 "    if flag:\n        v = np.array([1.0], dtype=np.float32)\n"
                 '    shape = kwargs["shape"]\n'
