@@ -62,7 +62,7 @@ class PluginFieldNumpyDtype(Rule):
             "files": {
                 "convert.py": _HEAD
                 + "\n\ndef convert(kwargs, flag, w):\n"
-                "    w = w.astype(np.float32) if flag else w\n"
+                "    if flag:\n        w = w.astype(np.float32)\n"
                 '    f = trt.PluginField("w", w, trt.PluginFieldType.FLOAT16)\n'
                 "    v = np.array([1], dtype=np.int32)\n"
                 "    if flag:\n        v = np.array([1.0], dtype=np.float32)\n"
