@@ -194,6 +194,10 @@ class Call:
     arg_params: tuple[int, ...] = ()
     # in the last else of an if/else-if chain on the object's own members and constants: that chain (the innermost)
     fallthrough: Optional[FallThrough] = None
+    # a launch without a stream in the branch where its function's stream variable (a ``cudaStream_t`` or a pointer to
+    # one) is tested null (``if (stream == nullptr) k<<<g, b>>>(...); else k<<<g, b, 0, *stream>>>(...)``): that
+    # test's condition as written; the default stream is then the stream it was given
+    stream_null: Optional[str] = None
 
 
 @dataclass(frozen=True)

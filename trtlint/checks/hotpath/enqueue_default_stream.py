@@ -41,6 +41,21 @@ static void launchScale(float* x, cudaStream_t stream = 0)
 }"""
 
 
+_BY_POINTER = """template <typename T>
+__global__ void scaleKernel(T* x)
+{
+}
+static void launchScale(float* x, int n, cudaStream_t* stream)
+{
+    if (stream == nullptr)
+        scaleKernel<<<1, 256>>>(x);
+    else
+        scaleKernel<<<1, 256, 0, *stream>>>(x);
+    if (n > 4)
+        scaleKernel<<<1, 256>>>(x);
+}"""
+
+
 _RUN_MACRO = """
 #define RUN_SCALE(X)                                                                                                   \\
     {                                                                                                                  \\
@@ -154,7 +169,9 @@ class EnqueueDefaultStream(Rule):
     table of the rules/ packs) used on the path without a `cublasSetStream`/`cudnnSetStream` call on it (one
     finding per method and library, the missing bind, at the first use; the other uses are related locations),
     unless another method of the plugin (its constructor, `initialize`, `configurePlugin`) binds it: the handle
-    then works on that stream, not on the default one.
+    then works on that stream, not on the default one. A launch without a stream in the branch where its
+    function's stream variable is null (`if (stream == nullptr) k<<<g, b>>>(...); else k<<<g, b, 0, *stream>>>(...)`,
+    `if (!s)`) is not reported: there the default stream is the stream it was given.
     A stream kept in a class field (a plugin's `mStream`, a context struct's member, a wrapper's `stream()`
     getter returning it) is the default stream when nothing in the project that runs sets the field to a stream
     (a wrapper's setter nobody calls sets nothing).
@@ -206,6 +223,13 @@ class EnqueueDefaultStream(Rule):
         {"files": {"plugins/foo.cu": plugin_cpp("    RUN_SCALE(static_cast<float*>(outputs[0]));", _LAUNCHER + _RUN_MACRO)}},
     ]
     INVALID = [
+        {
+            # a helper taking the stream by pointer: the launch in the branch where that pointer is null has no stream
+            # to pass (nothing is reported there); the one under another condition runs on the default stream
+            "files": {"plugins/foo.cu": plugin_cpp("    launchScale(static_cast<float*>(outputs[0]), 8, &stream);",
+                                                   _BY_POINTER)},
+            "expect": [("plugins/foo.cu", 16, "kernel launch scaleKernel<<<...>>> has no stream")],
+        },
         {
             "files": {"plugins/foo.cu": plugin_cpp("    launchScale(static_cast<float*>(outputs[0]));", _LAUNCHER)},
             "expect": [("plugins/foo.cu", 22, "launchScale is given no stream (its stream parameter defaults to the legacy default stream)")],
@@ -413,6 +437,8 @@ class EnqueueDefaultStream(Rule):
                 continue  # (a workspace-size computation runs its algorithm in size-query mode: no work)
             how = None
             if call.kind == "launch":
+                if call.stream_null is not None:
+                    continue  # (in the branch where the stream it was given is null: that is the default stream)
                 how = default_stream(call.stream_arg) or fields.never_set(call)  # None also in a macro's body
                 if how is None:
                     continue

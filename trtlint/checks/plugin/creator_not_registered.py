@@ -159,6 +159,18 @@ class CreatorNotRegistered(Rule):
     VALID = [
         {"files": {"cpp/plugins/foo/fooPlugin.cpp": pair_cpp()}},
         {
+            # registered by a direct call on an object a header declares, through a smart pointer's get(): the
+            # creator is the argument's type
+            "files": {
+                "plugin/foo/fooPlugin.h": pair_cpp(register="none"),
+                "app/seg.hpp": ('#pragma once\n#include <memory>\n#include "../plugin/foo/fooPlugin.h"\n'
+                                "struct Seg\n{\n    void registerPlugins();\n    std::unique_ptr<FooPluginCreator> creator;\n};\n"),
+                "app/seg.cpp": ('#include "seg.hpp"\nusing namespace nvinfer1;\nvoid Seg::registerPlugins()\n{\n'
+                                "    creator.reset(new FooPluginCreator{});\n"
+                                '    getPluginRegistry()->registerCreator(*creator.get(), "");\n}\n'),
+            }
+        },
+        {
             # registered in a preprocessor branch this run does not compile (a build option's define): the
             # registration exists, and TRT004 names the branch as not checked
             "files": {

@@ -22,6 +22,9 @@ _STRING_GETTERS = {"getPluginName", "getPluginVersion", "getPluginNamespace", "g
 _MAP_LOOKUPS = {"find", "count", "at", "contains"}
 _STRCMP_FUNCS = {"strcmp", "strncmp", "strcasecmp", "strncasecmp", "_stricmp", "compare", "equals", "starts_with"}
 _LIST_REGISTER_FUNCS = {"initializePlugin", "addPluginCreator", "registerCreatorType"}
+# a null test of a variable: (a) `!s`, (b) `s == nullptr` (either side); (c) `s`, (d) `s != nullptr`
+_NULL_TEST = re.compile(r"!\s*\(?\s*(?P<a>\w+)\s*\)?|(?:(?P<b>\w+)\s*==\s*(?:nullptr|NULL|0)|(?:nullptr|NULL|0)\s*==\s*(?P<b2>\w+))"
+                        r"|\(?\s*(?P<c>\w+)\s*\)?|(?:(?P<d>\w+)\s*!=\s*(?:nullptr|NULL|0))")
 _LOOKUP_FUNCS = {"getPluginCreator", "getCreator"}  # IPluginRegistry's lookups (namespace defaults to "")
 # on_dropped: comments and string literals, conditional preprocessor lines, other directive lines, and a
 # statement that is one call (``x = a->b::f<T>(args)``)
@@ -228,7 +231,9 @@ class BodyWalker(Guards):
             if not callee:
                 callee = text[:i].strip() if i > 0 else name
             cfg_args = arguments(kids[1]) if stream else []
+            nulled = self.stream_null_branch(c, parents) if stream is None else None
             self.add_call(c, flow.launch_extras(text, cfg, Call(
+                stream_null=nulled,
                 callee=callee, span=self.span(c), usr=(ref.get_usr() or None) if ref is not None else None,
                 kind="launch", stream=stream, args=tuple(a for a in args if a),
                 stream_field=streamfields.arg_field(self, cfg_args[3]) if len(cfg_args) >= 4 else None)))
@@ -239,6 +244,8 @@ class BodyWalker(Guards):
             m = fielddata.reset_of(ex, c, kids)
             if m is not None and m not in self.field_resets:
                 self.field_resets.append(m)
+        if name == "registerCreator":
+            self.on_register_call(c)
         if name in _LIST_REGISTER_FUNCS:
             self.on_list_register(c, kids)
         elif ref is not None and ref.kind in (K.FUNCTION_DECL, K.CXX_METHOD) and ref.get_num_template_arguments() > 0:
@@ -307,6 +314,61 @@ class BodyWalker(Guards):
         self.add_call(c, flow.call_extras(self, c, ref, name, args, arg_texts, call))
         if self.fc_usrs:
             self.on_call_reads(c, name, args, parents)
+
+    def stream_null_branch(self, c: Cursor, parents: tuple[Cursor, ...]) -> Optional[str]:
+        """The condition of the nearest ``if`` among ``parents`` (of the call ``c``) whose branch holding it runs only when a
+        stream variable (a ``cudaStream_t``/``CUstream`` or a pointer to one) is null: the then-branch of ``if
+        (!s)``, ``if (s == nullptr)`` (``NULL``, ``0``), the else-branch of ``if (s)``, ``if (s != nullptr)``."""
+        K = self.K
+        for i in range(len(parents) - 1, -1, -1):
+            p = parents[i]
+            if p.kind != K.IF_STMT:
+                continue
+            kids = children(p)
+            ci, ti, ei = self.if_parts(p, kids)
+            if ci is None:
+                return None
+            branch = parents[i + 1] if i + 1 < len(parents) else c
+            arm = "then" if ti is not None and kids[ti] == branch else ("else" if ei is not None and kids[ei] == branch else None)
+            if arm is None:
+                return None
+            cond = " ".join(self.ex.text_of(kids[ci]).split())
+            m = _NULL_TEST.fullmatch(cond)
+            if m is None:
+                return None
+            var = m.group("a") or m.group("b") or m.group("b2") or m.group("c") or m.group("d")
+            null_when_true = m.group("a") is not None or m.group("b") is not None or m.group("b2") is not None
+            if (arm == "then") != null_when_true:
+                return None
+            for sub in preorder(kids[ci]):
+                if sub.kind == K.DECL_REF_EXPR and sub.spelling == var:
+                    t = (sub.type.spelling or "") + " " + (sub.type.get_canonical().spelling or "")
+                    return cond if ("cudaStream_t" in t or "CUstream" in t or "CUstream_st" in t) else None
+            return None
+        return None
+
+    def on_register_call(self, c: Cursor) -> None:
+        """``registry->registerCreator(*mCreator.get(), ns)``: a creator registered by a direct call, its class the
+        type of the first argument as the parse resolved it (through ``*``, references, smart pointers' ``get()``,
+        a member declared in a header): a project class, not TensorRT's interface."""
+        K, ex = self.K, self.ex
+        args = arguments(c)
+        if not args:
+            return
+        try:
+            t = look_through(K, args[0]).type
+            if t.kind == ex.ci.TypeKind.POINTER:
+                t = t.get_pointee()
+            d = t.get_canonical().get_declaration()
+        except Exception:  # noqa: BLE001 - a type libclang cannot give: the text-based reading stands
+            return
+        if d is None or d.kind not in (K.CLASS_DECL, K.STRUCT_DECL):
+            return
+        qn = ex.qualname(d)
+        if not qn or ex.rel_of(ex.cursor_file(d)) is None:
+            return  # (TensorRT's own interface, `IPluginCreator&`: the class is not known)
+        ex.registrations.append(Registration(creator=d.spelling or qn.split("::")[-1], qualname=qn, span=self.span(c),
+                                             how="call"))
 
     def on_list_register(self, c: Cursor, kids: list[Cursor]) -> None:
         """``initializePlugin<ns::XCreator>(...)``: a creator registered by a library list."""

@@ -437,7 +437,8 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         contracts = contract.scan(ex, tu, only=src.rel if k is not None else None)
         if k is not None:
             contracts = k.ff.fn_contracts[:k.counts["fn_contracts"]] + contracts
-        ex.registrations.extend(contract.registrations(ex))
+        typed = {(r.span.path, r.span.line) for r in ex.registrations if r.how == "call"}
+        ex.registrations.extend(r for r in contract.registrations(ex) if (r.span.path, r.span.line) not in typed)
     except Exception as e:  # noqa: BLE001 - the contract: never raise
         contracts = ()
         problems.append(ParseProblem(f"internal error in C++ contract scan: {type(e).__name__}: {e}", Span(src.rel, 1), partial=True))
