@@ -738,7 +738,6 @@ class SerializationIncomplete(Rule):
             symbol=f"{s.qualname}:count",
         )
 
-
     def _order(self, cname: str, s, d, start: int = 0, creator=None) -> Optional[Diagnostic]:
         """The values serialize() writes and the constructor reads one by one, each a member by name on both sides
         (`write(d, mKh)`, `mKh = read<int>(d)`), up to the first that is not (a loop, a branch, a copy): the first
@@ -762,35 +761,26 @@ class SerializationIncomplete(Rule):
 
         item = start + i + 1
         wop, rop = w[i][1], r[i][1]
+        wrote = Related(wop.span, f"serialize() writes item {item} (`{wn[i]}`) here")
         if i + 1 < len(w) and i + 1 < len(r) and wn[i] == rn[i + 1] and wn[i + 1] == rn[i]:
-            return self.diag(
-                rop.span,
-                f"{cname}'s deserializing constructor reads items {item} and {item + 1} into `{rn[i]}` and "
-                f"`{rn[i + 1]}`, but serialize() writes `{wn[i]}` then `{wn[i + 1]}`: the two values are swapped in "
-                "the deserialized plugin",
-                related=[Related(wop.span, f"serialize() writes item {item} (`{wn[i]}`) here")] + _creator(creator, start),
-                symbol=f"{s.qualname}:{item}",
-            )
-        if rn[i] not in written and i + 1 < len(r) and rn[i + 1] == wn[i] and aligned(0, 1) >= 2:
-            return self.diag(
-                rop.span,
-                f"{cname}'s deserializing constructor reads item {item} into `{rn[i]}`, but serialize() never writes "
-                f"`{rn[i]}`: it writes `{wn[i]}` there, so `{rn[i]}` gets the value of `{wn[i]}` and every later "
-                "read lands one item off",
-                related=[Related(wop.span, f"serialize() writes item {item} (`{wn[i]}`) here")] + _creator(creator, start),
-                symbol=f"{s.qualname}:{item}",
-            )
-        if wn[i] not in read and i + 1 < len(w) and wn[i + 1] == rn[i] and aligned(1, 0) >= 2:
-            return self.diag(
-                wop.span,
-                f"{cname}::serialize() writes item {item} (`{wn[i]}`), but the deserializing constructor never reads "
-                f"`{wn[i]}`: it reads `{rn[i]}` there, so `{rn[i]}` gets the value of `{wn[i]}` and every later read "
-                "lands one item off",
-                related=[Related(rop.span, f"the deserializing constructor reads item {item} into `{rn[i]}` here")]
-                + _creator(creator, start),
-                symbol=f"{s.qualname}:{item}",
-            )
-        return None
+            span, related = rop.span, wrote
+            msg = (f"{cname}'s deserializing constructor reads items {item} and {item + 1} into `{rn[i]}` and "
+                   f"`{rn[i + 1]}`, but serialize() writes `{wn[i]}` then `{wn[i + 1]}`: the two values are swapped in "
+                   "the deserialized plugin")
+        elif rn[i] not in written and i + 1 < len(r) and rn[i + 1] == wn[i] and aligned(0, 1) >= 2:
+            span, related = rop.span, wrote  # a write dropped
+            msg = (f"{cname}'s deserializing constructor reads item {item} into `{rn[i]}`, but serialize() never writes "
+                   f"`{rn[i]}`: it writes `{wn[i]}` there")
+        elif wn[i] not in read and i + 1 < len(w) and wn[i + 1] == rn[i] and aligned(1, 0) >= 2:
+            span = wop.span  # a read dropped
+            related = Related(rop.span, f"the deserializing constructor reads item {item} into `{rn[i]}` here")
+            msg = (f"{cname}::serialize() writes item {item} (`{wn[i]}`), but the deserializing constructor never reads "
+                   f"`{wn[i]}`: it reads `{rn[i]}` there")
+        else:
+            return None
+        if "swapped" not in msg:
+            msg += f", so `{rn[i]}` gets the value of `{wn[i]}` and every later read lands one item off"
+        return self.diag(span, msg, related=[related] + _creator(creator, start), symbol=f"{s.qualname}:{item}")
 
 
 _NAMED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*")
