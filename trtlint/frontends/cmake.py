@@ -17,7 +17,7 @@ from typing import Optional
 from trtlint.base.facts import CMakeGlob, CMakeTarget, FileFacts, ParseProblem, Span
 from . import ExtractContext, SourceFile, read_text
 
-VERSION = "2"
+VERSION = "3"
 KIND_NAMES = ("cmake",)
 
 _CMD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
@@ -31,8 +31,9 @@ _TARGET_KEYWORDS = {
 _GTEST_LIBS = re.compile(r"^(gtest|gtest_main|gmock|gmock_main|GTest::\w+|\$\{G(?:TEST|MOCK)_\w*LIBRARIES\})$")
 # a build system's command that makes a googletest executable of its sources and registers it as a test in one
 # (catkin_add_gtest, ament_add_gtest, catkin_add_gmock, ...): a target and a test
-_TEST_TARGET_CMD = re.compile(r"\w*add_g(?:test|mock)", re.I)
-_INTERESTING = re.compile(r"GLOB|add_executable|add_library|add_test|gtest_|add_g(?:test|mock)", re.I)
+# (ROS 2's ament_cmake_ros adds ament_add_ros_isolated_gtest/_gmock: any word between add_ and the g)
+_TEST_TARGET_CMD = re.compile(r"\w*add_(?:\w*_)?g(?:test|mock)", re.I)
+_INTERESTING = re.compile(r"GLOB|add_executable|add_library|add_test|gtest_|add_(?:\w*_)?g(?:test|mock)", re.I)
 _SOURCE_EXT = re.compile(r"\.(c|cc|cpp|cxx|cu|h|hh|hpp|cuh|inl)$", re.I)
 
 
@@ -171,6 +172,40 @@ def _resolve(pattern: str, list_dir: str) -> Optional[str]:
     return p
 
 
+def _test_wrappers(commands) -> set[str]:
+    """The functions and macros a list file defines whose body makes a googletest target of what the caller
+    passes (``function(add_testcase filepath) ... ament_add_gmock(${name} ${filepath}) ... endfunction()``):
+    a test-making command, or ``add_executable`` registered by ``add_test``/``gtest_discover_tests`` or linked
+    with googletest in the same body, whose arguments name a parameter, ``${ARGN}`` or ``${ARGV...}``."""
+    out: set[str] = set()
+    cur: Optional[str] = None
+    params: set[str] = set()
+    makes = registers = False
+    for name, args, *_ in commands:
+        if name in ("function", "macro") and args:
+            cur, params, makes, registers = args[0].lower(), set(args[1:]), False, False
+            continue
+        if cur is None:
+            continue
+        if name in ("endfunction", "endmacro"):
+            if makes and registers:
+                out.add(cur)
+            cur = None
+            continue
+        refs = {v for a in args[1:] for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a)}
+        from_caller = any(v in params or v == "ARGN" or v.startswith("ARGV") for v in refs)
+        if _TEST_TARGET_CMD.fullmatch(name):
+            makes = makes or from_caller
+            registers = True
+        elif name in ("add_executable", "cuda_add_executable"):
+            makes = makes or from_caller
+        elif name in ("add_test", "gtest_discover_tests", "gtest_add_tests"):
+            registers = True
+        elif name == "target_link_libraries" and any(_GTEST_LIBS.match(a) for a in args[1:]):
+            registers = True
+    return out
+
+
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     text, problem = read_text(src, legacy=True)  # CMake reads a GBK or Latin-1 comment as bytes
     if text is None:
@@ -185,7 +220,25 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     tinfo: dict[str, dict] = {}  # target -> span, explicit sources, variables
     set_sources: dict[str, list[str]] = {}  # set(X a.cpp b.cpp): literal sources of X
     tested: set[str] = set()  # targets this file registers as tests (or links with googletest)
-    for name, args, line, col, el, ec in _commands(clean):
+    commands = list(_commands(clean))
+    project = next((args[0] for name, args, *_ in commands if name == "project" and args and "$" not in args[0]), None)
+    if project is not None:  # ${PROJECT_NAME} in a target's name or sources (ROS packages: test/test_${PROJECT_NAME}.cpp)
+        commands = [(n, [a.replace("${PROJECT_NAME}", project) for a in args], *rest) for n, args, *rest in commands]
+    wrappers = _test_wrappers(commands)
+    for name, args, line, col, el, ec in commands:
+        if name in wrappers and args:
+            # a call of this file's own function that makes a googletest of its arguments: a test target of them
+            tgt = f"{name}({args[0]})"
+            tested.add(tgt)
+            t = tinfo.setdefault(tgt, {"span": Span(src.rel, line, col, el, ec), "sources": [], "vars": []})
+            for a in args:
+                for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a):
+                    uses.setdefault(v, set()).add(tgt)
+                    t["vars"].append(v)
+                r = _resolve(a, list_dir) if _SOURCE_EXT.search(a) else None
+                if r is not None:
+                    t["sources"].append(r)
+            continue
         if name == "file" and args and args[0].upper() in ("GLOB", "GLOB_RECURSE") and len(args) >= 2:
             recurse = args[0].upper() == "GLOB_RECURSE"
             var = args[1]

@@ -17,8 +17,10 @@ class UnregisteredCppUnittest(Rule):
     ## What it does
     Finds C++/CUDA files that define googletest cases (`TEST`, `TEST_F`, `TEST_P`, `TYPED_TEST`) and checks
     that a CMake test target compiles them: a target registered with `add_test`/`gtest_discover_tests`/
-    `gtest_add_tests`, made and registered at once (`catkin_add_gtest`, `ament_add_gtest`, any `*_add_gtest` /
-    `*_add_gmock`), or linked with googletest (by name, `GTest::`, `${GTEST_LIBRARIES}`), whose explicit sources name the file or whose sources
+    `gtest_add_tests`, made and registered at once (`catkin_add_gtest`, `ament_add_gtest`,
+    `ament_add_ros_isolated_gtest`, any `*add_*gtest` / `*add_*gmock`, or the list file's own `function`/`macro`
+    whose body makes such a test of a parameter: its calls' sources count; `${PROJECT_NAME}` is the list
+    file's own `project()`), or linked with googletest (by name, `GTest::`, `${GTEST_LIBRARIES}`), whose explicit sources name the file or whose sources
     come from a `file(GLOB ...)` that matches it. Vendored trees (`3rdParty/`, `third_party/`, ...),
     files in a Bazel package (a `BUILD`/`BUILD.bazel` file in their directory or above, as Torch-TensorRT's
     `tests/cpp`) and projects without CMake files are not judged.
@@ -82,6 +84,18 @@ class UnregisteredCppUnittest(Rule):
                 "test/test_frame.cpp": _TEST_CPP.replace("Rope", "Frame"),
             }
         },
+        {
+            # ROS 2: ament_cmake_ros's isolated gtest/gmock, and a list file's own function that makes a
+            # googletest of the file its caller passes
+            "files": {
+                "CMakeLists.txt": "project(filters)\nament_add_ros_isolated_gtest(test_${PROJECT_NAME} test/test_${PROJECT_NAME}.cpp)\n"
+                "function(add_testcase filepath)\n  get_filename_component(n ${filepath} NAME_WE)\n"
+                "  ament_add_gmock(${n} ${filepath})\nendfunction()\n"
+                "if(BUILD_TESTING)\n  add_testcase(test/test_bias.cpp)\nendif()\n",
+                "test/test_filters.cpp": _TEST_CPP,
+                "test/test_bias.cpp": _TEST_CPP.replace("Rope", "Bias"),
+            }
+        },
     ]
     INVALID = [
         {
@@ -95,6 +109,15 @@ class UnregisteredCppUnittest(Rule):
                 ("unittests/batchTests.cu", 3, "no CMake test target builds batchTests.cu"),
                 ("unittests/kernels/attnTests.cpp", 2, "Attn.Cache"),
             ],
+        },
+        {
+            # a function that makes a library of what it is given registers no test
+            "files": {
+                "CMakeLists.txt": "function(add_component src)\n  add_library(comp ${src})\nendfunction()\n"
+                "add_component(test/test_bias.cpp)\nadd_executable(t other.cpp)\nadd_test(NAME t COMMAND t)\n",
+                "test/test_bias.cpp": _TEST_CPP.replace("Rope", "Bias"),
+            },
+            "expect": [("test/test_bias.cpp", 2, "no CMake test target builds test_bias.cpp")],
         },
     ]
 
