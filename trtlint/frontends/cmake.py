@@ -154,10 +154,13 @@ def _commands(text: str):
         yield name, [a or b for a, b in args], line, col, el, ec
 
 
-def _resolve(pattern: str, list_dir: str) -> Optional[str]:
+def _resolve(pattern: str, list_dir: str, own_project: bool = False) -> Optional[str]:
+    """``pattern`` as a project-relative path; ``own_project`` when the list file calls ``project()`` itself,
+    so that its ``${PROJECT_SOURCE_DIR}`` is its own directory (a sample's own project), not the tree's top."""
     p = pattern
-    for var in ("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR"):
-        p = p.replace("${%s}" % var, "/" + list_dir if list_dir else "/")
+    here = "/" + list_dir if list_dir else "/"
+    for var in ("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR") + (("PROJECT_SOURCE_DIR",) if own_project else ()):
+        p = p.replace("${%s}" % var, here)
     for var in ("CMAKE_SOURCE_DIR", "PROJECT_SOURCE_DIR", "CMAKE_HOME_DIRECTORY"):
         p = p.replace("${%s}" % var, "/")
     if "${" in p:
@@ -172,18 +175,24 @@ def _resolve(pattern: str, list_dir: str) -> Optional[str]:
     return p
 
 
+_REF = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
+
+
 def _test_wrappers(commands) -> set[str]:
     """The functions and macros a list file defines whose body makes a googletest target of what the caller
     passes (``function(add_testcase filepath) ... ament_add_gmock(${name} ${filepath}) ... endfunction()``):
     a test-making command, or ``add_executable`` registered by ``add_test``/``gtest_discover_tests`` or linked
-    with googletest in the same body, whose arguments name a parameter, ``${ARGN}`` or ``${ARGV...}``."""
+    with googletest in the same body, or a call of such a function defined above, whose arguments carry what
+    the caller passed: a parameter, ``${ARGN}``/``${ARGV...}``, or a variable set from one in the body
+    (``set``, ``list(APPEND)``, ``cmake_parse_arguments``' prefixed results)."""
     out: set[str] = set()
     cur: Optional[str] = None
-    params: set[str] = set()
+    carried: set[str] = set()
+    prefixes: list[str] = []
     makes = registers = False
     for name, args, *_ in commands:
         if name in ("function", "macro") and args:
-            cur, params, makes, registers = args[0].lower(), set(args[1:]), False, False
+            cur, carried, prefixes, makes, registers = args[0].lower(), set(args[1:]), [], False, False
             continue
         if cur is None:
             continue
@@ -192,9 +201,18 @@ def _test_wrappers(commands) -> set[str]:
                 out.add(cur)
             cur = None
             continue
-        refs = {v for a in args[1:] for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a)}
-        from_caller = any(v in params or v == "ARGN" or v.startswith("ARGV") for v in refs)
-        if _TEST_TARGET_CMD.fullmatch(name):
+        refs = {v for a in args for v in _REF.findall(a)}
+        from_caller = any(
+            v in carried or v == "ARGN" or v.startswith("ARGV") or any(v.startswith(p) for p in prefixes) for v in refs
+        )
+        if name in ("set", "list") and args and from_caller:
+            carried.add(args[0] if name == "set" else (args[1] if len(args) > 1 else ""))
+        elif name == "cmake_parse_arguments" and args and from_caller:
+            prefixes.append(args[0] + "_")
+        elif name in out:  # a wrapper defined above, called with what the caller passed
+            makes = makes or from_caller
+            registers = True
+        elif _TEST_TARGET_CMD.fullmatch(name):
             makes = makes or from_caller
             registers = True
         elif name in ("add_executable", "cuda_add_executable"):
@@ -224,6 +242,7 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
     project = next((args[0] for name, args, *_ in commands if name == "project" and args and "$" not in args[0]), None)
     if project is not None:  # ${PROJECT_NAME} in a target's name or sources (ROS packages: test/test_${PROJECT_NAME}.cpp)
         commands = [(n, [a.replace("${PROJECT_NAME}", project) for a in args], *rest) for n, args, *rest in commands]
+    own = project is not None
     wrappers = _test_wrappers(commands)
     for name, args, line, col, el, ec in commands:
         if name in wrappers and args:
@@ -235,14 +254,14 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
                 for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a):
                     uses.setdefault(v, set()).add(tgt)
                     t["vars"].append(v)
-                r = _resolve(a, list_dir) if _SOURCE_EXT.search(a) else None
+                r = _resolve(a, list_dir, own) if _SOURCE_EXT.search(a) else None
                 if r is not None:
                     t["sources"].append(r)
             continue
         if name == "file" and args and args[0].upper() in ("GLOB", "GLOB_RECURSE") and len(args) >= 2:
             recurse = args[0].upper() == "GLOB_RECURSE"
             var = args[1]
-            pats = [r for r in (_resolve(a, list_dir) for a in glob_pattern_args(args[2:])) if r is not None]
+            pats = [r for r in (_resolve(a, list_dir, own) for a in glob_pattern_args(args[2:])) if r is not None]
             globs.append((var, recurse, tuple(pats), Span(src.rel, line, col, el, ec)))
         elif (name in _TARGET_CMDS or _TEST_TARGET_CMD.fullmatch(name)) and args:
             tgt = args[0]
@@ -260,23 +279,29 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
                     t["vars"].append(v)
                 if a.upper() in _TARGET_KEYWORDS or a.startswith("$<"):
                     continue
-                r = _resolve(a, list_dir) if _SOURCE_EXT.search(a) else None
+                r = _resolve(a, list_dir, own) if _SOURCE_EXT.search(a) else None
                 if r is not None:
                     t["sources"].append(r)
         elif name == "set" and args:
             for a in args[1:]:
                 for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a):
                     alias.setdefault(v, set()).add(args[0])
-                r = _resolve(a, list_dir) if _SOURCE_EXT.search(a) else None
+                r = _resolve(a, list_dir, own) if _SOURCE_EXT.search(a) else None
                 if r is not None:
                     set_sources.setdefault(args[0], []).append(r)
         elif name == "list" and len(args) >= 2 and args[0].upper() in ("APPEND", "PREPEND", "INSERT"):
             for a in args[2:]:
                 for v in re.findall(r"\$\{([A-Za-z0-9_]+)\}", a):
                     alias.setdefault(v, set()).add(args[1])
-                r = _resolve(a, list_dir) if _SOURCE_EXT.search(a) else None
+                r = _resolve(a, list_dir, own) if _SOURCE_EXT.search(a) else None
                 if r is not None:
                     set_sources.setdefault(args[1], []).append(r)
+        elif name == "foreach" and len(args) >= 2:
+            # foreach(F ${SRCS}) / foreach(F IN LISTS SRCS ITEMS ...): F is built from SRCS
+            lists = args[2:] if len(args) > 2 and args[1].upper() == "IN" else args[1:]
+            for a in lists:
+                for v in _REF.findall(a) or ([a] if re.fullmatch(r"[A-Za-z0-9_]+", a) and a.upper() not in ("LISTS", "ITEMS", "ZIP_LISTS", "RANGE") else []):
+                    alias.setdefault(v, set()).add(args[0])
         elif name == "add_test" and args:
             if args[0].upper() == "NAME":
                 up = [a.upper() for a in args]

@@ -166,7 +166,7 @@ class UnregisteredCppUnittest(Rule):
             yield self.diag(
                 first.span,
                 f"no CMake test target builds {name}: its googletest cases ({shown}{more}) never run; add it to a "
-                f"test target's sources ({', '.join(sorted(tested)) or 'none is registered with add_test/gtest_discover_tests'})",
+                f"test target's sources ({_nearest(path, tested, spans)})",
                 related=related,
                 symbol=path,
             )
@@ -191,3 +191,20 @@ def _bazel_package(root, path: str, memo: dict[str, bool]) -> bool:
     for c in chain:
         memo[c] = found
     return found
+
+
+def _nearest(path: str, tested: set[str], spans) -> str:
+    """The test targets to name in the message: those defined nearest the file (the deepest list-file
+    directory above it first), at most three; names CMake computes (``${name}``, ``$<TARGET_FILE:...>``) left
+    out."""
+    names = [t for t in tested if "$" not in t]
+    if not names:
+        return "none is registered with add_test/gtest_discover_tests"
+
+    def depth(t: str) -> int:
+        d = spans[t].path.rsplit("/", 1)[0] if t in spans and "/" in spans[t].path else ""
+        return len(d.split("/")) if d and path.startswith(d + "/") else 0 if not d else -1
+
+    ranked = sorted(names, key=lambda t: (-depth(t), t))
+    more = f" and {len(ranked) - 3} more" if len(ranked) > 3 else ""
+    return ", ".join(ranked[:3]) + more
