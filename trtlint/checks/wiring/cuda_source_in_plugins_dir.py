@@ -142,6 +142,17 @@ class CudaSourceInPluginsDir(Rule):
                 "lib/main.cpp": "int x;\n",
             }
         },
+        {
+            # a sample with its own project(): its ${PROJECT_SOURCE_DIR} is its own directory, not the tree's top,
+            # so its *.cc glob says nothing of the library's kernels elsewhere
+            "files": {
+                "CMakeLists.txt": "project(lib)\nadd_library(lib lib/k.cu)\n",
+                "lib/k.cu": "__global__ void k() {}\n",
+                "third_party/eigen/test/gpu_basic.cu": "__global__ void op() {}\n",
+                "examples/demo/CMakeLists.txt": "project(demo)\nfile(GLOB_RECURSE ALL_SRCS ${PROJECT_SOURCE_DIR}/*.cc)\nadd_executable(main ${ALL_SRCS})\n",
+                "examples/demo/main.cc": "int main() { return 0; }\n",
+            }
+        },
     ]
     INVALID = [
         {

@@ -96,6 +96,19 @@ class UnregisteredCppUnittest(Rule):
                 "test/test_bias.cpp": _TEST_CPP.replace("Rope", "Bias"),
             }
         },
+        {
+            # a test-making function reached through another (cmake_parse_arguments' results), called in a
+            # foreach over a glob
+            "files": {
+                "tests/CMakeLists.txt": "function(cc_test_build NAME)\n"
+                "  cmake_parse_arguments(cc_test \"\" \"\" \"SRCS;DEPS\" ${ARGN})\n"
+                "  add_executable(${NAME} ${cc_test_SRCS})\n  target_link_libraries(${NAME} gtest)\nendfunction()\n"
+                "function(add_unittest CC_FILE)\n  set(F ${CC_FILE})\n  cc_test_build(t SRCS ${F})\nendfunction()\n"
+                "file(GLOB_RECURSE ALL_TEST_SRCS ${CMAKE_CURRENT_SOURCE_DIR}/*/test_*.cc)\n"
+                "foreach(_CC_FILE ${ALL_TEST_SRCS})\n  add_unittest(${_CC_FILE})\nendforeach()\n",
+                "tests/core/test_tensor.cc": _TEST_CPP,
+            }
+        },
     ]
     INVALID = [
         {
