@@ -278,6 +278,8 @@ def not_analysed(report: dict | None, stderr: str) -> tuple[set[str], list[str]]
                 names.extend(f"include:{m['name']}" for m in u.get("missing_includes") or [] if m.get("name"))
         # headers no unit includes, whose findings the run set aside and named (judge-unincluded-headers)
         files.update(h["path"] for h in an.get("unincluded_headers_not_judged") or [] if isinstance(h, dict))
+        # Python make_node calls on a converter's own graph class, named
+        files.update(w["path"] for w in an.get("emissions_not_followed") or [] if isinstance(w, dict))
         # Python calls handing a function PluginFields that no plugin helper of the project completes, named
         files.update(c["path"] for c in an.get("plugin_helper_calls_not_followed") or [] if isinstance(c, dict))
         # programs whose Makefile cannot run, whose findings the run set aside and named (judge-unrunnable-builds)

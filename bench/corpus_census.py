@@ -284,9 +284,14 @@ def is_plugin_op(op: str, domain: str | None) -> bool:
         if domain in ("onnx", "prim", "aten", ""):
             return False
         return True
+    if domain in _ONNX_OWN_DOMAINS:
+        return False  # ONNX's own operator sets beside the default one (ONNX-ML, training): not plugin ops
     if domain not in (None, "", "ai.onnx"):
         return True
     return op not in standard_ops()
+
+
+_ONNX_OWN_DOMAINS = frozenset({"ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview"})
 
 
 G_OP_RE = re.compile(r"\b(?:g|graph|ctx\.graph|self\.g)\.op\s*\(\s*[rbuf]?[\"']([^\"']+)[\"']")
@@ -357,14 +362,19 @@ def py_items(rel: str, text: str) -> list[Item]:
     for m in MAKE_NODE_RE.finditer(text):
         if is_plugin_op(m.group(1), domain_kw(call_text(text, m.start()))):
             items.append(Item("emission", rel, line_of(text, m.start()), m.group(1), {"form": "make_node"}))
+    gs_file = "onnx_graphsurgeon" in text  # a bare Node(...) is graph surgery only where the file imports it
     for m in GS_NODE_RE.finditer(text):
         op = m.group(1) or m.group(2)
+        if not m.group(0).startswith("gs.") and not gs_file:
+            continue  # another library's Node (rclpy, a converter's own graph class)
         if op and is_plugin_op(op, domain_kw(call_text(text, m.start()))):
             items.append(Item("emission", rel, line_of(text, m.start()), op, {"form": "gs.Node"}))
     for m in LAYER_RE.finditer(text):
         if is_plugin_op(m.group(1), domain_kw(m.group(0))):
             items.append(Item("emission", rel, line_of(text, m.start()), m.group(1), {"form": "graph.layer"}))
     for m in OP_VAR_RE.finditer(text):
+        if not m.group(0).startswith((".", "gs.")) and not gs_file:
+            continue
         op = assigned_string(text, m.start(), m.group(1))
         if op and is_plugin_op(op, domain_kw(call_text(text, m.start()))):
             form = "graph.layer" if m.group(0).startswith(".") else "gs.Node"

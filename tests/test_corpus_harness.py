@@ -841,3 +841,14 @@ def test_a_launch_in_a_callee_defined_twice_in_its_file_loses_its_stream_in_each
     muts = [m for m in corpus_mutate.generate(tmp_path, corpus_census.census(tmp_path)) if m.cls == "default-stream"]
     assert [[(f, ln, t.strip()) for f, ln, t in m.edits] for m in muts] == [
         [("layer.cu", 6, "k<<<1, 32>>>(x);"), ("layer.cu", 13, "k<<<2, 64>>>(x);")]]
+
+
+def test_census_counts_no_other_librarys_node_and_no_onnx_own_domain():
+    # a ROS node and a converter's own Node class are not graph surgery; ONNX-ML and training ops are ONNX's own
+    ros = 'from rclpy.node import Node\nnode = Node("adapi_default_web_server")\n'
+    assert [i for i in corpus_census.py_items("launch.py", ros) if i.kind == "emission"] == []
+    gs = 'import onnx_graphsurgeon as gs\nfrom onnx_graphsurgeon import Node\nn = Node("MyPlugin", inputs=[x])\n'
+    assert [i.name for i in corpus_census.py_items("surgery.py", gs) if i.kind == "emission"] == ["MyPlugin"]
+    assert not corpus_census.is_plugin_op("Adagrad", "ai.onnx.preview.training")
+    assert not corpus_census.is_plugin_op("TreeEnsembleClassifier", "ai.onnx.ml")
+    assert corpus_census.is_plugin_op("Adagrad", "acme")

@@ -315,3 +315,25 @@ def test_parameter_helper_of_another_module_completed_at_its_callers(tmp_path):
     assert analysis.to_dict()["plugin_helper_calls_not_followed"] == [
         {"path": "fx/converters.py", "line": 34, "function": "make_plugin",
          "why": "no module-level function of that name looking a creator up by its parameters in otherlib"}]
+
+
+def test_make_node_of_a_converters_own_graph_class_is_named_not_judged(tmp_path):
+    """``graph.make_node("anchor_generator", ..., domain="custom")`` on a converter's own graph object (not
+    onnx.helper) may or may not become an ONNX node: the run names it in its summary instead of judging it or
+    saying nothing; a standard op through the same method, and onnx.helper's own make_node, are not named."""
+    write_project(tmp_path, {
+        "mapper.py": "from onnx import helper\n\n\ndef convert(graph, node):\n"
+                     "    graph.make_node('Conv', inputs=node.input('X'))\n"
+                     "    n = graph.make_node(\n        'anchor_generator', inputs=node.input('Input'), domain='custom')\n"
+                     "    return helper.make_node('Relu', ['a'], ['b'])\n",
+    })
+    res = check_project(tmp_path)
+    assert res.diagnostics == []
+    from trtlint.report.context import Analysis
+
+    analysis = res.analysis if isinstance(res.analysis, Analysis) else Analysis.from_dict(res.analysis)
+    assert ("1 node made through a make_node that is not onnx.helper's not judged (a converter's own graph class: "
+            "graph.make_node('anchor_generator') at mapper.py:6)") in analysis.line()
+    assert analysis.to_dict()["emissions_not_followed"] == [
+        {"path": "mapper.py", "line": 6, "call": "graph.make_node", "op": "anchor_generator"}]
+    assert Analysis.from_dict(analysis.to_dict()).wrapped == analysis.wrapped

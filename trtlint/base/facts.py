@@ -719,6 +719,9 @@ class FileFacts:
     stand_in_gaps: tuple[str, ...] = ()
     # Python: string literals naming a path whose name marks it deprecated, (value, line) (frontends/python/markedpaths.py)
     marked_strings: tuple[tuple[str, int], ...] = ()
+    # Python: ``X.make_node("Op", ...)`` on an object that is not onnx.helper (a converter's own graph class),
+    # naming an op outside ONNX's default domain: (line, call as written, op), not judged (frontends/python/onnx_emit.py)
+    wrapped_emissions: tuple[tuple[int, str, str], ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------------

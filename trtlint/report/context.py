@@ -56,6 +56,9 @@ class Analysis:
     # the C++ units (with no missing include) using CUDA names the stand-in headers do not declare, whose calls
     # over them clang drops: ((unit, (name, ...)), ...), by unit (FileFacts.stand_in_gaps)
     stand_in_gaps: tuple = ()
+    # Python ``X.make_node`` calls on objects that are not onnx.helper naming a non-default op: ((path, line, call,
+    # op), ...) (FileFacts.wrapped_emissions)
+    wrapped: tuple = ()
 
     def gap_names(self) -> list[str]:
         """The CUDA names the stand-in headers lack, most units first (ties by name)."""
@@ -120,6 +123,8 @@ class Analysis:
                         for g in getattr(ff, "guessed_includes", ()))
         gaps = tuple((path, tuple(ff.stand_in_gaps)) for path, ff in sorted(index.files.items())
                      if ff.kind in _PARTLY_KINDS and getattr(ff, "stand_in_gaps", ()))
+        wrapped = tuple((path, ln, call, op) for path, ff in sorted(index.files.items())
+                        for ln, call, op in getattr(ff, "wrapped_emissions", ()))
         tensorrt = index.tensorrt_target().to_dict()
         if scoped:
             tensorrt["programs"] = {s: idx.tensorrt_target().to_dict() for s, idx in sorted(scoped.items())}
@@ -142,7 +147,7 @@ class Analysis:
         for how in (getattr(build, "programs", None) or {}).values():
             found[how] = found.get(how, 0) + 1
         return cls(plugins=len(plugins), creators=len(creators), targets=targets, partly=tuple(partly),
-                   tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed, stand_in_gaps=gaps,
+                   tensorrt=tensorrt, programs=tuple(sorted(found.items())), guessed=guessed, stand_in_gaps=gaps, wrapped=wrapped,
                    uncovered=tuple(getattr(build, "uncovered", ()) or ()), unentered=tuple(unentered(index)),
                    unincluded=tuple((aside or {}).items()),
                    unfollowed_helpers=tuple(sorted(set(getattr(index, "unfollowed_helper_calls", ()) or ()))),
@@ -284,6 +289,11 @@ class Analysis:
                     f"(its plugin's fields not judged: "
                     f"{', '.join(f'{fn}(...) at {p}:{ln}: {why}' for p, ln, fn, why in self.unfollowed_helpers[:shown])}"
                     f"{more})")
+        if self.wrapped:
+            more = f", +{len(self.wrapped) - shown} more" if len(self.wrapped) > shown else ""
+            out += (f"; {n(len(self.wrapped), 'node')} made through a make_node that is not onnx.helper's not judged "
+                    f"(a converter's own graph class: {', '.join(f'{c}({op!r}) at {p}:{ln}' for p, ln, c, op in self.wrapped[:shown])}"
+                    f"{more})")
         if self.unincluded:
             k = sum(c for _p, c in self.unincluded)
             more = f", +{len(self.unincluded) - shown} more" if len(self.unincluded) > shown else ""
@@ -345,6 +355,8 @@ class Analysis:
             **({"plugin_helper_calls_not_followed": [{"path": p, "line": ln, "function": fn, "why": why}
                                                      for p, ln, fn, why in self.unfollowed_helpers]}
                if self.unfollowed_helpers else {}),
+            **({"emissions_not_followed": [{"path": p, "line": ln, "call": c, "op": op} for p, ln, c, op in self.wrapped]}
+               if self.wrapped else {}),
             **({"guessed_include_dirs": [{"unit": u, "dir": d, "include": nm} for u, d, nm in self.guessed]}
                if self.guessed else {}),
             **({"stand_in_gaps": [{"unit": u, "names": list(names)} for u, names in self.stand_in_gaps]}
@@ -377,6 +389,7 @@ class Analysis:
             programs=tuple(sorted((d.get("programs") or {}).items())),
             guessed=tuple((g["unit"], g["dir"], g["include"]) for g in d.get("guessed_include_dirs", ())),
             stand_in_gaps=tuple((g["unit"], tuple(g["names"])) for g in d.get("stand_in_gaps", ())),
+            wrapped=tuple((w["path"], w["line"], w["call"], w["op"]) for w in d.get("emissions_not_followed", ())),
             uncovered=tuple(d.get("units_in_no_program", ())),
             unentered=tuple((u["plugin"], u["method"], u["callee"], u["path"], u["line"], u["why"])
                             for u in d.get("unentered_branch_calls", ())),

@@ -20,7 +20,7 @@ from trtlint.base.facts import FileFacts, ParseProblem, Span
 from .. import ExtractContext, SourceFile, empty_facts, need, read_text, testlists
 from . import fast
 
-VERSION = "14"
+VERSION = "15"
 KIND_NAMES = ("python",)
 
 

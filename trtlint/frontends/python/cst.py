@@ -339,6 +339,7 @@ def extract_parsed(src: SourceFile, ctx: ExtractContext, text: str, parsed, rout
         digest=src.digest,
         problems=problems,
         emissions=tuple(ex.emissions),
+        wrapped_emissions=tuple(ex.wrapped),
         route_tables=tuple(ex.route_tables()),
         route_calls=tuple(ex.route_calls),
         lookups=tuple(ex.lookups),

@@ -87,6 +87,7 @@ class FactCollector(PluginCreationMixin, ParamHelperMixin, DictHelperMixin, Surg
         self.route_reserved = set(ctx.route_reserved_kwargs)
         self.tables: dict[str, TableCand] = {}
         self.emissions: list[OnnxEmission] = []
+        self.wrapped: list[tuple[int, str, str]] = []  # make_node of another object than onnx.helper: not judged
         self.route_calls: list[DirectRouteCall] = []
         self.lookups: list[CreatorLookup] = []
         self.api_uses: list[PluginApiUse] = []
@@ -262,6 +263,8 @@ class FactCollector(PluginCreationMixin, ParamHelperMixin, DictHelperMixin, Surg
             return
         if last in TRT_CLASSES or last == "make_node" or (isinstance(func, cst.Name) and last in self.imports):
             q = self.qualify(func)
+            if last == "make_node" and isinstance(func, cst.Attribute) and q not in _MAKE_NODE_QUALNAMES:
+                self._wrapped_make_node(node, func)
             if q is None:
                 return
             qlast = q.rsplit(".", 1)[-1]
@@ -346,6 +349,25 @@ class FactCollector(PluginCreationMixin, ParamHelperMixin, DictHelperMixin, Surg
             if not op_type:
                 continue
             self._emit("g.op", op_type, domain, node, attrs, open_attrs)
+
+    def _wrapped_make_node(self, node: cst.Call, func: cst.Attribute) -> None:
+        """``graph.make_node("anchor_generator", ..., domain="custom")`` on an object that is not onnx.helper (a
+        converter's own graph class, whose node may or may not become an ONNX node): named, not judged."""
+        first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
+        if first is None:
+            first = next((a for a in node.args if a.keyword is not None and a.keyword.value in ("op_type", "op")), None)
+        op = self.one_string(first.value) if first is not None else None
+        if not op:
+            return
+        dom = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "domain"), None)
+        domain = self.one_string(dom) if dom is not None else ""
+        if domain in ("", "ai.onnx") and _is_standard_onnx_op(op):
+            return
+        try:
+            recv = cst.Module([]).code_for_node(func)
+        except Exception:  # noqa: BLE001 - a name for the message only
+            recv = "make_node"
+        self.wrapped.append((self.span(node).line, recv, op))
 
     def _make_node(self, node: cst.Call) -> None:
         pos = []
