@@ -156,6 +156,9 @@ CLASS_RE = re.compile(
     r"[A-Z_][A-Z0-9_]*(?:\s*\((?:[^()\"]|\"(?:[^\"\\]|\\.)*\")*\))?)\s+)*"
     r"(\w+)\s*(?:final\s*)?:(?!:)\s*([^{;]*?)\{"
 )
+# a class a macro makes by token pasting (``class type##PluginLayerBuilder : public PluginLayerBuilderBase {``): not
+# itself a census class (its expansions are), but what it derives is a base
+PASTED_CLASS_RE = re.compile(r"\b(?:class|struct)\s+\w*##\w*\s*(?:final\s*)?:(?!:)\s*([^{;]*?)\{")
 REG_MACRO_RE = re.compile(r"\bREGISTER_TENSORRT_PLUGIN\s*\(\s*([\w:<>]+)\s*\)")
 REG_CALL_RE = re.compile(r"\bregisterCreator\s*\(\s*([^,;)]*)")
 DEFINE_RE = re.compile(r"(?m)^[ \t]*#\s*define\s+(\w+)\s*\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)")
@@ -500,6 +503,13 @@ def census(root: Path) -> list[Item]:
         d = str(PurePosixPath(rel).parent)
         for b in bases:
             derived_from.update({(d, b)} if d in dirs_of.get(b, ()) else {(x, b) for x in dirs_of.get(b, ())})
+    for rel, (ext, text) in texts.items():
+        if ext in CPP_EXT and "##" in text:
+            d = str(PurePosixPath(rel).parent)
+            for m in PASTED_CLASS_RE.finditer(text):
+                for b in split_bases(m.group(1).replace("\\\n", " ")):
+                    if b in plugin_names or b in creator_names:
+                        derived_from.update({(d, b)} if d in dirs_of.get(b, ()) else {(x, b) for x in dirs_of.get(b, ())})
     for rel, name, ln, bases in classes:
         base = "-base" if (str(PurePosixPath(rel).parent), name) in derived_from else "-class"
         if name in creator_names:

@@ -852,3 +852,14 @@ def test_census_counts_no_other_librarys_node_and_no_onnx_own_domain():
     assert not corpus_census.is_plugin_op("Adagrad", "ai.onnx.preview.training")
     assert not corpus_census.is_plugin_op("TreeEnsembleClassifier", "ai.onnx.ml")
     assert corpus_census.is_plugin_op("Adagrad", "acme")
+
+
+def test_census_calls_a_base_that_a_macro_pasted_class_derives_a_base(tmp_path):
+    # TNN-style: one plugin base, the plugins made by a macro pasting their names
+    (tmp_path / "builder.h").write_text(
+        "class PluginLayerBuilder : public nvinfer1::IPluginV2DynamicExt {\npublic:\n  int enqueue() noexcept;\n};\n"
+        "#define DECLARE_PLUGIN(type_string) \\\n  class type_string##PluginLayerBuilder : public PluginLayerBuilder { \\\n"
+        "  public: \\\n    const char* getPluginType() const noexcept; \\\n  };\n", encoding="utf-8")
+    kinds = {(i.kind, i.name) for i in corpus_census.census(tmp_path)}
+    assert ("plugin-base", "PluginLayerBuilder") in kinds
+    assert not any("##" in name for _k, name in kinds)
