@@ -76,6 +76,8 @@ class FieldRead:
     # name -> pointer table whose mapped type is a pointer to one scalar (``std::map<std::string, int*>``: kINT32,
     # frontends.cpp.fielddata.table_read_type); None: not known (never a guess)
     type: Optional[str] = None
+    # what the branch reading it casts its data to a pointer to (fielddata.branch_cast); None: no such cast seen
+    cast: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -719,8 +721,7 @@ class FileFacts:
     stand_in_gaps: tuple[str, ...] = ()
     # Python: string literals naming a path whose name marks it deprecated, (value, line) (frontends/python/markedpaths.py)
     marked_strings: tuple[tuple[str, int], ...] = ()
-    # Python: ``X.make_node("Op", ...)`` on an object that is not onnx.helper (a converter's own graph class),
-    # naming an op outside ONNX's default domain: (line, call as written, op), not judged (frontends/python/onnx_emit.py)
+    # Python: ``X.make_node("Op")`` on another object than onnx.helper, a non-default op: (line, call, op), not judged
     wrapped_emissions: tuple[tuple[int, str, str], ...] = ()
 
 

@@ -47,6 +47,48 @@ _ASSIGNED = """    PluginFieldCollection const* getFieldsToSerialize() noexcept 
     PluginFieldCollection mFC{{}};"""
 
 
+_CREATOR_READS = """#include <NvInferRuntime.h>
+#include <string>
+using namespace nvinfer1;
+class InterpPluginCreator : public IPluginCreator
+{
+public:
+    char const* getPluginName() const noexcept override { return "Interp"; }
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    IPluginV2* createPlugin(char const* name, PluginFieldCollection const* fc) noexcept override
+    {
+        std::string mode;
+        for (int32_t i = 0; i < fc->nbFields; ++i)
+        {
+            std::string field(fc->fields[i].name);
+            if (field == "mode")
+            {
+                mode = %s;
+            }
+        }
+        return nullptr;
+    }
+};
+"""
+
+_ROUTE = """#include <NvInferRuntime.h>
+#include <string>
+#include <vector>
+using namespace nvinfer1;
+IPluginV2* makeInterp()
+{
+    std::string mode = "bilinear";
+    std::vector<PluginField> f;
+    f.emplace_back(PluginField("mode", &mode, PluginFieldType::kCHAR, 1));
+    PluginFieldCollection fc;
+    fc.nbFields = static_cast<int32_t>(f.size());
+    fc.fields = f.data();
+    auto* creator = getPluginRegistry()->getPluginCreator("Interp", "1", "");
+    return creator->createPlugin("interp", &fc);
+}
+"""
+
+
 class PluginFieldTypeWidth(Rule):
     """A `PluginField` whose data's C++ type does not match its `PluginFieldType`.
 
@@ -56,7 +98,10 @@ class PluginFieldTypeWidth(Rule):
     `kINT32` a 4-byte integer, `kINT64` 8 bytes, `kFLOAT32` a 4-byte float, `kFLOAT64` a double, `kCHAR`
     bytes, ... A `bool`, `size_t`, `int64_t` or `float` declared as `kINT32` is reported, naming both types. A
     field built without data and completed by assignment (`PluginField f("a", nullptr, kFLOAT32, 5);
-    f.data = arr;`) is judged at the assignment.
+    f.data = arr;`) is judged at the assignment. A field a C++ lookup hands the project's own creator is not
+    reported when every creator of that name reads it back as the very type it points to
+    (`mode = *static_cast<const std::string*>(fields[i].data)`: both sides agree, in process), nor one that
+    TensorRT's own creator does not declare (it never reads it: TRT103 reports that).
 
     ## Why it matters
     TensorRT copies `length` elements of the declared width from the pointer. A `bool` member serialized as
@@ -76,7 +121,8 @@ class PluginFieldTypeWidth(Rule):
     """
 
     code = "TRT208"
-    reads = frozenset({"classes", "files", "fn_contracts", "functions", "lifecycle", "py_creators", "registrations"})
+    reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lifecycle", "lookups", "models",
+                       "py_creators", "registrations", "route_calls", "route_tables"})
     name = "plugin-field-type-width"
     family = "plugin"
 
@@ -102,6 +148,24 @@ class PluginFieldTypeWidth(Rule):
     VALID += [
         # a field built without data and completed by assignment (`f.data = mAnchors`): floats declared kFLOAT32
         {"files": {"plugins/foo.cpp": plugin_class(_ASSIGNED.format(t="kFLOAT32", decl="float"))}},
+        # a route handing the project's own creator a std::string it reads back as one (`*static_cast<const
+        # std::string*>(data)`): both sides agree on the object, whatever the declared type says
+        {"files": {"plugins/interp.cpp": _CREATOR_READS % "*static_cast<std::string const*>(fc->fields[i].data)",
+                   "convert/interp.cpp": _ROUTE}},
+    ]
+    VALID += [
+        # a field TensorRT's own EfficientNMS_TRT creator does not declare: it never reads it (TRT103 says
+        # so, one finding)
+        {"files": {"convert/gelu.cpp": _ROUTE.replace('"Interp"', '"EfficientNMS_TRT"')}},
+    ]
+    INVALID += [
+        {
+            # ... but read as characters, as kCHAR says: the creator reads the std::string object's bytes
+            "files": {"plugins/interp.cpp": _CREATOR_READS % "static_cast<char const*>(fc->fields[i].data)",
+                      "convert/interp.cpp": _ROUTE},
+            "expect": [("convert/interp.cpp", 9, "PluginField 'mode' is declared kCHAR (TensorRT reads 1-byte characters), "
+                                                "but its data `&mode` points to std::basic_string<char>")],
+        },
     ]
     INVALID += [
         {
@@ -114,6 +178,7 @@ class PluginFieldTypeWidth(Rule):
 
     def check(self, index) -> Iterable[Diagnostic]:
         seen = set()
+        agreed = _read_back(index)
         for md in index.lifecycle.values():
             for f in md.field_data:
                 exp = _EXPECT.get(f.ftype or "")
@@ -122,6 +187,9 @@ class PluginFieldTypeWidth(Rule):
                 what, kinds, size = exp
                 if f.pointee_kind in kinds and (size is None or f.pointee_size == size):
                     continue
+                back = agreed.get((f.span.path, f.span.line, f.name))
+                if back is _UNREAD or (f.pointee and back == _bare(f.pointee)):
+                    continue  # every creator the route reaches reads the data back as this very type, or never
                 key = (f.span.path, f.span.line, f.span.col)
                 if key in seen:
                     continue
@@ -136,3 +204,36 @@ class PluginFieldTypeWidth(Rule):
                     related=rel,
                     symbol=f"{md.qualname}:{f.name}",
                 )
+
+
+_UNREAD = object()  # a field the route's creator does not read at all
+
+
+def _bare(t: str) -> str:
+    return " ".join(t.replace("const ", "").replace("volatile ", "").split())
+
+
+def _read_back(index) -> dict:
+    """(path, line, field) of each field a C++ lookup hands the project's creators -> the type every one of those
+    creators casts the field's data to a pointer to when it reads it (``*static_cast<const std::string*>(data)``),
+    where they all read it so and agree: such a field is what both sides take it to be, whatever its declared
+    ``PluginFieldType`` says (an in-process route to the project's own creator; TensorRT copies nothing)."""
+    out: dict = {}
+    from ..contract._routes import library_routes
+
+    for r, _rel, fields, _note in library_routes(index):
+        declared = {fd.name for fd in fields}
+        for a in r.attrs:
+            if a.name not in declared:  # TensorRT's own creator never reads it: TRT103's finding, not a width
+                out[(a.span.path, a.span.line, a.name)] = _UNREAD
+    for lk in index.lookups:
+        if not lk.name or not getattr(lk, "attrs", ()):
+            continue
+        creators = index.creators_named(lk.name)
+        if not creators:
+            continue
+        for a in lk.attrs:
+            casts = [r.cast for c in creators for r in (getattr(c, "reads", ()) or ()) if r.name == a.name]
+            if casts and all(casts) and len(set(casts)) == 1:
+                out[(a.span.path, a.span.line, a.name)] = casts[0]
+    return out

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-VERSION = "45"
+VERSION = "46"
 
 # the package's names, imported from their modules on first use (PEP 562): a process that only plans a run
 # (``reach.reached_headers``: ``#include`` lines) imports neither libclang's bindings nor the declaration walk

@@ -75,6 +75,7 @@ class BodyWalker(Guards):
         self.field_reads: list[FieldRead] = []
         self.field_resets: list[str] = []  # class members of PluginFields emptied or replaced (fielddata.reset_of)
         self._seen_reads: set[tuple[str, int]] = set()
+        self._read_casts: dict[tuple[int, int], str] = {}  # a compared name's literal -> what its branch casts data to
         self._seen_calls: set[int] = set()
         self._seen_decls: set[tuple[str, int, int]] = set()
         self.local_vars: dict[str, Cursor] = {}
@@ -174,6 +175,10 @@ class BodyWalker(Guards):
                     kid_guards = [self.guard_range(ch, "static-init") for ch in kids]
             elif k == IF:
                 kid_guards = self.if_guards(c, kids, guard)
+                if self.fc_usrs and len(kids) >= 2:
+                    cast = fielddata.branch_cast(self, kids[0], kids[1])
+                    if cast is not None:
+                        self._read_casts[cast[0]] = cast[1]
             elif k == COMP:
                 kid_guards = self.block_guards(c, kids, guard, parents)
                 self.on_dropped(c, kids)
@@ -776,7 +781,7 @@ class BodyWalker(Guards):
             if d is not None:
                 has_default, default = True, d
         self.field_reads.append(FieldRead(name=r[0], span=sp, method=self.fname, has_default=has_default, default=default,
-                                          style=style, type=ftype))
+                                          style=style, type=ftype, cast=self._read_casts.get((sp.line, sp.col))))
 
     def value_or(self, parents: tuple[Cursor, ...]) -> Optional[str]:
         K = self.K

@@ -284,3 +284,33 @@ def table_read_type(ex: Unit, var: Cursor) -> Optional[str]:
     except Exception:  # noqa: BLE001
         return None
     return _SCALAR_FIELD_TYPE.get((kind, size))
+
+
+def branch_cast(walker, cond: Cursor, then: Cursor) -> Optional[tuple[tuple[int, int], str]]:
+    """For ``if (<a field name compared>) { ... static_cast<const T*>(fc->fields[i].data) ... }``: ((line, col) of
+    the name's string literal, T canonical without const), when the condition compares one string literal and the
+    branch casts a field's ``data`` to a pointer to one type; else None."""
+    ex, K = walker.ex, walker.K
+    lits = [c for c in preorder(cond) if c.kind == K.STRING_LITERAL]
+    if len(lits) != 1:
+        return None
+    casts = (K.CXX_STATIC_CAST_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR)
+    TK = ex.ci.TypeKind
+    found: set[str] = set()
+    for c in preorder(then):
+        if c.kind not in casts:
+            continue
+        if not any(s.kind == K.MEMBER_REF_EXPR and s.spelling == "data" for s in preorder(c)) or not walker.refs_fc(c):
+            continue
+        try:
+            t = c.type.get_canonical()
+            if t.kind != TK.POINTER:
+                continue
+            spelled = t.get_pointee().get_canonical().spelling
+        except Exception:  # noqa: BLE001
+            continue
+        found.add(" ".join(spelled.replace("const ", "").replace("volatile ", "").split()))
+    if len(found) != 1:
+        return None
+    sp = walker.span(lits[0])
+    return (sp.line, sp.col), found.pop()
