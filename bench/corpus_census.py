@@ -220,6 +220,51 @@ def project_reg_macros(defs: list[tuple[str, str]], registrar_names: set[str] = 
     return found
 
 
+PASTED_DECL_RE = re.compile(r"\b(?:class|struct)\s+(\w*)##(\w*)\s*(?:final\s*)?:(?!:)\s*([^{;]*?)\{")
+
+
+def macro_classes(texts: dict, plugin_names: set, creator_names: set) -> list[Item]:
+    """The plugin and creator classes a project macro declares by pasting a parameter into their names
+    (``#define DECLARE_X(type_string, ...) class type_string##TRTPluginLayerBuilder : public PluginBase {...}
+    class type_string##PluginCreator : public nvinfer1::IPluginCreator {...}``), one per use of the macro
+    (``DECLARE_X(Gelu, LAYER_GELU)``: GeluTRTPluginLayerBuilder, GeluPluginCreator), at the use's line."""
+    made: dict[str, list[tuple[int, str, str, str]]] = {}  # macro -> (parameter index, prefix, suffix, kind)
+    for _rel, (ext, text) in texts.items():
+        if ext not in CPP_EXT or "##" not in text:
+            continue
+        for d in DEFINE_RE.finditer(text):
+            params = [x.strip() for x in d.group(2).split(",")]
+            for m in PASTED_DECL_RE.finditer(d.group(3).replace("\\\n", " ")):
+                pre, suf = m.group(1), m.group(2)
+                for i, prm in enumerate(params):
+                    if pre.endswith(prm) or suf.startswith(prm):
+                        break
+                else:
+                    continue
+                head, tail = (pre[: -len(prm)], suf) if pre.endswith(prm) else (pre, suf[len(prm):])
+                bases = split_bases(m.group(3))
+                if any(CREATOR_IFACE.match(b) or b in creator_names for b in bases):
+                    kind = "creator-class"
+                elif any((PLUGIN_IFACE.match(b) and not NOT_IFACE.search(b)) or b in plugin_names for b in bases):
+                    kind = "plugin-class"
+                else:
+                    continue
+                made.setdefault(d.group(1), []).append((i, head, tail, kind))
+    if not made:
+        return []
+    use = re.compile(r"(?m)^[ \t]*(" + "|".join(map(re.escape, made)) + r")\s*\(([^()]*)\)")
+    out: list[Item] = []
+    for rel, (ext, text) in texts.items():
+        if ext not in CPP_EXT:
+            continue
+        for m in use.finditer(text):
+            args = [a.strip() for a in m.group(2).split(",")]
+            for i, head, tail, kind in made[m.group(1)]:
+                if i < len(args) and re.fullmatch(r"\w+", args[i]):
+                    out.append(Item(kind, rel, line_of(text, m.start(1)), head + args[i] + tail, {"macro": m.group(1)}))
+    return out
+
+
 def cpp_items(rel: str, text: str, reg_macros: set[str], template_lines: frozenset = frozenset()) -> list[Item]:
     """``template_lines``: the lines of registrar templates' own registerCreator calls (counted at their macro's
     uses, not there)."""
@@ -510,6 +555,7 @@ def census(root: Path) -> list[Item]:
                 for b in split_bases(m.group(1).replace("\\\n", " ")):
                     if b in plugin_names or b in creator_names:
                         derived_from.update({(d, b)} if d in dirs_of.get(b, ()) else {(x, b) for x in dirs_of.get(b, ())})
+    items.extend(macro_classes(texts, plugin_names, creator_names))
     for rel, name, ln, bases in classes:
         base = "-base" if (str(PurePosixPath(rel).parent), name) in derived_from else "-class"
         if name in creator_names:

@@ -860,6 +860,11 @@ def test_census_calls_a_base_that_a_macro_pasted_class_derives_a_base(tmp_path):
         "class PluginLayerBuilder : public nvinfer1::IPluginV2DynamicExt {\npublic:\n  int enqueue() noexcept;\n};\n"
         "#define DECLARE_PLUGIN(type_string) \\\n  class type_string##PluginLayerBuilder : public PluginLayerBuilder { \\\n"
         "  public: \\\n    const char* getPluginType() const noexcept; \\\n  };\n", encoding="utf-8")
-    kinds = {(i.kind, i.name) for i in corpus_census.census(tmp_path)}
+    (tmp_path / "gelu.cc").write_text('#include "builder.h"\nDECLARE_PLUGIN(Gelu);\n', encoding="utf-8")
+    items = corpus_census.census(tmp_path)
+    kinds = {(i.kind, i.name) for i in items}
     assert ("plugin-base", "PluginLayerBuilder") in kinds
     assert not any("##" in name for _k, name in kinds)
+    # each use of the macro declares a plugin class, counted at the use
+    assert [(i.kind, i.file, i.line, i.name) for i in items if i.kind == "plugin-class"] == [
+        ("plugin-class", "gelu.cc", 2, "GeluPluginLayerBuilder")]
