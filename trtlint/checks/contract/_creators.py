@@ -110,6 +110,30 @@ def disagreeing_plugins(index, attr: str):
             yield c, x
 
 
+def macro_paired(index, attr: str):
+    """(creator, plugin) declared by one macro use whose ``attr`` (``plugin_name`` / ``plugin_version``) is known on
+    both sides and differs: a plugin class and a creator class whose declarations start at the same place (the use
+    of a macro that declares both, pasting one argument into their names: ``DECLARE_X(Gelu)`` making
+    ``GeluPluginLayer`` and ``GeluPluginCreator``), exactly one of each there, where the creator's creating methods
+    make no project plugin class the index can name (it looks the plugin up at run time, through a table): nothing
+    else pairs them, and the macro use says they are one operation."""
+    at: dict = {}
+    for p in index.plugins:
+        at.setdefault((p.cls.span.path, p.cls.span.line, p.cls.span.col), ([], []))[0].append(p)
+    for c in index.creators:
+        key = (c.cls.span.path, c.cls.span.line, c.cls.span.col)
+        if key in at:
+            at[key][1].append(c)
+    for ps, cs in at.values():
+        if len(ps) != 1 or len(cs) != 1 or created_plugins(index, cs[0]):
+            continue
+        p, c = ps[0], cs[0]
+        want, got = getattr(c, attr), getattr(p, attr)
+        if want is None or got is None or want == got or (attr == "plugin_name" and want in p.names):
+            continue
+        yield c, p
+
+
 def creator_defaults(index, creator) -> dict:
     """field name -> FieldDefault: what the creator (its creating methods, and the constructors of the
     plugins they make, which often parse the collection themselves) falls back to for an absent field."""

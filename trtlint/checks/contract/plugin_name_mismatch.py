@@ -4,10 +4,10 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import (cpp_model, xmacro_plugins, creator_cpp, gs_surgery_py, multi_backend_py, onnxscript_py, ort_op_h, pair_cpp,
+from ..examples.contract import (cpp_model, macro_declared_pair, xmacro_plugins, creator_cpp, gs_surgery_py, multi_backend_py, onnxscript_py, ort_op_h, pair_cpp,
                                  py_create_plugin, symbolic_py)
 from ..examples.onnx import onnx_model, onnx_node
-from ._creators import disagreeing_plugins
+from ._creators import disagreeing_plugins, macro_paired
 from ._routes import requests
 from trtlint.base.facts import SURGERY_FORMS
 
@@ -589,7 +589,14 @@ class PluginNameMismatch(Rule):
             "files": {"plugins/dcn.cpp": _checker_pair("DcnDrift")},
             "expect": [("plugins/dcn.cpp", 8, "plugin DcnPlugin returns 'DcnDrift' from getPluginType(), but its creator DcnPluginChecker (which creates it in createPlugin) registers 'Dcn'")],
         },
+        {
+            # a plugin and its creator declared by one macro use, the creator finding its plugin at run time (a
+            # table of layers): the macro use pairs them
+            "files": macro_declared_pair("Gelux", "Gelu"),
+            "expect": [("layers/gelu.cc", 9, "plugin GeluPluginLayer returns 'Gelux' from getPluginType(), but creator GeluPluginCreator, declared with it by the same macro use, registers 'Gelu'")],
+        },
     ]
+    VALID += [{"files": macro_declared_pair("Gelu", "Gelu")}]
 
     def check(self, index) -> Iterable[Diagnostic]:
         own = index.has_creators
@@ -663,6 +670,19 @@ class PluginNameMismatch(Rule):
                 related=[
                     Related(c.name_span, f"{c.cls.name}::getPluginName() returns '{c.plugin_name}'"),
                     Related(x.obj.span, f"{maker}::{x.method.name} creates {p.cls.name} here"),
+                ],
+                symbol=p.qualname,
+            )
+        for c, p in macro_paired(index, "plugin_name"):
+            method = "getPluginName" if index.find_method(p.qualname, "getPluginName") or not index.find_method(p.qualname, "getPluginType") else "getPluginType"
+            yield self.diag(
+                p.name.def_span or p.name.span,
+                f"plugin {p.cls.name} returns {_one_of(p)} from {method}(), but creator {c.cls.name}, declared with it "
+                f"by the same macro use, registers '{c.plugin_name}': an engine holding this plugin cannot be "
+                "deserialized (no creator of that name)",
+                related=[
+                    Related(c.name_span, f"{c.cls.name}::getPluginName() returns '{c.plugin_name}'"),
+                    Related(p.cls.span, f"{p.cls.name} and {c.cls.name} are both declared by this macro use"),
                 ],
                 symbol=p.qualname,
             )

@@ -4,10 +4,10 @@ from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Fix, Related
 from ..base import Rule
-from ..examples.contract import creator_cpp, gs_surgery_py, onnxscript_py, py_create_plugin
+from ..examples.contract import creator_cpp, gs_surgery_py, macro_declared_pair, onnxscript_py, py_create_plugin
 from ..examples.onnx import onnx_model, onnx_node
 from ..examples.contract import pair_cpp
-from ._creators import disagreeing_plugins
+from ._creators import disagreeing_plugins, macro_paired
 from ._routes import all_requests, nearest, requests
 
 
@@ -157,6 +157,11 @@ class PluginVersionMismatch(Rule):
         },
     ]
     INVALID = [
+        {
+            # a plugin and its creator declared by one macro use (the creator finds its plugin through a table)
+            "files": macro_declared_pair("Gelu", "Gelu", creator_version="2"),
+            "expect": [("layers/layer_builder.h", 9, "plugin GeluPluginLayer returns version '1' from getPluginVersion(), but creator GeluPluginCreator, declared with it by the same macro use, registers version '2'")],
+        },
         {
             # a plugin made through a creator template that creates its template parameter
             # (``make<FooPluginV2>(name)``, the body's ``std::make_unique<PluginType>``) is that creator's plugin
@@ -313,6 +318,18 @@ class PluginVersionMismatch(Rule):
                 related=[
                     Related(c.version.def_span or c.version.span, f"{c.cls.name}::getPluginVersion() returns '{c.plugin_version}'"),
                     Related(x.obj.span, f"{c.cls.name}::{x.method.name} creates {p.cls.name} here"),
+                ],
+                symbol=p.qualname,
+            )
+        for c, p in macro_paired(index, "plugin_version"):
+            yield self.diag(
+                p.version.def_span or p.version.span,
+                f"plugin {p.cls.name} returns version '{p.plugin_version}' from getPluginVersion(), but creator "
+                f"{c.cls.name}, declared with it by the same macro use, registers version '{c.plugin_version}': an "
+                "engine holding this plugin cannot be deserialized",
+                related=[
+                    Related(c.version.def_span or c.version.span, f"{c.cls.name}::getPluginVersion() returns '{c.plugin_version}'"),
+                    Related(p.cls.span, f"{p.cls.name} and {c.cls.name} are both declared by this macro use"),
                 ],
                 symbol=p.qualname,
             )

@@ -611,3 +611,60 @@ REGISTER_TENSORRT_PLUGIN(AP_CREATOR);
         for n in names:
             files[f"plugins/{n.lower()}.cpp"] = f'#define AP_NAME {n}\n#include "../include/auto_plugin.h"\n' + enqueue(n)
     return files
+
+
+_MACRO_BASE = """#pragma once
+#include <NvInferRuntime.h>
+#include <map>
+#include <string>
+using namespace nvinfer1;
+class PluginLayer : public IPluginV2DynamicExt
+{
+public:
+    char const* getPluginVersion() const noexcept override { return "1"; }
+    IPluginV2DynamicExt* clone() const noexcept override { return nullptr; }
+};
+std::map<std::string, PluginLayer*>& layerTable();
+#define DECLARE_PLUGIN_LAYER(type_string)                                                   \\
+    class type_string##PluginLayer : public PluginLayer                                     \\
+    {                                                                                       \\
+    public:                                                                                 \\
+        char const* getPluginType() const noexcept override;                                \\
+    };                                                                                      \\
+    class type_string##PluginCreator : public IPluginCreator                                \\
+    {                                                                                       \\
+    public:                                                                                 \\
+        char const* getPluginName() const noexcept override;                                \\
+        char const* getPluginVersion() const noexcept override { return "%s"; }             \\
+        IPluginV2* createPlugin(char const* name, PluginFieldCollection const*) noexcept override \\
+        {                                                                                   \\
+            return layerTable()[name]->clone();                                             \\
+        }                                                                                   \\
+    };                                                                                      \\
+    REGISTER_TENSORRT_PLUGIN(type_string##PluginCreator);
+"""
+
+_MACRO_USE = """#include "layer_builder.h"
+
+// the layer's plugin and its creator, both declared by the macro
+
+DECLARE_PLUGIN_LAYER(Gelu);
+
+char const* GeluPluginLayer::getPluginType() const noexcept
+{
+    return "%s";
+}
+
+char const* GeluPluginCreator::getPluginName() const noexcept
+{
+    return "%s";
+}
+"""
+
+
+def macro_declared_pair(plugin_name: str, creator_name: str, creator_version: str = "1") -> dict:
+    """A plugin class and its creator declared by one use of a project macro pasting the layer's name into both
+    (TNN's DECLARE_TENSORRT_PLUGIN_LAYER_BUILDER), the creator finding its plugin through a run-time table; the
+    plugin returns ``plugin_name`` (version "1"), the creator ``creator_name`` and ``creator_version``."""
+    return {"layers/layer_builder.h": _MACRO_BASE % creator_version,
+            "layers/gelu.cc": _MACRO_USE % (plugin_name, creator_name)}
