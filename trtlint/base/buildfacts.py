@@ -5,6 +5,7 @@ hold."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 from trtlint.base.span import Span
 
@@ -46,3 +47,16 @@ class CMakeTarget:
     sources: tuple[str, ...] = ()
     vars: tuple[str, ...] = ()
     test: bool = False
+    # made by a call of a function or macro this list file does not define (``nvcv_add_test(name group)``): its
+    # name; whether it makes or registers a test is up to the list file that defines it (CMakeFunction)
+    via: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class CMakeFunction:
+    """A function or macro a list file defines that makes a googletest target of its caller's sources
+    (``kind`` "makes") or registers the target its caller names first as a test (``kind`` "registers")."""
+
+    name: str  # lower case, as CMake matches command names
+    kind: str
+    span: Span

@@ -25,7 +25,7 @@ from trtlint.base.span import FACTS_SCHEMA_VERSION, Span  # noqa: E402,F401
 from trtlint.base.helperfacts import DictArg, DictParam, HelperCall, ParamArg, ParamHelper  # noqa: E402,F401
 from trtlint.base.ortfacts import OrtCustomOp  # noqa: E402,F401  (another runtime's ops: their own module)
 # re-exported: what CMake and Makefiles say they build (their own module: base/buildfacts.py)
-from trtlint.base.buildfacts import CMakeGlob, CMakeTarget, MakeSources  # noqa: E402,F401
+from trtlint.base.buildfacts import CMakeFunction, CMakeGlob, CMakeTarget, MakeSources  # noqa: E402,F401
 # re-exported: the project's classes and packages' re-exports TRT610 reads (their own module: base/pyclassfacts.py)
 from trtlint.base.pyclassfacts import PyClassDecl, PyReexport  # noqa: E402,F401
 # re-exported: what an ONNX model file holds (their own module: base/onnxfacts.py)
@@ -684,6 +684,7 @@ class FileFacts:
     includes: tuple[str, ...] = ()  # project files this file's facts depend on (C++ headers)
     suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (line, rule ids) from inline comments
     targets: tuple[CMakeTarget, ...] = ()
+    cmake_functions: tuple[CMakeFunction, ...] = ()  # a list file's functions making or registering tests
     test_entries: tuple[ListedTestEntry, ...] = ()
     test_cases: tuple[DefinedTest, ...] = ()
     models: tuple[OnnxModel, ...] = ()  # ONNX model files

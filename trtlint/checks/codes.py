@@ -101,7 +101,7 @@ DETAILS: dict[str, tuple[str, tuple[str, ...] | None, bool, tuple[str, ...]]] = 
     'TRT401': ('wiring.cuda_source_in_plugins_dir', None, False, ()),
     'TRT402': ('wiring.test_not_in_test_list', ('files', 'globs', 'make_sources', 'targets', 'test_cases', 'test_entries'), False, ()),
     'TRT403': ('wiring.test_list_entry_unresolved', ('files', 'globs', 'make_sources', 'targets', 'test_cases', 'test_entries'), False, ()),
-    'TRT404': ('wiring.unregistered_cpp_unittest', ('files', 'globs', 'make_sources', 'targets', 'test_cases', 'test_entries'), False, ()),
+    'TRT404': ('wiring.unregistered_cpp_unittest', ('cmake_functions', 'files', 'globs', 'make_sources', 'targets', 'test_cases', 'test_entries'), False, ()),
     'TRT501': ('onnx.unresolved_plugin_node', ('classes', 'emissions', 'files', 'functions', 'models', 'plugin_specs', 'py_creators', 'registrations'), False, ()),
     'TRT502': ('onnx.implicit_plugin_version', ('classes', 'emissions', 'files', 'functions', 'models', 'plugin_specs', 'py_creators', 'registrations'), False, ()),
     'TRT503': ('onnx.builtin_op_name_collision', ('classes', 'emissions', 'files', 'functions', 'models', 'plugin_specs', 'py_creators', 'registrations'), False, ()),

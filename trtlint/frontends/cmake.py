@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from trtlint.base.facts import CMakeGlob, CMakeTarget, FileFacts, ParseProblem, Span
+from trtlint.base.facts import CMakeFunction, CMakeGlob, CMakeTarget, FileFacts, ParseProblem, Span
 from . import ExtractContext, SourceFile, read_text
 
-VERSION = "3"
+VERSION = "4"
 KIND_NAMES = ("cmake",)
 
 _CMD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
@@ -178,38 +178,46 @@ def _resolve(pattern: str, list_dir: str, own_project: bool = False) -> Optional
 _REF = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
 
 
-def _test_wrappers(commands) -> set[str]:
-    """The functions and macros a list file defines whose body makes a googletest target of what the caller
-    passes (``function(add_testcase filepath) ... ament_add_gmock(${name} ${filepath}) ... endfunction()``):
-    a test-making command, or ``add_executable`` registered by ``add_test``/``gtest_discover_tests`` or linked
-    with googletest in the same body, or a call of such a function defined above, whose arguments carry what
-    the caller passed: a parameter, ``${ARGN}``/``${ARGV...}``, or a variable set from one in the body
-    (``set``, ``list(APPEND)``, ``cmake_parse_arguments``' prefixed results)."""
-    out: set[str] = set()
+def _test_wrappers(commands) -> dict[str, tuple[str, int]]:
+    """The functions and macros a list file defines that make or register a googletest target of what the caller
+    passes, name -> (kind, line of the definition):
+
+    - "makes": the body makes a target of the caller's arguments (a test-making command such as
+      ``ament_add_gmock(${name} ${filepath})``, or ``add_executable`` of them) and registers a test (that command,
+      ``add_test``/``gtest_discover_tests``, a link with googletest, or a call of such a function defined above);
+    - "registers": the body registers as a test (``add_test``, ``gtest_discover_tests``) a target the caller names
+      (``macro(nvcv_add_test TESTCMD GROUP) ... add_test(NAME ${N} COMMAND ${TESTCMD})``).
+
+    What the caller passed: a parameter, ``${ARGN}``/``${ARGV...}``, or a variable set from one in the body (``set``,
+    ``list(APPEND)``, ``get_filename_component``, ``cmake_parse_arguments``' prefixed results)."""
+    out: dict[str, tuple[str, int]] = {}
     cur: Optional[str] = None
     carried: set[str] = set()
     prefixes: list[str] = []
-    makes = registers = False
-    for name, args, *_ in commands:
+    makes = registers = names = False
+    start = 0
+    for name, args, line, *_ in commands:
         if name in ("function", "macro") and args:
-            cur, carried, prefixes, makes, registers = args[0].lower(), set(args[1:]), [], False, False
+            cur, carried, prefixes, makes, registers, names, start = args[0].lower(), set(args[1:]), [], False, False, False, line
             continue
         if cur is None:
             continue
         if name in ("endfunction", "endmacro"):
             if makes and registers:
-                out.add(cur)
+                out[cur] = ("makes", start)
+            elif names:
+                out[cur] = ("registers", start)
             cur = None
             continue
         refs = {v for a in args for v in _REF.findall(a)}
         from_caller = any(
             v in carried or v == "ARGN" or v.startswith("ARGV") or any(v.startswith(p) for p in prefixes) for v in refs
         )
-        if name in ("set", "list") and args and from_caller:
-            carried.add(args[0] if name == "set" else (args[1] if len(args) > 1 else ""))
+        if name in ("set", "list", "get_filename_component") and args and from_caller:
+            carried.add(args[1] if name == "list" and len(args) > 1 else args[0])
         elif name == "cmake_parse_arguments" and args and from_caller:
             prefixes.append(args[0] + "_")
-        elif name in out:  # a wrapper defined above, called with what the caller passed
+        elif name in out and out[name][0] == "makes":  # a wrapper defined above, called with what the caller passed
             makes = makes or from_caller
             registers = True
         elif _TEST_TARGET_CMD.fullmatch(name):
@@ -217,11 +225,17 @@ def _test_wrappers(commands) -> set[str]:
             registers = True
         elif name in ("add_executable", "cuda_add_executable"):
             makes = makes or from_caller
-        elif name in ("add_test", "gtest_discover_tests", "gtest_add_tests"):
+        elif name in ("add_test", "gtest_discover_tests", "gtest_add_tests") or (name in out and out[name][0] == "registers"):
             registers = True
+            names = names or from_caller
         elif name == "target_link_libraries" and any(_GTEST_LIBS.match(a) for a in args[1:]):
             registers = True
     return out
+
+
+# commands a call of which is never a project's test function (CMake's own, and those handled above)
+_KNOWN = frozenset({"set_tests_properties", "add_test", "gtest_discover_tests", "gtest_add_tests", "enable_testing",
+                    "include", "find_package", "add_subdirectory"})
 
 
 def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
@@ -244,7 +258,18 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         commands = [(n, [a.replace("${PROJECT_NAME}", project) for a in args], *rest) for n, args, *rest in commands]
     own = project is not None
     wrappers = _test_wrappers(commands)
+    foreign: list[tuple[str, list[str], Span]] = []
     for name, args, line, col, el, ec in commands:
+        if name in wrappers and args and wrappers[name][0] == "registers":
+            tested.add(args[0])  # this file's own function registering the target its caller names as a test
+            continue
+        if name not in wrappers and args and "test" in name and name not in _KNOWN and not _TEST_TARGET_CMD.fullmatch(name) \
+                and name not in _TARGET_CMDS and name not in ("function", "macro"):
+            # a call of a function another list file may define (a parent's): what it does is decided there
+            foreign.append((name, args, Span(src.rel, line, col, el, ec)))
+            for v in {v for a in args for v in _REF.findall(a)}:
+                uses.setdefault(v, set()).add(args[0])
+            continue
         if name in wrappers and args:
             # a call of this file's own function that makes a googletest of its arguments: a test target of them
             tgt = f"{name}({args[0]})"
@@ -364,7 +389,15 @@ def extract(src: SourceFile, ctx: ExtractContext) -> FileFacts:
         )
     for tgt in sorted(tested - set(tinfo)):  # registered here, defined in another list file
         targets.append(CMakeTarget(name=tgt, span=Span(src.rel, 1), test=True))
-    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, globs=facts, targets=tuple(targets))
+    for name, args, span in foreign:
+        refs = [v for a in args for v in _REF.findall(a)]
+        srcs = [r for r in (_resolve(a, list_dir, own) for a in args if _SOURCE_EXT.search(a)) if r is not None]
+        vars_ = list(dict.fromkeys(v for var in refs for v in feeding(var)))
+        srcs += [p for v in vars_ for p in set_sources.get(v, ())]
+        targets.append(CMakeTarget(name=args[0], span=span, sources=tuple(dict.fromkeys(srcs)), vars=tuple(vars_), via=name))
+    functions = tuple(CMakeFunction(name=n, kind=k, span=Span(src.rel, ln)) for n, (k, ln) in sorted(wrappers.items()))
+    return FileFacts(path=src.rel, kind=src.kind, digest=src.digest, globs=facts, targets=tuple(targets),
+                     cmake_functions=functions)
 
 
 # -- the commands of a list file, for the build model (trtlint.pipeline.buildmodel) --------------------------

@@ -122,7 +122,7 @@ class PluginFieldTypeWidth(Rule):
 
     code = "TRT208"
     reads = frozenset({"classes", "emissions", "files", "fn_contracts", "functions", "lifecycle", "lookups", "models",
-                       "py_creators", "registrations", "route_calls", "route_tables"})
+                       "plugin_specs", "py_creators", "registrations", "route_calls", "route_tables"})
     name = "plugin-field-type-width"
     family = "plugin"
 

@@ -20,7 +20,8 @@ class UnregisteredCppUnittest(Rule):
     `gtest_add_tests`, made and registered at once (`catkin_add_gtest`, `ament_add_gtest`,
     `ament_add_ros_isolated_gtest`, any `*add_*gtest` / `*add_*gmock`, or the list file's own `function`/`macro`
     whose body makes such a test of a parameter: its calls' sources count; `${PROJECT_NAME}` is the list
-    file's own `project()`), or linked with googletest (by name, `GTest::`, `${GTEST_LIBRARIES}`), whose explicit sources name the file or whose sources
+    file's own `project()`; a function or macro of another list file, when the file defining it makes or registers
+    a test with it: `nvcv_add_test(target group)` whose body runs `add_test` on its parameter), or linked with googletest (by name, `GTest::`, `${GTEST_LIBRARIES}`), whose explicit sources name the file or whose sources
     come from a `file(GLOB ...)` that matches it. Vendored trees (`3rdParty/`, `third_party/`, ...),
     files in a Bazel package (a `BUILD`/`BUILD.bazel` file in their directory or above, as Torch-TensorRT's
     `tests/cpp`) and projects without CMake files are not judged.
@@ -43,7 +44,7 @@ class UnregisteredCppUnittest(Rule):
     """
 
     code = "TRT404"
-    reads = frozenset({"files", "globs", "make_sources", "targets", "test_cases", "test_entries"})
+    reads = frozenset({"cmake_functions", "files", "globs", "make_sources", "targets", "test_cases", "test_entries"})
     name = "unregistered-cpp-unittest"
     family = "wiring"
     severity = Severity.WARNING
@@ -109,8 +110,30 @@ class UnregisteredCppUnittest(Rule):
                 "tests/core/test_tensor.cc": _TEST_CPP,
             }
         },
+        {
+            # a parent list file's macro registering the target its caller names (add_test on a parameter), called
+            # in a subdirectory after the target is made there
+            "files": {
+                "tests/CMakeLists.txt": "macro(nvcv_add_test TESTCMD TESTGROUP)\n"
+                "  get_filename_component(TESTNAME \"${TESTCMD}\" NAME)\n"
+                "  add_test(NAME \"${TESTNAME}\" COMMAND \"${TESTCMD}\")\nendmacro()\nadd_subdirectory(system)\n",
+                "tests/system/CMakeLists.txt": "add_executable(op_test_system TestOpFlip.cpp)\n"
+                "nvcv_add_test(op_test_system ops)\n",
+                "tests/system/TestOpFlip.cpp": _TEST_CPP,
+            }
+        },
     ]
     INVALID = [
+        {
+            # a call of a function that makes a library, defined in a parent list file, registers no test
+            "files": {
+                "CMakeLists.txt": "function(add_test_library NAME)\n  add_library(${NAME} ${ARGN})\nendfunction()\n"
+                "add_subdirectory(t)\n",
+                "t/CMakeLists.txt": "add_test_library(helpers test_helpers.cpp)\n",
+                "t/test_helpers.cpp": _TEST_CPP,
+            },
+            "expect": [("t/test_helpers.cpp", 2, "no CMake test target builds test_helpers.cpp")],
+        },
         {
             "files": {
                 "CMakeLists.txt": "file(GLOB UT_SRCS unittests/*.cpp)\nadd_executable(unitTest ${UT_SRCS})\nadd_test(NAME unitTest COMMAND unitTest)\n",
@@ -143,11 +166,15 @@ class UnregisteredCppUnittest(Rule):
         tvars: dict[str, set[str]] = {}
         tested: set[str] = set()
         spans = {}
+        # the functions list files define that make or register a test, called from other list files
+        functions = {f.name: f.kind for ff in cmake for f in getattr(ff, "cmake_functions", ())}
         for ff in cmake:
             for t in ff.targets:
+                if t.via is not None and t.via not in functions:
+                    continue  # a call of a function no list file of the tree defines as making or registering a test
                 sources.setdefault(t.name, set()).update(t.sources)
                 tvars.setdefault(t.name, set()).update(t.vars)
-                if t.test:
+                if t.test or t.via is not None:
                     tested.add(t.name)
                 if t.span.line > 1 or t.name not in spans:
                     spans[t.name] = t.span
