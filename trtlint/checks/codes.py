@@ -84,7 +84,7 @@ DETAILS: dict[str, tuple[str, tuple[str, ...] | None, bool, tuple[str, ...]]] = 
     'TRT205': ('plugin.process_exit_in_plugin', ('classes', 'emissions', 'files', 'fn_contracts', 'functions', 'includes', 'lifecycle', 'lookups', 'models', 'plugin_specs', 'py_creators', 'registrations', 'route_calls', 'route_tables'), False, ()),
     'TRT206': ('plugin.output_dtype_from_builder_flags', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
     'TRT207': ('plugin.deprecated_plugin_interface', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'marked_strings', 'py_creators', 'registrations'), False, ()),
-    'TRT208': ('plugin.plugin_field_type_width', ('classes', 'emissions', 'files', 'fn_contracts', 'functions', 'lifecycle', 'lookups', 'models', 'py_creators', 'registrations', 'route_calls', 'route_tables'), False, ()),
+    'TRT208': ('plugin.plugin_field_type_width', ('classes', 'emissions', 'files', 'fn_contracts', 'functions', 'lifecycle', 'lookups', 'models', 'plugin_specs', 'py_creators', 'registrations', 'route_calls', 'route_tables'), False, ()),
     'TRT209': ('plugin.dangling_plugin_field', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
     'TRT210': ('plugin.enqueue_bool_return', ('classes', 'files', 'fn_contracts', 'functions', 'lifecycle', 'py_creators', 'registrations'), False, ()),
     'TRT211': ('plugin.creator_not_registered', ('classes', 'files', 'fn_contracts', 'functions', 'inactive', 'lifecycle', 'py_creators', 'registrations'), False, ()),

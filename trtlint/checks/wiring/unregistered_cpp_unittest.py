@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from trtlint.base.diagnostics import Diagnostic, Related, Severity
@@ -7,6 +8,9 @@ from ..base import Rule
 from .cuda_source_in_plugins_dir import glob_matches
 
 _VENDORED = ("3rdparty", "third_party", "thirdparty", "third-party", "external", "extern", "vendor", "_deps")
+
+# a code generator's placeholder in a test's name (``Op__OPNAME__``): googletest names hold no such token
+_PLACEHOLDER = re.compile(r"__[A-Z][A-Z0-9]*__")
 
 _TEST_CPP = "#include <gtest/gtest.h>\nTEST(Rope, Cache)\n{\n    EXPECT_EQ(1, 1);\n}\n"
 
@@ -24,7 +28,8 @@ class UnregisteredCppUnittest(Rule):
     a test with it: `nvcv_add_test(target group)` whose body runs `add_test` on its parameter), or linked with googletest (by name, `GTest::`, `${GTEST_LIBRARIES}`), whose explicit sources name the file or whose sources
     come from a `file(GLOB ...)` that matches it. Vendored trees (`3rdParty/`, `third_party/`, ...),
     files in a Bazel package (a `BUILD`/`BUILD.bazel` file in their directory or above, as Torch-TensorRT's
-    `tests/cpp`) and projects without CMake files are not judged.
+    `tests/cpp`), a code generator's template (every test named with a placeholder such as `__OPNAME__`) and
+    projects without CMake files are not judged.
 
     ## Why it matters
     A test file added next to the others but outside the test target's glob or list (a `.cu` under a
@@ -111,6 +116,14 @@ class UnregisteredCppUnittest(Rule):
             }
         },
         {
+            # a code generator's template (its placeholders replaced in each copy it writes, which a target builds)
+            "files": {
+                "CMakeLists.txt": "add_executable(t tests/TestOpFlip.cpp)\nadd_test(NAME t COMMAND t)\n",
+                "tests/TestOpFlip.cpp": _TEST_CPP.replace("Rope", "OpFlip"),
+                "tools/mkop/CppTest.cpp": _TEST_CPP.replace("Rope", "Op__OPNAME__").replace("Cache", "__OPNAME___sanity"),
+            }
+        },
+        {
             # a parent list file's macro registering the target its caller names (add_test on a parameter), called
             # in a subdirectory after the target is made there
             "files": {
@@ -187,6 +200,8 @@ class UnregisteredCppUnittest(Rule):
                 continue
             if _bazel_package(index.root, path, bazel):
                 continue  # built by Bazel (a BUILD file above it), not by CMake: not this rule's to judge
+            if all(_PLACEHOLDER.search(f"{t.cls}.{t.name}") for t in ff.test_cases):
+                continue  # a code generator's template (`TEST(Op__OPNAME__, ...)`): its copies are the tests
             matching = [g for g in globs if any(glob_matches(p, g.recurse, path) for p in g.patterns)]
             built_by = [
                 t
