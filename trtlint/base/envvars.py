@@ -35,6 +35,9 @@ VARIABLES: tuple[Variable, ...] = (
              "0: every C++ unit walks every project header it includes, instead of one unit per shared header (A/B)"),
     Variable("TRTLINT_BLANK_SKIPPED", "1", "flag",
              "0: keep the function bodies of the headers a unit leaves to another unit (A/B; read at import)"),
+    Variable("TRTLINT_KEPT_HEADERS", "1", "flag",
+             "0: a run re-extracting an edited C++ unit walks its headers again instead of taking their part from the "
+             "unit's cache entry (A/B; the facts are the same; read at import)"),
     Variable("TRTLINT_BLANK_DEVICE", "1", "flag",
              "0: keep GPU-only function bodies in a CUDA-mode parse (A/B; the facts are the same; read at import)"),
     Variable("TRTLINT_DOCS_URL", "", "url",

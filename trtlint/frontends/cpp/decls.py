@@ -132,6 +132,7 @@ class Extractor(MacroUses, Registrations):
         # the editor's kept translation unit (kept.py): ``kept`` (a kept.Kept) walks only the unit's own declarations
         # after its preamble, the headers' part preloaded (preload); ``capture`` notes what a later kept walk needs
         self.kept: Any = None
+        self.kept_region = 0  # where the unit's leading block ends (a kept walk's)
         self.kept_doubt: Optional[str] = None  # why this kept walk cannot give a fresh parse's facts
         self.capture = False
         self.cap_macros: list[tuple[str, str, int]] = []  # (name, file, offset) of each macro definition
@@ -163,6 +164,7 @@ class Extractor(MacroUses, Registrations):
         self._macro_defs = LazyMacros(self.ci, tu, k, [m for m in k.macros if m[1] != self.main or m[2] < r], self.doubt)
         self.memo_slots = list(k.slots)
         self.kept = k
+        self.kept_region = r
 
     def _note_default(self, ch: Cursor) -> None:
         """A defaulted special member of a header class (clang defines it only in a unit that uses it): noted by its
@@ -320,11 +322,13 @@ class Extractor(MacroUses, Registrations):
     def run(self, tu: Cursor) -> None:
         K = self.K
         kept, capture, main = self.kept is not None, self.capture, self.main
+        region = self.kept_region
         for c in children(tu.cursor):
             k = c.kind
             if kept or capture:
                 f = self.cursor_file(c)
-                if kept and f != main:  # the preamble's (listed once, after the reparse that builds it)
+                if kept and (f != main or c.location.offset < region):
+                    # the preamble's (listed once, after the reparse that builds it; a fresh parse lists them all)
                     continue
                 if capture and k == K.MACRO_DEFINITION and f is not None:
                     self.cap_macros.append((c.spelling, f, c.location.offset))

@@ -99,9 +99,13 @@ class UnitMemo:
 
     def __init__(self, key: str, text: bytes, heads: tuple, ff: Any, slots: tuple) -> None:
         self.key, self.text, self.heads, self.ff, self.slots = key, text, heads, ff, slots
+        self.kept: Optional[dict] = None  # the headers' part for a later kept walk (kept.stored; the run's cache only)
 
     def to_dict(self) -> dict:
-        return {"key": self.key, "text": self.text, "heads": self.heads, "slots": self.slots}
+        d = {"key": self.key, "text": self.text, "heads": self.heads, "slots": self.slots}
+        if self.kept is not None:
+            d["kept"] = self.kept
+        return d
 
     @classmethod
     def from_dict(cls, d: Any, ff: Any) -> Optional["UnitMemo"]:
@@ -117,6 +121,7 @@ class UnitMemo:
                     return None
             if not isinstance(m.heads, tuple):
                 return None
+            m.kept = d.get("kept") if isinstance(d.get("kept"), dict) else None
             return m
         except Exception:  # noqa: BLE001 - a corrupt memo is a miss
             return None
@@ -135,6 +140,10 @@ def forget() -> None:
         _MEMO.clear()
 
 
+# the memo last read from the cache (one extraction reads it twice: unit.py for the headers' part, then begin)
+_LOADED: list = [None, None]
+
+
 def _find(rel: str, kind: str) -> Optional[UnitMemo]:
     m = _MEMO.get(rel)
     if m is not None:
@@ -143,14 +152,22 @@ def _find(rel: str, kind: str) -> Optional[UnitMemo]:
 
     if MEMO_LOAD is None:
         return None
+    if _LOADED[0] == (rel, kind):
+        return _LOADED[1]
     try:
         got = MEMO_LOAD(rel, kind)
     except Exception:  # noqa: BLE001 - a cache that cannot be read is a miss
-        return None
-    if got is None:
-        return None
-    ff, d = got
-    return UnitMemo.from_dict(d, ff)
+        got = None
+    m = UnitMemo.from_dict(got[1], got[0]) if got is not None else None
+    _LOADED[:] = [(rel, kind), m]
+    return m
+
+
+def stored(rel: str, kind: str) -> Optional[UnitMemo]:
+    """The unit's memo from the run's cache (None outside a pool worker of a run with a cache)."""
+    from .. import MEMO_OUT
+
+    return _find(rel, kind) if MEMO_OUT is not None else None
 
 
 class _Diff:
@@ -417,6 +434,8 @@ def finish(ex: Any, key: str, ff: Any) -> None:
     """Keep this extraction's facts as the unit's memo (in this process; and for the cache's entry)."""
     slots = tuple(ex.memo_slots)
     memo = UnitMemo(key, ex.main_bytes, head_stamps(ex, ff.includes), ff, slots)
+    memo.kept = getattr(ex, "kept_record", None)
+    _LOADED[:] = [None, None]
     from .. import MEMO_OUT
 
     if MEMO_OUT is not None:  # a pool worker of a run: the memo goes in the unit's cache entry (each unit once a run)

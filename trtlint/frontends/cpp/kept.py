@@ -247,3 +247,61 @@ def compose(k: Kept, new: FileFacts) -> FileFacts:
     ``skipped_defs`` of the complete one."""
     return dataclasses.replace(new, includes=k.ff.includes,
                                skipped_defs=tuple(sorted(set(k.ff.skipped_defs) | set(new.skipped_defs))))
+
+
+# -- the command line's kept walk: the headers' part from the unit's cache entry ---------------------------------------
+#
+# A run's extraction worker keeps no translation unit from run to run, but the unit's last cache entry can hold what a
+# kept walk takes from the complete extraction (``record``: everything of :class:`Kept` but the translation unit). The
+# next run's extraction of the edited unit then parses it afresh with the function bodies of the project headers that
+# hold no plugin marker blanked (as the headers a unit leaves to another unit are: ``unit._blank_skipped``), walks only
+# the unit's own declarations after its leading block, and takes the headers' part from the entry, under the same
+# checks as the editor's kept walk (the same arguments, context, skip set and buffers, leading block and header texts;
+# the diagnostics outside the unit's own part and the defaulted special members of header classes as the complete
+# parse had them); any doubt makes it a complete extraction.
+
+
+def record(k: Kept) -> dict:
+    """What the unit's cache entry keeps of a complete extraction for the next run's kept walk (plain data)."""
+    return {"key": k.key, "region": k.region, "counts": dict(k.counts), "macros": tuple(k.macros),
+            "defaults": {f"{f}\0{off}": tuple(v) for (f, off), v in k.defaults.items()}, "diags": k.diags,
+            "slots": k.slots}
+
+
+def _prims(x: Any) -> bool:
+    return x is None or type(x) in (str, int, bool)
+
+
+def from_record(d: Any, ff: FileFacts, heads: tuple) -> Optional[Kept]:
+    """The :class:`Kept` (without a translation unit) of an entry's record, or None when it is not one (a cache a pull
+    request can plant: anything but the exact shapes is a miss)."""
+    try:
+        if not isinstance(d, dict) or type(d.get("key")) is not str or type(d.get("region")) is not bytes:
+            return None
+        counts = d["counts"]
+        if not isinstance(counts, dict) or set(counts) != set(PREFIX_FIELDS) or any(
+                type(v) is not int or not 0 <= v <= len(getattr(ff, f)) for f, v in counts.items()):
+            return None
+        macros = list(d["macros"])
+        if any(type(m) is not tuple or len(m) != 3 or type(m[0]) is not str or type(m[1]) is not str
+               or type(m[2]) is not int for m in macros):
+            return None
+        defaults: dict = {}
+        for key, v in d["defaults"].items():
+            f, _, off = key.rpartition("\0")
+            if not f or not off.isdigit() or type(v) is not tuple or any(
+                    type(m) is not tuple or len(m) != 2 or type(m[0]) is not int or type(m[1]) is not bool for m in v):
+                return None
+            defaults[(f, int(off))] = list(v)
+        diags, slots = d["diags"], d["slots"]
+        if type(diags) is not tuple or any(type(x) is not tuple or not all(_prims(y) for y in x) for x in diags):
+            return None
+        nf, nl = counts["functions"], counts["lifecycle"]
+        if type(slots) is not tuple or any(
+                type(s) is not tuple or len(s) != 12 or type(s[0]) is not str or type(s[4]) is not str
+                or type(s[5]) is not bool or any(type(s[i]) is not int for i in (1, 2, 3, 6, 7, 8, 9, 10, 11))
+                or not 0 <= s[6] < nf or not -1 <= s[7] < nl for s in slots):
+            return None
+        return Kept(None, d["key"], d["region"], heads, ff, counts, macros, defaults, diags, slots)
+    except Exception:  # noqa: BLE001
+        return None

@@ -225,7 +225,57 @@ def _with_version_floors(classes, root_dir: str, rel: str, text: str) -> tuple:
     return tuple(out)
 
 
-def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True) -> FileFacts:
+# a run's re-extraction of an edited unit takes its headers' part from the unit's cache entry (kept.record);
+# TRTLINT_KEPT_HEADERS=0 turns that off (the facts are the same either way)
+_KEPT_HEADERS = envvars.flag("TRTLINT_KEPT_HEADERS")
+
+
+def _blank_unmarked(unsaved: list[tuple[str, str]], reached: list[str], root: str,
+                    in_pch: frozenset[str]) -> list[tuple[str, str]]:
+    """The unsaved files for the parse of a kept walk from the cache entry: the function bodies of the project headers
+    the unit reaches that hold no plugin marker blanked, as those of the headers a unit leaves to another unit are
+    (never a header the shared PCH holds or the stand-ins, nor one open in the editor)."""
+    from trtlint.store.scancache import has_plugin_marker
+
+    from .device import blank_function_bodies
+
+    given = dict(unsaved)
+    out = dict(given)
+    open_elsewhere = {os.path.realpath(p) for p in given}
+    prefix, prelude = root + os.sep, str(PRELUDE_DIR) + os.sep
+    for h in dict.fromkeys(reached):
+        real = os.path.realpath(h)
+        if not real.startswith(prefix) or real.startswith(prelude) or real in in_pch or real in open_elsewhere:
+            continue
+        try:
+            if has_plugin_marker(safeio.read_bytes(h, limit=safeio.SOURCE_LIMIT, follow=True)):
+                continue
+        except OSError:
+            continue
+        t = _blanked_file(h, given.get(h), blank_function_bodies)[0]
+        if t is not None:
+            out[h] = t
+    return list(out.items())
+
+
+def _stored_kept(keptmod: Any, memo: Any, path: str, region: bytes, root_dir: str, src: SourceFile,
+                 ctx: ExtractContext, kind: str, unsaved: list, opts: int, want: list) -> Any:
+    """The :class:`kept.Kept` (no translation unit) of the unit's cache entry when this extraction may take the
+    headers' part from it, else None."""
+    rec = memo.kept
+    why = ("context or buffers" if rec.get("key") != keptmod.key_of(want, opts, src, ctx, kind, path, unsaved)
+           else "preamble text" if rec.get("region") != region
+           else "header text" if _heads(root_dir, memo.ff.includes) != memo.heads else None)
+    if why is not None:
+        keptmod.count("entry fresh: " + why)
+        return None
+    k = keptmod.from_record(rec, memo.ff, memo.heads)
+    if k is None:
+        keptmod.count("entry fresh: not a record")
+    return k
+
+
+def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True, reuse: bool = True) -> FileFacts:
     first = blank  # (a retry without blanking uses no memo: fnmemo)
     text, problem = read_text(src, legacy=True)  # a GBK comment is bytes to the compiler: read, offsets kept
     if text is None:
@@ -257,8 +307,20 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     skipped = blank and _BLANK_SKIPPED and bool(src.skip)  # (``blank`` is off in a retry: nothing is blanked)
     blank = blank and cuda_mode and _BLANK_DEVICE
     reached: list[str] = []
+    from . import kept as keptmod
+
+    # a run's worker (not the editor's, which keeps the translation unit itself): the unit's cache entry may hold the
+    # headers' part of its last complete extraction (kept.record), and a complete extraction leaves one there
+    entry = first and _KEPT_HEADERS and not keptmod.ENABLED and kind != "header"
+    stored = None
+    if entry and reuse:
+        from . import fnmemo
+
+        stored = fnmemo.stored(src.rel, src.kind)
+        if stored is not None and stored.kept is None:
+            stored = None
     guarded_headers, blocked_in_headers = guard_headers(text, str(src.path), inc_dirs, UNSAVED,
-                                                        reached if blank or skipped else None)
+                                                        reached if blank or skipped or stored is not None else None)
     # KeepGoing (0x200): a missing header is not fatal, so template instantiation (std::string ==, emplace_back,
     # function templates) keeps working after it.
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE | 0x200
@@ -273,12 +335,20 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         unsaved = _blank_skipped(unsaved, reached, str(Path(ctx.root).resolve()), frozenset(src.skip), in_pch)
     if blank:
         unsaved, blanked = _blank_unit(path, text, unsaved, reached, str(Path(ctx.root).resolve()), in_pch)
-    from . import kept as keptmod
 
     # the editor's kept translation unit (kept.py: the extraction worker only; never a retry's parse)
     keeping = first and keptmod.ENABLED
     k = None
     region_end = 0
+    main_bytes = b""
+    if entry:
+        main_bytes = dict(unsaved)[path].encode("utf-8", "surrogateescape")
+        region_end = keptmod.region_end(main_bytes)
+    from_entry = None
+    if stored is not None and pch is not None:
+        want = pch[1] + ["-include-pch", pch[0]]
+        from_entry = _stored_kept(keptmod, stored, path, main_bytes[:region_end], root_dir, src, ctx, kind, unsaved,
+                                  opts, want)
     if keeping:
         opts |= ci.TranslationUnit.PARSE_PRECOMPILED_PREAMBLE
         main_bytes = dict(unsaved)[path].encode("utf-8", "surrogateescape")
@@ -287,7 +357,21 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         k = _kept_unit(keptmod, path, main_bytes[:region_end], root_dir, src, ctx, kind, unsaved, opts, want)
     tu = None
     used_args = args
-    if k is not None:
+    if from_entry is not None:
+        try:
+            tu = libclang.index.parse(path, args=want, unsaved_files=_blank_unmarked(unsaved, reached, root_dir, in_pch),
+                                      options=opts)
+        except Exception:  # noqa: BLE001
+            tu = None
+        why = ("parse failed" if tu is None
+               else "diagnostics differ" if keptmod.diag_signature(tu, path, region_end) != from_entry.diags
+               else "defaulted member" if not keptmod.check_defaults(ci, tu, from_entry) else None)
+        if why is not None:
+            keptmod.count("entry fresh: " + why)
+            tu, from_entry = None, None
+        else:
+            k, used_args = from_entry, want
+    elif k is not None:
         try:
             k.tu.reparse(unsaved_files=unsaved, options=opts)
             tu = k.tu
@@ -398,7 +482,7 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     ex = Extractor(ci, src, ctx, text)
     if k is not None:
         ex.preload(k, tu, region_end)
-    elif keeping:
+    elif keeping or entry:
         ex.capture = True
     if blanked:
         ex.blanked = blanked
@@ -418,9 +502,9 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
         if rel is not None:
             missing_includes.append(MissingInclude(name, Span(rel, max(line, 1), max(col, 1))))
     if k is not None and ex.kept_doubt is not None:  # the kept walk cannot give a fresh parse's facts: parse afresh
-        keptmod.count("fresh: " + ex.kept_doubt)
+        keptmod.count(("entry fresh: " if from_entry is not None else "fresh: ") + ex.kept_doubt)
         keptmod.drop(path)
-        return _extract(src, ctx, kind)
+        return _extract(src, ctx, kind, reuse=False)
     if ex.blank_violation:  # a blanked body was not GPU-only after all: parse the unit as it is
         if keeping:
             keptmod.drop(path)
@@ -463,7 +547,16 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     )
     if k is not None:
         ff = keptmod.compose(k, ff)
-        keptmod.count("kept")
+        keptmod.count("kept" if from_entry is None else "kept from the entry")
+        if from_entry is not None:
+            ex.kept_record = stored.kept  # (the headers' part is the same: the next run may take it again)
+    elif entry:
+        if _unkeepable(keptmod, ex, ff, src.rel) is None:
+            r = region_end
+            ex.kept_record = keptmod.record(keptmod.Kept(
+                None, keptmod.key_of(used_args, opts, src, ctx, kind, path, unsaved), main_bytes[:r], (), ff,
+                keptmod.prefix_counts(ff, src.rel), [m for m in ex.cap_macros if m[1] != path or m[2] < r],
+                ex.cap_defaults, keptmod.diag_signature(tu, path, r), tuple(sl for sl in ex.memo_slots if sl[0] != path)))
     elif keeping:
         _keep(keptmod, ex, tu, ff, path, region_end, main_bytes[:region_end], root_dir, src, ctx, kind, unsaved, opts,
               used_args)
@@ -504,20 +597,23 @@ def _kept_unit(keptmod: Any, path: str, region: bytes, root_dir: str, src: Sourc
     return k
 
 
+def _unkeepable(keptmod: Any, ex: Extractor, ff: FileFacts, rel: str) -> Optional[str]:
+    """Why a complete extraction's headers' part cannot serve a later kept walk, or None."""
+    why = ("not analysed" if any(not p.partial and not p.note for p in ff.problems)
+           else "a header's registration or creator list" if ex.cap_unkeepable
+           else "header items after the unit's" if keptmod.prefix_counts(ff, rel) is None else None)
+    if why is not None:
+        keptmod.count("not kept: " + why)
+    return why
+
+
 def _keep(keptmod: Any, ex: Extractor, tu: Any, ff: FileFacts, path: str, region_end: int, region: bytes, root_dir: str,
           src: SourceFile, ctx: ExtractContext, kind: str, unsaved: list, opts: int, used_args: list) -> None:
     """Keep a complete extraction's translation unit for the unit's next extraction, when it can be (kept.py)."""
     keptmod.drop(path)
-    if any(not p.partial and not p.note for p in ff.problems):
-        keptmod.count("not kept: not analysed")
-        return
-    if ex.cap_unkeepable:
-        keptmod.count("not kept: a header's registration or creator list")
+    if _unkeepable(keptmod, ex, ff, src.rel) is not None:
         return
     counts = keptmod.prefix_counts(ff, src.rel)
-    if counts is None:
-        keptmod.count("not kept: header items after the unit's")
-        return
     r = region_end
     keptmod.put(path, keptmod.Kept(
         tu, keptmod.key_of(used_args, opts, src, ctx, kind, path, unsaved), region, _heads(root_dir, ff.includes), ff,
