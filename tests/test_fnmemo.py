@@ -148,6 +148,9 @@ def test_the_memo_kept_in_the_cache_entry_is_used_by_a_fresh_process(tmp_path, m
     writer = EntryWriter(tmp_path / "v1", ("cppctx", "pyctx"), {"cpp": "v"}, {})
     monkeypatch.setattr(frontends, "MEMO_LOAD", writer.load_memo)
     monkeypatch.setattr(frontends, "MEMO_OUT", {})
+    # the memo alone (with the headers' part taken from the entry the header functions are not walked at all:
+    # tests/test_entry_kept.py)
+    monkeypatch.setattr(unit, "_KEPT_HEADERS", False)
     fnmemo.forget()
     src = _src(FIX, FOO, FOO_TEXT)
     ff = unit.extract(src, CTX)

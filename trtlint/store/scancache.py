@@ -28,6 +28,8 @@ from typing import Callable, NamedTuple, Optional
 from trtlint.base import safeio
 from trtlint.base.unpickle import safe_loads
 from trtlint.frontends import SourceFile
+# the plugin-marker test lives with the frontends (the C++ frontend's kept walk from a cache entry reads it too)
+from trtlint.frontends.markers import MARKER_LITERALS, has_plugin_marker  # noqa: F401
 
 from .profilescan import LITERALS as PROFILE_LITERALS, UNKNOWN, profile_entries
 
@@ -40,45 +42,6 @@ MAX_SEARCH_BYTES = 1 << 20  # larger files are generated data: not scanned for s
 _PP_COND = re.compile(rb"#[ \t]*(?:if|ifdef|ifndef|elif)\b([^\n]*)")
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
-
-MARKER_LITERALS = (
-    b"IPluginV",
-    b"IPluginCreator",
-    b"REGISTER_TENSORRT_PLUGIN",
-    b"PluginField",
-    b"getPluginName",
-    b"BaseCreator",
-    b"initializePlugin",
-    b"addPluginCreator",
-    b"registerCreator",
-    b"getPluginCreator",  # C++ model code looking a creator up (a route: issue 23)
-    b"getCreator",
-    b"CustomOpBase",  # an ONNX Runtime custom op (Ort::CustomOpBase<...>): its op is another runtime's (OrtCustomOp)
-)
-_ENQUEUE_DEF = re.compile(rb"\w::enqueue\s*\(")
-# a class deriving a plugin interface of TensorRT 5-7 (IPlugin, IPluginExt): never analysed, and TRT004 says so
-_LEGACY_BASE = re.compile(rb"\bpublic\s+(?:nvinfer1\s*::\s*)?IPlugin(?:Ext)?\b")
-
-
-_MARKERS_PLUGIN = tuple(m for m in MARKER_LITERALS if b"Plugin" in m)
-_MARKERS_CREATOR = tuple(m for m in MARKER_LITERALS if b"Creator" in m and b"Plugin" not in m)
-_MARKERS_OTHER = tuple(m for m in MARKER_LITERALS if m not in _MARKERS_PLUGIN and m not in _MARKERS_CREATOR)
-
-
-def has_plugin_marker(data: bytes) -> bool:
-    """The cheap text test that decides whether a C++ file can hold a plugin fact: literal searches, then one
-    regex. The literals are grouped by a common part ("Plugin", "Creator"), looked for first: the generated
-    cubin sources of TensorRT OSS (250 MB of C++ in all) hold neither, and are scanned 4 times instead of 10
-    (1.1 -> 0.6 s)."""
-    if b"Plugin" in data and any(lit in data for lit in _MARKERS_PLUGIN):
-        return True
-    if b"Creator" in data and any(lit in data for lit in _MARKERS_CREATOR):
-        return True
-    if any(lit in data for lit in _MARKERS_OTHER):
-        return True
-    if b"::enqueue" in data and _ENQUEUE_DEF.search(data) is not None:
-        return True
-    return b"public" in data and b"IPlugin" in data and _LEGACY_BASE.search(data) is not None
 
 
 # what a macro that writes a plugin or creator class spells: its registration, its name/type getters, its
@@ -380,7 +343,8 @@ def _text_parts(data: bytes):
 def _scan_version() -> str:
     here = Path(__file__).parent
     h = hashlib.sha256(b"scan-4")  # 2: a C++ file's NOLINT marker counts as a suppression comment; 3: model_io; 4: profiles
-    for p in (here / "scancache.py", here / "profilescan.py", here.parent / "frontends" / "testlists.py"):
+    for p in (here / "scancache.py", here / "profilescan.py", here.parent / "frontends" / "testlists.py",
+              here.parent / "frontends" / "markers.py"):
         try:
             h.update(p.read_bytes())
         except OSError:

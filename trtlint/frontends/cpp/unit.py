@@ -230,13 +230,13 @@ def _with_version_floors(classes, root_dir: str, rel: str, text: str) -> tuple:
 _KEPT_HEADERS = envvars.flag("TRTLINT_KEPT_HEADERS")
 
 
-def _blank_unmarked(unsaved: list[tuple[str, str]], reached: list[str], root: str,
-                    in_pch: frozenset[str]) -> list[tuple[str, str]]:
+def _blank_unmarked(unsaved: list[tuple[str, str]], reached: list[str], root: str, in_pch: frozenset[str],
+                    keep: frozenset[str]) -> list[tuple[str, str]]:
     """The unsaved files for the parse of a kept walk from the cache entry: the function bodies of the project headers
     the unit reaches that hold no plugin marker blanked, as those of the headers a unit leaves to another unit are
-    (never a header the shared PCH holds or the stand-ins, nor one open in the editor)."""
-    from trtlint.store.scancache import has_plugin_marker
-
+    (never one of ``keep``, the headers declaring a class of the last facts; never a header the shared PCH holds or
+    the stand-ins, nor one open in the editor)."""
+    from ..markers import has_plugin_marker
     from .device import blank_function_bodies
 
     given = dict(unsaved)
@@ -245,7 +245,8 @@ def _blank_unmarked(unsaved: list[tuple[str, str]], reached: list[str], root: st
     prefix, prelude = root + os.sep, str(PRELUDE_DIR) + os.sep
     for h in dict.fromkeys(reached):
         real = os.path.realpath(h)
-        if not real.startswith(prefix) or real.startswith(prelude) or real in in_pch or real in open_elsewhere:
+        if (not real.startswith(prefix) or real.startswith(prelude) or real in in_pch or real in open_elsewhere
+                or os.path.relpath(real, root).replace(os.sep, "/") in keep):
             continue
         try:
             if has_plugin_marker(safeio.read_bytes(h, limit=safeio.SOURCE_LIMIT, follow=True)):
@@ -359,7 +360,8 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     used_args = args
     if from_entry is not None:
         try:
-            tu = libclang.index.parse(path, args=want, unsaved_files=_blank_unmarked(unsaved, reached, root_dir, in_pch),
+            tu = libclang.index.parse(path, args=want, unsaved_files=_blank_unmarked(
+                unsaved, reached, root_dir, in_pch, frozenset(c.span.path for c in from_entry.ff.classes)),
                                       options=opts)
         except Exception:  # noqa: BLE001
             tu = None
