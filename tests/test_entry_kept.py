@@ -151,3 +151,17 @@ def test_a_planted_record_is_a_miss(tree, tmp_path):
     how, got, complete = runs.run(text + "// edited\n")
     assert how == "entry fresh: not a record"
     assert got == complete
+
+
+def test_a_header_with_an_error_in_a_body_keeps_its_bodies(tree, tmp_path):
+    # an error in a header's function body (an undeclared call: the environment's, not the file's) is among the
+    # diagnostics outside the unit the kept parse must give again: that header is parsed with its bodies
+    (tree / HELPERS).write_text(HELPERS_TEXT.replace("    cudaGetLastError();\n", "    trtlintUndeclared(n);\n"),
+                                encoding="utf-8")
+    runs = Runs(tree, tmp_path / "store")
+    text = (tree / FOO).read_text(encoding="utf-8")
+    typed = _insert_after(text, ENQUEUE, "    cudaMalloc(nullptr, 64);\n")
+    steps = [runs.run(t) for t in (text, typed)]
+    assert [h for h, _g, _c in steps] == ["complete", "kept from the entry"]
+    for how, got, complete in steps:
+        assert got == complete, how

@@ -360,8 +360,10 @@ def _extract(src: SourceFile, ctx: ExtractContext, kind: str, blank: bool = True
     used_args = args
     if from_entry is not None:
         try:
-            tu = libclang.index.parse(path, args=want, unsaved_files=_blank_unmarked(
-                unsaved, reached, root_dir, in_pch, frozenset(c.span.path for c in from_entry.ff.classes)),
+            # (a header a diagnostic of the complete parse is in keeps its bodies too: blanked, the diagnostic would go)
+            keep = frozenset(c.span.path for c in from_entry.ff.classes) | frozenset(
+                os.path.relpath(os.path.realpath(d[2]), root_dir).replace(os.sep, "/") for d in from_entry.diags if d[2])
+            tu = libclang.index.parse(path, args=want, unsaved_files=_blank_unmarked(unsaved, reached, root_dir, in_pch, keep),
                                       options=opts)
         except Exception:  # noqa: BLE001
             tu = None
