@@ -325,22 +325,26 @@ class Extractor(MacroUses, Registrations):
         region = self.kept_region
         for c in children(tu.cursor):
             k = c.kind
-            if kept or capture:
+            if kept:
                 f = self.cursor_file(c)
-                if kept and (f != main or c.location.offset < region):
+                if f != main or c.location.offset < region:
                     # the preamble's (listed once, after the reparse that builds it; a fresh parse lists them all)
                     continue
-                if capture and k == K.MACRO_DEFINITION and f is not None:
-                    self.cap_macros.append((c.spelling, f, c.location.offset))
-                if kept and k == K.INCLUSION_DIRECTIVE:
+                if k == K.INCLUSION_DIRECTIVE:
                     self.doubt("an #include after the preamble")
                     continue
-                if capture and f != main:
-                    before = (len(self.registrar_vars), len(self.pending_lists), len(self.register_macros))
-                    self._run_one(c, k)
-                    if (len(self.registrar_vars), len(self.pending_lists), len(self.register_macros)) != before:
-                        self.cap_unkeepable = True
-                    continue
+            elif capture:
+                if k == K.MACRO_DEFINITION:
+                    f = self.cursor_file(c)
+                    if f is not None:
+                        self.cap_macros.append((c.spelling, f, c.location.offset))
+                # a header's cursor that made state the unit's walk reads later (its file looked up only then)
+                before = (len(self.registrar_vars), len(self.pending_lists), len(self.register_macros))
+                self._run_one(c, k)
+                if (len(self.registrar_vars), len(self.pending_lists), len(self.register_macros)) != before \
+                        and self.cursor_file(c) != main:
+                    self.cap_unkeepable = True
+                continue
             self._run_one(c, k)
         self.macro_insts.sort(key=lambda t: (t[0], t[1]))
         self.attach_macros()
