@@ -17,47 +17,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hashlib
-import re
 import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def edits(text: str) -> list[tuple[str, str]]:
-    """(name, text) for each step of the sequence (each builds on the one before)."""
-    out = []
-    at = text.find("::enqueue(")
-    m = re.search(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{\n", text[at:] if at >= 0 else "")
-    if at < 0 or m is None:
-        m2 = re.search(r"^[A-Za-z][^;\n]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{\n", text, re.M)
-        if m2 is None:
-            return []
-        brace = m2.end()
-    else:
-        brace = at + m.end()
-    t1 = text[:brace] + "    cudaMalloc(nullptr, 64);\n" + text[brace:]
-    out.append(("cudaMalloc typed", t1))
-    # delete the second line of that body, if it is a plain statement line
-    nl = t1.find("\n", brace + len("    cudaMalloc(nullptr, 64);\n"))
-    line = t1[brace + len("    cudaMalloc(nullptr, 64);\n"):nl + 1]
-    t2 = t1[:brace + len("    cudaMalloc(nullptr, 64);\n")] + t1[nl + 1:] if line.strip().endswith(";") and "{" not in line \
-        and "}" not in line else t1.replace("    cudaMalloc(nullptr, 64);\n", "    cudaMalloc(nullptr, 65);\n", 1)
-    out.append(("a body line deleted", t2))
-    t3 = t2[:brace] + "    // a comment typed here\n" + t2[brace:]
-    out.append(("a comment added", t3))
-    t4 = t3 + "\nstatic int trtlintAddedFunction(int x)\n{\n    return x + 1;\n}\n"
-    out.append(("a function added at the end", t4))
-    inc = [mm.end() for mm in re.finditer(r"^#\s*include[^\n]*\n", t4, re.M)]
-    t5 = t4[:inc[0]] + "#define TRTLINT_KEPT_PROBE 1\n" + t4[inc[0]:] if inc else t4
-    out.append(("an edit in the include block", t5))
-    t6 = t5.replace("    cudaMalloc(nullptr, 64);\n", "", 1).replace("    cudaMalloc(nullptr, 65);\n", "", 1)
-    out.append(("the body edit undone", t6))
-    out.append(("a second comment", t6[:brace] + "    // again\n" + t6[brace:]))
-    out.append(("restored", text))
-    return out
+from kept_facts import edits  # noqa: E402 - the same edit sequence
 
 
 def main() -> int:
