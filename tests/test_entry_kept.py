@@ -165,3 +165,24 @@ def test_a_header_with_an_error_in_a_body_keeps_its_bodies(tree, tmp_path):
     assert [h for h, _g, _c in steps] == ["complete", "kept from the entry"]
     for how, got, complete in steps:
         assert got == complete, how
+
+
+def test_each_extraction_reads_the_entry_afresh(monkeypatch):
+    # the headers' part and the per-function memo of one extraction share one read of the entry; the next extraction
+    # (a worker that lives on) reads it again, never the memo an earlier extraction read
+    reads = []
+
+    def load(rel, kind):
+        reads.append(rel)
+        return None
+
+    monkeypatch.setattr(frontends, "MEMO_LOAD", load)
+    monkeypatch.setattr(frontends, "MEMO_OUT", {})
+    fnmemo.forget()
+    fnmemo.stored(FOO, "cpp")
+    fnmemo._find(FOO, "cpp")  # the same extraction's begin: no second read
+    assert reads == [FOO]
+    fnmemo.stored(FOO, "cpp")  # the next extraction
+    fnmemo._find(FOO, "cpp")
+    fnmemo._find(FOO, "cpp")  # an extraction without stored (a retry): reads
+    assert reads == [FOO, FOO, FOO]

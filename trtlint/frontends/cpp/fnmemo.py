@@ -140,7 +140,8 @@ def forget() -> None:
         _MEMO.clear()
 
 
-# the memo last read from the cache (one extraction reads it twice: unit.py for the headers' part, then begin)
+# the memo an extraction read from the cache for the headers' part (unit.py, through ``stored``), handed once to the same
+# extraction's ``begin``: each extraction reads the entry afresh, so a worker that lives on never sees an old one
 _LOADED: list = [None, None]
 
 
@@ -153,21 +154,28 @@ def _find(rel: str, kind: str) -> Optional[UnitMemo]:
     if MEMO_LOAD is None:
         return None
     if _LOADED[0] == (rel, kind):
-        return _LOADED[1]
+        m = _LOADED[1]
+        _LOADED[:] = [None, None]
+        return m
     try:
         got = MEMO_LOAD(rel, kind)
     except Exception:  # noqa: BLE001 - a cache that cannot be read is a miss
         got = None
-    m = UnitMemo.from_dict(got[1], got[0]) if got is not None else None
-    _LOADED[:] = [(rel, kind), m]
-    return m
+    return UnitMemo.from_dict(got[1], got[0]) if got is not None else None
 
 
 def stored(rel: str, kind: str) -> Optional[UnitMemo]:
-    """The unit's memo from the run's cache (None outside a pool worker of a run with a cache)."""
+    """The unit's memo read from the run's cache now (None outside a pool worker of a run with a cache); the same
+    extraction's :func:`begin` takes it without reading the entry again."""
     from .. import MEMO_OUT
 
-    return _find(rel, kind) if MEMO_OUT is not None else None
+    _LOADED[:] = [None, None]
+    if MEMO_OUT is None:
+        return None
+    m = _find(rel, kind)
+    if _MEMO.get(rel) is None:
+        _LOADED[:] = [(rel, kind), m]
+    return m
 
 
 class _Diff:
@@ -435,7 +443,6 @@ def finish(ex: Any, key: str, ff: Any) -> None:
     slots = tuple(ex.memo_slots)
     memo = UnitMemo(key, ex.main_bytes, head_stamps(ex, ff.includes), ff, slots)
     memo.kept = getattr(ex, "kept_record", None)
-    _LOADED[:] = [None, None]
     from .. import MEMO_OUT
 
     if MEMO_OUT is not None:  # a pool worker of a run: the memo goes in the unit's cache entry (each unit once a run)
